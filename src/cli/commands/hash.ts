@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { hashHarness } from '../../harness/hash.js';
+import { loadHarnessFile } from '../../harness/parse-harness.js';
+import { emit } from '../io.js';
+
+export function registerHash(program: Command): void {
+  program
+    .command('hash')
+    .description('print the content hashes of a harness and of its four parts')
+    .argument('<harness>', 'harness file')
+    .option('--json', 'print JSON')
+    .action(async (harnessFile: string, options: { json?: boolean }) => {
+      const harness = await loadHarnessFile(harnessFile);
+      const hashes = hashHarness(harness);
+      const versions = {
+        skills: harness.skills.version,
+        hooks: harness.hooks.version,
+        prompt: harness.prompt.version,
+        tools: harness.tools.version,
+      };
+      if (options.json) {
+        await emit(JSON.stringify({ id: harness.id, hashes, versions }, null, 2));
+        return;
+      }
+      const lines = [`harness  ${hashes.harness}  ${harness.id}`];
+      for (const part of ['skills', 'hooks', 'prompt', 'tools'] as const) {
+        lines.push(`${part.padEnd(8)} ${hashes[part]}  v${versions[part]}`);
+      }
+      await emit(lines.join('\n'));
+    });
+}

@@ -1,0 +1,59 @@
+import { basename, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { readDocument } from '../../harness/documents.js';
+import {
+  importMcpTools,
+  importOpenAITools,
+  loadSkillsFolder,
+  skeletonHarness,
+} from '../../harness/importers/index.js';
+import { parseHarness } from '../../harness/parse-harness.js';
+import { emit, serialize } from '../io.js';
+
+interface ImportOptions {
+  output?: string;
+  id?: string;
+}
+
+const idFrom = (source: string, fallback: string) =>
+  basename(resolve(source)).replace(/\.(json|ya?ml)$/i, '').replace(/[^\w.-]+/g, '-') || fallback;
+
+export function registerImport(program: Command): void {
+  const command = program.command('import').description('build a harness from tools or skills in another format');
+  const finish = async (harnessInput: unknown, options: ImportOptions) => {
+    const harness = parseHarness(harnessInput);
+    await emit(serialize(harness, options.output), options.output);
+  };
+  command
+    .command('mcp')
+    .description('tools from an MCP tools/list result (the JSON-RPC response or its result)')
+    .argument('<file>', 'JSON file')
+    .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
+    .option('--id <id>', 'harness id (default: the file name)')
+    .action(async (file: string, options: ImportOptions) => {
+      const { value } = await readDocument(file);
+      const tools = importMcpTools(value);
+      await finish(skeletonHarness({ id: options.id ?? idFrom(file, 'mcp'), tools }), options);
+    });
+  command
+    .command('openai-tools')
+    .description('tools from an OpenAI `tools` array (Chat Completions or Responses form)')
+    .argument('<file>', 'JSON file')
+    .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
+    .option('--id <id>', 'harness id (default: the file name)')
+    .action(async (file: string, options: ImportOptions) => {
+      const { value } = await readDocument(file);
+      const tools = importOpenAITools(value);
+      await finish(skeletonHarness({ id: options.id ?? idFrom(file, 'openai-tools'), tools }), options);
+    });
+  command
+    .command('skills')
+    .description('skills from a folder of Agent Skills (<name>/SKILL.md)')
+    .argument('<folder>', 'folder holding one sub-folder per skill')
+    .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
+    .option('--id <id>', 'harness id (default: the folder name)')
+    .action(async (folder: string, options: ImportOptions) => {
+      const skills = await loadSkillsFolder(folder);
+      await finish(skeletonHarness({ id: options.id ?? idFrom(folder, 'skills'), skills }), options);
+    });
+}

@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import { loadHarnessFile } from '../../harness/parse-harness.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import { validateTrajectoriesFile } from '../../trajectory/validate-trajectories-file.js';
+import { exitCodes, printIssues } from '../io.js';
+
+interface ValidateOptions {
+  trajectories?: string;
+  json?: boolean;
+  systemCheck: boolean;
+}
+
+export function registerValidate(program: Command): void {
+  program
+    .command('validate')
+    .description('check a harness file, and optionally a trajectories JSONL file under it')
+    .argument('<harness>', 'harness file (.yaml, .yml or .json)')
+    .option('-t, --trajectories <file>', 'trajectories JSONL file to validate under the harness')
+    .option('--json', 'print a JSON report instead of lines')
+    .option('--no-system-check', 'do not compare system messages with the rendered prompt')
+    .action(async (harnessFile: string, options: ValidateOptions) => {
+      let harness: Awaited<ReturnType<typeof loadHarnessFile>>;
+      try {
+        harness = await loadHarnessFile(harnessFile);
+      } catch (error) {
+        if (!options.json || !HarnessAugmentError.isInstance(error) || error.kind !== 'invalid') throw error;
+        process.stdout.write(`${JSON.stringify({ harness: { file: harnessFile, valid: false, issues: error.issues } }, null, 2)}\n`);
+        process.exitCode = exitCodes.invalid;
+        return;
+      }
+      const summary = {
+        file: harnessFile,
+        valid: true,
+        id: harness.id,
+        skills: harness.skills.items.length,
+        hooks: harness.hooks.items.length,
+        sections: harness.prompt.sections.length,
+        tools: harness.tools.items.length,
+      };
+      const report = options.trajectories
+        ? await validateTrajectoriesFile(options.trajectories, harness, { checkSystemPrompt: options.systemCheck })
+        : undefined;
+      if (options.json) {
+        process.stdout.write(
+          `${JSON.stringify({ harness: summary, ...(report ? { trajectories: { file: options.trajectories, ...report } } : {}) }, null, 2)}\n`,
+        );
+      } else {
+        process.stdout.write(
+          `${harnessFile}: valid harness "${harness.id}" (${summary.skills} skills, ${summary.hooks} hooks, ${summary.sections} prompt sections, ${summary.tools} tools)\n`,
+        );
+        if (report) {
+          printIssues(report.issues);
+          const { stats } = report;
+          process.stdout.write(
+            `${options.trajectories}: ${report.read} read, ${report.valid} valid, ${report.invalid} invalid` +
+              ` (valid ones hold ${stats.turns} turns, ${stats.toolCalls} tool calls, ${stats.skillLoads} skill loads, ${stats.hookRejections} hook rejections)\n`,
+          );
+        }
+      }
+      if (report && report.invalid > 0) process.exitCode = exitCodes.invalid;
+    });
+}

@@ -1,0 +1,37 @@
+// Content hashes bind a result to a harness commit: sha256 over canonical JSON of the parsed harness.
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
+import type { Harness, HarnessPartName } from './schema.js';
+
+/** The content hashes of a harness and of each of its four parts, as `sha256:<hex>`. */
+export interface HarnessHashes {
+  harness: string;
+  skills: string;
+  hooks: string;
+  prompt: string;
+  tools: string;
+}
+
+/**
+ * Hashes any JSON value: `sha256:` followed by the hex digest of its canonical JSON.
+ *
+ * @example
+ * contentHash({ a: 1, b: 2 }) === contentHash({ b: 2, a: 1 }) // true
+ */
+export function contentHash(value: unknown): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex')}`;
+}
+
+/**
+ * Hashes a parsed harness and each of its parts. The harness hash leaves out `$schema`, which is editor
+ * metadata, and covers the id, the description and the four parts.
+ *
+ * @example
+ * const { harness, tools } = hashHarness(parseHarness(data));
+ */
+export function hashHarness(harness: Harness): HarnessHashes {
+  const parts = {} as Record<HarnessPartName, string>;
+  for (const name of ['skills', 'hooks', 'prompt', 'tools'] as const) parts[name] = contentHash(harness[name]);
+  const { $schema: _editorOnly, ...content } = harness;
+  return { harness: contentHash(content), ...parts };
+}

@@ -1,0 +1,78 @@
+// Issues are data problems, collected and reported together; HarnessAugmentError carries them across an API boundary.
+
+/** A JSON path: object keys and array indexes from the document root. */
+export type JsonPath = ReadonlyArray<string | number>;
+
+/**
+ * One problem found in user data. `code` is stable snake_case, `path` points into the document,
+ * `file` and `line` say where the document came from when it was read from disk.
+ *
+ * @example
+ * const issue: Issue = { code: 'unknown_tool', path: ['messages', 2, 'tool_calls', 0], message: 'tool "x" does not exist' };
+ */
+export interface Issue {
+  code: string;
+  path: JsonPath;
+  message: string;
+  file?: string;
+  line?: number;
+}
+
+const marker = Symbol.for('harness-augment.error');
+
+/**
+ * The single error class of the library. It carries the issues that caused it; check for it with
+ * `HarnessAugmentError.isInstance(error)`, which works across copies of the package.
+ *
+ * @example
+ * try { parseHarness(data); } catch (error) { if (HarnessAugmentError.isInstance(error)) console.log(error.issues); }
+ */
+export class HarnessAugmentError extends Error {
+  readonly [marker] = true;
+  readonly issues: Issue[];
+  /** `usage` for a bad call or unreadable input, `invalid` for data that breaks a rule. */
+  readonly kind: 'usage' | 'invalid';
+
+  constructor(message: string, options: { issues?: Issue[]; kind?: 'usage' | 'invalid'; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'HarnessAugmentError';
+    this.issues = options.issues ?? [];
+    this.kind = options.kind ?? 'invalid';
+  }
+
+  static isInstance(value: unknown): value is HarnessAugmentError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+  }
+}
+
+/** The outcome of a `safe…` call: the value, or the issues that prevented it. */
+export type SafeResult<T> = { success: true; data: T } | { success: false; issues: Issue[] };
+
+/**
+ * Formats a JSON path the way jq and JSON Schema tools print it: `$.skills[3].body`.
+ *
+ * @example
+ * formatPath(['tools', 0, 'parameters']) // '$.tools[0].parameters'
+ */
+export function formatPath(path: JsonPath): string {
+  let out = '$';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(segment)) out += `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
+/**
+ * Formats an issue as one `location: message` line, the location being file, line and JSON path.
+ *
+ * @example
+ * formatIssue({ code: 'unknown_tool', path: ['messages', 2], message: 'no tool "x"', file: 't.jsonl', line: 7 })
+ * // 't.jsonl:7 $.messages[2]: no tool "x" [unknown_tool]'
+ */
+export function formatIssue(issue: Issue): string {
+  const where = [issue.file, issue.line].filter((part) => part !== undefined).join(':');
+  const location = where ? `${where} ${formatPath(issue.path)}` : formatPath(issue.path);
+  return `${location}: ${issue.message} [${issue.code}]`;
+}

@@ -1,0 +1,52 @@
+// The tools a model is offered: the skill loader first, then the registry in order.
+import type { Harness, Tool } from './schema.js';
+
+/**
+ * Builds the skill-loading tool from the harness's loader settings; its argument is an enum of skill ids,
+ * so constrained decoding and schema validation both know which skills exist.
+ *
+ * @example
+ * skillLoaderTool(harness).name // 'load_skill'
+ */
+export function skillLoaderTool(harness: Harness): Tool {
+  const { tool, argument, description } = harness.skills.loader;
+  return {
+    name: tool,
+    description,
+    parameters: {
+      type: 'object',
+      properties: {
+        [argument]: {
+          type: 'string',
+          description: 'Id of the skill to load.',
+          enum: harness.skills.items.map((skill) => skill.id),
+        },
+      },
+      required: [argument],
+      additionalProperties: false,
+    },
+  };
+}
+
+/**
+ * Every tool the model may call under this harness, loader included, in offering order.
+ *
+ * @example
+ * offeredTools(harness).map((tool) => tool.name) // ['load_skill', 'get_product_info_by_link_id', …]
+ */
+export function offeredTools(harness: Harness): Tool[] {
+  return [skillLoaderTool(harness), ...harness.tools.items];
+}
+
+/**
+ * The offered tools in the Chat Completions `tools` shape.
+ *
+ * @example
+ * await client.chat.completions.create({ model, messages, tools: toChatCompletionTools(harness) });
+ */
+export function toChatCompletionTools(harness: Harness) {
+  return offeredTools(harness).map((tool) => ({
+    type: 'function' as const,
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+}

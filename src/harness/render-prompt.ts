@@ -1,0 +1,86 @@
+// Renders the system prompt: each section's template over the harness and the request context, under a
+// heading in the pipeline's heading style, sections joined by a blank line.
+import { HarnessAugmentError } from './issues.js';
+import type { Harness, HeadingStyle, PromptSection } from './schema.js';
+import { renderTemplate } from './template-engine.js';
+
+/** Request context: free data the templates read as `context.*` (room state, products, history, …). */
+export type RequestContext = Record<string, unknown>;
+
+/**
+ * The data every section template sees. `skills` and `tools` are the harness's lists in order,
+ * `loader` names the skill-loading tool, `hooks` holds the enabled hooks.
+ */
+export function templateData(harness: Harness, context: RequestContext) {
+  return {
+    harness: { id: harness.id, description: harness.description ?? '' },
+    skills: harness.skills.items,
+    loader: harness.skills.loader,
+    tools: harness.tools.items,
+    hooks: harness.hooks.items.filter((hook) => hook.enabled),
+    context,
+  };
+}
+
+/**
+ * Puts a rendered section body under its heading.
+ *
+ * @example
+ * formatSection('markdown', { id: 'persona', title: 'Persona' }, 1, 'Be kind.') // '## Persona\nBe kind.'
+ */
+export function formatSection(
+  style: HeadingStyle,
+  section: Pick<PromptSection, 'id' | 'title'>,
+  position: number,
+  body: string,
+): string {
+  switch (style) {
+    case 'markdown':
+      return `## ${section.title}\n${body}`;
+    case 'xml':
+      return `<${section.id} title="${section.title.replaceAll('"', '&quot;')}">\n${body}\n</${section.id}>`;
+    case 'numbered':
+      return `${position}. ${section.title}\n${body}`;
+    case 'bracketed':
+      return `[${section.title}]\n${body}`;
+  }
+}
+
+/**
+ * Renders one section's body. Throws a HarnessAugmentError naming the section when the template fails.
+ *
+ * @example
+ * renderSection(harness, harness.prompt.sections[0], { room: { title: 'Autumn sale' } })
+ */
+export function renderSection(harness: Harness, section: PromptSection, context: RequestContext): string {
+  const index = harness.prompt.sections.indexOf(section);
+  try {
+    return renderTemplate(section.template, templateData(harness, context)).trim();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new HarnessAugmentError(`prompt section "${section.id}" failed to render: ${reason}`, {
+      issues: [
+        {
+          code: 'template_error',
+          path: ['prompt', 'sections', index, 'template'],
+          message: `section "${section.id}" failed to render: ${reason}`,
+        },
+      ],
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Renders the full system prompt of a harness for a request context.
+ *
+ * @example
+ * const system = renderSystemPrompt(harness, trajectory.context);
+ */
+export function renderSystemPrompt(harness: Harness, context: RequestContext = {}): string {
+  return harness.prompt.sections
+    .map((section, index) =>
+      formatSection(harness.prompt.headingStyle, section, index + 1, renderSection(harness, section, context)),
+    )
+    .join('\n\n');
+}

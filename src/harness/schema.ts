@@ -1,0 +1,201 @@
+// The harness file format. These zod schemas are the single source of truth: types are inferred from them
+// and `harnessJsonSchema()` exports the JSON Schema of the file format from them.
+import { z } from 'zod';
+
+const nonEmpty = z.string().min(1);
+/** Identifiers may be renamed into phrases or non-ASCII scripts later, so only line breaks and edge spaces are banned. */
+const identifier = z
+  .string()
+  .min(1)
+  .regex(/^\S(?:[^\r\n]*\S)?$/, 'must be non-empty, on one line, without leading or trailing spaces');
+const version = z.string().min(1).describe('Free-form version of this part, e.g. "2026.11.3".');
+
+// ── Skills ──────────────────────────────────────────────────────────────────────────────────────────
+
+export const SkillSchema = z
+  .strictObject({
+    id: identifier.describe('Skill id; the argument of the skill-loading tool.'),
+    kind: z.enum(['reply', 'strategy']).describe('`reply` skills shape a reply; `strategy` skills steer the plan.'),
+    description: nonEmpty.describe('One line shown in the prompt so the model can choose the skill.'),
+    body: nonEmpty.describe('Markdown rules, returned when the skill is loaded.'),
+    risk: z.enum(['low', 'medium', 'high']).optional().describe('Compliance risk of replies under this skill.'),
+  })
+  .describe('A reply rule or strategy as a Markdown module.');
+
+export const SkillLoaderSchema = z
+  .strictObject({
+    tool: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .default('load_skill'),
+    argument: nonEmpty.default('skill_id'),
+    description: nonEmpty.default('Load the full rules of a skill by its id before you use it.'),
+  })
+  .describe('The tool through which the model loads a skill; it is offered next to the registry tools.');
+
+export const SkillsPartSchema = z.strictObject({
+  version,
+  loader: SkillLoaderSchema.prefault({}),
+  items: z.array(SkillSchema),
+});
+
+// ── Hooks ───────────────────────────────────────────────────────────────────────────────────────────
+
+export const HookStageSchema = z
+  .enum(['input', 'pre_tool', 'post_tool', 'pre_reply', 'post_reply'])
+  .describe('Where in the agent loop the hook runs.');
+
+const BannedTermsCheck = z.strictObject({
+  type: z.literal('banned_terms'),
+  terms: z.array(nonEmpty).min(1),
+  caseSensitive: z.boolean().default(false),
+});
+const MaxLengthCheck = z.strictObject({
+  type: z.literal('max_length'),
+  max: z.number().int().positive().describe('Maximum length in Unicode code points.'),
+});
+const RegexCheck = z.strictObject({
+  type: z.literal('regex'),
+  pattern: nonEmpty,
+  flags: z
+    .string()
+    .regex(/^[imsu]*$/, 'only the flags i, m, s and u are allowed')
+    .default(''),
+  mode: z.enum(['must', 'must_not']),
+});
+const SkillLoadedCheck = z.strictObject({
+  type: z.literal('skill_loaded'),
+  kind: z.enum(['reply', 'strategy', 'any']).default('reply'),
+  scope: z
+    .enum(['turn', 'conversation'])
+    .default('turn')
+    .describe('`turn`: loaded since the latest viewer message; `conversation`: loaded at any point.'),
+});
+const ToolArgumentsCheck = z.strictObject({ type: z.literal('tool_arguments') });
+const MaxToolCallsCheck = z.strictObject({
+  type: z.literal('max_tool_calls'),
+  max: z.number().int().positive().describe('Most tool calls allowed in one turn, skill loads included.'),
+});
+const NumbersGroundedCheck = z.strictObject({
+  type: z.literal('numbers_grounded'),
+  sources: z
+    .array(z.enum(['tool_results', 'user', 'context']))
+    .min(1)
+    .default(['tool_results', 'user']),
+  ignore: z.array(z.string()).default([]).describe('Numbers that may always appear, e.g. "1".'),
+});
+const JsonShapeCheck = z.strictObject({
+  type: z.literal('json_shape'),
+  schema: z.record(z.string(), z.unknown()).describe('JSON Schema the parsed reply must satisfy.'),
+});
+
+export const HookCheckSchema = z.discriminatedUnion('type', [
+  BannedTermsCheck,
+  MaxLengthCheck,
+  RegexCheck,
+  SkillLoadedCheck,
+  ToolArgumentsCheck,
+  MaxToolCallsCheck,
+  NumbersGroundedCheck,
+  JsonShapeCheck,
+]);
+
+export const HookActionSchema = z.discriminatedUnion('action', [
+  z.strictObject({
+    action: z.literal('retry'),
+    maxRetries: z.number().int().min(0).max(20),
+    feedback: nonEmpty.describe('Handlebars template of the feedback turn; see docs for its variables.'),
+    exhausted: z.enum(['block', 'fallback']).default('block').describe('What happens when retries run out.'),
+    fallback: z.string().optional().describe('Fixed reply used when `exhausted` is `fallback`.'),
+  }),
+  z.strictObject({ action: z.literal('block'), message: z.string().optional() }),
+  z.strictObject({ action: z.literal('fallback'), reply: nonEmpty }),
+]);
+
+export const HookSchema = z.strictObject({
+  id: identifier,
+  stage: HookStageSchema,
+  description: z.string().optional(),
+  enabled: z.boolean().default(true),
+  check: HookCheckSchema,
+  onFail: HookActionSchema,
+});
+
+export const HooksPartSchema = z.strictObject({ version, items: z.array(HookSchema) });
+
+// ── System prompt pipeline ──────────────────────────────────────────────────────────────────────────
+
+export const PromptSectionSchema = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'must start with a letter or underscore and hold only A-Z, 0-9, _ . -'),
+  title: nonEmpty,
+  template: z.string().describe('Handlebars template over { harness, skills, tools, hooks, context }.'),
+  pinned: z.boolean().default(false).describe('Pinned sections keep their position under reordering.'),
+});
+
+export const HeadingStyleSchema = z.enum(['markdown', 'xml', 'numbered', 'bracketed']);
+
+export const PromptPartSchema = z.strictObject({
+  version,
+  headingStyle: HeadingStyleSchema.default('markdown'),
+  sections: z.array(PromptSectionSchema).min(1),
+});
+
+// ── Tool registry ───────────────────────────────────────────────────────────────────────────────────
+
+export const JsonSchemaObjectSchema = z
+  .record(z.string(), z.unknown())
+  .describe('A JSON Schema (draft 2020-12 or draft-07 subset that ajv accepts).');
+
+export const ToolSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, _ and - (OpenAI function names)'),
+  description: nonEmpty,
+  parameters: JsonSchemaObjectSchema,
+});
+
+export const ToolsPartSchema = z.strictObject({ version, items: z.array(ToolSchema) });
+
+// ── The harness ─────────────────────────────────────────────────────────────────────────────────────
+
+export const HarnessSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    id: identifier,
+    description: z.string().optional(),
+    skills: SkillsPartSchema,
+    hooks: HooksPartSchema,
+    prompt: PromptPartSchema,
+    tools: ToolsPartSchema,
+  })
+  .describe('The runtime configuration around an LLM agent: skills, hooks, system prompt pipeline and tools.');
+
+export type Skill = z.infer<typeof SkillSchema>;
+export type SkillLoader = z.infer<typeof SkillLoaderSchema>;
+export type HookStage = z.infer<typeof HookStageSchema>;
+export type HookCheck = z.infer<typeof HookCheckSchema>;
+export type HookAction = z.infer<typeof HookActionSchema>;
+export type Hook = z.infer<typeof HookSchema>;
+export type PromptSection = z.infer<typeof PromptSectionSchema>;
+export type HeadingStyle = z.infer<typeof HeadingStyleSchema>;
+export type Tool = z.infer<typeof ToolSchema>;
+/** A parsed harness, defaults applied. Named `HarnessSpec` in prose only where it could be confused with other libraries' `Harness`. */
+export type Harness = z.infer<typeof HarnessSchema>;
+/** What a harness file may hold before defaults are applied. */
+export type HarnessInput = z.input<typeof HarnessSchema>;
+export type HarnessPartName = 'skills' | 'hooks' | 'prompt' | 'tools';
+export const harnessPartNames: readonly HarnessPartName[] = ['skills', 'hooks', 'prompt', 'tools'];
+
+/** Stages at which each check type is meaningful; a check type declares its own facts here. */
+export const checkStages: Record<HookCheck['type'], readonly HookStage[]> = {
+  banned_terms: ['input', 'post_tool', 'pre_reply', 'post_reply'],
+  max_length: ['input', 'post_tool', 'pre_reply', 'post_reply'],
+  regex: ['input', 'post_tool', 'pre_reply', 'post_reply'],
+  skill_loaded: ['pre_reply', 'post_reply'],
+  tool_arguments: ['pre_tool'],
+  max_tool_calls: ['pre_tool'],
+  numbers_grounded: ['pre_reply', 'post_reply'],
+  json_shape: ['pre_reply', 'post_reply'],
+};

@@ -1,0 +1,217 @@
+// The symbol table: every identifier a harness defines and every place its free text mentions one. Renames
+// go through it, never through a blind string replace, so that "size" the parameter and "size" the word
+// stay apart.
+import type { JsonPath } from './issues.js';
+import type { Harness } from './schema.js';
+
+export type SymbolKind = 'skill' | 'tool' | 'parameter' | 'section' | 'hook';
+
+/** An identifier and where it is defined. Parameters are named `tool` + `path` (`[]` stands for array items). */
+export interface SymbolEntry {
+  kind: SymbolKind;
+  /** The identifier as written: a skill id, a tool name, a parameter's own name, a section or hook id. */
+  name: string;
+  definedAt: JsonPath;
+  /** Parameters only: the tool they belong to and their path below its arguments. */
+  tool?: string;
+  parameterPath?: string[];
+  /** The skill loader is a tool the harness defines through `skills.loader`. */
+  loader?: true;
+}
+
+/** One occurrence of an identifier inside a string of the harness. Offsets are UTF-16, `end` exclusive. */
+export interface Mention {
+  kind: SymbolKind;
+  name: string;
+  /** For parameters: the owning tool. */
+  tool?: string;
+  /** The string that holds the mention. */
+  path: JsonPath;
+  start: number;
+  end: number;
+  /** `code` when wrapped in backticks, `qualified` for `tool.parameter`, `bare` otherwise. */
+  form: 'code' | 'qualified' | 'bare';
+}
+
+export interface SymbolTable {
+  symbols: SymbolEntry[];
+  mentions: Mention[];
+}
+
+/** A string of the harness where identifiers may be mentioned. */
+export interface TextLocation {
+  path: JsonPath;
+  text: string;
+  /** Handlebars templates: text inside `{{ }}` is code, not prose, and is skipped. */
+  template?: boolean;
+}
+
+const wordCharacter = /[\p{L}\p{N}_]/u;
+const isBoundary = (text: string, index: number) => index < 0 || index >= text.length || !wordCharacter.test(text[index] as string);
+
+/** Spans `[start, end)` of `{{ … }}` blocks in a template, which hold code rather than prose. */
+function mustacheSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  const pattern = /\{\{[\s\S]*?\}\}\}?/g;
+  for (const match of text.matchAll(pattern)) spans.push([match.index, match.index + match[0].length]);
+  return spans;
+}
+
+function collectParameters(
+  schema: unknown,
+  tool: string,
+  base: JsonPath,
+  prefix: string[],
+  out: SymbolEntry[],
+  texts: TextLocation[],
+) {
+  if (typeof schema !== 'object' || schema === null) return;
+  const node = schema as Record<string, unknown>;
+  if (typeof node.description === 'string' && prefix.length > 0) texts.push({ path: [...base, 'description'], text: node.description });
+  const properties = node.properties;
+  if (typeof properties === 'object' && properties !== null) {
+    for (const name of Object.keys(properties)) {
+      const path = [...prefix, name];
+      out.push({ kind: 'parameter', name, tool, parameterPath: path, definedAt: [...base, 'properties', name] });
+      collectParameters((properties as Record<string, unknown>)[name], tool, [...base, 'properties', name], path, out, texts);
+    }
+  }
+  if (typeof node.items === 'object' && node.items !== null && !Array.isArray(node.items)) {
+    collectParameters(node.items, tool, [...base, 'items'], [...prefix, '[]'], out, texts);
+  }
+}
+
+/**
+ * Lists every string of a harness that may mention an identifier, in document order.
+ *
+ * @example
+ * harnessTextLocations(harness).map((location) => location.path)
+ */
+export function harnessTextLocations(harness: Harness): TextLocation[] {
+  const texts: TextLocation[] = [];
+  texts.push({ path: ['skills', 'loader', 'description'], text: harness.skills.loader.description });
+  harness.skills.items.forEach((skill, index) => {
+    texts.push({ path: ['skills', 'items', index, 'description'], text: skill.description });
+    texts.push({ path: ['skills', 'items', index, 'body'], text: skill.body });
+  });
+  harness.hooks.items.forEach((hook, index) => {
+    const at = ['hooks', 'items', index];
+    if (hook.description !== undefined) texts.push({ path: [...at, 'description'], text: hook.description });
+    const { onFail } = hook;
+    if (onFail.action === 'retry') {
+      texts.push({ path: [...at, 'onFail', 'feedback'], text: onFail.feedback, template: true });
+      if (onFail.fallback !== undefined) texts.push({ path: [...at, 'onFail', 'fallback'], text: onFail.fallback });
+    } else if (onFail.action === 'block' && onFail.message !== undefined) {
+      texts.push({ path: [...at, 'onFail', 'message'], text: onFail.message });
+    } else if (onFail.action === 'fallback') {
+      texts.push({ path: [...at, 'onFail', 'reply'], text: onFail.reply });
+    }
+  });
+  harness.prompt.sections.forEach((section, index) => {
+    texts.push({ path: ['prompt', 'sections', index, 'title'], text: section.title });
+    texts.push({ path: ['prompt', 'sections', index, 'template'], text: section.template, template: true });
+  });
+  harness.tools.items.forEach((tool, index) => {
+    texts.push({ path: ['tools', 'items', index, 'description'], text: tool.description });
+    const parameters: SymbolEntry[] = [];
+    collectParameters(tool.parameters, tool.name, ['tools', 'items', index, 'parameters'], [], parameters, texts);
+  });
+  return texts;
+}
+
+/**
+ * Lists every identifier a harness defines, in document order: skill loader, skills, tools with their
+ * parameters, sections, hooks.
+ *
+ * @example
+ * harnessSymbols(harness).filter((symbol) => symbol.kind === 'tool').map((symbol) => symbol.name)
+ */
+export function harnessSymbols(harness: Harness): SymbolEntry[] {
+  const symbols: SymbolEntry[] = [
+    { kind: 'tool', name: harness.skills.loader.tool, definedAt: ['skills', 'loader', 'tool'], loader: true },
+  ];
+  harness.skills.items.forEach((skill, index) => {
+    symbols.push({ kind: 'skill', name: skill.id, definedAt: ['skills', 'items', index, 'id'] });
+  });
+  harness.tools.items.forEach((tool, index) => {
+    symbols.push({ kind: 'tool', name: tool.name, definedAt: ['tools', 'items', index, 'name'] });
+    collectParameters(tool.parameters, tool.name, ['tools', 'items', index, 'parameters'], [], symbols, []);
+  });
+  harness.prompt.sections.forEach((section, index) => {
+    symbols.push({ kind: 'section', name: section.id, definedAt: ['prompt', 'sections', index, 'id'] });
+  });
+  harness.hooks.items.forEach((hook, index) => {
+    symbols.push({ kind: 'hook', name: hook.id, definedAt: ['hooks', 'items', index, 'id'] });
+  });
+  return symbols;
+}
+
+/**
+ * Finds the mentions of the given symbols in one string. Skills, tools, sections and hooks match as whole
+ * words; a parameter matches only in code form (`` `link_id` ``) or qualified by its tool
+ * (`get_price.link_id`), since parameter names are often ordinary words.
+ *
+ * @example
+ * findMentions({ path: ['x'], text: 'Call `get_price` first.' }, harnessSymbols(harness))
+ * // [{ kind: 'tool', name: 'get_price', start: 6, end: 15, form: 'code', path: ['x'] }]
+ */
+export function findMentions(location: TextLocation, symbols: readonly SymbolEntry[]): Mention[] {
+  const { text, path } = location;
+  const skipped = location.template ? mustacheSpans(text) : [];
+  const inCode = (start: number) => skipped.some(([from, to]) => start >= from && start < to);
+  const mentions: Mention[] = [];
+  const seen = new Set<string>();
+  for (const symbol of symbols) {
+    // The same parameter name may belong to several tools; each occurrence is reported once per owner.
+    const key = `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let from = 0;
+    for (;;) {
+      const start = text.indexOf(symbol.name, from);
+      if (start < 0) break;
+      from = start + 1;
+      const end = start + symbol.name.length;
+      if (!isBoundary(text, start - 1) || !isBoundary(text, end) || inCode(start)) continue;
+      const code = text[start - 1] === '`' && text[end] === '`';
+      const qualified =
+        symbol.kind === 'parameter' && symbol.tool !== undefined && text.slice(0, start).endsWith(`${symbol.tool}.`);
+      if (symbol.kind === 'parameter' && !code && !qualified) continue;
+      mentions.push({
+        kind: symbol.kind,
+        name: symbol.name,
+        ...(symbol.tool !== undefined ? { tool: symbol.tool } : {}),
+        path,
+        start,
+        end,
+        form: qualified ? 'qualified' : code ? 'code' : 'bare',
+      });
+    }
+  }
+  return mentions.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/**
+ * Builds the symbol table of a harness: its identifiers and every mention of them in its strings.
+ *
+ * @example
+ * const table = buildSymbolTable(harness);
+ * table.mentions.filter((mention) => mention.kind === 'tool' && mention.name === 'get_shipping_info');
+ */
+export function buildSymbolTable(harness: Harness): SymbolTable {
+  const symbols = harnessSymbols(harness);
+  const mentions = harnessTextLocations(harness).flatMap((location) => findMentions(location, symbols));
+  return { symbols, mentions };
+}
+
+/**
+ * The mentions of one identifier.
+ *
+ * @example
+ * mentionsOf(table, 'skill', 'item_qa').length
+ */
+export function mentionsOf(table: SymbolTable, kind: SymbolKind, name: string, tool?: string): Mention[] {
+  return table.mentions.filter(
+    (mention) => mention.kind === kind && mention.name === name && (tool === undefined || mention.tool === tool),
+  );
+}

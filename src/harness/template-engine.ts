@@ -1,0 +1,111 @@
+// A sandboxed Handlebars: its own instance, strict mode, a fixed set of helpers, no prototype access and
+// no HTML escaping (prompts are not HTML). Templates come from harness files, so nothing in them may
+// reach code execution or prototypes.
+import Handlebars from 'handlebars';
+
+type HelperFunction = (...args: unknown[]) => unknown;
+
+const isOptions = (value: unknown) =>
+  typeof value === 'object' && value !== null && 'hash' in value && 'data' in value;
+/** Handlebars passes an options object last; helpers see only the template's own arguments. */
+const withoutOptions = (args: unknown[]) => (args.length > 0 && isOptions(args.at(-1)) ? args.slice(0, -1) : args);
+
+/** The documented helpers; any other helper name is a compile error. */
+export const templateHelpers: Readonly<Record<string, HelperFunction>> = Object.freeze({
+  /** `{{#if (eq a b)}}` — strict equality. */
+  eq: (...args) => {
+    const [a, b] = withoutOptions(args);
+    return a === b;
+  },
+  /** `{{#if (ne a b)}}` — strict inequality. */
+  ne: (...args) => {
+    const [a, b] = withoutOptions(args);
+    return a !== b;
+  },
+  /** `{{#if (and a b)}}` */
+  and: (...args) => withoutOptions(args).every(Boolean),
+  /** `{{#if (or a b)}}` */
+  or: (...args) => withoutOptions(args).some(Boolean),
+  /** `{{#if (not a)}}` */
+  not: (...args) => !withoutOptions(args)[0],
+  /** `{{add @index 1}}` — sum of numbers. */
+  add: (...args) => withoutOptions(args).reduce<number>((sum, value) => sum + Number(value), 0),
+  /** `{{join list ", "}}` — joins an array; the separator defaults to ", ". */
+  join: (...args) => {
+    const [list, separator] = withoutOptions(args);
+    return Array.isArray(list) ? list.join(typeof separator === 'string' ? separator : ', ') : '';
+  },
+  /** `{{json value}}` — compact JSON. */
+  json: (...args) => JSON.stringify(withoutOptions(args)[0] ?? null),
+  /** `{{upper text}}` */
+  upper: (...args) => String(withoutOptions(args)[0] ?? '').toUpperCase(),
+  /** `{{lower text}}` */
+  lower: (...args) => String(withoutOptions(args)[0] ?? '').toLowerCase(),
+  /** `{{default value "fallback"}}` — the fallback when the value is null, undefined or "". */
+  default: (...args) => {
+    const [value, fallback] = withoutOptions(args);
+    return value === undefined || value === null || value === '' ? fallback : value;
+  },
+});
+
+const builtInHelpers = ['if', 'unless', 'each', 'with'] as const;
+
+function createSandbox(): typeof Handlebars {
+  const instance = Handlebars.create();
+  // `log` writes to the console and `lookup` reads computed property names; neither belongs in a prompt.
+  instance.unregisterHelper('log');
+  instance.unregisterHelper('lookup');
+  for (const [name, helper] of Object.entries(templateHelpers)) instance.registerHelper(name, helper);
+  return instance;
+}
+
+const sandbox = createSandbox();
+const knownHelpers = Object.fromEntries(
+  [...builtInHelpers, ...Object.keys(templateHelpers)].map((name) => [name, true]),
+) as Record<string, true>;
+
+const compileOptions = {
+  strict: true,
+  noEscape: true,
+  knownHelpers,
+  knownHelpersOnly: true,
+} as const;
+
+const runtimeOptions = {
+  allowProtoPropertiesByDefault: false,
+  allowProtoMethodsByDefault: false,
+} as const;
+
+const cache = new Map<string, HandlebarsTemplateDelegate>();
+
+/**
+ * Compiles a template once and renders it over plain data. Throws a Handlebars error when the template
+ * is malformed, names an unknown helper or reads a missing value (strict mode).
+ *
+ * @example
+ * renderTemplate('Hi {{context.viewer}}', { context: { viewer: 'Ann' } }) // 'Hi Ann'
+ */
+export function renderTemplate(template: string, data: unknown): string {
+  let compiled = cache.get(template);
+  if (!compiled) {
+    compiled = sandbox.compile(template, compileOptions);
+    if (cache.size > 2_000) cache.clear();
+    cache.set(template, compiled);
+  }
+  return compiled(data, runtimeOptions);
+}
+
+/**
+ * Parses a template without rendering it, to report syntax errors and unknown helpers early.
+ *
+ * @example
+ * checkTemplate('{{#each skills}}{{id}}{{/each}}') // undefined (fine)
+ */
+export function checkTemplate(template: string): string | undefined {
+  try {
+    sandbox.precompile(template, compileOptions);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message.split('\n')[0] : String(error);
+  }
+}

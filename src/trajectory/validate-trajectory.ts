@@ -1,0 +1,457 @@
+// Validates a trajectory under a harness: its shape, the system prompt, every tool call and result, every
+// skill load, and every hook decision, replaying the agent loop's rules message by message.
+import { canonicalJson } from '../harness/canonical-json.js';
+import { evaluateHook, type HookOutcome, type HookStep } from '../harness/hook-engine.js';
+import type { Issue, JsonPath } from '../harness/issues.js';
+import { validateAgainstSchema } from '../harness/json-schema-validator.js';
+import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js';
+import { fromZodIssues } from '../harness/parse-harness.js';
+import { renderSystemPrompt } from '../harness/render-prompt.js';
+import type { Harness, Hook, HookStage, Tool } from '../harness/schema.js';
+import { type HookEvent, type Trajectory, TrajectorySchema } from './schema.js';
+
+/** One hook evaluation during validation: where, at which stage, and which hook failed (if any). */
+export interface HookDecision {
+  path: JsonPath;
+  stage: HookStage;
+  failed?: string;
+}
+
+export interface TrajectoryStats {
+  messages: number;
+  turns: number;
+  toolCalls: number;
+  skillLoads: number;
+  hookRejections: number;
+}
+
+export interface TrajectoryValidation {
+  valid: boolean;
+  issues: Issue[];
+  /** The parsed trajectory, when its shape is valid. */
+  trajectory?: Trajectory;
+  /** Every hook evaluation, in order: certificates compare these between a trajectory and its variant. */
+  decisions: HookDecision[];
+  stats: TrajectoryStats;
+}
+
+export interface ValidateTrajectoryOptions {
+  /** Compare the system message with the prompt rendered from the harness (default true). */
+  checkSystemPrompt?: boolean;
+  /** Compare the `tools` field, when present, with the harness's offered tools (default true). */
+  checkOfferedTools?: boolean;
+}
+
+interface PendingCall {
+  name: string;
+  path: JsonPath;
+  skill?: string;
+  /** Set when a pre_tool hook rejected the call: its tool message must carry this feedback. */
+  rejection?: { hook: string; content: string };
+}
+
+/** What the next message must be after a hook decided, for a turn to stay consistent. */
+interface Expectation {
+  role: 'user' | 'assistant';
+  event: HookEvent['event'];
+  hook: string;
+  content: string;
+  at: JsonPath;
+}
+
+const emptyStats = (): TrajectoryStats => ({ messages: 0, turns: 0, toolCalls: 0, skillLoads: 0, hookRejections: 0 });
+
+/**
+ * Validates one trajectory (raw data or parsed) under a harness and reports every issue with its JSON path.
+ *
+ * @example
+ * const { valid, issues } = validateTrajectory(JSON.parse(line), harness);
+ */
+export function validateTrajectory(
+  input: unknown,
+  harness: Harness,
+  options: ValidateTrajectoryOptions = {},
+): TrajectoryValidation {
+  const parsed = TrajectorySchema.safeParse(input);
+  if (!parsed.success) {
+    return { valid: false, issues: fromZodIssues(parsed.error.issues), decisions: [], stats: emptyStats() };
+  }
+  const trajectory = parsed.data;
+  const walker = new TrajectoryWalker(harness, trajectory);
+  if (options.checkOfferedTools !== false) walker.checkOfferedTools();
+  walker.checkSystemMessage(options.checkSystemPrompt !== false);
+  walker.walk();
+  const issues = walker.issues;
+  return { valid: issues.length === 0, issues, trajectory, decisions: walker.decisions, stats: walker.stats };
+}
+
+class TrajectoryWalker {
+  readonly issues: Issue[] = [];
+  readonly decisions: HookDecision[] = [];
+  readonly stats: TrajectoryStats;
+  private readonly tools: Map<string, Tool>;
+  private readonly skills: Map<string, string>;
+  private readonly loader: Harness['skills']['loader'];
+
+  // Per-conversation state.
+  private readonly pending = new Map<string, PendingCall>();
+  private readonly seenCallIds = new Set<string>();
+  private readonly toolResults: string[] = [];
+  private readonly userMessages: string[] = [];
+  private readonly loadedConversation: string[] = [];
+  private expectation: Expectation | undefined;
+  // Per-turn state, reset by each viewer message.
+  private loadedTurn: string[] = [];
+  private callsThisTurn = 0;
+  private failuresThisTurn = new Map<string, number>();
+
+  constructor(
+    private readonly harness: Harness,
+    private readonly trajectory: Trajectory,
+  ) {
+    this.tools = new Map(offeredTools(harness).map((tool) => [tool.name, tool]));
+    this.skills = new Map(harness.skills.items.map((skill) => [skill.id, skill.body]));
+    this.loader = harness.skills.loader;
+    this.stats = { ...emptyStats(), messages: trajectory.messages.length };
+  }
+
+  private issue(code: string, path: JsonPath, message: string) {
+    this.issues.push({ code, path, message });
+  }
+
+  checkOfferedTools() {
+    const offered = this.trajectory.tools;
+    if (!offered) return;
+    const expected = toChatCompletionTools(this.harness);
+    const length = Math.max(offered.length, expected.length);
+    for (let index = 0; index < length; index++) {
+      if (canonicalJson(offered[index] ?? null) !== canonicalJson(expected[index] ?? null)) {
+        const name = expected[index]?.function.name;
+        this.issue(
+          'tools_mismatch',
+          ['tools', index],
+          name === undefined
+            ? 'the harness offers no tool at this position'
+            : `does not match the harness's offered tool "${name}" at this position`,
+        );
+        return;
+      }
+    }
+  }
+
+  checkSystemMessage(compareContent: boolean) {
+    const first = this.trajectory.messages[0];
+    if (first?.role !== 'system') {
+      this.issue('missing_system_message', ['messages', 0], 'the first message must be the system prompt');
+      return;
+    }
+    if (!compareContent) return;
+    let rendered: string;
+    try {
+      rendered = renderSystemPrompt(this.harness, this.trajectory.context);
+    } catch (error) {
+      this.issue('template_error', ['context'], `the system prompt cannot be rendered for this context: ${(error as Error).message}`);
+      return;
+    }
+    if (rendered !== first.content) {
+      const at = firstDifference(rendered, first.content);
+      this.issue(
+        'system_prompt_mismatch',
+        ['messages', 0, 'content'],
+        `differs from the prompt rendered from the harness at character ${at}: expected ${JSON.stringify(
+          rendered.slice(at, at + 40),
+        )}, found ${JSON.stringify(first.content.slice(at, at + 40))}`,
+      );
+    }
+  }
+
+  walk() {
+    this.trajectory.messages.forEach((message, index) => {
+      const path: JsonPath = ['messages', index];
+      if (index === 0 && message.role === 'system') return;
+      switch (message.role) {
+        case 'system':
+          this.issue('unexpected_system_message', path, 'a system message may only come first');
+          return;
+        case 'user':
+          if (message.hsa?.event === 'hook_feedback') this.meetExpectation('user', message.hsa, message.content, path);
+          else if (message.hsa) this.issue('invalid_hook_event', [...path, 'hsa', 'event'], `a user message cannot be "${message.hsa.event}"`);
+          else this.viewerMessage(message.content, path);
+          return;
+        case 'assistant':
+          this.assistantMessage(message, path);
+          return;
+        case 'tool':
+          this.toolMessage(message, path);
+          return;
+      }
+    });
+    this.closeOpenCalls();
+    if (this.expectation) {
+      const { event, hook, at } = this.expectation;
+      this.issue('missing_hook_outcome', at, `hook "${hook}" decided here, but no "${event}" message follows`);
+    }
+  }
+
+  private closeOpenCalls() {
+    for (const [id, call] of this.pending) {
+      this.issue('unanswered_tool_call', call.path, `tool call "${id}" (${call.name}) has no tool result`);
+    }
+    this.pending.clear();
+  }
+
+  private meetExpectation(role: Expectation['role'], event: HookEvent | undefined, content: string | null, path: JsonPath) {
+    const expected = this.expectation;
+    if (!expected) {
+      this.issue('unexpected_hook_event', [...path, 'hsa'], `no hook decision calls for a "${event?.event}" message here`);
+      return;
+    }
+    this.expectation = undefined;
+    if (expected.role !== role || event?.event !== expected.event || event.hook !== expected.hook) {
+      this.issue(
+        'hook_outcome_mismatch',
+        path,
+        `hook "${expected.hook}" requires a ${expected.role} "${expected.event}" message here`,
+      );
+      return;
+    }
+    if ((content ?? '') !== expected.content) {
+      this.issue(
+        'hook_outcome_mismatch',
+        [...path, 'content'],
+        `must be ${JSON.stringify(expected.content)} as hook "${expected.hook}" renders it, found ${JSON.stringify(content)}`,
+      );
+    }
+  }
+
+  private viewerMessage(content: string, path: JsonPath) {
+    if (this.expectation) {
+      const { event, hook, at } = this.expectation;
+      this.issue('missing_hook_outcome', at, `hook "${hook}" decided here, but no "${event}" message follows`);
+      this.expectation = undefined;
+    }
+    this.closeOpenCalls();
+    this.stats.turns++;
+    this.loadedTurn = [];
+    this.callsThisTurn = 0;
+    this.failuresThisTurn = new Map();
+    this.userMessages.push(content);
+    const outcome = this.decide(path, { stage: 'input', text: content });
+    if (outcome && !outcome.pass) this.expectOutcome(outcome, path);
+  }
+
+  /** Runs the enabled hooks of a stage, records the decision and returns the first failure. */
+  private decide(path: JsonPath, step: HookStep): Extract<HookOutcome, { pass: false }> | undefined {
+    const full: HookStep = {
+      loadedSkills: { turn: this.loadedTurn, conversation: this.loadedConversation },
+      toolResults: this.toolResults,
+      userMessages: this.userMessages,
+      context: this.trajectory.context,
+      toolCallsThisTurn: this.callsThisTurn,
+      ...step,
+    };
+    for (const hook of this.harness.hooks.items) {
+      if (!hook.enabled || hook.stage !== step.stage) continue;
+      let outcome: HookOutcome;
+      try {
+        const attempt = (this.failuresThisTurn.get(hook.id) ?? 0) + 1;
+        outcome = evaluateHook(hook, { ...full, attempt }, this.harness);
+      } catch (error) {
+        this.issue('template_error', path, `hook "${hook.id}" feedback failed to render: ${(error as Error).message}`);
+        return undefined;
+      }
+      if (!outcome.pass) {
+        this.decisions.push({ path, stage: step.stage, failed: hook.id });
+        return outcome;
+      }
+    }
+    this.decisions.push({ path, stage: step.stage });
+    return undefined;
+  }
+
+  private hook(id: string): Hook {
+    return this.harness.hooks.items.find((hook) => hook.id === id) as Hook;
+  }
+
+  /**
+   * After a failure: counts it against the hook's retry budget and returns the feedback when a retry is
+   * allowed, or sets the expectation of the block/fallback message that ends the turn.
+   */
+  private expectOutcome(outcome: Extract<HookOutcome, { pass: false }>, at: JsonPath): string | undefined {
+    const { onFail } = this.hook(outcome.hook);
+    if (onFail.action === 'retry') {
+      const failures = (this.failuresThisTurn.get(outcome.hook) ?? 0) + 1;
+      this.failuresThisTurn.set(outcome.hook, failures);
+      if (failures <= onFail.maxRetries) return outcome.feedback ?? '';
+      this.expectation =
+        onFail.exhausted === 'fallback'
+          ? { role: 'assistant', event: 'hook_fallback', hook: outcome.hook, content: onFail.fallback ?? '', at }
+          : { role: 'assistant', event: 'hook_blocked', hook: outcome.hook, content: '', at };
+      return undefined;
+    }
+    this.expectation =
+      onFail.action === 'fallback'
+        ? { role: 'assistant', event: 'hook_fallback', hook: outcome.hook, content: onFail.reply, at }
+        : { role: 'assistant', event: 'hook_blocked', hook: outcome.hook, content: onFail.message ?? '', at };
+    return undefined;
+  }
+
+  private assistantMessage(
+    message: Extract<Trajectory['messages'][number], { role: 'assistant' }>,
+    path: JsonPath,
+  ) {
+    const event = message.hsa?.event;
+    if (event === 'hook_blocked' || event === 'hook_fallback' || event === 'hook_feedback') {
+      this.meetExpectation('assistant', message.hsa, message.content, path);
+      return;
+    }
+    if (this.expectation) {
+      const { event: expected, hook, at } = this.expectation;
+      this.issue('missing_hook_outcome', at, `hook "${hook}" decided here, but no "${expected}" message follows`);
+      this.expectation = undefined;
+    }
+    if (this.pending.size > 0) this.closeOpenCalls();
+    if (message.tool_calls) {
+      this.toolCalls(message.tool_calls, message.hsa, path);
+      return;
+    }
+    if (message.content === null) {
+      this.issue('empty_assistant_message', path, 'an assistant message needs content or tool_calls');
+      return;
+    }
+    const failure =
+      this.decide(path, { stage: 'pre_reply', text: message.content }) ??
+      this.decide(path, { stage: 'post_reply', text: message.content });
+    if (event === 'hook_rejected') {
+      this.stats.hookRejections++;
+      if (!failure) {
+        this.issue('hook_outcome_mismatch', [...path, 'hsa'], `marked as rejected by "${message.hsa?.hook}", but every hook passes`);
+        return;
+      }
+      if (failure.hook !== message.hsa?.hook) {
+        this.issue('hook_outcome_mismatch', [...path, 'hsa', 'hook'], `the first failing hook is "${failure.hook}", not "${message.hsa?.hook}"`);
+        return;
+      }
+      const feedback = this.expectOutcome(failure, path);
+      if (feedback !== undefined) {
+        this.expectation = { role: 'user', event: 'hook_feedback', hook: failure.hook, content: feedback, at: path };
+      }
+      return;
+    }
+    if (failure) {
+      this.issue(
+        'hook_failed_unmarked',
+        [...path, 'content'],
+        `hook "${failure.hook}" fails on this reply (${failure.reason}), but it is not marked as rejected`,
+      );
+    }
+  }
+
+  private toolCalls(calls: NonNullable<Extract<Trajectory['messages'][number], { role: 'assistant' }>['tool_calls']>, event: HookEvent | undefined, path: JsonPath) {
+    let rejected = false;
+    calls.forEach((call, index) => {
+      const at: JsonPath = [...path, 'tool_calls', index];
+      this.stats.toolCalls++;
+      this.callsThisTurn++;
+      if (this.seenCallIds.has(call.id)) this.issue('duplicate_tool_call_id', [...at, 'id'], `tool call id "${call.id}" is used twice`);
+      this.seenCallIds.add(call.id);
+      const pending: PendingCall = { name: call.function.name, path: at };
+      const before = this.issues.length;
+      this.checkCall(call.function.name, call.function.arguments, at, pending);
+      const callIssues = this.issues.splice(before);
+      const failure = this.decide(at, { stage: 'pre_tool', call: call.function, toolCallsThisTurn: this.callsThisTurn });
+      const rejectedHere = failure !== undefined && event?.event === 'hook_rejected' && event.hook === failure.hook;
+      // A call that a hook rejected never ran: what is wrong with it is the reason for the rejection, not a fault.
+      if (!rejectedHere) this.issues.push(...callIssues);
+      if (failure && !rejectedHere) {
+        this.issue(
+          'hook_failed_unmarked',
+          at,
+          `hook "${failure.hook}" fails on this call (${failure.reason}), but the message is not marked as rejected by it`,
+        );
+      } else if (failure) {
+        rejected = true;
+        this.stats.hookRejections++;
+        const feedback = this.expectOutcome(failure, at);
+        pending.rejection = { hook: failure.hook, content: feedback ?? `blocked by hook "${failure.hook}": ${failure.reason}` };
+      }
+      this.pending.set(call.id, pending);
+    });
+    if (event?.event === 'hook_rejected' && !rejected) {
+      this.issue('hook_outcome_mismatch', [...path, 'hsa'], `marked as rejected by "${event.hook}", but no call fails that hook`);
+    }
+  }
+
+  private checkCall(name: string, rawArguments: string, at: JsonPath, pending: PendingCall) {
+    const tool = this.tools.get(name);
+    if (!tool) {
+      this.issue('unknown_tool', [...at, 'function', 'name'], `tool "${name}" does not exist in the harness`);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(rawArguments);
+    } catch {
+      this.issue('invalid_arguments_json', [...at, 'function', 'arguments'], `arguments of "${name}" are not valid JSON`);
+      return;
+    }
+    if (name === this.loader.tool) {
+      const skill = (value as Record<string, unknown> | null)?.[this.loader.argument];
+      if (typeof skill === 'string' && !this.skills.has(skill)) {
+        this.issue('unknown_skill', [...at, 'function', 'arguments'], `skill "${skill}" does not exist in the harness`);
+        return;
+      }
+      if (typeof skill === 'string') pending.skill = skill;
+    }
+    for (const error of validateAgainstSchema(tool.parameters, value)) {
+      this.issue('invalid_arguments', [...at, 'function', 'arguments'], `arguments of "${name}": ${error}`);
+    }
+  }
+
+  private toolMessage(message: Extract<Trajectory['messages'][number], { role: 'tool' }>, path: JsonPath) {
+    const call = this.pending.get(message.tool_call_id);
+    if (!call) {
+      const known = this.seenCallIds.has(message.tool_call_id);
+      this.issue(
+        known ? 'duplicate_tool_result' : 'orphan_tool_result',
+        [...path, 'tool_call_id'],
+        known ? `tool call "${message.tool_call_id}" is already answered` : `no open tool call has the id "${message.tool_call_id}"`,
+      );
+      return;
+    }
+    this.pending.delete(message.tool_call_id);
+    if (call.rejection) {
+      const { hook, content } = call.rejection;
+      if (message.hsa?.event !== 'hook_feedback' || message.hsa.hook !== hook) {
+        this.issue('hook_outcome_mismatch', path, `hook "${hook}" rejected this call: its result must be marked as its feedback`);
+      } else if (message.content !== content) {
+        this.issue('hook_outcome_mismatch', [...path, 'content'], `must be ${JSON.stringify(content)} as hook "${hook}" renders it`);
+      }
+      return;
+    }
+    if (message.hsa) {
+      this.issue('unexpected_hook_event', [...path, 'hsa'], 'no hook rejected this call');
+      return;
+    }
+    if (call.skill !== undefined) {
+      this.stats.skillLoads++;
+      if (message.content !== this.skills.get(call.skill)) {
+        this.issue('skill_body_mismatch', [...path, 'content'], `the result of loading "${call.skill}" must be the skill's body`);
+      }
+      this.loadedTurn.push(call.skill);
+      this.loadedConversation.push(call.skill);
+      return;
+    }
+    this.toolResults.push(message.content);
+    const failure = this.decide(path, { stage: 'post_tool', call: { name: call.name, arguments: '' }, text: message.content });
+    if (failure) {
+      this.issue('hook_failed_unmarked', [...path, 'content'], `post_tool hook "${failure.hook}" fails on this result (${failure.reason})`);
+    }
+  }
+}
+
+function firstDifference(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index++) if (a[index] !== b[index]) return index;
+  return length;
+}
