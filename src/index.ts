@@ -76,6 +76,7 @@ export {
   findMentions,
   harnessSymbols,
   harnessTextLocations,
+  isDistinctiveIdentifier,
   type Mention,
   mentionsOf,
   type SymbolEntry,

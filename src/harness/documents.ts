@@ -43,7 +43,7 @@ export function parseDocument(text: string, options: { format: DocumentFormat; f
     }
     value = JSON.parse(text);
   } else {
-    const document = YAML.parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+    const document = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
     const first = document.errors[0];
     if (first) {
       const position = first.linePos?.[0] ?? { line: 1, col: 1 };

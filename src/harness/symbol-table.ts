@@ -47,6 +47,19 @@ export interface TextLocation {
 }
 
 const wordCharacter = /[\p{L}\p{N}_]/u;
+
+/**
+ * Whether an identifier is distinctive enough to be recognised outside code spans: it holds `_`, `-`, `.`,
+ * a digit, an inner capital (camelCase) or a space (a phrase). A plain word such as `baggage` is only a
+ * mention when written as code, since the same word in prose means the ordinary thing.
+ *
+ * @example
+ * isDistinctiveIdentifier('item_qa') // true
+ * isDistinctiveIdentifier('baggage') // false
+ */
+export function isDistinctiveIdentifier(name: string): boolean {
+  return /[_\-.\d\s]/u.test(name) || /\p{Ll}\p{Lu}/u.test(name);
+}
 const isBoundary = (text: string, index: number) => index < 0 || index >= text.length || !wordCharacter.test(text[index] as string);
 
 /** Spans `[start, end)` of `{{ … }}` blocks in a template, which hold code rather than prose. */
@@ -147,9 +160,9 @@ export function harnessSymbols(harness: Harness): SymbolEntry[] {
 }
 
 /**
- * Finds the mentions of the given symbols in one string. Skills, tools, sections and hooks match as whole
- * words; a parameter matches only in code form (`` `link_id` ``) or qualified by its tool
- * (`get_price.link_id`), since parameter names are often ordinary words.
+ * Finds the mentions of the given symbols in one string, as whole words. A parameter matches only in code
+ * form (`` `link_id` ``) or qualified by its tool (`get_price.link_id`), since parameter names are often
+ * ordinary words; other identifiers match bare too when they are distinctive (see `isDistinctiveIdentifier`).
  *
  * @example
  * findMentions({ path: ['x'], text: 'Call `get_price` first.' }, harnessSymbols(harness))
@@ -176,7 +189,7 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
       const code = text[start - 1] === '`' && text[end] === '`';
       const qualified =
         symbol.kind === 'parameter' && symbol.tool !== undefined && text.slice(0, start).endsWith(`${symbol.tool}.`);
-      if (symbol.kind === 'parameter' && !code && !qualified) continue;
+      if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name))) continue;
       mentions.push({
         kind: symbol.kind,
         name: symbol.name,

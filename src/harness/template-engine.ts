@@ -60,9 +60,12 @@ function createSandbox(): typeof Handlebars {
 }
 
 const sandbox = createSandbox();
-const knownHelpers = Object.fromEntries(
-  [...builtInHelpers, ...Object.keys(templateHelpers)].map((name) => [name, true]),
-) as Record<string, true>;
+// Handlebars counts `log` and `lookup` as known unless told otherwise; say so, so that the compiler refuses them.
+const knownHelpers = {
+  ...Object.fromEntries([...builtInHelpers, ...Object.keys(templateHelpers)].map((name) => [name, true])),
+  log: false,
+  lookup: false,
+} as Record<string, boolean>;
 
 const compileOptions = {
   strict: true,

@@ -2,8 +2,9 @@
 // definition, pushes an issue with the field's JSON path when it is wrong, and returns the usable value.
 // Internal: not re-exported from the importers' index.
 import { compileJsonSchema } from '../json-schema-validator.js';
-import type { Issue, JsonPath } from '../issues.js';
-import { ToolSchema, type Tool } from '../schema.js';
+import { formatPath, type Issue, type JsonPath } from '../issues.js';
+import { fromZodIssues } from '../parse-harness.js';
+import { type Tool, ToolSchema } from '../schema.js';
 
 /** The tool-name rule of the harness (OpenAI function names), repeated here to name it in messages. */
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -82,7 +83,7 @@ export function checkDuplicateNames(named: ReadonlyArray<{ name: string; path: J
   for (const { name, path } of named) {
     const earlier = first.get(name);
     if (earlier === undefined) first.set(name, path);
-    else issues.push({ code: 'duplicate_id', path, message: `tool name "${name}" is already used at ${earlier.join('.')}` });
+    else issues.push({ code: 'duplicate_id', path, message: `tool name "${name}" is already used at ${formatPath(earlier)}` });
   }
 }
 
@@ -92,15 +93,7 @@ export function checkToolsForExport(tools: unknown): Issue[] {
   const issues: Issue[] = [];
   tools.forEach((tool, index) => {
     const parsed = ToolSchema.safeParse(tool);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        issues.push({
-          code: issue.code,
-          path: [index, ...issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment))],
-          message: issue.message,
-        });
-      }
-    }
+    if (!parsed.success) issues.push(...fromZodIssues(parsed.error.issues, [index]));
   });
   checkDuplicateNames(
     tools.flatMap((tool: Partial<Tool>, index) => (typeof tool?.name === 'string' ? [{ name: tool.name, path: [index, 'name'] }] : [])),

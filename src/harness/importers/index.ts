@@ -1,0 +1,21 @@
+// The public surface of the importers: MCP tools, OpenAI tools, Agent Skills SKILL.md, and a skeleton harness.
+export {
+  loadSkillsFolder,
+  parseSkillMarkdown,
+  type RenderSkillOptions,
+  renderSkillMarkdown,
+  safeParseSkillMarkdown,
+  skillMetadataKeys,
+  skillName,
+  writeSkillsFolder,
+} from './agent-skills.js';
+export {
+  exportMcpTools,
+  importMcpTools,
+  type McpTool,
+  type McpToolAnnotations,
+  type McpToolsListResult,
+  safeImportMcpTools,
+} from './mcp-tools.js';
+export { exportOpenAITools, importOpenAITools, type OpenAIChatTool, safeImportOpenAITools } from './openai-tools.js';
+export { type SkeletonOptions, skeletonHarness } from './skeleton.js';

@@ -1,0 +1,150 @@
+// MCP tools ⇄ harness tools. Reads the result of an MCP `tools/list` request (bare, or inside its JSON-RPC
+// response) into harness tools, and writes harness tools back as a `tools/list` result.
+import { findForbiddenKeys } from '../documents.js';
+import { HarnessAugmentError, type Issue, type JsonPath, type SafeResult } from '../issues.js';
+import type { Tool } from '../schema.js';
+import {
+  checkDuplicateNames,
+  checkToolsForExport,
+  isPlainObject,
+  jsonTypeOf,
+  readOptionalText,
+  readParameters,
+  readToolName,
+} from './tool-fields.js';
+
+/** Behaviour hints of an MCP tool (MCP `ToolAnnotations`); all are hints, none is enforced. */
+export interface McpToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** A tool as an MCP server lists it (MCP `Tool`, protocol revisions 2025-06-18 and 2025-11-25). */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: 'object'; [keyword: string]: unknown };
+  outputSchema?: { [keyword: string]: unknown };
+  annotations?: McpToolAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+/** The result of an MCP `tools/list` request; `nextCursor` is set when more pages follow. */
+export interface McpToolsListResult {
+  tools: McpTool[];
+  nextCursor?: string;
+}
+
+/**
+ * Reads an MCP `tools/list` result, bare or inside its JSON-RPC response, into harness tools, or returns
+ * every issue found (paths point into the given value).
+ *
+ * @example
+ * const result = safeImportMcpTools({ tools: [{ name: 'fetch', inputSchema: { type: 'object' } }] });
+ * if (!result.success) console.log(result.issues);
+ */
+export function safeImportMcpTools(result: unknown): SafeResult<Tool[]> {
+  const forbidden = findForbiddenKeys(result);
+  if (forbidden.length > 0) return { success: false, issues: forbidden };
+  if (!isPlainObject(result)) {
+    return failure({ code: 'invalid_type', path: [], message: `expected a tools/list result object, not ${jsonTypeOf(result)}` });
+  }
+  let listResult: Record<string, unknown> = result;
+  let prefix: JsonPath = [];
+  if ('jsonrpc' in result || 'result' in result || 'error' in result) {
+    if (isPlainObject(result.error)) {
+      const message = typeof result.error.message === 'string' ? result.error.message : 'no message';
+      return failure({ code: 'jsonrpc_error', path: ['error'], message: `the server answered with an error: ${message}` });
+    }
+    if (!isPlainObject(result.result)) {
+      return failure({
+        code: 'invalid_type',
+        path: ['result'],
+        message: `a JSON-RPC response must hold a result object, not ${jsonTypeOf(result.result)}`,
+      });
+    }
+    listResult = result.result;
+    prefix = ['result'];
+  }
+  const list = listResult.tools;
+  if (!Array.isArray(list)) {
+    return failure({
+      code: 'invalid_type',
+      path: [...prefix, 'tools'],
+      message: `tools must be an array, not ${list === undefined ? 'missing' : jsonTypeOf(list)}`,
+    });
+  }
+
+  const issues: Issue[] = [];
+  const tools: Tool[] = [];
+  const named: { name: string; path: JsonPath }[] = [];
+  list.forEach((entry: unknown, index) => {
+    const at = (...rest: JsonPath) => [...prefix, 'tools', index, ...rest];
+    if (!isPlainObject(entry)) {
+      issues.push({ code: 'invalid_type', path: at(), message: `a tool must be an object, not ${jsonTypeOf(entry)}` });
+      return;
+    }
+    const name = readToolName(entry.name, at('name'), issues);
+    const description = readOptionalText(entry.description, at('description'), issues, 'description');
+    const title = readOptionalText(entry.title, at('title'), issues, 'title');
+    const annotationTitle = isPlainObject(entry.annotations)
+      ? readOptionalText(entry.annotations.title, at('annotations', 'title'), issues, 'annotations.title')
+      : undefined;
+    let parameters: Record<string, unknown> | undefined;
+    if (entry.inputSchema === undefined) {
+      issues.push({ code: 'missing_input_schema', path: at('inputSchema'), message: 'the tool has no inputSchema' });
+    } else {
+      parameters = readParameters(entry.inputSchema, at('inputSchema'), issues);
+    }
+    if (name === undefined || parameters === undefined) return;
+    named.push({ name, path: at('name') });
+    // MCP's display-name order is title, annotations.title, name; a harness tool needs a description.
+    tools.push({ name, description: description ?? title ?? annotationTitle ?? name, parameters });
+  });
+  checkDuplicateNames(named, issues);
+  return issues.length > 0 ? { success: false, issues } : { success: true, data: tools };
+}
+
+/**
+ * Reads an MCP `tools/list` result, bare or inside its JSON-RPC response, into harness tools; throws a
+ * HarnessAugmentError listing every issue. `title`, `outputSchema`, `annotations`, `icons` and `_meta` are
+ * not kept: a harness tool has only a name, a description and parameters.
+ *
+ * @example
+ * const tools = importMcpTools(JSON.parse(await readFile('tools-list.json', 'utf8')));
+ */
+export function importMcpTools(result: unknown): Tool[] {
+  const outcome = safeImportMcpTools(result);
+  if (outcome.success) return outcome.data;
+  throw new HarnessAugmentError(`invalid MCP tools/list result: ${outcome.issues.length} issue(s)`, {
+    issues: outcome.issues,
+  });
+}
+
+/**
+ * Writes harness tools as an MCP `tools/list` result; `parameters` become `inputSchema`. Throws a
+ * HarnessAugmentError when a tool breaks the harness rules.
+ *
+ * @example
+ * exportMcpTools([{ name: 'fetch', description: 'Fetch a URL', parameters: { type: 'object' } }])
+ * // { tools: [{ name: 'fetch', description: 'Fetch a URL', inputSchema: { type: 'object' } }] }
+ */
+export function exportMcpTools(tools: Tool[]): { tools: McpTool[] } {
+  const issues = checkToolsForExport(tools);
+  if (issues.length > 0) throw new HarnessAugmentError(`cannot export tools to MCP: ${issues.length} issue(s)`, { issues });
+  return {
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: structuredClone(tool.parameters) as McpTool['inputSchema'],
+    })),
+  };
+}
+
+function failure(issue: Issue): SafeResult<Tool[]> {
+  return { success: false, issues: [issue] };
+}

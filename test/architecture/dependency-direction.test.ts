@@ -1,0 +1,95 @@
+// Reads every import of the source tree and fails when an arrow points the wrong way (DESIGN.md §4):
+// harness ← trajectory ← augment ← perturbations ← {testing, bench, runtime} ← pipeline ← adapters ← cli.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../support/run-cli.js';
+
+const layers: Record<string, number> = {
+  'src/harness': 0,
+  'src/trajectory': 1,
+  'src/augment': 2,
+  perturbations: 3,
+  'src/testing': 4,
+  'src/bench': 4,
+  'src/runtime': 4,
+  'src/pipeline': 5,
+  'src/adapters': 6,
+  'src/cli': 7,
+};
+/** Modules that touch the network; only adapters and the CLI may import them. */
+const networkModules = /^(node:)?(http|https|net|tls|dgram|http2)$|^(undici|ws|ioredis|bullmq)$/;
+
+function layerOf(file: string): { name: string; rank: number } | undefined {
+  const path = relative(projectRoot, file).split('\\').join('/');
+  const match = Object.keys(layers)
+    .filter((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  return match === undefined ? undefined : { name: match, rank: layers[match] as number };
+}
+
+function sourceFiles(folder: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(folder).sort();
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    const path = join(folder, entry);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.ts$/.test(entry) ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)].map(
+    (match) => (match[1] ?? match[2]) as string,
+  );
+}
+
+const files = [...sourceFiles(join(projectRoot, 'src')), ...sourceFiles(join(projectRoot, 'perturbations'))];
+
+describe('dependency direction', () => {
+  it('finds the source files', () => {
+    expect(files.length).toBeGreaterThan(10);
+  });
+
+  it('no module imports from a layer above its own', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      if (!from) continue;
+      for (const specifier of importsOf(file)) {
+        if (!specifier.startsWith('.')) continue;
+        const target = layerOf(resolve(dirname(file), specifier));
+        if (target && target.rank > from.rank) violations.push(`${relative(projectRoot, file)} → ${specifier} (${target.name})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('the core never imports the network', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      if (!from || from.rank >= layers['src/adapters']!) continue;
+      for (const specifier of importsOf(file)) {
+        if (networkModules.test(specifier)) violations.push(`${relative(projectRoot, file)} → ${specifier}`);
+      }
+      if (/\bfetch\(/.test(readFileSync(file, 'utf8'))) violations.push(`${relative(projectRoot, file)} calls fetch`);
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('the public index never exports an adapter or the CLI', () => {
+    const index = importsOf(join(projectRoot, 'src/index.ts'));
+    expect(index.filter((specifier) => /\/(adapters|cli)\//.test(specifier))).toEqual([]);
+  });
+
+  it('nothing in the source draws from Math.random', () => {
+    const offenders = files.filter((file) => /Math\.random/.test(readFileSync(file, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { HarnessAugmentError } from '../../src/harness/issues.js';
+import { parseHarness, safeParseHarness } from '../../src/harness/parse-harness.js';
+import type { HarnessInput } from '../../src/harness/schema.js';
+import { travelHarnessInput } from '../support/travel-harness.js';
+
+function issuesOf(change: (input: HarnessInput) => void) {
+  const input = travelHarnessInput();
+  change(input);
+  const result = safeParseHarness(input);
+  if (result.success) throw new Error('expected issues');
+  return result.issues.map(({ code, path }) => ({ code, path }));
+}
+
+describe('parseHarness', () => {
+  it('applies defaults', () => {
+    const harness = parseHarness(travelHarnessInput());
+    expect(harness.skills.loader).toEqual({
+      tool: 'load_skill',
+      argument: 'skill_id',
+      description: 'Load the full rules of a skill by its id before you use it.',
+    });
+    expect(harness.prompt.headingStyle).toBe('markdown');
+    expect(harness.hooks.items.every((hook) => hook.enabled)).toBe(true);
+  });
+
+  it('throws a HarnessAugmentError that lists every issue', () => {
+    const input = travelHarnessInput() as Record<string, unknown>;
+    input.tools = { version: '1', items: [{ name: 'bad name', description: '', parameters: {} }] };
+    try {
+      parseHarness(input);
+      expect.unreachable();
+    } catch (error) {
+      expect(HarnessAugmentError.isInstance(error)).toBe(true);
+      const paths = (error as HarnessAugmentError).issues.map((issue) => issue.path.join('.'));
+      expect(paths).toEqual(['tools.items.0.name', 'tools.items.0.description']);
+    }
+  });
+
+  it('names unknown keys, so that a typo is not silently dropped', () => {
+    expect(issuesOf((input) => Object.assign(input.hooks.items[0]!, { onfail: {} }))).toEqual([
+      { code: 'unrecognized_keys', path: ['hooks', 'items', 0] },
+    ]);
+  });
+
+  it('refuses duplicate ids of every kind', () => {
+    expect(
+      issuesOf((input) => {
+        input.skills.items.push({ ...input.skills.items[0]! });
+        input.tools.items.push({ ...input.tools.items[1]! });
+        input.hooks.items.push({ ...input.hooks.items[2]! });
+        input.prompt.sections.push({ ...input.prompt.sections[0]! });
+      }),
+    ).toEqual([
+      { code: 'duplicate_id', path: ['skills', 'items', 3, 'id'] },
+      { code: 'duplicate_id', path: ['tools', 'items', 3, 'name'] },
+      { code: 'duplicate_id', path: ['hooks', 'items', 7, 'id'] },
+      { code: 'duplicate_id', path: ['prompt', 'sections', 4, 'id'] },
+    ]);
+  });
+
+  it('refuses a tool that shadows the skill loader', () => {
+    expect(issuesOf((input) => (input.tools.items[0]!.name = 'load_skill'))).toEqual([
+      { code: 'loader_shadowed', path: ['tools', 'items', 0, 'name'] },
+    ]);
+  });
+
+  it('refuses tool parameters that are not an object schema or not a schema at all', () => {
+    expect(issuesOf((input) => (input.tools.items[0]!.parameters = { type: 'object', properties: { a: { type: 'strin' } } }))).toEqual([
+      { code: 'invalid_json_schema', path: ['tools', 'items', 0, 'parameters'] },
+    ]);
+    expect(issuesOf((input) => (input.tools.items[0]!.parameters = { type: 'string' }))).toEqual([
+      { code: 'invalid_tool_parameters', path: ['tools', 'items', 0, 'parameters', 'type'] },
+    ]);
+  });
+
+  it('refuses checks at stages where they mean nothing, and input hooks that retry', () => {
+    expect(issuesOf((input) => (input.hooks.items[3]!.stage = 'input'))).toEqual([
+      { code: 'check_stage_mismatch', path: ['hooks', 'items', 3, 'stage'] },
+      { code: 'input_hook_retry', path: ['hooks', 'items', 3, 'onFail', 'action'] },
+    ]);
+  });
+
+  it('refuses bad regular expressions, templates and a missing fallback', () => {
+    expect(
+      issuesOf((input) => {
+        input.hooks.items[0]!.check = { type: 'regex', pattern: '(unclosed', mode: 'must_not' };
+        input.hooks.items[1]!.onFail = { action: 'retry', maxRetries: 1, feedback: '{{#if x}}never closed' };
+        input.hooks.items[2]!.onFail = { action: 'retry', maxRetries: 1, feedback: 'ok', exhausted: 'fallback' };
+        input.prompt.sections[1]!.template = '{{shout skills}}';
+      }),
+    ).toEqual([
+      { code: 'invalid_regex', path: ['hooks', 'items', 0, 'check', 'pattern'] },
+      { code: 'template_error', path: ['hooks', 'items', 1, 'onFail', 'feedback'] },
+      { code: 'missing_fallback', path: ['hooks', 'items', 2, 'onFail', 'fallback'] },
+      { code: 'template_error', path: ['prompt', 'sections', 1, 'template'] },
+    ]);
+  });
+
+  it('refuses identifiers with line breaks or edge spaces but accepts phrases and other scripts', () => {
+    expect(issuesOf((input) => (input.skills.items[0]!.id = ' rebooking'))).toEqual([
+      { code: 'invalid_format', path: ['skills', 'items', 0, 'id'] },
+    ]);
+    const input = travelHarnessInput();
+    input.skills.items[0]!.id = '改签 助手';
+    expect(safeParseHarness(input).success).toBe(true);
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { parseHarness } from '../../src/harness/parse-harness.js';
+import { buildSymbolTable, findMentions, harnessSymbols, mentionsOf } from '../../src/harness/symbol-table.js';
+import { travelHarness, travelHarnessInput } from '../support/travel-harness.js';
+
+const harness = travelHarness();
+const table = buildSymbolTable(harness);
+const brief = (mentions: ReturnType<typeof mentionsOf>) =>
+  mentions.map(({ path, start, end, form }) => ({ path: path.join('.'), text: '', start, end, form }));
+
+describe('symbol table', () => {
+  it('lists every identifier with where it is defined, in document order', () => {
+    expect(table.symbols.map((symbol) => `${symbol.kind}:${symbol.tool ? `${symbol.tool}.` : ''}${symbol.parameterPath?.join('.') ?? symbol.name}`)).toEqual([
+      'tool:load_skill',
+      'skill:rebooking',
+      'skill:baggage',
+      'skill:apology_first',
+      'tool:find_flights',
+      'parameter:find_flights.origin',
+      'parameter:find_flights.destination',
+      'parameter:find_flights.date',
+      'parameter:find_flights.filters',
+      'parameter:find_flights.filters.max_stops',
+      'parameter:find_flights.filters.cabin',
+      'tool:hold_seat',
+      'parameter:hold_seat.flight',
+      'parameter:hold_seat.passengers',
+      'parameter:hold_seat.passengers.[].name',
+      'tool:get_baggage_policy',
+      'parameter:get_baggage_policy.fare_class',
+      'section:role',
+      'section:skills',
+      'section:tools',
+      'section:passenger',
+      'hook:no_profanity',
+      'hook:valid_arguments',
+      'hook:tool_budget',
+      'hook:reply_skill',
+      'hook:short_reply',
+      'hook:no_guarantees',
+      'hook:grounded_numbers',
+    ]);
+    const maxStops = table.symbols.find((symbol) => symbol.name === 'max_stops');
+    expect(maxStops?.definedAt).toEqual(['tools', 'items', 0, 'parameters', 'properties', 'filters', 'properties', 'max_stops']);
+  });
+
+  it('finds tool mentions in skill bodies, in code form, with exact offsets', () => {
+    const mentions = mentionsOf(table, 'tool', 'find_flights');
+    expect(brief(mentions)).toEqual([
+      { path: 'skills.items.0.body', text: '', start: 8, end: 20, form: 'code' },
+      { path: 'skills.items.0.body', text: '', start: 74, end: 86, form: 'code' },
+    ]);
+    const body = harness.skills.items[0]!.body;
+    for (const mention of mentions) expect(body.slice(mention.start, mention.end)).toBe('find_flights');
+  });
+
+  it('finds bare mentions of distinctive identifiers, as whole words only', () => {
+    expect(brief(mentionsOf(table, 'skill', 'apology_first'))).toEqual([]);
+    const symbols = harnessSymbols(harness);
+    const found = findMentions({ path: [], text: 'Use apology_first; not apology_firsts or xapology_first' }, symbols);
+    expect(found.map(({ name, start, form }) => [name, start, form])).toEqual([['apology_first', 4, 'bare']]);
+  });
+
+  it('takes plain words as mentions only in code form', () => {
+    // "Pair it with rebooking." and "Answer baggage allowance questions" use words, not ids.
+    expect(mentionsOf(table, 'skill', 'rebooking')).toEqual([]);
+    expect(mentionsOf(table, 'skill', 'baggage')).toEqual([]);
+    const found = findMentions({ path: [], text: 'then load `baggage`' }, harnessSymbols(harness));
+    expect(found.map(({ name, start, form }) => [name, start, form])).toEqual([['baggage', 11, 'code']]);
+  });
+
+  it('finds parameters only in code form or qualified by their tool', () => {
+    expect(mentionsOf(table, 'parameter', 'origin').map((mention) => mention.form)).toEqual(['code']);
+    // "Hold a seat on a flight" uses the word, not the parameter.
+    expect(mentionsOf(table, 'parameter', 'flight')).toEqual([]);
+    const qualified = findMentions({ path: [], text: 'set hold_seat.flight first' }, harnessSymbols(harness));
+    expect(qualified.map(({ kind, name, form }) => `${kind}:${name}:${form}`)).toEqual(['tool:hold_seat:bare', 'parameter:flight:qualified']);
+  });
+
+  it('skips Handlebars code in templates but reads their prose', () => {
+    // "{{context.passenger.name}}" is code; "Rebook a passenger" is prose about a person.
+    expect(mentionsOf(table, 'section', 'passenger')).toEqual([]);
+    expect(mentionsOf(table, 'tool', 'load_skill').map((mention) => mention.path.join('.'))).toEqual([
+      'hooks.items.3.onFail.feedback',
+    ]);
+  });
+
+  it('handles identifiers in other scripts and phrases', () => {
+    const input = travelHarnessInput();
+    input.skills.items[1]!.id = '行李 政策';
+    input.skills.items[2]!.body = 'Use 行李 政策 after an apology.';
+    const mentions = mentionsOf(buildSymbolTable(parseHarness(input)), 'skill', '行李 政策');
+    expect(mentions.map((mention) => [mention.start, mention.end])).toEqual([[4, 9]]);
+  });
+});
