@@ -43,10 +43,26 @@ async function main(): Promise<number> {
     await writeFile(join(out, name), content.endsWith('\n') ? content : `${content}\n`, 'utf8');
     written.push([join(out, name), what]);
   };
-  await write('system-prompt.md', renderSystemPrompt(harness, context as Record<string, unknown>), 'the system prompt rendered for contexts/example.json');
-  await write('tools.openai.json', JSON.stringify(exportOpenAITools(harness.tools.items), null, 2), 'the tools as an OpenAI `tools` array');
-  await write('tools.mcp.json', JSON.stringify(exportMcpTools(harness.tools.items), null, 2), 'the tools as an MCP tools/list result');
-  await write('hashes.json', JSON.stringify({ id: harness.id, hashes }, null, 2), 'content hashes of the harness and its parts');
+  await write(
+    'system-prompt.md',
+    renderSystemPrompt(harness, context as Record<string, unknown>),
+    'the system prompt rendered for contexts/example.json',
+  );
+  await write(
+    'tools.openai.json',
+    JSON.stringify(exportOpenAITools(harness.tools.items), null, 2),
+    'the tools as an OpenAI `tools` array',
+  );
+  await write(
+    'tools.mcp.json',
+    JSON.stringify(exportMcpTools(harness.tools.items), null, 2),
+    'the tools as an MCP tools/list result',
+  );
+  await write(
+    'hashes.json',
+    JSON.stringify({ id: harness.id, hashes }, null, 2),
+    'content hashes of the harness and its parts',
+  );
   const skills = await writeSkillsFolder(harness.skills.items, join(out, 'skills'));
   written.push([join(out, 'skills/'), `${skills.length} skills as Agent Skills SKILL.md files`]);
 

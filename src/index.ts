@@ -1,6 +1,7 @@
 // The public API of harness-augment. Curated by hand: what is not listed here is internal.
 
 export { canonicalJson } from './harness/canonical-json.js';
+export { checkHarness } from './harness/check-harness.js';
 export {
   type DocumentFormat,
   findForbiddenKeys,
@@ -9,9 +10,8 @@ export {
   parseDocument,
   readDocument,
 } from './harness/documents.js';
-export { checkHarness } from './harness/check-harness.js';
-export { contentHash, type HarnessHashes, hashHarness } from './harness/hash.js';
 export { harnessJsonSchema } from './harness/harness-json-schema.js';
+export { contentHash, type HarnessHashes, hashHarness } from './harness/hash.js';
 export {
   evaluateHook,
   extractNumbers,
@@ -25,9 +25,17 @@ export {
   importMcpTools,
   importOpenAITools,
   loadSkillsFolder,
+  type McpTool,
+  type McpToolsListResult,
+  type OpenAIChatTool,
   parseSkillMarkdown,
   renderSkillMarkdown,
+  type SkeletonOptions,
+  safeImportMcpTools,
+  safeImportOpenAITools,
+  safeParseSkillMarkdown,
   skeletonHarness,
+  skillName,
   writeSkillsFolder,
 } from './harness/importers/index.js';
 export {

@@ -25,7 +25,9 @@ export async function emit(text: string, file?: string): Promise<void> {
 /** Serialises data as YAML or JSON, chosen by the output file's extension (YAML when printing). */
 export function serialize(value: unknown, file?: string, fallback: 'json' | 'yaml' = 'yaml'): string {
   const format = file ? formatOf(file) : fallback;
-  return format === 'yaml' ? YAML.stringify(value, { lineWidth: 0, aliasDuplicateObjects: false }) : `${JSON.stringify(value, null, 2)}\n`;
+  return format === 'yaml'
+    ? YAML.stringify(value, { lineWidth: 0, aliasDuplicateObjects: false })
+    : `${JSON.stringify(value, null, 2)}\n`;
 }
 
 /** Prints issues as `location: message` lines. */

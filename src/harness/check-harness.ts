@@ -1,18 +1,29 @@
 // Rules a harness must keep beyond its shape: unique ids, a loader that does not shadow a tool, tool schemas
 // that compile, hook checks at stages where they mean something, templates and patterns that compile.
-import { compileJsonSchema } from './json-schema-validator.js';
+
 import type { Issue } from './issues.js';
+import { compileJsonSchema } from './json-schema-validator.js';
 import { checkStages, type Harness } from './schema.js';
 import { checkTemplate } from './template-engine.js';
 
-function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (index: number) => Issue['path'], what: string) {
+function duplicates<T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  path: (index: number) => Issue['path'],
+  what: string,
+) {
   const seen = new Map<string, number>();
   const issues: Issue[] = [];
   items.forEach((item, index) => {
     const value = key(item);
     const first = seen.get(value);
     if (first === undefined) seen.set(value, index);
-    else issues.push({ code: 'duplicate_id', path: path(index), message: `${what} "${value}" is already defined at index ${first}` });
+    else
+      issues.push({
+        code: 'duplicate_id',
+        path: path(index),
+        message: `${what} "${value}" is already defined at index ${first}`,
+      });
   });
   return issues;
 }
@@ -26,10 +37,30 @@ function duplicates<T>(items: readonly T[], key: (item: T) => string, path: (ind
 export function checkHarness(harness: Harness): Issue[] {
   const issues: Issue[] = [];
   issues.push(
-    ...duplicates(harness.skills.items, (skill) => skill.id, (i) => ['skills', 'items', i, 'id'], 'skill id'),
-    ...duplicates(harness.tools.items, (tool) => tool.name, (i) => ['tools', 'items', i, 'name'], 'tool name'),
-    ...duplicates(harness.hooks.items, (hook) => hook.id, (i) => ['hooks', 'items', i, 'id'], 'hook id'),
-    ...duplicates(harness.prompt.sections, (section) => section.id, (i) => ['prompt', 'sections', i, 'id'], 'section id'),
+    ...duplicates(
+      harness.skills.items,
+      (skill) => skill.id,
+      (i) => ['skills', 'items', i, 'id'],
+      'skill id',
+    ),
+    ...duplicates(
+      harness.tools.items,
+      (tool) => tool.name,
+      (i) => ['tools', 'items', i, 'name'],
+      'tool name',
+    ),
+    ...duplicates(
+      harness.hooks.items,
+      (hook) => hook.id,
+      (i) => ['hooks', 'items', i, 'id'],
+      'hook id',
+    ),
+    ...duplicates(
+      harness.prompt.sections,
+      (section) => section.id,
+      (i) => ['prompt', 'sections', i, 'id'],
+      'section id',
+    ),
   );
 
   const loader = harness.skills.loader.tool;
@@ -79,12 +110,17 @@ export function checkHarness(harness: Harness): Issue[] {
       try {
         new RegExp(check.pattern, check.flags);
       } catch (error) {
-        issues.push({ code: 'invalid_regex', path: at('check', 'pattern'), message: (error as Error).message });
+        issues.push({
+          code: 'invalid_regex',
+          path: at('check', 'pattern'),
+          message: (error as Error).message,
+        });
       }
     }
     if (check.type === 'json_shape') {
       const compiled = compileJsonSchema(check.schema);
-      if (!compiled.ok) issues.push({ code: 'invalid_json_schema', path: at('check', 'schema'), message: compiled.error });
+      if (!compiled.ok)
+        issues.push({ code: 'invalid_json_schema', path: at('check', 'schema'), message: compiled.error });
     }
     if (onFail.action === 'retry') {
       const problem = checkTemplate(onFail.feedback);
@@ -101,7 +137,12 @@ export function checkHarness(harness: Harness): Issue[] {
 
   harness.prompt.sections.forEach((section, index) => {
     const problem = checkTemplate(section.template);
-    if (problem) issues.push({ code: 'template_error', path: ['prompt', 'sections', index, 'template'], message: problem });
+    if (problem)
+      issues.push({
+        code: 'template_error',
+        path: ['prompt', 'sections', index, 'template'],
+        message: problem,
+      });
   });
   return issues;
 }

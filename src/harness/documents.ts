@@ -2,7 +2,7 @@
 // refused so that no later copy of the data can reach an object's prototype.
 import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
-import { type Issue, HarnessAugmentError, type JsonPath } from './issues.js';
+import { HarnessAugmentError, type Issue, type JsonPath } from './issues.js';
 import { findJsonSyntaxError, lineAndColumn } from './json-syntax.js';
 
 export type DocumentFormat = 'json' | 'yaml';
@@ -31,7 +31,10 @@ export function formatOf(file: string): DocumentFormat {
  * @example
  * parseDocument('id: shop\n', { format: 'yaml' }).value // { id: 'shop' }
  */
-export function parseDocument(text: string, options: { format: DocumentFormat; file?: string }): ParsedDocument {
+export function parseDocument(
+  text: string,
+  options: { format: DocumentFormat; file?: string },
+): ParsedDocument {
   const { format, file } = options;
   const where = file ?? '<input>';
   let value: unknown;
@@ -71,7 +74,8 @@ export async function readDocument(file: string): Promise<ParsedDocument> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
     throw new HarnessAugmentError(`${file}: cannot read: ${reason}`, { kind: 'usage', cause: error });
   }
   return parseDocument(text.replace(/^\uFEFF/, ''), { format: formatOf(file), file });
@@ -97,7 +101,11 @@ export function findForbiddenKeys(value: unknown, path: JsonPath = []): Issue[] 
   const issues: Issue[] = [];
   for (const key of Object.keys(value)) {
     if (key === '__proto__') {
-      issues.push({ code: 'forbidden_key', path: [...path, key], message: 'the key "__proto__" is not allowed' });
+      issues.push({
+        code: 'forbidden_key',
+        path: [...path, key],
+        message: 'the key "__proto__" is not allowed',
+      });
     } else {
       issues.push(...findForbiddenKeys((value as Record<string, unknown>)[key], [...path, key]));
     }
@@ -112,7 +120,9 @@ export function findForbiddenKeys(value: unknown, path: JsonPath = []): Issue[] 
  * @example
  * createLineLocator({ text: 'a:\n  b: 1\n', format: 'yaml' })(['a', 'b']) // 2
  */
-export function createLineLocator(document: Pick<ParsedDocument, 'text' | 'format'>): (path: JsonPath) => number | undefined {
+export function createLineLocator(
+  document: Pick<ParsedDocument, 'text' | 'format'>,
+): (path: JsonPath) => number | undefined {
   let parsed: YAML.Document.Parsed | undefined;
   return (path) => {
     // JSON is YAML 1.2, so one parser gives positions for both formats.
@@ -121,7 +131,8 @@ export function createLineLocator(document: Pick<ParsedDocument, 'text' | 'forma
       const node = (length === 0 ? parsed.contents : parsed.getIn(path.slice(0, length), true)) as {
         range?: [number, number, number];
       } | null;
-      if (node && typeof node === 'object' && node.range) return lineAndColumn(document.text, node.range[0]).line;
+      if (node && typeof node === 'object' && node.range)
+        return lineAndColumn(document.text, node.range[0]).line;
     }
     return undefined;
   };
@@ -133,10 +144,17 @@ export function createLineLocator(document: Pick<ParsedDocument, 'text' | 'forma
  * @example
  * locateIssues(result.issues, await readDocument('harness.yaml'))
  */
-export function locateIssues(issues: Issue[], document: Pick<ParsedDocument, 'text' | 'format' | 'file'>): Issue[] {
+export function locateIssues(
+  issues: Issue[],
+  document: Pick<ParsedDocument, 'text' | 'format' | 'file'>,
+): Issue[] {
   const locate = createLineLocator(document);
   return issues.map((issue) => {
     const line = issue.line ?? locate(issue.path);
-    return { ...issue, ...(document.file ? { file: document.file } : {}), ...(line === undefined ? {} : { line }) };
+    return {
+      ...issue,
+      ...(document.file ? { file: document.file } : {}),
+      ...(line === undefined ? {} : { line }),
+    };
   });
 }

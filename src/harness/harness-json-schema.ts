@@ -9,7 +9,10 @@ import { HarnessSchema } from './schema.js';
  * writeFileSync('harness.schema.json', JSON.stringify(harnessJsonSchema(), null, 2));
  */
 export function harnessJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(HarnessSchema, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(HarnessSchema, { io: 'input', target: 'draft-2020-12' }) as Record<
+    string,
+    unknown
+  >;
   return {
     $schema: schema.$schema,
     $id: 'https://harness-augment.dev/schema/harness.json',

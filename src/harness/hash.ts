@@ -31,7 +31,8 @@ export function contentHash(value: unknown): string {
  */
 export function hashHarness(harness: Harness): HarnessHashes {
   const parts = {} as Record<HarnessPartName, string>;
-  for (const name of ['skills', 'hooks', 'prompt', 'tools'] as const) parts[name] = contentHash(harness[name]);
+  for (const name of ['skills', 'hooks', 'prompt', 'tools'] as const)
+    parts[name] = contentHash(harness[name]);
   const { $schema: _editorOnly, ...content } = harness;
   return { harness: contentHash(content), ...parts };
 }

@@ -62,7 +62,9 @@ function runCheck(check: HookCheck, step: HookStep, harness: Harness): Failure |
   switch (check.type) {
     case 'banned_terms': {
       const haystack = check.caseSensitive ? text : text.toLowerCase();
-      const found = check.terms.filter((term) => haystack.includes(check.caseSensitive ? term : term.toLowerCase()));
+      const found = check.terms.filter((term) =>
+        haystack.includes(check.caseSensitive ? term : term.toLowerCase()),
+      );
       return found.length === 0
         ? undefined
         : { reason: `uses banned term(s): ${found.join(', ')}`, details: { found, terms: check.terms } };
@@ -71,14 +73,23 @@ function runCheck(check: HookCheck, step: HookStep, harness: Harness): Failure |
       const length = codePointLength(text);
       return length <= check.max
         ? undefined
-        : { reason: `is ${length} characters long, more than ${check.max}`, details: { length, max: check.max } };
+        : {
+            reason: `is ${length} characters long, more than ${check.max}`,
+            details: { length, max: check.max },
+          };
     }
     case 'regex': {
       const match = new RegExp(check.pattern, check.flags).exec(text);
       if (check.mode === 'must' && !match)
-        return { reason: `does not match /${check.pattern}/`, details: { pattern: check.pattern, match: '' } };
+        return {
+          reason: `does not match /${check.pattern}/`,
+          details: { pattern: check.pattern, match: '' },
+        };
       if (check.mode === 'must_not' && match)
-        return { reason: `matches /${check.pattern}/ at "${match[0]}"`, details: { pattern: check.pattern, match: match[0] } };
+        return {
+          reason: `matches /${check.pattern}/ at "${match[0]}"`,
+          details: { pattern: check.pattern, match: match[0] },
+        };
       return undefined;
     }
     case 'skill_loaded': {
@@ -88,29 +99,45 @@ function runCheck(check: HookCheck, step: HookStep, harness: Harness): Failure |
       const what = check.kind === 'any' ? 'skill' : `${check.kind} skill`;
       return ok
         ? undefined
-        : { reason: `no ${what} was loaded ${check.scope === 'turn' ? 'in this turn' : 'yet'}`, details: { kind: check.kind } };
+        : {
+            reason: `no ${what} was loaded ${check.scope === 'turn' ? 'in this turn' : 'yet'}`,
+            details: { kind: check.kind },
+          };
     }
     case 'tool_arguments': {
       const call = step.call;
       if (!call) return undefined;
       const tool = offeredTools(harness).find((candidate) => candidate.name === call.name);
-      if (!tool) return { reason: `tool "${call.name}" does not exist`, details: { tool: call.name, errors: ['unknown tool'] } };
+      if (!tool)
+        return {
+          reason: `tool "${call.name}" does not exist`,
+          details: { tool: call.name, errors: ['unknown tool'] },
+        };
       let value: unknown;
       try {
         value = JSON.parse(call.arguments);
       } catch {
-        return { reason: `arguments of "${call.name}" are not valid JSON`, details: { tool: call.name, errors: ['not JSON'] } };
+        return {
+          reason: `arguments of "${call.name}" are not valid JSON`,
+          details: { tool: call.name, errors: ['not JSON'] },
+        };
       }
       const errors = validateAgainstSchema(tool.parameters, value);
       return errors.length === 0
         ? undefined
-        : { reason: `arguments of "${call.name}" are invalid: ${errors.join('; ')}`, details: { tool: call.name, errors } };
+        : {
+            reason: `arguments of "${call.name}" are invalid: ${errors.join('; ')}`,
+            details: { tool: call.name, errors },
+          };
     }
     case 'max_tool_calls': {
       const count = step.toolCallsThisTurn ?? 0;
       return count <= check.max
         ? undefined
-        : { reason: `${count} tool calls in this turn, more than ${check.max}`, details: { count, max: check.max } };
+        : {
+            reason: `${count} tool calls in this turn, more than ${check.max}`,
+            details: { count, max: check.max },
+          };
     }
     case 'numbers_grounded': {
       const allowed = new Set(check.ignore.map((number) => extractNumbers(number)[0] ?? number));
@@ -126,7 +153,10 @@ function runCheck(check: HookCheck, step: HookStep, harness: Harness): Failure |
       const numbers = [...new Set(extractNumbers(text).filter((number) => !allowed.has(number)))];
       return numbers.length === 0
         ? undefined
-        : { reason: `states number(s) not found in the sources: ${numbers.join(', ')}`, details: { numbers } };
+        : {
+            reason: `states number(s) not found in the sources: ${numbers.join(', ')}`,
+            details: { numbers },
+          };
     }
     case 'json_shape': {
       let value: unknown;
@@ -136,7 +166,9 @@ function runCheck(check: HookCheck, step: HookStep, harness: Harness): Failure |
         return { reason: 'is not valid JSON', details: { errors: ['not JSON'] } };
       }
       const errors = validateAgainstSchema(check.schema, value);
-      return errors.length === 0 ? undefined : { reason: `has the wrong JSON shape: ${errors.join('; ')}`, details: { errors } };
+      return errors.length === 0
+        ? undefined
+        : { reason: `has the wrong JSON shape: ${errors.join('; ')}`, details: { errors } };
     }
   }
 }
@@ -152,7 +184,12 @@ function runCheck(check: HookCheck, step: HookStep, harness: Harness): Failure |
 export function evaluateHook(hook: Hook, step: HookStep, harness: Harness): HookOutcome {
   const failure = runCheck(hook.check, step, harness);
   if (!failure) return { pass: true, hook: hook.id };
-  const outcome: HookOutcome = { pass: false, hook: hook.id, reason: failure.reason, details: failure.details };
+  const outcome: HookOutcome = {
+    pass: false,
+    hook: hook.id,
+    reason: failure.reason,
+    details: failure.details,
+  };
   if (hook.onFail.action === 'retry') {
     outcome.feedback = renderTemplate(hook.onFail.feedback, {
       ...failure.details,

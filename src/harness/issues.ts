@@ -33,7 +33,10 @@ export class HarnessAugmentError extends Error {
   /** `usage` for a bad call or unreadable input, `invalid` for data that breaks a rule. */
   readonly kind: 'usage' | 'invalid';
 
-  constructor(message: string, options: { issues?: Issue[]; kind?: 'usage' | 'invalid'; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { issues?: Issue[]; kind?: 'usage' | 'invalid'; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'HarnessAugmentError';
     this.issues = options.issues ?? [];

@@ -22,7 +22,8 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
     while (index < text.length && ' \t\n\r'.includes(text[index] as string)) index++;
   };
   const expect = (char: string) => {
-    if (text[index] !== char) fail(index >= text.length ? `unexpected end of input, expected '${char}'` : `expected '${char}'`);
+    if (text[index] !== char)
+      fail(index >= text.length ? `unexpected end of input, expected '${char}'` : `expected '${char}'`);
     index++;
   };
   const parseString = () => {
@@ -87,9 +88,15 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
         } else fail("expected ',' or ']'");
       }
     }
-    if (char === '"') return parseString();
-    const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(index, index + 400));
-    if (!literal) fail(index >= text.length ? 'unexpected end of input, expected a value' : 'expected a value');
+    if (char === '"') {
+      parseString();
+      return;
+    }
+    const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(
+      text.slice(index, index + 400),
+    );
+    if (!literal)
+      fail(index >= text.length ? 'unexpected end of input, expected a value' : 'expected a value');
     index += (literal as RegExpExecArray)[0].length;
   };
   try {

@@ -13,9 +13,16 @@ import { type Harness, HarnessSchema } from './schema.js';
  */
 export function fromZodIssues(issues: readonly z.core.$ZodIssue[], prefix: Issue['path'] = []): Issue[] {
   return issues.map((issue) => {
-    const path = [...prefix, ...issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment))];
+    const path = [
+      ...prefix,
+      ...issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment)),
+    ];
     if (issue.code === 'unrecognized_keys') {
-      return { code: issue.code, path, message: `unknown key(s): ${issue.keys.map((key) => `"${key}"`).join(', ')}` };
+      return {
+        code: issue.code,
+        path,
+        message: `unknown key(s): ${issue.keys.map((key) => `"${key}"`).join(', ')}`,
+      };
     }
     return { code: issue.code, path, message: issue.message };
   });
@@ -45,7 +52,9 @@ export function safeParseHarness(input: unknown): SafeResult<Harness> {
 export function parseHarness(input: unknown): Harness {
   const result = safeParseHarness(input);
   if (result.success) return result.data;
-  throw new HarnessAugmentError(`invalid harness: ${result.issues.length} issue(s)`, { issues: result.issues });
+  throw new HarnessAugmentError(`invalid harness: ${result.issues.length} issue(s)`, {
+    issues: result.issues,
+  });
 }
 
 /**

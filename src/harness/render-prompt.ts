@@ -80,7 +80,12 @@ export function renderSection(harness: Harness, section: PromptSection, context:
 export function renderSystemPrompt(harness: Harness, context: RequestContext = {}): string {
   return harness.prompt.sections
     .map((section, index) =>
-      formatSection(harness.prompt.headingStyle, section, index + 1, renderSection(harness, section, context)),
+      formatSection(
+        harness.prompt.headingStyle,
+        section,
+        index + 1,
+        renderSection(harness, section, context),
+      ),
     )
     .join('\n\n');
 }

@@ -15,10 +15,15 @@ const version = z.string().min(1).describe('Free-form version of this part, e.g.
 export const SkillSchema = z
   .strictObject({
     id: identifier.describe('Skill id; the argument of the skill-loading tool.'),
-    kind: z.enum(['reply', 'strategy']).describe('`reply` skills shape a reply; `strategy` skills steer the plan.'),
+    kind: z
+      .enum(['reply', 'strategy'])
+      .describe('`reply` skills shape a reply; `strategy` skills steer the plan.'),
     description: nonEmpty.describe('One line shown in the prompt so the model can choose the skill.'),
     body: nonEmpty.describe('Markdown rules, returned when the skill is loaded.'),
-    risk: z.enum(['low', 'medium', 'high']).optional().describe('Compliance risk of replies under this skill.'),
+    risk: z
+      .enum(['low', 'medium', 'high'])
+      .optional()
+      .describe('Compliance risk of replies under this skill.'),
   })
   .describe('A reply rule or strategy as a Markdown module.');
 
@@ -128,7 +133,10 @@ export const HooksPartSchema = z.strictObject({ version, items: z.array(HookSche
 export const PromptSectionSchema = z.strictObject({
   id: z
     .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'must start with a letter or underscore and hold only A-Z, 0-9, _ . -'),
+    .regex(
+      /^[A-Za-z_][A-Za-z0-9_.-]*$/,
+      'must start with a letter or underscore and hold only A-Z, 0-9, _ . -',
+    ),
   title: nonEmpty,
   template: z.string().describe('Handlebars template over { harness, skills, tools, hooks, context }.'),
   pinned: z.boolean().default(false).describe('Pinned sections keep their position under reordering.'),
@@ -151,7 +159,10 @@ export const JsonSchemaObjectSchema = z
 export const ToolSchema = z.strictObject({
   name: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, _ and - (OpenAI function names)'),
+    .regex(
+      /^[A-Za-z0-9_-]{1,64}$/,
+      'must be 1-64 characters of A-Z, a-z, 0-9, _ and - (OpenAI function names)',
+    ),
   description: nonEmpty,
   parameters: JsonSchemaObjectSchema,
 });
@@ -170,7 +181,9 @@ export const HarnessSchema = z
     prompt: PromptPartSchema,
     tools: ToolsPartSchema,
   })
-  .describe('The runtime configuration around an LLM agent: skills, hooks, system prompt pipeline and tools.');
+  .describe(
+    'The runtime configuration around an LLM agent: skills, hooks, system prompt pipeline and tools.',
+  );
 
 export type Skill = z.infer<typeof SkillSchema>;
 export type SkillLoader = z.infer<typeof SkillLoaderSchema>;

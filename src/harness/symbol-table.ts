@@ -60,7 +60,8 @@ const wordCharacter = /[\p{L}\p{N}_]/u;
 export function isDistinctiveIdentifier(name: string): boolean {
   return /[_\-.\d\s]/u.test(name) || /\p{Ll}\p{Lu}/u.test(name);
 }
-const isBoundary = (text: string, index: number) => index < 0 || index >= text.length || !wordCharacter.test(text[index] as string);
+const isBoundary = (text: string, index: number) =>
+  index < 0 || index >= text.length || !wordCharacter.test(text[index] as string);
 
 /** Spans `[start, end)` of `{{ … }}` blocks in a template, which hold code rather than prose. */
 function mustacheSpans(text: string): Array<[number, number]> {
@@ -80,13 +81,27 @@ function collectParameters(
 ) {
   if (typeof schema !== 'object' || schema === null) return;
   const node = schema as Record<string, unknown>;
-  if (typeof node.description === 'string' && prefix.length > 0) texts.push({ path: [...base, 'description'], text: node.description });
+  if (typeof node.description === 'string' && prefix.length > 0)
+    texts.push({ path: [...base, 'description'], text: node.description });
   const properties = node.properties;
   if (typeof properties === 'object' && properties !== null) {
     for (const name of Object.keys(properties)) {
       const path = [...prefix, name];
-      out.push({ kind: 'parameter', name, tool, parameterPath: path, definedAt: [...base, 'properties', name] });
-      collectParameters((properties as Record<string, unknown>)[name], tool, [...base, 'properties', name], path, out, texts);
+      out.push({
+        kind: 'parameter',
+        name,
+        tool,
+        parameterPath: path,
+        definedAt: [...base, 'properties', name],
+      });
+      collectParameters(
+        (properties as Record<string, unknown>)[name],
+        tool,
+        [...base, 'properties', name],
+        path,
+        out,
+        texts,
+      );
     }
   }
   if (typeof node.items === 'object' && node.items !== null && !Array.isArray(node.items)) {
@@ -113,7 +128,8 @@ export function harnessTextLocations(harness: Harness): TextLocation[] {
     const { onFail } = hook;
     if (onFail.action === 'retry') {
       texts.push({ path: [...at, 'onFail', 'feedback'], text: onFail.feedback, template: true });
-      if (onFail.fallback !== undefined) texts.push({ path: [...at, 'onFail', 'fallback'], text: onFail.fallback });
+      if (onFail.fallback !== undefined)
+        texts.push({ path: [...at, 'onFail', 'fallback'], text: onFail.fallback });
     } else if (onFail.action === 'block' && onFail.message !== undefined) {
       texts.push({ path: [...at, 'onFail', 'message'], text: onFail.message });
     } else if (onFail.action === 'fallback') {
@@ -127,7 +143,14 @@ export function harnessTextLocations(harness: Harness): TextLocation[] {
   harness.tools.items.forEach((tool, index) => {
     texts.push({ path: ['tools', 'items', index, 'description'], text: tool.description });
     const parameters: SymbolEntry[] = [];
-    collectParameters(tool.parameters, tool.name, ['tools', 'items', index, 'parameters'], [], parameters, texts);
+    collectParameters(
+      tool.parameters,
+      tool.name,
+      ['tools', 'items', index, 'parameters'],
+      [],
+      parameters,
+      texts,
+    );
   });
   return texts;
 }
@@ -188,8 +211,11 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
       if (!isBoundary(text, start - 1) || !isBoundary(text, end) || inCode(start)) continue;
       const code = text[start - 1] === '`' && text[end] === '`';
       const qualified =
-        symbol.kind === 'parameter' && symbol.tool !== undefined && text.slice(0, start).endsWith(`${symbol.tool}.`);
-      if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name))) continue;
+        symbol.kind === 'parameter' &&
+        symbol.tool !== undefined &&
+        text.slice(0, start).endsWith(`${symbol.tool}.`);
+      if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name)))
+        continue;
       mentions.push({
         kind: symbol.kind,
         name: symbol.name,
@@ -225,6 +251,7 @@ export function buildSymbolTable(harness: Harness): SymbolTable {
  */
 export function mentionsOf(table: SymbolTable, kind: SymbolKind, name: string, tool?: string): Mention[] {
   return table.mentions.filter(
-    (mention) => mention.kind === kind && mention.name === name && (tool === undefined || mention.tool === tool),
+    (mention) =>
+      mention.kind === kind && mention.name === name && (tool === undefined || mention.tool === tool),
   );
 }

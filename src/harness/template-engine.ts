@@ -8,7 +8,8 @@ type HelperFunction = (...args: unknown[]) => unknown;
 const isOptions = (value: unknown) =>
   typeof value === 'object' && value !== null && 'hash' in value && 'data' in value;
 /** Handlebars passes an options object last; helpers see only the template's own arguments. */
-const withoutOptions = (args: unknown[]) => (args.length > 0 && isOptions(args.at(-1)) ? args.slice(0, -1) : args);
+const withoutOptions = (args: unknown[]) =>
+  args.length > 0 && isOptions(args.at(-1)) ? args.slice(0, -1) : args;
 
 /** The documented helpers; any other helper name is a compile error. */
 export const templateHelpers: Readonly<Record<string, HelperFunction>> = Object.freeze({

@@ -19,7 +19,15 @@ export function parseJsonlLine(text: string, line: number, file?: string): Jsonl
   const syntax = findJsonSyntaxError(text);
   if (syntax) {
     const { column } = lineAndColumn(text, syntax.offset);
-    return { line, issue: { code: 'syntax_error', path: [], message: `invalid JSON at column ${column}: ${syntax.message}`, ...located } };
+    return {
+      line,
+      issue: {
+        code: 'syntax_error',
+        path: [],
+        message: `invalid JSON at column ${column}: ${syntax.message}`,
+        ...located,
+      },
+    };
   }
   const value: unknown = JSON.parse(text);
   const forbidden = findForbiddenKeys(value)[0];
@@ -42,7 +50,8 @@ export async function* readJsonl(file: string): AsyncGenerator<JsonlRecord> {
   try {
     await opened;
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
     throw new HarnessAugmentError(`${file}: cannot read: ${reason}`, { kind: 'usage', cause: error });
   }
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });

@@ -6,6 +6,10 @@ import { z } from 'zod';
 export const HookEventSchema = z.strictObject({
   event: z.enum(['hook_rejected', 'hook_feedback', 'hook_fallback', 'hook_blocked']),
   hook: z.string().min(1),
+  injected: z
+    .literal(true)
+    .optional()
+    .describe('Set on turns that an augmentation inserted (a recovery episode); its inverse removes them.'),
 });
 
 export const ToolCallSchema = z.strictObject({
@@ -39,7 +43,9 @@ export const ToolMessageSchema = z.strictObject({
   role: z.literal('tool'),
   tool_call_id: z.string().min(1),
   content: z.string(),
-  hsa: HookEventSchema.optional().describe('Set when a pre_tool hook rejected the call: the content is its feedback.'),
+  hsa: HookEventSchema.optional().describe(
+    'Set when a pre_tool hook rejected the call: the content is its feedback.',
+  ),
 });
 
 export const MessageSchema = z.discriminatedUnion('role', [

@@ -2,7 +2,11 @@
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { readJsonl } from './read-jsonl.js';
-import { type TrajectoryStats, type ValidateTrajectoryOptions, validateTrajectory } from './validate-trajectory.js';
+import {
+  type TrajectoryStats,
+  type ValidateTrajectoryOptions,
+  validateTrajectory,
+} from './validate-trajectory.js';
 
 export interface TrajectoriesFileReport {
   /** Non-blank lines read. */
@@ -48,11 +52,16 @@ export async function validateTrajectoriesFile(
     const id = result.trajectory?.id;
     if (id !== undefined) linesById.set(id, [...(linesById.get(id) ?? []), record.line]);
     if (id !== undefined && (linesById.get(id)?.length ?? 0) > 1) {
-      result.issues.push({ code: 'duplicate_id', path: ['id'], message: `trajectory id "${id}" already appears on line ${linesById.get(id)?.[0]}` });
+      result.issues.push({
+        code: 'duplicate_id',
+        path: ['id'],
+        message: `trajectory id "${id}" already appears on line ${linesById.get(id)?.[0]}`,
+      });
     }
     if (result.issues.length === 0) {
       report.valid++;
-      for (const key of Object.keys(report.stats) as Array<keyof TrajectoryStats>) report.stats[key] += result.stats[key];
+      for (const key of Object.keys(report.stats) as Array<keyof TrajectoryStats>)
+        report.stats[key] += result.stats[key];
     } else {
       report.invalid++;
       report.issues.push(...result.issues.map((issue) => ({ ...issue, file, line: record.line })));

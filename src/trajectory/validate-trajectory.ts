@@ -42,6 +42,15 @@ export interface ValidateTrajectoryOptions {
   checkOfferedTools?: boolean;
 }
 
+/** The result of re-deriving a trajectory's derived content from a harness. */
+export interface Rederived {
+  /** The trajectory with its system prompt, offered tools, skill bodies and hook turns as the harness makes them. */
+  trajectory: Trajectory;
+  /** What is still wrong once the derived content is the harness's: the free content breaks a rule. */
+  issues: Issue[];
+  decisions: HookDecision[];
+}
+
 interface PendingCall {
   name: string;
   path: JsonPath;
@@ -59,7 +68,13 @@ interface Expectation {
   at: JsonPath;
 }
 
-const emptyStats = (): TrajectoryStats => ({ messages: 0, turns: 0, toolCalls: 0, skillLoads: 0, hookRejections: 0 });
+const emptyStats = (): TrajectoryStats => ({
+  messages: 0,
+  turns: 0,
+  toolCalls: 0,
+  skillLoads: 0,
+  hookRejections: 0,
+});
 
 /**
  * Validates one trajectory (raw data or parsed) under a harness and reports every issue with its JSON path.
@@ -77,12 +92,29 @@ export function validateTrajectory(
     return { valid: false, issues: fromZodIssues(parsed.error.issues), decisions: [], stats: emptyStats() };
   }
   const trajectory = parsed.data;
-  const walker = new TrajectoryWalker(harness, trajectory);
+  const walker = new TrajectoryWalker(harness, trajectory, false);
   if (options.checkOfferedTools !== false) walker.checkOfferedTools();
   walker.checkSystemMessage(options.checkSystemPrompt !== false);
   walker.walk();
   const issues = walker.issues;
   return { valid: issues.length === 0, issues, trajectory, decisions: walker.decisions, stats: walker.stats };
+}
+
+/**
+ * Rewrites the content a harness determines — the system prompt, the offered tools, the result of each skill
+ * load, hook feedback, block and fallback turns — as the given harness makes it, and validates the rest.
+ * Relabels use it to move a trajectory to a variant harness (and back) without patching any of that text.
+ *
+ * @example
+ * const { trajectory, issues } = rederiveTrajectory(movedTrajectory, variantHarness);
+ */
+export function rederiveTrajectory(trajectory: Trajectory, harness: Harness): Rederived {
+  const copy = structuredClone(trajectory);
+  const walker = new TrajectoryWalker(harness, copy, true);
+  if (copy.tools) copy.tools = toChatCompletionTools(harness);
+  walker.checkSystemMessage(true);
+  walker.walk();
+  return { trajectory: copy, issues: walker.issues, decisions: walker.decisions };
 }
 
 class TrajectoryWalker {
@@ -108,11 +140,19 @@ class TrajectoryWalker {
   constructor(
     private readonly harness: Harness,
     private readonly trajectory: Trajectory,
+    /** Overwrite derived content with what the harness makes, instead of reporting a mismatch. */
+    private readonly repair: boolean,
   ) {
     this.tools = new Map(offeredTools(harness).map((tool) => [tool.name, tool]));
     this.skills = new Map(harness.skills.items.map((skill) => [skill.id, skill.body]));
     this.loader = harness.skills.loader;
     this.stats = { ...emptyStats(), messages: trajectory.messages.length };
+  }
+
+  private messageAt(path: JsonPath) {
+    return path.length === 2 && path[0] === 'messages'
+      ? this.trajectory.messages[path[1] as number]
+      : undefined;
   }
 
   private issue(code: string, path: JsonPath, message: string) {
@@ -150,10 +190,15 @@ class TrajectoryWalker {
     try {
       rendered = renderSystemPrompt(this.harness, this.trajectory.context);
     } catch (error) {
-      this.issue('template_error', ['context'], `the system prompt cannot be rendered for this context: ${(error as Error).message}`);
+      this.issue(
+        'template_error',
+        ['context'],
+        `the system prompt cannot be rendered for this context: ${(error as Error).message}`,
+      );
       return;
     }
-    if (rendered !== first.content) {
+    if (rendered !== first.content && this.repair) first.content = rendered;
+    else if (rendered !== first.content) {
       const at = firstDifference(rendered, first.content);
       this.issue(
         'system_prompt_mismatch',
@@ -174,8 +219,14 @@ class TrajectoryWalker {
           this.issue('unexpected_system_message', path, 'a system message may only come first');
           return;
         case 'user':
-          if (message.hsa?.event === 'hook_feedback') this.meetExpectation('user', message.hsa, message.content, path);
-          else if (message.hsa) this.issue('invalid_hook_event', [...path, 'hsa', 'event'], `a user message cannot be "${message.hsa.event}"`);
+          if (message.hsa?.event === 'hook_feedback')
+            this.meetExpectation('user', message.hsa, message.content, path);
+          else if (message.hsa)
+            this.issue(
+              'invalid_hook_event',
+              [...path, 'hsa', 'event'],
+              `a user message cannot be "${message.hsa.event}"`,
+            );
           else this.viewerMessage(message.content, path);
           return;
         case 'assistant':
@@ -189,7 +240,11 @@ class TrajectoryWalker {
     this.closeOpenCalls();
     if (this.expectation) {
       const { event, hook, at } = this.expectation;
-      this.issue('missing_hook_outcome', at, `hook "${hook}" decided here, but no "${event}" message follows`);
+      this.issue(
+        'missing_hook_outcome',
+        at,
+        `hook "${hook}" decided here, but no "${event}" message follows`,
+      );
     }
   }
 
@@ -200,10 +255,19 @@ class TrajectoryWalker {
     this.pending.clear();
   }
 
-  private meetExpectation(role: Expectation['role'], event: HookEvent | undefined, content: string | null, path: JsonPath) {
+  private meetExpectation(
+    role: Expectation['role'],
+    event: HookEvent | undefined,
+    content: string | null,
+    path: JsonPath,
+  ) {
     const expected = this.expectation;
     if (!expected) {
-      this.issue('unexpected_hook_event', [...path, 'hsa'], `no hook decision calls for a "${event?.event}" message here`);
+      this.issue(
+        'unexpected_hook_event',
+        [...path, 'hsa'],
+        `no hook decision calls for a "${event?.event}" message here`,
+      );
       return;
     }
     this.expectation = undefined;
@@ -215,7 +279,9 @@ class TrajectoryWalker {
       );
       return;
     }
-    if ((content ?? '') !== expected.content) {
+    const message = this.messageAt(path);
+    if ((content ?? '') !== expected.content && this.repair && message) message.content = expected.content;
+    else if ((content ?? '') !== expected.content) {
       this.issue(
         'hook_outcome_mismatch',
         [...path, 'content'],
@@ -227,7 +293,11 @@ class TrajectoryWalker {
   private viewerMessage(content: string, path: JsonPath) {
     if (this.expectation) {
       const { event, hook, at } = this.expectation;
-      this.issue('missing_hook_outcome', at, `hook "${hook}" decided here, but no "${event}" message follows`);
+      this.issue(
+        'missing_hook_outcome',
+        at,
+        `hook "${hook}" decided here, but no "${event}" message follows`,
+      );
       this.expectation = undefined;
     }
     this.closeOpenCalls();
@@ -257,7 +327,11 @@ class TrajectoryWalker {
         const attempt = (this.failuresThisTurn.get(hook.id) ?? 0) + 1;
         outcome = evaluateHook(hook, { ...full, attempt }, this.harness);
       } catch (error) {
-        this.issue('template_error', path, `hook "${hook.id}" feedback failed to render: ${(error as Error).message}`);
+        this.issue(
+          'template_error',
+          path,
+          `hook "${hook.id}" feedback failed to render: ${(error as Error).message}`,
+        );
         return undefined;
       }
       if (!outcome.pass) {
@@ -285,7 +359,13 @@ class TrajectoryWalker {
       if (failures <= onFail.maxRetries) return outcome.feedback ?? '';
       this.expectation =
         onFail.exhausted === 'fallback'
-          ? { role: 'assistant', event: 'hook_fallback', hook: outcome.hook, content: onFail.fallback ?? '', at }
+          ? {
+              role: 'assistant',
+              event: 'hook_fallback',
+              hook: outcome.hook,
+              content: onFail.fallback ?? '',
+              at,
+            }
           : { role: 'assistant', event: 'hook_blocked', hook: outcome.hook, content: '', at };
       return undefined;
     }
@@ -307,7 +387,11 @@ class TrajectoryWalker {
     }
     if (this.expectation) {
       const { event: expected, hook, at } = this.expectation;
-      this.issue('missing_hook_outcome', at, `hook "${hook}" decided here, but no "${expected}" message follows`);
+      this.issue(
+        'missing_hook_outcome',
+        at,
+        `hook "${hook}" decided here, but no "${expected}" message follows`,
+      );
       this.expectation = undefined;
     }
     if (this.pending.size > 0) this.closeOpenCalls();
@@ -325,16 +409,30 @@ class TrajectoryWalker {
     if (event === 'hook_rejected') {
       this.stats.hookRejections++;
       if (!failure) {
-        this.issue('hook_outcome_mismatch', [...path, 'hsa'], `marked as rejected by "${message.hsa?.hook}", but every hook passes`);
+        this.issue(
+          'hook_outcome_mismatch',
+          [...path, 'hsa'],
+          `marked as rejected by "${message.hsa?.hook}", but every hook passes`,
+        );
         return;
       }
       if (failure.hook !== message.hsa?.hook) {
-        this.issue('hook_outcome_mismatch', [...path, 'hsa', 'hook'], `the first failing hook is "${failure.hook}", not "${message.hsa?.hook}"`);
+        this.issue(
+          'hook_outcome_mismatch',
+          [...path, 'hsa', 'hook'],
+          `the first failing hook is "${failure.hook}", not "${message.hsa?.hook}"`,
+        );
         return;
       }
       const feedback = this.expectOutcome(failure, path);
       if (feedback !== undefined) {
-        this.expectation = { role: 'user', event: 'hook_feedback', hook: failure.hook, content: feedback, at: path };
+        this.expectation = {
+          role: 'user',
+          event: 'hook_feedback',
+          hook: failure.hook,
+          content: feedback,
+          at: path,
+        };
       }
       return;
     }
@@ -347,20 +445,30 @@ class TrajectoryWalker {
     }
   }
 
-  private toolCalls(calls: NonNullable<Extract<Trajectory['messages'][number], { role: 'assistant' }>['tool_calls']>, event: HookEvent | undefined, path: JsonPath) {
+  private toolCalls(
+    calls: NonNullable<Extract<Trajectory['messages'][number], { role: 'assistant' }>['tool_calls']>,
+    event: HookEvent | undefined,
+    path: JsonPath,
+  ) {
     let rejected = false;
     calls.forEach((call, index) => {
       const at: JsonPath = [...path, 'tool_calls', index];
       this.stats.toolCalls++;
       this.callsThisTurn++;
-      if (this.seenCallIds.has(call.id)) this.issue('duplicate_tool_call_id', [...at, 'id'], `tool call id "${call.id}" is used twice`);
+      if (this.seenCallIds.has(call.id))
+        this.issue('duplicate_tool_call_id', [...at, 'id'], `tool call id "${call.id}" is used twice`);
       this.seenCallIds.add(call.id);
       const pending: PendingCall = { name: call.function.name, path: at };
       const before = this.issues.length;
       this.checkCall(call.function.name, call.function.arguments, at, pending);
       const callIssues = this.issues.splice(before);
-      const failure = this.decide(at, { stage: 'pre_tool', call: call.function, toolCallsThisTurn: this.callsThisTurn });
-      const rejectedHere = failure !== undefined && event?.event === 'hook_rejected' && event.hook === failure.hook;
+      const failure = this.decide(at, {
+        stage: 'pre_tool',
+        call: call.function,
+        toolCallsThisTurn: this.callsThisTurn,
+      });
+      const rejectedHere =
+        failure !== undefined && event?.event === 'hook_rejected' && event.hook === failure.hook;
       // A call that a hook rejected never ran: what is wrong with it is the reason for the rejection, not a fault.
       if (!rejectedHere) this.issues.push(...callIssues);
       if (failure && !rejectedHere) {
@@ -373,12 +481,19 @@ class TrajectoryWalker {
         rejected = true;
         this.stats.hookRejections++;
         const feedback = this.expectOutcome(failure, at);
-        pending.rejection = { hook: failure.hook, content: feedback ?? `blocked by hook "${failure.hook}": ${failure.reason}` };
+        pending.rejection = {
+          hook: failure.hook,
+          content: feedback ?? `blocked by hook "${failure.hook}": ${failure.reason}`,
+        };
       }
       this.pending.set(call.id, pending);
     });
     if (event?.event === 'hook_rejected' && !rejected) {
-      this.issue('hook_outcome_mismatch', [...path, 'hsa'], `marked as rejected by "${event.hook}", but no call fails that hook`);
+      this.issue(
+        'hook_outcome_mismatch',
+        [...path, 'hsa'],
+        `marked as rejected by "${event.hook}", but no call fails that hook`,
+      );
     }
   }
 
@@ -392,13 +507,21 @@ class TrajectoryWalker {
     try {
       value = JSON.parse(rawArguments);
     } catch {
-      this.issue('invalid_arguments_json', [...at, 'function', 'arguments'], `arguments of "${name}" are not valid JSON`);
+      this.issue(
+        'invalid_arguments_json',
+        [...at, 'function', 'arguments'],
+        `arguments of "${name}" are not valid JSON`,
+      );
       return;
     }
     if (name === this.loader.tool) {
       const skill = (value as Record<string, unknown> | null)?.[this.loader.argument];
       if (typeof skill === 'string' && !this.skills.has(skill)) {
-        this.issue('unknown_skill', [...at, 'function', 'arguments'], `skill "${skill}" does not exist in the harness`);
+        this.issue(
+          'unknown_skill',
+          [...at, 'function', 'arguments'],
+          `skill "${skill}" does not exist in the harness`,
+        );
         return;
       }
       if (typeof skill === 'string') pending.skill = skill;
@@ -415,7 +538,9 @@ class TrajectoryWalker {
       this.issue(
         known ? 'duplicate_tool_result' : 'orphan_tool_result',
         [...path, 'tool_call_id'],
-        known ? `tool call "${message.tool_call_id}" is already answered` : `no open tool call has the id "${message.tool_call_id}"`,
+        known
+          ? `tool call "${message.tool_call_id}" is already answered`
+          : `no open tool call has the id "${message.tool_call_id}"`,
       );
       return;
     }
@@ -423,9 +548,19 @@ class TrajectoryWalker {
     if (call.rejection) {
       const { hook, content } = call.rejection;
       if (message.hsa?.event !== 'hook_feedback' || message.hsa.hook !== hook) {
-        this.issue('hook_outcome_mismatch', path, `hook "${hook}" rejected this call: its result must be marked as its feedback`);
+        this.issue(
+          'hook_outcome_mismatch',
+          path,
+          `hook "${hook}" rejected this call: its result must be marked as its feedback`,
+        );
+      } else if (message.content !== content && this.repair) {
+        message.content = content;
       } else if (message.content !== content) {
-        this.issue('hook_outcome_mismatch', [...path, 'content'], `must be ${JSON.stringify(content)} as hook "${hook}" renders it`);
+        this.issue(
+          'hook_outcome_mismatch',
+          [...path, 'content'],
+          `must be ${JSON.stringify(content)} as hook "${hook}" renders it`,
+        );
       }
       return;
     }
@@ -435,17 +570,31 @@ class TrajectoryWalker {
     }
     if (call.skill !== undefined) {
       this.stats.skillLoads++;
-      if (message.content !== this.skills.get(call.skill)) {
-        this.issue('skill_body_mismatch', [...path, 'content'], `the result of loading "${call.skill}" must be the skill's body`);
+      const body = this.skills.get(call.skill) as string;
+      if (message.content !== body && this.repair) message.content = body;
+      else if (message.content !== body) {
+        this.issue(
+          'skill_body_mismatch',
+          [...path, 'content'],
+          `the result of loading "${call.skill}" must be the skill's body`,
+        );
       }
       this.loadedTurn.push(call.skill);
       this.loadedConversation.push(call.skill);
       return;
     }
     this.toolResults.push(message.content);
-    const failure = this.decide(path, { stage: 'post_tool', call: { name: call.name, arguments: '' }, text: message.content });
+    const failure = this.decide(path, {
+      stage: 'post_tool',
+      call: { name: call.name, arguments: '' },
+      text: message.content,
+    });
     if (failure) {
-      this.issue('hook_failed_unmarked', [...path, 'content'], `post_tool hook "${failure.hook}" fails on this result (${failure.reason})`);
+      this.issue(
+        'hook_failed_unmarked',
+        [...path, 'content'],
+        `post_tool hook "${failure.hook}" fails on this result (${failure.reason})`,
+      );
     }
   }
 }

@@ -44,9 +44,11 @@ function sourceFiles(folder: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)].map(
-    (match) => (match[1] ?? match[2]) as string,
-  );
+  return [
+    ...text.matchAll(
+      /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm,
+    ),
+  ].map((match) => (match[1] ?? match[2]) as string);
 }
 
 const files = [...sourceFiles(join(projectRoot, 'src')), ...sourceFiles(join(projectRoot, 'perturbations'))];
@@ -64,7 +66,8 @@ describe('dependency direction', () => {
       for (const specifier of importsOf(file)) {
         if (!specifier.startsWith('.')) continue;
         const target = layerOf(resolve(dirname(file), specifier));
-        if (target && target.rank > from.rank) violations.push(`${relative(projectRoot, file)} → ${specifier} (${target.name})`);
+        if (target && target.rank > from.rank)
+          violations.push(`${relative(projectRoot, file)} → ${specifier} (${target.name})`);
       }
     }
     expect(violations).toEqual([]);
@@ -78,7 +81,8 @@ describe('dependency direction', () => {
       for (const specifier of importsOf(file)) {
         if (networkModules.test(specifier)) violations.push(`${relative(projectRoot, file)} → ${specifier}`);
       }
-      if (/\bfetch\(/.test(readFileSync(file, 'utf8'))) violations.push(`${relative(projectRoot, file)} calls fetch`);
+      if (/\bfetch\(/.test(readFileSync(file, 'utf8')))
+        violations.push(`${relative(projectRoot, file)} calls fetch`);
     }
     expect(violations).toEqual([]);
   });

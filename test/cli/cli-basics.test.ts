@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import YAML from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { harnessJsonSchema } from '../../src/harness/harness-json-schema.js';
 import { hashHarness } from '../../src/harness/hash.js';
 import { version } from '../../src/version.js';
@@ -23,13 +23,16 @@ describe('hsa', () => {
   it('--help lists every command and exits 0', () => {
     const run = runCli(['--help']);
     expect(run.status).toBe(0);
-    for (const command of ['validate', 'render', 'import', 'export', 'schema', 'hash']) expect(run.stdout).toContain(command);
+    for (const command of ['validate', 'render', 'import', 'export', 'schema', 'hash'])
+      expect(run.stdout).toContain(command);
   });
 
   it('--version prints the package version', () => {
     const run = runCli(['--version']);
     expect(run.stdout.trim()).toBe(version);
-    expect(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version).toBe(version);
+    expect(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version).toBe(
+      version,
+    );
   });
 
   it('exits 2 with one line for an unknown command or a missing file', () => {
@@ -72,7 +75,15 @@ describe('hsa', () => {
   it('validate --json reports a valid harness', () => {
     const run = runCli(['validate', harnessFile, '--json']);
     expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout).harness).toEqual({ file: harnessFile, valid: true, id: 'airline-support', skills: 3, hooks: 7, sections: 4, tools: 3 });
+    expect(JSON.parse(run.stdout).harness).toEqual({
+      file: harnessFile,
+      valid: true,
+      id: 'airline-support',
+      skills: 3,
+      hooks: 7,
+      sections: 4,
+      tools: 3,
+    });
   });
 
   it('render prints the system prompt for a context', () => {
@@ -84,7 +95,9 @@ describe('hsa', () => {
   it('render without the context a template needs exits 1 naming the section', () => {
     const run = runCli(['render', harnessFile]);
     expect(run.status).toBe(1);
-    expect(run.stdout.trim()).toMatch(/^\$\.prompt\.sections\[3\]\.template: section "passenger" failed to render/);
+    expect(run.stdout.trim()).toMatch(
+      /^\$\.prompt\.sections\[3\]\.template: section "passenger" failed to render/,
+    );
   });
 
   it('schema prints the JSON Schema generated from the zod schemas', () => {
@@ -103,6 +116,8 @@ describe('hsa', () => {
       hashes,
       versions: { skills: '3', hooks: '2', prompt: '5', tools: '7' },
     });
-    expect(runCli(['hash', harnessFile]).stdout.split('\n')[0]).toBe(`harness  ${hashes.harness}  airline-support`);
+    expect(runCli(['hash', harnessFile]).stdout.split('\n')[0]).toBe(
+      `harness  ${hashes.harness}  airline-support`,
+    );
   });
 });

@@ -29,7 +29,9 @@ describe('canonicalJson', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.integer({ min: 0, max: 1_000 }), (value, salt) => {
         const shuffle = (keys: string[]) =>
-          [...keys].sort((a, b) => ((a.length * 31 + salt) % 7) - ((b.length * 31 + salt) % 7) || b.localeCompare(a));
+          [...keys].sort(
+            (a, b) => ((a.length * 31 + salt) % 7) - ((b.length * 31 + salt) % 7) || b.localeCompare(a),
+          );
         const text = canonicalJson(value);
         expect(canonicalJson(permuteKeys(value, shuffle))).toBe(text);
         expect(canonicalJson(JSON.parse(text))).toBe(text);
@@ -61,7 +63,11 @@ describe('content hashes', () => {
 
   it('do not depend on whether a default was written out', () => {
     const explicit = travelHarnessInput();
-    explicit.skills.loader = { tool: 'load_skill', argument: 'skill_id', description: 'Load the full rules of a skill by its id before you use it.' };
+    explicit.skills.loader = {
+      tool: 'load_skill',
+      argument: 'skill_id',
+      description: 'Load the full rules of a skill by its id before you use it.',
+    };
     expect(hashHarness(parseHarness(explicit))).toEqual(hashHarness(parseHarness(travelHarnessInput())));
   });
 });

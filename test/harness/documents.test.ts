@@ -19,13 +19,17 @@ const errorOf = (run: () => unknown) => {
 
 describe('documents', () => {
   it('names the line and column of a JSON syntax error', () => {
-    const error = errorOf(() => parseDocument('{\n  "id": "x",\n  "skills": }\n', { format: 'json', file: 'h.json' }));
+    const error = errorOf(() =>
+      parseDocument('{\n  "id": "x",\n  "skills": }\n', { format: 'json', file: 'h.json' }),
+    );
     expect(error.kind).toBe('usage');
     expect(error.message).toBe('h.json:3:13: invalid JSON: expected a value');
   });
 
   it('names the line and column of a YAML syntax error', () => {
-    const error = errorOf(() => parseDocument('id: x\nskills: [a,\ntools: 1\n', { format: 'yaml', file: 'h.yaml' }));
+    const error = errorOf(() =>
+      parseDocument('id: x\nskills: [a,\ntools: 1\n', { format: 'yaml', file: 'h.yaml' }),
+    );
     expect(error.kind).toBe('usage');
     expect(error.message).toMatch(/^h\.yaml:3:1: invalid YAML: /);
   });
@@ -35,9 +39,17 @@ describe('documents', () => {
   });
 
   it('refuses __proto__ keys with their path and line', () => {
-    const error = errorOf(() => parseDocument('{"a": {\n"__proto__": {"x": 1}}}', { format: 'json', file: 'p.json' }));
+    const error = errorOf(() =>
+      parseDocument('{"a": {\n"__proto__": {"x": 1}}}', { format: 'json', file: 'p.json' }),
+    );
     expect(error.issues).toEqual([
-      { code: 'forbidden_key', path: ['a', '__proto__'], message: 'the key "__proto__" is not allowed', file: 'p.json', line: 2 },
+      {
+        code: 'forbidden_key',
+        path: ['a', '__proto__'],
+        message: 'the key "__proto__" is not allowed',
+        file: 'p.json',
+        line: 2,
+      },
     ]);
   });
 
@@ -59,7 +71,10 @@ describe('documents', () => {
   it('attaches file and line to harness issues', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'hsa-'));
     const file = join(folder, 'h.yaml');
-    writeFileSync(file, 'id: x\nskills:\n  version: "1"\n  items: []\nhooks: { version: "1", items: [] }\nprompt:\n  version: "1"\n  sections: []\ntools: { version: "1", items: [] }\n');
+    writeFileSync(
+      file,
+      'id: x\nskills:\n  version: "1"\n  items: []\nhooks: { version: "1", items: [] }\nprompt:\n  version: "1"\n  sections: []\ntools: { version: "1", items: [] }\n',
+    );
     await expect(loadHarnessFile(file)).rejects.toMatchObject({
       kind: 'invalid',
       issues: [{ code: 'too_small', path: ['prompt', 'sections'], file, line: 8 }],
@@ -72,7 +87,26 @@ describe('findJsonSyntaxError', () => {
     const jsonish = fc.oneof(
       fc.json(),
       fc.json().map((text) => text.slice(0, Math.max(0, text.length - 1))),
-      fc.string({ unit: fc.constantFrom('{', '}', '[', ']', ':', ',', '"', '1', 'a', ' ', '\\', 'n', 'u', 'e', '-', '.') }),
+      fc.string({
+        unit: fc.constantFrom(
+          '{',
+          '}',
+          '[',
+          ']',
+          ':',
+          ',',
+          '"',
+          '1',
+          'a',
+          ' ',
+          '\\',
+          'n',
+          'u',
+          'e',
+          '-',
+          '.',
+        ),
+      }),
     );
     fc.assert(
       fc.property(jsonish, (text) => {

@@ -11,7 +11,8 @@ const hook = (id: string) => harness.hooks.items.find((candidate) => candidate.i
 function single(stage: HookStage, check: HookCheck | Record<string, unknown>, feedback = '{{reason}}') {
   const input = travelHarnessInput();
   // Input hooks cannot retry (the viewer message cannot be redone), so they block.
-  const onFail = stage === 'input' ? { action: 'block' as const } : { action: 'retry' as const, maxRetries: 1, feedback };
+  const onFail =
+    stage === 'input' ? { action: 'block' as const } : { action: 'retry' as const, maxRetries: 1, feedback };
   input.hooks.items = [{ id: 'h', stage, check: check as HookCheck, onFail }];
   const parsed = parseHarness(input);
   return { harness: parsed, hook: parsed.hooks.items[0]! };
@@ -19,38 +20,70 @@ function single(stage: HookStage, check: HookCheck | Record<string, unknown>, fe
 
 describe('extractNumbers', () => {
   it('normalises thousands separators and trailing zeros', () => {
-    expect(extractNumbers('¥1,299.00 or 2 for ¥2400, 8.5折, 20:00')).toEqual(['1299', '2', '2400', '8.5', '20', '0']);
+    expect(extractNumbers('¥1,299.00 or 2 for ¥2400, 8.5折, 20:00')).toEqual([
+      '1299',
+      '2',
+      '2400',
+      '8.5',
+      '20',
+      '0',
+    ]);
   });
 });
 
 describe('evaluateHook', () => {
   it('banned_terms: case-insensitive by default, reports terms in the hook spelling', () => {
-    const outcome = evaluateHook(hook('no_guarantees'), { stage: 'pre_reply', text: 'A GUARANTEED seat, 100% sure' }, harness);
-    expect(outcome).toMatchObject({ pass: false, details: { found: ['guaranteed', '100%'] }, feedback: 'Remove: guaranteed, 100%' });
+    const outcome = evaluateHook(
+      hook('no_guarantees'),
+      { stage: 'pre_reply', text: 'A GUARANTEED seat, 100% sure' },
+      harness,
+    );
+    expect(outcome).toMatchObject({
+      pass: false,
+      details: { found: ['guaranteed', '100%'] },
+      feedback: 'Remove: guaranteed, 100%',
+    });
     const sensitive = single('pre_reply', { type: 'banned_terms', terms: ['Best'], caseSensitive: true });
-    expect(evaluateHook(sensitive.hook, { stage: 'pre_reply', text: 'the best' }, sensitive.harness).pass).toBe(true);
-    expect(evaluateHook(sensitive.hook, { stage: 'pre_reply', text: 'the Best' }, sensitive.harness).pass).toBe(false);
+    expect(
+      evaluateHook(sensitive.hook, { stage: 'pre_reply', text: 'the best' }, sensitive.harness).pass,
+    ).toBe(true);
+    expect(
+      evaluateHook(sensitive.hook, { stage: 'pre_reply', text: 'the Best' }, sensitive.harness).pass,
+    ).toBe(false);
   });
 
   it('max_length counts code points, so Chinese and emoji count one each', () => {
     const { harness: h, hook: k } = single('pre_reply', { type: 'max_length', max: 3 }, '{{length}}/{{max}}');
     expect(evaluateHook(k, { stage: 'pre_reply', text: '好的😀' }, h).pass).toBe(true);
-    expect(evaluateHook(k, { stage: 'pre_reply', text: '好的😀!' }, h)).toMatchObject({ pass: false, feedback: '4/3' });
+    expect(evaluateHook(k, { stage: 'pre_reply', text: '好的😀!' }, h)).toMatchObject({
+      pass: false,
+      feedback: '4/3',
+    });
   });
 
   it('regex must and must_not', () => {
     const must = single('pre_reply', { type: 'regex', pattern: '^[A-Z]', mode: 'must' });
     expect(evaluateHook(must.hook, { stage: 'pre_reply', text: 'Yes' }, must.harness).pass).toBe(true);
     expect(evaluateHook(must.hook, { stage: 'pre_reply', text: 'yes' }, must.harness).pass).toBe(false);
-    const mustNot = single('input', { type: 'regex', pattern: 'https?://', flags: 'i', mode: 'must_not' }, '{{match}}');
+    const mustNot = single(
+      'input',
+      { type: 'regex', pattern: 'https?://', flags: 'i', mode: 'must_not' },
+      '{{match}}',
+    );
     const outcome = evaluateHook(mustNot.hook, { stage: 'input', text: 'see HTTP://spam' }, mustNot.harness);
     expect(outcome).toMatchObject({ pass: false, details: { match: 'HTTP://' } });
   });
 
   it('skill_loaded looks at the kind and the scope', () => {
-    const step = (turn: string[], conversation: string[]) => ({ stage: 'pre_reply' as const, text: 'ok', loadedSkills: { turn, conversation } });
+    const step = (turn: string[], conversation: string[]) => ({
+      stage: 'pre_reply' as const,
+      text: 'ok',
+      loadedSkills: { turn, conversation },
+    });
     expect(evaluateHook(hook('reply_skill'), step(['baggage'], ['baggage']), harness).pass).toBe(true);
-    expect(evaluateHook(hook('reply_skill'), step(['apology_first'], ['baggage', 'apology_first']), harness)).toMatchObject({
+    expect(
+      evaluateHook(hook('reply_skill'), step(['apology_first'], ['baggage', 'apology_first']), harness),
+    ).toMatchObject({
       pass: false,
       feedback: 'Load a reply skill with load_skill before replying.',
     });
@@ -59,7 +92,8 @@ describe('evaluateHook', () => {
   });
 
   it('tool_arguments: unknown tool, bad JSON, schema errors', () => {
-    const at = (name: string, args: string) => evaluateHook(hook('valid_arguments'), { stage: 'pre_tool', call: { name, arguments: args } }, harness);
+    const at = (name: string, args: string) =>
+      evaluateHook(hook('valid_arguments'), { stage: 'pre_tool', call: { name, arguments: args } }, harness);
     expect(at('find_flights', '{"origin":"LIS","destination":"OPO","date":"2026-12-01"}').pass).toBe(true);
     expect(at('fly', '{}')).toMatchObject({ pass: false, details: { errors: ['unknown tool'] } });
     expect(at('find_flights', '{origin:')).toMatchObject({ pass: false, details: { errors: ['not JSON'] } });
@@ -71,8 +105,12 @@ describe('evaluateHook', () => {
   });
 
   it('max_tool_calls counts the calls of the turn', () => {
-    expect(evaluateHook(hook('tool_budget'), { stage: 'pre_tool', toolCallsThisTurn: 5 }, harness).pass).toBe(true);
-    expect(evaluateHook(hook('tool_budget'), { stage: 'pre_tool', toolCallsThisTurn: 6 }, harness)).toMatchObject({
+    expect(evaluateHook(hook('tool_budget'), { stage: 'pre_tool', toolCallsThisTurn: 5 }, harness).pass).toBe(
+      true,
+    );
+    expect(
+      evaluateHook(hook('tool_budget'), { stage: 'pre_tool', toolCallsThisTurn: 6 }, harness),
+    ).toMatchObject({
       pass: false,
       details: { count: 6, max: 5 },
     });
@@ -85,13 +123,21 @@ describe('evaluateHook', () => {
       toolResults: ['{"fare":1299.00,"seats":4}'],
       userMessages: ['2 adults please'],
     });
-    expect(evaluateHook(hook('grounded_numbers'), step('¥1,299 for 2, 4 seats left, 1 bag'), harness).pass).toBe(true);
+    expect(
+      evaluateHook(hook('grounded_numbers'), step('¥1,299 for 2, 4 seats left, 1 bag'), harness).pass,
+    ).toBe(true);
     expect(evaluateHook(hook('grounded_numbers'), step('¥1,199 for 2 and 3 bags'), harness)).toMatchObject({
       pass: false,
       feedback: 'These numbers are not in any tool result: 1199, 3',
     });
     const withContext = single('pre_reply', { type: 'numbers_grounded', sources: ['context'] });
-    expect(evaluateHook(withContext.hook, { stage: 'pre_reply', text: 'Gate 12', context: { gate: 12 } }, withContext.harness).pass).toBe(true);
+    expect(
+      evaluateHook(
+        withContext.hook,
+        { stage: 'pre_reply', text: 'Gate 12', context: { gate: 12 } },
+        withContext.harness,
+      ).pass,
+    ).toBe(true);
   });
 
   it('json_shape parses the reply and validates it', () => {
@@ -100,12 +146,22 @@ describe('evaluateHook', () => {
       schema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
     });
     expect(evaluateHook(k, { stage: 'pre_reply', text: '{"answer":"yes"}' }, h).pass).toBe(true);
-    expect(evaluateHook(k, { stage: 'pre_reply', text: 'yes' }, h)).toMatchObject({ pass: false, details: { errors: ['not JSON'] } });
-    expect(evaluateHook(k, { stage: 'pre_reply', text: '{"answer":1}' }, h)).toMatchObject({ pass: false, details: { errors: ['/answer must be string'] } });
+    expect(evaluateHook(k, { stage: 'pre_reply', text: 'yes' }, h)).toMatchObject({
+      pass: false,
+      details: { errors: ['not JSON'] },
+    });
+    expect(evaluateHook(k, { stage: 'pre_reply', text: '{"answer":1}' }, h)).toMatchObject({
+      pass: false,
+      details: { errors: ['/answer must be string'] },
+    });
   });
 
   it('renders attempt and budget into the feedback', () => {
-    const outcome = evaluateHook(hook('short_reply'), { stage: 'pre_reply', text: 'x'.repeat(81), attempt: 2 }, harness);
+    const outcome = evaluateHook(
+      hook('short_reply'),
+      { stage: 'pre_reply', text: 'x'.repeat(81), attempt: 2 },
+      harness,
+    );
     expect(outcome).toMatchObject({ feedback: 'Too long (81/80). Attempt 2 of 2.' });
   });
 
@@ -119,11 +175,23 @@ describe('evaluateHook', () => {
 describe('runHooks', () => {
   it('returns the first failing enabled hook of the stage, in harness order', () => {
     const text = `${'guaranteed '.repeat(10)}`;
-    expect(runHooks(harness, { stage: 'pre_reply', text, loadedSkills: { turn: ['baggage'], conversation: [] } })?.hook).toBe('short_reply');
+    expect(
+      runHooks(harness, { stage: 'pre_reply', text, loadedSkills: { turn: ['baggage'], conversation: [] } })
+        ?.hook,
+    ).toBe('short_reply');
     const input = travelHarnessInput();
     input.hooks.items.find((candidate) => candidate.id === 'short_reply')!.enabled = false;
     const disabled = parseHarness(input);
-    expect(runHooks(disabled, { stage: 'pre_reply', text, loadedSkills: { turn: ['baggage'], conversation: [] } })?.hook).toBe('no_guarantees');
-    expect(runHooks(harness, { stage: 'pre_reply', text: 'ok', loadedSkills: { turn: ['baggage'], conversation: [] } })).toBeUndefined();
+    expect(
+      runHooks(disabled, { stage: 'pre_reply', text, loadedSkills: { turn: ['baggage'], conversation: [] } })
+        ?.hook,
+    ).toBe('no_guarantees');
+    expect(
+      runHooks(harness, {
+        stage: 'pre_reply',
+        text: 'ok',
+        loadedSkills: { turn: ['baggage'], conversation: [] },
+      }),
+    ).toBeUndefined();
   });
 });

@@ -66,9 +66,12 @@ describe('parseHarness', () => {
   });
 
   it('refuses tool parameters that are not an object schema or not a schema at all', () => {
-    expect(issuesOf((input) => (input.tools.items[0]!.parameters = { type: 'object', properties: { a: { type: 'strin' } } }))).toEqual([
-      { code: 'invalid_json_schema', path: ['tools', 'items', 0, 'parameters'] },
-    ]);
+    expect(
+      issuesOf(
+        (input) =>
+          (input.tools.items[0]!.parameters = { type: 'object', properties: { a: { type: 'strin' } } }),
+      ),
+    ).toEqual([{ code: 'invalid_json_schema', path: ['tools', 'items', 0, 'parameters'] }]);
     expect(issuesOf((input) => (input.tools.items[0]!.parameters = { type: 'string' }))).toEqual([
       { code: 'invalid_tool_parameters', path: ['tools', 'items', 0, 'parameters', 'type'] },
     ]);
@@ -86,7 +89,12 @@ describe('parseHarness', () => {
       issuesOf((input) => {
         input.hooks.items[0]!.check = { type: 'regex', pattern: '(unclosed', mode: 'must_not' };
         input.hooks.items[1]!.onFail = { action: 'retry', maxRetries: 1, feedback: '{{#if x}}never closed' };
-        input.hooks.items[2]!.onFail = { action: 'retry', maxRetries: 1, feedback: 'ok', exhausted: 'fallback' };
+        input.hooks.items[2]!.onFail = {
+          action: 'retry',
+          maxRetries: 1,
+          feedback: 'ok',
+          exhausted: 'fallback',
+        };
         input.prompt.sections[1]!.template = '{{shout skills}}';
       }),
     ).toEqual([

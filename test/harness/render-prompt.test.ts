@@ -20,19 +20,25 @@ describe('renderSystemPrompt', () => {
   it('supports every heading style', () => {
     const section = { id: 'room_state', title: 'Room "state"' };
     expect(formatSection('markdown', section, 2, 'b')).toBe('## Room "state"\nb');
-    expect(formatSection('xml', section, 2, 'b')).toBe('<room_state title="Room &quot;state&quot;">\nb\n</room_state>');
+    expect(formatSection('xml', section, 2, 'b')).toBe(
+      '<room_state title="Room &quot;state&quot;">\nb\n</room_state>',
+    );
     expect(formatSection('numbered', section, 2, 'b')).toBe('2. Room "state"\nb');
     expect(formatSection('bracketed', section, 2, 'b')).toBe('[Room "state"]\nb');
   });
 
   it('names the section whose template fails for a context', () => {
     const harness = parseHarness(travelHarnessInput());
-    expect(() => renderSystemPrompt(harness, {})).toThrow(/prompt section "passenger" failed to render: "name" not defined/);
+    expect(() => renderSystemPrompt(harness, {})).toThrow(
+      /prompt section "passenger" failed to render: "name" not defined/,
+    );
   });
 
   it('is deterministic', () => {
     const harness = parseHarness(travelHarnessInput());
-    expect(renderSystemPrompt(harness, travelContext)).toBe(renderSystemPrompt(parseHarness(travelHarnessInput()), travelContext));
+    expect(renderSystemPrompt(harness, travelContext)).toBe(
+      renderSystemPrompt(parseHarness(travelHarnessInput()), travelContext),
+    );
   });
 });
 
@@ -40,7 +46,11 @@ describe('template helpers', () => {
   const cases: Array<[string, unknown, string]> = [
     ['{{#if (eq a 1)}}one{{/if}}', { a: 1 }, 'one'],
     ['{{#if (ne a 1)}}other{{else}}one{{/if}}', { a: 1 }, 'one'],
-    ['{{#if (and a b)}}both{{/if}}{{#if (or a c)}}either{{/if}}{{#if (not c)}}!c{{/if}}', { a: 1, b: 1, c: 0 }, 'botheither!c'],
+    [
+      '{{#if (and a b)}}both{{/if}}{{#if (or a c)}}either{{/if}}{{#if (not c)}}!c{{/if}}',
+      { a: 1, b: 1, c: 0 },
+      'botheither!c',
+    ],
     ['{{#each xs}}{{add @index 1}}.{{this}} {{/each}}', { xs: ['a', 'b'] }, '1.a 2.b '],
     ['{{join xs " / "}}|{{join xs}}', { xs: ['a', 'b'] }, 'a / b|a, b'],
     ['{{json o}}', { o: { k: [1, '<'] } }, '{"k":[1,"<"]}'],

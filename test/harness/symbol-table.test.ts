@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseHarness } from '../../src/harness/parse-harness.js';
-import { buildSymbolTable, findMentions, harnessSymbols, mentionsOf } from '../../src/harness/symbol-table.js';
+import {
+  buildSymbolTable,
+  findMentions,
+  harnessSymbols,
+  mentionsOf,
+} from '../../src/harness/symbol-table.js';
 import { travelHarness, travelHarnessInput } from '../support/travel-harness.js';
 
 const harness = travelHarness();
@@ -10,7 +15,12 @@ const brief = (mentions: ReturnType<typeof mentionsOf>) =>
 
 describe('symbol table', () => {
   it('lists every identifier with where it is defined, in document order', () => {
-    expect(table.symbols.map((symbol) => `${symbol.kind}:${symbol.tool ? `${symbol.tool}.` : ''}${symbol.parameterPath?.join('.') ?? symbol.name}`)).toEqual([
+    expect(
+      table.symbols.map(
+        (symbol) =>
+          `${symbol.kind}:${symbol.tool ? `${symbol.tool}.` : ''}${symbol.parameterPath?.join('.') ?? symbol.name}`,
+      ),
+    ).toEqual([
       'tool:load_skill',
       'skill:rebooking',
       'skill:baggage',
@@ -41,7 +51,16 @@ describe('symbol table', () => {
       'hook:grounded_numbers',
     ]);
     const maxStops = table.symbols.find((symbol) => symbol.name === 'max_stops');
-    expect(maxStops?.definedAt).toEqual(['tools', 'items', 0, 'parameters', 'properties', 'filters', 'properties', 'max_stops']);
+    expect(maxStops?.definedAt).toEqual([
+      'tools',
+      'items',
+      0,
+      'parameters',
+      'properties',
+      'filters',
+      'properties',
+      'max_stops',
+    ]);
   });
 
   it('finds tool mentions in skill bodies, in code form, with exact offsets', () => {
@@ -57,7 +76,10 @@ describe('symbol table', () => {
   it('finds bare mentions of distinctive identifiers, as whole words only', () => {
     expect(brief(mentionsOf(table, 'skill', 'apology_first'))).toEqual([]);
     const symbols = harnessSymbols(harness);
-    const found = findMentions({ path: [], text: 'Use apology_first; not apology_firsts or xapology_first' }, symbols);
+    const found = findMentions(
+      { path: [], text: 'Use apology_first; not apology_firsts or xapology_first' },
+      symbols,
+    );
     expect(found.map(({ name, start, form }) => [name, start, form])).toEqual([['apology_first', 4, 'bare']]);
   });
 
@@ -74,7 +96,10 @@ describe('symbol table', () => {
     // "Hold a seat on a flight" uses the word, not the parameter.
     expect(mentionsOf(table, 'parameter', 'flight')).toEqual([]);
     const qualified = findMentions({ path: [], text: 'set hold_seat.flight first' }, harnessSymbols(harness));
-    expect(qualified.map(({ kind, name, form }) => `${kind}:${name}:${form}`)).toEqual(['tool:hold_seat:bare', 'parameter:flight:qualified']);
+    expect(qualified.map(({ kind, name, form }) => `${kind}:${name}:${form}`)).toEqual([
+      'tool:hold_seat:bare',
+      'parameter:flight:qualified',
+    ]);
   });
 
   it('skips Handlebars code in templates but reads their prose', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDocument } from '../../src/harness/documents.js';
-import { parseHarness, loadHarnessFile, safeParseHarness } from '../../src/harness/parse-harness.js';
+import { loadHarnessFile, parseHarness, safeParseHarness } from '../../src/harness/parse-harness.js';
 import { renderSystemPrompt } from '../../src/harness/render-prompt.js';
 import { checkTemplate, renderTemplate } from '../../src/harness/template-engine.js';
 import { travelHarnessInput } from '../support/travel-harness.js';
@@ -59,7 +59,10 @@ describe('template sandbox', () => {
 
 describe('harness data with prototype keys', () => {
   it('refuses __proto__ keys in a JSON harness and pollutes nothing', () => {
-    const json = JSON.stringify(travelHarnessInput()).replace('"id":"airline-support"', '"id":"airline-support","__proto__":{"polluted":true}');
+    const json = JSON.stringify(travelHarnessInput()).replace(
+      '"id":"airline-support"',
+      '"id":"airline-support","__proto__":{"polluted":true}',
+    );
     expect(() => parseDocument(json, { format: 'json' })).toThrow(/forbidden keys/);
     const result = safeParseHarness(JSON.parse(json));
     expect(result.success).toBe(false);
@@ -69,7 +72,10 @@ describe('harness data with prototype keys', () => {
   it('treats constructor keys as plain data, and templates cannot climb from them', async () => {
     const input = travelHarnessInput() as unknown as Record<string, unknown>;
     const tools = (input.tools as { items: Array<{ parameters: Record<string, unknown> }> }).items;
-    tools[0]!.parameters = { type: 'object', properties: { constructor: { type: 'string' }, prototype: { type: 'string' } } };
+    tools[0]!.parameters = {
+      type: 'object',
+      properties: { constructor: { type: 'string' }, prototype: { type: 'string' } },
+    };
     const sections = (input.prompt as { sections: Array<{ template: string }> }).sections;
     const folder = mkdtempSync(join(tmpdir(), 'hsa-'));
     const file = join(folder, 'h.json');
@@ -85,7 +91,10 @@ describe('harness data with prototype keys', () => {
     sections[2]!.template = '{{tools.constructor.constructor}}';
     writeFileSync(file, JSON.stringify(input));
     const harness = await loadHarnessFile(file);
-    expect(Object.keys(harness.tools.items[0]!.parameters.properties as object)).toEqual(['constructor', 'prototype']);
+    expect(Object.keys(harness.tools.items[0]!.parameters.properties as object)).toEqual([
+      'constructor',
+      'prototype',
+    ]);
     expect(() => renderSystemPrompt(harness, { passenger: { name: 'A', flight: 'B' } })).toThrow(
       /section "tools" failed to render/,
     );
@@ -93,6 +102,8 @@ describe('harness data with prototype keys', () => {
 
   it('renders the untouched harness normally', () => {
     const harness = parseHarness(travelHarnessInput());
-    expect(renderSystemPrompt(harness, { passenger: { name: 'Ana', flight: 'HA 1' } })).toContain('Passenger: Ana on HA 1');
+    expect(renderSystemPrompt(harness, { passenger: { name: 'Ana', flight: 'HA 1' } })).toContain(
+      'Passenger: Ana on HA 1',
+    );
   });
 });

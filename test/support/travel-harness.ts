@@ -1,10 +1,11 @@
 // A small harness from another domain (airline customer support), built in code so tests do not depend on
 // the live-stream fixture and so every check type has a hook to exercise.
+
+import { toChatCompletionTools } from '../../src/harness/offered-tools.js';
 import { parseHarness } from '../../src/harness/parse-harness.js';
+import { renderSystemPrompt } from '../../src/harness/render-prompt.js';
 import type { HarnessInput } from '../../src/harness/schema.js';
 import type { Message, Trajectory } from '../../src/trajectory/schema.js';
-import { renderSystemPrompt } from '../../src/harness/render-prompt.js';
-import { toChatCompletionTools } from '../../src/harness/offered-tools.js';
 
 export const travelHarnessInput = (): HarnessInput => ({
   id: 'airline-support',
@@ -58,25 +59,43 @@ export const travelHarnessInput = (): HarnessInput => ({
         id: 'reply_skill',
         stage: 'pre_reply',
         check: { type: 'skill_loaded', kind: 'reply', scope: 'turn' },
-        onFail: { action: 'retry', maxRetries: 1, feedback: 'Load a {{kind}} skill with load_skill before replying.' },
+        onFail: {
+          action: 'retry',
+          maxRetries: 1,
+          feedback: 'Load a {{kind}} skill with load_skill before replying.',
+        },
       },
       {
         id: 'short_reply',
         stage: 'pre_reply',
         check: { type: 'max_length', max: 80 },
-        onFail: { action: 'retry', maxRetries: 2, feedback: 'Too long ({{length}}/{{max}}). Attempt {{attempt}} of {{maxRetries}}.' },
+        onFail: {
+          action: 'retry',
+          maxRetries: 2,
+          feedback: 'Too long ({{length}}/{{max}}). Attempt {{attempt}} of {{maxRetries}}.',
+        },
       },
       {
         id: 'no_guarantees',
         stage: 'pre_reply',
         check: { type: 'banned_terms', terms: ['guaranteed', '100%'] },
-        onFail: { action: 'retry', maxRetries: 1, feedback: 'Remove: {{join found ", "}}', exhausted: 'fallback', fallback: 'A colleague will confirm the details.' },
+        onFail: {
+          action: 'retry',
+          maxRetries: 1,
+          feedback: 'Remove: {{join found ", "}}',
+          exhausted: 'fallback',
+          fallback: 'A colleague will confirm the details.',
+        },
       },
       {
         id: 'grounded_numbers',
         stage: 'post_reply',
         check: { type: 'numbers_grounded', sources: ['tool_results', 'user'], ignore: ['1'] },
-        onFail: { action: 'retry', maxRetries: 1, feedback: 'These numbers are not in any tool result: {{join numbers ", "}}' },
+        onFail: {
+          action: 'retry',
+          maxRetries: 1,
+          feedback: 'These numbers are not in any tool result: {{join numbers ", "}}',
+        },
       },
     ],
   },
@@ -87,14 +106,19 @@ export const travelHarnessInput = (): HarnessInput => ({
       {
         id: 'skills',
         title: 'Skills',
-        template: '{{#each skills}}- {{id}} ({{kind}}): {{description}}\n{{/each}}Call `{{loader.tool}}` before you use a skill.',
+        template:
+          '{{#each skills}}- {{id}} ({{kind}}): {{description}}\n{{/each}}Call `{{loader.tool}}` before you use a skill.',
       },
       {
         id: 'tools',
         title: 'Tools',
         template: '{{#each tools}}- {{name}}: {{description}}\n{{/each}}',
       },
-      { id: 'passenger', title: 'Passenger', template: 'Passenger: {{context.passenger.name}} on {{context.passenger.flight}}' },
+      {
+        id: 'passenger',
+        title: 'Passenger',
+        template: 'Passenger: {{context.passenger.name}} on {{context.passenger.flight}}',
+      },
     ],
   },
   tools: {
@@ -102,7 +126,8 @@ export const travelHarnessInput = (): HarnessInput => ({
     items: [
       {
         name: 'find_flights',
-        description: 'Find flights between two airports on a date. Pass `origin` and `destination` as IATA codes.',
+        description:
+          'Find flights between two airports on a date. Pass `origin` and `destination` as IATA codes.',
         parameters: {
           type: 'object',
           properties: {
@@ -111,7 +136,10 @@ export const travelHarnessInput = (): HarnessInput => ({
             date: { type: 'string' },
             filters: {
               type: 'object',
-              properties: { max_stops: { type: 'integer', minimum: 0 }, cabin: { type: 'string', enum: ['economy', 'business'] } },
+              properties: {
+                max_stops: { type: 'integer', minimum: 0 },
+                cabin: { type: 'string', enum: ['economy', 'business'] },
+              },
               additionalProperties: false,
             },
           },
@@ -124,7 +152,13 @@ export const travelHarnessInput = (): HarnessInput => ({
         description: 'Hold a seat on a flight for 20 minutes.',
         parameters: {
           type: 'object',
-          properties: { flight: { type: 'string' }, passengers: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } },
+          properties: {
+            flight: { type: 'string' },
+            passengers: {
+              type: 'array',
+              items: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+            },
+          },
           required: ['flight', 'passengers'],
           additionalProperties: false,
         },
@@ -151,7 +185,13 @@ let callCounter = 0;
 export const call = (name: string, args: unknown, id = `call_${++callCounter}`) => ({
   role: 'assistant' as const,
   content: null,
-  tool_calls: [{ id, type: 'function' as const, function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } }],
+  tool_calls: [
+    {
+      id,
+      type: 'function' as const,
+      function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+    },
+  ],
 });
 export const result = (id: string, content: unknown): Message => ({
   role: 'tool',

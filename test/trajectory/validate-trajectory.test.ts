@@ -5,7 +5,8 @@ import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js'
 import { baggageTrajectory, call, result, travelContext, travelHarness } from '../support/travel-harness.js';
 
 const harness = travelHarness();
-const codes = (trajectory: unknown) => validateTrajectory(trajectory, harness).issues.map((issue) => issue.code);
+const codes = (trajectory: unknown) =>
+  validateTrajectory(trajectory, harness).issues.map((issue) => issue.code);
 const withMessages = (messages: Message[]): Trajectory => ({ ...baggageTrajectory(), messages });
 const body = (id: string) => harness.skills.items.find((skill) => skill.id === id)!.body;
 const system = (): Message => ({ role: 'system', content: renderSystemPrompt(harness, travelContext) });
@@ -14,7 +15,13 @@ describe('validateTrajectory', () => {
   it('accepts a valid trajectory and counts what it holds', () => {
     const validation = validateTrajectory(baggageTrajectory(), harness);
     expect(validation.issues).toEqual([]);
-    expect(validation.stats).toEqual({ messages: 7, turns: 1, toolCalls: 2, skillLoads: 1, hookRejections: 0 });
+    expect(validation.stats).toEqual({
+      messages: 7,
+      turns: 1,
+      toolCalls: 2,
+      skillLoads: 1,
+      hookRejections: 0,
+    });
     expect(validation.decisions.map((decision) => decision.stage)).toEqual([
       'input',
       'pre_tool',
@@ -76,7 +83,11 @@ describe('validateTrajectory', () => {
     trajectory.messages.splice(
       6,
       1,
-      { role: 'assistant', content: '8 kg cabin, 23 kg checked, guaranteed.', hsa: { event: 'hook_rejected', hook: 'no_guarantees' } },
+      {
+        role: 'assistant',
+        content: '8 kg cabin, 23 kg checked, guaranteed.',
+        hsa: { event: 'hook_rejected', hook: 'no_guarantees' },
+      },
       { role: 'user', content: 'Remove: guaranteed', hsa: { event: 'hook_feedback', hook: 'no_guarantees' } },
       { role: 'assistant', content: '8 kg cabin bag and 23 kg checked.' },
     );
@@ -93,7 +104,11 @@ describe('validateTrajectory', () => {
     trajectory.messages.splice(
       6,
       1,
-      { role: 'assistant', content: 'Guaranteed: 8 kg and 23 kg.', hsa: { event: 'hook_rejected', hook: 'no_guarantees' } },
+      {
+        role: 'assistant',
+        content: 'Guaranteed: 8 kg and 23 kg.',
+        hsa: { event: 'hook_rejected', hook: 'no_guarantees' },
+      },
       { role: 'user', content: 'please fix', hsa: { event: 'hook_feedback', hook: 'no_guarantees' } },
       { role: 'assistant', content: '8 kg cabin bag and 23 kg checked.' },
     );
@@ -113,10 +128,22 @@ describe('validateTrajectory', () => {
     trajectory.messages.splice(
       6,
       1,
-      { role: 'assistant', content: 'Guaranteed 8 kg.', hsa: { event: 'hook_rejected', hook: 'no_guarantees' } },
+      {
+        role: 'assistant',
+        content: 'Guaranteed 8 kg.',
+        hsa: { event: 'hook_rejected', hook: 'no_guarantees' },
+      },
       { role: 'user', content: 'Remove: guaranteed', hsa: { event: 'hook_feedback', hook: 'no_guarantees' } },
-      { role: 'assistant', content: 'Still guaranteed 8 kg.', hsa: { event: 'hook_rejected', hook: 'no_guarantees' } },
-      { role: 'assistant', content: 'A colleague will confirm the details.', hsa: { event: 'hook_fallback', hook: 'no_guarantees' } },
+      {
+        role: 'assistant',
+        content: 'Still guaranteed 8 kg.',
+        hsa: { event: 'hook_rejected', hook: 'no_guarantees' },
+      },
+      {
+        role: 'assistant',
+        content: 'A colleague will confirm the details.',
+        hsa: { event: 'hook_fallback', hook: 'no_guarantees' },
+      },
     );
     expect(codes(trajectory)).toEqual([]);
     // Found terms are reported in the hook's own spelling, whatever the case in the reply.
@@ -127,7 +154,11 @@ describe('validateTrajectory', () => {
     const trajectory = withMessages([
       system(),
       { role: 'user', content: 'this damn airline' },
-      { role: 'assistant', content: 'Let us keep it friendly. How can I help with your trip?', hsa: { event: 'hook_fallback', hook: 'no_profanity' } },
+      {
+        role: 'assistant',
+        content: 'Let us keep it friendly. How can I help with your trip?',
+        hsa: { event: 'hook_fallback', hook: 'no_profanity' },
+      },
     ]);
     expect(codes(trajectory)).toEqual([]);
     const missing = withMessages([system(), { role: 'user', content: 'this damn airline' }]);
@@ -140,11 +171,15 @@ describe('validateTrajectory', () => {
       { role: 'user', content: 'Baggage on basic?' },
       call('load_skill', { skill_id: 'baggage' }, 'c1'),
       result('c1', body('baggage')),
-      { ...call('get_baggage_policy', { fare_class: 'cheap' }, 'c2'), hsa: { event: 'hook_rejected', hook: 'valid_arguments' } },
+      {
+        ...call('get_baggage_policy', { fare_class: 'cheap' }, 'c2'),
+        hsa: { event: 'hook_rejected', hook: 'valid_arguments' },
+      },
       {
         role: 'tool',
         tool_call_id: 'c2',
-        content: 'Call get_baggage_policy again: /fare_class must be equal to one of the allowed values (["basic","standard","flex"])',
+        content:
+          'Call get_baggage_policy again: /fare_class must be equal to one of the allowed values (["basic","standard","flex"])',
         hsa: { event: 'hook_feedback', hook: 'valid_arguments' },
       },
       call('get_baggage_policy', { fare_class: 'basic' }, 'c3'),

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
-import { HarnessAugmentError } from '../../harness/issues.js';
 import { exportMcpTools, exportOpenAITools, writeSkillsFolder } from '../../harness/importers/index.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { emit } from '../io.js';
 
 export function registerExport(program: Command): void {
-  const command = program.command('export').description('write the tools or skills of a harness in another format');
+  const command = program
+    .command('export')
+    .description('write the tools or skills of a harness in another format');
   command
     .command('mcp')
     .description('tools as an MCP tools/list result')
@@ -32,7 +34,9 @@ export function registerExport(program: Command): void {
     .action(async (harnessFile: string, options: { output: string }) => {
       const harness = await loadHarnessFile(harnessFile);
       if (harness.skills.items.length === 0) {
-        throw new HarnessAugmentError(`${harnessFile}: the harness has no skills to export`, { kind: 'usage' });
+        throw new HarnessAugmentError(`${harnessFile}: the harness has no skills to export`, {
+          kind: 'usage',
+        });
       }
       const written = await writeSkillsFolder(harness.skills.items, options.output);
       process.stdout.write(`${written.length} skill(s) written to ${options.output}\n`);

@@ -1,12 +1,13 @@
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { readDocument } from '../../harness/documents.js';
+import { locateIssues, type ParsedDocument, readDocument } from '../../harness/documents.js';
 import {
   importMcpTools,
   importOpenAITools,
   loadSkillsFolder,
   skeletonHarness,
 } from '../../harness/importers/index.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
 import { parseHarness } from '../../harness/parse-harness.js';
 import { emit, serialize } from '../io.js';
 
@@ -16,10 +17,26 @@ interface ImportOptions {
 }
 
 const idFrom = (source: string, fallback: string) =>
-  basename(resolve(source)).replace(/\.(json|ya?ml)$/i, '').replace(/[^\w.-]+/g, '-') || fallback;
+  basename(resolve(source))
+    .replace(/\.(json|ya?ml)$/i, '')
+    .replace(/[^\w.-]+/g, '-') || fallback;
+
+/** Runs an importer on a document; its issues get the document's file name and lines. */
+function located<T>(document: ParsedDocument, run: (value: unknown) => T): T {
+  try {
+    return run(document.value);
+  } catch (error) {
+    if (!HarnessAugmentError.isInstance(error) || error.kind !== 'invalid') throw error;
+    throw new HarnessAugmentError(`${document.file}: ${error.message}`, {
+      issues: locateIssues(error.issues, document),
+    });
+  }
+}
 
 export function registerImport(program: Command): void {
-  const command = program.command('import').description('build a harness from tools or skills in another format');
+  const command = program
+    .command('import')
+    .description('build a harness from tools or skills in another format');
   const finish = async (harnessInput: unknown, options: ImportOptions) => {
     const harness = parseHarness(harnessInput);
     await emit(serialize(harness, options.output), options.output);
@@ -31,8 +48,7 @@ export function registerImport(program: Command): void {
     .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
     .option('--id <id>', 'harness id (default: the file name)')
     .action(async (file: string, options: ImportOptions) => {
-      const { value } = await readDocument(file);
-      const tools = importMcpTools(value);
+      const tools = located(await readDocument(file), importMcpTools);
       await finish(skeletonHarness({ id: options.id ?? idFrom(file, 'mcp'), tools }), options);
     });
   command
@@ -42,8 +58,7 @@ export function registerImport(program: Command): void {
     .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
     .option('--id <id>', 'harness id (default: the file name)')
     .action(async (file: string, options: ImportOptions) => {
-      const { value } = await readDocument(file);
-      const tools = importOpenAITools(value);
+      const tools = located(await readDocument(file), importOpenAITools);
       await finish(skeletonHarness({ id: options.id ?? idFrom(file, 'openai-tools'), tools }), options);
     });
   command

@@ -18,7 +18,9 @@ export function registerRender(program: Command): void {
       if (options.context) {
         const { value } = await readDocument(options.context);
         if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-          throw new HarnessAugmentError(`${options.context}: a request context must be an object`, { kind: 'usage' });
+          throw new HarnessAugmentError(`${options.context}: a request context must be an object`, {
+            kind: 'usage',
+          });
         }
         context = value as Record<string, unknown>;
       }

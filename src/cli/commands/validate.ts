@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { validateTrajectoriesFile } from '../../trajectory/validate-trajectories-file.js';
 import { exitCodes, printIssues } from '../io.js';
 
@@ -24,7 +24,9 @@ export function registerValidate(program: Command): void {
         harness = await loadHarnessFile(harnessFile);
       } catch (error) {
         if (!options.json || !HarnessAugmentError.isInstance(error) || error.kind !== 'invalid') throw error;
-        process.stdout.write(`${JSON.stringify({ harness: { file: harnessFile, valid: false, issues: error.issues } }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ harness: { file: harnessFile, valid: false, issues: error.issues } }, null, 2)}\n`,
+        );
         process.exitCode = exitCodes.invalid;
         return;
       }
@@ -38,7 +40,9 @@ export function registerValidate(program: Command): void {
         tools: harness.tools.items.length,
       };
       const report = options.trajectories
-        ? await validateTrajectoriesFile(options.trajectories, harness, { checkSystemPrompt: options.systemCheck })
+        ? await validateTrajectoriesFile(options.trajectories, harness, {
+            checkSystemPrompt: options.systemCheck,
+          })
         : undefined;
       if (options.json) {
         process.stdout.write(

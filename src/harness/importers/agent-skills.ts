@@ -8,6 +8,7 @@ import YAML from 'yaml';
 import { createLineLocator, findForbiddenKeys } from '../documents.js';
 import { contentHash } from '../hash.js';
 import { HarnessAugmentError, type Issue, type JsonPath, type SafeResult } from '../issues.js';
+import { lineAndColumn } from '../json-syntax.js';
 import { fromZodIssues } from '../parse-harness.js';
 import { type Skill, SkillSchema } from '../schema.js';
 import { isPlainObject, jsonTypeOf } from './tool-fields.js';
@@ -20,7 +21,12 @@ const fileName = 'SKILL.md';
 const skillKinds: readonly Skill['kind'][] = ['reply', 'strategy'];
 const skillRisks: readonly NonNullable<Skill['risk']>[] = ['low', 'medium', 'high'];
 
-/** The metadata keys under which a SKILL.md carries harness fields. */
+/**
+ * The metadata keys under which a SKILL.md carries the harness fields that Agent Skills have no place for.
+ *
+ * @example
+ * YAML.parse(frontMatter).metadata[skillMetadataKeys.id] // the exact id, e.g. 'item_qa' for the name 'item-qa'
+ */
 export const skillMetadataKeys = { id: 'hsa-id', kind: 'hsa-kind', risk: 'hsa-risk' } as const;
 
 /** Options of `renderSkillMarkdown`. */
@@ -52,6 +58,8 @@ export function skillName(id: string): string {
 interface SkillFile {
   frontMatter: string;
   body: string;
+  /** The line of the closing `---`. */
+  closingLine: number;
   bodyLine: number;
 }
 
@@ -82,7 +90,7 @@ function splitSkillFile(text: string): SkillFile | Issue {
         bodyLine += 1;
       }
       if (body.endsWith(lineBreak)) body = body.slice(0, -lineBreak.length);
-      return { frontMatter: text.slice(opening[0].length, lineStart), body, bodyLine };
+      return { frontMatter: text.slice(opening[0].length, lineStart), body, closingLine: line, bodyLine };
     }
     if (lineEnd === -1) break;
     lineStart = lineEnd + 1;
@@ -107,13 +115,19 @@ interface SkillDocument {
 function readSkillDocument(text: string, source: string | undefined): SkillDocument {
   const located = (issues: Issue[]): Issue[] =>
     issues.map((issue) => ({ ...issue, ...(source === undefined ? {} : { file: source }) }));
-  const fail = (issues: Issue[], lineOf: SkillDocument['lineOf'] = () => undefined, name?: string): SkillDocument => ({
+  const fail = (
+    issues: Issue[],
+    lineOf: SkillDocument['lineOf'] = () => undefined,
+    name?: string,
+  ): SkillDocument => ({
     name,
     lineOf,
     result: { success: false, issues: located(issues) },
   });
   if (typeof text !== 'string') {
-    return fail([{ code: 'invalid_type', path: [], message: `expected the text of a SKILL.md, not ${jsonTypeOf(text)}` }]);
+    return fail([
+      { code: 'invalid_type', path: [], message: `expected the text of a SKILL.md, not ${jsonTypeOf(text)}` },
+    ]);
   }
   const split = splitSkillFile(text.replace(/^\uFEFF/, ''));
   if ('code' in split) return fail([split]);
@@ -121,31 +135,41 @@ function readSkillDocument(text: string, source: string | undefined): SkillDocum
   const document = YAML.parseDocument(split.frontMatter, { uniqueKeys: true, prettyErrors: false });
   const syntax = document.errors[0];
   if (syntax) {
-    const position = syntax.linePos?.[0] ?? { line: 1, col: 1 };
+    // An error found at the end of the text (an unclosed quote or bracket) is shown on the last front-matter line.
+    const offset = Math.min(syntax.pos[0], Math.max(0, split.frontMatter.length - 1));
+    const { line, column } = lineAndColumn(split.frontMatter, offset);
     return fail([
       {
         code: 'invalid_front_matter',
         path: [],
-        line: position.line + 1,
-        message: `invalid YAML in the front matter: ${syntax.message.split('\n')[0]}`,
+        line: line + 1,
+        message: `invalid YAML in the front matter: ${syntax.message.split('\n')[0]} (column ${column})`,
       },
     ]);
   }
   const locate = createLineLocator({ text: split.frontMatter, format: 'yaml' });
   // Front-matter paths are counted from the line after the opening `---`; the body has its own path.
   const lineOf = (path: JsonPath) => {
-    if (path[0] === 'body') return split.bodyLine;
+    if (path[0] === 'body') return split.body.length > 0 ? split.bodyLine : split.closingLine;
     const line = locate(path);
     return line === undefined ? 1 : line + 1;
   };
-  const withLines = (issues: Issue[]) => issues.map((issue) => ({ ...issue, line: issue.line ?? lineOf(issue.path) }));
+  const withLines = (issues: Issue[]) =>
+    issues.map((issue) => ({ ...issue, line: issue.line ?? lineOf(issue.path) }));
 
   const value: unknown = document.toJS({ maxAliasCount: 100 });
   const forbidden = findForbiddenKeys(value);
   if (forbidden.length > 0) return fail(withLines(forbidden), lineOf);
   if (!isPlainObject(value)) {
     return fail(
-      [{ code: 'invalid_front_matter', path: [], line: 1, message: `the front matter must be a YAML mapping, not ${jsonTypeOf(value)}` }],
+      [
+        {
+          code: 'invalid_front_matter',
+          path: [],
+          line: 1,
+          message: `the front matter must be a YAML mapping, not ${jsonTypeOf(value)}`,
+        },
+      ],
       lineOf,
     );
   }
@@ -154,8 +178,10 @@ function readSkillDocument(text: string, source: string | undefined): SkillDocum
   const name = readName(value.name, issues);
   const description = readDescription(value.description, issues);
   const metadata = readMetadata(value.metadata, issues);
-  if (split.body.length === 0) issues.push({ code: 'missing_body', path: ['body'], message: 'the skill has no Markdown body' });
-  if (issues.length > 0 || name === undefined || description === undefined) return fail(withLines(issues), lineOf, name);
+  if (split.body.length === 0)
+    issues.push({ code: 'missing_body', path: ['body'], message: 'the skill has no Markdown body' });
+  if (issues.length > 0 || name === undefined || description === undefined)
+    return fail(withLines(issues), lineOf, name);
 
   const idFromMetadata = metadata.id !== undefined;
   const skill = {
@@ -183,7 +209,11 @@ function readName(value: unknown, issues: Issue[]): string | undefined {
     return undefined;
   }
   if (typeof value !== 'string') {
-    issues.push({ code: 'invalid_type', path: ['name'], message: `name must be a string, not ${jsonTypeOf(value)}` });
+    issues.push({
+      code: 'invalid_type',
+      path: ['name'],
+      message: `name must be a string, not ${jsonTypeOf(value)}`,
+    });
     return undefined;
   }
   if (!skillNamePattern.test(value) || value.length > maxNameLength) {
@@ -199,7 +229,11 @@ function readName(value: unknown, issues: Issue[]): string | undefined {
 
 function readDescription(value: unknown, issues: Issue[]): string | undefined {
   if (value === undefined || value === null || value === '') {
-    issues.push({ code: 'missing_description', path: ['description'], message: 'the front matter has no description' });
+    issues.push({
+      code: 'missing_description',
+      path: ['description'],
+      message: 'the front matter has no description',
+    });
     return undefined;
   }
   if (typeof value !== 'string') {
@@ -222,17 +256,28 @@ function readDescription(value: unknown, issues: Issue[]): string | undefined {
 }
 
 /** Reads the `hsa-` keys of `metadata`; other metadata is not part of a harness skill and is left unchecked. */
-function readMetadata(value: unknown, issues: Issue[]): { id?: string; kind?: Skill['kind']; risk?: Skill['risk'] } {
+function readMetadata(
+  value: unknown,
+  issues: Issue[],
+): { id?: string; kind?: Skill['kind']; risk?: Skill['risk'] } {
   if (value === undefined || value === null) return {};
   if (!isPlainObject(value)) {
-    issues.push({ code: 'invalid_type', path: ['metadata'], message: `metadata must be a mapping, not ${jsonTypeOf(value)}` });
+    issues.push({
+      code: 'invalid_type',
+      path: ['metadata'],
+      message: `metadata must be a mapping, not ${jsonTypeOf(value)}`,
+    });
     return {};
   }
   const read = (key: string): string | undefined => {
     const entry = value[key];
     if (entry === undefined) return undefined;
     if (typeof entry !== 'string') {
-      issues.push({ code: 'invalid_type', path: ['metadata', key], message: `${key} must be a string, not ${jsonTypeOf(entry)}` });
+      issues.push({
+        code: 'invalid_type',
+        path: ['metadata', key],
+        message: `${key} must be a string, not ${jsonTypeOf(entry)}`,
+      });
       return undefined;
     }
     return entry;
@@ -282,9 +327,12 @@ export function safeParseSkillMarkdown(text: string, source?: string): SafeResul
 export function parseSkillMarkdown(text: string, source?: string): Skill {
   const result = safeParseSkillMarkdown(text, source);
   if (result.success) return result.data;
-  throw new HarnessAugmentError(`${source ?? '<SKILL.md>'}: invalid skill: ${result.issues.length} issue(s)`, {
-    issues: result.issues,
-  });
+  throw new HarnessAugmentError(
+    `${source ?? '<SKILL.md>'}: invalid skill: ${result.issues.length} issue(s)`,
+    {
+      issues: result.issues,
+    },
+  );
 }
 
 /**
@@ -306,12 +354,19 @@ export function renderSkillMarkdown(skill: Skill, options: RenderSkillOptions = 
       message: `description has ${codePoints(skill.description)} characters; Agent Skills allow at most ${maxDescriptionLength}`,
     });
   }
-  if (issues.length > 0) throw new HarnessAugmentError(`cannot render skill as SKILL.md: ${issues.length} issue(s)`, { issues });
+  if (issues.length > 0)
+    throw new HarnessAugmentError(`cannot render skill as SKILL.md: ${issues.length} issue(s)`, { issues });
   const name = options.name ?? skillName(skill.id);
   if (!skillNamePattern.test(name) || name.length > maxNameLength) {
     throw new HarnessAugmentError(`invalid Agent Skills name ${JSON.stringify(name)}`, {
       kind: 'usage',
-      issues: [{ code: 'invalid_skill_name', path: ['name'], message: 'must be 1-64 lowercase letters, digits and single hyphens' }],
+      issues: [
+        {
+          code: 'invalid_skill_name',
+          path: ['name'],
+          message: 'must be 1-64 lowercase letters, digits and single hyphens',
+        },
+      ],
     });
   }
   const metadata: Record<string, string> = {};
@@ -324,7 +379,7 @@ export function renderSkillMarkdown(skill: Skill, options: RenderSkillOptions = 
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
   };
   // No line folding and no block scalars: every string stays on one line, quoted and escaped when needed.
-  const yaml = YAML.stringify(frontMatter, { lineWidth: 0, blockQuote: false });
+  const yaml = YAML.stringify(frontMatter, { lineWidth: 0, blockQuote: false, doubleQuotedAsJSON: true });
   return `---\n${yaml}---\n\n${skill.body}\n`;
 }
 
@@ -363,7 +418,10 @@ export async function loadSkillsFolder(dir: string): Promise<Skill[]> {
       text = await readFile(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw new HarnessAugmentError(`${file}: cannot read: ${(error as Error).message}`, { kind: 'usage', cause: error });
+      throw new HarnessAugmentError(`${file}: cannot read: ${(error as Error).message}`, {
+        kind: 'usage',
+        cause: error,
+      });
     }
     const document = readSkillDocument(text, file);
     if (document.name !== undefined && document.name !== folder) {
@@ -395,7 +453,8 @@ export async function loadSkillsFolder(dir: string): Promise<Skill[]> {
     firstFile.set(skill.id, file);
     skills.push(skill);
   }
-  if (issues.length > 0) throw new HarnessAugmentError(`${dir}: invalid skills: ${issues.length} issue(s)`, { issues });
+  if (issues.length > 0)
+    throw new HarnessAugmentError(`${dir}: invalid skills: ${issues.length} issue(s)`, { issues });
   return skills;
 }
 
@@ -418,9 +477,15 @@ export async function writeSkillsFolder(skills: Skill[], dir: string): Promise<s
     }
     const first = seen.get(skill.id);
     if (first === undefined) seen.set(skill.id, index);
-    else issues.push({ code: 'duplicate_id', path: [index, 'id'], message: `skill id "${skill.id}" is already used at index ${first}` });
+    else
+      issues.push({
+        code: 'duplicate_id',
+        path: [index, 'id'],
+        message: `skill id "${skill.id}" is already used at index ${first}`,
+      });
   });
-  if (issues.length > 0) throw new HarnessAugmentError(`cannot write skills: ${issues.length} issue(s)`, { issues });
+  if (issues.length > 0)
+    throw new HarnessAugmentError(`cannot write skills: ${issues.length} issue(s)`, { issues });
 
   const rendered = uniqueNames(skills.map((skill) => skillName(skill.id))).map((name, index) => ({
     name,

@@ -17,5 +17,10 @@ export {
   type McpToolsListResult,
   safeImportMcpTools,
 } from './mcp-tools.js';
-export { exportOpenAITools, importOpenAITools, type OpenAIChatTool, safeImportOpenAITools } from './openai-tools.js';
+export {
+  exportOpenAITools,
+  importOpenAITools,
+  type OpenAIChatTool,
+  safeImportOpenAITools,
+} from './openai-tools.js';
 export { type SkeletonOptions, skeletonHarness } from './skeleton.js';

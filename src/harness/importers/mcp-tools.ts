@@ -51,14 +51,22 @@ export function safeImportMcpTools(result: unknown): SafeResult<Tool[]> {
   const forbidden = findForbiddenKeys(result);
   if (forbidden.length > 0) return { success: false, issues: forbidden };
   if (!isPlainObject(result)) {
-    return failure({ code: 'invalid_type', path: [], message: `expected a tools/list result object, not ${jsonTypeOf(result)}` });
+    return failure({
+      code: 'invalid_type',
+      path: [],
+      message: `expected a tools/list result object, not ${jsonTypeOf(result)}`,
+    });
   }
   let listResult: Record<string, unknown> = result;
   let prefix: JsonPath = [];
   if ('jsonrpc' in result || 'result' in result || 'error' in result) {
     if (isPlainObject(result.error)) {
       const message = typeof result.error.message === 'string' ? result.error.message : 'no message';
-      return failure({ code: 'jsonrpc_error', path: ['error'], message: `the server answered with an error: ${message}` });
+      return failure({
+        code: 'jsonrpc_error',
+        path: ['error'],
+        message: `the server answered with an error: ${message}`,
+      });
     }
     if (!isPlainObject(result.result)) {
       return failure({
@@ -85,7 +93,11 @@ export function safeImportMcpTools(result: unknown): SafeResult<Tool[]> {
   list.forEach((entry: unknown, index) => {
     const at = (...rest: JsonPath) => [...prefix, 'tools', index, ...rest];
     if (!isPlainObject(entry)) {
-      issues.push({ code: 'invalid_type', path: at(), message: `a tool must be an object, not ${jsonTypeOf(entry)}` });
+      issues.push({
+        code: 'invalid_type',
+        path: at(),
+        message: `a tool must be an object, not ${jsonTypeOf(entry)}`,
+      });
       return;
     }
     const name = readToolName(entry.name, at('name'), issues);
@@ -96,7 +108,11 @@ export function safeImportMcpTools(result: unknown): SafeResult<Tool[]> {
       : undefined;
     let parameters: Record<string, unknown> | undefined;
     if (entry.inputSchema === undefined) {
-      issues.push({ code: 'missing_input_schema', path: at('inputSchema'), message: 'the tool has no inputSchema' });
+      issues.push({
+        code: 'missing_input_schema',
+        path: at('inputSchema'),
+        message: 'the tool has no inputSchema',
+      });
     } else {
       parameters = readParameters(entry.inputSchema, at('inputSchema'), issues);
     }
@@ -135,7 +151,8 @@ export function importMcpTools(result: unknown): Tool[] {
  */
 export function exportMcpTools(tools: Tool[]): { tools: McpTool[] } {
   const issues = checkToolsForExport(tools);
-  if (issues.length > 0) throw new HarnessAugmentError(`cannot export tools to MCP: ${issues.length} issue(s)`, { issues });
+  if (issues.length > 0)
+    throw new HarnessAugmentError(`cannot export tools to MCP: ${issues.length} issue(s)`, { issues });
   return {
     tools: tools.map((tool) => ({
       name: tool.name,

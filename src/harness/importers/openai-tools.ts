@@ -47,7 +47,13 @@ export function safeImportOpenAITools(value: unknown): SafeResult<Tool[]> {
   if (!Array.isArray(list)) {
     return {
       success: false,
-      issues: [{ code: 'invalid_type', path: prefix, message: `expected an array of tools, not ${jsonTypeOf(list)}` }],
+      issues: [
+        {
+          code: 'invalid_type',
+          path: prefix,
+          message: `expected an array of tools, not ${jsonTypeOf(list)}`,
+        },
+      ],
     };
   }
 
@@ -57,7 +63,11 @@ export function safeImportOpenAITools(value: unknown): SafeResult<Tool[]> {
   list.forEach((entry: unknown, index) => {
     const at = (...rest: JsonPath) => [...prefix, index, ...rest];
     if (!isPlainObject(entry)) {
-      issues.push({ code: 'invalid_type', path: at(), message: `a tool must be an object, not ${jsonTypeOf(entry)}` });
+      issues.push({
+        code: 'invalid_type',
+        path: at(),
+        message: `a tool must be an object, not ${jsonTypeOf(entry)}`,
+      });
       return;
     }
     if (entry.type !== 'function') {
@@ -108,7 +118,9 @@ export function safeImportOpenAITools(value: unknown): SafeResult<Tool[]> {
 export function importOpenAITools(value: unknown): Tool[] {
   const outcome = safeImportOpenAITools(value);
   if (outcome.success) return outcome.data;
-  throw new HarnessAugmentError(`invalid OpenAI tools: ${outcome.issues.length} issue(s)`, { issues: outcome.issues });
+  throw new HarnessAugmentError(`invalid OpenAI tools: ${outcome.issues.length} issue(s)`, {
+    issues: outcome.issues,
+  });
 }
 
 /**
@@ -126,6 +138,10 @@ export function exportOpenAITools(tools: Tool[]): OpenAIChatTool[] {
   }
   return tools.map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: structuredClone(tool.parameters) },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: structuredClone(tool.parameters),
+    },
   }));
 }

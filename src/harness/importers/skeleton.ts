@@ -18,7 +18,8 @@ const skeletonSections: NonNullable<HarnessInput['prompt']['sections']> = [
   {
     id: 'role',
     title: 'Role',
-    template: 'You are the assistant of {{harness.id}}.{{#if harness.description}} {{harness.description}}{{/if}}',
+    template:
+      'You are the assistant of {{harness.id}}.{{#if harness.description}} {{harness.description}}{{/if}}',
     pinned: true,
   },
   {
@@ -54,7 +55,10 @@ export function skeletonHarness(options: SkeletonOptions): Harness {
   };
   const result = safeParseHarness(input);
   if (result.success) return result.data;
-  throw new HarnessAugmentError(`cannot build a harness around these parts: ${result.issues.length} issue(s)`, {
-    issues: result.issues,
-  });
+  throw new HarnessAugmentError(
+    `cannot build a harness around these parts: ${result.issues.length} issue(s)`,
+    {
+      issues: result.issues,
+    },
+  );
 }

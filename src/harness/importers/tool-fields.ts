@@ -1,34 +1,54 @@
 // Shared field readers for the tool importers (MCP, OpenAI): each reads one field of an untrusted tool
 // definition, pushes an issue with the field's JSON path when it is wrong, and returns the usable value.
 // Internal: not re-exported from the importers' index.
-import { compileJsonSchema } from '../json-schema-validator.js';
+
 import { formatPath, type Issue, type JsonPath } from '../issues.js';
+import { compileJsonSchema } from '../json-schema-validator.js';
 import { fromZodIssues } from '../parse-harness.js';
 import { type Tool, ToolSchema } from '../schema.js';
 
 /** The tool-name rule of the harness (OpenAI function names), repeated here to name it in messages. */
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** True for a plain JSON object (not null, not an array). */
+/**
+ * True for a plain JSON object (not null, not an array).
+ *
+ * @example
+ * isPlainObject([]) // false
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Names the JSON type of a value for messages: `null`, `array`, `object`, `string`, … */
+/**
+ * Names the JSON type of a value for messages: `null`, `array`, `object`, `string`, …
+ *
+ * @example
+ * jsonTypeOf(null) // 'null'
+ */
 export function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   return typeof value;
 }
 
-/** Reads a required tool name; returns undefined (and adds an issue) when it is missing or breaks the rule. */
+/**
+ * Reads a required tool name; returns undefined (and adds an issue) when it is missing or breaks the rule.
+ *
+ * @example
+ * readToolName('fs.read', ['tools', 0, 'name'], issues) // undefined, and an `invalid_tool_name` issue
+ */
 export function readToolName(value: unknown, path: JsonPath, issues: Issue[]): string | undefined {
   if (value === undefined) {
     issues.push({ code: 'missing_name', path, message: 'the tool has no name' });
     return undefined;
   }
   if (typeof value !== 'string') {
-    issues.push({ code: 'invalid_type', path, message: `the tool name must be a string, not ${jsonTypeOf(value)}` });
+    issues.push({
+      code: 'invalid_type',
+      path,
+      message: `the tool name must be a string, not ${jsonTypeOf(value)}`,
+    });
     return undefined;
   }
   if (!toolNamePattern.test(value)) {
@@ -42,11 +62,25 @@ export function readToolName(value: unknown, path: JsonPath, issues: Issue[]): s
   return value;
 }
 
-/** Reads an optional text field: a non-empty string, or undefined when absent, null or empty. */
-export function readOptionalText(value: unknown, path: JsonPath, issues: Issue[], what: string): string | undefined {
+/**
+ * Reads an optional text field: a non-empty string, or undefined when absent, null or empty.
+ *
+ * @example
+ * readOptionalText('', ['description'], issues, 'description') // undefined, no issue
+ */
+export function readOptionalText(
+  value: unknown,
+  path: JsonPath,
+  issues: Issue[],
+  what: string,
+): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') {
-    issues.push({ code: 'invalid_type', path, message: `${what} must be a string, not ${jsonTypeOf(value)}` });
+    issues.push({
+      code: 'invalid_type',
+      path,
+      message: `${what} must be a string, not ${jsonTypeOf(value)}`,
+    });
     return undefined;
   }
   return value.length > 0 ? value : undefined;
@@ -55,10 +89,21 @@ export function readOptionalText(value: unknown, path: JsonPath, issues: Issue[]
 /**
  * Reads a JSON Schema of tool parameters: an object schema of type "object" that compiles. Returns a deep
  * copy so the imported tool never shares objects with its source.
+ *
+ * @example
+ * readParameters({ type: 'object', properties: {} }, ['inputSchema'], issues) // a copy of the schema
  */
-export function readParameters(value: unknown, path: JsonPath, issues: Issue[]): Record<string, unknown> | undefined {
+export function readParameters(
+  value: unknown,
+  path: JsonPath,
+  issues: Issue[],
+): Record<string, unknown> | undefined {
   if (!isPlainObject(value)) {
-    issues.push({ code: 'invalid_type', path, message: `parameters must be a JSON Schema object, not ${jsonTypeOf(value)}` });
+    issues.push({
+      code: 'invalid_type',
+      path,
+      message: `parameters must be a JSON Schema object, not ${jsonTypeOf(value)}`,
+    });
     return undefined;
   }
   if (value.type !== 'object') {
@@ -77,26 +122,49 @@ export function readParameters(value: unknown, path: JsonPath, issues: Issue[]):
   return structuredClone(value);
 }
 
-/** Adds a `duplicate_id` issue for every tool whose name was already used, pointing at its name field. */
-export function checkDuplicateNames(named: ReadonlyArray<{ name: string; path: JsonPath }>, issues: Issue[]): void {
+/**
+ * Adds a `duplicate_id` issue for every tool whose name was already used, pointing at its name field.
+ *
+ * @example
+ * checkDuplicateNames([{ name: 'a', path: [0, 'name'] }, { name: 'a', path: [1, 'name'] }], issues)
+ */
+export function checkDuplicateNames(
+  named: ReadonlyArray<{ name: string; path: JsonPath }>,
+  issues: Issue[],
+): void {
   const first = new Map<string, JsonPath>();
   for (const { name, path } of named) {
     const earlier = first.get(name);
     if (earlier === undefined) first.set(name, path);
-    else issues.push({ code: 'duplicate_id', path, message: `tool name "${name}" is already used at ${formatPath(earlier)}` });
+    else
+      issues.push({
+        code: 'duplicate_id',
+        path,
+        message: `tool name "${name}" is already used at ${formatPath(earlier)}`,
+      });
   }
 }
 
-/** Checks tools handed to an exporter against the harness rules; returns the issues, paths from the list. */
+/**
+ * Checks tools handed to an exporter against the harness rules; returns the issues, paths from the list.
+ *
+ * @example
+ * checkToolsForExport([{ name: 'a b', description: 'x', parameters: {} }]) // [{ code: 'invalid_format', path: [0, 'name'], … }]
+ */
 export function checkToolsForExport(tools: unknown): Issue[] {
-  if (!Array.isArray(tools)) return [{ code: 'invalid_type', path: [], message: `expected an array of tools, not ${jsonTypeOf(tools)}` }];
+  if (!Array.isArray(tools))
+    return [
+      { code: 'invalid_type', path: [], message: `expected an array of tools, not ${jsonTypeOf(tools)}` },
+    ];
   const issues: Issue[] = [];
   tools.forEach((tool, index) => {
     const parsed = ToolSchema.safeParse(tool);
     if (!parsed.success) issues.push(...fromZodIssues(parsed.error.issues, [index]));
   });
   checkDuplicateNames(
-    tools.flatMap((tool: Partial<Tool>, index) => (typeof tool?.name === 'string' ? [{ name: tool.name, path: [index, 'name'] }] : [])),
+    tools.flatMap((tool: Partial<Tool>, index) =>
+      typeof tool?.name === 'string' ? [{ name: tool.name, path: [index, 'name'] }] : [],
+    ),
     issues,
   );
   return issues;

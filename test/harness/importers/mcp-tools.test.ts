@@ -10,7 +10,9 @@ import {
 import { HarnessAugmentError, type Issue } from '../../../src/harness/issues.js';
 import { HarnessSchema, type Tool } from '../../../src/harness/schema.js';
 
-const fixturePath = fileURLToPath(new URL('../../../fixtures/importers/mcp-tools-list.json', import.meta.url));
+const fixturePath = fileURLToPath(
+  new URL('../../../fixtures/importers/mcp-tools-list.json', import.meta.url),
+);
 const readFixture = () =>
   JSON.parse(readFileSync(fixturePath, 'utf8')) as { result: { tools: Array<Record<string, unknown>> } };
 
@@ -30,7 +32,9 @@ describe('importMcpTools', () => {
     expect(tools).toHaveLength(14);
     const edit = tools.find((tool) => tool.name === 'edit_file');
     expect(edit?.description).toMatch(/^Make line-based edits/);
-    expect(edit?.parameters).toEqual(fixture.result.tools.find((tool) => tool.name === 'edit_file')?.inputSchema);
+    expect(edit?.parameters).toEqual(
+      fixture.result.tools.find((tool) => tool.name === 'edit_file')?.inputSchema,
+    );
   });
 
   it('copies input schemas instead of sharing them', () => {
@@ -65,7 +69,9 @@ describe('importMcpTools', () => {
 
 describe('exportMcpTools', () => {
   it('writes name, description and inputSchema', () => {
-    const tools: Tool[] = [{ name: 'fetch', description: 'Fetch a URL', parameters: { type: 'object', properties: {} } }];
+    const tools: Tool[] = [
+      { name: 'fetch', description: 'Fetch a URL', parameters: { type: 'object', properties: {} } },
+    ];
     expect(exportMcpTools(tools)).toStrictEqual({
       tools: [{ name: 'fetch', description: 'Fetch a URL', inputSchema: { type: 'object', properties: {} } }],
     });
@@ -88,7 +94,9 @@ describe('exportMcpTools', () => {
       expect.unreachable();
     } catch (error) {
       expect(HarnessAugmentError.isInstance(error)).toBe(true);
-      expect(shape((error as HarnessAugmentError).issues)).toEqual([{ code: 'invalid_format', path: [1, 'name'] }]);
+      expect(shape((error as HarnessAugmentError).issues)).toEqual([
+        { code: 'invalid_format', path: [1, 'name'] },
+      ]);
     }
   });
 });
@@ -120,7 +128,10 @@ describe('importMcpTools on bad input', () => {
           { name: 'fs.read_file', inputSchema },
           { name: 'no_schema' },
           { name: 'string_schema', inputSchema: { type: 'string' } },
-          { name: 'broken_schema', inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } },
+          {
+            name: 'broken_schema',
+            inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } },
+          },
           { name: 7, inputSchema },
           'not a tool',
           { name: 'twice', inputSchema },
@@ -143,7 +154,9 @@ describe('importMcpTools on bad input', () => {
 
   it('refuses __proto__ keys', () => {
     const value = JSON.parse('{"tools":[{"name":"x","inputSchema":{"type":"object","__proto__":{}}}]}');
-    expect(shape(issuesOf(value))).toEqual([{ code: 'forbidden_key', path: ['tools', 0, 'inputSchema', '__proto__'] }]);
+    expect(shape(issuesOf(value))).toEqual([
+      { code: 'forbidden_key', path: ['tools', 0, 'inputSchema', '__proto__'] },
+    ]);
   });
 
   it('throws a HarnessAugmentError carrying the issues', () => {
@@ -152,7 +165,9 @@ describe('importMcpTools on bad input', () => {
       expect.unreachable();
     } catch (error) {
       expect(HarnessAugmentError.isInstance(error)).toBe(true);
-      expect(shape((error as HarnessAugmentError).issues)).toEqual([{ code: 'invalid_tool_name', path: ['tools', 0, 'name'] }]);
+      expect(shape((error as HarnessAugmentError).issues)).toEqual([
+        { code: 'invalid_tool_name', path: ['tools', 0, 'name'] },
+      ]);
     }
   });
 });

@@ -11,7 +11,9 @@ import { HarnessAugmentError, type Issue } from '../../../src/harness/issues.js'
 import { HarnessSchema } from '../../../src/harness/schema.js';
 
 const readFixture = (name: string) =>
-  JSON.parse(readFileSync(fileURLToPath(new URL(`../../../fixtures/importers/${name}`, import.meta.url)), 'utf8'));
+  JSON.parse(
+    readFileSync(fileURLToPath(new URL(`../../../fixtures/importers/${name}`, import.meta.url)), 'utf8'),
+  );
 
 function issuesOf(value: unknown): Issue[] {
   const result = safeImportOpenAITools(value);
@@ -37,7 +39,9 @@ describe('importOpenAITools', () => {
   });
 
   it('gives missing parameters an empty object schema', () => {
-    const promotions = importOpenAITools(readFixture('openai-tools.json')).find((tool) => tool.name === 'get_room_promotions');
+    const promotions = importOpenAITools(readFixture('openai-tools.json')).find(
+      (tool) => tool.name === 'get_room_promotions',
+    );
     expect(promotions?.parameters).toStrictEqual({ type: 'object', properties: {} });
   });
 
@@ -59,7 +63,10 @@ describe('importOpenAITools', () => {
   });
 
   it('builds a valid skeleton harness', () => {
-    const harness = skeletonHarness({ id: 'live-room', tools: importOpenAITools(readFixture('openai-tools.json')) });
+    const harness = skeletonHarness({
+      id: 'live-room',
+      tools: importOpenAITools(readFixture('openai-tools.json')),
+    });
     expect(HarnessSchema.parse(harness)).toStrictEqual(harness);
   });
 });
@@ -69,7 +76,10 @@ describe('exportOpenAITools', () => {
     expect(
       exportOpenAITools([{ name: 'get_time', description: 'Current time', parameters: { type: 'object' } }]),
     ).toStrictEqual([
-      { type: 'function', function: { name: 'get_time', description: 'Current time', parameters: { type: 'object' } } },
+      {
+        type: 'function',
+        function: { name: 'get_time', description: 'Current time', parameters: { type: 'object' } },
+      },
     ]);
   });
 
@@ -85,7 +95,9 @@ describe('exportOpenAITools', () => {
 
 describe('importOpenAITools on bad input', () => {
   it('rejects tools that are not an array', () => {
-    expect(shape(issuesOf({ type: 'function', function: { name: 'x' } }))).toEqual([{ code: 'invalid_type', path: [] }]);
+    expect(shape(issuesOf({ type: 'function', function: { name: 'x' } }))).toEqual([
+      { code: 'invalid_type', path: [] },
+    ]);
     expect(shape(issuesOf({ tools: 'x' }))).toEqual([{ code: 'invalid_type', path: ['tools'] }]);
     expect(shape(issuesOf(null))).toEqual([{ code: 'invalid_type', path: [] }]);
   });
@@ -122,7 +134,9 @@ describe('importOpenAITools on bad input', () => {
       expect.unreachable();
     } catch (error) {
       expect(HarnessAugmentError.isInstance(error)).toBe(true);
-      expect(shape((error as HarnessAugmentError).issues)).toEqual([{ code: 'invalid_tool_name', path: [0, 'function', 'name'] }]);
+      expect(shape((error as HarnessAugmentError).issues)).toEqual([
+        { code: 'invalid_tool_name', path: [0, 'function', 'name'] },
+      ]);
     }
   });
 });

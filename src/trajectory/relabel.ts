@@ -1,0 +1,266 @@
+// Relabels: invertible maps over trajectories and model outputs, as plain data. A relabel moves the free
+// content of a trajectory (tool-call names and arguments, skill loads, identifiers mentioned in replies and
+// tool results, inserted episodes) into a variant's vocabulary; the content a harness determines (system
+// prompt, offered tools, skill bodies, hook turns) is then re-derived from the target harness, never patched.
+import { HarnessAugmentError } from '../harness/issues.js';
+import type { Harness } from '../harness/schema.js';
+import { findMentions, type SymbolEntry } from '../harness/symbol-table.js';
+import { applyEdits, mapJsonStringValues, parseRawJson, renameJsonKeys } from './raw-json.js';
+import type { Message, Trajectory } from './schema.js';
+import { type Rederived, rederiveTrajectory } from './validate-trajectory.js';
+
+/** A key rename inside a tool's arguments; `path` names the object holding the key (`[]` = array items). */
+export interface ArgumentRename {
+  path: string[];
+  from: string;
+  to: string;
+}
+
+/** The skill loader as named at a step's input. */
+export interface LoaderNames {
+  tool: string;
+  argument: string;
+}
+
+/** One step of a relabel. Names in a step are those current at the step's input. */
+export type RelabelStep =
+  | { type: 'rename_tools'; map: Record<string, string> }
+  | { type: 'rename_skills'; map: Record<string, string>; loader: LoaderNames }
+  | { type: 'rename_arguments'; tool: string; renames: ArgumentRename[] }
+  | { type: 'nest_arguments'; tool: string; under: string }
+  | { type: 'insert_messages'; at: number; messages: Message[] }
+  | { type: 'merge_skills'; into: string; sources: string[]; loads: string[]; loader: LoaderNames };
+
+/** An invertible map over trajectories: steps run forward left to right and inverse right to left. */
+export interface Relabel {
+  steps: RelabelStep[];
+}
+
+/** The relabel that changes nothing. */
+export const identityRelabel: Relabel = Object.freeze({ steps: [] }) as Relabel;
+
+/**
+ * Chains relabels: the result runs `first` then `second` forward, and `second` then `first` inverse.
+ *
+ * @example
+ * composeRelabels(renameRelabel, nestRelabel).steps.length
+ */
+export function composeRelabels(...relabels: Relabel[]): Relabel {
+  return { steps: relabels.flatMap((relabel) => relabel.steps) };
+}
+
+function invertMap(map: Record<string, string>): Record<string, string> {
+  const inverse: Record<string, string> = {};
+  for (const [from, to] of Object.entries(map)) {
+    if (Object.hasOwn(inverse, to)) {
+      throw new HarnessAugmentError(
+        `relabel maps both "${inverse[to]}" and "${from}" to "${to}": it is not invertible`,
+        {
+          kind: 'usage',
+        },
+      );
+    }
+    inverse[to] = from;
+  }
+  return inverse;
+}
+
+/** Rewrites whole-word mentions of the map's keys in a free text (replies, tool results). */
+function renameMentions(text: string, map: Record<string, string>, kind: 'tool' | 'skill'): string {
+  const symbols: SymbolEntry[] = Object.keys(map)
+    .filter((name) => map[name] !== name)
+    .map((name) => ({ kind, name, definedAt: [] }));
+  if (symbols.length === 0) return text;
+  const mentions = findMentions({ path: [], text }, symbols);
+  // Overlapping candidates (one name inside a longer one) keep the longest, which sorts first.
+  const edits: Array<{ start: number; end: number; text: string }> = [];
+  let reached = -1;
+  for (const mention of mentions) {
+    if (mention.start < reached) continue;
+    edits.push({ start: mention.start, end: mention.end, text: map[mention.name] as string });
+    reached = mention.end;
+  }
+  return applyEdits(text, edits);
+}
+
+type Direction = 'forward' | 'inverse';
+
+/** Inverts one step; steps with per-trajectory data keep it so the inverse is exact. */
+function invertStep(step: RelabelStep): RelabelStep {
+  switch (step.type) {
+    case 'rename_tools':
+      return { type: 'rename_tools', map: invertMap(step.map) };
+    case 'rename_skills':
+      return { type: 'rename_skills', map: invertMap(step.map), loader: step.loader };
+    case 'rename_arguments':
+      return {
+        type: 'rename_arguments',
+        tool: step.tool,
+        renames: [...step.renames]
+          .reverse()
+          .map((rename) => ({ path: rename.path, from: rename.to, to: rename.from })),
+      };
+    default:
+      return step;
+  }
+}
+
+function mapToolCalls(
+  messages: Message[],
+  map: (name: string, args: string) => { name: string; args: string },
+): Message[] {
+  return messages.map((message) => {
+    if (message.role !== 'assistant' || !message.tool_calls) return message;
+    return {
+      ...message,
+      tool_calls: message.tool_calls.map((call) => {
+        const mapped = map(call.function.name, call.function.arguments);
+        return mapped.name === call.function.name && mapped.args === call.function.arguments
+          ? call
+          : { ...call, function: { ...call.function, name: mapped.name, arguments: mapped.args } };
+      }),
+    };
+  });
+}
+
+function mapFreeText(messages: Message[], map: (text: string) => string): Message[] {
+  return messages.map((message) => {
+    if (message.role === 'assistant' && message.content !== null && !message.hsa) {
+      const content = map(message.content);
+      return content === message.content ? message : { ...message, content };
+    }
+    if (message.role === 'tool' && !message.hsa) {
+      const content = map(message.content);
+      return content === message.content ? message : { ...message, content };
+    }
+    return message;
+  });
+}
+
+/** Calls of the loader, in order, with the skill each names. */
+function mapSkillLoads(
+  messages: Message[],
+  loader: LoaderNames,
+  map: (skill: string, index: number) => string,
+): Message[] {
+  let index = 0;
+  return mapToolCalls(messages, (name, args) => {
+    if (name !== loader.tool) return { name, args };
+    const mapped = mapJsonStringValues(args, [], loader.argument, (skill) => map(skill, index));
+    index++;
+    return { name, args: mapped ?? args };
+  });
+}
+
+function applyStep(
+  messages: Message[],
+  step: RelabelStep,
+  direction: Direction,
+  isTrajectory: boolean,
+): Message[] {
+  switch (step.type) {
+    case 'rename_tools': {
+      const renamed = mapToolCalls(messages, (name, args) => ({ name: step.map[name] ?? name, args }));
+      return mapFreeText(renamed, (text) => renameMentions(text, step.map, 'tool'));
+    }
+    case 'rename_skills': {
+      const loaded = mapSkillLoads(messages, step.loader, (skill) => step.map[skill] ?? skill);
+      return mapFreeText(loaded, (text) => renameMentions(text, step.map, 'skill'));
+    }
+    case 'rename_arguments':
+      return mapToolCalls(messages, (name, args) =>
+        name === step.tool ? { name, args: renameJsonKeys(args, step.renames) ?? args } : { name, args },
+      );
+    case 'nest_arguments':
+      return mapToolCalls(messages, (name, args) => {
+        if (name !== step.tool) return { name, args };
+        if (direction === 'forward') return { name, args: `{${JSON.stringify(step.under)}:${args}}` };
+        const root = parseRawJson(args);
+        const only = root?.kind === 'object' && root.members.length === 1 ? root.members[0] : undefined;
+        return only && only.key === step.under
+          ? { name, args: args.slice(only.value.start, only.value.end) }
+          : { name, args };
+      });
+    case 'insert_messages': {
+      // Inserted episodes belong to a trajectory; a model's output never holds them.
+      if (!isTrajectory) return messages;
+      if (direction === 'forward')
+        return [...messages.slice(0, step.at), ...step.messages, ...messages.slice(step.at)];
+      return [...messages.slice(0, step.at), ...messages.slice(step.at + step.messages.length)];
+    }
+    case 'merge_skills': {
+      if (direction === 'forward') {
+        const sources = new Set(step.sources);
+        return mapSkillLoads(messages, step.loader, (skill) => (sources.has(skill) ? step.into : skill));
+      }
+      // The k-th load of the merged skill was a load of loads[k]; outside a known trajectory, the first source.
+      let merged = 0;
+      return mapSkillLoads(messages, { tool: step.loader.tool, argument: step.loader.argument }, (skill) => {
+        if (skill !== step.into) return skill;
+        const original = isTrajectory ? step.loads[merged] : undefined;
+        merged++;
+        return original ?? (step.sources[0] as string);
+      });
+    }
+  }
+}
+
+/**
+ * Applies a relabel's steps to messages without touching derived content. `isTrajectory` is false for
+ * a model's output, which holds no inserted episode.
+ *
+ * @example
+ * relabelMessages(trajectory.messages, relabel, 'forward', true)
+ */
+export function relabelMessages(
+  messages: Message[],
+  relabel: Relabel,
+  direction: Direction,
+  isTrajectory = true,
+): Message[] {
+  const steps = direction === 'forward' ? relabel.steps : [...relabel.steps].reverse().map(invertStep);
+  return steps.reduce((current, step) => applyStep(current, step, direction, isTrajectory), messages);
+}
+
+/**
+ * Moves a trajectory into a variant harness: the relabel's steps, then the derived content re-derived from
+ * the variant. The issues say what does not hold under the variant.
+ *
+ * @example
+ * const { trajectory: rewritten, issues } = forwardTrajectory(trajectory, relabel, variant);
+ */
+export function forwardTrajectory(trajectory: Trajectory, relabel: Relabel, variant: Harness): Rederived {
+  return rederiveTrajectory(
+    { ...trajectory, messages: relabelMessages(trajectory.messages, relabel, 'forward') },
+    variant,
+  );
+}
+
+/**
+ * Moves a rewritten trajectory back to the base harness: inverse steps right to left, then the derived
+ * content re-derived from the base. For a certified pair the result equals the original byte for byte.
+ *
+ * @example
+ * inverseTrajectory(rewritten, relabel, base).trajectory // deep-equals the original
+ */
+export function inverseTrajectory(trajectory: Trajectory, relabel: Relabel, base: Harness): Rederived {
+  return rederiveTrajectory(
+    { ...trajectory, messages: relabelMessages(trajectory.messages, relabel, 'inverse') },
+    base,
+  );
+}
+
+/**
+ * Maps a model's output under a variant back to the base vocabulary (tool names, arguments, skill ids,
+ * mentions), for scoring against the original gold.
+ *
+ * @example
+ * invertOutput({ role: 'assistant', content: null, tool_calls: [...] }, row.relabel)
+ */
+export function invertOutput(output: Message, relabel: Relabel): Message;
+export function invertOutput(output: Message[], relabel: Relabel): Message[];
+export function invertOutput(output: Message | Message[], relabel: Relabel): Message | Message[] {
+  const messages: Message[] = Array.isArray(output) ? output : [output];
+  const inverted = relabelMessages(messages, relabel, 'inverse', false);
+  return Array.isArray(output) ? inverted : (inverted[0] as Message);
+}

@@ -1,0 +1,79 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readDocument } from '../../src/harness/documents.js';
+import { loadSkillsFolder } from '../../src/harness/importers/index.js';
+import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+import { runCli } from '../support/run-cli.js';
+
+let folder: string;
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'hsa-import-'));
+});
+
+describe('hsa import / export', () => {
+  it('imports a real MCP tools/list response into a harness that validates, and exports it back', async () => {
+    const harnessFile = join(folder, 'fs.yaml');
+    const imported = runCli([
+      'import',
+      'mcp',
+      'fixtures/importers/mcp-tools-list.json',
+      '-o',
+      harnessFile,
+      '--id',
+      'filesystem',
+    ]);
+    expect(imported.status).toBe(0);
+    expect(runCli(['validate', harnessFile]).status).toBe(0);
+
+    const exportedFile = join(folder, 'fs.mcp.json');
+    expect(runCli(['export', 'mcp', harnessFile, '-o', exportedFile]).status).toBe(0);
+    const original = (await readDocument('fixtures/importers/mcp-tools-list.json')).value as {
+      result: { tools: Array<{ name: string; description?: string; inputSchema: unknown }> };
+    };
+    const exported = JSON.parse(readFileSync(exportedFile, 'utf8')) as typeof original.result;
+    // Name, description and input schema come back as they were; MCP-only fields (title, annotations) are not kept.
+    expect(
+      exported.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    ).toEqual(
+      original.result.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    );
+  });
+
+  it('imports a folder of SKILL.md files into a harness that validates, and exports the same skills', async () => {
+    const harnessFile = join(folder, 'skills.json');
+    expect(runCli(['import', 'skills', 'fixtures/importers/skills', '-o', harnessFile]).status).toBe(0);
+    expect(runCli(['validate', harnessFile]).status).toBe(0);
+    const harness = await loadHarnessFile(harnessFile);
+    expect(harness.skills.items).toEqual(await loadSkillsFolder('fixtures/importers/skills'));
+
+    const out = join(folder, 'skills-out');
+    const exported = runCli(['export', 'skills', harnessFile, '-o', out]);
+    expect(exported.status).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(readdirSync('fixtures/importers/skills').sort());
+    expect(await loadSkillsFolder(out)).toEqual(harness.skills.items);
+  });
+
+  it('imports an OpenAI tools array and exports it back equivalently', () => {
+    const harnessFile = join(folder, 'openai.yaml');
+    expect(
+      runCli(['import', 'openai-tools', 'fixtures/importers/openai-tools.json', '-o', harnessFile]).status,
+    ).toBe(0);
+    expect(runCli(['validate', harnessFile]).status).toBe(0);
+    const exported = runCli(['export', 'openai-tools', harnessFile]);
+    const original = JSON.parse(readFileSync('fixtures/importers/openai-tools.json', 'utf8')) as Array<{
+      function: { name: string; parameters?: unknown };
+    }>;
+    const back = JSON.parse(exported.stdout) as typeof original;
+    expect(back.map((tool) => tool.function.name)).toEqual(original.map((tool) => tool.function.name));
+  });
+
+  it('reports bad input with the JSON path and exit 1', () => {
+    const run = runCli(['import', 'mcp', 'fixtures/importers/openai-tools.json']);
+    expect(run.status).toBe(1);
+    expect(run.stdout.trim()).toBe(
+      'fixtures/importers/openai-tools.json:1 $: expected a tools/list result object, not array [invalid_type]',
+    );
+  });
+});
