@@ -50,6 +50,7 @@ export { compileJsonSchema, validateAgainstSchema } from './harness/json-schema-
 export { offeredTools, skillLoaderTool, toChatCompletionTools } from './harness/offered-tools.js';
 export { loadHarnessFile, parseHarness, safeParseHarness } from './harness/parse-harness.js';
 export {
+  formatList,
   formatSection,
   type RequestContext,
   renderSection,
@@ -63,6 +64,7 @@ export {
   type HarnessPartName,
   HarnessSchema,
   type HeadingStyle,
+  type ListStyle,
   type Hook,
   type HookAction,
   HookActionSchema,

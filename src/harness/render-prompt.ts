@@ -1,23 +1,61 @@
 // Renders the system prompt: each section's template over the harness and the request context, under a
 // heading in the pipeline's heading style, sections joined by a blank line.
 import { HarnessAugmentError } from './issues.js';
-import type { Harness, HeadingStyle, PromptSection } from './schema.js';
+import YAML from 'yaml';
+import type { Harness, HeadingStyle, ListStyle, PromptSection } from './schema.js';
 import { renderTemplate } from './template-engine.js';
 
 /** Request context: free data the templates read as `context.*` (room state, products, history, …). */
 export type RequestContext = Record<string, unknown>;
 
 /**
+ * Renders rows of `{ name, kind?, description }` as a list in one of the prompt's list styles.
+ *
+ * @example
+ * formatList('bullets', [{ name: 'item_qa', kind: 'reply', description: 'Product questions' }])
+ * // '- item_qa (reply): Product questions'
+ */
+export function formatList(style: ListStyle, rows: ReadonlyArray<{ name: string; kind?: string; description: string }>): string {
+  const label = (row: { name: string; kind?: string }) => (row.kind ? `${row.name} (${row.kind})` : row.name);
+  switch (style) {
+    case 'bullets':
+      return rows.map((row) => `- ${label(row)}: ${row.description}`).join('\n');
+    case 'numbered':
+      return rows.map((row, index) => `${index + 1}. ${label(row)}: ${row.description}`).join('\n');
+    case 'table': {
+      const hasKind = rows.some((row) => row.kind !== undefined);
+      const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+      const header = hasKind ? '| name | kind | description |\n|---|---|---|' : '| name | description |\n|---|---|';
+      const lines = rows.map((row) =>
+        hasKind ? `| ${cell(row.name)} | ${cell(row.kind ?? '')} | ${cell(row.description)} |` : `| ${cell(row.name)} | ${cell(row.description)} |`,
+      );
+      return [header, ...lines].join('\n');
+    }
+    case 'json':
+      return JSON.stringify(rows.map((row) => ({ name: row.name, ...(row.kind ? { kind: row.kind } : {}), description: row.description })), null, 2);
+    case 'yaml':
+      return YAML.stringify(
+        rows.map((row) => ({ name: row.name, ...(row.kind ? { kind: row.kind } : {}), description: row.description })),
+        { lineWidth: 0 },
+      ).trimEnd();
+  }
+}
+
+/**
  * The data every section template sees. `skills` and `tools` are the harness's lists in order,
- * `loader` names the skill-loading tool, `hooks` holds the enabled hooks.
+ * `loader` names the skill-loading tool, `hooks` holds the enabled hooks, and `skillList` / `toolList` are
+ * those lists already rendered in the prompt's `listStyle`.
  */
 export function templateData(harness: Harness, context: RequestContext) {
+  const style = harness.prompt.listStyle;
   return {
     harness: { id: harness.id, description: harness.description ?? '' },
     skills: harness.skills.items,
     loader: harness.skills.loader,
     tools: harness.tools.items,
     hooks: harness.hooks.items.filter((hook) => hook.enabled),
+    skillList: formatList(style, harness.skills.items.map((skill) => ({ name: skill.id, kind: skill.kind, description: skill.description }))),
+    toolList: formatList(style, harness.tools.items.map((tool) => ({ name: tool.name, description: tool.description }))),
     context,
   };
 }

@@ -143,10 +143,14 @@ export const PromptSectionSchema = z.strictObject({
 });
 
 export const HeadingStyleSchema = z.enum(['markdown', 'xml', 'numbered', 'bracketed']);
+export const ListStyleSchema = z
+  .enum(['bullets', 'numbered', 'table', 'json', 'yaml'])
+  .describe('How `{{skillList}}` and `{{toolList}}` render in templates.');
 
 export const PromptPartSchema = z.strictObject({
   version,
   headingStyle: HeadingStyleSchema.default('markdown'),
+  listStyle: ListStyleSchema.default('bullets'),
   sections: z.array(PromptSectionSchema).min(1),
 });
 
@@ -193,6 +197,7 @@ export type HookAction = z.infer<typeof HookActionSchema>;
 export type Hook = z.infer<typeof HookSchema>;
 export type PromptSection = z.infer<typeof PromptSectionSchema>;
 export type HeadingStyle = z.infer<typeof HeadingStyleSchema>;
+export type ListStyle = z.infer<typeof ListStyleSchema>;
 export type Tool = z.infer<typeof ToolSchema>;
 /** A parsed harness, defaults applied. Named `HarnessSpec` in prose only where it could be confused with other libraries' `Harness`. */
 export type Harness = z.infer<typeof HarnessSchema>;

@@ -1,0 +1,91 @@
+// The certificate: proof that a (variant, rewritten trajectory) pair preserves the task. The rewritten
+// trajectory validates under the variant, hooks decide as they did, and the inverse restores the original
+// byte for byte. A pair without a certificate is never emitted.
+import { hashHarness } from '../harness/hash.js';
+import type { Issue } from '../harness/issues.js';
+import type { Harness } from '../harness/schema.js';
+import { inverseTrajectory, type Relabel } from '../trajectory/relabel.js';
+import type { Trajectory } from '../trajectory/schema.js';
+import { type HookDecision, validateTrajectory } from '../trajectory/validate-trajectory.js';
+
+export interface Certificate {
+  certified: boolean;
+  baseHash: string;
+  variantHash: string;
+  checks: {
+    /** Every tool exists, arguments validate, skills exist, derived content is the variant's. */
+    validUnderVariant: boolean;
+    /** Every hook decides as it did on the original (inserted episodes aside). */
+    hooksAgree: boolean;
+    /** The inverse relabel restores the original byte for byte. */
+    inverseExact: boolean;
+  };
+  /** What failed, when not certified. */
+  issues: Issue[];
+}
+
+export interface CertifyInput {
+  base: Harness;
+  variant: Harness;
+  original: Trajectory;
+  rewritten: Trajectory;
+  relabel: Relabel;
+}
+
+/** Hook decisions without their positions, leaving out those on inserted (injected) turns. */
+function decisionTrace(trajectory: Trajectory, decisions: readonly HookDecision[]): string[] {
+  return decisions
+    .filter((decision) => {
+      const index = decision.path[1];
+      const message = typeof index === 'number' ? trajectory.messages[index] : undefined;
+      return !(message && 'hsa' in message && message.hsa?.injected);
+    })
+    .map((decision) => `${decision.stage}:${decision.failed ?? 'pass'}`);
+}
+
+/**
+ * Checks a rewritten trajectory against its variant and its original.
+ *
+ * @example
+ * const certificate = certify({ base, variant, original, rewritten, relabel });
+ * if (!certificate.certified) rejects.push(certificate.issues);
+ */
+export function certify(input: CertifyInput): Certificate {
+  const { base, variant, original, rewritten, relabel } = input;
+  const issues: Issue[] = [];
+  const underVariant = validateTrajectory(rewritten, variant);
+  issues.push(...underVariant.issues.map((issue) => ({ ...issue, message: `under the variant: ${issue.message}` })));
+  const underBase = validateTrajectory(original, base);
+  if (!underBase.valid) {
+    issues.push(...underBase.issues.map((issue) => ({ ...issue, message: `the original is invalid: ${issue.message}` })));
+  }
+
+  const before = decisionTrace(original, underBase.decisions);
+  const after = underVariant.trajectory ? decisionTrace(underVariant.trajectory, underVariant.decisions) : [];
+  const hooksAgree = underVariant.valid && before.join('\n') === after.join('\n');
+  if (underVariant.valid && !hooksAgree) {
+    const at = before.findIndex((decision, index) => decision !== after[index]);
+    issues.push({
+      code: 'hook_decisions_changed',
+      path: ['messages'],
+      message: `hook decision ${at} changed: ${before[at] ?? '(none)'} became ${after[at] ?? '(none)'}`,
+    });
+  }
+
+  let inverseExact = false;
+  if (underVariant.trajectory) {
+    const restored = inverseTrajectory(underVariant.trajectory, relabel, base).trajectory;
+    inverseExact = JSON.stringify(restored) === JSON.stringify(original);
+    if (!inverseExact) {
+      issues.push({ code: 'inverse_not_exact', path: [], message: 'the inverse relabel does not restore the original exactly' });
+    }
+  }
+  const checks = { validUnderVariant: underVariant.valid, hooksAgree, inverseExact };
+  return {
+    certified: checks.validUnderVariant && checks.hooksAgree && checks.inverseExact && underBase.valid,
+    baseHash: hashHarness(base).harness,
+    variantHash: hashHarness(variant).harness,
+    checks,
+    issues,
+  };
+}

@@ -1,0 +1,175 @@
+// The operator contract: a pure, seeded function harness → { harness', relabel, record }, declared as data
+// plus `apply`. Operators import only the public core, the same surface a third-party author gets.
+import type { z } from 'zod';
+import { contentHash } from '../harness/hash.js';
+import { HarnessAugmentError } from '../harness/issues.js';
+import { fromZodIssues } from '../harness/parse-harness.js';
+import type { Harness } from '../harness/schema.js';
+import { identityRelabel, type Relabel } from '../trajectory/relabel.js';
+import type { Trajectory } from '../trajectory/schema.js';
+import { createRandom, type Random } from './random.js';
+
+/** The five dimensions of harness variation. */
+export const dimensions = ['skill-ids', 'skill-content', 'tools', 'prompt', 'hooks'] as const;
+export type Dimension = (typeof dimensions)[number];
+
+/**
+ * How an operator preserves the task: `exact` carries the gold trajectory over through its relabel;
+ * `regenerate` needs a model (a paraphraser, a teacher) and a judge.
+ */
+export type PreservationMode = 'exact' | 'regenerate';
+
+/** A text rewrite requested by a `regenerate` operator, e.g. a paraphrase that keeps protected spans. */
+export interface RegenerateRequest {
+  operator: string;
+  instruction: string;
+  text: string;
+  /** Spans that must appear verbatim in the answer. */
+  protectedSpans: string[];
+}
+
+/** The injected model call of `regenerate` operators. */
+export type RegenerateFunction = (request: RegenerateRequest) => Promise<string>;
+
+/** What an operator sees besides the harness. */
+export interface OperatorContext<Params> {
+  /** The operator's own seeded generator. */
+  rng: Random;
+  /** 0 changes nothing; 1 is the strongest setting. */
+  severity: number;
+  params: Params;
+  /** The example being augmented, in the vocabulary of the harness given to `apply`. */
+  trajectory?: Trajectory;
+  /** For `regenerate` operators. */
+  regenerate?: RegenerateFunction;
+}
+
+/** What `apply` returns: the variant and the relabel that carries trajectories to it. */
+export interface OperatorOutput {
+  harness: Harness;
+  relabel: Relabel;
+}
+
+/** Why an operator produced no variant (it does not apply to this harness or example). */
+export interface OperatorSkip {
+  skip: string;
+}
+
+export interface OperatorSpec<Schema extends z.ZodType> {
+  /** `dimension/verb`, never renamed. */
+  id: string;
+  /** Bump when the seeded output changes. */
+  version: number;
+  dimension: Dimension;
+  mode: PreservationMode;
+  /** One line: what it changes and what it keeps. */
+  description: string;
+  params: Schema;
+  apply(
+    harness: Harness,
+    context: OperatorContext<z.output<Schema>>,
+  ): OperatorOutput | OperatorSkip | Promise<OperatorOutput | OperatorSkip>;
+}
+
+export interface Operator<Schema extends z.ZodType = z.ZodType> extends OperatorSpec<Schema> {
+  readonly kind: 'operator';
+}
+
+/**
+ * Declares an operator. The id must read `dimension/verb` and start with the operator's dimension.
+ *
+ * @example
+ * export const reorderTools = defineOperator({ id: 'tools/reorder', version: 1, dimension: 'tools', mode: 'exact',
+ *   description: 'Shuffles the tool registry; names and schemas stay.', params: z.object({}),
+ *   apply: (harness, { rng }) => ({ harness: { ...harness, tools: { ...harness.tools, items: rng.shuffle(harness.tools.items) } }, relabel: identityRelabel }) });
+ */
+export function defineOperator<Schema extends z.ZodType>(spec: OperatorSpec<Schema>): Operator<Schema> {
+  if (!/^[a-z-]+\/[a-z][a-z0-9-]*$/.test(spec.id) || !spec.id.startsWith(`${spec.dimension}/`)) {
+    throw new HarnessAugmentError(`operator id "${spec.id}" must read "${spec.dimension}/verb" in kebab-case`, {
+      kind: 'usage',
+    });
+  }
+  return Object.freeze({ ...spec, kind: 'operator' as const });
+}
+
+/** Provenance of one applied operator: enough, with the seed, to replay it exactly. */
+export interface OperatorRecord {
+  name: string;
+  version: number;
+  dimension: Dimension;
+  severity: number;
+  params: Record<string, unknown>;
+}
+
+export interface AppliedOperator extends OperatorOutput {
+  record: OperatorRecord;
+  /** Whether the harness changed (content hash differs). */
+  changed: boolean;
+}
+
+export interface ApplyOptions {
+  /** A generator, or a seed string to make one. */
+  rng?: Random | string;
+  severity?: number;
+  params?: unknown;
+  trajectory?: Trajectory;
+  regenerate?: RegenerateFunction;
+}
+
+/**
+ * Parses an operator's params; bad params are a configuration error naming the operator and the path.
+ *
+ * @example
+ * parseOperatorParams(renameTools, { style: 'camel' })
+ */
+export function parseOperatorParams<Schema extends z.ZodType>(operator: Operator<Schema>, params: unknown): z.output<Schema> {
+  const parsed = operator.params.safeParse(params ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = fromZodIssues(parsed.error.issues, ['params']);
+  throw new HarnessAugmentError(
+    `operator "${operator.id}": invalid params: ${issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    { kind: 'usage', issues },
+  );
+}
+
+/**
+ * Applies one operator with a seed, severity and params. Returns the variant, its relabel and the record,
+ * or the reason the operator does not apply.
+ *
+ * @example
+ * const applied = await applyOperator(renameTools, harness, { rng: 'seed-1', severity: 1 });
+ */
+export async function applyOperator<Schema extends z.ZodType>(
+  operator: Operator<Schema>,
+  harness: Harness,
+  options: ApplyOptions = {},
+): Promise<AppliedOperator | OperatorSkip> {
+  const severity = options.severity ?? 1;
+  if (!(severity >= 0 && severity <= 1)) {
+    throw new HarnessAugmentError(`operator "${operator.id}": severity must be within [0, 1], got ${severity}`, { kind: 'usage' });
+  }
+  const params = parseOperatorParams(operator, options.params);
+  const rng = typeof options.rng === 'string' ? createRandom(options.rng) : (options.rng ?? createRandom('0'));
+  const record: OperatorRecord = {
+    name: operator.id,
+    version: operator.version,
+    dimension: operator.dimension,
+    severity,
+    params: params as Record<string, unknown>,
+  };
+  if (operator.mode === 'regenerate' && !options.regenerate) {
+    return { skip: `operator "${operator.id}" regenerates text and needs a regenerate function (a model); none was given` };
+  }
+  const output = await operator.apply(harness, {
+    rng,
+    severity,
+    params,
+    ...(options.trajectory ? { trajectory: options.trajectory } : {}),
+    ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+  });
+  if ('skip' in output) return output;
+  return { ...output, record, changed: contentHash(output.harness) !== contentHash(harness) };
+}
+
+/** The result of an operator that changes nothing. */
+export const unchanged = (harness: Harness): OperatorOutput => ({ harness, relabel: identityRelabel });

@@ -1,0 +1,137 @@
+// Renames identifiers through the symbol table: definitions, every mention in the harness's strings, and
+// the relabel that carries trajectories along. Never a blind string replace.
+import { HarnessAugmentError } from '../harness/issues.js';
+import type { JsonPath } from '../harness/issues.js';
+import type { Harness } from '../harness/schema.js';
+import { buildSymbolTable, harnessSymbols, type Mention } from '../harness/symbol-table.js';
+import type { ArgumentRename, Relabel, RelabelStep } from '../trajectory/relabel.js';
+import { applyEdits, type TextEdit } from '../trajectory/raw-json.js';
+
+/** A parameter rename: the full path of the parameter below the tool's arguments (`[]` = array items). */
+export interface ParameterRename {
+  tool: string;
+  path: string[];
+  to: string;
+}
+
+export interface SymbolRenames {
+  /** Skill id → new id. */
+  skills?: Record<string, string>;
+  /** Tool name → new name; may include the skill loader's tool. */
+  tools?: Record<string, string>;
+  /** New name of the skill loader's argument. */
+  loaderArgument?: string;
+  parameters?: ParameterRename[];
+}
+
+function assertRenames(kind: string, map: Record<string, string>, existing: readonly string[]) {
+  const targets = new Set<string>();
+  const kept = new Set(existing.filter((name) => !Object.hasOwn(map, name)));
+  for (const [from, to] of Object.entries(map)) {
+    if (!existing.includes(from)) throw new HarnessAugmentError(`cannot rename ${kind} "${from}": it does not exist`, { kind: 'usage' });
+    if (targets.has(to) || kept.has(to)) {
+      throw new HarnessAugmentError(`cannot rename ${kind} "${from}" to "${to}": the name is taken`, { kind: 'usage' });
+    }
+    targets.add(to);
+  }
+}
+
+function getAt(root: unknown, path: JsonPath): unknown {
+  return path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], root);
+}
+
+function setAt(root: unknown, path: JsonPath, value: unknown) {
+  const parent = getAt(root, path.slice(0, -1)) as Record<string | number, unknown>;
+  parent[path.at(-1) as string | number] = value;
+}
+
+/** The JSON path of the schema node of a parameter path, from the tool's `parameters`. */
+function schemaPath(path: readonly string[]): string[] {
+  return path.flatMap((segment) => (segment === '[]' ? ['items'] : ['properties', segment]));
+}
+
+/** Renames a key of an object, keeping the key order. */
+function renameKey(record: Record<string, unknown>, from: string, to: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key === from ? to : key, value]));
+}
+
+/**
+ * Renames skills, tools (the loader included), the loader's argument and tool parameters everywhere a
+ * harness defines or mentions them, and returns the variant with the relabel for trajectories.
+ *
+ * @example
+ * const { harness: variant, relabel } = renameSymbols(harness, { tools: { get_shipping_info: 'shipping_lookup' } });
+ */
+export function renameSymbols(harness: Harness, renames: SymbolRenames): { harness: Harness; relabel: Relabel } {
+  const skills = renames.skills ?? {};
+  const tools = renames.tools ?? {};
+  const parameters = renames.parameters ?? [];
+  const loader = harness.skills.loader;
+  assertRenames('skill', skills, harness.skills.items.map((skill) => skill.id));
+  assertRenames('tool', tools, [loader.tool, ...harness.tools.items.map((tool) => tool.name)]);
+  const symbols = harnessSymbols(harness);
+  for (const rename of parameters) {
+    const known = symbols.some(
+      (symbol) => symbol.kind === 'parameter' && symbol.tool === rename.tool && symbol.parameterPath?.join('\u0000') === rename.path.join('\u0000'),
+    );
+    if (!known) throw new HarnessAugmentError(`cannot rename parameter ${rename.tool}.${rename.path.join('.')}: it does not exist`, { kind: 'usage' });
+  }
+
+  // 1. Mentions in free text, through the symbol table.
+  const renamedParameter = (mention: Mention) =>
+    parameters.find((rename) => rename.tool === mention.tool && rename.path.at(-1) === mention.name);
+  const newName = (mention: Mention): string | undefined => {
+    if (mention.kind === 'skill') return skills[mention.name];
+    if (mention.kind === 'tool') return tools[mention.name];
+    if (mention.kind === 'parameter') return renamedParameter(mention)?.to;
+    return undefined;
+  };
+  const editsByPath = new Map<string, { path: JsonPath; edits: TextEdit[] }>();
+  const reached = new Map<string, number>();
+  for (const mention of buildSymbolTable(harness).mentions) {
+    const to = newName(mention);
+    if (to === undefined || to === mention.name) continue;
+    const key = JSON.stringify(mention.path);
+    // A parameter name shared by several tools is mentioned once per owner; edit each span once.
+    if ((reached.get(key) ?? -1) > mention.start) continue;
+    reached.set(key, mention.end);
+    const entry = editsByPath.get(key) ?? { path: mention.path, edits: [] };
+    entry.edits.push({ start: mention.start, end: mention.end, text: to });
+    editsByPath.set(key, entry);
+  }
+  const variant = structuredClone(harness);
+  for (const { path, edits } of editsByPath.values()) setAt(variant, path, applyEdits(getAt(variant, path) as string, edits));
+
+  // 2. Definitions.
+  for (const skill of variant.skills.items) skill.id = skills[skill.id] ?? skill.id;
+  const loaderTool = tools[loader.tool] ?? loader.tool;
+  const loaderArgument = renames.loaderArgument ?? loader.argument;
+  variant.skills.loader = { ...variant.skills.loader, tool: loaderTool, argument: loaderArgument };
+  const byDepth = [...parameters].sort((a, b) => b.path.length - a.path.length);
+  for (const rename of byDepth) {
+    const tool = variant.tools.items.find((candidate) => candidate.name === rename.tool);
+    if (!tool) continue;
+    const holder = getAt(tool.parameters, schemaPath(rename.path.slice(0, -1))) as Record<string, unknown>;
+    const from = rename.path.at(-1) as string;
+    holder.properties = renameKey(holder.properties as Record<string, unknown>, from, rename.to);
+    if (Array.isArray(holder.required)) holder.required = holder.required.map((name) => (name === from ? rename.to : name));
+  }
+  for (const tool of variant.tools.items) tool.name = tools[tool.name] ?? tool.name;
+
+  // 3. The relabel: skill loads first (named with the old loader), then tool names, then argument keys.
+  const steps: RelabelStep[] = [];
+  if (Object.keys(skills).length > 0) steps.push({ type: 'rename_skills', map: { ...skills }, loader: { tool: loader.tool, argument: loader.argument } });
+  if (Object.keys(tools).length > 0) steps.push({ type: 'rename_tools', map: { ...tools } });
+  if (loaderArgument !== loader.argument) {
+    steps.push({ type: 'rename_arguments', tool: loaderTool, renames: [{ path: [], from: loader.argument, to: loaderArgument }] });
+  }
+  const byTool = new Map<string, ArgumentRename[]>();
+  for (const rename of byDepth) {
+    const list = byTool.get(rename.tool) ?? [];
+    // Deepest first, so each path still names its ancestors as they are when the rename runs.
+    list.push({ path: rename.path.slice(0, -1), from: rename.path.at(-1) as string, to: rename.to });
+    byTool.set(rename.tool, list);
+  }
+  for (const [tool, list] of byTool) steps.push({ type: 'rename_arguments', tool: tools[tool] ?? tool, renames: list });
+  return { harness: variant, relabel: { steps } };
+}
