@@ -1,16 +1,20 @@
 // Builds the `hsa` command tree. Commands parse arguments and call the library; they hold no logic.
 import { Command } from 'commander';
 import { version } from '../version.js';
+import { registerAugment } from './commands/augment.js';
+import { registerExplain } from './commands/explain.js';
 import { registerExport } from './commands/export.js';
 import { registerHash } from './commands/hash.js';
 import { registerImport } from './commands/import.js';
+import { registerInvert } from './commands/invert.js';
+import { registerOperators } from './commands/operators.js';
 import { registerRender } from './commands/render.js';
 import { registerSchema } from './commands/schema.js';
 import { registerValidate } from './commands/validate.js';
 
 export function createProgram(): Command {
   const program = new Command('hsa')
-    .description('Harness-State Augmentation: validate, render, import and export agent harnesses')
+    .description('Harness-State Augmentation: validate, render, import, export and augment agent harnesses')
     .version(version, '-v, --version')
     .showHelpAfterError('(run hsa --help for usage)')
     .exitOverride();
@@ -20,6 +24,10 @@ export function createProgram(): Command {
   registerExport(program);
   registerSchema(program);
   registerHash(program);
+  registerAugment(program);
+  registerExplain(program);
+  registerInvert(program);
+  registerOperators(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -1,0 +1,200 @@
+// augment(): base harness × trajectories → certified (variant harness, rewritten trajectory) rows. Every
+// random draw comes from a generator derived from (seed, example id, variant index, operator index), so a
+// row is the same on every machine and for every shard count.
+import { contentHash, hashHarness } from '../harness/hash.js';
+import type { Issue } from '../harness/issues.js';
+import type { Harness } from '../harness/schema.js';
+import { composeRelabels, forwardTrajectory, type Relabel } from '../trajectory/relabel.js';
+import type { Trajectory } from '../trajectory/schema.js';
+import { validateTrajectory } from '../trajectory/validate-trajectory.js';
+import { type Certificate, certify } from './certificate.js';
+import { applyOperator, type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
+import type { Plan, PlannedOperator } from './plan.js';
+import { createRandom } from './random.js';
+
+/** Provenance: enough to replay a variant exactly. */
+export interface Provenance {
+  seed: string;
+  /** The derived seed of this variant: `seed/exampleId/variantIndex`. */
+  variantSeed: string;
+  baseHash: string;
+  ops: OperatorRecord[];
+  /** Operators that did not apply to this example, with the reason. */
+  skipped: Array<{ name: string; reason: string }>;
+  /** Dimensions the plan chose for this variant. */
+  planned: Dimension[];
+  /** Dimensions whose operators changed the harness (an operator may apply and leave it equal). */
+  changed: Dimension[];
+}
+
+/** One output row: stands alone, with the full variant harness. */
+export interface AugmentRow {
+  id: string;
+  exampleId: string;
+  variantIndex: number;
+  variantId: string;
+  harness: Harness;
+  trajectory: Trajectory;
+  relabel: Relabel;
+  provenance: Provenance;
+  certificate: Certificate;
+}
+
+/** An input or a variant that could not be emitted, with its reason. */
+export interface AugmentReject {
+  reason: 'syntax_error' | 'forbidden_key' | 'invalid_trajectory' | 'duplicate_id' | 'uncertified';
+  exampleId?: string;
+  variantIndex?: number;
+  line?: number;
+  issues: Issue[];
+}
+
+export interface AugmentOptions {
+  plan: Plan;
+  variants: number;
+  seed: string | number;
+  /** Severity used where the plan does not set one (default 0.5). */
+  severity?: number;
+  /** Only examples whose position (0-based, input order) modulo `count` equals `index`. */
+  shard?: { index: number; count: number };
+  regenerate?: RegenerateFunction;
+  onReject?: (reject: AugmentReject) => void;
+  /** Called once per example read (after sharding), for progress. */
+  onExample?: (position: number) => void;
+}
+
+/** An input item: a trajectory, or a JSONL record with its line number. */
+export type AugmentInput = unknown | { line: number; value: unknown } | { line: number; issue: Issue };
+
+function isRecord(item: unknown): item is { line: number; value?: unknown; issue?: Issue } {
+  return typeof item === 'object' && item !== null && 'line' in item && ('value' in item || 'issue' in item);
+}
+
+/**
+ * Produces one certified variant of one example, or the reason it could not.
+ *
+ * @example
+ * const result = await augmentExample(harness, trajectory, 0, { plan, variants: 1, seed: 42 });
+ */
+export async function augmentExample(
+  base: Harness,
+  original: Trajectory,
+  variantIndex: number,
+  options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate'>,
+): Promise<{ row: AugmentRow } | { reject: AugmentReject }> {
+  const seed = String(options.seed);
+  const variantSeed = `${seed}/${original.id}/${variantIndex}`;
+  const rng = createRandom(variantSeed);
+  const planned = options.plan.sample(rng.fork('plan'), options.severity ?? 0.5);
+  let harness = base;
+  let current = original;
+  const relabels: Relabel[] = [];
+  const ops: OperatorRecord[] = [];
+  const skipped: Provenance['skipped'] = [];
+  const changed = new Set<Dimension>();
+  for (const [index, step] of planned.entries()) {
+    for (const candidate of [step, ...(step.fallbacks ?? [])] as PlannedOperator[]) {
+      const applied = await applyOperator(candidate.operator, harness, {
+        rng: rng.fork(`op/${index}`),
+        severity: candidate.severity,
+        params: candidate.params,
+        trajectory: current,
+        ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+      });
+      if ('skip' in applied) {
+        skipped.push({ name: candidate.operator.id, reason: applied.skip });
+        continue;
+      }
+      harness = applied.harness;
+      relabels.push(applied.relabel);
+      ops.push(applied.record);
+      if (applied.changed) changed.add(applied.record.dimension);
+      // Later operators read the example in the vocabulary of the harness they are given.
+      current = forwardTrajectory(original, composeRelabels(...relabels), harness).trajectory;
+      break;
+    }
+  }
+  const relabel = composeRelabels(...relabels);
+  const rewritten = forwardTrajectory(original, relabel, harness).trajectory;
+  const certificate = certify({ base, variant: harness, original, rewritten, relabel });
+  if (!certificate.certified) {
+    return { reject: { reason: 'uncertified', exampleId: original.id, variantIndex, issues: certificate.issues } };
+  }
+  const baseHash = hashHarness(base).harness;
+  const variantId = `v_${contentHash({ base: baseHash, ops, seed: variantSeed }).slice(7, 27)}`;
+  return {
+    row: {
+      id: `${original.id}/${variantIndex}`,
+      exampleId: original.id,
+      variantIndex,
+      variantId,
+      harness,
+      trajectory: rewritten,
+      relabel,
+      provenance: {
+        seed,
+        variantSeed,
+        baseHash,
+        ops,
+        skipped,
+        planned: dimensions.filter((dimension) => planned.some((step) => step.operator.dimension === dimension)),
+        changed: dimensions.filter((dimension) => changed.has(dimension)),
+      },
+      certificate,
+    },
+  };
+}
+
+/**
+ * Augments trajectories under a plan: for each valid example, `variants` certified rows in order. Bad
+ * inputs and uncertified variants go to `onReject` with their reason; nothing is silently dropped.
+ *
+ * @example
+ * for await (const row of augment(harness, trajectories, { plan: compilePolicy(parsePolicy(presets.hat), registry), variants: 8, seed: 42 })) {
+ *   out.write(`${JSON.stringify(row)}\n`);
+ * }
+ */
+export async function* augment(
+  base: Harness,
+  trajectories: Iterable<AugmentInput> | AsyncIterable<AugmentInput>,
+  options: AugmentOptions,
+): AsyncGenerator<AugmentRow> {
+  const reject = options.onReject ?? (() => {});
+  const seen = new Set<string>();
+  let position = -1;
+  for await (const item of trajectories as AsyncIterable<AugmentInput>) {
+    position++;
+    if (options.shard && position % options.shard.count !== options.shard.index) continue;
+    options.onExample?.(position);
+    const line = isRecord(item) ? item.line : undefined;
+    const at = line === undefined ? {} : { line };
+    if (isRecord(item) && item.issue) {
+      reject({ reason: item.issue.code === 'forbidden_key' ? 'forbidden_key' : 'syntax_error', ...at, issues: [item.issue] });
+      continue;
+    }
+    const value = isRecord(item) ? item.value : item;
+    const validation = validateTrajectory(value, base);
+    const exampleId = validation.trajectory?.id ?? (value as { id?: unknown } | null)?.id;
+    const example = typeof exampleId === 'string' ? { exampleId } : {};
+    if (!validation.valid || !validation.trajectory) {
+      reject({ reason: 'invalid_trajectory', ...example, ...at, issues: validation.issues });
+      continue;
+    }
+    if (seen.has(validation.trajectory.id)) {
+      const issue = { code: 'duplicate_id', path: ['id'], message: `trajectory id "${validation.trajectory.id}" appears twice` };
+      reject({ reason: 'duplicate_id', ...example, ...at, issues: [issue] });
+      continue;
+    }
+    seen.add(validation.trajectory.id);
+    for (let variantIndex = 0; variantIndex < options.variants; variantIndex++) {
+      const result = await augmentExample(base, validation.trajectory, variantIndex, options);
+      if ('row' in result) yield result.row;
+      else reject({ ...result.reject, ...at });
+    }
+  }
+}
+
+/** Dimensions a row's policy perturbed: those of the operators that applied. */
+export function dimensionsOf(row: Pick<AugmentRow, 'provenance'>): Dimension[] {
+  return dimensions.filter((dimension) => row.provenance.ops.some((record) => record.dimension === dimension));
+}

@@ -1,0 +1,160 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { type AugmentReject, augment } from '../../augment/augment.js';
+import { dimensions } from '../../augment/operator.js';
+import { compilePolicy, severityValue } from '../../augment/policy.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import { loadHarnessFile } from '../../harness/parse-harness.js';
+import { readJsonl } from '../../trajectory/read-jsonl.js';
+import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
+import { createProgress } from '../progress.js';
+
+interface AugmentCliOptions {
+  harness: string;
+  trajectories: string;
+  variants: string;
+  seed: string;
+  policy?: string;
+  policyFile?: string;
+  out: string;
+  rejects?: string;
+  shard?: string;
+  severity?: string;
+}
+
+function parseShard(text: string | undefined) {
+  if (text === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index >= count) {
+    throw new HarnessAugmentError(`--shard must read i/n with 0 <= i < n, got "${text}"`, { kind: 'usage' });
+  }
+  return { index, count };
+}
+
+function positiveInteger(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new HarnessAugmentError(`${name} must be a non-negative integer, got "${text}"`, { kind: 'usage' });
+  return value;
+}
+
+/** Opens a stream to a temporary file that becomes `file` only when the run completes. */
+async function openAtomic(file: string): Promise<{ stream: WriteStream; commit(): Promise<void>; abort(): Promise<void> }> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.partial`;
+  const stream = createWriteStream(temporary, { encoding: 'utf8' });
+  const closed = () => new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  return {
+    stream,
+    async commit() {
+      await closed();
+      await rename(temporary, file);
+    },
+    async abort() {
+      await closed().catch(() => {});
+      await rm(temporary, { force: true });
+    },
+  };
+}
+
+function write(stream: WriteStream, line: string): Promise<void> | undefined {
+  if (stream.write(line)) return undefined;
+  return new Promise((resolve) => stream.once('drain', resolve));
+}
+
+export function registerAugment(program: Command): void {
+  program
+    .command('augment')
+    .description('turn a harness and trajectories into certified (variant harness, rewritten trajectory) rows')
+    .requiredOption('--harness <file>', 'base harness file')
+    .requiredOption('--trajectories <file>', 'trajectories JSONL under the base harness')
+    .option('--variants <n>', 'variants per trajectory', '8')
+    .option('--seed <seed>', 'global seed', '0')
+    .option('--policy <name>', 'a preset: identity, hat, tools-only, rotbench-slight|medium|heavy|union (default hat)')
+    .option('--policy-file <file>', 'a policy in YAML or JSON')
+    .option('--severity <level>', 'default severity: slight, medium, heavy or a number in [0, 1] (overrides the policy)')
+    .requiredOption('--out <file>', 'output rows JSONL')
+    .option('--rejects <file>', 'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)')
+    .option('--shard <i/n>', 'only the examples whose position modulo n is i')
+    .action(async (options: AugmentCliOptions) => {
+      const started = Date.now();
+      const variants = positiveInteger('--variants', options.variants);
+      const shard = parseShard(options.shard);
+      const harness = await loadHarnessFile(options.harness);
+      const policy = await resolvePolicy(options.policy, options.policyFile);
+      const severity =
+        options.severity === undefined
+          ? severityValue(policy.severity)
+          : /^(slight|medium|heavy)$/.test(options.severity)
+            ? severityValue(options.severity as 'slight')
+            : Number(options.severity);
+      if (!(severity >= 0 && severity <= 1)) throw new HarnessAugmentError(`--severity must be slight, medium, heavy or within [0, 1]`, { kind: 'usage' });
+      const plan = compilePolicy(policy, await builtinRegistry());
+
+      const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
+      const out = await openAtomic(options.out);
+      const rejectsOut = await openAtomic(rejectsFile);
+      const progress = createProgress('augment');
+      const counts = { examples: 0, rows: 0, rejectedExamples: 0, uncertified: 0 };
+      const byReason: Record<string, number> = {};
+      const coverage = Object.fromEntries(dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }]));
+      const pending: Array<Promise<void> | undefined> = [];
+      const onReject = (reject: AugmentReject) => {
+        byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
+        if (reject.reason === 'uncertified') counts.uncertified++;
+        else counts.rejectedExamples++;
+        pending.push(write(rejectsOut.stream, `${JSON.stringify(reject)}\n`));
+      };
+      try {
+        for await (const row of augment(harness, readJsonl(options.trajectories), {
+          plan,
+          variants,
+          seed: options.seed,
+          severity,
+          ...(shard ? { shard } : {}),
+          onReject,
+          onExample: () => {
+            counts.examples++;
+            progress.update(`${counts.examples} examples, ${counts.rows} rows`);
+          },
+        })) {
+          counts.rows++;
+          for (const dimension of row.provenance.planned) (coverage[dimension] as { planned: number }).planned++;
+          for (const dimension of row.provenance.changed) (coverage[dimension] as { changed: number }).changed++;
+          await write(out.stream, `${JSON.stringify(row)}\n`);
+          await Promise.all(pending.splice(0));
+        }
+        await Promise.all(pending.splice(0));
+      } catch (error) {
+        progress.done();
+        await out.abort();
+        await rejectsOut.abort();
+        throw error;
+      }
+      progress.done();
+      await out.commit();
+      const rejected = counts.rejectedExamples + counts.uncertified;
+      if (rejected > 0 || options.rejects) await rejectsOut.commit();
+      else await rejectsOut.abort();
+
+      const augmented = counts.examples - counts.rejectedExamples;
+      const lines = [
+        `read ${counts.examples} trajectories: ${augmented} augmented + ${counts.rejectedExamples} rejected`,
+        `rows: ${counts.rows} written + ${counts.uncertified} uncertified = ${augmented} × ${variants} variants`,
+        `rejected by reason: ${Object.keys(byReason).length === 0 ? 'none' : Object.entries(byReason).map(([reason, count]) => `${reason} ${count}`).join(', ')}`,
+        'dimension coverage (changed / chosen by the policy):',
+        ...dimensions.map((dimension) => {
+          const { planned, changed } = coverage[dimension] as { planned: number; changed: number };
+          const share = planned === 0 ? '-' : `${((100 * changed) / planned).toFixed(1)}%`;
+          return `  ${dimension.padEnd(14)} ${String(changed).padStart(6)} / ${String(planned).padEnd(6)} ${share}`;
+        }),
+        `out: ${options.out}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+      // Rows were written, but part of the input could not be: say so in the exit code too.
+      if (rejected > 0) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { diffJson, formatChanges } from '../../augment/json-diff.js';
+import { hashHarness } from '../../harness/hash.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import { loadHarnessFile } from '../../harness/parse-harness.js';
+import type { Harness } from '../../harness/schema.js';
+import { readRows } from '../rows.js';
+
+export function registerExplain(program: Command): void {
+  program
+    .command('explain')
+    .description('show the operator chain of augmented rows and, given the base harness, what changed')
+    .argument('<rows>', 'rows JSONL written by hsa augment')
+    .option('--id <id>', 'only the row with this id (exampleId/variantIndex) or variantId')
+    .option('--harness <file>', 'the base harness, for a diff of each variant against it')
+    .option('--limit <n>', 'at most this many rows when no --id is given', '20')
+    .action(async (file: string, options: { id?: string; harness?: string; limit: string }) => {
+      const base: Harness | undefined = options.harness ? await loadHarnessFile(options.harness) : undefined;
+      const baseHash = base ? hashHarness(base).harness : undefined;
+      let shown = 0;
+      for await (const row of readRows(file, options.id)) {
+        if (options.id === undefined && shown >= Number(options.limit)) {
+          process.stdout.write(`… more rows; use --id or --limit\n`);
+          break;
+        }
+        shown++;
+        const lines = [`${row.id}  ${row.variantId}  seed ${row.provenance.variantSeed}`];
+        if (row.provenance.ops.length === 0) lines.push('  (no operator: the base harness)');
+        for (const [index, record] of row.provenance.ops.entries()) {
+          lines.push(`  ${index + 1}. ${record.name}@${record.version} severity ${record.severity} ${JSON.stringify(record.params)}`);
+        }
+        for (const skip of row.provenance.skipped) lines.push(`  skipped ${skip.name}: ${skip.reason}`);
+        for (const step of row.relabel.steps) {
+          if (step.type === 'rename_tools' || step.type === 'rename_skills') {
+            lines.push(`  relabel ${step.type}: ${Object.entries(step.map).map(([from, to]) => `${from} → ${to}`).join(', ')}`);
+          } else if (step.type === 'rename_arguments') {
+            lines.push(`  relabel ${step.type} ${step.tool}: ${step.renames.map((rename) => `${[...rename.path, rename.from].join('.')} → ${rename.to}`).join(', ')}`);
+          } else if (step.type === 'insert_messages') {
+            lines.push(`  relabel insert ${step.messages.length} message(s) at ${step.at}`);
+          } else {
+            lines.push(`  relabel ${step.type}`);
+          }
+        }
+        if (base) {
+          if (baseHash !== row.provenance.baseHash) {
+            throw new HarnessAugmentError(`${options.harness} is not the base of ${row.id} (hash ${row.provenance.baseHash})`, { kind: 'usage' });
+          }
+          const changes = diffJson(base, row.harness);
+          lines.push(`  ${changes.length} change(s) against the base:`);
+          lines.push(...formatChanges(changes).map((line) => `    ${line}`));
+        }
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }
+    });
+}

@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { builtinRegistry } from '../operators-registry.js';
+
+export function registerOperators(program: Command): void {
+  program
+    .command('operators')
+    .description('list the perturbation operators with their dimension, mode and parameters')
+    .option('--json', 'print an array of { name, dimension, mode, version, description, params }')
+    .action(async (options: { json?: boolean }) => {
+      const operators = (await builtinRegistry()).list();
+      const rows = operators.map((operator) => ({
+        name: operator.id,
+        dimension: operator.dimension,
+        mode: operator.mode,
+        version: operator.version,
+        description: operator.description,
+        params: z.toJSONSchema(operator.params, { io: 'input' }),
+      }));
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      const lines: string[] = [];
+      for (const row of rows) {
+        const properties = (row.params as { properties?: Record<string, { default?: unknown; enum?: unknown[]; type?: string }> }).properties ?? {};
+        const params = Object.entries(properties)
+          .map(([name, schema]) => `${name}${schema.enum ? `=${schema.enum.join('|')}` : schema.type ? `:${schema.type}` : ''}${schema.default !== undefined ? ` (${JSON.stringify(schema.default)})` : ''}`)
+          .join(', ');
+        lines.push(`${row.name.padEnd(34)} ${row.mode.padEnd(10)} ${row.description}${params ? `\n${' '.repeat(46)}params: ${params}` : ''}`);
+      }
+      lines.push(`${rows.length} operators`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}
