@@ -15,13 +15,19 @@ const policyName = process.env.BENCH_POLICY ?? 'hat';
 
 const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
 const inputs: unknown[] = [];
-for await (const record of readJsonl('fixtures/livestream/trajectories.jsonl')) if ('value' in record) inputs.push(record.value);
+for await (const record of readJsonl('fixtures/livestream/trajectories.jsonl'))
+  if ('value' in record) inputs.push(record.value);
 const plan = compilePolicy(parsePolicy(presets[policyName]), createRegistry(builtinOperators));
 
 const started = performance.now();
 const lines: string[] = [];
 let rejected = 0;
-for await (const row of augment(harness, inputs, { plan, variants, seed: 'bench', onReject: () => rejected++ })) {
+for await (const row of augment(harness, inputs, {
+  plan,
+  variants,
+  seed: 'bench',
+  onReject: () => rejected++,
+})) {
   lines.push(JSON.stringify(row));
 }
 const augmentMs = performance.now() - started;

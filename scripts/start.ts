@@ -1,8 +1,18 @@
-// `npm start`: the main job on the bundled live-stream fixture. For now it validates the harness and its
-// trajectories, renders the system prompt, exports the tools and skills, and says where each file is.
+// `npm start`: the main job on the bundled live-stream fixture. It validates the harness and its
+// trajectories, augments them with the `hat` policy into certified variants, renders the system prompt,
+// exports the tools and skills, and says where each file is.
+import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { builtinOperators } from '../perturbations/index.js';
 import {
+  augment,
+  type AugmentReject,
+  compilePolicy,
+  createRegistry,
+  dimensions,
+  parsePolicy,
+  presets,
   exportMcpTools,
   exportOpenAITools,
   formatIssue,
@@ -11,6 +21,7 @@ import {
   loadHarnessFile,
   readDocument,
   renderSystemPrompt,
+  readJsonl,
   validateTrajectoriesFile,
   writeSkillsFolder,
 } from '../src/index.js';
@@ -37,8 +48,27 @@ async function main(): Promise<number> {
   );
 
   await mkdir(out, { recursive: true });
+  const variants = 4;
+  const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
+  const rowsFile = join(out, 'augmented.jsonl');
+  const rowsStream = createWriteStream(rowsFile);
+  const rejects: AugmentReject[] = [];
+  const coverage = new Map(dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }]));
+  let rows = 0;
+  for await (const row of augment(harness, readJsonl(trajectoriesFile), { plan, variants, seed: 42, onReject: (reject) => rejects.push(reject) })) {
+    rows++;
+    for (const dimension of row.provenance.planned) (coverage.get(dimension) as { planned: number }).planned++;
+    for (const dimension of row.provenance.changed) (coverage.get(dimension) as { changed: number }).changed++;
+    if (!rowsStream.write(`${JSON.stringify(row)}\n`)) await new Promise<void>((resolve) => rowsStream.once('drain', () => resolve()));
+  }
+  await new Promise<void>((resolve) => rowsStream.end(() => resolve()));
+  console.log(`augment   policy hat, ${variants} variants, seed 42: ${rows} certified rows, ${rejects.length} rejected`);
+  console.log(
+    `          changed / chosen: ${[...coverage].map(([dimension, { planned, changed }]) => `${dimension} ${changed}/${planned}`).join(', ')}`,
+  );
+
   const { value: context } = await readDocument(join(fixture, 'contexts', 'example.json'));
-  const written: Array<[string, string]> = [];
+  const written: Array<[string, string]> = [[rowsFile, `${rows} (variant harness, rewritten trajectory) rows, each certified`]];
   const write = async (name: string, content: string, what: string) => {
     await writeFile(join(out, name), content.endsWith('\n') ? content : `${content}\n`, 'utf8');
     written.push([join(out, name), what]);
@@ -69,7 +99,7 @@ async function main(): Promise<number> {
   console.log('\nwritten:');
   for (const [file, what] of written) console.log(`  ${file.padEnd(24)} ${what}`);
   console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return report.invalid === 0 ? 0 : 1;
+  return report.invalid === 0 && rejects.length === 0 ? 0 : 1;
 }
 
 main().then(

@@ -1,5 +1,53 @@
 // The public API of harness-augment. Curated by hand: what is not listed here is internal.
 
+export {
+  type AugmentInput,
+  type AugmentOptions,
+  type AugmentReject,
+  type AugmentRow,
+  augment,
+  augmentExample,
+  dimensionsOf,
+  type Provenance,
+} from './augment/augment.js';
+export { type Certificate, type CertifyInput, certify } from './augment/certificate.js';
+export { diffJson, formatChanges, type JsonChange } from './augment/json-diff.js';
+export {
+  type AppliedOperator,
+  type ApplyOptions,
+  applyOperator,
+  type Dimension,
+  defineOperator,
+  dimensions,
+  type Operator,
+  type OperatorContext,
+  type OperatorOutput,
+  type OperatorRecord,
+  type OperatorSkip,
+  type OperatorSpec,
+  type PreservationMode,
+  parseOperatorParams,
+  type RegenerateFunction,
+  type RegenerateRequest,
+  unchanged,
+} from './augment/operator.js';
+export { identityPlan, kOf, oneOf, op, type Plan, type PlannedOperator, pipe, sometimes } from './augment/plan.js';
+export {
+  applicationOrder,
+  compilePolicy,
+  loadPolicyFile,
+  type Policy,
+  type PolicyInput,
+  PolicySchema,
+  parsePolicy,
+  type SeverityLevel,
+  severityLevels,
+  severityValue,
+} from './augment/policy.js';
+export { presets } from './augment/presets.js';
+export { createRandom, type Random } from './augment/random.js';
+export { createRegistry, type Registry } from './augment/registry.js';
+export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
 export { canonicalJson } from './harness/canonical-json.js';
 export { checkHarness } from './harness/check-harness.js';
 export {
@@ -64,7 +112,6 @@ export {
   type HarnessPartName,
   HarnessSchema,
   type HeadingStyle,
-  type ListStyle,
   type Hook,
   type HookAction,
   HookActionSchema,
@@ -73,6 +120,7 @@ export {
   HookSchema,
   type HookStage,
   harnessPartNames,
+  type ListStyle,
   type PromptSection,
   PromptSectionSchema,
   type Skill,
@@ -97,6 +145,19 @@ export {
 export { checkTemplate, renderTemplate, templateHelpers } from './harness/template-engine.js';
 export { type JsonlRecord, parseJsonlLine, readJsonl } from './trajectory/read-jsonl.js';
 export {
+  type ArgumentRename,
+  composeRelabels,
+  forwardTrajectory,
+  identityRelabel,
+  inverseTrajectory,
+  invertOutput,
+  invertOutput as invert,
+  type LoaderNames,
+  type Relabel,
+  type RelabelStep,
+  relabelMessages,
+} from './trajectory/relabel.js';
+export {
   type AssistantMessage,
   type HookEvent,
   HookEventSchema,
@@ -114,9 +175,19 @@ export {
 } from './trajectory/validate-trajectories-file.js';
 export {
   type HookDecision,
+  type Rederived,
+  rederiveTrajectory,
   type TrajectoryStats,
   type TrajectoryValidation,
   type ValidateTrajectoryOptions,
   validateTrajectory,
 } from './trajectory/validate-trajectory.js';
 export { version } from './version.js';
+export {
+  builtinOperators,
+  hookOperators,
+  promptOperators,
+  skillContentOperators,
+  skillIdOperators,
+  toolOperators,
+} from '../perturbations/index.js';

@@ -8,7 +8,13 @@ import { composeRelabels, forwardTrajectory, type Relabel } from '../trajectory/
 import type { Trajectory } from '../trajectory/schema.js';
 import { validateTrajectory } from '../trajectory/validate-trajectory.js';
 import { type Certificate, certify } from './certificate.js';
-import { applyOperator, type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
+import {
+  applyOperator,
+  type Dimension,
+  dimensions,
+  type OperatorRecord,
+  type RegenerateFunction,
+} from './operator.js';
 import type { Plan, PlannedOperator } from './plan.js';
 import { createRandom } from './random.js';
 
@@ -23,7 +29,7 @@ export interface Provenance {
   skipped: Array<{ name: string; reason: string }>;
   /** Dimensions the plan chose for this variant. */
   planned: Dimension[];
-  /** Dimensions whose operators changed the harness (an operator may apply and leave it equal). */
+  /** Dimensions whose operators changed the harness or, through the relabel, the trajectory (an operator may apply and change nothing). */
   changed: Dimension[];
 }
 
@@ -110,7 +116,7 @@ export async function augmentExample(
       ops.push(applied.record);
       if (applied.changed) changed.add(applied.record.dimension);
       // Later operators read the example in the vocabulary of the harness they are given.
-      current = forwardTrajectory(original, composeRelabels(...relabels), harness).trajectory;
+      if (index < planned.length - 1) current = forwardTrajectory(original, composeRelabels(...relabels), harness).trajectory;
       break;
     }
   }
@@ -118,7 +124,9 @@ export async function augmentExample(
   const rewritten = forwardTrajectory(original, relabel, harness).trajectory;
   const certificate = certify({ base, variant: harness, original, rewritten, relabel });
   if (!certificate.certified) {
-    return { reject: { reason: 'uncertified', exampleId: original.id, variantIndex, issues: certificate.issues } };
+    return {
+      reject: { reason: 'uncertified', exampleId: original.id, variantIndex, issues: certificate.issues },
+    };
   }
   const baseHash = hashHarness(base).harness;
   const variantId = `v_${contentHash({ base: baseHash, ops, seed: variantSeed }).slice(7, 27)}`;
@@ -137,7 +145,9 @@ export async function augmentExample(
         baseHash,
         ops,
         skipped,
-        planned: dimensions.filter((dimension) => planned.some((step) => step.operator.dimension === dimension)),
+        planned: dimensions.filter((dimension) =>
+          planned.some((step) => step.operator.dimension === dimension),
+        ),
         changed: dimensions.filter((dimension) => changed.has(dimension)),
       },
       certificate,
@@ -169,7 +179,11 @@ export async function* augment(
     const line = isRecord(item) ? item.line : undefined;
     const at = line === undefined ? {} : { line };
     if (isRecord(item) && item.issue) {
-      reject({ reason: item.issue.code === 'forbidden_key' ? 'forbidden_key' : 'syntax_error', ...at, issues: [item.issue] });
+      reject({
+        reason: item.issue.code === 'forbidden_key' ? 'forbidden_key' : 'syntax_error',
+        ...at,
+        issues: [item.issue],
+      });
       continue;
     }
     const value = isRecord(item) ? item.value : item;
@@ -181,7 +195,11 @@ export async function* augment(
       continue;
     }
     if (seen.has(validation.trajectory.id)) {
-      const issue = { code: 'duplicate_id', path: ['id'], message: `trajectory id "${validation.trajectory.id}" appears twice` };
+      const issue = {
+        code: 'duplicate_id',
+        path: ['id'],
+        message: `trajectory id "${validation.trajectory.id}" appears twice`,
+      };
       reject({ reason: 'duplicate_id', ...example, ...at, issues: [issue] });
       continue;
     }
@@ -196,5 +214,7 @@ export async function* augment(
 
 /** Dimensions a row's policy perturbed: those of the operators that applied. */
 export function dimensionsOf(row: Pick<AugmentRow, 'provenance'>): Dimension[] {
-  return dimensions.filter((dimension) => row.provenance.ops.some((record) => record.dimension === dimension));
+  return dimensions.filter((dimension) =>
+    row.provenance.ops.some((record) => record.dimension === dimension),
+  );
 }

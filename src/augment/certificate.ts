@@ -43,6 +43,22 @@ function decisionTrace(trajectory: Trajectory, decisions: readonly HookDecision[
     .map((decision) => `${decision.stage}:${decision.failed ?? 'pass'}`);
 }
 
+// The same original is certified against many variants: validate it once per (harness, trajectory) object.
+const originals = new WeakMap<Harness, WeakMap<Trajectory, ReturnType<typeof validateTrajectory>>>();
+function validateOriginal(original: Trajectory, base: Harness) {
+  let byTrajectory = originals.get(base);
+  if (!byTrajectory) {
+    byTrajectory = new WeakMap();
+    originals.set(base, byTrajectory);
+  }
+  let validation = byTrajectory.get(original);
+  if (!validation) {
+    validation = validateTrajectory(original, base);
+    byTrajectory.set(original, validation);
+  }
+  return validation;
+}
+
 /**
  * Checks a rewritten trajectory against its variant and its original.
  *
@@ -54,10 +70,17 @@ export function certify(input: CertifyInput): Certificate {
   const { base, variant, original, rewritten, relabel } = input;
   const issues: Issue[] = [];
   const underVariant = validateTrajectory(rewritten, variant);
-  issues.push(...underVariant.issues.map((issue) => ({ ...issue, message: `under the variant: ${issue.message}` })));
-  const underBase = validateTrajectory(original, base);
+  issues.push(
+    ...underVariant.issues.map((issue) => ({ ...issue, message: `under the variant: ${issue.message}` })),
+  );
+  const underBase = validateOriginal(original, base);
   if (!underBase.valid) {
-    issues.push(...underBase.issues.map((issue) => ({ ...issue, message: `the original is invalid: ${issue.message}` })));
+    issues.push(
+      ...underBase.issues.map((issue) => ({
+        ...issue,
+        message: `the original is invalid: ${issue.message}`,
+      })),
+    );
   }
 
   const before = decisionTrace(original, underBase.decisions);
@@ -77,7 +100,11 @@ export function certify(input: CertifyInput): Certificate {
     const restored = inverseTrajectory(underVariant.trajectory, relabel, base).trajectory;
     inverseExact = JSON.stringify(restored) === JSON.stringify(original);
     if (!inverseExact) {
-      issues.push({ code: 'inverse_not_exact', path: [], message: 'the inverse relabel does not restore the original exactly' });
+      issues.push({
+        code: 'inverse_not_exact',
+        path: [],
+        message: 'the inverse relabel does not restore the original exactly',
+      });
     }
   }
   const checks = { validUnderVariant: underVariant.valid, hooksAgree, inverseExact };

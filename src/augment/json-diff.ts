@@ -17,11 +17,18 @@ export interface JsonChange {
 export function diffJson(before: unknown, after: unknown, path: JsonPath = []): JsonChange[] {
   if (canonicalJson(before ?? null) === canonicalJson(after ?? null)) return [];
   const bothObjects =
-    typeof before === 'object' && before !== null && typeof after === 'object' && after !== null && Array.isArray(before) === Array.isArray(after);
-  if (!bothObjects) return [{ path, ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }) }];
+    typeof before === 'object' &&
+    before !== null &&
+    typeof after === 'object' &&
+    after !== null &&
+    Array.isArray(before) === Array.isArray(after);
+  if (!bothObjects)
+    return [{ path, ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }) }];
   if (Array.isArray(before) && Array.isArray(after)) {
     const length = Math.max(before.length, after.length);
-    return Array.from({ length }, (_, index) => diffJson(before[index], after[index], [...path, index])).flat();
+    return Array.from({ length }, (_, index) =>
+      diffJson(before[index], after[index], [...path, index]),
+    ).flat();
   }
   const a = before as Record<string, unknown>;
   const b = after as Record<string, unknown>;

@@ -1,7 +1,7 @@
 // The operator contract: a pure, seeded function harness → { harness', relabel, record }, declared as data
 // plus `apply`. Operators import only the public core, the same surface a third-party author gets.
 import type { z } from 'zod';
-import { contentHash } from '../harness/hash.js';
+import { hashHarness } from '../harness/hash.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
 import type { Harness } from '../harness/schema.js';
@@ -85,9 +85,12 @@ export interface Operator<Schema extends z.ZodType = z.ZodType> extends Operator
  */
 export function defineOperator<Schema extends z.ZodType>(spec: OperatorSpec<Schema>): Operator<Schema> {
   if (!/^[a-z-]+\/[a-z][a-z0-9-]*$/.test(spec.id) || !spec.id.startsWith(`${spec.dimension}/`)) {
-    throw new HarnessAugmentError(`operator id "${spec.id}" must read "${spec.dimension}/verb" in kebab-case`, {
-      kind: 'usage',
-    });
+    throw new HarnessAugmentError(
+      `operator id "${spec.id}" must read "${spec.dimension}/verb" in kebab-case`,
+      {
+        kind: 'usage',
+      },
+    );
   }
   return Object.freeze({ ...spec, kind: 'operator' as const });
 }
@@ -103,7 +106,7 @@ export interface OperatorRecord {
 
 export interface AppliedOperator extends OperatorOutput {
   record: OperatorRecord;
-  /** Whether the harness changed (content hash differs). */
+  /** Whether the example changed: the harness (content hash) or, through the relabel, the trajectory. */
   changed: boolean;
 }
 
@@ -122,7 +125,10 @@ export interface ApplyOptions {
  * @example
  * parseOperatorParams(renameTools, { style: 'camel' })
  */
-export function parseOperatorParams<Schema extends z.ZodType>(operator: Operator<Schema>, params: unknown): z.output<Schema> {
+export function parseOperatorParams<Schema extends z.ZodType>(
+  operator: Operator<Schema>,
+  params: unknown,
+): z.output<Schema> {
   const parsed = operator.params.safeParse(params ?? {});
   if (parsed.success) return parsed.data;
   const issues = fromZodIssues(parsed.error.issues, ['params']);
@@ -146,10 +152,14 @@ export async function applyOperator<Schema extends z.ZodType>(
 ): Promise<AppliedOperator | OperatorSkip> {
   const severity = options.severity ?? 1;
   if (!(severity >= 0 && severity <= 1)) {
-    throw new HarnessAugmentError(`operator "${operator.id}": severity must be within [0, 1], got ${severity}`, { kind: 'usage' });
+    throw new HarnessAugmentError(
+      `operator "${operator.id}": severity must be within [0, 1], got ${severity}`,
+      { kind: 'usage' },
+    );
   }
   const params = parseOperatorParams(operator, options.params);
-  const rng = typeof options.rng === 'string' ? createRandom(options.rng) : (options.rng ?? createRandom('0'));
+  const rng =
+    typeof options.rng === 'string' ? createRandom(options.rng) : (options.rng ?? createRandom('0'));
   const record: OperatorRecord = {
     name: operator.id,
     version: operator.version,
@@ -158,7 +168,9 @@ export async function applyOperator<Schema extends z.ZodType>(
     params: params as Record<string, unknown>,
   };
   if (operator.mode === 'regenerate' && !options.regenerate) {
-    return { skip: `operator "${operator.id}" regenerates text and needs a regenerate function (a model); none was given` };
+    return {
+      skip: `operator "${operator.id}" regenerates text and needs a regenerate function (a model); none was given`,
+    };
   }
   const output = await operator.apply(harness, {
     rng,
@@ -168,7 +180,8 @@ export async function applyOperator<Schema extends z.ZodType>(
     ...(options.regenerate ? { regenerate: options.regenerate } : {}),
   });
   if ('skip' in output) return output;
-  return { ...output, record, changed: contentHash(output.harness) !== contentHash(harness) };
+  const changed = output.relabel.steps.length > 0 || hashHarness(output.harness).harness !== hashHarness(harness).harness;
+  return { ...output, record, changed };
 }
 
 /** The result of an operator that changes nothing. */

@@ -79,11 +79,18 @@ export function oneOf(choices: ReadonlyArray<readonly [number, Plan]>): Plan {
       while (remaining.length > 0) {
         const position = draw.weighted(remaining);
         order.push(position);
-        remaining.splice(remaining.findIndex(([, candidate]) => candidate === position), 1);
+        remaining.splice(
+          remaining.findIndex(([, candidate]) => candidate === position),
+          1,
+        );
       }
-      const [first, ...rest] = order.map((index) => (choices[index] as readonly [number, Plan])[1].sample(rng.fork(`option${index}`), severity));
-      if (!first || first.length !== 1) return first ?? [];
-      const fallbacks = rest.filter((planned) => planned.length === 1).map((planned) => planned[0] as PlannedOperator);
+      const [first, ...rest] = order.map((index) =>
+        (choices[index] as readonly [number, Plan])[1].sample(rng.fork(`option${index}`), severity),
+      );
+      if (first?.length !== 1) return first ?? [];
+      const fallbacks = rest
+        .filter((planned) => planned.length === 1)
+        .map((planned) => planned[0] as PlannedOperator);
       return [{ ...(first[0] as PlannedOperator), ...(fallbacks.length > 0 ? { fallbacks } : {}) }];
     },
   };
@@ -99,8 +106,15 @@ export function kOf(k: number, plans: readonly Plan[]): Plan {
   return {
     operators: plans.flatMap((plan) => plan.operators),
     sample: (rng, severity) => {
-      const chosen = new Set(rng.fork('choose').sample(plans.map((_, index) => index), k));
-      return plans.flatMap((plan, index) => (chosen.has(index) ? plan.sample(rng.fork(index), severity) : []));
+      const chosen = new Set(
+        rng.fork('choose').sample(
+          plans.map((_, index) => index),
+          k,
+        ),
+      );
+      return plans.flatMap((plan, index) =>
+        chosen.has(index) ? plan.sample(rng.fork(index), severity) : [],
+      );
     },
   };
 }

@@ -26,7 +26,12 @@ const PolicyOperatorSchema = z.union([
 ]);
 
 const PolicyDimensionSchema = z.strictObject({
-  probability: z.number().min(0).max(1).default(1).describe('Chance the dimension is perturbed (ignored with `choose`).'),
+  probability: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(1)
+    .describe('Chance the dimension is perturbed (ignored with `choose`).'),
   operators: z.array(PolicyOperatorSchema).min(1),
 });
 
@@ -34,7 +39,12 @@ export const PolicySchema = z.strictObject({
   name: z.string().min(1).optional(),
   description: z.string().optional(),
   severity: SeveritySchema.default('medium'),
-  choose: z.number().int().positive().optional().describe('Perturb exactly this many of the listed dimensions (k of n).'),
+  choose: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Perturb exactly this many of the listed dimensions (k of n).'),
   dimensions: z.partialRecord(z.enum(dimensions), PolicyDimensionSchema).default({}),
 });
 
@@ -42,7 +52,13 @@ export type PolicyInput = z.input<typeof PolicySchema>;
 export type Policy = z.output<typeof PolicySchema>;
 
 /** The order in which dimensions apply within a variant. */
-export const applicationOrder: readonly Dimension[] = ['skill-content', 'skill-ids', 'tools', 'hooks', 'prompt'];
+export const applicationOrder: readonly Dimension[] = [
+  'skill-content',
+  'skill-ids',
+  'tools',
+  'hooks',
+  'prompt',
+];
 
 /**
  * Resolves a severity level or number to a number in [0, 1].
@@ -64,13 +80,19 @@ export function parsePolicy(input: unknown, source = 'policy'): Policy {
   const parsed = PolicySchema.safeParse(input);
   if (!parsed.success) {
     const issues = fromZodIssues(parsed.error.issues);
-    throw new HarnessAugmentError(`${source}: invalid policy: ${issues.length} issue(s)`, { kind: 'usage', issues });
+    throw new HarnessAugmentError(`${source}: invalid policy: ${issues.length} issue(s)`, {
+      kind: 'usage',
+      issues,
+    });
   }
   if (parsed.data.choose !== undefined && parsed.data.choose > Object.keys(parsed.data.dimensions).length) {
-    throw new HarnessAugmentError(`${source}: choose ${parsed.data.choose} is more than the ${Object.keys(parsed.data.dimensions).length} dimensions listed`, {
-      kind: 'usage',
-      issues: [{ code: 'too_big', path: ['choose'], message: 'more than the dimensions listed' }],
-    });
+    throw new HarnessAugmentError(
+      `${source}: choose ${parsed.data.choose} is more than the ${Object.keys(parsed.data.dimensions).length} dimensions listed`,
+      {
+        kind: 'usage',
+        issues: [{ code: 'too_big', path: ['choose'], message: 'more than the dimensions listed' }],
+      },
+    );
   }
   return parsed.data;
 }
@@ -93,9 +115,12 @@ export function compilePolicy(policy: Policy, registry: Registry): Plan {
       try {
         operator = registry.require(spec.op);
       } catch (error) {
-        throw new HarnessAugmentError(`policy ${policy.name ?? ''} dimensions.${dimension}.operators[${index}]: ${(error as Error).message}`, {
-          kind: 'usage',
-        });
+        throw new HarnessAugmentError(
+          `policy ${policy.name ?? ''} dimensions.${dimension}.operators[${index}]: ${(error as Error).message}`,
+          {
+            kind: 'usage',
+          },
+        );
       }
       if (operator.dimension !== dimension) {
         throw new HarnessAugmentError(
@@ -112,7 +137,8 @@ export function compilePolicy(policy: Policy, registry: Registry): Plan {
           );
         }
       }
-      const severity = 'severity' in spec && spec.severity !== undefined ? { severity: severityValue(spec.severity) } : {};
+      const severity =
+        'severity' in spec && spec.severity !== undefined ? { severity: severityValue(spec.severity) } : {};
       return [spec.weight, op(operator, spec.params, severity)];
     });
     const plan = oneOf(choices);

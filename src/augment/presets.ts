@@ -1,7 +1,12 @@
 // Named policies. They refer to operators by id, so they are plain data, checked when compiled.
 import type { PolicyInput } from './policy.js';
 
-const allSkillIds = ['skill-ids/rename', 'skill-ids/namespace', 'skill-ids/reorder', 'skill-ids/rename-loader'];
+const allSkillIds = [
+  'skill-ids/rename',
+  'skill-ids/namespace',
+  'skill-ids/reorder',
+  'skill-ids/rename-loader',
+];
 const allSkillContent = [
   'skill-content/reorder-rules',
   'skill-content/list-style',
@@ -29,7 +34,13 @@ const allPrompt = [
   'prompt/split-section',
   'prompt/whitespace-noise',
 ];
-const allHooks = ['hooks/vary-budgets', 'hooks/reword-feedback', 'hooks/reorder', 'hooks/disable-untriggered', 'hooks/inject-recovery'];
+const allHooks = [
+  'hooks/vary-budgets',
+  'hooks/reword-feedback',
+  'hooks/reorder',
+  'hooks/disable-untriggered',
+  'hooks/inject-recovery',
+];
 
 /**
  * The built-in policies:
@@ -77,7 +88,11 @@ export const presets: Readonly<Record<string, PolicyInput>> = Object.freeze({
     severity: 'medium',
     dimensions: {
       tools: {
-        operators: [{ op: 'tools/rename', params: { style: 'opaque' } }, 'tools/reword-descriptions', 'tools/reorder-properties'],
+        operators: [
+          { op: 'tools/rename', params: { style: 'opaque' } },
+          'tools/reword-descriptions',
+          'tools/reorder-properties',
+        ],
       },
     },
   },

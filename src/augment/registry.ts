@@ -29,7 +29,9 @@ export function createRegistry(operators: readonly Operator[]): Registry {
     require(id) {
       const operator = byId.get(id);
       if (operator) return operator;
-      const near = sorted.filter((candidate) => candidate.id.split('/')[0] === id.split('/')[0]).map((candidate) => candidate.id);
+      const near = sorted
+        .filter((candidate) => candidate.id.split('/')[0] === id.split('/')[0])
+        .map((candidate) => candidate.id);
       throw new HarnessAugmentError(
         `unknown operator "${id}"${near.length > 0 ? `; operators of that dimension: ${near.join(', ')}` : ''}`,
         { kind: 'usage' },

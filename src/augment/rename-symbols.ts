@@ -1,11 +1,12 @@
 // Renames identifiers through the symbol table: definitions, every mention in the harness's strings, and
 // the relabel that carries trajectories along. Never a blind string replace.
-import { HarnessAugmentError } from '../harness/issues.js';
+
 import type { JsonPath } from '../harness/issues.js';
+import { HarnessAugmentError } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { buildSymbolTable, harnessSymbols, type Mention } from '../harness/symbol-table.js';
-import type { ArgumentRename, Relabel, RelabelStep } from '../trajectory/relabel.js';
 import { applyEdits, type TextEdit } from '../trajectory/raw-json.js';
+import type { ArgumentRename, Relabel, RelabelStep } from '../trajectory/relabel.js';
 
 /** A parameter rename: the full path of the parameter below the tool's arguments (`[]` = array items). */
 export interface ParameterRename {
@@ -28,16 +29,22 @@ function assertRenames(kind: string, map: Record<string, string>, existing: read
   const targets = new Set<string>();
   const kept = new Set(existing.filter((name) => !Object.hasOwn(map, name)));
   for (const [from, to] of Object.entries(map)) {
-    if (!existing.includes(from)) throw new HarnessAugmentError(`cannot rename ${kind} "${from}": it does not exist`, { kind: 'usage' });
+    if (!existing.includes(from))
+      throw new HarnessAugmentError(`cannot rename ${kind} "${from}": it does not exist`, { kind: 'usage' });
     if (targets.has(to) || kept.has(to)) {
-      throw new HarnessAugmentError(`cannot rename ${kind} "${from}" to "${to}": the name is taken`, { kind: 'usage' });
+      throw new HarnessAugmentError(`cannot rename ${kind} "${from}" to "${to}": the name is taken`, {
+        kind: 'usage',
+      });
     }
     targets.add(to);
   }
 }
 
 function getAt(root: unknown, path: JsonPath): unknown {
-  return path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], root);
+  return path.reduce<unknown>(
+    (node, key) => (node as Record<string | number, unknown> | undefined)?.[key],
+    root,
+  );
 }
 
 function setAt(root: unknown, path: JsonPath, value: unknown) {
@@ -62,19 +69,33 @@ function renameKey(record: Record<string, unknown>, from: string, to: string): R
  * @example
  * const { harness: variant, relabel } = renameSymbols(harness, { tools: { get_shipping_info: 'shipping_lookup' } });
  */
-export function renameSymbols(harness: Harness, renames: SymbolRenames): { harness: Harness; relabel: Relabel } {
+export function renameSymbols(
+  harness: Harness,
+  renames: SymbolRenames,
+): { harness: Harness; relabel: Relabel } {
   const skills = renames.skills ?? {};
   const tools = renames.tools ?? {};
   const parameters = renames.parameters ?? [];
   const loader = harness.skills.loader;
-  assertRenames('skill', skills, harness.skills.items.map((skill) => skill.id));
+  assertRenames(
+    'skill',
+    skills,
+    harness.skills.items.map((skill) => skill.id),
+  );
   assertRenames('tool', tools, [loader.tool, ...harness.tools.items.map((tool) => tool.name)]);
   const symbols = harnessSymbols(harness);
   for (const rename of parameters) {
     const known = symbols.some(
-      (symbol) => symbol.kind === 'parameter' && symbol.tool === rename.tool && symbol.parameterPath?.join('\u0000') === rename.path.join('\u0000'),
+      (symbol) =>
+        symbol.kind === 'parameter' &&
+        symbol.tool === rename.tool &&
+        symbol.parameterPath?.join('\u0000') === rename.path.join('\u0000'),
     );
-    if (!known) throw new HarnessAugmentError(`cannot rename parameter ${rename.tool}.${rename.path.join('.')}: it does not exist`, { kind: 'usage' });
+    if (!known)
+      throw new HarnessAugmentError(
+        `cannot rename parameter ${rename.tool}.${rename.path.join('.')}: it does not exist`,
+        { kind: 'usage' },
+      );
   }
 
   // 1. Mentions in free text, through the symbol table.
@@ -100,7 +121,8 @@ export function renameSymbols(harness: Harness, renames: SymbolRenames): { harne
     editsByPath.set(key, entry);
   }
   const variant = structuredClone(harness);
-  for (const { path, edits } of editsByPath.values()) setAt(variant, path, applyEdits(getAt(variant, path) as string, edits));
+  for (const { path, edits } of editsByPath.values())
+    setAt(variant, path, applyEdits(getAt(variant, path) as string, edits));
 
   // 2. Definitions.
   for (const skill of variant.skills.items) skill.id = skills[skill.id] ?? skill.id;
@@ -114,16 +136,26 @@ export function renameSymbols(harness: Harness, renames: SymbolRenames): { harne
     const holder = getAt(tool.parameters, schemaPath(rename.path.slice(0, -1))) as Record<string, unknown>;
     const from = rename.path.at(-1) as string;
     holder.properties = renameKey(holder.properties as Record<string, unknown>, from, rename.to);
-    if (Array.isArray(holder.required)) holder.required = holder.required.map((name) => (name === from ? rename.to : name));
+    if (Array.isArray(holder.required))
+      holder.required = holder.required.map((name) => (name === from ? rename.to : name));
   }
   for (const tool of variant.tools.items) tool.name = tools[tool.name] ?? tool.name;
 
   // 3. The relabel: skill loads first (named with the old loader), then tool names, then argument keys.
   const steps: RelabelStep[] = [];
-  if (Object.keys(skills).length > 0) steps.push({ type: 'rename_skills', map: { ...skills }, loader: { tool: loader.tool, argument: loader.argument } });
+  if (Object.keys(skills).length > 0)
+    steps.push({
+      type: 'rename_skills',
+      map: { ...skills },
+      loader: { tool: loader.tool, argument: loader.argument },
+    });
   if (Object.keys(tools).length > 0) steps.push({ type: 'rename_tools', map: { ...tools } });
   if (loaderArgument !== loader.argument) {
-    steps.push({ type: 'rename_arguments', tool: loaderTool, renames: [{ path: [], from: loader.argument, to: loaderArgument }] });
+    steps.push({
+      type: 'rename_arguments',
+      tool: loaderTool,
+      renames: [{ path: [], from: loader.argument, to: loaderArgument }],
+    });
   }
   const byTool = new Map<string, ArgumentRename[]>();
   for (const rename of byDepth) {
@@ -132,6 +164,7 @@ export function renameSymbols(harness: Harness, renames: SymbolRenames): { harne
     list.push({ path: rename.path.slice(0, -1), from: rename.path.at(-1) as string, to: rename.to });
     byTool.set(rename.tool, list);
   }
-  for (const [tool, list] of byTool) steps.push({ type: 'rename_arguments', tool: tools[tool] ?? tool, renames: list });
+  for (const [tool, list] of byTool)
+    steps.push({ type: 'rename_arguments', tool: tools[tool] ?? tool, renames: list });
   return { harness: variant, relabel: { steps } };
 }

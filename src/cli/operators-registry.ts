@@ -1,5 +1,5 @@
 // The CLI is the one place that wires the built-in operators and policy presets together.
-import { loadPolicyFile, parsePolicy, type Policy } from '../augment/policy.js';
+import { loadPolicyFile, type Policy, parsePolicy } from '../augment/policy.js';
 import { presets } from '../augment/presets.js';
 import { createRegistry, type Registry } from '../augment/registry.js';
 import { HarnessAugmentError } from '../harness/issues.js';
@@ -12,12 +12,15 @@ export async function builtinRegistry(): Promise<Registry> {
 
 /** A preset by name, or a policy file. */
 export async function resolvePolicy(name: string | undefined, file: string | undefined): Promise<Policy> {
-  if (name && file) throw new HarnessAugmentError('give --policy or --policy-file, not both', { kind: 'usage' });
+  if (name && file)
+    throw new HarnessAugmentError('give --policy or --policy-file, not both', { kind: 'usage' });
   if (file) return loadPolicyFile(file);
   const chosen = name ?? 'hat';
   const preset = presets[chosen];
   if (!preset) {
-    throw new HarnessAugmentError(`unknown policy "${chosen}"; presets: ${Object.keys(presets).join(', ')}`, { kind: 'usage' });
+    throw new HarnessAugmentError(`unknown policy "${chosen}"; presets: ${Object.keys(presets).join(', ')}`, {
+      kind: 'usage',
+    });
   }
   return parsePolicy(preset, `preset ${chosen}`);
 }

@@ -7,12 +7,14 @@ import { readJsonl } from '../trajectory/read-jsonl.js';
 export async function* readRows(file: string, id?: string): AsyncGenerator<AugmentRow> {
   let found = false;
   for await (const record of readJsonl(file)) {
-    if ('issue' in record) throw new HarnessAugmentError(`${file}:${record.line}: ${record.issue.message}`, { kind: 'usage' });
+    if ('issue' in record)
+      throw new HarnessAugmentError(`${file}:${record.line}: ${record.issue.message}`, { kind: 'usage' });
     const row = record.value as AugmentRow;
     if (id !== undefined && row.id !== id && row.variantId !== id) continue;
     found = true;
     yield row;
     if (id !== undefined) return;
   }
-  if (id !== undefined && !found) throw new HarnessAugmentError(`${file}: no row has the id "${id}"`, { kind: 'usage' });
+  if (id !== undefined && !found)
+    throw new HarnessAugmentError(`${file}: no row has the id "${id}"`, { kind: 'usage' });
 }

@@ -24,15 +24,23 @@ export function contentHash(value: unknown): string {
 
 /**
  * Hashes a parsed harness and each of its parts. The harness hash leaves out `$schema`, which is editor
- * metadata, and covers the id, the description and the four parts.
+ * metadata, and covers the id, the description and the four parts. The result is cached per object: do
+ * not mutate a harness after hashing it (copy it instead).
  *
  * @example
  * const { harness, tools } = hashHarness(parseHarness(data));
  */
 export function hashHarness(harness: Harness): HarnessHashes {
+  // Harnesses are treated as immutable (operators return new objects), so a hash is computed once per object.
+  const cached = hashes.get(harness);
+  if (cached) return cached;
   const parts = {} as Record<HarnessPartName, string>;
   for (const name of ['skills', 'hooks', 'prompt', 'tools'] as const)
     parts[name] = contentHash(harness[name]);
   const { $schema: _editorOnly, ...content } = harness;
-  return { harness: contentHash(content), ...parts };
+  const result = { harness: contentHash(content), ...parts };
+  hashes.set(harness, result);
+  return result;
 }
+
+const hashes = new WeakMap<Harness, HarnessHashes>();

@@ -2,7 +2,11 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-const cache = new WeakMap<object, ValidateFunction>();
+// Variants are fresh copies of a harness, so the same schema arrives as many objects: cache by identity
+// first, then by content. Compiling is by far the most expensive step of validation.
+const byObject = new WeakMap<object, ValidateFunction>();
+const byContent = new Map<string, ValidateFunction>();
+const contentCacheSize = 4_096;
 
 export type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
 
@@ -13,13 +17,21 @@ export type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: fa
  * const compiled = compileJsonSchema({ type: 'object' }); if (compiled.ok) compiled.validate({});
  */
 export function compileJsonSchema(schema: Record<string, unknown>): CompiledSchema {
-  const cached = cache.get(schema);
+  const cached = byObject.get(schema);
   if (cached) return { ok: true, validate: cached };
+  // Remote $id / $schema values must not make ajv try to resolve or reject anything: strip them on a copy.
+  const { $id: _id, $schema: _schema, ...local } = schema;
+  const key = JSON.stringify(local);
+  const known = byContent.get(key);
+  if (known) {
+    byObject.set(schema, known);
+    return { ok: true, validate: known };
+  }
   try {
-    // Remote $id / $schema values must not make ajv try to resolve or reject anything: strip them on a copy.
-    const { $id: _id, $schema: _schema, ...local } = schema;
     const validate = ajv.compile(local);
-    cache.set(schema, validate);
+    if (byContent.size >= contentCacheSize) byContent.clear();
+    byContent.set(key, validate);
+    byObject.set(schema, validate);
     return { ok: true, validate };
   } catch (error) {
     return { ok: false, error: (error as Error).message };

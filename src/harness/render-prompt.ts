@@ -1,7 +1,8 @@
 // Renders the system prompt: each section's template over the harness and the request context, under a
 // heading in the pipeline's heading style, sections joined by a blank line.
-import { HarnessAugmentError } from './issues.js';
+
 import YAML from 'yaml';
+import { HarnessAugmentError } from './issues.js';
 import type { Harness, HeadingStyle, ListStyle, PromptSection } from './schema.js';
 import { renderTemplate } from './template-engine.js';
 
@@ -15,7 +16,10 @@ export type RequestContext = Record<string, unknown>;
  * formatList('bullets', [{ name: 'item_qa', kind: 'reply', description: 'Product questions' }])
  * // '- item_qa (reply): Product questions'
  */
-export function formatList(style: ListStyle, rows: ReadonlyArray<{ name: string; kind?: string; description: string }>): string {
+export function formatList(
+  style: ListStyle,
+  rows: ReadonlyArray<{ name: string; kind?: string; description: string }>,
+): string {
   const label = (row: { name: string; kind?: string }) => (row.kind ? `${row.name} (${row.kind})` : row.name);
   switch (style) {
     case 'bullets':
@@ -25,17 +29,33 @@ export function formatList(style: ListStyle, rows: ReadonlyArray<{ name: string;
     case 'table': {
       const hasKind = rows.some((row) => row.kind !== undefined);
       const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
-      const header = hasKind ? '| name | kind | description |\n|---|---|---|' : '| name | description |\n|---|---|';
+      const header = hasKind
+        ? '| name | kind | description |\n|---|---|---|'
+        : '| name | description |\n|---|---|';
       const lines = rows.map((row) =>
-        hasKind ? `| ${cell(row.name)} | ${cell(row.kind ?? '')} | ${cell(row.description)} |` : `| ${cell(row.name)} | ${cell(row.description)} |`,
+        hasKind
+          ? `| ${cell(row.name)} | ${cell(row.kind ?? '')} | ${cell(row.description)} |`
+          : `| ${cell(row.name)} | ${cell(row.description)} |`,
       );
       return [header, ...lines].join('\n');
     }
     case 'json':
-      return JSON.stringify(rows.map((row) => ({ name: row.name, ...(row.kind ? { kind: row.kind } : {}), description: row.description })), null, 2);
+      return JSON.stringify(
+        rows.map((row) => ({
+          name: row.name,
+          ...(row.kind ? { kind: row.kind } : {}),
+          description: row.description,
+        })),
+        null,
+        2,
+      );
     case 'yaml':
       return YAML.stringify(
-        rows.map((row) => ({ name: row.name, ...(row.kind ? { kind: row.kind } : {}), description: row.description })),
+        rows.map((row) => ({
+          name: row.name,
+          ...(row.kind ? { kind: row.kind } : {}),
+          description: row.description,
+        })),
         { lineWidth: 0 },
       ).trimEnd();
   }
@@ -54,8 +74,18 @@ export function templateData(harness: Harness, context: RequestContext) {
     loader: harness.skills.loader,
     tools: harness.tools.items,
     hooks: harness.hooks.items.filter((hook) => hook.enabled),
-    skillList: formatList(style, harness.skills.items.map((skill) => ({ name: skill.id, kind: skill.kind, description: skill.description }))),
-    toolList: formatList(style, harness.tools.items.map((tool) => ({ name: tool.name, description: tool.description }))),
+    skillList: formatList(
+      style,
+      harness.skills.items.map((skill) => ({
+        name: skill.id,
+        kind: skill.kind,
+        description: skill.description,
+      })),
+    ),
+    toolList: formatList(
+      style,
+      harness.tools.items.map((tool) => ({ name: tool.name, description: tool.description })),
+    ),
     context,
   };
 }
@@ -116,6 +146,25 @@ export function renderSection(harness: Harness, section: PromptSection, context:
  * const system = renderSystemPrompt(harness, trajectory.context);
  */
 export function renderSystemPrompt(harness: Harness, context: RequestContext = {}): string {
+  // Validation, relabels and certificates render the same (harness, context) many times; harnesses are
+  // treated as immutable, so the prompt is cached per harness object and context content.
+  let byContext = rendered.get(harness);
+  if (!byContext) {
+    byContext = new Map();
+    rendered.set(harness, byContext);
+  }
+  const key = JSON.stringify(context);
+  const cached = byContext.get(key);
+  if (cached !== undefined) return cached;
+  const prompt = renderPrompt(harness, context);
+  if (byContext.size >= 256) byContext.clear();
+  byContext.set(key, prompt);
+  return prompt;
+}
+
+const rendered = new WeakMap<Harness, Map<string, string>>();
+
+function renderPrompt(harness: Harness, context: RequestContext): string {
   return harness.prompt.sections
     .map((section, index) =>
       formatSection(

@@ -81,6 +81,7 @@ const runtimeOptions = {
 } as const;
 
 const cache = new Map<string, HandlebarsTemplateDelegate>();
+const checked = new Map<string, string | undefined>();
 
 /**
  * Compiles a template once and renders it over plain data. Throws a Handlebars error when the template
@@ -106,10 +107,14 @@ export function renderTemplate(template: string, data: unknown): string {
  * checkTemplate('{{#each skills}}{{id}}{{/each}}') // undefined (fine)
  */
 export function checkTemplate(template: string): string | undefined {
+  if (checked.has(template)) return checked.get(template);
+  let problem: string | undefined;
   try {
     sandbox.precompile(template, compileOptions);
-    return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message.split('\n')[0] : String(error);
+    problem = error instanceof Error ? error.message.split('\n')[0] : String(error);
   }
+  if (checked.size > 2_000) checked.clear();
+  checked.set(template, problem);
+  return problem;
 }

@@ -6,7 +6,12 @@
 // `lawCases()` in test/support/law-cases.ts.
 import fc from 'fast-check';
 import { certify } from '../augment/certificate.js';
-import { applyOperator, type Dimension, type Operator, type RegenerateFunction } from '../augment/operator.js';
+import {
+  applyOperator,
+  type Dimension,
+  type Operator,
+  type RegenerateFunction,
+} from '../augment/operator.js';
 import { canonicalJson } from '../harness/canonical-json.js';
 import { hashHarness } from '../harness/hash.js';
 import { safeParseHarness } from '../harness/parse-harness.js';
@@ -67,7 +72,10 @@ function partsChanged(before: Harness, after: Harness): HarnessPartName[] {
  * @example
  * it('obeys the laws', async () => { await checkOperatorLaws(renameTools, { cases: myCases }); });
  */
-export async function checkOperatorLaws(operator: Operator, options: OperatorLawOptions = {}): Promise<OperatorLawReport> {
+export async function checkOperatorLaws(
+  operator: Operator,
+  options: OperatorLawOptions = {},
+): Promise<OperatorLawReport> {
   const paramSets = options.params ?? [{}];
   const fixed = options.cases ?? [];
   const report: OperatorLawReport = { runs: 0, applied: 0, skipped: {} };
@@ -76,7 +84,10 @@ export async function checkOperatorLaws(operator: Operator, options: OperatorLaw
     Object.assign(Object.create({ [fc.toStringMethod]: () => `case(${lawCase.name})` }), lawCase);
   const randomArbitrary = fc.integer({ min: 0, max: 1_000_000 }).map((seed) => named(randomLawCase(seed)));
   const fixedArbitrary = fixed.length > 0 ? fc.constantFrom(...fixed.map(named)) : undefined;
-  const arbitraries = [...(fixedArbitrary ? [fixedArbitrary] : []), ...(options.randomCases === false ? [] : [randomArbitrary])];
+  const arbitraries = [
+    ...(fixedArbitrary ? [fixedArbitrary] : []),
+    ...(options.randomCases === false ? [] : [randomArbitrary]),
+  ];
   const [only] = arbitraries;
   if (!only) throw new Error('checkOperatorLaws: no cases to run');
   const caseArbitrary = arbitraries.length === 1 ? only : fc.oneof(...arbitraries);
@@ -103,7 +114,8 @@ export async function checkOperatorLaws(operator: Operator, options: OperatorLaw
           });
         const first = await run(severity);
         const second = await run(severity);
-        if (canonicalJson(first) !== canonicalJson(second)) throw new LawViolation('deterministic', `two runs differ (${where})`);
+        if (canonicalJson(first) !== canonicalJson(second))
+          throw new LawViolation('deterministic', `two runs differ (${where})`);
         if ('skip' in first) {
           report.skipped[first.skip] = (report.skipped[first.skip] ?? 0) + 1;
           return;
@@ -112,15 +124,22 @@ export async function checkOperatorLaws(operator: Operator, options: OperatorLaw
 
         const parsed = safeParseHarness(first.harness);
         if (!parsed.success) {
-          throw new LawViolation('variant valid', `${parsed.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')} (${where})`);
+          throw new LawViolation(
+            'variant valid',
+            `${parsed.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')} (${where})`,
+          );
         }
         if (canonicalJson(parsed.data) !== canonicalJson(first.harness)) {
-          throw new LawViolation('variant valid', `the variant is not in parsed form (defaults missing) (${where})`);
+          throw new LawViolation(
+            'variant valid',
+            `the variant is not in parsed form (defaults missing) (${where})`,
+          );
         }
         const outside = partsChanged(lawCase.harness, first.harness).filter(
           (part) => !partsTouchedBy[operator.dimension].includes(part),
         );
-        if (outside.length > 0) throw new LawViolation('untouched parts untouched', `${outside.join(', ')} changed (${where})`);
+        if (outside.length > 0)
+          throw new LawViolation('untouched parts untouched', `${outside.join(', ')} changed (${where})`);
 
         const moved = forwardTrajectory(original, first.relabel, first.harness);
         const certificate = certify({
@@ -131,7 +150,9 @@ export async function checkOperatorLaws(operator: Operator, options: OperatorLaw
           relabel: first.relabel,
         });
         if (!certificate.certified) {
-          const detail = certificate.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+          const detail = certificate.issues
+            .slice(0, 5)
+            .map((issue) => `${issue.path.join('.')}: ${issue.message}`);
           throw new LawViolation('certificate passes', `${detail.join('; ')} (${where})`);
         }
 
@@ -142,7 +163,10 @@ export async function checkOperatorLaws(operator: Operator, options: OperatorLaw
           }
           const messages = relabelMessages(original.messages, zero.relabel, 'forward');
           if (JSON.stringify(messages) !== JSON.stringify(original.messages)) {
-            throw new LawViolation('identity at severity zero', `the relabel changed the trajectory (${where})`);
+            throw new LawViolation(
+              'identity at severity zero',
+              `the relabel changed the trajectory (${where})`,
+            );
           }
         }
       },
@@ -150,7 +174,10 @@ export async function checkOperatorLaws(operator: Operator, options: OperatorLaw
     { numRuns: options.runs ?? 40, ...(options.seed === undefined ? {} : { seed: options.seed }) },
   );
   if (report.applied === 0) {
-    throw new LawViolation('applies somewhere', `operator "${operator.id}" skipped every run: ${JSON.stringify(report.skipped)}`);
+    throw new LawViolation(
+      'applies somewhere',
+      `operator "${operator.id}" skipped every run: ${JSON.stringify(report.skipped)}`,
+    );
   }
   return report;
 }

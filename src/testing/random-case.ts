@@ -1,11 +1,11 @@
 // Random harnesses from other domains, each with a valid trajectory, so that operator laws run far from the
 // live-stream fixture: other names, other schemas, phrases and non-ASCII ids, nested and array parameters.
+
+import { createRandom, type Random } from '../augment/random.js';
+import { toChatCompletionTools } from '../harness/offered-tools.js';
 import { parseHarness } from '../harness/parse-harness.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
-import type { HarnessInput, Hook } from '../harness/schema.js';
-import { toChatCompletionTools } from '../harness/offered-tools.js';
-import type { Harness } from '../harness/schema.js';
-import { createRandom, type Random } from '../augment/random.js';
+import type { Harness, HarnessInput, Hook } from '../harness/schema.js';
 import type { Message, Trajectory } from '../trajectory/schema.js';
 import { rederiveTrajectory } from '../trajectory/validate-trajectory.js';
 
@@ -17,34 +17,74 @@ export interface LawCase {
 }
 
 const domains = [
-  { name: 'bookstore', customer: 'Ines', nouns: ['book', 'author', 'order', 'gift_card'], words: ['edition', 'shelf', 'delivery'] },
-  { name: 'clinic', customer: 'Kofi', nouns: ['appointment', 'doctor', 'prescription', 'invoice'], words: ['slot', 'ward', 'referral'] },
-  { name: 'smart-home', customer: 'Yuki', nouns: ['device', 'scene', 'room', 'schedule'], words: ['thermostat', 'light', 'sensor'] },
-  { name: 'bank', customer: 'Lena', nouns: ['account', 'card', 'transfer', 'statement'], words: ['limit', 'balance', 'fee'] },
+  {
+    name: 'bookstore',
+    customer: 'Ines',
+    nouns: ['book', 'author', 'order', 'gift_card'],
+    words: ['edition', 'shelf', 'delivery'],
+  },
+  {
+    name: 'clinic',
+    customer: 'Kofi',
+    nouns: ['appointment', 'doctor', 'prescription', 'invoice'],
+    words: ['slot', 'ward', 'referral'],
+  },
+  {
+    name: 'smart-home',
+    customer: 'Yuki',
+    nouns: ['device', 'scene', 'room', 'schedule'],
+    words: ['thermostat', 'light', 'sensor'],
+  },
+  {
+    name: 'bank',
+    customer: 'Lena',
+    nouns: ['account', 'card', 'transfer', 'statement'],
+    words: ['limit', 'balance', 'fee'],
+  },
 ] as const;
 
 const verbs = ['get', 'search', 'update', 'list', 'check'];
 const oddSkillIds = ['refund policy', '退款规则', 'FAQ-2', 'étiquette'];
 
-function parameterSchema(rng: Random, noun: string, depth: number): { schema: Record<string, unknown>; sample: unknown } {
-  const kind = rng.pick(depth > 0 ? ['string', 'integer', 'enum'] : ['string', 'integer', 'enum', 'object', 'array']);
+function parameterSchema(
+  rng: Random,
+  noun: string,
+  depth: number,
+): { schema: Record<string, unknown>; sample: unknown } {
+  const kind = rng.pick(
+    depth > 0 ? ['string', 'integer', 'enum'] : ['string', 'integer', 'enum', 'object', 'array'],
+  );
   switch (kind) {
     case 'integer':
-      return { schema: { type: 'integer', minimum: 1, description: `Number of the ${noun}` }, sample: rng.int(1, 99) };
+      return {
+        schema: { type: 'integer', minimum: 1, description: `Number of the ${noun}` },
+        sample: rng.int(1, 99),
+      };
     case 'enum': {
       const values = rng.sample(['low', 'normal', 'high', 'urgent', 'none'], 3);
-      return { schema: { type: 'string', enum: values, description: 'Priority level' }, sample: rng.pick(values) };
+      return {
+        schema: { type: 'string', enum: values, description: 'Priority level' },
+        sample: rng.pick(values),
+      };
     }
     case 'object': {
       const inner = parameterSchema(rng.fork('inner'), noun, depth + 1);
       return {
-        schema: { type: 'object', properties: { value: inner.schema, note: { type: 'string' } }, required: ['value'], additionalProperties: false },
+        schema: {
+          type: 'object',
+          properties: { value: inner.schema, note: { type: 'string' } },
+          required: ['value'],
+          additionalProperties: false,
+        },
         sample: { value: inner.sample },
       };
     }
     case 'array':
       return {
-        schema: { type: 'array', items: { type: 'object', properties: { ref: { type: 'string' } }, required: ['ref'] } },
+        schema: {
+          type: 'array',
+          items: { type: 'object', properties: { ref: { type: 'string' } }, required: ['ref'] },
+        },
         sample: [{ ref: `${noun}-1` }],
       };
     default:
@@ -70,7 +110,9 @@ export function randomLawCase(seed: number): LawCase {
     const properties: Record<string, unknown> = {};
     const sample: Record<string, unknown> = {};
     const required: string[] = [];
-    const names = rng.fork(`params${index}`).sample([`${noun}_id`, 'query', 'level', 'details', 'items'], rng.int(1, 3));
+    const names = rng
+      .fork(`params${index}`)
+      .sample([`${noun}_id`, 'query', 'level', 'details', 'items'], rng.int(1, 3));
     for (const [position, parameter] of names.entries()) {
       const built = parameterSchema(rng.fork(`p${index}.${position}`), noun, 0);
       properties[parameter] = built.schema;
@@ -89,7 +131,9 @@ export function randomLawCase(seed: number): LawCase {
   const skills: HarnessInput['skills']['items'] = [];
   for (let index = 0; index < skillCount; index++) {
     const odd = rng.fork(`odd${index}`).chance(0.2);
-    const id = odd ? rng.fork(`oddid${index}`).pick(oddSkillIds) : `${domain.words[index % domain.words.length]}_${rng.pick(['help', 'rules', 'qa', 'flow'])}`;
+    const id = odd
+      ? rng.fork(`oddid${index}`).pick(oddSkillIds)
+      : `${domain.words[index % domain.words.length]}_${rng.pick(['help', 'rules', 'qa', 'flow'])}`;
     if (skills.some((skill) => skill.id === id)) continue;
     const tool = tools[index % tools.length];
     skills.push({
@@ -109,20 +153,93 @@ export function randomLawCase(seed: number): LawCase {
   const maybe = (p: number, hook: Hook) => {
     if (rng.fork(`hook-${hook.id}`).chance(p)) hooks.push(hook);
   };
-  maybe(0.5, { id: 'no_spam', stage: 'input', enabled: true, check: { type: 'banned_terms', terms: ['xyzzy'], caseSensitive: false }, onFail: { action: 'block', message: 'Blocked.' } });
-  maybe(0.7, { id: 'valid_args', stage: 'pre_tool', enabled: true, check: { type: 'tool_arguments' }, onFail: { action: 'retry', maxRetries: 1, feedback: 'Fix {{tool}}: {{join errors "; "}}', exhausted: 'block' } });
-  maybe(0.7, { id: 'reply_skill', stage: 'pre_reply', enabled: true, check: { type: 'skill_loaded', kind: 'reply', scope: 'turn' }, onFail: { action: 'retry', maxRetries: 1, feedback: 'Load a {{kind}} skill first.', exhausted: 'block' } });
-  maybe(0.6, { id: 'length', stage: 'pre_reply', enabled: true, check: { type: 'max_length', max: 160 }, onFail: { action: 'retry', maxRetries: 2, feedback: 'Shorter please ({{length}}/{{max}}).', exhausted: 'block' } });
+  maybe(0.5, {
+    id: 'no_spam',
+    stage: 'input',
+    enabled: true,
+    check: { type: 'banned_terms', terms: ['xyzzy'], caseSensitive: false },
+    onFail: { action: 'block', message: 'Blocked.' },
+  });
+  maybe(0.7, {
+    id: 'valid_args',
+    stage: 'pre_tool',
+    enabled: true,
+    check: { type: 'tool_arguments' },
+    onFail: {
+      action: 'retry',
+      maxRetries: 1,
+      feedback: 'Fix {{tool}}: {{join errors "; "}}',
+      exhausted: 'block',
+    },
+  });
+  maybe(0.7, {
+    id: 'reply_skill',
+    stage: 'pre_reply',
+    enabled: true,
+    check: { type: 'skill_loaded', kind: 'reply', scope: 'turn' },
+    onFail: { action: 'retry', maxRetries: 1, feedback: 'Load a {{kind}} skill first.', exhausted: 'block' },
+  });
+  maybe(0.6, {
+    id: 'length',
+    stage: 'pre_reply',
+    enabled: true,
+    check: { type: 'max_length', max: 160 },
+    onFail: {
+      action: 'retry',
+      maxRetries: 2,
+      feedback: 'Shorter please ({{length}}/{{max}}).',
+      exhausted: 'block',
+    },
+  });
   const promises = rng.fork('promises').chance(0.8);
-  if (promises) hooks.push({ id: 'no_promises', stage: 'pre_reply', enabled: true, check: { type: 'banned_terms', terms: ['guarantee', 'forever'], caseSensitive: false }, onFail: { action: 'retry', maxRetries: 2, feedback: 'Remove {{join found ", "}}.', exhausted: 'fallback', fallback: 'Let me check with a colleague.' } });
-  maybe(0.5, { id: 'grounded', stage: 'post_reply', enabled: true, check: { type: 'numbers_grounded', sources: ['tool_results', 'user'], ignore: [] }, onFail: { action: 'retry', maxRetries: 1, feedback: 'Unknown numbers: {{join numbers ", "}}', exhausted: 'block' } });
+  if (promises)
+    hooks.push({
+      id: 'no_promises',
+      stage: 'pre_reply',
+      enabled: true,
+      check: { type: 'banned_terms', terms: ['guarantee', 'forever'], caseSensitive: false },
+      onFail: {
+        action: 'retry',
+        maxRetries: 2,
+        feedback: 'Remove {{join found ", "}}.',
+        exhausted: 'fallback',
+        fallback: 'Let me check with a colleague.',
+      },
+    });
+  maybe(0.5, {
+    id: 'grounded',
+    stage: 'post_reply',
+    enabled: true,
+    check: { type: 'numbers_grounded', sources: ['tool_results', 'user'], ignore: [] },
+    onFail: {
+      action: 'retry',
+      maxRetries: 1,
+      feedback: 'Unknown numbers: {{join numbers ", "}}',
+      exhausted: 'block',
+    },
+  });
 
   const sections = rng.shuffle([
-    { id: 'catalog', title: 'Skills', template: `{{skillList}}\nCall \`{{loader.tool}}\` with a skill id before you use it.`, pinned: false },
+    {
+      id: 'catalog',
+      title: 'Skills',
+      template: `{{skillList}}\nCall \`{{loader.tool}}\` with a skill id before you use it.`,
+      pinned: false,
+    },
     rng.chance(0.5)
       ? { id: 'tool_guide', title: 'Tools', template: '{{toolList}}', pinned: false }
-      : { id: 'tool_guide', title: 'Tools', template: '{{#each tools}}- {{name}}: {{description}}\n{{/each}}', pinned: false },
-    { id: 'customer', title: 'Customer', template: 'You are talking to {{context.customer}}.\n\nBe brief.', pinned: false },
+      : {
+          id: 'tool_guide',
+          title: 'Tools',
+          template: '{{#each tools}}- {{name}}: {{description}}\n{{/each}}',
+          pinned: false,
+        },
+    {
+      id: 'customer',
+      title: 'Customer',
+      template: 'You are talking to {{context.customer}}.\n\nBe brief.',
+      pinned: false,
+    },
   ]);
   const input: HarnessInput = {
     id: `${domain.name}-${seed}`,
@@ -131,7 +248,10 @@ export function randomLawCase(seed: number): LawCase {
     prompt: {
       version: '1',
       headingStyle: rng.pick(['markdown', 'xml', 'numbered', 'bracketed']),
-      sections: [{ id: 'role', title: 'Role', template: `You are the assistant of a ${domain.name}.`, pinned: true }, ...sections],
+      sections: [
+        { id: 'role', title: 'Role', template: `You are the assistant of a ${domain.name}.`, pinned: true },
+        ...sections,
+      ],
     },
     tools: { version: '1', items: tools },
   };
@@ -145,22 +265,48 @@ export function randomLawCase(seed: number): LawCase {
     const messages: Message[] = [{ role: 'system', content: '' }];
     let call = 0;
     for (let turn = 0; turn < (variant === 0 ? 1 : turns); turn++) {
-      const replySkill = harness.skills.items.find((skill) => skill.kind === 'reply') ?? harness.skills.items[0];
+      const replySkill =
+        harness.skills.items.find((skill) => skill.kind === 'reply') ?? harness.skills.items[0];
       const tool = turnRng.pick(harness.tools.items);
       const value = turnRng.int(10, 900);
-      messages.push({ role: 'user', content: `Hello, question ${turn + 1} about my ${domain.nouns[0].replaceAll('_', ' ')}?` });
+      messages.push({
+        role: 'user',
+        content: `Hello, question ${turn + 1} about my ${domain.nouns[0].replaceAll('_', ' ')}?`,
+      });
       const loadId = `call_${variant}_${call++}`;
       const loaderArgs = JSON.stringify({ [harness.skills.loader.argument]: replySkill?.id });
-      messages.push({ role: 'assistant', content: null, tool_calls: [{ id: loadId, type: 'function', function: { name: harness.skills.loader.tool, arguments: loaderArgs } }] });
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: loadId,
+            type: 'function',
+            function: { name: harness.skills.loader.tool, arguments: loaderArgs },
+          },
+        ],
+      });
       messages.push({ role: 'tool', tool_call_id: loadId, content: '' });
       const toolId = `call_${variant}_${call++}`;
       // Raw argument text with spaces, as models often write it, so relabels must keep bytes exactly.
       const args = JSON.stringify(samples.get(tool.name) ?? {}, null, turnRng.chance(0.5) ? 1 : 0);
-      messages.push({ role: 'assistant', content: null, tool_calls: [{ id: toolId, type: 'function', function: { name: tool.name, arguments: args } }] });
-      messages.push({ role: 'tool', tool_call_id: toolId, content: JSON.stringify({ status: 'ok', value, tool: tool.name }) });
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: toolId, type: 'function', function: { name: tool.name, arguments: args } }],
+      });
+      messages.push({
+        role: 'tool',
+        tool_call_id: toolId,
+        content: JSON.stringify({ status: 'ok', value, tool: tool.name }),
+      });
       const reply = `Your ${domain.nouns[0].replaceAll('_', ' ')} shows ${value}. Anything else?`;
       if (promises && turnRng.chance(0.5)) {
-        messages.push({ role: 'assistant', content: `${reply} We guarantee it.`, hsa: { event: 'hook_rejected', hook: 'no_promises' } });
+        messages.push({
+          role: 'assistant',
+          content: `${reply} We guarantee it.`,
+          hsa: { event: 'hook_rejected', hook: 'no_promises' },
+        });
         messages.push({ role: 'user', content: '', hsa: { event: 'hook_feedback', hook: 'no_promises' } });
       }
       messages.push({ role: 'assistant', content: reply });
@@ -176,7 +322,9 @@ export function randomLawCase(seed: number): LawCase {
     const { trajectory, issues } = rederiveTrajectory(draft, harness);
     if (issues.length > 0) {
       // The builder is wrong, not the operator under test: say so loudly.
-      throw new Error(`randomLawCase(${seed}) built an invalid trajectory: ${issues.map((issue) => issue.message).join('; ')}`);
+      throw new Error(
+        `randomLawCase(${seed}) built an invalid trajectory: ${issues.map((issue) => issue.message).join('; ')}`,
+      );
     }
     trajectories.push(trajectory);
   }

@@ -125,11 +125,14 @@ function mapToolCalls(
 
 function mapFreeText(messages: Message[], map: (text: string) => string): Message[] {
   return messages.map((message) => {
-    if (message.role === 'assistant' && message.content !== null && !message.hsa) {
+    // A rejected attempt is free content (what the model wrote); feedback, block and fallback turns are derived.
+    const hsa = 'hsa' in message ? message.hsa : undefined;
+    const free = !hsa || hsa.event === 'hook_rejected';
+    if (message.role === 'assistant' && message.content !== null && free) {
       const content = map(message.content);
       return content === message.content ? message : { ...message, content };
     }
-    if (message.role === 'tool' && !message.hsa) {
+    if (message.role === 'tool' && !hsa) {
       const content = map(message.content);
       return content === message.content ? message : { ...message, content };
     }

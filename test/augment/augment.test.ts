@@ -41,7 +41,13 @@ const trajectories = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ ...baggageTrajecto
 async function collect(input: unknown[], options: Partial<Parameters<typeof augment>[2]> = {}) {
   const rows: string[] = [];
   const rejects: AugmentReject[] = [];
-  for await (const row of augment(harness, input, { plan, variants: 3, seed: 7, onReject: (reject) => rejects.push(reject), ...options })) {
+  for await (const row of augment(harness, input, {
+    plan,
+    variants: 3,
+    seed: 7,
+    onReject: (reject) => rejects.push(reject),
+    ...options,
+  })) {
     rows.push(JSON.stringify(row));
   }
   return { rows, rejects };
@@ -52,10 +58,15 @@ describe('augment', () => {
     const { rows, rejects } = await collect(trajectories);
     expect(rejects).toEqual([]);
     const parsed = rows.map((row) => JSON.parse(row));
-    expect(parsed.map((row) => row.id)).toEqual(trajectories.flatMap((t) => [0, 1, 2].map((v) => `${t.id}/${v}`)));
+    expect(parsed.map((row) => row.id)).toEqual(
+      trajectories.flatMap((t) => [0, 1, 2].map((v) => `${t.id}/${v}`)),
+    );
     for (const row of parsed) {
       expect(row.certificate.certified).toBe(true);
-      expect(row.provenance.ops.map((record: { name: string }) => record.name)).toEqual(['tools/rename-one', 'prompt/heading']);
+      expect(row.provenance.ops.map((record: { name: string }) => record.name)).toEqual([
+        'tools/rename-one',
+        'prompt/heading',
+      ]);
       expect(row.provenance.changed).toEqual(['tools', 'prompt']);
       expect(row.variantId).toMatch(/^v_[0-9a-f]{20}$/);
     }
@@ -74,7 +85,9 @@ describe('augment', () => {
   it('gives the same rows for any shard count', async () => {
     const whole = (await collect(trajectories)).rows;
     for (const count of [2, 3]) {
-      const shards = await Promise.all(Array.from({ length: count }, (_, index) => collect(trajectories, { shard: { index, count } })));
+      const shards = await Promise.all(
+        Array.from({ length: count }, (_, index) => collect(trajectories, { shard: { index, count } })),
+      );
       const union = shards.flatMap((shard) => shard.rows);
       expect(union.sort()).toEqual([...whole].sort());
     }

@@ -7,12 +7,21 @@ import { createRandom } from '../../src/augment/random.js';
 import { createRegistry } from '../../src/augment/registry.js';
 
 const make = (id: string, dimension: 'tools' | 'prompt' | 'hooks') =>
-  defineOperator({ id, version: 1, dimension, mode: 'exact', description: id, params: z.object({ n: z.number().default(1) }), apply: (harness) => unchanged(harness) });
+  defineOperator({
+    id,
+    version: 1,
+    dimension,
+    mode: 'exact',
+    description: id,
+    params: z.object({ n: z.number().default(1) }),
+    apply: (harness) => unchanged(harness),
+  });
 const a = make('tools/a', 'tools');
 const b = make('tools/b', 'tools');
 const c = make('prompt/c', 'prompt');
 const d = make('hooks/d', 'hooks');
-const names = (plan: ReturnType<typeof pipe>, seed: string) => plan.sample(createRandom(seed), 0.5).map((step) => step.operator.id);
+const names = (plan: ReturnType<typeof pipe>, seed: string) =>
+  plan.sample(createRandom(seed), 0.5).map((step) => step.operator.id);
 
 describe('random', () => {
   it('gives the same sequence for a seed on every machine (golden)', () => {
@@ -36,14 +45,32 @@ describe('plans', () => {
     expect(names(sometimes(0, op(a)), 's')).toEqual([]);
     expect(names(sometimes(1, op(a)), 's')).toEqual(['tools/a']);
     expect(names(identityPlan as ReturnType<typeof pipe>, 's')).toEqual([]);
-    const picks = new Set(Array.from({ length: 50 }, (_, index) => names(oneOf([[1, op(a)], [3, op(b)]]), `seed${index}`)[0]));
+    const picks = new Set(
+      Array.from(
+        { length: 50 },
+        (_, index) =>
+          names(
+            oneOf([
+              [1, op(a)],
+              [3, op(b)],
+            ]),
+            `seed${index}`,
+          )[0],
+      ),
+    );
     expect(picks).toEqual(new Set(['tools/a', 'tools/b']));
-    for (let index = 0; index < 20; index++) expect(names(kOf(2, [op(a), op(c), op(d)]), `k${index}`)).toHaveLength(2);
+    for (let index = 0; index < 20; index++)
+      expect(names(kOf(2, [op(a), op(c), op(d)]), `k${index}`)).toHaveLength(2);
   });
 
   it('oneOf offers the other choices as fallbacks', () => {
-    const [step] = oneOf([[1, op(a)], [1, op(b)]]).sample(createRandom('f'), 0.5);
-    expect([step?.operator.id, ...(step?.fallbacks ?? []).map((fallback) => fallback.operator.id)].sort()).toEqual(['tools/a', 'tools/b']);
+    const [step] = oneOf([
+      [1, op(a)],
+      [1, op(b)],
+    ]).sample(createRandom('f'), 0.5);
+    expect(
+      [step?.operator.id, ...(step?.fallbacks ?? []).map((fallback) => fallback.operator.id)].sort(),
+    ).toEqual(['tools/a', 'tools/b']);
   });
 });
 
@@ -53,7 +80,10 @@ describe('policies', () => {
   it('compile in the fixed dimension order, with severities', () => {
     const policy = parsePolicy({
       severity: 'heavy',
-      dimensions: { prompt: { operators: ['prompt/c'] }, tools: { operators: [{ op: 'tools/a', params: { n: 2 }, severity: 'slight' }] } },
+      dimensions: {
+        prompt: { operators: ['prompt/c'] },
+        tools: { operators: [{ op: 'tools/a', params: { n: 2 }, severity: 'slight' }] },
+      },
     });
     const steps = compilePolicy(policy, registry).sample(createRandom('p'), severityValue(policy.severity));
     expect(steps.map((step) => [step.operator.id, step.severity, step.params])).toEqual([
@@ -63,21 +93,40 @@ describe('policies', () => {
   });
 
   it('choose k of the dimensions', () => {
-    const policy = parsePolicy({ choose: 1, dimensions: { tools: { operators: ['tools/a'] }, prompt: { operators: ['prompt/c'] }, hooks: { operators: ['hooks/d'] } } });
+    const policy = parsePolicy({
+      choose: 1,
+      dimensions: {
+        tools: { operators: ['tools/a'] },
+        prompt: { operators: ['prompt/c'] },
+        hooks: { operators: ['hooks/d'] },
+      },
+    });
     const plan = compilePolicy(policy, registry);
-    for (let index = 0; index < 10; index++) expect(names(plan as ReturnType<typeof pipe>, `c${index}`)).toHaveLength(1);
+    for (let index = 0; index < 10; index++)
+      expect(names(plan as ReturnType<typeof pipe>, `c${index}`)).toHaveLength(1);
   });
 
   it('report bad policies with their paths', () => {
-    expect(() => parsePolicy({ severity: 'extreme', dimensions: { colours: {} } }, 'p.yaml')).toThrow(/p\.yaml: invalid policy: 2 issue/);
-    expect(() => compilePolicy(parsePolicy({ dimensions: { tools: { operators: ['tools/zzz'] } } }), registry)).toThrow(
+    expect(() => parsePolicy({ severity: 'extreme', dimensions: { colours: {} } }, 'p.yaml')).toThrow(
+      /p\.yaml: invalid policy: 2 issue/,
+    );
+    expect(() =>
+      compilePolicy(parsePolicy({ dimensions: { tools: { operators: ['tools/zzz'] } } }), registry),
+    ).toThrow(
       /dimensions\.tools\.operators\[0\]: unknown operator "tools\/zzz"; operators of that dimension: tools\/a, tools\/b/,
     );
-    expect(() => compilePolicy(parsePolicy({ dimensions: { tools: { operators: ['prompt/c'] } } }), registry)).toThrow(/belongs to prompt/);
-    expect(() => compilePolicy(parsePolicy({ dimensions: { tools: { operators: [{ op: 'tools/a', params: { n: 'x' } }] } } }), registry)).toThrow(
-      /operators\[0\]\.params: n: /,
+    expect(() =>
+      compilePolicy(parsePolicy({ dimensions: { tools: { operators: ['prompt/c'] } } }), registry),
+    ).toThrow(/belongs to prompt/);
+    expect(() =>
+      compilePolicy(
+        parsePolicy({ dimensions: { tools: { operators: [{ op: 'tools/a', params: { n: 'x' } }] } } }),
+        registry,
+      ),
+    ).toThrow(/operators\[0\]\.params: n: /);
+    expect(() => parsePolicy({ choose: 3, dimensions: { tools: { operators: ['tools/a'] } } })).toThrow(
+      /more than the 1 dimensions/,
     );
-    expect(() => parsePolicy({ choose: 3, dimensions: { tools: { operators: ['tools/a'] } } })).toThrow(/more than the 1 dimensions/);
   });
 
   it('registries refuse duplicate ids', () => {

@@ -15,11 +15,14 @@ async function fixtureCase(): Promise<LawCase> {
   for await (const record of readJsonl('fixtures/livestream/trajectories.jsonl')) {
     if (!('value' in record)) throw new Error(`fixture line ${record.line} is not JSON`);
     const validation = validateTrajectory(record.value, harness);
-    if (!validation.trajectory || !validation.valid) throw new Error(`fixture line ${record.line} is invalid`);
+    if (!validation.trajectory || !validation.valid)
+      throw new Error(`fixture line ${record.line} is invalid`);
     all.push(validation.trajectory);
   }
   // Every trajectory with a hook event, plus every seventh one, keeps the sample varied and small.
-  const withHooks = all.filter((trajectory) => trajectory.messages.some((message) => 'hsa' in message && message.hsa));
+  const withHooks = all.filter((trajectory) =>
+    trajectory.messages.some((message) => 'hsa' in message && message.hsa),
+  );
   const sample = [...withHooks.slice(0, 25), ...all.filter((_, index) => index % 7 === 0)];
   const unique = [...new Map(sample.map((trajectory) => [trajectory.id, trajectory])).values()];
   return { name: 'livestream', harness, trajectories: unique };

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyEdits, mapJsonStringValues, parseRawJson, renameJsonKeys } from '../../src/trajectory/raw-json.js';
+import {
+  applyEdits,
+  mapJsonStringValues,
+  parseRawJson,
+  renameJsonKeys,
+} from '../../src/trajectory/raw-json.js';
 
 describe('raw JSON edits', () => {
   it('renames only key tokens and keeps spacing, escapes and number forms', () => {
@@ -14,13 +19,15 @@ describe('raw JSON edits', () => {
   });
 
   it('reaches array items with []', () => {
-    expect(renameJsonKeys('{"items":[{"sku":1},{"sku":2}]}', [{ path: ['items', '[]'], from: 'sku', to: 'code' }])).toBe(
-      '{"items":[{"code":1},{"code":2}]}',
-    );
+    expect(
+      renameJsonKeys('{"items":[{"sku":1},{"sku":2}]}', [{ path: ['items', '[]'], from: 'sku', to: 'code' }]),
+    ).toBe('{"items":[{"code":1},{"code":2}]}');
   });
 
   it('maps string values at a key', () => {
-    expect(mapJsonStringValues('{"skill_id": "item_qa"}', [], 'skill_id', (value) => `x.${value}`)).toBe('{"skill_id": "x.item_qa"}');
+    expect(mapJsonStringValues('{"skill_id": "item_qa"}', [], 'skill_id', (value) => `x.${value}`)).toBe(
+      '{"skill_id": "x.item_qa"}',
+    );
   });
 
   it('returns undefined for text that is not JSON', () => {
@@ -29,7 +36,12 @@ describe('raw JSON edits', () => {
   });
 
   it('refuses overlapping edits', () => {
-    expect(() => applyEdits('abc', [{ start: 0, end: 2, text: 'x' }, { start: 1, end: 3, text: 'y' }])).toThrow(/overlapping/);
+    expect(() =>
+      applyEdits('abc', [
+        { start: 0, end: 2, text: 'x' },
+        { start: 1, end: 3, text: 'y' },
+      ]),
+    ).toThrow(/overlapping/);
   });
 
   it('a rename and its reverse restore any JSON text byte for byte (property)', () => {
@@ -41,8 +53,15 @@ describe('raw JSON edits', () => {
         const back = renameJsonKeys(forward as string, [{ path: [], from: '__renamed__', to: 'a' }]);
         expect(back).toBe(spaced);
         expect(JSON.parse(forward as string)).toEqual(
-          JSON.parse(spaced) !== null && typeof JSON.parse(spaced) === 'object' && !Array.isArray(JSON.parse(spaced))
-            ? Object.fromEntries(Object.entries(JSON.parse(spaced)).map(([key, value]) => [key === 'a' ? '__renamed__' : key, value]))
+          JSON.parse(spaced) !== null &&
+            typeof JSON.parse(spaced) === 'object' &&
+            !Array.isArray(JSON.parse(spaced))
+            ? Object.fromEntries(
+                Object.entries(JSON.parse(spaced)).map(([key, value]) => [
+                  key === 'a' ? '__renamed__' : key,
+                  value,
+                ]),
+              )
             : JSON.parse(spaced),
         );
       }),

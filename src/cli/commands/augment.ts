@@ -37,16 +37,22 @@ function parseShard(text: string | undefined) {
 
 function positiveInteger(name: string, text: string): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new HarnessAugmentError(`${name} must be a non-negative integer, got "${text}"`, { kind: 'usage' });
+  if (!Number.isInteger(value) || value < 0)
+    throw new HarnessAugmentError(`${name} must be a non-negative integer, got "${text}"`, { kind: 'usage' });
   return value;
 }
 
 /** Opens a stream to a temporary file that becomes `file` only when the run completes. */
-async function openAtomic(file: string): Promise<{ stream: WriteStream; commit(): Promise<void>; abort(): Promise<void> }> {
+async function openAtomic(
+  file: string,
+): Promise<{ stream: WriteStream; commit(): Promise<void>; abort(): Promise<void> }> {
   await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.partial`;
   const stream = createWriteStream(temporary, { encoding: 'utf8' });
-  const closed = () => new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  const closed = () =>
+    new Promise<void>((resolve, reject) =>
+      stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
   return {
     stream,
     async commit() {
@@ -68,16 +74,27 @@ function write(stream: WriteStream, line: string): Promise<void> | undefined {
 export function registerAugment(program: Command): void {
   program
     .command('augment')
-    .description('turn a harness and trajectories into certified (variant harness, rewritten trajectory) rows')
+    .description(
+      'turn a harness and trajectories into certified (variant harness, rewritten trajectory) rows',
+    )
     .requiredOption('--harness <file>', 'base harness file')
     .requiredOption('--trajectories <file>', 'trajectories JSONL under the base harness')
     .option('--variants <n>', 'variants per trajectory', '8')
     .option('--seed <seed>', 'global seed', '0')
-    .option('--policy <name>', 'a preset: identity, hat, tools-only, rotbench-slight|medium|heavy|union (default hat)')
+    .option(
+      '--policy <name>',
+      'a preset: identity, hat, tools-only, rotbench-slight|medium|heavy|union (default hat)',
+    )
     .option('--policy-file <file>', 'a policy in YAML or JSON')
-    .option('--severity <level>', 'default severity: slight, medium, heavy or a number in [0, 1] (overrides the policy)')
+    .option(
+      '--severity <level>',
+      'default severity: slight, medium, heavy or a number in [0, 1] (overrides the policy)',
+    )
     .requiredOption('--out <file>', 'output rows JSONL')
-    .option('--rejects <file>', 'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)')
+    .option(
+      '--rejects <file>',
+      'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
+    )
     .option('--shard <i/n>', 'only the examples whose position modulo n is i')
     .action(async (options: AugmentCliOptions) => {
       const started = Date.now();
@@ -91,7 +108,10 @@ export function registerAugment(program: Command): void {
           : /^(slight|medium|heavy)$/.test(options.severity)
             ? severityValue(options.severity as 'slight')
             : Number(options.severity);
-      if (!(severity >= 0 && severity <= 1)) throw new HarnessAugmentError(`--severity must be slight, medium, heavy or within [0, 1]`, { kind: 'usage' });
+      if (!(severity >= 0 && severity <= 1))
+        throw new HarnessAugmentError(`--severity must be slight, medium, heavy or within [0, 1]`, {
+          kind: 'usage',
+        });
       const plan = compilePolicy(policy, await builtinRegistry());
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
@@ -100,7 +120,9 @@ export function registerAugment(program: Command): void {
       const progress = createProgress('augment');
       const counts = { examples: 0, rows: 0, rejectedExamples: 0, uncertified: 0 };
       const byReason: Record<string, number> = {};
-      const coverage = Object.fromEntries(dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }]));
+      const coverage = Object.fromEntries(
+        dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }]),
+      );
       const pending: Array<Promise<void> | undefined> = [];
       const onReject = (reject: AugmentReject) => {
         byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
@@ -122,8 +144,10 @@ export function registerAugment(program: Command): void {
           },
         })) {
           counts.rows++;
-          for (const dimension of row.provenance.planned) (coverage[dimension] as { planned: number }).planned++;
-          for (const dimension of row.provenance.changed) (coverage[dimension] as { changed: number }).changed++;
+          for (const dimension of row.provenance.planned)
+            (coverage[dimension] as { planned: number }).planned++;
+          for (const dimension of row.provenance.changed)
+            (coverage[dimension] as { changed: number }).changed++;
           await write(out.stream, `${JSON.stringify(row)}\n`);
           await Promise.all(pending.splice(0));
         }
@@ -144,7 +168,13 @@ export function registerAugment(program: Command): void {
       const lines = [
         `read ${counts.examples} trajectories: ${augmented} augmented + ${counts.rejectedExamples} rejected`,
         `rows: ${counts.rows} written + ${counts.uncertified} uncertified = ${augmented} × ${variants} variants`,
-        `rejected by reason: ${Object.keys(byReason).length === 0 ? 'none' : Object.entries(byReason).map(([reason, count]) => `${reason} ${count}`).join(', ')}`,
+        `rejected by reason: ${
+          Object.keys(byReason).length === 0
+            ? 'none'
+            : Object.entries(byReason)
+                .map(([reason, count]) => `${reason} ${count}`)
+                .join(', ')
+        }`,
         'dimension coverage (changed / chosen by the policy):',
         ...dimensions.map((dimension) => {
           const { planned, changed } = coverage[dimension] as { planned: number; changed: number };

@@ -27,14 +27,22 @@ export function registerExplain(program: Command): void {
         const lines = [`${row.id}  ${row.variantId}  seed ${row.provenance.variantSeed}`];
         if (row.provenance.ops.length === 0) lines.push('  (no operator: the base harness)');
         for (const [index, record] of row.provenance.ops.entries()) {
-          lines.push(`  ${index + 1}. ${record.name}@${record.version} severity ${record.severity} ${JSON.stringify(record.params)}`);
+          lines.push(
+            `  ${index + 1}. ${record.name}@${record.version} severity ${record.severity} ${JSON.stringify(record.params)}`,
+          );
         }
         for (const skip of row.provenance.skipped) lines.push(`  skipped ${skip.name}: ${skip.reason}`);
         for (const step of row.relabel.steps) {
           if (step.type === 'rename_tools' || step.type === 'rename_skills') {
-            lines.push(`  relabel ${step.type}: ${Object.entries(step.map).map(([from, to]) => `${from} → ${to}`).join(', ')}`);
+            lines.push(
+              `  relabel ${step.type}: ${Object.entries(step.map)
+                .map(([from, to]) => `${from} → ${to}`)
+                .join(', ')}`,
+            );
           } else if (step.type === 'rename_arguments') {
-            lines.push(`  relabel ${step.type} ${step.tool}: ${step.renames.map((rename) => `${[...rename.path, rename.from].join('.')} → ${rename.to}`).join(', ')}`);
+            lines.push(
+              `  relabel ${step.type} ${step.tool}: ${step.renames.map((rename) => `${[...rename.path, rename.from].join('.')} → ${rename.to}`).join(', ')}`,
+            );
           } else if (step.type === 'insert_messages') {
             lines.push(`  relabel insert ${step.messages.length} message(s) at ${step.at}`);
           } else {
@@ -43,7 +51,10 @@ export function registerExplain(program: Command): void {
         }
         if (base) {
           if (baseHash !== row.provenance.baseHash) {
-            throw new HarnessAugmentError(`${options.harness} is not the base of ${row.id} (hash ${row.provenance.baseHash})`, { kind: 'usage' });
+            throw new HarnessAugmentError(
+              `${options.harness} is not the base of ${row.id} (hash ${row.provenance.baseHash})`,
+              { kind: 'usage' },
+            );
           }
           const changes = diffJson(base, row.harness);
           lines.push(`  ${changes.length} change(s) against the base:`);

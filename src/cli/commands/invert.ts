@@ -11,9 +11,13 @@ import { readRows } from '../rows.js';
 function messagesOf(value: unknown): { messages: Message[]; shape: 'message' | 'array' | 'completion' } {
   const completion = value as { choices?: Array<{ message?: unknown }> } | null;
   if (completion && Array.isArray(completion.choices)) {
-    return { messages: completion.choices.map((choice) => MessageSchema.parse(choice.message)), shape: 'completion' };
+    return {
+      messages: completion.choices.map((choice) => MessageSchema.parse(choice.message)),
+      shape: 'completion',
+    };
   }
-  if (Array.isArray(value)) return { messages: value.map((item) => MessageSchema.parse(item)), shape: 'array' };
+  if (Array.isArray(value))
+    return { messages: value.map((item) => MessageSchema.parse(item)), shape: 'array' };
   return { messages: [MessageSchema.parse(value)], shape: 'message' };
 }
 
@@ -23,7 +27,10 @@ export function registerInvert(program: Command): void {
     .description("map a model's output under a variant back to the base harness vocabulary")
     .requiredOption('--rows <file>', 'rows JSONL written by hsa augment')
     .requiredOption('--id <id>', 'row id (exampleId/variantIndex) or variantId')
-    .requiredOption('--output <file>', 'the model output: an assistant message, an array of messages, or a Chat Completions response')
+    .requiredOption(
+      '--output <file>',
+      'the model output: an assistant message, an array of messages, or a Chat Completions response',
+    )
     .option('-o, --out <file>', 'write the result to a file instead of standard output')
     .action(async (options: { rows: string; id: string; output: string; out?: string }) => {
       let row: AugmentRow | undefined;
@@ -34,9 +41,12 @@ export function registerInvert(program: Command): void {
       try {
         parsed = messagesOf(value);
       } catch (error) {
-        throw new HarnessAugmentError(`${options.output}: not a message, a message array or a Chat Completions response: ${(error as Error).message.split('\n')[0]}`, {
-          kind: 'usage',
-        });
+        throw new HarnessAugmentError(
+          `${options.output}: not a message, a message array or a Chat Completions response: ${(error as Error).message.split('\n')[0]}`,
+          {
+            kind: 'usage',
+          },
+        );
       }
       const inverted = invertOutput(parsed.messages, row.relabel);
       const result =
@@ -46,7 +56,10 @@ export function registerInvert(program: Command): void {
             ? inverted
             : {
                 ...(value as object),
-                choices: (value as { choices: object[] }).choices.map((choice, index) => ({ ...choice, message: inverted[index] })),
+                choices: (value as { choices: object[] }).choices.map((choice, index) => ({
+                  ...choice,
+                  message: inverted[index],
+                })),
               };
       await emit(JSON.stringify(result, null, 2), options.out);
     });

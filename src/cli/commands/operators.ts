@@ -23,11 +23,21 @@ export function registerOperators(program: Command): void {
       }
       const lines: string[] = [];
       for (const row of rows) {
-        const properties = (row.params as { properties?: Record<string, { default?: unknown; enum?: unknown[]; type?: string }> }).properties ?? {};
+        const properties =
+          (
+            row.params as {
+              properties?: Record<string, { default?: unknown; enum?: unknown[]; type?: string }>;
+            }
+          ).properties ?? {};
         const params = Object.entries(properties)
-          .map(([name, schema]) => `${name}${schema.enum ? `=${schema.enum.join('|')}` : schema.type ? `:${schema.type}` : ''}${schema.default !== undefined ? ` (${JSON.stringify(schema.default)})` : ''}`)
+          .map(
+            ([name, schema]) =>
+              `${name}${schema.enum ? `=${schema.enum.join('|')}` : schema.type ? `:${schema.type}` : ''}${schema.default !== undefined ? ` (${JSON.stringify(schema.default)})` : ''}`,
+          )
           .join(', ');
-        lines.push(`${row.name.padEnd(34)} ${row.mode.padEnd(10)} ${row.description}${params ? `\n${' '.repeat(46)}params: ${params}` : ''}`);
+        lines.push(
+          `${row.name.padEnd(34)} ${row.mode.padEnd(10)} ${row.description}${params ? `\n${' '.repeat(46)}params: ${params}` : ''}`,
+        );
       }
       lines.push(`${rows.length} operators`);
       process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,0 +1,106 @@
+// Private machinery of the hook operators (not an operator): what a trajectory says about each hook — where
+// it was evaluated, where it failed, how often per turn — and the certificate check every variant passes
+// before it is returned.
+import { certify } from '../../src/augment/certificate.js';
+import type { Harness, Hook } from '../../src/harness/schema.js';
+import { forwardTrajectory, identityRelabel, type Relabel } from '../../src/trajectory/relabel.js';
+import type { Trajectory } from '../../src/trajectory/schema.js';
+import { type HookDecision, validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
+
+/** One evaluation of one hook on the trajectory, as the hook engine ran it. */
+export interface HookEvaluation {
+  decision: HookDecision;
+  /** Index of the message the step belongs to. */
+  message: number;
+  pass: boolean;
+}
+
+export interface HookFacts {
+  trajectory: Trajectory;
+  decisions: HookDecision[];
+  /** Turn number of each message: -1 before the first viewer message, then 0, 1, … */
+  turnOf: number[];
+  /** Hook id → failures in each turn that had any. */
+  failuresPerTurn: Map<string, Map<number, number>>;
+}
+
+/** A viewer message starts a turn; hook feedback turns are user messages too but do not. */
+const isViewerMessage = (message: Trajectory['messages'][number]) => message.role === 'user' && !message.hsa;
+
+/**
+ * Reads the hook facts of a trajectory that validates under the harness; undefined when it does not.
+ *
+ * @example
+ * const facts = hookFacts(trajectory, harness); facts?.failuresPerTurn.get('short_reply')
+ */
+export function hookFacts(trajectory: Trajectory, harness: Harness): HookFacts | undefined {
+  const validation = validateTrajectory(trajectory, harness);
+  if (!validation.valid || !validation.trajectory) return undefined;
+  const turnOf: number[] = [];
+  let turn = -1;
+  for (const message of validation.trajectory.messages) {
+    if (isViewerMessage(message)) turn++;
+    turnOf.push(turn);
+  }
+  const failuresPerTurn = new Map<string, Map<number, number>>();
+  for (const decision of validation.decisions) {
+    if (decision.failed === undefined) continue;
+    const perTurn = failuresPerTurn.get(decision.failed) ?? new Map<number, number>();
+    const at = turnOf[decision.path[1] as number] ?? -1;
+    perTurn.set(at, (perTurn.get(at) ?? 0) + 1);
+    failuresPerTurn.set(decision.failed, perTurn);
+  }
+  return { trajectory: validation.trajectory, decisions: validation.decisions, turnOf, failuresPerTurn };
+}
+
+/** The most failures of a hook in one turn (0 when it never failed). */
+export const mostFailuresInATurn = (facts: HookFacts, hook: string) =>
+  Math.max(0, ...(facts.failuresPerTurn.get(hook)?.values() ?? []));
+
+/**
+ * Every step where a hook actually ran: enabled hooks of a stage run in harness order until one fails, so a
+ * hook ran on a step when the step passed, when it failed there, or when a later hook failed there.
+ *
+ * @example
+ * evaluationsOf(facts, harness, hook).filter((evaluation) => !evaluation.pass)
+ */
+export function evaluationsOf(facts: HookFacts, harness: Harness, hook: Hook): HookEvaluation[] {
+  if (!hook.enabled) return [];
+  const order = harness.hooks.items
+    .filter((item) => item.enabled && item.stage === hook.stage)
+    .map((item) => item.id);
+  const position = order.indexOf(hook.id);
+  return facts.decisions.flatMap((decision): HookEvaluation[] => {
+    if (decision.stage !== hook.stage) return [];
+    const message = decision.path[1] as number;
+    if (decision.failed === undefined) return [{ decision, message, pass: true }];
+    if (decision.failed === hook.id) return [{ decision, message, pass: false }];
+    return order.indexOf(decision.failed) > position ? [{ decision, message, pass: true }] : [];
+  });
+}
+
+/**
+ * Whether the trajectory, moved to the variant with the relabel, is certified (valid under the variant,
+ * hooks decide as before, exact inverse).
+ *
+ * @example
+ * if (!certifiedUnder(trajectory, base, variant)) return { skip: '…' };
+ */
+export function certifiedUnder(
+  trajectory: Trajectory,
+  base: Harness,
+  variant: Harness,
+  relabel: Relabel = identityRelabel,
+): boolean {
+  try {
+    const moved = forwardTrajectory(trajectory, relabel, variant);
+    if (moved.issues.length > 0) return false;
+    return certify({ base, variant, original: trajectory, rewritten: moved.trajectory, relabel }).certified;
+  } catch {
+    return false;
+  }
+}
+
+/** How many of `total` items a severity affects: none at 0, at least one above, all at 1. */
+export const shareOf = (severity: number, total: number) =>
+  severity <= 0 || total === 0 ? 0 : Math.min(total, Math.max(1, Math.round(severity * total)));

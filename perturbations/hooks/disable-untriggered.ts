@@ -1,0 +1,46 @@
+// perturbations/hooks/disable-untriggered.ts — disables hooks that never fail on the trajectory; every decision and every other hook stays.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import { certifiedUnder, hookFacts, shareOf } from './_hook-facts.js';
+
+/**
+ * Sets `enabled: false` on hooks that never fail on the trajectory. A hook that only ever passed adds
+ * nothing to the decisions (a step's decision is its first failing hook, or a pass), so every decision
+ * stays. A hook that failed anywhere is never disabled. Severity is the share of such hooks disabled.
+ * Skips without a trajectory.
+ *
+ * @example
+ * const applied = await applyOperator(disableUntriggered, harness, { rng: 'seed', severity: 1, trajectory });
+ * applied.harness.hooks.items.filter((hook) => !hook.enabled).map((hook) => hook.id) // e.g. ['no_profanity', 'tool_budget']
+ */
+export const disableUntriggered = defineOperator({
+  id: 'hooks/disable-untriggered',
+  version: 1,
+  dimension: 'hooks',
+  mode: 'exact',
+  description: 'Disables hooks that never fail on the trajectory; every decision stays.',
+  params: z.object({}),
+  apply(harness, { rng, severity, trajectory }) {
+    if (severity === 0) return unchanged(harness);
+    if (!trajectory) return { skip: 'needs the trajectory to know which hooks never fail' };
+    const facts = hookFacts(trajectory, harness);
+    if (!facts) return { skip: 'the trajectory does not validate under the harness' };
+    const quiet = harness.hooks.items.flatMap((hook, index) =>
+      hook.enabled && !facts.failuresPerTurn.has(hook.id) ? [index] : [],
+    );
+    if (quiet.length === 0) return { skip: 'every enabled hook fails somewhere on the trajectory' };
+    const chosen = rng.fork('hooks').sample(quiet, shareOf(severity, quiet.length));
+    // One at a time, each kept only if the trajectory stays certified (a prompt template may read a hook).
+    let variant = harness;
+    for (const index of chosen) {
+      const items = variant.hooks.items.map((hook, at) =>
+        at === index ? { ...hook, enabled: false } : hook,
+      );
+      const candidate = { ...variant, hooks: { ...variant.hooks, items } };
+      if (certifiedUnder(trajectory, harness, candidate)) variant = candidate;
+    }
+    if (variant === harness) return { skip: 'disabling a quiet hook breaks the trajectory' };
+    return { harness: variant, relabel: identityRelabel };
+  },
+});

@@ -1,0 +1,81 @@
+// perturbations/hooks/reorder.ts — reorders the hooks of a stage where no step of the trajectory fails two of them; every decision stays.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { Harness, Hook, HookStage } from '../../src/harness/schema.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import type { Trajectory } from '../../src/trajectory/schema.js';
+import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
+import { certifiedUnder, shareOf } from './_hook-facts.js';
+
+/**
+ * Whether some step of the trajectory fails two or more enabled hooks of the stage at once. Each hook is
+ * evaluated alone on every step of the stage (the other hooks of the stage switched off), so that hooks
+ * after the first failing one are evaluated too.
+ */
+function someStepFailsTwo(harness: Harness, trajectory: Trajectory, stage: HookStage): boolean {
+  const enabled = harness.hooks.items.filter((hook) => hook.enabled && hook.stage === stage);
+  const failuresAt = new Map<string, number>();
+  for (const alone of enabled) {
+    const only: Harness = {
+      ...harness,
+      hooks: {
+        ...harness.hooks,
+        items: harness.hooks.items.map((hook) =>
+          hook.stage === stage && hook.id !== alone.id ? { ...hook, enabled: false } : hook,
+        ),
+      },
+    };
+    for (const decision of validateTrajectory(trajectory, only).decisions) {
+      if (decision.stage !== stage || decision.failed !== alone.id) continue;
+      const key = JSON.stringify(decision.path);
+      const count = (failuresAt.get(key) ?? 0) + 1;
+      if (count >= 2) return true;
+      failuresAt.set(key, count);
+    }
+  }
+  return false;
+}
+
+/**
+ * Reorders the hooks of a stage (`input`, `pre_tool`, …) when no step of the trajectory fails two or
+ * more of its hooks at once, so the first failing hook, and with it every decision, stays. Severity is
+ * the share of each stage's hooks that move and of the stages reordered. Skips without a trajectory or
+ * when no stage with two hooks can be reordered.
+ *
+ * @example
+ * const applied = await applyOperator(reorderHooks, harness, { rng: 'seed', severity: 1, trajectory });
+ * applied.harness.hooks.items.filter((hook) => hook.stage === 'pre_reply').map((hook) => hook.id)
+ */
+export const reorderHooks = defineOperator({
+  id: 'hooks/reorder',
+  version: 1,
+  dimension: 'hooks',
+  mode: 'exact',
+  description: 'Reorders independent hooks of a stage; which hook fails first, and so every decision, stays.',
+  params: z.object({}),
+  apply(harness, { rng, severity, trajectory }) {
+    if (severity === 0) return unchanged(harness);
+    if (!trajectory) return { skip: 'needs the trajectory to know which hooks fail together' };
+    const items = harness.hooks.items;
+    const stages = [...new Set(items.map((hook) => hook.stage))]
+      .filter((stage) => items.filter((hook) => hook.stage === stage).length >= 2)
+      .filter((stage) => !someStepFailsTwo(harness, trajectory, stage));
+    if (stages.length === 0) return { skip: 'no stage has two hooks that can be reordered' };
+    const next = [...items];
+    for (const stage of rng.fork('stages').sample(stages, shareOf(severity, stages.length))) {
+      const stageRng = rng.fork(`stage/${stage}`);
+      const slots = items.flatMap((hook, index) => (hook.stage === stage ? [index] : []));
+      const moved = stageRng.sample(slots, Math.max(2, shareOf(severity, slots.length)));
+      let order = stageRng.shuffle(moved);
+      if (order.every((slot, index) => slot === moved[index]))
+        order = [...moved.slice(1), moved[0] as number];
+      moved.forEach((slot, index) => {
+        next[slot] = items[order[index] as number] as Hook;
+      });
+    }
+    const variant = { ...harness, hooks: { ...harness.hooks, items: next } };
+    if (!certifiedUnder(trajectory, harness, variant))
+      return { skip: 'the reordered hooks change a decision' };
+    return { harness: variant, relabel: identityRelabel };
+  },
+});

@@ -1,0 +1,148 @@
+// perturbations/hooks/reword-feedback.ts — rewords and reformats the feedback templates of retry hooks; checks, budgets and outcomes stay.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import { safeParseHarness } from '../../src/harness/parse-harness.js';
+import type { Hook, HookCheck } from '../../src/harness/schema.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import { certifiedUnder, shareOf } from './_hook-facts.js';
+
+const formats = ['tagged', 'please-fix', 'attempt', 'bullets', 'json'] as const;
+type FeedbackFormat = (typeof formats)[number];
+
+/** The values each check adds to the feedback data, as JSON members built with the `json` helper. */
+const checkMembers: Record<HookCheck['type'], readonly string[]> = {
+  banned_terms: ['"found": {{json found}}'],
+  max_length: ['"length": {{length}}', '"max": {{max}}'],
+  regex: ['"pattern": {{json pattern}}', '"match": {{json match}}'],
+  skill_loaded: ['"kind": {{json kind}}'],
+  tool_arguments: ['"tool": {{json tool}}', '"errors": {{json errors}}'],
+  max_tool_calls: ['"count": {{count}}', '"max": {{max}}'],
+  numbers_grounded: ['"numbers": {{json numbers}}'],
+  json_shape: ['"errors": {{json errors}}'],
+};
+
+/** Variables that always render as plain numbers, so they may stand inside a JSON string. */
+const numericVariables = new Set(['attempt', 'maxRetries', 'length', 'max', 'count']);
+
+/** Splits a template into prose and `{{ }}` pieces. */
+function pieces(template: string): Array<{ code: boolean; text: string }> {
+  const parts: Array<{ code: boolean; text: string }> = [];
+  let from = 0;
+  for (const match of template.matchAll(/\{\{[\s\S]*?\}\}\}?/g)) {
+    if (match.index > from) parts.push({ code: false, text: template.slice(from, match.index) });
+    parts.push({ code: true, text: match[0] });
+    from = match.index + match[0].length;
+  }
+  if (from < template.length) parts.push({ code: false, text: template.slice(from) });
+  return parts;
+}
+
+/** The template as the inside of a JSON string, when every value it renders is a number; else undefined. */
+function asJsonString(template: string): string | undefined {
+  let out = '';
+  for (const piece of pieces(template)) {
+    if (piece.code) {
+      const name = piece.text.replace(/^\{\{~?\s*/, '').replace(/\s*~?\}\}$/, '');
+      if (!numericVariables.has(name)) return undefined;
+      out += piece.text;
+    } else {
+      // A backslash before `{{` would escape the mustache; such templates keep their text out of the JSON.
+      if (piece.text.includes('\\')) return undefined;
+      out += JSON.stringify(piece.text).slice(1, -1);
+    }
+  }
+  return out;
+}
+
+/** Sentences of a template, cut after `.`, `!`, `?` (or their CJK forms) in prose only. */
+function sentences(template: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const piece of pieces(template)) {
+    if (piece.code) {
+      current += piece.text;
+      continue;
+    }
+    const parts = piece.text.split(/(?<=[.!?])\s+|(?<=[。！？])\s*/u);
+    parts.forEach((part, index) => {
+      current += part;
+      if (index < parts.length - 1) {
+        out.push(current.trim());
+        current = '';
+      }
+    });
+  }
+  if (current.trim() !== '') out.push(current.trim());
+  return out.filter((sentence) => sentence !== '');
+}
+
+function reworded(hook: Hook, feedback: string, format: FeedbackFormat): string {
+  const text = feedback.trim();
+  switch (format) {
+    case 'tagged':
+      return `[hook {{hook}}] ${text}`;
+    case 'please-fix':
+      return `Please fix: ${text}`;
+    case 'attempt':
+      return `Attempt {{attempt}} was rejected by {{hook}}. ${text}`;
+    case 'bullets':
+      return `Rejected by {{hook}}:\n${sentences(text)
+        .map((sentence) => `- ${sentence}`)
+        .join('\n')}`;
+    case 'json': {
+      // One member a line: a mustache closing right before the object's `}` would read as `}}}`.
+      const fix = asJsonString(text);
+      const members = [
+        '"hook": {{json hook}}',
+        '"problem": {{json reason}}',
+        ...checkMembers[hook.check.type],
+        '"attempt": {{attempt}}',
+        '"maxRetries": {{maxRetries}}',
+        ...(fix === undefined ? [] : [`"fix": "${fix}"`]),
+      ];
+      return `{\n  ${members.join(',\n  ')}\n}`;
+    }
+  }
+}
+
+/**
+ * Rewords and reformats the feedback templates of retry hooks from built-in forms: tagged
+ * (`[hook <id>] …`), "Please fix: …", an attempt line, bullets, or JSON
+ * (`{"hook":…,"problem":…,…}`). The forms use only the variables every check provides (`hook`, `reason`,
+ * `attempt`, `maxRetries`) and the check's own; feedback turns of trajectories are re-derived from them.
+ * Severity is the share of retry hooks reworded. Skips when no hook retries.
+ *
+ * @example
+ * const applied = await applyOperator(rewordFeedback, harness, { rng: 'seed', params: { format: 'tagged' } });
+ * // feedback 'Remove: {{join found ", "}}' becomes '[hook {{hook}}] Remove: {{join found ", "}}'
+ */
+export const rewordFeedback = defineOperator({
+  id: 'hooks/reword-feedback',
+  version: 1,
+  dimension: 'hooks',
+  mode: 'exact',
+  description: 'Rewords and reformats the feedback of retry hooks; checks, budgets and outcomes stay.',
+  params: z.object({ format: z.enum([...formats, 'any']).default('any') }),
+  apply(harness, { rng, severity, params, trajectory }) {
+    if (severity === 0) return unchanged(harness);
+    const retrying = harness.hooks.items.flatMap((hook, index) =>
+      hook.onFail.action === 'retry' ? [index] : [],
+    );
+    if (retrying.length === 0) return { skip: 'no hook retries with feedback' };
+    const chosen = rng.fork('hooks').sample(retrying, shareOf(severity, retrying.length));
+    const variant = structuredClone(harness);
+    for (const index of chosen) {
+      const hook = variant.hooks.items[index] as Hook;
+      if (hook.onFail.action !== 'retry') continue;
+      const feedback = hook.onFail.feedback;
+      const options = params.format === 'any' ? [...formats] : [params.format];
+      const format = rng.fork(`format/${index}`).pick(options);
+      hook.onFail.feedback = reworded(hook, feedback, format);
+    }
+    if (!safeParseHarness(variant).success) return { skip: 'a reworded feedback template does not compile' };
+    if (trajectory && !certifiedUnder(trajectory, harness, variant)) {
+      return { skip: 'the reworded feedback does not render for the trajectory' };
+    }
+    return { harness: variant, relabel: identityRelabel };
+  },
+});

@@ -1,0 +1,139 @@
+// perturbations/hooks/vary-budgets.ts — varies retry budgets and length/tool-call thresholds within the bounds the trajectory allows; every hook decision stays.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { Random } from '../../src/augment/random.js';
+import type { Harness, Hook } from '../../src/harness/schema.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import {
+  certifiedUnder,
+  evaluationsOf,
+  type HookFacts,
+  hookFacts,
+  mostFailuresInATurn,
+  shareOf,
+} from './_hook-facts.js';
+
+/** One value that may change: a hook's retry budget or its threshold, with the values that keep every decision. */
+interface Knob {
+  hook: number;
+  field: 'maxRetries' | 'max';
+  current: number;
+  min: number;
+  max: number;
+}
+
+const codePoints = (text: string) => [...text].length;
+
+/** What a threshold check measured on the step of an evaluation. */
+function measured(
+  facts: HookFacts,
+  hook: Hook,
+  evaluation: ReturnType<typeof evaluationsOf>[number],
+): number {
+  const messages = facts.trajectory.messages;
+  if (hook.check.type === 'max_tool_calls') {
+    // The call's rank in its turn: every call since the latest viewer message counts, this one included.
+    const turn = facts.turnOf[evaluation.message];
+    let count = 0;
+    for (let index = 0; index < evaluation.message; index++) {
+      const message = messages[index];
+      if (facts.turnOf[index] === turn && message?.role === 'assistant')
+        count += message.tool_calls?.length ?? 0;
+    }
+    return count + (evaluation.decision.path[3] as number) + 1;
+  }
+  const message = messages[evaluation.message];
+  return codePoints(typeof message?.content === 'string' ? message.content : '');
+}
+
+/** The integers in `[low, high]` within a severity-scaled distance of `current`, `current` left out. */
+function nearby(current: number, low: number, high: number, distance: number): number[] {
+  const from = Math.max(low, current - distance);
+  const to = Math.min(high, current + distance);
+  const values: number[] = [];
+  for (let value = from; value <= to; value++) if (value !== current) values.push(value);
+  return values;
+}
+
+function knobsOf(harness: Harness, facts: HookFacts): Knob[] {
+  const knobs: Knob[] = [];
+  harness.hooks.items.forEach((hook, index) => {
+    if (hook.onFail.action === 'retry') {
+      const most = mostFailuresInATurn(facts, hook.id);
+      // A budget the trajectory ran out of stays exactly: a larger one would retry where it blocked.
+      if (most <= hook.onFail.maxRetries) {
+        knobs.push({
+          hook: index,
+          field: 'maxRetries',
+          current: hook.onFail.maxRetries,
+          min: Math.max(0, most),
+          max: 20,
+        });
+      }
+    }
+    if (hook.check.type === 'max_length' || hook.check.type === 'max_tool_calls') {
+      let min = 1;
+      let max = Number.POSITIVE_INFINITY;
+      for (const evaluation of evaluationsOf(facts, harness, hook)) {
+        const value = measured(facts, hook, evaluation);
+        if (evaluation.pass) min = Math.max(min, value);
+        else max = Math.min(max, value - 1);
+      }
+      if (min <= max) knobs.push({ hook: index, field: 'max', current: hook.check.max, min, max });
+    }
+  });
+  return knobs;
+}
+
+function turn(knob: Knob, severity: number, rng: Random): number | undefined {
+  const distance =
+    knob.field === 'maxRetries'
+      ? Math.max(1, Math.round(severity * 3))
+      : Math.max(1, Math.round(knob.current * severity * 0.5));
+  const values = nearby(knob.current, knob.min, knob.max, distance);
+  return values.length === 0 ? undefined : rng.pick(values);
+}
+
+/**
+ * Varies the retry budgets (`maxRetries`) of retry hooks and the thresholds of `max_length` and
+ * `max_tool_calls` checks within the bounds that keep every hook decision of the trajectory: a budget stays
+ * at least the most failures of its hook in one turn (exactly as it is when the trajectory exhausted it),
+ * a threshold stays at least the largest value that passed and below the smallest that failed. Severity is
+ * the share of values changed and how far they move. Skips without a trajectory.
+ *
+ * @example
+ * const applied = await applyOperator(varyBudgets, harness, { rng: 'seed', severity: 0.5, trajectory });
+ * applied.harness.hooks.items.find((hook) => hook.id === 'short_reply')?.check // e.g. { type: 'max_length', max: 94 }
+ */
+export const varyBudgets = defineOperator({
+  id: 'hooks/vary-budgets',
+  version: 1,
+  dimension: 'hooks',
+  mode: 'exact',
+  description: 'Varies retry budgets and thresholds of hooks within the bounds that keep every decision.',
+  params: z.object({}),
+  apply(harness, { rng, severity, trajectory }) {
+    if (severity === 0) return unchanged(harness);
+    if (!trajectory)
+      return { skip: 'needs the trajectory to know which budgets and thresholds keep its decisions' };
+    const facts = hookFacts(trajectory, harness);
+    if (!facts) return { skip: 'the trajectory does not validate under the harness' };
+    const knobs = knobsOf(harness, facts).filter(
+      (knob) => nearby(knob.current, knob.min, knob.max, 1).length > 0,
+    );
+    if (knobs.length === 0)
+      return { skip: 'no retry budget or threshold can change without changing a decision' };
+    const chosen = rng.fork('knobs').sample(knobs, shareOf(severity, knobs.length));
+    const variant = structuredClone(harness);
+    for (const knob of chosen) {
+      const value = turn(knob, severity, rng.fork(`value/${knob.hook}/${knob.field}`));
+      const hook = variant.hooks.items[knob.hook] as Hook;
+      if (value === undefined) continue;
+      if (knob.field === 'maxRetries' && hook.onFail.action === 'retry') hook.onFail.maxRetries = value;
+      if (knob.field === 'max' && (hook.check.type === 'max_length' || hook.check.type === 'max_tool_calls'))
+        hook.check.max = value;
+    }
+    if (!certifiedUnder(trajectory, harness, variant)) return { skip: 'the varied hooks change a decision' };
+    return { harness: variant, relabel: identityRelabel };
+  },
+});

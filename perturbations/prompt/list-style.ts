@@ -1,0 +1,40 @@
+// perturbations/prompt/list-style.ts — changes how `{{skillList}}` and `{{toolList}}` render (bullets, numbered, table, JSON, YAML); lists stay.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import { ListStyleSchema } from '../../src/harness/schema.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import { promptVariantHolds, scanTemplate } from './_template-scan.js';
+
+/**
+ * Switches `prompt.listStyle` to another of bullets, numbered, table, json and yaml (or to `style` when
+ * given), which changes how `{{skillList}}` and `{{toolList}}` render. Skips when no template uses them.
+ *
+ * @example
+ * const applied = await applyOperator(listStyle, harness, { rng: 'seed', params: { style: 'table' } });
+ * applied.harness.prompt.listStyle // 'table'
+ */
+export const listStyle = defineOperator({
+  id: 'prompt/list-style',
+  version: 1,
+  dimension: 'prompt',
+  mode: 'exact',
+  description: 'Changes the list style of the rendered skill and tool lists; their items stay.',
+  params: z.object({ style: ListStyleSchema.optional() }),
+  apply(harness, { rng, severity, params, trajectory }) {
+    if (severity === 0) return unchanged(harness);
+    const usesLists = harness.prompt.sections.some((section) => {
+      const scan = scanTemplate(section.template);
+      // A template the scanner cannot read is searched as plain text.
+      return scan
+        ? scan.reads('skillList') || scan.reads('toolList')
+        : /\b(skillList|toolList)\b/.test(section.template);
+    });
+    if (!usesLists) return { skip: 'no prompt section uses {{skillList}} or {{toolList}}' };
+    const current = harness.prompt.listStyle;
+    if (params.style === current) return { skip: `the list style is already "${current}"` };
+    const style = params.style ?? rng.pick(ListStyleSchema.options.filter((option) => option !== current));
+    const variant = { ...harness, prompt: { ...harness.prompt, listStyle: style } };
+    if (!promptVariantHolds(harness, variant, trajectory)) return { skip: 'the prompt does not render' };
+    return { harness: variant, relabel: identityRelabel };
+  },
+});

@@ -1,0 +1,243 @@
+// skill-content/merge — merges two skills of the same kind into one (both bodies under subheadings); every rule stays, loads of either source become loads of the merged skill, with an exact inverse.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { JsonPath } from '../../src/harness/issues.js';
+import type { Harness, Skill } from '../../src/harness/schema.js';
+import {
+  buildSymbolTable,
+  findMentions,
+  harnessSymbols,
+  harnessTextLocations,
+} from '../../src/harness/symbol-table.js';
+import { applyEdits, parseRawJson, type TextEdit } from '../../src/trajectory/raw-json.js';
+import type { RelabelStep } from '../../src/trajectory/relabel.js';
+import type { Trajectory } from '../../src/trajectory/schema.js';
+import { isMostlyCjk, shareCount } from './rules.js';
+
+type Pair = readonly [Skill, Skill];
+
+/**
+ * The skill named by each loader call of a trajectory, in order, with the index of the viewer turn it is
+ * in. Only string values of the loader's argument count, as the relabel's `merge_skills` step reads them.
+ */
+function skillLoads(trajectory: Trajectory, harness: Harness): Array<{ skill: string; turn: number }> {
+  const { tool, argument } = harness.skills.loader;
+  const loads: Array<{ skill: string; turn: number }> = [];
+  let turn = 0;
+  for (const message of trajectory.messages) {
+    if (message.role === 'user' && !message.hsa) turn++;
+    if (message.role !== 'assistant' || !message.tool_calls) continue;
+    for (const call of message.tool_calls) {
+      if (call.function.name !== tool) continue;
+      const root = parseRawJson(call.function.arguments);
+      if (root?.kind !== 'object') continue;
+      for (const member of root.members) {
+        if (
+          member.key === argument &&
+          member.value.kind === 'scalar' &&
+          typeof member.value.value === 'string'
+        ) {
+          loads.push({ skill: member.value.value, turn });
+        }
+      }
+    }
+  }
+  return loads;
+}
+
+/** Skill ids that a string outside the skills part (hooks, prompt, tools) mentions. */
+function mentionedOutsideSkills(harness: Harness): Set<string> {
+  const ids = new Set<string>();
+  for (const mention of buildSymbolTable(harness).mentions) {
+    if (mention.kind === 'skill' && mention.path[0] !== 'skills') ids.add(mention.name);
+  }
+  return ids;
+}
+
+function joinIds(a: string, b: string, suffix?: string): string {
+  const parts = suffix === undefined ? [a, b] : [a, b, suffix];
+  if (/\s/u.test(a)) return parts.join(' + ');
+  if (a.includes('_') || !/[-\p{Lu}]/u.test(a)) return parts.join('_');
+  if (a.includes('-')) return parts.join('-');
+  return parts
+    .map((part, index) => (index === 0 ? part : `${part.slice(0, 1).toUpperCase()}${part.slice(1)}`))
+    .join('');
+}
+
+/** Raises every ATX heading outside code fences by one level (`#` → `##`). */
+function demoteHeadings(body: string): string {
+  let inFence = false;
+  return body
+    .split('\n')
+    .map((line) => {
+      if (/^(```|~~~)/u.test(line)) inFence = !inFence;
+      return !inFence && /^#{1,5}\s/u.test(line) ? `#${line}` : line;
+    })
+    .join('\n');
+}
+
+const withoutFinalStop = (text: string) => text.replace(/[\s.。;；]+$/u, '');
+
+/** A source body as a part of the merged body: its own headings one level down, or its description as a subheading. */
+function part(skill: Skill): string {
+  const body = skill.body.replace(/\s+$/u, '');
+  if (/^#{1,6}\s/u.test(body)) return demoteHeadings(body);
+  return `## ${withoutFinalStop(skill.description)}\n\n${body}`;
+}
+
+const riskOrder = ['low', 'medium', 'high'] as const;
+
+function mergePair(a: Skill, b: Skill, id: string): Skill {
+  const cjk = isMostlyCjk(a.description + b.description);
+  const second = /^\p{Lu}\p{Ll}/u.test(b.description)
+    ? `${b.description.slice(0, 1).toLowerCase()}${b.description.slice(1)}`
+    : b.description;
+  const risks = [a.risk, b.risk].filter((risk) => risk !== undefined);
+  const risk =
+    risks.length === 0 ? undefined : riskOrder[Math.max(...risks.map((level) => riskOrder.indexOf(level)))];
+  const trailing = a.body.endsWith('\n') || b.body.endsWith('\n') ? '\n' : '';
+  return {
+    id,
+    kind: a.kind,
+    description: cjk
+      ? `${withoutFinalStop(a.description)}；${b.description}`
+      : `${withoutFinalStop(a.description)}; ${second}`,
+    body: `${part(a)}\n\n${part(b)}${trailing}`,
+    ...(risk !== undefined ? { risk } : {}),
+  };
+}
+
+function getAt(root: unknown, path: JsonPath): unknown {
+  return path.reduce<unknown>(
+    (node, key) => (node as Record<string | number, unknown> | undefined)?.[key],
+    root,
+  );
+}
+
+/** Rewrites the mentions of merged skills inside the skills part to the merged ids, through the symbol table. */
+function rewriteMentions(harness: Harness, into: ReadonlyMap<string, string>): Harness {
+  const variant = structuredClone(harness);
+  const byPath = new Map<string, { path: JsonPath; edits: TextEdit[] }>();
+  const reached = new Map<string, number>();
+  for (const mention of buildSymbolTable(harness).mentions) {
+    const to = mention.kind === 'skill' ? into.get(mention.name) : undefined;
+    if (to === undefined) continue;
+    const key = JSON.stringify(mention.path);
+    if ((reached.get(key) ?? -1) > mention.start) continue;
+    reached.set(key, mention.end);
+    const entry = byPath.get(key) ?? { path: mention.path, edits: [] };
+    entry.edits.push({ start: mention.start, end: mention.end, text: to });
+    byPath.set(key, entry);
+  }
+  for (const { path, edits } of byPath.values()) {
+    const parent = getAt(variant, path.slice(0, -1)) as Record<string | number, unknown>;
+    const key = path.at(-1) as string | number;
+    parent[key] = applyEdits(parent[key] as string, edits);
+  }
+  return variant;
+}
+
+/**
+ * Merges pairs of skills of the same kind into one skill each: the merged id joins both ids
+ * (`rebooking_baggage`), the body holds both bodies under subheadings (a body's own headings go one level
+ * down; a body without one gets its description as a `##` subheading), the descriptions are joined and the
+ * higher risk is kept. A share (= severity) of the disjoint pairs that qualify is merged, at least one.
+ * The relabel has one `merge_skills` step per pair: loads of either source become loads of the merged
+ * skill, and `loads` records, in order, the source each load of the given trajectory named, so the inverse
+ * is exact for that trajectory (other outputs map back to the first source). Mentions of a source in the
+ * skills part (other bodies, descriptions, the loader description) are rewritten to the merged id through
+ * the symbol table. Needs `context.trajectory`. Leaves out pairs whose sources the trajectory loads in
+ * the same turn (the merged skill would be loaded twice) and skills mentioned outside the skills part (in
+ * hooks, prompt or tools, which a skill-content operator does not change); skips when no pair is left.
+ *
+ * @example
+ * await applyOperator(mergeSkills, travelHarness(), { rng: 'seed', trajectory: baggageTrajectory() });
+ * // skills: rebooking_baggage (reply), apology_first; load_skill("baggage") → load_skill("rebooking_baggage")
+ */
+export const mergeSkills = defineOperator({
+  id: 'skill-content/merge',
+  version: 1,
+  dimension: 'skill-content',
+  mode: 'exact',
+  description:
+    'Merges two skills of the same kind into one with both bodies under subheadings; loads follow, exact inverse.',
+  params: z.object({}),
+  apply(harness, { rng, severity, trajectory }) {
+    if (severity === 0) return unchanged(harness);
+    if (!trajectory)
+      return { skip: 'merging needs the trajectory: the relabel records which source each load named' };
+    const loads = skillLoads(trajectory, harness);
+    const sameKind = (skills: readonly Skill[]) =>
+      skills.flatMap((a, index) =>
+        skills.slice(index + 1).flatMap((b) => (a.kind === b.kind ? [[a, b] as Pair] : [])),
+      );
+    if (sameKind(harness.skills.items).length === 0) return { skip: 'fewer than two skills of one kind' };
+    const outside = mentionedOutsideSkills(harness);
+    const mergeable = sameKind(harness.skills.items.filter((skill) => !outside.has(skill.id)));
+    if (mergeable.length === 0) {
+      return { skip: 'every same-kind pair has a skill that hooks, prompt or tools mention' };
+    }
+    const together = ([a, b]: Pair) =>
+      loads.some(
+        (load) =>
+          load.skill === a.id && loads.some((other) => other.turn === load.turn && other.skill === b.id),
+      );
+    const pairs = mergeable.filter((pair) => !together(pair));
+    if (pairs.length === 0)
+      return { skip: 'the trajectory loads both skills of every same-kind pair in one turn' };
+    const disjoint: Pair[] = [];
+    for (const pair of rng.fork('pairs').shuffle(pairs)) {
+      if (!disjoint.some(([a, b]) => pair.includes(a) || pair.includes(b))) disjoint.push(pair);
+    }
+    const chosen = disjoint.slice(0, shareCount(severity, disjoint.length));
+
+    // Merged ids: fresh, absent from every string of the harness and the trajectory, holding no kept symbol.
+    const sources = new Set(chosen.flat().map((skill) => skill.id));
+    const symbols = harnessSymbols(harness);
+    const kept = symbols.filter((symbol) => !(symbol.kind === 'skill' && sources.has(symbol.name)));
+    const texts = [
+      ...harnessTextLocations(harness).map((location) => location.text),
+      ...trajectory.messages.flatMap((message) =>
+        typeof message.content === 'string' ? [message.content] : [],
+      ),
+    ];
+    const taken = new Set([...symbols.map((symbol) => symbol.name), harness.skills.loader.argument]);
+    const fresh = (candidate: string) =>
+      !taken.has(candidate) &&
+      !texts.some((text) => text.includes(candidate)) &&
+      findMentions({ path: [], text: `\`${candidate}\`` }, kept).length === 0;
+    const into = new Map<string, string>();
+    const ids = chosen.map(([a, b]) => {
+      const candidates = [
+        joinIds(a.id, b.id),
+        joinIds(a.id, b.id, 'merged'),
+        ...[2, 3, 4, 5].map((n) => joinIds(a.id, b.id, String(n))),
+      ];
+      const id = candidates.find(fresh) ?? `${joinIds(a.id, b.id)}_${taken.size}`;
+      taken.add(id);
+      into.set(a.id, id);
+      into.set(b.id, id);
+      return id;
+    });
+
+    const rewritten = rewriteMentions(harness, into);
+    const byId = new Map(rewritten.skills.items.map((skill) => [skill.id, skill]));
+    const second = new Set(chosen.map(([, b]) => b.id));
+    const merged = rewritten.skills.items.flatMap((skill) => {
+      if (second.has(skill.id)) return [];
+      const index = chosen.findIndex(([a]) => a.id === skill.id);
+      if (index < 0) return [skill];
+      const pair = chosen[index] as Pair;
+      return [mergePair(skill, byId.get(pair[1].id) as Skill, ids[index] as string)];
+    });
+    const loader = { tool: harness.skills.loader.tool, argument: harness.skills.loader.argument };
+    const steps: RelabelStep[] = chosen.map(([a, b], index) => ({
+      type: 'merge_skills',
+      into: ids[index] as string,
+      sources: [a.id, b.id],
+      loads: loads.filter((load) => load.skill === a.id || load.skill === b.id).map((load) => load.skill),
+      loader,
+    }));
+    return { harness: { ...rewritten, skills: { ...rewritten.skills, items: merged } }, relabel: { steps } };
+  },
+});

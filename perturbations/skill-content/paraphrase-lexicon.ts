@@ -1,0 +1,152 @@
+// skill-content/paraphrase-lexicon — swaps connectives and boilerplate of skill bodies for synonyms from a fixed lexicon; numbers, quotes, code, identifiers, banned terms and all ids stay.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { Random } from '../../src/augment/random.js';
+import type { Harness } from '../../src/harness/schema.js';
+import { applyEdits, type TextEdit } from '../../src/trajectory/raw-json.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import { findProtectedSpans, sameMentions } from './protected-spans.js';
+import { countRules, shareCount } from './rules.js';
+
+/** Phrase → paraphrase. Both directions of a pair may be listed: every match is found on the original text. */
+const englishPairs: ReadonlyArray<readonly [string, string]> = [
+  ['make sure', 'ensure'],
+  ['ensure', 'make sure'],
+  ['never', 'do not ever'],
+  ['do not', "don't"],
+  ["don't", 'do not'],
+  ['does not', "doesn't"],
+  ["doesn't", 'does not'],
+  ['is not', "isn't"],
+  ["isn't", 'is not'],
+  ['cannot', "can't"],
+  ["can't", 'cannot'],
+  ['before you', 'prior to the moment you'],
+  ['at most', 'no more than'],
+  ['at least', 'no fewer than'],
+  ['instead of', 'rather than'],
+  ['rather than', 'instead of'],
+  ['for example', 'for instance'],
+  ['for instance', 'for example'],
+  ['e.g.', 'for example'],
+  ['only when', 'only if'],
+  ['as soon as', 'the moment'],
+  ['in one sentence', 'in a single sentence'],
+  ['right away', 'immediately'],
+];
+const chinesePairs: ReadonlyArray<readonly [string, string]> = [
+  ['不要', '切勿'],
+  ['切勿', '不要'],
+  ['必须', '务必'],
+  ['务必', '必须'],
+  ['如果', '若'],
+  ['禁止', '不得'],
+  ['然后', '接着'],
+];
+
+interface Entry {
+  pattern: RegExp;
+  replacement: string;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+const entries: Entry[] = [
+  ...englishPairs.map(([from, to]) => ({
+    pattern: new RegExp(
+      `(?<![\\p{L}\\p{N}_'’])${escapeRegExp(from).replaceAll("'", "['’]")}(?![\\p{L}\\p{N}_'’])`,
+      'giu',
+    ),
+    replacement: to,
+  })),
+  ...chinesePairs.map(([from, to]) => ({ pattern: new RegExp(escapeRegExp(from), 'gu'), replacement: to })),
+];
+
+/** The replacement in the match's case (Never → Do not ever, NEVER → DO NOT EVER) and apostrophe. */
+function matchCase(match: string, replacement: string): string {
+  const apostrophe = match.includes('’') ? '’' : "'";
+  const text = replacement.replaceAll("'", apostrophe);
+  if (/\p{Lu}/u.test(match) && match === match.toUpperCase() && match.length > 1) return text.toUpperCase();
+  if (/^\p{Lu}/u.test(match)) return `${text.slice(0, 1).toUpperCase()}${text.slice(1)}`;
+  return text;
+}
+
+/**
+ * The lexicon swaps a text allows: every lexicon match outside the protected spans, leftmost-longest first,
+ * never overlapping.
+ *
+ * @example
+ * lexiconEdits('Never guess.', harness) // [{ start: 0, end: 5, text: 'Do not ever' }]
+ */
+export function lexiconEdits(text: string, harness: Harness): TextEdit[] {
+  const protectedSpans = findProtectedSpans(text, harness);
+  const candidates: TextEdit[] = [];
+  for (const entry of entries) {
+    for (const match of text.matchAll(entry.pattern)) {
+      candidates.push({
+        start: match.index,
+        end: match.index + match[0].length,
+        text: matchCase(match[0], entry.replacement),
+      });
+    }
+  }
+  candidates.sort((a, b) => a.start - b.start || b.end - a.end);
+  const edits: TextEdit[] = [];
+  let reached = 0;
+  for (const candidate of candidates) {
+    if (candidate.start < reached) continue;
+    if (protectedSpans.some((span) => candidate.start < span.end && span.start < candidate.end)) continue;
+    edits.push(candidate);
+    reached = candidate.end;
+  }
+  return edits;
+}
+
+/** A paraphrase of a body: each allowed swap with probability `share`, at least one. */
+function paraphrase(body: string, harness: Harness, share: number, rng: Random): string {
+  const edits = lexiconEdits(body, harness);
+  const picked = edits.filter((_, index) => rng.fork(index).chance(share));
+  const chosen = picked.length > 0 ? picked : [rng.fork('one').pick(edits)];
+  return applyEdits(body, chosen);
+}
+
+/**
+ * Paraphrases a share (= severity, at least one) of the skill bodies with a fixed lexicon of connectives
+ * and boilerplate ("make sure" → "ensure", "never" → "do not ever", "do not" ↔ "don't", "at most" → "no
+ * more than", "不要" → "切勿", "必须" → "务必", …); each possible swap in a chosen body happens with
+ * probability (1 + severity) / 2. Swaps never touch protected spans (numbers and prices, quoted terms,
+ * code and identifiers, banned terms, pin markers; see `findProtectedSpans`), and a body whose rewrite
+ * would mention other identifiers or hold another number of rules is kept. Ids do not change: the relabel
+ * is the identity. Skips when no body holds a lexicon phrase outside protected spans.
+ *
+ * @example
+ * await applyOperator(paraphraseLexicon, travelHarness(), { rng: 'seed', severity: 1 });
+ * // rebooking: "- Never promise a seat …" → "- Do not ever promise a seat …"
+ */
+export const paraphraseLexicon = defineOperator({
+  id: 'skill-content/paraphrase-lexicon',
+  version: 1,
+  dimension: 'skill-content',
+  mode: 'exact',
+  description:
+    'Swaps connectives and boilerplate of skill bodies from a lexicon; numbers, quotes, code, identifiers and banned terms stay.',
+  params: z.object({}),
+  apply(harness, { rng, severity }) {
+    if (severity === 0) return unchanged(harness);
+    const eligible = harness.skills.items.filter((skill) => lexiconEdits(skill.body, harness).length > 0);
+    if (eligible.length === 0)
+      return { skip: 'no skill body holds a lexicon phrase outside protected spans' };
+    const chosen = new Set(rng.fork('skills').sample(eligible, shareCount(severity, eligible.length)));
+    const draws = rng.fork('swaps');
+    let changed = false;
+    const items = harness.skills.items.map((skill, index) => {
+      if (!chosen.has(skill)) return skill;
+      const body = paraphrase(skill.body, harness, (1 + severity) / 2, draws.fork(index));
+      if (!sameMentions(skill.body, body, harness) || countRules(body) !== countRules(skill.body))
+        return skill;
+      changed = true;
+      return { ...skill, body };
+    });
+    if (!changed) return { skip: 'every paraphrase would have changed the identifiers a body mentions' };
+    return { harness: { ...harness, skills: { ...harness.skills, items } }, relabel: identityRelabel };
+  },
+});

@@ -1,0 +1,76 @@
+// skill-content/preamble — adds a neutral preamble sentence to skill bodies; every rule and all ids stay.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { Harness, Skill } from '../../src/harness/schema.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import { sameMentions } from './protected-spans.js';
+import { isMostlyCjk, shareCount } from './rules.js';
+
+const english = [
+  'Read these rules before you reply.',
+  'The rules below apply whenever this skill is loaded.',
+  'Follow every rule below.',
+  'Keep the following rules in mind when you answer.',
+  'Apply the rules below in full.',
+] as const;
+const chinese = [
+  '回复前请先阅读以下规则。',
+  '以下规则适用于本技能。',
+  '回复时请遵循以下全部规则。',
+  '请牢记以下规则。',
+] as const;
+const allPreambles: readonly string[] = [...english, ...chinese];
+
+const headingLine = /^#{1,6}\s.*$/u;
+
+/** The body with the sentence after its leading heading (if any), in a paragraph of its own. */
+function withPreamble(body: string, sentence: string): string {
+  const [first, ...rest] = body.split('\n');
+  if (first !== undefined && headingLine.test(first)) {
+    return [first, sentence, ...(rest[0] === '' ? [] : ['']), ...rest].join('\n');
+  }
+  return `${sentence}\n\n${body}`;
+}
+
+/** Preambles that suit a body: in its language, and mentioning no identifier of the harness. */
+function suitable(skill: Skill, harness: Harness): string[] {
+  const list = isMostlyCjk(skill.body) ? chinese : english;
+  return list.filter((sentence) => sameMentions(skill.body, withPreamble(skill.body, sentence), harness));
+}
+
+/**
+ * Adds a neutral preamble sentence, from a built-in list in the body's language (Chinese when it is mostly
+ * CJK, English otherwise), to a share (= severity, at least one) of the skill bodies: after the body's
+ * leading heading, or at the top. Bodies that already hold one of the preambles are left alone, as are
+ * sentences that would read as a mention of an identifier. Ids do not change: the relabel is the identity.
+ *
+ * @example
+ * await applyOperator(addPreamble, travelHarness(), { rng: 'seed', severity: 1 });
+ * // baggage: "Read these rules before you reply.\n\n- Use `get_baggage_policy` …"
+ */
+export const addPreamble = defineOperator({
+  id: 'skill-content/preamble',
+  version: 1,
+  dimension: 'skill-content',
+  mode: 'exact',
+  description:
+    'Adds a neutral preamble sentence to skill bodies (Chinese for Chinese bodies); rules and ids stay.',
+  params: z.object({}),
+  apply(harness, { rng, severity }) {
+    if (severity === 0) return unchanged(harness);
+    const eligible = harness.skills.items.filter(
+      (skill) =>
+        !allPreambles.some((sentence) => skill.body.includes(sentence)) &&
+        suitable(skill, harness).length > 0,
+    );
+    if (eligible.length === 0) return { skip: 'every skill body already has a preamble' };
+    const chosen = new Set(rng.fork('skills').sample(eligible, shareCount(severity, eligible.length)));
+    const draws = rng.fork('sentences');
+    const items = harness.skills.items.map((skill, index) =>
+      chosen.has(skill)
+        ? { ...skill, body: withPreamble(skill.body, draws.fork(index).pick(suitable(skill, harness))) }
+        : skill,
+    );
+    return { harness: { ...harness, skills: { ...harness.skills, items } }, relabel: identityRelabel };
+  },
+});

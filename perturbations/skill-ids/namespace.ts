@@ -1,0 +1,62 @@
+// skill-ids/namespace — prefixes skill ids with a namespace (their kind, or a fixed one) everywhere the harness names them; bodies, kinds, order and loads stay.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import { renameSymbols } from '../../src/augment/rename-symbols.js';
+import { createNameGuard, mentionedInFreeText, shareCount } from './skill-names.js';
+
+/**
+ * Prefixes a share (= severity, at least one) of the skill ids with a namespace and a separator:
+ * `reply.item_qa`, `strategy/promo_push`, or `param::item_qa` with `namespace: 'param'`. The namespace is
+ * the skill's kind unless the `namespace` param fixes one. Renames go through the symbol table, so loads
+ * and mentions follow with an exact inverse. Skills already under the namespace, skills whose prefixed id
+ * would collide, and skills a given trajectory names in a reply or a tool result are left alone.
+ *
+ * @example
+ * await applyOperator(namespaceSkillIds, travelHarness(), { rng: 'seed', params: { separator: '::' } });
+ * // baggage → reply::baggage, apology_first → strategy::apology_first
+ */
+export const namespaceSkillIds = defineOperator({
+  id: 'skill-ids/namespace',
+  version: 1,
+  dimension: 'skill-ids',
+  mode: 'exact',
+  description:
+    'Prefixes skill ids with a namespace (their kind by default) and a separator; loads and mentions follow.',
+  params: z.object({
+    namespace: z
+      .string()
+      .regex(
+        /^[^\s./:](?:[^\r\n]*[^\s./:])?$/u,
+        'must be one line, without edge spaces or separators at the edges',
+      )
+      .optional(),
+    separator: z.enum(['.', '/', '::']).default('.'),
+  }),
+  apply(harness, { rng, severity, params, trajectory }) {
+    if (severity === 0) return unchanged(harness);
+    const skills = harness.skills.items;
+    if (skills.length === 0) return { skip: 'the harness has no skills' };
+    const mentioned = mentionedInFreeText(
+      trajectory,
+      harness,
+      skills.map((skill) => skill.id),
+      'skill',
+    );
+    const target = (skill: (typeof skills)[number]) =>
+      `${params.namespace ?? skill.kind}${params.separator}${skill.id}`;
+    const eligible = skills.filter(
+      (skill) =>
+        !mentioned.has(skill.id) &&
+        !skill.id.startsWith(`${params.namespace ?? skill.kind}${params.separator}`),
+    );
+    if (eligible.length === 0)
+      return { skip: 'no skill can take the namespace (already namespaced, or named in the trajectory)' };
+    const chosen = rng.fork('skills').sample(eligible, shareCount(severity, eligible.length));
+    const accept = createNameGuard(harness, { trajectory, freed: chosen.map((skill) => skill.id) });
+    const map: Record<string, string> = {};
+    for (const skill of chosen) if (accept(target(skill))) map[skill.id] = target(skill);
+    if (Object.keys(map).length === 0)
+      return { skip: 'every namespaced id would collide with a name the harness already uses' };
+    return renameSymbols(harness, { skills: map });
+  },
+});

@@ -1,0 +1,83 @@
+// skill-ids/rename-loader — renames the skill-loading tool and, optionally, its argument; skill ids, bodies and which skills are loaded stay.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import { renameSymbols } from '../../src/augment/rename-symbols.js';
+import { createNameGuard, mentionedInFreeText } from './skill-names.js';
+
+const toolNames = [
+  'use_skill',
+  'get_skill',
+  'skill_lookup',
+  'activate_skill',
+  'open_skill',
+  'read_skill',
+  'fetch_skill',
+  'load_rules',
+  'skill_loader',
+  'consult_skill',
+  'loadSkill',
+  'useSkill',
+  'getSkill',
+  'skill-load',
+] as const;
+const argumentNames = ['skill', 'name', 'id', 'skill_name', 'skillId', 'skill_key', 'which'] as const;
+
+/**
+ * Renames the skill loader (`load_skill` → `use_skill`, `get_skill`, `skill_lookup`, `activate_skill`, …) and,
+ * with probability = severity (or always, when `argument` or `renameArgument: true` is given), its argument
+ * (`skill_id` → `skill`, `name`, `id`, …). Every mention of the loader in the harness, and every load of
+ * trajectories, follows, with an exact inverse. Skips when a given trajectory names the loader in a reply or
+ * a tool result (renaming would change text that hooks judge) or when no fresh name is left.
+ *
+ * @example
+ * await applyOperator(renameSkillLoader, travelHarness(), { rng: 'seed', params: { tool: 'use_skill', argument: 'skill' } });
+ * // load_skill({ skill_id }) → use_skill({ skill })
+ */
+export const renameSkillLoader = defineOperator({
+  id: 'skill-ids/rename-loader',
+  version: 1,
+  dimension: 'skill-ids',
+  mode: 'exact',
+  description: 'Renames the skill-loading tool and optionally its argument; loads and mentions follow.',
+  params: z.object({
+    tool: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .optional(),
+    argument: z
+      .string()
+      .regex(/^\S(?:[^\r\n]*\S)?$/u)
+      .optional(),
+    renameArgument: z.boolean().optional(),
+  }),
+  apply(harness, { rng, severity, params, trajectory }) {
+    if (severity === 0) return unchanged(harness);
+    const loader = harness.skills.loader;
+    if (mentionedInFreeText(trajectory, harness, [loader.tool], 'tool').size > 0) {
+      return {
+        skip: `the trajectory names "${loader.tool}" in a reply or a tool result; renaming would change it`,
+      };
+    }
+    const accept = createNameGuard(harness, { trajectory, freed: [loader.tool] });
+    const tool = params.tool ?? rng.fork('tool').shuffle(toolNames).find(accept);
+    if (tool === undefined) return { skip: 'every candidate loader name is already used by the harness' };
+    if (params.tool !== undefined && !accept(params.tool)) {
+      return { skip: `"${params.tool}" is already used by the harness` };
+    }
+    const renameArgument =
+      params.argument !== undefined || (params.renameArgument ?? rng.fork('argument?').chance(severity));
+    let argument: string | undefined;
+    if (renameArgument) {
+      argument =
+        params.argument ??
+        rng
+          .fork('argument')
+          .shuffle(argumentNames)
+          .find((name) => name !== loader.argument);
+    }
+    return renameSymbols(harness, {
+      tools: { [loader.tool]: tool },
+      ...(argument !== undefined && argument !== loader.argument ? { loaderArgument: argument } : {}),
+    });
+  },
+});

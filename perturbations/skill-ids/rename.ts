@@ -1,0 +1,150 @@
+// skill-ids/rename — renames skill ids (re-cased, opaque codes, phrases, non-ASCII labels) everywhere the harness names them; bodies, kinds, order and loads stay.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { Random } from '../../src/augment/random.js';
+import { renameSymbols } from '../../src/augment/rename-symbols.js';
+import type { Skill } from '../../src/harness/schema.js';
+import { type Script, scripts, skillWord, translateWord, wordJoiner } from './non-ascii-lexicon.js';
+import {
+  type CaseStyle,
+  createNameGuard,
+  mentionedInFreeText,
+  recase,
+  shareCount,
+  splitWords,
+} from './skill-names.js';
+
+const concreteStyles = ['snake', 'camel', 'kebab', 'opaque', 'phrase', 'non-ascii'] as const;
+type ConcreteStyle = (typeof concreteStyles)[number];
+
+const suffixWords = ['skill', 'rules', 'guide', 'playbook', 'notes'] as const;
+const phraseNouns = ['helper', 'rules', 'guide', 'playbook', 'handbook'] as const;
+const opaquePrefixes = ['S', 'SK', 'R', 'K'] as const;
+/** Function words and the imperative verbs descriptions open with; phrases are built from the rest. */
+const stopwords = new Set(
+  [
+    'a an the and or of to for with on in at by from about into onto one two each any all their its his her',
+    'your our what when how that this these those is are be as it no not only then than more most other another',
+    'answer handle explain quote say give find guide respond recommend help use make get tell ask keep open',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+type Accept = (candidate: string) => boolean;
+
+/** An unused code `PREFIX-NN` (more digits once two-digit codes run short). */
+function opaqueCode(prefix: string, rng: Random, accept: Accept): string {
+  for (let attempt = 0; ; attempt++) {
+    const digits = attempt < 50 ? 2 : attempt < 500 ? 3 : 4;
+    const number = rng.int(1, 10 ** digits - 1);
+    const candidate = `${prefix}-${String(number).padStart(digits, '0')}`;
+    if (accept(candidate)) return candidate;
+  }
+}
+
+function recased(skill: Skill, style: CaseStyle, rng: Random, accept: Accept): string | undefined {
+  const words = splitWords(skill.id);
+  if (words.length === 0) return undefined;
+  const candidates = [
+    recase(words, style),
+    ...rng.shuffle(suffixWords).map((suffix) => recase([...words, suffix], style)),
+    ...Array.from({ length: 8 }, (_, index) => recase([...words, String(index + 2)], style)),
+  ];
+  return candidates.find(accept);
+}
+
+/** Content words of a description, in order, without stop words. */
+function contentWords(description: string): string[] {
+  return (description.match(/[\p{L}\p{N}]+/gu) ?? [])
+    .map((word) => word.toLowerCase())
+    .filter((word) => !stopwords.has(word) && !/^\p{N}+$/u.test(word))
+    .map((word) =>
+      [...word].length > 8 && /\p{Script=Han}/u.test(word) ? [...word].slice(0, 6).join('') : word,
+    );
+}
+
+function phrase(skill: Skill, rng: Random, accept: Accept): string | undefined {
+  const words = contentWords(skill.description);
+  const idWords = splitWords(skill.id);
+  const nouns = rng.shuffle(phraseNouns);
+  const heads = [words.slice(0, 2), words.slice(0, 3), idWords, [...idWords, ...words.slice(0, 1)]].filter(
+    (head) => head.length > 0,
+  );
+  for (const head of heads) {
+    for (const noun of nouns) {
+      const candidate = [...head, noun].join(' ');
+      if (accept(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+function nonAscii(skill: Skill, script: Script, rng: Random, accept: Accept): string {
+  const labels: string[] = [];
+  for (const word of [...splitWords(skill.id), ...contentWords(skill.description)]) {
+    const label = translateWord(word, script);
+    if (label !== undefined && !labels.includes(label)) labels.push(label);
+  }
+  const candidates = [labels.slice(0, 2), labels.slice(0, 1), labels.slice(0, 3)]
+    .filter((chosen) => chosen.length > 0)
+    .map((chosen) => chosen.join(wordJoiner[script]));
+  return candidates.find(accept) ?? opaqueCode(skillWord[script], rng, accept);
+}
+
+/**
+ * Renames a share (= severity, at least one) of the skills in one style, through the symbol table: the
+ * registry, every mention in the harness, and the skill loads and mentions of trajectories follow, with an
+ * exact inverse. `mixed` picks one style per variant. Skills that a given trajectory names in a reply or a
+ * tool result keep their id, since renaming them would change text that hooks judge.
+ *
+ * @example
+ * await applyOperator(renameSkillIds, travelHarness(), { rng: 'seed', params: { style: 'camel' } });
+ * // apology_first → apologyFirst, and `load_skill` calls follow
+ */
+export const renameSkillIds = defineOperator({
+  id: 'skill-ids/rename',
+  version: 1,
+  dimension: 'skill-ids',
+  mode: 'exact',
+  description:
+    'Renames skill ids (snake, camel, kebab, opaque codes, phrases, non-ASCII labels); loads and mentions follow.',
+  params: z.object({
+    style: z.enum([...concreteStyles, 'mixed']).default('mixed'),
+  }),
+  apply(harness, { rng, severity, params, trajectory }) {
+    if (severity === 0) return unchanged(harness);
+    const skills = harness.skills.items;
+    if (skills.length === 0) return { skip: 'the harness has no skills' };
+    const mentioned = mentionedInFreeText(
+      trajectory,
+      harness,
+      skills.map((skill) => skill.id),
+      'skill',
+    );
+    const eligible = skills.filter((skill) => !mentioned.has(skill.id));
+    if (eligible.length === 0) {
+      return {
+        skip: 'the trajectory names every skill in its replies or tool results; renaming would change them',
+      };
+    }
+    const chosen = rng.fork('skills').sample(eligible, shareCount(severity, eligible.length));
+    const style: ConcreteStyle =
+      params.style === 'mixed' ? rng.fork('style').pick(concreteStyles) : params.style;
+    const prefix = rng.fork('prefix').pick(opaquePrefixes);
+    const script = rng.fork('script').pick(scripts);
+    const accept = createNameGuard(harness, { trajectory, freed: chosen.map((skill) => skill.id) });
+    const names = rng.fork('names');
+    const map: Record<string, string> = {};
+    chosen.forEach((skill, index) => {
+      const draw = names.fork(index);
+      let name: string | undefined;
+      if (style === 'snake' || style === 'camel' || style === 'kebab')
+        name = recased(skill, style, draw, accept);
+      else if (style === 'phrase') name = phrase(skill, draw, accept);
+      else if (style === 'non-ascii') name = nonAscii(skill, script, draw, accept);
+      map[skill.id] = name ?? opaqueCode(prefix, draw, accept);
+    });
+    return renameSymbols(harness, { skills: map });
+  },
+});

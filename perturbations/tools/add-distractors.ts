@@ -1,0 +1,333 @@
+// perturbations/tools/add-distractors.ts — adds unused, domain-neutral distractor tools at random registry positions; existing tools, calls and arguments stay.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { Tool } from '../../src/harness/schema.js';
+import { harnessTextLocations } from '../../src/harness/symbol-table.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import { identifierWords, occursAsWord, takenNames, trajectoryCalls } from './internals.js';
+
+// Functions, not shared objects: two properties must never hold the same schema object.
+const currency = () => ({
+  type: 'string',
+  pattern: '^[A-Z]{3}$',
+  description: 'ISO 4217 currency code, e.g. "EUR".',
+});
+const country = () => ({
+  type: 'string',
+  pattern: '^[A-Z]{2}$',
+  description: 'ISO 3166-1 alpha-2 country code, e.g. "BR".',
+});
+
+/** Realistic tools that no domain's task needs, each with a real JSON Schema. */
+export const distractorPool: readonly Tool[] = Object.freeze([
+  {
+    name: 'get_weather',
+    description: 'Current weather and a short forecast for a place.',
+    parameters: {
+      type: 'object',
+      properties: {
+        location: { type: 'string', minLength: 1, description: 'City or place name, e.g. "Lisbon".' },
+        units: { type: 'string', enum: ['metric', 'imperial'], default: 'metric' },
+        days: { type: 'integer', minimum: 1, maximum: 7, description: 'Days of forecast to include.' },
+      },
+      required: ['location'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'translate_text',
+    description: 'Translates a text into another language.',
+    parameters: {
+      type: 'object',
+      properties: {
+        text: { type: 'string', minLength: 1, maxLength: 5000 },
+        target_language: {
+          type: 'string',
+          pattern: '^[a-z]{2}(-[A-Z]{2})?$',
+          description: 'BCP 47 language tag, e.g. "de" or "pt-BR".',
+        },
+        source_language: { type: 'string', description: 'Detected automatically when omitted.' },
+      },
+      required: ['text', 'target_language'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'convert_currency',
+    description: 'Converts an amount of money from one currency to another at the latest rate.',
+    parameters: {
+      type: 'object',
+      properties: {
+        amount: { type: 'number', exclusiveMinimum: 0 },
+        from_currency: currency(),
+        to_currency: currency(),
+      },
+      required: ['amount', 'from_currency', 'to_currency'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'send_email',
+    description: 'Sends an email from the assistant account.',
+    parameters: {
+      type: 'object',
+      properties: {
+        to: { type: 'array', items: { type: 'string', format: 'email' }, minItems: 1, maxItems: 20 },
+        subject: { type: 'string', maxLength: 200 },
+        body: { type: 'string', description: 'Plain-text message body.' },
+        cc: { type: 'array', items: { type: 'string', format: 'email' } },
+      },
+      required: ['to', 'subject', 'body'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'create_calendar_event',
+    description: 'Creates an event in the assistant calendar and invites the attendees.',
+    parameters: {
+      type: 'object',
+      properties: {
+        title: { type: 'string', minLength: 1 },
+        start: { type: 'string', format: 'date-time', description: 'ISO 8601 start time.' },
+        end: { type: 'string', format: 'date-time', description: 'ISO 8601 end time.' },
+        attendees: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              email: { type: 'string', format: 'email' },
+              optional: { type: 'boolean', default: false },
+            },
+            required: ['email'],
+            additionalProperties: false,
+          },
+        },
+        location: { type: 'string' },
+      },
+      required: ['title', 'start', 'end'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'search_web',
+    description: 'Searches the public web and returns the top results with titles and snippets.',
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', minLength: 1 },
+        max_results: { type: 'integer', minimum: 1, maximum: 10, default: 5 },
+        safe_search: { type: 'boolean', default: true },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'get_exchange_rate',
+    description: 'Exchange rate between two currencies, today or on a past date.',
+    parameters: {
+      type: 'object',
+      properties: {
+        base: currency(),
+        quote: currency(),
+        date: {
+          type: 'string',
+          pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+          description: 'YYYY-MM-DD; today when omitted.',
+        },
+      },
+      required: ['base', 'quote'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'lookup_timezone',
+    description: 'Time zone and current local time of a city or coordinates.',
+    parameters: {
+      type: 'object',
+      properties: {
+        city: { type: 'string' },
+        coordinates: {
+          type: 'object',
+          properties: {
+            latitude: { type: 'number', minimum: -90, maximum: 90 },
+            longitude: { type: 'number', minimum: -180, maximum: 180 },
+          },
+          required: ['latitude', 'longitude'],
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'get_stock_quote',
+    description: 'Latest trading price of a listed company share.',
+    parameters: {
+      type: 'object',
+      properties: {
+        symbol: { type: 'string', pattern: '^[A-Z.]{1,6}$', description: 'Ticker, e.g. "AAPL".' },
+      },
+      required: ['symbol'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'calculate_expression',
+    description: 'Evaluates an arithmetic expression and returns the result.',
+    parameters: {
+      type: 'object',
+      properties: {
+        expression: { type: 'string', minLength: 1, maxLength: 500, description: 'e.g. "(12.5 * 4) / 3".' },
+        precision: { type: 'integer', minimum: 0, maximum: 12, default: 2 },
+      },
+      required: ['expression'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'set_reminder',
+    description: 'Sets a reminder that notifies the assistant owner at a given time.',
+    parameters: {
+      type: 'object',
+      properties: {
+        message: { type: 'string', minLength: 1 },
+        remind_at: { type: 'string', format: 'date-time' },
+        repeat: { type: 'string', enum: ['none', 'daily', 'weekly', 'monthly'], default: 'none' },
+      },
+      required: ['message', 'remind_at'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'get_news_headlines',
+    description: 'Top news headlines, optionally for a topic or a country.',
+    parameters: {
+      type: 'object',
+      properties: {
+        topic: { type: 'string', enum: ['world', 'business', 'technology', 'science', 'sports', 'health'] },
+        country: country(),
+        limit: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
+      },
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'get_directions',
+    description: 'Route, distance and travel time between two places.',
+    parameters: {
+      type: 'object',
+      properties: {
+        origin: { type: 'string', minLength: 1 },
+        destination: { type: 'string', minLength: 1 },
+        mode: { type: 'string', enum: ['driving', 'walking', 'transit', 'cycling'], default: 'driving' },
+      },
+      required: ['origin', 'destination'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'shorten_url',
+    description: 'Creates a short link for a URL.',
+    parameters: {
+      type: 'object',
+      properties: { url: { type: 'string', format: 'uri', maxLength: 2048 } },
+      required: ['url'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'get_public_holidays',
+    description: 'Public holidays of a country in a year.',
+    parameters: {
+      type: 'object',
+      properties: { country: country(), year: { type: 'integer', minimum: 1900, maximum: 2100 } },
+      required: ['country', 'year'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'define_word',
+    description: 'Dictionary definitions and example sentences of a word.',
+    parameters: {
+      type: 'object',
+      properties: {
+        word: { type: 'string', minLength: 1, maxLength: 60 },
+        language: { type: 'string', pattern: '^[a-z]{2}$', default: 'en' },
+      },
+      required: ['word'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'generate_qr_code',
+    description: 'Generates a QR code image for a text or link and returns its URL.',
+    parameters: {
+      type: 'object',
+      properties: {
+        data: { type: 'string', minLength: 1, maxLength: 1000 },
+        size_px: { type: 'integer', minimum: 64, maximum: 1024, default: 256 },
+      },
+      required: ['data'],
+      additionalProperties: false,
+    },
+  },
+]);
+
+/** Words of a tool name that say what it is about (verbs left out), to keep look-alikes of real tools away. */
+const verbs = new Set(
+  'get set find search lookup look create generate send define calculate convert translate shorten list fetch make'.split(
+    ' ',
+  ),
+);
+const topicWords = (name: string) => identifierWords(name).filter((word) => !verbs.has(word));
+
+/**
+ * Adds 1 to 4 (growing with severity) distractor tools from a built-in pool of realistic, domain-neutral
+ * tools (weather, translation, currency, email, calendar, web search, …) at random positions of the
+ * registry. A pool tool is never used when its name is an identifier of the harness or written in any of
+ * its texts, when the trajectory calls it, or when it shares a topic word with a registry tool (a
+ * `get_weather` next to a harness's `weather_forecast` would compete with the gold call).
+ *
+ * @example
+ * const applied = await applyOperator(addDistractors, harness, { rng: 'seed', severity: 0.5 });
+ * // the registry gains e.g. translate_text and get_weather; the relabel is the identity
+ */
+export const addDistractors = defineOperator({
+  id: 'tools/add-distractors',
+  version: 1,
+  dimension: 'tools',
+  mode: 'exact',
+  description: 'Adds unused domain-neutral distractor tools at random positions; existing tools stay.',
+  params: z.object({
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .max(8)
+      .optional()
+      .describe('How many distractors to add; by default 1 to 4, growing with severity.'),
+  }),
+  apply(harness, { rng, severity, params, trajectory }) {
+    if (severity <= 0) return unchanged(harness);
+    const taken = takenNames(harness);
+    const texts = harnessTextLocations(harness).map((location) => location.text);
+    const called = new Set(trajectoryCalls(trajectory).map((call) => call.name));
+    const topics = new Set(harness.tools.items.flatMap((tool) => topicWords(tool.name)));
+    const available = distractorPool.filter(
+      (tool) =>
+        !taken.has(tool.name) &&
+        !called.has(tool.name) &&
+        !texts.some((text) => occursAsWord(text, tool.name)) &&
+        !topicWords(tool.name).some((word) => topics.has(word)),
+    );
+    if (available.length === 0)
+      return { skip: 'every pool tool collides with the harness or the trajectory' };
+    const wanted = params.count ?? Math.min(4, Math.max(1, Math.ceil(severity * 4)));
+    const chosen = rng.fork('choose').shuffle(available).slice(0, wanted);
+    const items = [...harness.tools.items];
+    const positions = rng.fork('positions');
+    for (const tool of chosen) items.splice(positions.int(0, items.length), 0, structuredClone(tool));
+    return { harness: { ...harness, tools: { ...harness.tools, items } }, relabel: identityRelabel };
+  },
+});

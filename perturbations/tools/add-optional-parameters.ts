@@ -1,0 +1,143 @@
+// perturbations/tools/add-optional-parameters.ts — adds optional, unused parameters (locale, verbose, request_id, …) to tools; existing parameters, `required`, calls and arguments stay.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { Tool } from '../../src/harness/schema.js';
+import { harnessTextLocations } from '../../src/harness/symbol-table.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import type { Trajectory } from '../../src/trajectory/schema.js';
+import { affectedCount, argumentKeysAt, isRecord, takenNames } from './internals.js';
+
+/** Plausible optional parameters whose absence leaves a call's meaning as it is. */
+export const optionalParameterPool: ReadonlyArray<readonly [string, Record<string, unknown>]> = Object.freeze(
+  [
+    [
+      'locale',
+      {
+        type: 'string',
+        pattern: '^[a-z]{2}(-[A-Z]{2})?$',
+        description:
+          'BCP 47 language tag for human-readable text in the result, e.g. "en-US"; the default locale when omitted.',
+      },
+    ],
+    ['verbose', { type: 'boolean', default: false, description: 'Add diagnostic fields to the result.' }],
+    [
+      'request_id',
+      {
+        type: 'string',
+        maxLength: 64,
+        description: 'Client-chosen id to trace this call in logs; does not change the result.',
+      },
+    ],
+    [
+      'include_details',
+      { type: 'boolean', default: false, description: 'Include secondary fields in the result.' },
+    ],
+    [
+      'timezone',
+      {
+        type: 'string',
+        description: 'IANA time zone for timestamps in the result, e.g. "Asia/Shanghai"; UTC when omitted.',
+      },
+    ],
+    [
+      'response_format',
+      { type: 'string', enum: ['json', 'text'], default: 'json', description: 'Shape of the result.' },
+    ],
+    [
+      'idempotency_key',
+      { type: 'string', maxLength: 128, description: 'Makes a retried call safe to repeat; optional.' },
+    ],
+    ['client_version', { type: 'string', description: 'Version of the calling client, for logs only.' }],
+    [
+      'fields',
+      {
+        type: 'array',
+        items: { type: 'string' },
+        uniqueItems: true,
+        description: 'Return only these top-level fields of the result; all fields when omitted.',
+      },
+    ],
+    ['trace', { type: 'boolean', default: false, description: 'Record a debug trace of this call.' }],
+  ],
+);
+
+/**
+ * Whether new optional properties can be added at the root of this tool's schema. The root must be an
+ * object schema whose `additionalProperties` is absent, `true` or `false`: with a schema there, the tool
+ * author constrained every extra key, and a new property would bypass that constraint.
+ */
+function accepts(tool: Tool): boolean {
+  const { parameters } = tool;
+  const additional = parameters.additionalProperties;
+  if (!(additional === undefined || typeof additional === 'boolean')) return false;
+  return parameters.properties === undefined || isRecord(parameters.properties);
+}
+
+/**
+ * Names free for a tool: not a harness identifier, not written as code in a text (`` `locale` `` or
+ * `tool.locale` would become a mention), not a key its calls use.
+ */
+function freeNames(
+  tool: Tool,
+  trajectory: Trajectory | undefined,
+  taken: Set<string>,
+  texts: readonly string[],
+) {
+  const used = argumentKeysAt(trajectory, tool.name, []);
+  return optionalParameterPool.filter(
+    ([name]) =>
+      !taken.has(name) &&
+      !used.has(name) &&
+      !texts.some((text) => text.includes(`\`${name}\``) || text.includes(`.${name}`)),
+  );
+}
+
+/**
+ * Adds optional parameters that the trajectory does not use (never listed in `required`) to a share
+ * (= severity, at least one) of the tools: 1 to 3 each, growing with severity, from a pool of plausible
+ * names (`locale`, `verbose`, `request_id`, `include_details`, …). A name is skipped when it is an
+ * identifier of the harness, appears in any of its texts, or is a key of the tool's calls in the trajectory
+ * (an extra key already there would change validity). Tools whose `additionalProperties` is a schema are
+ * left alone: every extra key is constrained there, and a new property would bypass that constraint.
+ *
+ * @example
+ * const applied = await applyOperator(addOptionalParameters, harness, { rng: 'seed', severity: 0.5 });
+ * // hold_seat gains `locale` (string, optional); calls without it stay valid
+ */
+export const addOptionalParameters = defineOperator({
+  id: 'tools/add-optional-parameters',
+  version: 1,
+  dimension: 'tools',
+  mode: 'exact',
+  description: 'Adds optional unused parameters to tools; existing parameters and calls stay.',
+  params: z.object({}),
+  apply(harness, { rng, severity, trajectory }) {
+    if (severity <= 0) return unchanged(harness);
+    const taken = takenNames(harness);
+    const texts = harnessTextLocations(harness).map((location) => location.text);
+    const candidates = harness.tools.items.filter(
+      (tool) => accepts(tool) && freeNames(tool, trajectory, taken, texts).length > 0,
+    );
+    if (candidates.length === 0) return { skip: 'no tool can take a new optional parameter' };
+    const count = affectedCount(severity, candidates.length);
+    const perTool = 1 + Math.min(2, Math.floor(severity * 3));
+    const chosen = new Set(
+      rng
+        .fork('choose')
+        .sample(candidates, count)
+        .map((tool) => tool.name),
+    );
+    const items = harness.tools.items.map((tool) => {
+      if (!chosen.has(tool.name)) return tool;
+      const local = rng.fork(`tool-${tool.name}`);
+      const added = local.sample(freeNames(tool, trajectory, taken, texts), perTool);
+      const properties = { ...((tool.parameters.properties as Record<string, unknown> | undefined) ?? {}) };
+      // Each new property goes to a random position, so that "extra parameters come last" is not a cue.
+      const entries = Object.entries(properties);
+      for (const [name, schema] of added)
+        entries.splice(local.int(0, entries.length), 0, [name, structuredClone(schema)]);
+      return { ...tool, parameters: { ...tool.parameters, properties: Object.fromEntries(entries) } };
+    });
+    return { harness: { ...harness, tools: { ...harness.tools, items } }, relabel: identityRelabel };
+  },
+});

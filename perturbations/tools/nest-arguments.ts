@@ -1,0 +1,121 @@
+// perturbations/tools/nest-arguments.ts — moves a tool's arguments under one wrapper object (`{"query": {...}}`); the original schema, names and values stay inside it.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { Tool } from '../../src/harness/schema.js';
+import { parseRawJson } from '../../src/trajectory/raw-json.js';
+import type { RelabelStep } from '../../src/trajectory/relabel.js';
+import { affectedCount, isRecord, namePattern, takenNames, trajectoryCalls } from './internals.js';
+
+/** Wrapper names in order of preference. */
+export const wrapperNames = [
+  'query',
+  'params',
+  'input',
+  'request',
+  'args',
+  'payload',
+  'arguments',
+  'options',
+  'data',
+  'call',
+] as const;
+
+/** Keywords that would resolve differently once the schema moves below the root. */
+const rootAnchored = ['$id', '$anchor', '$dynamicAnchor', '$recursiveAnchor'];
+
+/** No anchor, and every `$ref` points into `$defs`/`definitions` (which stay at the root). */
+function refsStayValid(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(refsStayValid);
+  if (!isRecord(value)) return true;
+  return Object.entries(value).every(([key, child]) => {
+    if ((key === '$ref' || key === '$dynamicRef' || key === '$recursiveRef') && typeof child === 'string')
+      return child.startsWith('#/$defs/') || child.startsWith('#/definitions/');
+    if (rootAnchored.includes(key)) return false;
+    return refsStayValid(child);
+  });
+}
+
+/**
+ * The nested schema: the original one (without `$schema`, `$defs` and `definitions`, which stay at the
+ * root so that `#/$defs/…` references still resolve) becomes the only, required property.
+ */
+function nestSchema(parameters: Tool['parameters'], wrapper: string): Tool['parameters'] {
+  const { $schema, $defs, definitions, ...inner } = structuredClone(parameters);
+  return {
+    ...($schema !== undefined ? { $schema } : {}),
+    type: 'object',
+    properties: { [wrapper]: inner },
+    required: [wrapper],
+    additionalProperties: false,
+    ...($defs !== undefined ? { $defs } : {}),
+    ...(definitions !== undefined ? { definitions } : {}),
+  };
+}
+
+/**
+ * Moves the arguments of a share (= severity, at least one) of the tools into a single wrapper object:
+ * `{ "link_id": 7 }` becomes `{ "query": { "link_id": 7 } }`, with a `nest_arguments` relabel step per
+ * tool whose inverse restores the raw argument text byte for byte. The wrapper is the `wrapper` param or
+ * the first free name of `query`, `params`, `input`, `request`, `args`, … that is no identifier of the
+ * harness. Mentions of parameters in texts stay as they are and stay valid: a parameter keeps its own name
+ * (the symbol table finds `` `link_id` `` and `tool.link_id` as before), only its path gains the wrapper.
+ * A tool is left alone when its schema holds `$id`-style anchors or `$ref`s outside `$defs`/`definitions`
+ * (they would resolve differently), or when one of its calls in the trajectory has arguments that are not
+ * JSON or carry surrounding white space (the inverse could not restore them exactly).
+ *
+ * @example
+ * const applied = await applyOperator(nestArguments, harness, { rng: 'seed', severity: 0.3 });
+ * // get_baggage_policy now takes { "query": { "fare_class": "standard" } }
+ */
+export const nestArguments = defineOperator({
+  id: 'tools/nest-arguments',
+  version: 1,
+  dimension: 'tools',
+  mode: 'exact',
+  description: 'Moves tool arguments under one wrapper object; names, values and constraints stay inside it.',
+  params: z.object({
+    wrapper: z
+      .string()
+      .regex(namePattern)
+      .optional()
+      .describe(
+        'The wrapper property; by default the first free one of query, params, input, request, args, …',
+      ),
+  }),
+  apply(harness, { rng, severity, params, trajectory }) {
+    if (severity <= 0) return unchanged(harness);
+    const taken = takenNames(harness);
+    const options = params.wrapper !== undefined ? [params.wrapper] : wrapperNames;
+    const free = options.filter((name) => !taken.has(name));
+    if (free.length === 0)
+      return { skip: `the wrapper name(s) ${options.join(', ')} are identifiers of the harness` };
+    const calls = trajectoryCalls(trajectory);
+    const candidates = harness.tools.items.filter(
+      (tool) =>
+        refsStayValid(tool.parameters) &&
+        calls.every(
+          (call) =>
+            call.name !== tool.name ||
+            (call.arguments === call.arguments.trim() && parseRawJson(call.arguments) !== undefined),
+        ),
+    );
+    if (candidates.length === 0) return { skip: 'no tool can have its arguments nested exactly' };
+    const count = affectedCount(severity, candidates.length);
+    const chosen = new Set(
+      rng
+        .fork('choose')
+        .sample(candidates, count)
+        .map((tool) => tool.name),
+    );
+    const steps: RelabelStep[] = [];
+    const items = harness.tools.items.map((tool) => {
+      if (!chosen.has(tool.name)) return tool;
+      // The preferred wrapper most of the time, another free one otherwise.
+      const local = rng.fork(`wrapper-${tool.name}`);
+      const wrapper = local.chance(0.5) ? (free[0] as string) : local.pick(free);
+      steps.push({ type: 'nest_arguments', tool: tool.name, under: wrapper });
+      return { ...tool, parameters: nestSchema(tool.parameters, wrapper) };
+    });
+    return { harness: { ...harness, tools: { ...harness.tools, items } }, relabel: { steps } };
+  },
+});

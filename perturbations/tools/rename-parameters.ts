@@ -1,0 +1,123 @@
+// perturbations/tools/rename-parameters.ts — renames tool parameters (nested ones too) with `required` and mentions following; argument keys are relabelled; values, types and constraints stay.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import { type ParameterRename, renameSymbols } from '../../src/augment/rename-symbols.js';
+import type { RelabelStep } from '../../src/trajectory/relabel.js';
+import {
+  affectedCount,
+  hasPlainProperties,
+  isRecord,
+  type NameStyle,
+  nameChecker,
+  nameStyles,
+  newName,
+  nodeAt,
+  unresolvedCodeNames,
+  walkSchema,
+} from './internals.js';
+
+const Params = z.object({
+  style: z
+    .enum(['snake', 'camel', 'kebab', 'opaque', 'phrase', 'mixed'])
+    .default('mixed')
+    .describe(
+      'snake/camel/kebab: the name in that case, words swapped for synonyms; opaque: a masked name (`arg_3f2c`, `p_7`); phrase: words of its description (`number_of_pieces`); mixed: a style per name.',
+    ),
+});
+
+/** Every place one parameter name is defined, across the registry. */
+interface NameGroup {
+  name: string;
+  description?: string;
+  occurrences: Array<{ tool: string; path: string[] }>;
+}
+
+/**
+ * One step per key rename. `rename_arguments` applies a step's renames in one pass over the input text
+ * and its inverse keeps each rename's path in the old names, so a step that renames both `filters` and
+ * `filters.max_stops` cannot be undone in one pass; as a chain of single renames (deepest first) it can.
+ */
+function splitRenames(step: RelabelStep): RelabelStep[] {
+  if (step.type !== 'rename_arguments') return [step];
+  const key = (path: readonly string[]) => path.join('\u0000');
+  const renamedPaths = new Set(step.renames.map((rename) => key([...rename.path, rename.from])));
+  const underRenamed = step.renames.some((rename) =>
+    rename.path.some((_, index) => renamedPaths.has(key(rename.path.slice(0, index + 1)))),
+  );
+  if (!underRenamed) return [step];
+  return step.renames.map((rename) => ({ type: 'rename_arguments', tool: step.tool, renames: [rename] }));
+}
+
+/**
+ * Renames a share (= severity, at least one) of the parameter names of the registry, nested object
+ * properties and array item properties included. A name is renamed the same way in every tool that
+ * defines it, so that a shared mention (`` `link_id` ``) stays unambiguous. Names are left alone when a
+ * tool's schema refers to property names outside `properties`/`required` (`patternProperties`,
+ * `dependentRequired`, combinators, `$ref`, …), or when a harness text writes the name in code that the
+ * symbol table cannot resolve (`` `body.height_cm` ``), since that reference would dangle.
+ *
+ * @example
+ * const applied = await applyOperator(renameParameters, harness, { rng: 'seed', severity: 1, params: { style: 'camel' } });
+ * // find_flights(origin, destination, …) becomes find_flights(sourceValue, arrival, …); calls follow
+ */
+export const renameParameters = defineOperator({
+  id: 'tools/rename-parameters',
+  version: 1,
+  dimension: 'tools',
+  mode: 'exact',
+  description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',
+  params: Params,
+  apply(harness, { rng, severity, params, trajectory }) {
+    if (severity <= 0) return unchanged(harness);
+    const unresolved = unresolvedCodeNames(harness);
+    const groups = new Map<string, NameGroup>();
+    const blocked = new Set<string>(unresolved);
+    for (const tool of harness.tools.items) {
+      const plain = hasPlainProperties(tool.parameters);
+      walkSchema(tool.parameters, (node, path) => {
+        if (path.length === 0 || path.at(-1) === '[]') return;
+        const name = path.at(-1) as string;
+        if (!plain) blocked.add(name);
+        const group = groups.get(name) ?? { name, occurrences: [] };
+        if (group.description === undefined && typeof node.description === 'string')
+          group.description = node.description;
+        group.occurrences.push({ tool: tool.name, path });
+        groups.set(name, group);
+      });
+    }
+    const candidates = [...groups.values()].filter((group) => !blocked.has(group.name));
+    if (candidates.length === 0) return { skip: 'no tool parameter can be renamed safely' };
+    const count = affectedCount(severity, candidates.length);
+    const chosen = rng.fork('choose').sample(candidates, count);
+    const isFree = nameChecker(harness, trajectory);
+    const names = rng.fork('names');
+    const renames: ParameterRename[] = [];
+    for (const group of chosen) {
+      const style: NameStyle =
+        params.style === 'mixed' ? names.fork(`style-${group.name}`).pick(nameStyles) : params.style;
+      const to = newName(
+        {
+          original: group.name,
+          ...(group.description !== undefined ? { description: group.description } : {}),
+          style,
+          opaquePrefixes: ['arg', 'p', 'param', 'field'],
+          suffixes: ['value', 'field', 'input', 'param'],
+          verbs: false,
+          distinctive: false,
+        },
+        names.fork(group.name),
+        isFree,
+      );
+      for (const occurrence of group.occurrences) {
+        // The holder must be a plain object schema whose properties hold the name (always true here).
+        const holder = nodeAt(
+          harness.tools.items.find((tool) => tool.name === occurrence.tool)?.parameters,
+          occurrence.path.slice(0, -1),
+        );
+        if (holder && isRecord(holder.properties)) renames.push({ ...occurrence, to });
+      }
+    }
+    const output = renameSymbols(harness, { parameters: renames });
+    return { harness: output.harness, relabel: { steps: output.relabel.steps.flatMap(splitRenames) } };
+  },
+});

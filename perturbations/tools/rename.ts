@@ -1,0 +1,95 @@
+// perturbations/tools/rename.ts — renames registry tools (style: snake, camel, kebab, opaque, phrase); calls, results and every mention follow; exact inverse.
+import { z } from 'zod';
+import { defineOperator, type OperatorOutput, unchanged } from '../../src/augment/operator.js';
+import { renameSymbols } from '../../src/augment/rename-symbols.js';
+import type { Harness } from '../../src/harness/schema.js';
+import { findMentions, type SymbolEntry } from '../../src/harness/symbol-table.js';
+import {
+  affectedCount,
+  certifies,
+  type NameStyle,
+  nameChecker,
+  nameStyles,
+  newName,
+  trajectoryFreeText,
+} from './internals.js';
+
+const Params = z.object({
+  style: z
+    .enum(['snake', 'camel', 'kebab', 'opaque', 'phrase', 'mixed'])
+    .default('mixed')
+    .describe(
+      'snake/camel/kebab: the name in that case, words swapped for synonyms; opaque: a masked name (`tool_7f3a`, `fn_12`); phrase: a descriptive phrase (`look_up_shipping_details`); mixed: a style per tool.',
+    ),
+});
+
+/** Tools whose names the trajectory's replies or tool results mention (the relabel rewrites those texts). */
+function mentionedInFreeText(harness: Harness, texts: readonly string[]): Set<string> {
+  const symbols: SymbolEntry[] = harness.tools.items.map((tool) => ({
+    kind: 'tool',
+    name: tool.name,
+    definedAt: [],
+  }));
+  const names = new Set<string>();
+  for (const text of texts)
+    for (const mention of findMentions({ path: [], text }, symbols)) names.add(mention.name);
+  return names;
+}
+
+/**
+ * Renames a share (= severity, at least one) of the registry tools in a naming style, through the symbol
+ * table so every mention follows; the skill loader is never renamed (that is the skill-ids dimension).
+ *
+ * @example
+ * const applied = await applyOperator(renameTools, harness, { rng: 'seed', severity: 0.5, params: { style: 'opaque' } });
+ * // applied.harness.tools.items[0].name === 'tool_7f3a'; applied.relabel carries calls to the new names
+ */
+export const renameTools = defineOperator({
+  id: 'tools/rename',
+  version: 1,
+  dimension: 'tools',
+  mode: 'exact',
+  description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',
+  params: Params,
+  apply(harness, { rng, severity, params, trajectory }) {
+    if (severity <= 0) return unchanged(harness);
+    const tools = harness.tools.items;
+    if (tools.length === 0) return { skip: 'the registry has no tools to rename' };
+    const count = affectedCount(severity, tools.length);
+    const chosen = rng.fork('choose').sample(tools, count);
+    const build = (renamed: readonly (typeof tools)[number][]): OperatorOutput => {
+      const isFree = nameChecker(harness, trajectory);
+      const names = rng.fork('names');
+      const map: Record<string, string> = {};
+      for (const tool of renamed) {
+        const style: NameStyle =
+          params.style === 'mixed' ? names.fork(`style-${tool.name}`).pick(nameStyles) : params.style;
+        map[tool.name] = newName(
+          {
+            original: tool.name,
+            description: tool.description,
+            style,
+            opaquePrefixes: ['tool', 'fn', 'func', 'api'],
+            suffixes: ['tool', 'op', 'call', 'fn'],
+            verbs: true,
+            distinctive: true,
+          },
+          names.fork(tool.name),
+          isFree,
+        );
+      }
+      return renameSymbols(harness, { tools: map });
+    };
+    const output = build(chosen);
+    if (certifies(harness, output, trajectory)) return output;
+    // A reply or tool result names a renamed tool, and the rewritten text flips a hook (length, numbers, a
+    // banned term): keep those names, and rename the others.
+    const mentioned = mentionedInFreeText(harness, trajectoryFreeText(trajectory));
+    const kept = chosen.filter((tool) => !mentioned.has(tool.name));
+    const spare = tools.filter((tool) => !mentioned.has(tool.name));
+    const fallback = kept.length > 0 || spare.length === 0 ? kept : [rng.fork('spare').pick(spare)];
+    if (fallback.length === 0)
+      return { skip: 'every tool is named in free text whose hooks a rename would flip' };
+    return build(fallback);
+  },
+});

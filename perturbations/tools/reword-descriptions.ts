@@ -1,0 +1,227 @@
+// perturbations/tools/reword-descriptions.ts — rewords tool and parameter descriptions with equivalent phrasings; identifiers, code, numbers, enum values and quoted strings stay verbatim.
+import { z } from 'zod';
+import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { Random } from '../../src/augment/random.js';
+import type { Harness, Tool } from '../../src/harness/schema.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import { affectedCount, takenNames, walkSchema } from './internals.js';
+
+/**
+ * Groups of interchangeable phrasings. `capitalized` groups match only with a capital first letter and a
+ * following word, where a description opens with the verb ("Get …", "Returns …"); elsewhere the same word
+ * may not be a verb. Words that often open a description as a noun ("Return", "Update") are left out.
+ * `cjk` groups match inside words (Chinese has no spaces).
+ */
+interface PhraseGroup {
+  phrases: readonly string[];
+  capitalized?: true;
+  cjk?: true;
+  /** Only the first phrase is replaced (by the others): the reverse is not always equivalent. */
+  oneWay?: true;
+}
+
+const lexicon: readonly PhraseGroup[] = [
+  { phrases: ['Get', 'Fetch', 'Look up', 'Retrieve'], capitalized: true },
+  { phrases: ['Gets', 'Fetches', 'Looks up', 'Retrieves'], capitalized: true },
+  { phrases: ['Returns', 'Gives back', 'Responds with'], capitalized: true },
+  { phrases: ['Find', 'Look for', 'Search for'], capitalized: true },
+  { phrases: ['Finds', 'Looks for', 'Searches for'], capitalized: true },
+  { phrases: ['Searches', 'Looks through'], capitalized: true },
+  { phrases: ['Check', 'Verify'], capitalized: true },
+  { phrases: ['Checks', 'Verifies'], capitalized: true },
+  { phrases: ['Recommend', 'Suggest'], capitalized: true },
+  { phrases: ['Recommends', 'Suggests'], capitalized: true },
+  { phrases: ['Lists', 'Enumerates'], capitalized: true },
+  { phrases: ['Create', 'Make'], capitalized: true, oneWay: true },
+  { phrases: ['Creates', 'Makes'], capitalized: true, oneWay: true },
+  { phrases: ['Updates', 'Modifies'], capitalized: true },
+  { phrases: ['Delete', 'Remove'], capitalized: true },
+  { phrases: ['Deletes', 'Removes'], capitalized: true },
+  { phrases: ['Shows', 'Displays'], capitalized: true },
+  { phrases: ['Hold', 'Reserve'], capitalized: true },
+  { phrases: ['Holds', 'Reserves'], capitalized: true },
+  { phrases: ['Calculate', 'Compute'], capitalized: true },
+  { phrases: ['Calculates', 'Computes'], capitalized: true },
+  { phrases: ['Explains', 'Describes'], capitalized: true },
+  { phrases: ['Number of', 'How many'], capitalized: true },
+  { phrases: ['Highest', 'Maximum'], capitalized: true, oneWay: true },
+  { phrases: ['Lowest', 'Minimum'], capitalized: true, oneWay: true },
+  { phrases: ['the product', 'the item'], oneWay: true },
+  { phrases: ['a product', 'an item'], oneWay: true },
+  { phrases: ['products', 'items'], oneWay: true },
+  { phrases: ['product', 'item'], oneWay: true },
+  { phrases: ['information', 'details'] },
+  { phrases: ['e.g.', 'for example', 'for instance'] },
+  { phrases: ['when given', 'if given', 'when provided'] },
+  { phrases: ['when omitted', 'if omitted', 'when left out'] },
+  { phrases: ['restrict to', 'limit to', 'narrow to'] },
+  { phrases: ['at most', 'no more than'] },
+  { phrases: ['at least', 'not less than'] },
+  { phrases: ['approximately', 'roughly'] },
+  { phrases: ['before', 'prior to'] },
+  { phrases: ['shown', 'displayed'] },
+  { phrases: ['per', 'for each'] },
+  { phrases: ['email', 'e-mail'] },
+  { phrases: ['identifier', 'ID'] },
+  { phrases: ['查询', '查找'], cjk: true },
+  { phrases: ['返回', '给出'], cjk: true },
+  { phrases: ['商品', '产品'], cjk: true },
+  { phrases: ['例如', '比如'], cjk: true },
+];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const capitalize = (text: string) => `${text.slice(0, 1).toUpperCase()}${text.slice(1)}`;
+const lowerFirst = (text: string) =>
+  text === text.toUpperCase() ? text : `${text.slice(0, 1).toLowerCase()}${text.slice(1)}`;
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** Spans that must stay verbatim: code, quotes, numbers, identifier-like tokens, identifiers, enum values. */
+function protectedSpans(text: string, words: readonly string[]): Span[] {
+  const spans: Span[] = [];
+  const add = (pattern: RegExp) => {
+    for (const match of text.matchAll(pattern))
+      spans.push({ start: match.index, end: match.index + match[0].length });
+  };
+  add(/`[^`]*`/g);
+  add(/"[^"\n]*"|“[^”\n]*”|‘[^’\n]*’|「[^」\n]*」|『[^』\n]*』|«[^»\n]*»/g);
+  add(/(?<![\p{L}\p{N}])'[^'\n]+'(?![\p{L}\p{N}])/gu);
+  add(/\p{N}[\p{N}.,:/-]*/gu);
+  // Identifier-like tokens: snake, kebab, dotted or camelCase words, and words with digits.
+  add(/[\p{L}\p{N}_]*(?:_|\p{Ll}\p{Lu}|\p{L}\p{N})[\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*/gu);
+  for (const word of words) {
+    if (word.length === 0) continue;
+    add(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(word)}(?![\\p{L}\\p{N}_])`, 'gu'));
+  }
+  return spans;
+}
+
+/** Rewords one text; returns it unchanged when nothing in the lexicon matches outside protected spans. */
+function rewordText(text: string, protectedWords: readonly string[], rng: Random): string {
+  const blocked = protectedSpans(text, protectedWords);
+  const matches: Array<Span & { group: PhraseGroup; phrase: string; found: string }> = [];
+  for (const group of lexicon) {
+    for (const phrase of group.oneWay ? group.phrases.slice(0, 1) : group.phrases) {
+      const head =
+        group.capitalized || group.cjk
+          ? escapeRegExp(phrase)
+          : `[${escapeRegExp(phrase[0] as string).toUpperCase()}${escapeRegExp(phrase[0] as string).toLowerCase()}]${escapeRegExp(phrase.slice(1))}`;
+      // A capitalized verb must be followed by its object, so that "Return, exchange …" (a noun) stays.
+      const tail = group.capitalized ? `(?= [\\p{L}\\p{N}"'“‘(\`])` : `(?![\\p{L}\\p{N}_'’-])`;
+      const pattern = group.cjk
+        ? new RegExp(head, 'gu')
+        : new RegExp(`(?<![\\p{L}\\p{N}_'’-])${head}${tail}`, 'gu');
+      for (const match of text.matchAll(pattern)) {
+        matches.push({
+          start: match.index,
+          end: match.index + match[0].length,
+          group,
+          phrase,
+          found: match[0],
+        });
+      }
+    }
+  }
+  matches.sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = '';
+  let cursor = 0;
+  let index = 0;
+  for (const match of matches) {
+    if (match.start < cursor) continue;
+    if (blocked.some((span) => match.start < span.end && span.start < match.end)) continue;
+    const others = match.group.phrases.filter((phrase) => phrase !== match.phrase);
+    let replacement = rng.fork(index++).pick(others);
+    if (!match.group.cjk && !match.group.capitalized) {
+      const upper = match.found[0] !== (match.found[0] as string).toLowerCase();
+      replacement = upper ? capitalize(replacement) : lowerFirst(replacement);
+    }
+    out += text.slice(cursor, match.start) + replacement;
+    cursor = match.end;
+  }
+  return out + text.slice(cursor);
+}
+
+/** String enum and const values of a schema: they are data, never reworded. */
+function enumValues(schema: unknown): string[] {
+  const values: string[] = [];
+  walkSchema(schema, (node) => {
+    for (const value of [...(Array.isArray(node.enum) ? node.enum : []), node.const])
+      if (typeof value === 'string') values.push(value);
+  });
+  return values;
+}
+
+/** A copy of a tool with every description reworded (tool, parameter root and nested parameters). */
+function rewordTool(tool: Tool, protectedWords: readonly string[], rng: Random): Tool {
+  const words = [...protectedWords, ...enumValues(tool.parameters)];
+  const parameters = structuredClone(tool.parameters);
+  let index = 0;
+  walkSchema(parameters, (node) => {
+    const local = rng.fork(`parameter-${index++}`);
+    if (typeof node.description === 'string') node.description = rewordText(node.description, words, local);
+  });
+  return { ...tool, description: rewordText(tool.description, words, rng.fork('description')), parameters };
+}
+
+/** Whether any description of a tool has something the lexicon rewords. */
+function rewordable(tool: Tool, protectedWords: readonly string[]): boolean {
+  const probe = rewordTool(tool, protectedWords, createProbe());
+  return JSON.stringify(probe) !== JSON.stringify(tool);
+}
+
+/** A deterministic stand-in generator for probing (always picks the first alternative). */
+function createProbe(): Random {
+  const probe: Random = {
+    seed: 'probe',
+    next: () => 0,
+    int: (min) => min,
+    chance: () => false,
+    pick: (items) => items[0] as (typeof items)[number],
+    weighted: (items) => (items[0] as (typeof items)[number])[1],
+    shuffle: (items) => [...items],
+    sample: (items, count) => items.slice(0, count),
+    fork: () => probe,
+  };
+  return probe;
+}
+
+/**
+ * Rewords the descriptions of a share (= severity, at least one) of the tools that have something to
+ * reword, with a lexicon of equivalent phrasings ("Get" ↔ "Look up" ↔ "Fetch", "Returns" ↔ "Gives back",
+ * "the product" ↔ "the item", "e.g." ↔ "for example", …). Text in backticks or quotes, numbers,
+ * identifiers of the harness and enum values are never touched, so every mention stays; descriptions in a
+ * language the lexicon does not cover stay as they are.
+ *
+ * @example
+ * const applied = await applyOperator(rewordDescriptions, harness, { rng: 'seed', severity: 1 });
+ * // 'Find flights between two airports …' becomes 'Search for flights between two airports …'
+ */
+export const rewordDescriptions = defineOperator({
+  id: 'tools/reword-descriptions',
+  version: 1,
+  dimension: 'tools',
+  mode: 'exact',
+  description:
+    'Rewords tool and parameter descriptions with equivalent phrasings; identifiers and data stay.',
+  params: z.object({}),
+  apply(harness: Harness, { rng, severity }) {
+    if (severity <= 0) return unchanged(harness);
+    const protectedWords = [...takenNames(harness)];
+    const candidates = harness.tools.items.filter((tool) => rewordable(tool, protectedWords));
+    if (candidates.length === 0) return { skip: 'no tool description has a phrase the lexicon rewords' };
+    const count = affectedCount(severity, candidates.length);
+    const chosen = new Set(
+      rng
+        .fork('choose')
+        .sample(candidates, count)
+        .map((tool) => tool.name),
+    );
+    const items = harness.tools.items.map((tool) =>
+      chosen.has(tool.name) ? rewordTool(tool, protectedWords, rng.fork(`tool-${tool.name}`)) : tool,
+    );
+    return { harness: { ...harness, tools: { ...harness.tools, items } }, relabel: identityRelabel };
+  },
+});

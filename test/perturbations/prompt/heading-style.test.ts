@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { headingStyle } from '../../../perturbations/prompt/heading-style.js';
+import { applyOperator } from '../../../src/augment/operator.js';
+import { renderSystemPrompt } from '../../../src/harness/render-prompt.js';
+import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { lawCases } from '../../support/law-cases.js';
+import { travelContext, travelHarness } from '../../support/travel-harness.js';
+
+describe('prompt/heading-style', () => {
+  it('obeys the operator laws', async () => {
+    await checkOperatorLaws(headingStyle, {
+      cases: await lawCases(),
+      params: [{}, { style: 'xml' }, { style: 'bracketed' }],
+    });
+  });
+
+  it('picks another style at a fixed seed', async () => {
+    const applied = await applyOperator(headingStyle, travelHarness(), { rng: 'golden', severity: 1 });
+    if ('skip' in applied) throw new Error(applied.skip);
+    expect(applied.harness.prompt.headingStyle).toBe('numbered');
+    expect(renderSystemPrompt(applied.harness, travelContext)).toMatch(
+      /^1\. Role\nYou are the support agent/,
+    );
+  });
+
+  it('uses the style given as a param', async () => {
+    const applied = await applyOperator(headingStyle, travelHarness(), { params: { style: 'xml' } });
+    if ('skip' in applied) throw new Error(applied.skip);
+    expect(applied.harness.prompt.headingStyle).toBe('xml');
+    expect(renderSystemPrompt(applied.harness, travelContext)).toMatch(/^<role title="Role">\n/);
+    expect(applied.harness.prompt.sections).toEqual(travelHarness().prompt.sections);
+  });
+
+  it('skips when the requested style is already in use', async () => {
+    const applied = await applyOperator(headingStyle, travelHarness(), { params: { style: 'markdown' } });
+    expect(applied).toEqual({ skip: 'the heading style is already "markdown"' });
+  });
+
+  it('rejects an unknown style', async () => {
+    await expect(applyOperator(headingStyle, travelHarness(), { params: { style: 'html' } })).rejects.toThrow(
+      /invalid params/,
+    );
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { splitSection } from '../../../perturbations/prompt/split-section.js';
+import { applyOperator } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
+import { renderSystemPrompt } from '../../../src/harness/render-prompt.js';
+import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { lawCases } from '../../support/law-cases.js';
+import { travelContext, travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
+
+/** The travel harness with a passenger section of three paragraphs, the middle one inside a block. */
+function withParagraphs(template: string) {
+  const input = travelHarnessInput();
+  input.prompt.sections[3] = { ...input.prompt.sections[3]!, template };
+  return parseHarness(input);
+}
+
+describe('prompt/split-section', () => {
+  it('obeys the operator laws', async () => {
+    await checkOperatorLaws(splitSection, { cases: await lawCases() });
+  });
+
+  it('splits at a top-level paragraph break at a fixed seed', async () => {
+    const harness = withParagraphs(
+      'Passenger: {{context.passenger.name}}\n\n{{#if context.passenger.flight}}Flight {{context.passenger.flight}}\n\nCheck it.{{/if}}\n\nBe kind.',
+    );
+    const applied = await applyOperator(splitSection, harness, { rng: 'golden', severity: 1 });
+    if ('skip' in applied) throw new Error(applied.skip);
+    const sections = applied.harness.prompt.sections;
+    expect(sections.map(({ id, title }) => [id, title])).toEqual([
+      ['role', 'Role'],
+      ['skills', 'Skills'],
+      ['tools', 'Tools'],
+      ['passenger', 'Passenger'],
+      ['passenger_continued', 'Passenger (continued)'],
+    ]);
+    expect(sections[3]?.template).toBe('Passenger: {{context.passenger.name}}');
+    expect(sections[4]?.template).toBe(
+      '{{#if context.passenger.flight}}Flight {{context.passenger.flight}}\n\nCheck it.{{/if}}\n\nBe kind.',
+    );
+    expect(renderSystemPrompt(applied.harness, travelContext)).toContain(
+      '## Passenger\nPassenger: Ana Souza\n\n## Passenger (continued)\nFlight HA 212\n\nCheck it.\n\nBe kind.',
+    );
+  });
+
+  it('never cuts inside a block or a mustache', async () => {
+    const harness = withParagraphs('{{#each tools}}- {{name}}\n\n{{description}}\n{{/each}}');
+    const applied = await applyOperator(splitSection, harness, { rng: 'x', severity: 1 });
+    expect(applied).toEqual({ skip: 'no unpinned section has a paragraph break outside a block' });
+  });
+
+  it('gives the second part an id no identifier uses', async () => {
+    const input = travelHarnessInput();
+    input.prompt.sections[3] = { ...input.prompt.sections[3]!, template: 'A.\n\nB.' };
+    input.prompt.sections.push({ id: 'passenger_continued', title: 'More', template: 'C.', pinned: true });
+    const applied = await applyOperator(splitSection, parseHarness(input), { rng: 'x', severity: 1 });
+    if ('skip' in applied) throw new Error(applied.skip);
+    expect(applied.harness.prompt.sections.map((section) => section.id)).toEqual([
+      'role',
+      'skills',
+      'tools',
+      'passenger',
+      'passenger_continued_2',
+      'passenger_continued',
+    ]);
+  });
+
+  it('skips when no section has two paragraphs', async () => {
+    const applied = await applyOperator(splitSection, travelHarness(), { rng: 'x', severity: 1 });
+    expect(applied).toEqual({ skip: 'no unpinned section has a paragraph break outside a block' });
+  });
+});

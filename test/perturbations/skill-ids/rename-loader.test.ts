@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { renameSkillLoader } from '../../../perturbations/skill-ids/rename-loader.js';
+import { certify } from '../../../src/augment/certificate.js';
+import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { forwardTrajectory } from '../../../src/trajectory/relabel.js';
+import type { Trajectory } from '../../../src/trajectory/schema.js';
+import { lawCases } from '../../support/law-cases.js';
+import { baggageTrajectory, travelHarness } from '../../support/travel-harness.js';
+
+const harness = travelHarness();
+const trajectory = baggageTrajectory();
+const applied = (result: AppliedOperator | OperatorSkip): AppliedOperator => {
+  if ('skip' in result) throw new Error(`skipped: ${result.skip}`);
+  return result;
+};
+
+describe('skill-ids/rename-loader', () => {
+  it('obeys the operator laws', async () => {
+    await checkOperatorLaws(renameSkillLoader, {
+      cases: await lawCases(),
+      params: [
+        {},
+        { renameArgument: true },
+        { renameArgument: false },
+        { tool: 'use_skill', argument: 'skill' },
+      ],
+    });
+  });
+
+  it('renames the loader and its argument; loads and mentions follow (golden)', async () => {
+    const result = applied(
+      await applyOperator(renameSkillLoader, harness, { rng: 'golden', severity: 1, trajectory }),
+    );
+    expect(result.harness.skills.loader).toMatchObject({ tool: 'use_skill', argument: 'skill_key' });
+    const moved = forwardTrajectory(trajectory, result.relabel, result.harness);
+    const load = moved.trajectory.messages[2];
+    expect(load?.role === 'assistant' && load.tool_calls?.[0]?.function).toEqual({
+      name: 'use_skill',
+      arguments: '{"skill_key":"baggage"}',
+    });
+    expect(moved.trajectory.tools?.[0]?.function.name).toBe('use_skill');
+    const feedback = result.harness.hooks.items.find((hook) => hook.id === 'reply_skill')?.onFail;
+    expect(feedback?.action === 'retry' && feedback.feedback).toBe(
+      'Load a {{kind}} skill with use_skill before replying.',
+    );
+    const certificate = certify({
+      base: harness,
+      variant: result.harness,
+      original: trajectory,
+      rewritten: moved.trajectory,
+      relabel: result.relabel,
+    });
+    expect(certificate.certified).toBe(true);
+  });
+
+  it('takes the names from the params, and keeps the argument when asked to', async () => {
+    const named = applied(
+      await applyOperator(renameSkillLoader, harness, {
+        rng: 'x',
+        params: { tool: 'get_skill', argument: 'name' },
+      }),
+    );
+    expect(named.harness.skills.loader).toMatchObject({ tool: 'get_skill', argument: 'name' });
+    const kept = applied(
+      await applyOperator(renameSkillLoader, harness, { rng: 'x', params: { renameArgument: false } }),
+    );
+    expect(kept.harness.skills.loader.argument).toBe('skill_id');
+    expect(kept.harness.skills.loader.tool).not.toBe('load_skill');
+  });
+
+  it('skips a loader name the harness already uses', async () => {
+    expect(
+      await applyOperator(renameSkillLoader, harness, { rng: 'x', params: { tool: 'find_flights' } }),
+    ).toEqual({
+      skip: '"find_flights" is already used by the harness',
+    });
+  });
+
+  it('skips when the trajectory names the loader in a reply', async () => {
+    const mentioning: Trajectory = structuredClone(trajectory);
+    mentioning.messages.push({ role: 'assistant', content: 'I called load_skill first.' });
+    expect(await applyOperator(renameSkillLoader, harness, { rng: 'x', trajectory: mentioning })).toEqual({
+      skip: 'the trajectory names "load_skill" in a reply or a tool result; renaming would change it',
+    });
+  });
+
+  it('returns the input unchanged at severity 0', async () => {
+    const result = applied(await applyOperator(renameSkillLoader, harness, { rng: 'zero', severity: 0 }));
+    expect(result.harness).toBe(harness);
+  });
+});

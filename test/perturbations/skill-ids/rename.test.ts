@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { renameSkillIds } from '../../../perturbations/skill-ids/rename.js';
+import { certify } from '../../../src/augment/certificate.js';
+import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
+import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { forwardTrajectory } from '../../../src/trajectory/relabel.js';
+import type { Trajectory } from '../../../src/trajectory/schema.js';
+import { lawCases } from '../../support/law-cases.js';
+import { baggageTrajectory, travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
+
+const harness = travelHarness();
+const trajectory = baggageTrajectory();
+const applied = (result: AppliedOperator | OperatorSkip): AppliedOperator => {
+  if ('skip' in result) throw new Error(`skipped: ${result.skip}`);
+  return result;
+};
+const ids = (result: AppliedOperator) => result.harness.skills.items.map((skill) => skill.id);
+const styles = ['snake', 'camel', 'kebab', 'opaque', 'phrase', 'non-ascii', 'mixed'] as const;
+
+describe('skill-ids/rename', () => {
+  it('obeys the operator laws', async () => {
+    await checkOperatorLaws(renameSkillIds, {
+      cases: await lawCases(),
+      params: styles.map((style) => ({ style })),
+    });
+  });
+
+  it('re-cases ids in the style asked, adding a word when the id already reads that way (golden)', async () => {
+    const run = (style: string) =>
+      applyOperator(renameSkillIds, harness, { rng: 'golden', severity: 1, params: { style } });
+    expect(ids(applied(await run('camel')))).toEqual(['rebookingNotes', 'baggageSkill', 'apologyFirst']);
+    expect(ids(applied(await run('kebab')))).toEqual(['rebooking-notes', 'baggage-skill', 'apology-first']);
+    expect(ids(applied(await run('snake')))).toEqual([
+      'rebooking_notes',
+      'baggage_skill',
+      'apology_first_rules',
+    ]);
+  });
+
+  it('makes opaque codes, phrases from descriptions and non-ASCII labels (golden)', async () => {
+    const run = (style: string) =>
+      applyOperator(renameSkillIds, harness, { rng: 'golden', severity: 1, params: { style } });
+    expect(ids(applied(await run('opaque')))).toEqual(['S-39', 'S-49', 'S-87']);
+    expect(ids(applied(await run('phrase')))).toEqual([
+      'rebook passenger handbook',
+      'baggage allowance helper',
+      'short apology rules',
+    ]);
+    expect(ids(applied(await run('non-ascii')))).toEqual(['予約変更便', '手荷物質問', '謝罪便']);
+  });
+
+  it('moves the gold trajectory with an exact inverse, in every style', async () => {
+    for (const style of styles) {
+      const result = applied(
+        await applyOperator(renameSkillIds, harness, { rng: `s-${style}`, params: { style }, trajectory }),
+      );
+      const moved = forwardTrajectory(trajectory, result.relabel, result.harness);
+      const certificate = certify({
+        base: harness,
+        variant: result.harness,
+        original: trajectory,
+        rewritten: moved.trajectory,
+        relabel: result.relabel,
+      });
+      expect(certificate.issues).toEqual([]);
+      const load = moved.trajectory.messages[2];
+      const renamed = result.harness.skills.items[1]?.id as string;
+      expect(load?.role === 'assistant' && load.tool_calls?.[0]?.function.arguments).toBe(
+        JSON.stringify({ skill_id: renamed }),
+      );
+    }
+  });
+
+  it('renames a share of the skills equal to the severity, at least one', async () => {
+    const changed = async (severity: number) => {
+      const result = applied(
+        await applyOperator(renameSkillIds, harness, { rng: 'share', severity, params: { style: 'opaque' } }),
+      );
+      return ids(result).filter((id, index) => id !== harness.skills.items[index]?.id).length;
+    };
+    expect(await changed(0.01)).toBe(1);
+    expect(await changed(0.67)).toBe(2);
+    expect(await changed(1)).toBe(3);
+  });
+
+  it('returns the input unchanged at severity 0', async () => {
+    const result = applied(await applyOperator(renameSkillIds, harness, { rng: 'zero', severity: 0 }));
+    expect(result.harness).toBe(harness);
+    expect(result.relabel.steps).toEqual([]);
+  });
+
+  it('rewrites mentions of the renamed ids elsewhere in the harness', async () => {
+    const input = travelHarnessInput();
+    input.prompt.sections.push({
+      id: 'tips',
+      title: 'Tips',
+      template: 'Load `apology_first` when a flight is late.',
+    });
+    const withMention = parseHarness(input);
+    const result = applied(
+      await applyOperator(renameSkillIds, withMention, { rng: 'mention', params: { style: 'camel' } }),
+    );
+    expect(result.harness.prompt.sections.at(-1)?.template).toBe(
+      'Load `apologyFirst` when a flight is late.',
+    );
+  });
+
+  it('keeps names fresh: no collision with another identifier or with text of the harness', async () => {
+    const input = travelHarnessInput();
+    // `rebooking_notes` is taken by a hook and `rebooking_guide` appears in prose: neither may be chosen.
+    input.hooks.items[0] = { ...input.hooks.items[0]!, id: 'rebooking_notes' };
+    input.tools.items[0]!.description += ' See rebooking_guide.';
+    const crowded = parseHarness(input);
+    const result = applied(
+      await applyOperator(renameSkillIds, crowded, {
+        rng: 'golden',
+        severity: 1,
+        params: { style: 'snake' },
+      }),
+    );
+    expect(ids(result)[0]).not.toMatch(/^rebooking_(notes|guide)$/);
+    expect(new Set(ids(result)).size).toBe(3);
+  });
+
+  it('leaves skills alone that the trajectory names in a reply, and skips when that is every skill', async () => {
+    const mentioning: Trajectory = structuredClone(trajectory);
+    mentioning.messages.push({
+      role: 'assistant',
+      content: 'I used `baggage` and `rebooking` and `apology_first`.',
+    });
+    expect(await applyOperator(renameSkillIds, harness, { rng: 'x', trajectory: mentioning })).toEqual({
+      skip: 'the trajectory names every skill in its replies or tool results; renaming would change them',
+    });
+    mentioning.messages.at(-1)!.content = 'I used `baggage`.';
+    const result = applied(
+      await applyOperator(renameSkillIds, harness, { rng: 'x', trajectory: mentioning }),
+    );
+    expect(ids(result)[1]).toBe('baggage');
+  });
+
+  it('skips a harness without skills', async () => {
+    const input = travelHarnessInput();
+    input.skills.items = [];
+    expect(await applyOperator(renameSkillIds, parseHarness(input), { rng: 'x' })).toEqual({
+      skip: 'the harness has no skills',
+    });
+  });
+});

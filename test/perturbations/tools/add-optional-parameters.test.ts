@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { addOptionalParameters } from '../../../perturbations/tools/add-optional-parameters.js';
+import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
+import type { HarnessInput } from '../../../src/harness/schema.js';
+import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import type { Trajectory } from '../../../src/trajectory/schema.js';
+import { rederiveTrajectory, validateTrajectory } from '../../../src/trajectory/validate-trajectory.js';
+import { lawCases } from '../../support/law-cases.js';
+import {
+  baggageTrajectory,
+  call,
+  result,
+  travelHarness,
+  travelHarnessInput,
+} from '../../support/travel-harness.js';
+import { flightCase } from './flight-case.js';
+
+const harness = travelHarness();
+const applied = (output: AppliedOperator | OperatorSkip): AppliedOperator => {
+  if ('skip' in output) throw new Error(`skipped: ${output.skip}`);
+  return output;
+};
+const keys = (output: AppliedOperator) =>
+  output.harness.tools.items.map((tool) => Object.keys(tool.parameters.properties as object));
+const withTools = (items: HarnessInput['tools']['items']) => {
+  const input = travelHarnessInput();
+  input.tools.items = items;
+  input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: 'Be kind.' }));
+  return parseHarness(input);
+};
+
+describe('tools/add-optional-parameters', () => {
+  it('obeys the operator laws', async () => {
+    await checkOperatorLaws(addOptionalParameters, { cases: [...(await lawCases()), flightCase()] });
+  });
+
+  it('adds optional parameters at random positions, more with severity (golden)', async () => {
+    const low = applied(
+      await applyOperator(addOptionalParameters, harness, { rng: 'golden', severity: 0.3 }),
+    );
+    expect(keys(low)).toEqual([
+      ['origin', 'destination', 'date', 'filters'],
+      ['locale', 'flight', 'passengers'],
+      ['fare_class'],
+    ]);
+    const high = applied(await applyOperator(addOptionalParameters, harness, { rng: 'golden', severity: 1 }));
+    expect(keys(high)).toEqual([
+      ['verbose', 'origin', 'destination', 'date', 'filters', 'fields', 'timezone'],
+      ['timezone', 'idempotency_key', 'locale', 'flight', 'passengers'],
+      ['fare_class', 'include_details', 'request_id', 'trace'],
+    ]);
+    expect(high.harness.tools.items.map((tool) => tool.parameters.required)).toEqual(
+      harness.tools.items.map((tool) => tool.parameters.required),
+    );
+    expect(high.relabel.steps).toEqual([]);
+    expect(
+      applied(await applyOperator(addOptionalParameters, harness, { rng: 'z', severity: 0 })).harness,
+    ).toBe(harness);
+  });
+
+  it('never adds a name that the calls already use as a key', async () => {
+    const open = withTools([
+      {
+        name: 'get_forecast',
+        description: 'Forecast for a city.',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    ]);
+    const first = open.skills.items[0]!;
+    const draft: Trajectory = {
+      ...baggageTrajectory(),
+      messages: [
+        { role: 'system', content: '' },
+        { role: 'user', content: 'Weather in Porto?' },
+        call('load_skill', JSON.stringify({ skill_id: first.id }), 'w1'),
+        result('w1', ''),
+        // Extra keys are allowed here (no additionalProperties): `locale` is already taken by the call.
+        call('get_forecast', '{"city":"Porto","locale":5,"verbose":"yes","timezone":null}', 'w2'),
+        result('w2', '{"sky":"clear"}'),
+        { role: 'assistant', content: 'Clear skies in Porto.' },
+      ],
+    };
+    const trajectory = validateTrajectory(rederiveTrajectory(draft, open).trajectory, open);
+    expect(trajectory.issues).toEqual([]);
+    for (const seed of ['a', 'b', 'c', 'd', 'e']) {
+      const output = applied(
+        await applyOperator(addOptionalParameters, open, {
+          rng: seed,
+          severity: 1,
+          trajectory: trajectory.trajectory!,
+        }),
+      );
+      const added = keys(output)[0]!.filter((key) => key !== 'city');
+      expect(added).toHaveLength(3);
+      for (const used of ['locale', 'verbose', 'timezone']) expect(added).not.toContain(used);
+    }
+  });
+
+  it('leaves tools alone whose additionalProperties is a schema, and skips when none is left', async () => {
+    const constrained = withTools([
+      {
+        name: 'tag_item',
+        description: 'Sets tags.',
+        parameters: {
+          type: 'object',
+          properties: { item: { type: 'string' } },
+          additionalProperties: { type: 'string' },
+        },
+      },
+    ]);
+    expect(await applyOperator(addOptionalParameters, constrained, { rng: 'x' })).toEqual({
+      skip: 'no tool can take a new optional parameter',
+    });
+  });
+});

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { nestArguments } from '../../../perturbations/tools/nest-arguments.js';
+import { certify } from '../../../src/augment/certificate.js';
+import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
+import type { HarnessInput } from '../../../src/harness/schema.js';
+import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { forwardTrajectory, inverseTrajectory } from '../../../src/trajectory/relabel.js';
+import type { Trajectory } from '../../../src/trajectory/schema.js';
+import { rederiveTrajectory, validateTrajectory } from '../../../src/trajectory/validate-trajectory.js';
+import { lawCases } from '../../support/law-cases.js';
+import {
+  baggageTrajectory,
+  call,
+  result,
+  travelHarness,
+  travelHarnessInput,
+} from '../../support/travel-harness.js';
+import { flightCase, rebookingTrajectory, retryTrajectory } from './flight-case.js';
+
+const harness = travelHarness();
+const applied = (output: AppliedOperator | OperatorSkip): AppliedOperator => {
+  if ('skip' in output) throw new Error(`skipped: ${output.skip}`);
+  return output;
+};
+const withTools = (items: HarnessInput['tools']['items']) => {
+  const input = travelHarnessInput();
+  input.tools.items = items;
+  input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: 'Be kind.' }));
+  return parseHarness(input);
+};
+const argumentsOf = (trajectory: Trajectory) =>
+  trajectory.messages.flatMap((message) =>
+    message.role === 'assistant'
+      ? (message.tool_calls ?? []).map((toolCall) => toolCall.function.arguments)
+      : [],
+  );
+
+describe('tools/nest-arguments', () => {
+  it('obeys the operator laws', async () => {
+    await checkOperatorLaws(nestArguments, {
+      cases: [...(await lawCases()), flightCase()],
+      params: [{}, { wrapper: 'payload' }],
+    });
+  });
+
+  it('wraps the schema and the arguments, with an exact inverse (golden)', async () => {
+    const output = applied(await applyOperator(nestArguments, harness, { rng: 'golden', severity: 0.3 }));
+    expect(output.relabel.steps).toEqual([{ type: 'nest_arguments', tool: 'hold_seat', under: 'query' }]);
+    expect(output.harness.tools.items[1]?.parameters).toEqual({
+      type: 'object',
+      properties: { query: harness.tools.items[1]?.parameters },
+      required: ['query'],
+      additionalProperties: false,
+    });
+    const trajectory = rebookingTrajectory();
+    const moved = forwardTrajectory(trajectory, output.relabel, output.harness).trajectory;
+    expect(argumentsOf(moved)[2]).toBe(
+      '{"query":{ "flight": "HA 310", "passengers": [ {"name": "Ana Souza"} ] }}',
+    );
+    expect(inverseTrajectory(moved, output.relabel, harness).trajectory).toEqual(trajectory);
+    const all = applied(await applyOperator(nestArguments, harness, { rng: 'golden', severity: 1 }));
+    expect(all.relabel.steps.map((step) => step.type === 'nest_arguments' && step.under)).toEqual([
+      'data',
+      'query',
+      'query',
+    ]);
+  });
+
+  it('keeps a rejected call rejected for the same hook', async () => {
+    const trajectory = retryTrajectory();
+    const output = applied(
+      await applyOperator(nestArguments, harness, { rng: 'r', severity: 1, trajectory }),
+    );
+    const rewritten = forwardTrajectory(trajectory, output.relabel, output.harness).trajectory;
+    expect(
+      certify({
+        base: harness,
+        variant: output.harness,
+        original: trajectory,
+        rewritten,
+        relabel: output.relabel,
+      }).issues,
+    ).toEqual([]);
+  });
+
+  it('avoids wrapper names that are identifiers, keeps $schema and $defs at the root', async () => {
+    const defs = withTools([
+      {
+        name: 'search_items',
+        description: 'Searches items.',
+        parameters: {
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          type: 'object',
+          properties: { query: { type: 'string' }, params: { $ref: '#/$defs/paging' } },
+          $defs: { paging: { type: 'object', properties: { page: { type: 'integer' } } } },
+        },
+      },
+    ]);
+    for (const seed of ['a', 'b', 'c', 'd']) {
+      const output = applied(await applyOperator(nestArguments, defs, { rng: seed }));
+      const parameters = output.harness.tools.items[0]?.parameters as Record<string, unknown>;
+      const wrapper = (parameters.required as string[])[0];
+      expect(['query', 'params']).not.toContain(wrapper);
+      expect(parameters.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+      expect(parameters.$defs).toBeDefined();
+      expect(Object.keys((parameters.properties as Record<string, object>)[wrapper!]!)).toEqual([
+        'type',
+        'properties',
+      ]);
+    }
+    expect(await applyOperator(nestArguments, defs, { rng: 'x', params: { wrapper: 'query' } })).toEqual({
+      skip: 'the wrapper name(s) query are identifiers of the harness',
+    });
+  });
+
+  it('leaves tools alone whose refs or calls could not move exactly', async () => {
+    const risky = withTools([
+      {
+        name: 'get_rate',
+        description: 'Rates.',
+        parameters: { type: 'object', properties: { a: { type: 'string' }, b: { $ref: '#/properties/a' } } },
+      },
+      {
+        name: 'get_fee',
+        description: 'Fees.',
+        parameters: { type: 'object', properties: { code: { type: 'string' } } },
+      },
+    ]);
+    const first = risky.skills.items[1]!;
+    const draft: Trajectory = {
+      ...baggageTrajectory(),
+      messages: [
+        { role: 'system', content: '' },
+        { role: 'user', content: 'Fee?' },
+        call('load_skill', JSON.stringify({ skill_id: first.id }), 'f1'),
+        result('f1', ''),
+        call('get_fee', ' {"code":"X"}', 'f2'),
+        result('f2', '{"fee": 3}'),
+        { role: 'assistant', content: 'The fee is 3.' },
+      ],
+    };
+    const trajectory = validateTrajectory(rederiveTrajectory(draft, risky).trajectory, risky);
+    expect(trajectory.issues).toEqual([]);
+    expect(
+      await applyOperator(nestArguments, risky, { rng: 'x', trajectory: trajectory.trajectory! }),
+    ).toEqual({
+      skip: 'no tool can have its arguments nested exactly',
+    });
+    expect(applied(await applyOperator(nestArguments, risky, { rng: 'x' })).relabel.steps).toMatchObject([
+      { type: 'nest_arguments', tool: 'get_fee' },
+    ]);
+    expect(applied(await applyOperator(nestArguments, risky, { rng: 'x', severity: 0 })).harness).toBe(risky);
+  });
+});

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { renameParameters } from '../../../perturbations/tools/rename-parameters.js';
+import { certify } from '../../../src/augment/certificate.js';
+import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
+import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { forwardTrajectory, inverseTrajectory } from '../../../src/trajectory/relabel.js';
+import type { Trajectory } from '../../../src/trajectory/schema.js';
+import { lawCases } from '../../support/law-cases.js';
+import { travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
+import { flightCase, rebookingTrajectory, retryTrajectory } from './flight-case.js';
+
+const harness = travelHarness();
+const styles = ['snake', 'camel', 'kebab', 'opaque', 'phrase', 'mixed'] as const;
+const applied = (result: AppliedOperator | OperatorSkip): AppliedOperator => {
+  if ('skip' in result) throw new Error(`skipped: ${result.skip}`);
+  return result;
+};
+/** `tool:path.to.old->new` for every rename of the relabel. */
+const renames = (result: AppliedOperator) =>
+  result.relabel.steps.flatMap((step) =>
+    step.type === 'rename_arguments'
+      ? step.renames.map((rename) => `${step.tool}:${[...rename.path, rename.from].join('.')}->${rename.to}`)
+      : [],
+  );
+const moveAndCertify = (result: AppliedOperator, trajectory: Trajectory) => {
+  const rewritten = forwardTrajectory(trajectory, result.relabel, result.harness).trajectory;
+  const certificate = certify({
+    base: harness,
+    variant: result.harness,
+    original: trajectory,
+    rewritten,
+    relabel: result.relabel,
+  });
+  return { rewritten, certificate };
+};
+
+describe('tools/rename-parameters', () => {
+  it('obeys the operator laws', async () => {
+    await checkOperatorLaws(renameParameters, {
+      cases: [...(await lawCases()), flightCase()],
+      params: styles.map((style) => ({ style })),
+    });
+  });
+
+  it('renames nested and array-item parameters in the style asked (golden)', async () => {
+    const run = async (style: string) =>
+      renames(
+        applied(
+          await applyOperator(renameParameters, harness, { rng: 'golden', severity: 1, params: { style } }),
+        ),
+      );
+    expect(await run('camel')).toEqual([
+      'hold_seat:passengers.[].name->label',
+      'hold_seat:flight->flightField',
+      'hold_seat:passengers->travelers',
+      'find_flights:filters.max_stops->maximumStops',
+      'find_flights:filters.cabin->seatClass',
+      'find_flights:origin->source',
+      'find_flights:destination->arrival',
+      'find_flights:date->day',
+      'find_flights:filters->constraints',
+      'get_baggage_policy:fare_class->ticketTier',
+    ]);
+    expect(await run('phrase')).toContain('find_flights:origin->iata_code');
+    expect(await run('opaque')).toContain('get_baggage_policy:fare_class->p_2602');
+  });
+
+  it('updates `required`, the schema and the argument keys, with an exact inverse', async () => {
+    const result = applied(
+      await applyOperator(renameParameters, harness, {
+        rng: 'golden',
+        severity: 1,
+        params: { style: 'camel' },
+      }),
+    );
+    const [findFlights, holdSeat] = result.harness.tools.items;
+    expect(findFlights?.parameters.required).toEqual(['source', 'arrival', 'day']);
+    expect(
+      Object.keys(
+        (findFlights!.parameters.properties as Record<string, { properties: object }>).constraints!
+          .properties,
+      ),
+    ).toEqual(['maximumStops', 'seatClass']);
+    expect(holdSeat?.parameters.properties).toMatchObject({ travelers: { items: { required: ['label'] } } });
+    expect(result.harness.tools.items[0]?.description).toBe(
+      'Find flights between two airports on a date. Pass `source` and `arrival` as IATA codes.',
+    );
+    const trajectory = rebookingTrajectory();
+    const { rewritten, certificate } = moveAndCertify(result, trajectory);
+    expect(certificate.issues).toEqual([]);
+    const calls = rewritten.messages.flatMap((message) =>
+      message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.function.arguments) : [],
+    );
+    expect(calls.slice(1)).toEqual([
+      '{"source":"OPO", "arrival":"LIS","day":"2026-05-02","constraints":{"maximumStops":0,  "seatClass":"economy"}}',
+      '{ "flightField": "HA 310", "travelers": [ {"label": "Ana Souza"} ] }',
+    ]);
+    expect(inverseTrajectory(rewritten, result.relabel, harness).trajectory).toEqual(trajectory);
+  });
+
+  it('keeps a rejected call rejected for the same hook', async () => {
+    const trajectory = retryTrajectory();
+    for (const seed of ['r1', 'r2', 'r3']) {
+      const result = applied(
+        await applyOperator(renameParameters, harness, { rng: seed, severity: 1, trajectory }),
+      );
+      expect(moveAndCertify(result, trajectory).certificate.issues).toEqual([]);
+    }
+  });
+
+  it('renames a name shared by several tools the same way everywhere', async () => {
+    const input = travelHarnessInput();
+    input.tools.items.push({
+      name: 'get_fare_rules',
+      description: 'Fare rules of a fare class.',
+      parameters: {
+        type: 'object',
+        properties: { fare_class: { type: 'string' } },
+        required: ['fare_class'],
+      },
+    });
+    input.skills.items[1]!.body = 'Pass `fare_class` to `get_baggage_policy` or `get_fare_rules`.';
+    const shared = parseHarness(input);
+    const result = applied(await applyOperator(renameParameters, shared, { rng: 'share', severity: 1 }));
+    const fareRenames = renames(result).filter((rename) => rename.includes(':fare_class->'));
+    const targets = new Set(fareRenames.map((rename) => rename.split('->')[1]));
+    expect(fareRenames).toHaveLength(2);
+    expect(targets.size).toBe(1);
+    expect(result.harness.skills.items[1]?.body).toBe(
+      `Pass \`${[...targets][0]}\` to \`get_baggage_policy\` or \`get_fare_rules\`.`,
+    );
+  });
+
+  it('leaves names alone that a text writes as an unresolved path, or whose schema names properties elsewhere', async () => {
+    const input = travelHarnessInput();
+    input.skills.items[0]!.body = 'Set `filters.max_stops` to 0 for direct flights.';
+    input.tools.items[1]!.parameters = {
+      type: 'object',
+      properties: { flight: { type: 'string' }, seat: { type: 'string' } },
+      dependentRequired: { seat: ['flight'] },
+    };
+    const guarded = parseHarness(input);
+    for (const seed of ['a', 'b', 'c', 'd']) {
+      const result = applied(await applyOperator(renameParameters, guarded, { rng: seed, severity: 1 }));
+      const renamed = renames(result).join(' ');
+      expect(renamed).not.toContain(':filters->');
+      expect(renamed).not.toContain('max_stops->');
+      expect(renamed).not.toContain('hold_seat:');
+    }
+  });
+
+  it('renames a share of the names equal to the severity, at least one; identity at 0', async () => {
+    const count = async (severity: number) =>
+      new Set(
+        renames(applied(await applyOperator(renameParameters, harness, { rng: 'share', severity }))).map(
+          (rename) => rename.split(':')[1]?.split('->')[0]?.split('.').at(-1),
+        ),
+      ).size;
+    expect(await count(0.01)).toBe(1);
+    expect(await count(1)).toBe(10);
+    const zero = applied(await applyOperator(renameParameters, harness, { rng: 'zero', severity: 0 }));
+    expect(zero.harness).toBe(harness);
+  });
+
+  it('skips when no parameter can be renamed', async () => {
+    const input = travelHarnessInput();
+    input.tools.items = [
+      { name: 'ping', description: 'Checks the service.', parameters: { type: 'object', properties: {} } },
+    ];
+    input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: 'Be kind.' }));
+    expect(await applyOperator(renameParameters, parseHarness(input), { rng: 'x' })).toEqual({
+      skip: 'no tool parameter can be renamed safely',
+    });
+  });
+});

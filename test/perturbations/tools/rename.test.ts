@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { renameTools } from '../../../perturbations/tools/rename.js';
+import { certify } from '../../../src/augment/certificate.js';
+import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
+import { harnessSymbols } from '../../../src/harness/symbol-table.js';
+import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { forwardTrajectory } from '../../../src/trajectory/relabel.js';
+import type { Trajectory } from '../../../src/trajectory/schema.js';
+import { lawCases } from '../../support/law-cases.js';
+import { travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
+import { flightCase, rebookingTrajectory } from './flight-case.js';
+
+const harness = travelHarness();
+const styles = ['snake', 'camel', 'kebab', 'opaque', 'phrase', 'mixed'] as const;
+const applied = (result: AppliedOperator | OperatorSkip): AppliedOperator => {
+  if ('skip' in result) throw new Error(`skipped: ${result.skip}`);
+  return result;
+};
+const names = (result: AppliedOperator) => result.harness.tools.items.map((tool) => tool.name);
+const certified = (result: AppliedOperator, trajectory: Trajectory) =>
+  certify({
+    base: harness,
+    variant: result.harness,
+    original: trajectory,
+    rewritten: forwardTrajectory(trajectory, result.relabel, result.harness).trajectory,
+    relabel: result.relabel,
+  });
+
+describe('tools/rename', () => {
+  it('obeys the operator laws', async () => {
+    await checkOperatorLaws(renameTools, {
+      cases: [...(await lawCases()), flightCase()],
+      params: styles.map((style) => ({ style })),
+    });
+  });
+
+  it('renames in the style asked (golden)', async () => {
+    const run = async (style: string) =>
+      names(
+        applied(await applyOperator(renameTools, harness, { rng: 'golden', severity: 1, params: { style } })),
+      );
+    expect(await run('snake')).toEqual(['search_flights', 'hold_place', 'get_baggage_terms']);
+    expect(await run('camel')).toEqual(['searchFlights', 'holdSeat', 'getBaggageTerms']);
+    expect(await run('kebab')).toEqual(['search-flights', 'hold-seat', 'get-baggage-terms']);
+    expect(await run('opaque')).toEqual(['tool_16', 'func_56', 'api_31']);
+    expect(await run('phrase')).toEqual([
+      'search_for_flights',
+      'put_on_hold_seat',
+      'retrieve_the_baggage_terms',
+    ]);
+    expect(await run('mixed')).toEqual(['search_for_flights', 'holdSeat', 'get-baggage-terms']);
+  });
+
+  it('renames a share of the tools equal to the severity, at least one', async () => {
+    const changed = async (severity: number) => {
+      const result = applied(await applyOperator(renameTools, harness, { rng: 'share', severity }));
+      return names(result).filter((name, index) => name !== harness.tools.items[index]?.name).length;
+    };
+    expect(await changed(0.01)).toBe(1);
+    expect(await changed(0.67)).toBe(2);
+    expect(await changed(1)).toBe(3);
+  });
+
+  it('returns the input unchanged at severity 0', async () => {
+    const result = applied(await applyOperator(renameTools, harness, { rng: 'zero', severity: 0 }));
+    expect(result.harness).toBe(harness);
+    expect(result.relabel.steps).toEqual([]);
+  });
+
+  it('never renames the skill loader, and new names are valid and collide with nothing', async () => {
+    const taken = new Set(harnessSymbols(harness).map((symbol) => symbol.name));
+    for (const style of styles) {
+      for (const seed of ['a', 'b', 'c']) {
+        const result = applied(await applyOperator(renameTools, harness, { rng: seed, params: { style } }));
+        expect(result.harness.skills.loader.tool).toBe('load_skill');
+        for (const name of names(result)) {
+          expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+          expect(taken.has(name)).toBe(false);
+        }
+        expect(new Set(names(result)).size).toBe(3);
+      }
+    }
+  });
+
+  it('carries calls and every mention to the new names', async () => {
+    const result = applied(
+      await applyOperator(renameTools, harness, { rng: 'golden', severity: 1, params: { style: 'camel' } }),
+    );
+    expect(result.harness.skills.items[0]?.body).toContain('Call `searchFlights` before offering a flight.');
+    expect(result.relabel.steps).toEqual([
+      {
+        type: 'rename_tools',
+        map: { find_flights: 'searchFlights', hold_seat: 'holdSeat', get_baggage_policy: 'getBaggageTerms' },
+      },
+    ]);
+    const trajectory = rebookingTrajectory();
+    const moved = forwardTrajectory(trajectory, result.relabel, result.harness).trajectory;
+    const call = moved.messages[4];
+    expect(call?.role === 'assistant' && call.tool_calls?.[0]?.function.name).toBe('searchFlights');
+    expect(certified(result, trajectory).issues).toEqual([]);
+  });
+
+  it('keeps a tool that a reply names when the renamed reply would flip a hook', async () => {
+    // The reply names `find_flights`; an opaque name adds digits that `grounded_numbers` rejects.
+    const trajectory = rebookingTrajectory();
+    for (const seed of ['g1', 'g2', 'g3', 'g4']) {
+      const result = applied(
+        await applyOperator(renameTools, harness, {
+          rng: seed,
+          severity: 1,
+          params: { style: 'opaque' },
+          trajectory,
+        }),
+      );
+      expect(names(result)[0]).toBe('find_flights');
+      expect(certified(result, trajectory).certified).toBe(true);
+    }
+  });
+
+  it('skips a harness without registry tools', async () => {
+    const input = travelHarnessInput();
+    input.tools.items = [];
+    input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: 'Be kind.' }));
+    const empty = parseHarness(input);
+    expect(await applyOperator(renameTools, empty, { rng: 'x' })).toEqual({
+      skip: 'the registry has no tools to rename',
+    });
+  });
+});

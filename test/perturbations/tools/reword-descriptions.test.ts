@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { rewordDescriptions } from '../../../perturbations/tools/reword-descriptions.js';
+import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
+import type { HarnessInput } from '../../../src/harness/schema.js';
+import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { lawCases } from '../../support/law-cases.js';
+import { travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
+import { flightCase } from './flight-case.js';
+
+const harness = travelHarness();
+const applied = (result: AppliedOperator | OperatorSkip): AppliedOperator => {
+  if ('skip' in result) throw new Error(`skipped: ${result.skip}`);
+  return result;
+};
+const withTools = (items: HarnessInput['tools']['items']) => {
+  const input = travelHarnessInput();
+  input.tools.items = items;
+  input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: 'Be kind.' }));
+  return parseHarness(input);
+};
+
+describe('tools/reword-descriptions', () => {
+  it('obeys the operator laws', async () => {
+    await checkOperatorLaws(rewordDescriptions, { cases: [...(await lawCases()), flightCase()] });
+  });
+
+  it('rewords with equivalent phrasings (golden)', async () => {
+    const result = applied(await applyOperator(rewordDescriptions, harness, { rng: 'golden', severity: 1 }));
+    expect(result.harness.tools.items.map((tool) => tool.description)).toEqual([
+      'Look for flights between two airports on a date. Pass `origin` and `destination` as IATA codes.',
+      'Reserve a seat on a flight for 20 minutes.',
+      'Baggage allowance for a fare class.',
+    ]);
+    expect(result.relabel.steps).toEqual([]);
+  });
+
+  it('never touches code, quotes, numbers, identifiers or enum values', async () => {
+    const tool = {
+      name: 'get_price',
+      description:
+        'Get the product price in 2 currencies, e.g. `get_price` of "the product"; returns in_stock and products ids.', // "products" is an enum value
+      parameters: {
+        type: 'object',
+        properties: {
+          mode: {
+            type: 'string',
+            enum: ['products', 'information'],
+            description: 'When omitted, products and information are both shown.',
+          },
+        },
+      },
+    };
+    const result = applied(
+      await applyOperator(rewordDescriptions, withTools([tool]), { rng: 'p', severity: 1 }),
+    );
+    const [reworded] = result.harness.tools.items;
+    expect(reworded?.description).toMatch(
+      /^(Fetch|Look up|Retrieve) the item price in 2 currencies, (for example|for instance) `get_price` of "the product"; returns in_stock and products ids\.$/,
+    );
+    expect(
+      (reworded!.parameters.properties as Record<string, { description: string }>).mode!.description,
+    ).toMatch(/^(If omitted|When left out), products and information are both (displayed)\.$/);
+  });
+
+  it('leaves text in other languages alone unless the lexicon covers it', async () => {
+    const chinese = {
+      name: 'lookup_order',
+      description: '按订单号查询物流状态。',
+      parameters: { type: 'object', properties: { order_no: { type: 'string', description: '订单号' } } },
+    };
+    const german = {
+      name: 'wetter',
+      description: 'Das Wetter für eine Stadt.',
+      parameters: { type: 'object' },
+    };
+    const result = applied(
+      await applyOperator(rewordDescriptions, withTools([chinese, german]), { rng: 'zh', severity: 1 }),
+    );
+    expect(result.harness.tools.items.map((tool) => tool.description)).toEqual([
+      '按订单号查找物流状态。',
+      'Das Wetter für eine Stadt.',
+    ]);
+  });
+
+  it('keeps a description that opens with a noun', async () => {
+    const tool = {
+      name: 'policy',
+      description: 'Return, exchange and warranty terms.',
+      parameters: { type: 'object' },
+    };
+    expect(await applyOperator(rewordDescriptions, withTools([tool]), { rng: 'n' })).toEqual({
+      skip: 'no tool description has a phrase the lexicon rewords',
+    });
+  });
+
+  it('returns the input unchanged at severity 0', async () => {
+    const result = applied(await applyOperator(rewordDescriptions, harness, { rng: 'zero', severity: 0 }));
+    expect(result.harness).toBe(harness);
+  });
+});
