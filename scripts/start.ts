@@ -6,22 +6,22 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { builtinOperators } from '../perturbations/index.js';
 import {
-  augment,
   type AugmentReject,
+  augment,
   compilePolicy,
   createRegistry,
   dimensions,
-  parsePolicy,
-  presets,
   exportMcpTools,
   exportOpenAITools,
   formatIssue,
   HarnessAugmentError,
   hashHarness,
   loadHarnessFile,
+  parsePolicy,
+  presets,
   readDocument,
-  renderSystemPrompt,
   readJsonl,
+  renderSystemPrompt,
   validateTrajectoriesFile,
   writeSkillsFolder,
 } from '../src/index.js';
@@ -55,20 +55,32 @@ async function main(): Promise<number> {
   const rejects: AugmentReject[] = [];
   const coverage = new Map(dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }]));
   let rows = 0;
-  for await (const row of augment(harness, readJsonl(trajectoriesFile), { plan, variants, seed: 42, onReject: (reject) => rejects.push(reject) })) {
+  for await (const row of augment(harness, readJsonl(trajectoriesFile), {
+    plan,
+    variants,
+    seed: 42,
+    onReject: (reject) => rejects.push(reject),
+  })) {
     rows++;
-    for (const dimension of row.provenance.planned) (coverage.get(dimension) as { planned: number }).planned++;
-    for (const dimension of row.provenance.changed) (coverage.get(dimension) as { changed: number }).changed++;
-    if (!rowsStream.write(`${JSON.stringify(row)}\n`)) await new Promise<void>((resolve) => rowsStream.once('drain', () => resolve()));
+    for (const dimension of row.provenance.planned)
+      (coverage.get(dimension) as { planned: number }).planned++;
+    for (const dimension of row.provenance.changed)
+      (coverage.get(dimension) as { changed: number }).changed++;
+    if (!rowsStream.write(`${JSON.stringify(row)}\n`))
+      await new Promise<void>((resolve) => rowsStream.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve) => rowsStream.end(() => resolve()));
-  console.log(`augment   policy hat, ${variants} variants, seed 42: ${rows} certified rows, ${rejects.length} rejected`);
+  console.log(
+    `augment   policy hat, ${variants} variants, seed 42: ${rows} certified rows, ${rejects.length} rejected`,
+  );
   console.log(
     `          changed / chosen: ${[...coverage].map(([dimension, { planned, changed }]) => `${dimension} ${changed}/${planned}`).join(', ')}`,
   );
 
   const { value: context } = await readDocument(join(fixture, 'contexts', 'example.json'));
-  const written: Array<[string, string]> = [[rowsFile, `${rows} (variant harness, rewritten trajectory) rows, each certified`]];
+  const written: Array<[string, string]> = [
+    [rowsFile, `${rows} (variant harness, rewritten trajectory) rows, each certified`],
+  ];
   const write = async (name: string, content: string, what: string) => {
     await writeFile(join(out, name), content.endsWith('\n') ? content : `${content}\n`, 'utf8');
     written.push([join(out, name), what]);

@@ -1,6 +1,14 @@
 // The public API of harness-augment. Curated by hand: what is not listed here is internal.
 
 export {
+  builtinOperators,
+  hookOperators,
+  promptOperators,
+  skillContentOperators,
+  skillIdOperators,
+  toolOperators,
+} from '../perturbations/index.js';
+export {
   type AugmentInput,
   type AugmentOptions,
   type AugmentReject,
@@ -31,7 +39,16 @@ export {
   type RegenerateRequest,
   unchanged,
 } from './augment/operator.js';
-export { identityPlan, kOf, oneOf, op, type Plan, type PlannedOperator, pipe, sometimes } from './augment/plan.js';
+export {
+  identityPlan,
+  kOf,
+  oneOf,
+  op,
+  type Plan,
+  type PlannedOperator,
+  pipe,
+  sometimes,
+} from './augment/plan.js';
 export {
   applicationOrder,
   compilePolicy,
@@ -183,11 +200,3 @@ export {
   validateTrajectory,
 } from './trajectory/validate-trajectory.js';
 export { version } from './version.js';
-export {
-  builtinOperators,
-  hookOperators,
-  promptOperators,
-  skillContentOperators,
-  skillIdOperators,
-  toolOperators,
-} from '../perturbations/index.js';

@@ -116,7 +116,8 @@ export async function augmentExample(
       ops.push(applied.record);
       if (applied.changed) changed.add(applied.record.dimension);
       // Later operators read the example in the vocabulary of the harness they are given.
-      if (index < planned.length - 1) current = forwardTrajectory(original, composeRelabels(...relabels), harness).trajectory;
+      if (index < planned.length - 1)
+        current = forwardTrajectory(original, composeRelabels(...relabels), harness).trajectory;
       break;
     }
   }

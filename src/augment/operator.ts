@@ -180,7 +180,8 @@ export async function applyOperator<Schema extends z.ZodType>(
     ...(options.regenerate ? { regenerate: options.regenerate } : {}),
   });
   if ('skip' in output) return output;
-  const changed = output.relabel.steps.length > 0 || hashHarness(output.harness).harness !== hashHarness(harness).harness;
+  const changed =
+    output.relabel.steps.length > 0 || hashHarness(output.harness).harness !== hashHarness(harness).harness;
   return { ...output, record, changed };
 }
 

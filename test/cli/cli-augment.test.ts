@@ -23,21 +23,24 @@ const rowsOf = (file: string) =>
 beforeAll(() => {
   folder = mkdtempSync(join(tmpdir(), 'hsa-augment-'));
   fullOut = join(folder, 'hat.jsonl');
-  fullRun = runCli([
-    'augment',
-    '--harness',
-    harness,
-    '--trajectories',
-    trajectories,
-    '--variants',
-    '8',
-    '--seed',
-    '42',
-    '--policy',
-    'hat',
-    '--out',
-    fullOut,
-  ]);
+  fullRun = runCli(
+    [
+      'augment',
+      '--harness',
+      harness,
+      '--trajectories',
+      trajectories,
+      '--variants',
+      '8',
+      '--seed',
+      '42',
+      '--policy',
+      'hat',
+      '--out',
+      fullOut,
+    ],
+    { timeout: 580_000 },
+  );
   subset = join(folder, 'subset.jsonl');
   writeFileSync(subset, `${readFileSync(trajectories, 'utf8').split('\n').slice(0, 45).join('\n')}\n`);
 }, 600_000);

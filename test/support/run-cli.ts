@@ -10,13 +10,16 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd?: string; input?: string } = {}): CliRun {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; input?: string; timeout?: number } = {},
+): CliRun {
   const result = spawnSync(process.execPath, ['--import', 'tsx', `${root}src/cli/main.ts`, ...args], {
     cwd: options.cwd ?? root,
     encoding: 'utf8',
     input: options.input,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-    timeout: 60_000,
+    timeout: options.timeout ?? 120_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
