@@ -1,0 +1,60 @@
+// Augment a few fixture trajectories with the `hat` policy, then check a row's certificate and map a model
+// output under the variant back to the base vocabulary.
+// Run: npx tsx examples/augment-fixture.ts
+import {
+  augment,
+  builtinOperators,
+  certify,
+  compilePolicy,
+  createRegistry,
+  invert,
+  loadHarnessFile,
+  parsePolicy,
+  presets,
+  readJsonl,
+} from '../src/index.js';
+
+const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
+const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
+
+const firstFive: unknown[] = [];
+for await (const record of readJsonl('fixtures/livestream/trajectories.jsonl')) {
+  if ('value' in record) firstFive.push(record.value);
+  if (firstFive.length === 5) break;
+}
+
+const rows = [];
+for await (const row of augment(harness, firstFive, { plan, variants: 2, seed: 'example' })) rows.push(row);
+console.log(`${rows.length} certified rows`);
+
+const row =
+  rows.find((candidate) => candidate.relabel.steps.some((step) => step.type === 'rename_tools')) ?? rows[0];
+if (!row) throw new Error('no rows');
+console.log(`${row.id}: ${row.provenance.ops.map((record) => record.name).join(' → ')}`);
+
+// The certificate can be re-checked at any time from the row alone plus the original.
+const original = firstFive.find((trajectory) => (trajectory as { id: string }).id === row.exampleId);
+console.log(
+  're-certified:',
+  certify({
+    base: harness,
+    variant: row.harness,
+    original: original as never,
+    rewritten: row.trajectory,
+    relabel: row.relabel,
+  }).certified,
+);
+
+// A model answering under the variant calls the variant's tool names; `invert` maps the call back.
+const call = row.trajectory.messages.find(
+  (message) =>
+    message.role === 'assistant' &&
+    !message.hsa &&
+    (message.tool_calls ?? []).some((toolCall) => toolCall.function.name !== row.harness.skills.loader.tool),
+);
+if (call) {
+  const back = invert(call, row.relabel);
+  const names = (message: typeof call) =>
+    message.role === 'assistant' ? (message.tool_calls ?? []).map((c) => c.function.name) : [];
+  console.log(`under the variant: ${names(call).join(', ')}  →  base: ${names(back).join(', ')}`);
+}

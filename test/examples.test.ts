@@ -1,0 +1,39 @@
+// Every example in examples/ runs as a user would run it, and prints what it promises.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from './support/run-cli.js';
+
+const run = (file: string) =>
+  spawnSync(process.execPath, ['--import', 'tsx', file], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+
+describe('examples', () => {
+  it('validate-and-render.ts', () => {
+    const result = run('examples/validate-and-render.ts');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^(\d+) read = \1 valid \+ 0 invalid$/m);
+    expect(result.stdout).toContain('You are Xiaoyu, the AI host');
+  });
+
+  it('augment-fixture.ts', () => {
+    const result = run('examples/augment-fixture.ts');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('10 certified rows');
+    expect(result.stdout).toContain('re-certified: true');
+    const mapped = /under the variant: (.+) {2}→ {2}base: (.+)$/m.exec(result.stdout);
+    expect(mapped?.[1]).not.toBe(mapped?.[2]);
+  });
+
+  it('custom-operator.ts', () => {
+    const result = run('examples/custom-operator.ts');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/laws hold: \d+ of 25 runs applied the operator/);
+    expect(result.stdout).toContain('"type":"rename_tools"');
+  });
+});
