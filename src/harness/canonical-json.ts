@@ -18,12 +18,20 @@ export function canonicalJson(value: unknown): string {
       if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${value} is not a JSON number`);
       return JSON.stringify(value);
     case 'object': {
-      if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let index = 0; index < value.length; index++) out += (index > 0 ? ',' : '') + canonicalJson(value[index] ?? null);
+        return `${out}]`;
+      }
       const record = value as Record<string, unknown>;
-      const keys = Object.keys(record)
-        .filter((key) => record[key] !== undefined)
-        .sort();
-      return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
+      const keys = Object.keys(record).sort();
+      let out = '{';
+      for (const key of keys) {
+        const member = record[key];
+        if (member === undefined) continue;
+        out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(member)}`;
+      }
+      return `${out}}`;
     }
     default:
       throw new TypeError(`canonicalJson: a ${typeof value} is not JSON`);

@@ -238,10 +238,18 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
  * table.mentions.filter((mention) => mention.kind === 'tool' && mention.name === 'get_shipping_info');
  */
 export function buildSymbolTable(harness: Harness): SymbolTable {
+  // Operators, relabels and certificates ask for the table of the same harness object many times; harnesses
+  // are treated as immutable, so it is built once per object (callers must not mutate the result).
+  const cached = tables.get(harness);
+  if (cached) return cached;
   const symbols = harnessSymbols(harness);
   const mentions = harnessTextLocations(harness).flatMap((location) => findMentions(location, symbols));
-  return { symbols, mentions };
+  const table = { symbols, mentions };
+  tables.set(harness, table);
+  return table;
 }
+
+const tables = new WeakMap<Harness, SymbolTable>();
 
 /**
  * The mentions of one identifier.
