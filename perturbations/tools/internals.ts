@@ -48,7 +48,7 @@ export function walkSchema(
 }
 
 /** The JSON path of a parameter path's schema node below `parameters`. */
-export const schemaPathOf = (path: readonly string[]): string[] =>
+const schemaPathOf = (path: readonly string[]): string[] =>
   path.flatMap((segment) => (segment === '[]' ? ['items'] : ['properties', segment]));
 
 /** The schema node at a parameter path, if any. */
@@ -300,7 +300,7 @@ export function formatWords(words: readonly string[], style: CaseStyle): string 
 }
 
 /** The case style an identifier is written in. */
-export function caseStyleOf(name: string): CaseStyle {
+function caseStyleOf(name: string): CaseStyle {
   if (name.includes('-')) return 'kebab';
   if (!name.includes('_') && /[a-z][A-Z]/.test(name)) return 'camel';
   return 'snake';
@@ -440,7 +440,7 @@ const stopWords = new Set(
 );
 
 /** Content words of a description, in order, lower-case ASCII, stop words left out. */
-export function descriptionWords(description: string | undefined): string[] {
+function descriptionWords(description: string | undefined): string[] {
   if (!description) return [];
   const words = (description.match(/[A-Za-z]+/g) ?? [])
     .map((word) => word.toLowerCase())

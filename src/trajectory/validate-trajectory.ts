@@ -238,14 +238,15 @@ class TrajectoryWalker {
       }
     });
     this.closeOpenCalls();
-    if (this.expectation) {
-      const { event, hook, at } = this.expectation;
-      this.issue(
-        'missing_hook_outcome',
-        at,
-        `hook "${hook}" decided here, but no "${event}" message follows`,
-      );
-    }
+    this.reportUnmetExpectation();
+  }
+
+  /** A hook decided, but the turn moved on without the message its decision requires. */
+  private reportUnmetExpectation() {
+    if (!this.expectation) return;
+    const { event, hook, at } = this.expectation;
+    this.issue('missing_hook_outcome', at, `hook "${hook}" decided here, but no "${event}" message follows`);
+    this.expectation = undefined;
   }
 
   private closeOpenCalls() {
@@ -291,15 +292,7 @@ class TrajectoryWalker {
   }
 
   private viewerMessage(content: string, path: JsonPath) {
-    if (this.expectation) {
-      const { event, hook, at } = this.expectation;
-      this.issue(
-        'missing_hook_outcome',
-        at,
-        `hook "${hook}" decided here, but no "${event}" message follows`,
-      );
-      this.expectation = undefined;
-    }
+    this.reportUnmetExpectation();
     this.closeOpenCalls();
     this.stats.turns++;
     this.loadedTurn = [];
@@ -385,15 +378,7 @@ class TrajectoryWalker {
       this.meetExpectation('assistant', message.hsa, message.content, path);
       return;
     }
-    if (this.expectation) {
-      const { event: expected, hook, at } = this.expectation;
-      this.issue(
-        'missing_hook_outcome',
-        at,
-        `hook "${hook}" decided here, but no "${expected}" message follows`,
-      );
-      this.expectation = undefined;
-    }
+    this.reportUnmetExpectation();
     if (this.pending.size > 0) this.closeOpenCalls();
     if (message.tool_calls) {
       this.toolCalls(message.tool_calls, message.hsa, path);
