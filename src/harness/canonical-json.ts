@@ -20,7 +20,8 @@ export function canonicalJson(value: unknown): string {
     case 'object': {
       if (Array.isArray(value)) {
         let out = '[';
-        for (let index = 0; index < value.length; index++) out += (index > 0 ? ',' : '') + canonicalJson(value[index] ?? null);
+        for (let index = 0; index < value.length; index++)
+          out += (index > 0 ? ',' : '') + canonicalJson(value[index] ?? null);
         return `${out}]`;
       }
       const record = value as Record<string, unknown>;
