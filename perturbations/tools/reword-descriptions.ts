@@ -92,11 +92,44 @@ function protectedSpans(text: string, words: readonly string[]): Span[] {
   add(/\p{N}[\p{N}.,:/-]*/gu);
   // Identifier-like tokens: snake, kebab, dotted or camelCase words, and words with digits.
   add(/[\p{L}\p{N}_]*(?:_|\p{Ll}\p{Lu}|\p{L}\p{N})[\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*/gu);
-  for (const word of words) {
-    if (word.length === 0) continue;
-    add(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(word)}(?![\\p{L}\\p{N}_])`, 'gu'));
-  }
+  const pattern = wordsPattern(words);
+  if (pattern) add(pattern);
   return spans;
+}
+
+// One alternation of all protected words, longest first, compiled once per word list: this operator runs
+// on every variant, over every description.
+const wordsPatterns = new Map<string, RegExp | undefined>();
+function wordsPattern(words: readonly string[]): RegExp | undefined {
+  const key = words.join('\u0000');
+  if (wordsPatterns.has(key)) return wordsPatterns.get(key);
+  const alternatives = [...new Set(words.filter((word) => word.length > 0))]
+    .sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
+    .map(escapeRegExp);
+  const pattern =
+    alternatives.length === 0
+      ? undefined
+      : new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}_])`, 'gu');
+  if (wordsPatterns.size > 1_000) wordsPatterns.clear();
+  wordsPatterns.set(key, pattern);
+  return pattern;
+}
+
+const phrasePatterns = new Map<string, RegExp>();
+function phrasePattern(group: PhraseGroup, phrase: string): RegExp {
+  const key = `${group.capitalized ? 'C' : ''}${group.cjk ? 'J' : ''}\u0000${phrase}`;
+  let pattern = phrasePatterns.get(key);
+  if (!pattern) {
+    const head =
+      group.capitalized || group.cjk
+        ? escapeRegExp(phrase)
+        : `[${escapeRegExp(phrase[0] as string).toUpperCase()}${escapeRegExp(phrase[0] as string).toLowerCase()}]${escapeRegExp(phrase.slice(1))}`;
+    // A capitalized verb must be followed by its object, so that "Return, exchange …" (a noun) stays.
+    const tail = group.capitalized ? `(?= [\\p{L}\\p{N}"'“‘(\`])` : `(?![\\p{L}\\p{N}_'’-])`;
+    pattern = group.cjk ? new RegExp(head, 'gu') : new RegExp(`(?<![\\p{L}\\p{N}_'’-])${head}${tail}`, 'gu');
+    phrasePatterns.set(key, pattern);
+  }
+  return pattern;
 }
 
 /** Rewords one text; returns it unchanged when nothing in the lexicon matches outside protected spans. */
@@ -105,16 +138,7 @@ function rewordText(text: string, protectedWords: readonly string[], rng: Random
   const matches: Array<Span & { group: PhraseGroup; phrase: string; found: string }> = [];
   for (const group of lexicon) {
     for (const phrase of group.oneWay ? group.phrases.slice(0, 1) : group.phrases) {
-      const head =
-        group.capitalized || group.cjk
-          ? escapeRegExp(phrase)
-          : `[${escapeRegExp(phrase[0] as string).toUpperCase()}${escapeRegExp(phrase[0] as string).toLowerCase()}]${escapeRegExp(phrase.slice(1))}`;
-      // A capitalized verb must be followed by its object, so that "Return, exchange …" (a noun) stays.
-      const tail = group.capitalized ? `(?= [\\p{L}\\p{N}"'“‘(\`])` : `(?![\\p{L}\\p{N}_'’-])`;
-      const pattern = group.cjk
-        ? new RegExp(head, 'gu')
-        : new RegExp(`(?<![\\p{L}\\p{N}_'’-])${head}${tail}`, 'gu');
-      for (const match of text.matchAll(pattern)) {
+      for (const match of text.matchAll(phrasePattern(group, phrase))) {
         matches.push({
           start: match.index,
           end: match.index + match[0].length,

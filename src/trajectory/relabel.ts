@@ -9,7 +9,10 @@ import { applyEdits, mapJsonStringValues, parseRawJson, renameJsonKeys } from '.
 import type { Message, Trajectory } from './schema.js';
 import { type Rederived, rederiveTrajectory } from './validate-trajectory.js';
 
-/** A key rename inside a tool's arguments; `path` names the object holding the key (`[]` = array items). */
+/**
+ * A key rename inside a tool's arguments; `path` names the object holding the key (`[]` = array items), as
+ * it is when this rename runs: a step's renames run in order.
+ */
 export interface ArgumentRename {
   path: string[];
   from: string;
@@ -171,9 +174,14 @@ function applyStep(
       return mapFreeText(loaded, (text) => renameMentions(text, step.map, 'skill'));
     }
     case 'rename_arguments':
-      return mapToolCalls(messages, (name, args) =>
-        name === step.tool ? { name, args: renameJsonKeys(args, step.renames) ?? args } : { name, args },
-      );
+      // Renames run one after another, each path naming its ancestors as they are at that moment; so
+      // a child renamed before its parent, and the inverse in reverse order, are both exact.
+      return mapToolCalls(messages, (name, args) => {
+        if (name !== step.tool) return { name, args };
+        let renamed = args;
+        for (const rename of step.renames) renamed = renameJsonKeys(renamed, [rename]) ?? renamed;
+        return { name, args: renamed };
+      });
     case 'nest_arguments':
       return mapToolCalls(messages, (name, args) => {
         if (name !== step.tool) return { name, args };

@@ -73,6 +73,20 @@ describe('relabel', () => {
     );
   });
 
+  it('renames a parent parameter and its child in one step, and inverts exactly', () => {
+    const { harness: variant, relabel } = renameSymbols(base, {
+      parameters: [
+        { tool: 'find_flights', path: ['filters'], to: 'constraints' },
+        { tool: 'find_flights', path: ['filters', 'max_stops'], to: 'stops' },
+      ],
+    });
+    expect(variant.tools.items[0]?.parameters.properties).toHaveProperty('constraints.properties.stops');
+    const messages = [call('find_flights', '{"origin":"LIS","destination":"OPO","date":"d","filters":{"max_stops":0}}', 'n1')];
+    const forward = relabelMessages(messages, relabel, 'forward');
+    expect(forward[0]).toMatchObject({ tool_calls: [{ function: { arguments: '{"origin":"LIS","destination":"OPO","date":"d","constraints":{"stops":0}}' } }] });
+    expect(relabelMessages(forward, relabel, 'inverse')).toEqual(messages);
+  });
+
   it('nests arguments and restores the exact bytes', () => {
     const relabel = {
       steps: [{ type: 'nest_arguments' as const, tool: 'get_baggage_policy', under: 'query' }],
