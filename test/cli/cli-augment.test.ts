@@ -134,6 +134,26 @@ describe('hsa augment on the fixture', () => {
     expect(rowsOf(out)).toHaveLength(12);
   });
 
+  it('reads a policy file, and refuses a bad one with the path of the problem', () => {
+    const good = join(folder, 'policy.yaml');
+    writeFileSync(
+      good,
+      'name: masking\nseverity: heavy\ndimensions:\n  tools:\n    operators:\n      - { op: tools/rename, params: { style: opaque } }\n',
+    );
+    const out = join(folder, 'policy-out.jsonl');
+    const run = runCli(['augment', '--harness', harness, '--trajectories', subset, '--variants', '1', '--policy-file', good, '--out', out]);
+    expect(run.status).toBe(0);
+    const rows = rowsOf(out);
+    expect(rows.every((row) => row.provenance.ops.map((record) => record.name).join() === 'tools/rename')).toBe(true);
+    expect(rows.every((row) => row.provenance.ops[0]?.severity === 1)).toBe(true);
+
+    const bad = join(folder, 'bad-policy.yaml');
+    writeFileSync(bad, 'dimensions:\n  tools:\n    operators:\n      - { op: tools/rename, params: { style: loud } }\n');
+    const refused = runCli(['augment', '--harness', harness, '--trajectories', subset, '--policy-file', bad, '--out', join(folder, 'never.jsonl')]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/dimensions\.tools\.operators\[0\]\.params: style: /);
+  });
+
   it('explain shows the operator chain and the diff against the base', () => {
     const [row] = rowsOf(fullOut).filter((candidate) => candidate.provenance.ops.length >= 2);
     const run = runCli(['explain', fullOut, '--id', row!.id, '--harness', harness]);
