@@ -37,3 +37,14 @@ describe('examples', () => {
     expect(result.stdout).toContain('"type":"rename_tools"');
   });
 });
+
+describe('invariance example', () => {
+  it('invariance.ts: the brittle agent fails on one rename, replayed; the robust agent passes 200 runs', () => {
+    const result = run('examples/invariance.ts');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/minimal perturbation: tools\/rename /);
+    expect(result.stdout).toContain('replayed: tools/rename');
+    expect(result.stdout).toContain('robust agent: invariant over 200 runs');
+  });
+});

@@ -150,6 +150,38 @@ export async function applyOperator<Schema extends z.ZodType>(
   harness: Harness,
   options: ApplyOptions = {},
 ): Promise<AppliedOperator | OperatorSkip> {
+  const prepared = prepare(operator, options);
+  if ('skip' in prepared) return prepared;
+  return finish(harness, prepared.record, await operator.apply(harness, prepared.context));
+}
+
+/**
+ * Applies an `exact` operator synchronously, for property-based tests whose generators cannot await.
+ * Throws when the operator's `apply` returns a promise.
+ *
+ * @example
+ * const applied = applyOperatorSync(reorderTools, harness, { rng: 'seed', severity: 0.5 });
+ */
+export function applyOperatorSync<Schema extends z.ZodType>(
+  operator: Operator<Schema>,
+  harness: Harness,
+  options: ApplyOptions = {},
+): AppliedOperator | OperatorSkip {
+  const prepared = prepare(operator, options);
+  if ('skip' in prepared) return prepared;
+  const output = operator.apply(harness, prepared.context);
+  if (output instanceof Promise) {
+    throw new HarnessAugmentError(`operator "${operator.id}" is asynchronous; use applyOperator`, {
+      kind: 'usage',
+    });
+  }
+  return finish(harness, prepared.record, output);
+}
+
+function prepare<Schema extends z.ZodType>(
+  operator: Operator<Schema>,
+  options: ApplyOptions,
+): { record: OperatorRecord; context: OperatorContext<z.output<Schema>> } | OperatorSkip {
   const severity = options.severity ?? 1;
   if (!(severity >= 0 && severity <= 1)) {
     throw new HarnessAugmentError(
@@ -172,13 +204,21 @@ export async function applyOperator<Schema extends z.ZodType>(
       skip: `operator "${operator.id}" regenerates text and needs a regenerate function (a model); none was given`,
     };
   }
-  const output = await operator.apply(harness, {
+  const context: OperatorContext<z.output<Schema>> = {
     rng,
     severity,
     params,
     ...(options.trajectory ? { trajectory: options.trajectory } : {}),
     ...(options.regenerate ? { regenerate: options.regenerate } : {}),
-  });
+  };
+  return { record, context };
+}
+
+function finish(
+  harness: Harness,
+  record: OperatorRecord,
+  output: OperatorOutput | OperatorSkip,
+): AppliedOperator | OperatorSkip {
   if ('skip' in output) return output;
   const changed =
     output.relabel.steps.length > 0 || hashHarness(output.harness).harness !== hashHarness(harness).harness;
