@@ -33,7 +33,7 @@ beforeAll(async () => {
 describe('arbVariant', () => {
   it('shrinks to the identity, the smallest value', () => {
     const details = fc.check(
-      fc.property(arbVariant(harness), () => false),
+      fc.property(arbVariant(harness), (_variant) => false),
       { seed: 1 },
     );
     expect(details.failed).toBe(true);

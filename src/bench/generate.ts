@@ -1,0 +1,291 @@
+// generateBench(): benchmark items × harness variants → certified bench rows. Variant 0 is the base harness
+// itself (the reference for the original-vs-variant gap); variants 1..N come from `augmentExample` with the
+// same seeds as `hsa augment`, and the item's expectations are moved into each variant's vocabulary by the
+// variant's relabel, so tool renames, parameter renames, nesting and loader or skill renames all apply.
+import { type AugmentRow, augmentExample, type Provenance } from '../augment/augment.js';
+import { certify } from '../augment/certificate.js';
+import type { Dimension } from '../augment/operator.js';
+import type { Plan } from '../augment/plan.js';
+import { contentHash, hashHarness } from '../harness/hash.js';
+import type { Issue } from '../harness/issues.js';
+import { toChatCompletionTools } from '../harness/offered-tools.js';
+import { renderSystemPrompt } from '../harness/render-prompt.js';
+import type { Harness } from '../harness/schema.js';
+import { forwardTrajectory, identityRelabel, type Relabel, relabelMessages } from '../trajectory/relabel.js';
+import type { Message } from '../trajectory/schema.js';
+import type { BenchItemRecord } from './items.js';
+import type { BenchItem, BenchRow, Expectations, ExpectedCall } from './schema.js';
+
+/** What is held out of training: rows whose operators touch this dimension or operator are `test`. */
+export interface Holdout {
+  dimension?: Dimension;
+  /** An operator id, e.g. `tools/rename`. */
+  operator?: string;
+}
+
+/** An item or a variant that could not become a row, with its reason. */
+export interface BenchReject {
+  reason: 'invalid_item' | 'duplicate_id' | 'harness_mismatch' | 'uncertified' | 'expectations_not_moved';
+  itemId?: string;
+  variantIndex?: number;
+  line?: number;
+  issues: Issue[];
+}
+
+export interface GenerateBenchOptions {
+  plan: Plan;
+  /** Perturbed variants per item; each item also gets variant 0, the base harness. */
+  variants: number;
+  seed: string | number;
+  /** Severity used where the plan does not set one (default 0.5, as in `augment`). */
+  severity?: number;
+  holdout?: Holdout;
+  onReject?: (reject: BenchReject) => void;
+  /** Called once per item read (valid or not), for progress and counts. */
+  onItem?: (position: number) => void;
+}
+
+/** A benchmark item, or a record of an items file (`readBenchItems`). */
+export type BenchInput = BenchItem | BenchItemRecord;
+
+function isRecord(input: BenchInput): input is BenchItemRecord {
+  return 'line' in input && ('item' in input || 'issues' in input);
+}
+
+/** Synthetic messages holding the expectations: one assistant turn, skill loads first, then the calls. */
+function expectationMessages(expect: Expectations, base: Harness): Message[] {
+  const loader = base.skills.loader;
+  const calls = [
+    ...expect.skills.map((skill) => ({ name: loader.tool, arguments: { [loader.argument]: skill } })),
+    ...expect.toolCalls,
+  ];
+  if (calls.length === 0) return [];
+  return [
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: calls.map((call, index) => ({
+        id: `expect_${index}`,
+        type: 'function' as const,
+        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+      })),
+    },
+  ];
+}
+
+/**
+ * Moves expectations into a variant's vocabulary through the variant's relabel. Facts and forbidden terms
+ * are the reply's, which no surface operator changes.
+ *
+ * @example
+ * const moved = relabelExpectations(item.expect, base, row.harness, row.relabel);
+ */
+export function relabelExpectations(
+  expect: Expectations,
+  base: Harness,
+  variant: Harness,
+  relabel: Relabel,
+): Expectations {
+  const messages = expectationMessages(expect, base);
+  if (messages.length === 0 || relabel.steps.length === 0) return structuredClone(expect);
+  // A model's output holds no inserted episode: relabel as an output, not as a trajectory.
+  const [moved] = relabelMessages(messages, relabel, 'forward', false);
+  const calls = moved?.role === 'assistant' ? (moved.tool_calls ?? []) : [];
+  const skills: string[] = [];
+  for (const call of calls.slice(0, expect.skills.length)) {
+    const args = JSON.parse(call.function.arguments) as Record<string, unknown>;
+    const skill = args[variant.skills.loader.argument];
+    // Merged skills load as one.
+    if (typeof skill === 'string' && !skills.includes(skill)) skills.push(skill);
+  }
+  const toolCalls: ExpectedCall[] = calls.slice(expect.skills.length).map((call, index) => {
+    const original = expect.toolCalls[index] as ExpectedCall;
+    // No required value stays no required value (nesting would otherwise demand an empty object).
+    const args =
+      Object.keys(original.arguments).length === 0
+        ? {}
+        : (JSON.parse(call.function.arguments) as Record<string, unknown>);
+    return { name: call.function.name, arguments: args };
+  });
+  return { toolCalls, skills, facts: [...expect.facts], forbidden: [...expect.forbidden] };
+}
+
+/** Issues when moved expectations name a tool, skill or argument the variant does not have. */
+export function checkExpectations(expect: Expectations, harness: Harness): Issue[] {
+  const issues: Issue[] = [];
+  const skills = new Set(harness.skills.items.map((skill) => skill.id));
+  for (const [index, skill] of expect.skills.entries()) {
+    if (!skills.has(skill))
+      issues.push({
+        code: 'unknown_skill',
+        path: ['expect', 'skills', index],
+        message: `no skill "${skill}"`,
+      });
+  }
+  const checkKeys = (value: Record<string, unknown>, schema: unknown, path: Array<string | number>) => {
+    const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+    for (const [key, child] of Object.entries(value)) {
+      if (!Object.hasOwn(properties, key)) {
+        issues.push({ code: 'unknown_argument', path: [...path, key], message: `no parameter "${key}"` });
+        continue;
+      }
+      if (child !== null && typeof child === 'object' && !Array.isArray(child))
+        checkKeys(child as Record<string, unknown>, properties[key], [...path, key]);
+    }
+  };
+  for (const [index, call] of expect.toolCalls.entries()) {
+    const tool = harness.tools.items.find((candidate) => candidate.name === call.name);
+    const path = ['expect', 'toolCalls', index];
+    if (!tool) issues.push({ code: 'unknown_tool', path, message: `no tool "${call.name}"` });
+    else checkKeys(call.arguments, tool.parameters, [...path, 'arguments']);
+  }
+  return issues;
+}
+
+function splitOf(
+  variantIndex: number,
+  provenance: Provenance,
+  holdout: Holdout | undefined,
+): 'train' | 'test' {
+  if (!holdout || (holdout.dimension === undefined && holdout.operator === undefined)) return 'test';
+  if (variantIndex === 0) return 'test';
+  const held = provenance.ops.some(
+    (record) =>
+      (holdout.dimension !== undefined && record.dimension === holdout.dimension) ||
+      (holdout.operator !== undefined && record.name === holdout.operator),
+  );
+  return held ? 'test' : 'train';
+}
+
+/** Variant 0: the base harness, the gold unchanged, certified like any variant. */
+function baseVariant(
+  base: Harness,
+  item: BenchItem,
+  seed: string,
+): { row: AugmentRow } | { issues: Issue[] } {
+  const original = item.gold;
+  const rewritten = forwardTrajectory(original, identityRelabel, base).trajectory;
+  const certificate = certify({ base, variant: base, original, rewritten, relabel: identityRelabel });
+  if (!certificate.certified) return { issues: certificate.issues };
+  const baseHash = hashHarness(base).harness;
+  return {
+    row: {
+      id: `${original.id}/0`,
+      exampleId: original.id,
+      variantIndex: 0,
+      // The same harness for every item: one id.
+      variantId: `v_${contentHash({ base: baseHash, ops: [] }).slice(7, 27)}`,
+      harness: base,
+      trajectory: rewritten,
+      relabel: { steps: [] },
+      provenance: {
+        seed,
+        variantSeed: `${seed}/${original.id}/0`,
+        baseHash,
+        ops: [],
+        skipped: [],
+        planned: [],
+        changed: [],
+      },
+      certificate,
+    },
+  };
+}
+
+/**
+ * Generates the bench rows of items: for each item, variant 0 (the base harness) and `variants` perturbed
+ * variants, in order, each certified, with the expectations in the variant's vocabulary. Bad items and
+ * uncertified variants go to `onReject`; nothing is silently dropped. Deterministic for a seed.
+ *
+ * @example
+ * for await (const row of generateBench(harness, readBenchItems('items.jsonl'), { plan, variants: 5, seed: 42 }))
+ *   out.write(`${JSON.stringify(row)}\n`);
+ */
+export async function* generateBench(
+  base: Harness,
+  items: Iterable<BenchInput> | AsyncIterable<BenchInput>,
+  options: GenerateBenchOptions,
+): AsyncGenerator<BenchRow> {
+  const reject = options.onReject ?? (() => {});
+  const seed = String(options.seed);
+  const baseHash = hashHarness(base).harness;
+  const seen = new Set<string>();
+  let position = -1;
+  for await (const input of items as AsyncIterable<BenchInput>) {
+    position++;
+    options.onItem?.(position);
+    const at = isRecord(input) ? { line: input.line } : {};
+    if (isRecord(input) && 'issues' in input) {
+      reject({ reason: 'invalid_item', ...at, issues: input.issues });
+      continue;
+    }
+    const item = isRecord(input) ? (input as { item: BenchItem }).item : input;
+    const itemId = { itemId: item.id };
+    if (seen.has(item.id)) {
+      reject({
+        reason: 'duplicate_id',
+        ...itemId,
+        ...at,
+        issues: [{ code: 'duplicate_id', path: ['id'], message: `item id "${item.id}" appears twice` }],
+      });
+      continue;
+    }
+    seen.add(item.id);
+    if (item.harness.id !== base.id || (item.harness.hash !== undefined && item.harness.hash !== baseHash)) {
+      reject({
+        reason: 'harness_mismatch',
+        ...itemId,
+        ...at,
+        issues: [
+          {
+            code: 'harness_mismatch',
+            path: ['harness'],
+            message: `the item is for harness ${item.harness.id}${item.harness.hash ? ` (${item.harness.hash})` : ''}, not ${base.id} (${baseHash})`,
+          },
+        ],
+      });
+      continue;
+    }
+    for (let variantIndex = 0; variantIndex <= options.variants; variantIndex++) {
+      const result =
+        variantIndex === 0
+          ? baseVariant(base, item, seed)
+          : await augmentExample(base, item.gold, variantIndex, {
+              plan: options.plan,
+              seed,
+              ...(options.severity === undefined ? {} : { severity: options.severity }),
+            });
+      if (!('row' in result)) {
+        const issues = 'issues' in result ? result.issues : result.reject.issues;
+        reject({ reason: 'uncertified', ...itemId, variantIndex, ...at, issues });
+        continue;
+      }
+      const { row } = result;
+      const expect = relabelExpectations(item.expect, base, row.harness, row.relabel);
+      const problems = checkExpectations(expect, row.harness);
+      if (problems.length > 0) {
+        reject({ reason: 'expectations_not_moved', ...itemId, variantIndex, ...at, issues: problems });
+        continue;
+      }
+      yield {
+        id: `${item.id}/${variantIndex}`,
+        itemId: item.id,
+        variantIndex,
+        variantId: row.variantId,
+        split: splitOf(variantIndex, row.provenance, options.holdout),
+        harness: row.harness,
+        input: {
+          messages: [
+            { role: 'system', content: renderSystemPrompt(row.harness, item.context) },
+            ...item.input,
+          ],
+          tools: toChatCompletionTools(row.harness),
+        },
+        expect,
+        relabel: { steps: row.relabel.steps.map((step) => ({ ...step })) },
+        provenance: { ...row.provenance },
+        certificate: { ...row.certificate },
+      };
+    }
+  }
+}

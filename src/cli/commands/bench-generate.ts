@@ -1,0 +1,186 @@
+// `hsa bench generate`: benchmark items × harness variants → certified bench rows, expectations rewritten
+// into each variant's vocabulary. Output is written atomically; rejects go to their own file.
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { type Dimension, dimensions } from '../../augment/operator.js';
+import { compilePolicy } from '../../augment/policy.js';
+import { type BenchReject, generateBench, type Holdout } from '../../bench/generate.js';
+import { readBenchItems } from '../../bench/items.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import { loadHarnessFile } from '../../harness/parse-harness.js';
+import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
+import { createProgress } from '../progress.js';
+
+interface BenchGenerateOptions {
+  items: string;
+  harness: string;
+  variants: string;
+  seed: string;
+  out: string;
+  policy?: string;
+  policyFile?: string;
+  holdoutDimension?: string;
+  holdoutOperator?: string;
+  rejects?: string;
+}
+
+function nonNegativeInteger(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0)
+    throw new HarnessAugmentError(`${name} must be a non-negative integer, got "${text}"`, { kind: 'usage' });
+  return value;
+}
+
+/** Opens a stream to a temporary file that becomes `file` only when the run completes. */
+async function openAtomic(
+  file: string,
+): Promise<{ stream: WriteStream; commit(): Promise<void>; abort(): Promise<void> }> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.partial`;
+  const stream = createWriteStream(temporary, { encoding: 'utf8' });
+  const closed = () =>
+    new Promise<void>((resolve, reject) =>
+      stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+  return {
+    stream,
+    async commit() {
+      await closed();
+      await rename(temporary, file);
+    },
+    async abort() {
+      await closed().catch(() => {});
+      await rm(temporary, { force: true });
+    },
+  };
+}
+
+function write(stream: WriteStream, line: string): Promise<void> | undefined {
+  if (stream.write(line)) return undefined;
+  return new Promise((resolve) => stream.once('drain', resolve));
+}
+
+export function registerBenchGenerate(bench: Command): void {
+  bench
+    .command('generate')
+    .description('turn benchmark items into certified rows under the base harness and N harness variants')
+    .requiredOption('--items <file>', 'benchmark items JSONL under the base harness')
+    .requiredOption('--harness <file>', 'base harness file')
+    .option(
+      '--variants <n>',
+      'perturbed variants per item (variant 0, the base harness, is always added)',
+      '5',
+    )
+    .option('--seed <seed>', 'global seed (the same seeds as `hsa augment`)', '0')
+    .requiredOption('--out <file>', 'output bench rows JSONL')
+    .option(
+      '--policy <name>',
+      'a preset: identity, hat, tools-only, rotbench-slight|medium|heavy|union (default hat)',
+    )
+    .option('--policy-file <file>', 'a policy in YAML or JSON')
+    .option(
+      '--holdout-dimension <dimension>',
+      `rows perturbing this dimension are test, the rest train (${dimensions.join(', ')})`,
+    )
+    .option(
+      '--holdout-operator <id>',
+      'rows applying this operator (e.g. tools/rename) are test, the rest train',
+    )
+    .option(
+      '--rejects <file>',
+      'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
+    )
+    .action(async (options: BenchGenerateOptions) => {
+      const started = Date.now();
+      const variants = nonNegativeInteger('--variants', options.variants);
+      const holdout: Holdout = {};
+      if (options.holdoutDimension !== undefined) {
+        if (!(dimensions as readonly string[]).includes(options.holdoutDimension))
+          throw new HarnessAugmentError(
+            `--holdout-dimension must be one of ${dimensions.join(', ')}, got "${options.holdoutDimension}"`,
+            { kind: 'usage' },
+          );
+        holdout.dimension = options.holdoutDimension as Dimension;
+      }
+      const harness = await loadHarnessFile(options.harness);
+      const policy = await resolvePolicy(options.policy, options.policyFile);
+      const registry = await builtinRegistry();
+      if (options.holdoutOperator !== undefined) {
+        const known = registry.list().map((operator) => operator.id);
+        if (!known.includes(options.holdoutOperator))
+          throw new HarnessAugmentError(
+            `--holdout-operator: unknown operator "${options.holdoutOperator}"; see \`hsa operators\``,
+            { kind: 'usage' },
+          );
+        holdout.operator = options.holdoutOperator;
+      }
+      const plan = compilePolicy(policy, registry);
+
+      const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
+      const out = await openAtomic(options.out);
+      const rejectsOut = await openAtomic(rejectsFile);
+      const progress = createProgress('bench generate');
+      const counts = { items: 0, rows: 0, rejectedItems: 0, uncertified: 0 };
+      const splits = { train: 0, test: 0 };
+      const byReason: Record<string, number> = {};
+      const pending: Array<Promise<void> | undefined> = [];
+      const onReject = (reject: BenchReject) => {
+        byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
+        if (reject.variantIndex === undefined) counts.rejectedItems++;
+        else counts.uncertified++;
+        pending.push(write(rejectsOut.stream, `${JSON.stringify(reject)}\n`));
+      };
+      try {
+        for await (const row of generateBench(harness, readBenchItems(options.items), {
+          plan,
+          variants,
+          seed: options.seed,
+          ...(holdout.dimension || holdout.operator ? { holdout } : {}),
+          onReject,
+          onItem: () => {
+            counts.items++;
+            progress.update(`${counts.items} items, ${counts.rows} rows`);
+          },
+        })) {
+          counts.rows++;
+          splits[row.split]++;
+          await write(out.stream, `${JSON.stringify(row)}\n`);
+          await Promise.all(pending.splice(0));
+        }
+        await Promise.all(pending.splice(0));
+      } catch (error) {
+        progress.done();
+        await out.abort();
+        await rejectsOut.abort();
+        throw error;
+      }
+      progress.done();
+      await out.commit();
+      const rejected = counts.rejectedItems + counts.uncertified;
+      if (rejected > 0 || options.rejects) await rejectsOut.commit();
+      else await rejectsOut.abort();
+
+      const accepted = counts.items - counts.rejectedItems;
+      const planned = accepted * (variants + 1);
+      const share = planned === 0 ? '-' : `${((100 * counts.rows) / planned).toFixed(1)}%`;
+      const held = holdout.dimension ?? holdout.operator;
+      const lines = [
+        `read ${counts.items} items: ${accepted} accepted + ${counts.rejectedItems} rejected`,
+        `rows: ${counts.rows} written + ${counts.uncertified} rejected = ${accepted} × ${variants + 1} variants (base + ${variants}); certified ${share}`,
+        `split: test ${splits.test}, train ${splits.train}${held ? ` (held out: ${held}; variant 0 is always test)` : ' (no holdout: all test)'}`,
+        `rejected by reason: ${
+          Object.keys(byReason).length === 0
+            ? 'none'
+            : Object.entries(byReason)
+                .map(([reason, count]) => `${reason} ${count}`)
+                .join(', ')
+        }`,
+        `out: ${options.out}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+      // Rows were written, but part of the input could not be: say so in the exit code too.
+      if (rejected > 0) process.exitCode = 1;
+    });
+}
