@@ -65,6 +65,43 @@ export { presets } from './augment/presets.js';
 export { createRandom, type Random } from './augment/random.js';
 export { createRegistry, type Registry } from './augment/registry.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
+export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
+export {
+  type BenchInput,
+  type BenchReject,
+  checkExpectations,
+  type GenerateBenchOptions,
+  generateBench,
+  type Holdout,
+  relabelExpectations,
+} from './bench/generate.js';
+export { type BenchItemRecord, parseBenchItem, readBenchItems } from './bench/items.js';
+export { htmlChartCount, renderHtmlReport, renderMarkdownReport, writeReport } from './bench/report.js';
+export {
+  type BenchItem,
+  BenchItemSchema,
+  type BenchRow,
+  BenchRowSchema,
+  type Criterion,
+  criteria,
+  type Expectations,
+  ExpectationsSchema,
+  type ExpectedCall,
+  type Prediction,
+  PredictionSchema,
+} from './bench/schema.js';
+export {
+  type Comparison,
+  expectationsAsPredictions,
+  type GroupScores,
+  mapExpectations,
+  type RowResult,
+  type RowScore,
+  type ScoreBenchOptions,
+  type ScoresDocument,
+  scoreBench,
+  scoreRow,
+} from './bench/score.js';
 export { canonicalJson } from './harness/canonical-json.js';
 export { checkHarness } from './harness/check-harness.js';
 export {

@@ -48,3 +48,18 @@ describe('invariance example', () => {
     expect(result.stdout).toContain('robust agent: invariant over 200 runs');
   });
 });
+
+describe('benchmark example', () => {
+  it('bench-round-trip.ts: the answer key scores 100%, the brittle predictor shows a gap in the tool dimension', () => {
+    const result = run('examples/bench-round-trip.ts');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('answer-key predictor: original 1, variants 1');
+    const gaps = /overall gap ([\d.]+); tools ([\d.]+), prompt ([\d.]+), skill-content ([\d.]+)/.exec(
+      result.stdout,
+    );
+    expect(Number(gaps?.[1])).toBeGreaterThan(0);
+    expect(Number(gaps?.[2])).toBeGreaterThan(Number(gaps?.[3]));
+    expect(Number(gaps?.[2])).toBeGreaterThan(Number(gaps?.[4]));
+  });
+});

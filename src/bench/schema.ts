@@ -10,15 +10,23 @@ export const ExpectedCallSchema = z.strictObject({
   arguments: z
     .record(z.string(), z.unknown())
     .default({})
-    .describe('Required argument values; nested values are compared as JSON, other arguments may be anything.'),
+    .describe(
+      'Required argument values; nested values are compared as JSON, other arguments may be anything.',
+    ),
 });
 
 /** What a correct answer does, in one harness's vocabulary. */
 export const ExpectationsSchema = z.strictObject({
   toolCalls: z.array(ExpectedCallSchema).default([]),
   skills: z.array(z.string().min(1)).default([]).describe('Skills that must be loaded.'),
-  facts: z.array(z.string().min(1)).default([]).describe('Strings the final reply must contain, e.g. "¥259".'),
-  forbidden: z.array(z.string().min(1)).default([]).describe('Terms the final reply must not use (case-insensitive).'),
+  facts: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('Strings the final reply must contain, e.g. "¥259".'),
+  forbidden: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('Terms the final reply must not use (case-insensitive).'),
 });
 
 /**
@@ -67,5 +75,11 @@ export type BenchRow = z.infer<typeof BenchRowSchema>;
 export type Prediction = z.infer<typeof PredictionSchema>;
 
 /** The four scored criteria and the overall pass. */
-export const criteria = ['toolSelection', 'argumentAccuracy', 'skillSelection', 'replyCompliance', 'overall'] as const;
+export const criteria = [
+  'toolSelection',
+  'argumentAccuracy',
+  'skillSelection',
+  'replyCompliance',
+  'overall',
+] as const;
 export type Criterion = (typeof criteria)[number];

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { version } from '../version.js';
 import { registerAugment } from './commands/augment.js';
+import { registerBench } from './commands/bench.js';
 import { registerExplain } from './commands/explain.js';
 import { registerExport } from './commands/export.js';
 import { registerHash } from './commands/hash.js';
@@ -28,6 +29,7 @@ export function createProgram(): Command {
   registerExplain(program);
   registerInvert(program);
   registerOperators(program);
+  registerBench(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -141,15 +141,42 @@ describe('hsa augment on the fixture', () => {
       'name: masking\nseverity: heavy\ndimensions:\n  tools:\n    operators:\n      - { op: tools/rename, params: { style: opaque } }\n',
     );
     const out = join(folder, 'policy-out.jsonl');
-    const run = runCli(['augment', '--harness', harness, '--trajectories', subset, '--variants', '1', '--policy-file', good, '--out', out]);
+    const run = runCli([
+      'augment',
+      '--harness',
+      harness,
+      '--trajectories',
+      subset,
+      '--variants',
+      '1',
+      '--policy-file',
+      good,
+      '--out',
+      out,
+    ]);
     expect(run.status).toBe(0);
     const rows = rowsOf(out);
-    expect(rows.every((row) => row.provenance.ops.map((record) => record.name).join() === 'tools/rename')).toBe(true);
+    expect(
+      rows.every((row) => row.provenance.ops.map((record) => record.name).join() === 'tools/rename'),
+    ).toBe(true);
     expect(rows.every((row) => row.provenance.ops[0]?.severity === 1)).toBe(true);
 
     const bad = join(folder, 'bad-policy.yaml');
-    writeFileSync(bad, 'dimensions:\n  tools:\n    operators:\n      - { op: tools/rename, params: { style: loud } }\n');
-    const refused = runCli(['augment', '--harness', harness, '--trajectories', subset, '--policy-file', bad, '--out', join(folder, 'never.jsonl')]);
+    writeFileSync(
+      bad,
+      'dimensions:\n  tools:\n    operators:\n      - { op: tools/rename, params: { style: loud } }\n',
+    );
+    const refused = runCli([
+      'augment',
+      '--harness',
+      harness,
+      '--trajectories',
+      subset,
+      '--policy-file',
+      bad,
+      '--out',
+      join(folder, 'never.jsonl'),
+    ]);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/dimensions\.tools\.operators\[0\]\.params: style: /);
   });

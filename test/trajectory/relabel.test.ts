@@ -81,9 +81,19 @@ describe('relabel', () => {
       ],
     });
     expect(variant.tools.items[0]?.parameters.properties).toHaveProperty('constraints.properties.stops');
-    const messages = [call('find_flights', '{"origin":"LIS","destination":"OPO","date":"d","filters":{"max_stops":0}}', 'n1')];
+    const messages = [
+      call('find_flights', '{"origin":"LIS","destination":"OPO","date":"d","filters":{"max_stops":0}}', 'n1'),
+    ];
     const forward = relabelMessages(messages, relabel, 'forward');
-    expect(forward[0]).toMatchObject({ tool_calls: [{ function: { arguments: '{"origin":"LIS","destination":"OPO","date":"d","constraints":{"stops":0}}' } }] });
+    expect(forward[0]).toMatchObject({
+      tool_calls: [
+        {
+          function: {
+            arguments: '{"origin":"LIS","destination":"OPO","date":"d","constraints":{"stops":0}}',
+          },
+        },
+      ],
+    });
     expect(relabelMessages(forward, relabel, 'inverse')).toEqual(messages);
   });
 

@@ -1,0 +1,115 @@
+// Reports of a scores document: Markdown for reading in a terminal or a pull request, and one
+// self-contained HTML file (inline CSS and SVG, no network) for a browser.
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BootstrapEstimate } from './bootstrap.js';
+import { renderHtmlReport } from './report-html.js';
+import { criteria } from './schema.js';
+import type { GroupScores, ScoresDocument } from './score.js';
+
+export { htmlChartCount, renderHtmlReport } from './report-html.js';
+
+/** A share as a percentage with one decimal, `-` when undefined. */
+export function formatPercent(value: number | null | undefined): string {
+  return value === null || value === undefined ? '-' : `${(100 * value).toFixed(1)}`;
+}
+
+/** `mean [low, high]` in percent. */
+export function formatEstimate(estimate: BootstrapEstimate): string {
+  if (estimate.mean === null) return '-';
+  return `${formatPercent(estimate.mean)} [${formatPercent(estimate.low)}, ${formatPercent(estimate.high)}]`;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function groupTable(title: string, groups: Record<string, GroupScores>): string[] {
+  const entries = Object.entries(groups).sort(
+    ([, a], [, b]) => (b.criteria.overall.gap.mean ?? 0) - (a.criteria.overall.gap.mean ?? 0),
+  );
+  if (entries.length === 0) return [`## ${title}`, '', 'No variant row changed anything here.', ''];
+  return [
+    `## ${title}`,
+    '',
+    '| | items | variant rows | original | variants | gap [95% CI] | tool sel. gap | args gap | skill gap | reply gap |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...entries.map(([name, group]) => {
+      const c = group.criteria;
+      return `| ${cell(name)} | ${group.items} | ${group.rows} | ${formatPercent(c.overall.original.mean)} | ${formatPercent(c.overall.variants.mean)} | ${formatEstimate(c.overall.gap)} | ${formatPercent(c.toolSelection.gap.mean)} | ${formatPercent(c.argumentAccuracy.gap.mean)} | ${formatPercent(c.skillSelection.gap.mean)} | ${formatPercent(c.replyCompliance.gap.mean)} |`;
+    }),
+    '',
+  ];
+}
+
+/**
+ * The Markdown report: headline numbers, per criterion, per dimension, per operator, missing predictions.
+ *
+ * @example
+ * await writeFile('report.md', renderMarkdownReport(scores));
+ */
+export function renderMarkdownReport(scores: ScoresDocument): string {
+  const { counts } = scores;
+  const overall = scores.overall.criteria;
+  const lines = [
+    '# Variant benchmark report',
+    '',
+    `${counts.items} items, ${counts.rows} rows (${counts.originals} originals, ${counts.variants} variants), ${counts.predictions} predictions, ${counts.missing} missing. Percentages with 95% bootstrap intervals over items (${scores.resamples} resamples, seed \`${scores.seed}\`).`,
+    '',
+    '| | pass % [95% CI] |',
+    '|---|---:|',
+    `| original (variant 0) | ${formatEstimate(overall.overall.original)} |`,
+    `| variants | ${formatEstimate(overall.overall.variants)} |`,
+    `| **gap** (original − variants) | **${formatEstimate(overall.overall.gap)}** |`,
+    `| pass^${scores.passK.k} (every row of an item passes) | ${formatEstimate(scores.passK.estimate)} |`,
+    '',
+    '## Per criterion',
+    '',
+    '| criterion | original | variants | gap [95% CI] |',
+    '|---|---:|---:|---:|',
+    ...criteria.map(
+      (criterion) =>
+        `| ${criterion} | ${formatEstimate(overall[criterion].original)} | ${formatEstimate(overall[criterion].variants)} | ${formatEstimate(overall[criterion].gap)} |`,
+    ),
+    '',
+    ...groupTable('Per dimension', scores.byDimension),
+    ...groupTable('Per operator', scores.byOperator),
+  ];
+  if (scores.missing.length > 0) {
+    lines.push(
+      '## Missing predictions',
+      '',
+      `${scores.missing.length} rows had no prediction and count as failures:`,
+      '',
+      ...scores.missing.slice(0, 50).map((id) => `- \`${id}\``),
+      ...(scores.missing.length > 50 ? [`- … and ${scores.missing.length - 50} more`] : []),
+      '',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes a file through a temporary one, so that a reader never sees half a report. */
+async function writeFileAtomic(file: string, content: string): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, content, 'utf8');
+  await rename(temporary, file);
+}
+
+/**
+ * Writes `report.md` and `report.html` into a directory (atomically, each) and returns their paths.
+ *
+ * @example
+ * await writeReport(scores, 'out/report');
+ */
+export async function writeReport(
+  scores: ScoresDocument,
+  directory: string,
+): Promise<{ markdown: string; html: string }> {
+  await mkdir(directory, { recursive: true });
+  const markdown = join(directory, 'report.md');
+  const html = join(directory, 'report.html');
+  await writeFileAtomic(markdown, renderMarkdownReport(scores));
+  await writeFileAtomic(html, renderHtmlReport(scores));
+  return { markdown, html };
+}

@@ -1,0 +1,128 @@
+// `hsa bench score`: bench rows + predictions → a scores JSON (originals vs variants, per dimension and
+// operator, with bootstrap intervals) and a short table.
+import type { Command } from 'commander';
+import type { z } from 'zod';
+import { BenchRowSchema, PredictionSchema } from '../../bench/schema.js';
+import { type ScoresDocument, scoreBench } from '../../bench/score.js';
+import { HarnessAugmentError, type Issue } from '../../harness/issues.js';
+import { readJsonl } from '../../trajectory/read-jsonl.js';
+import { exitCodes, writeFileAtomic } from '../io.js';
+
+interface BenchScoreOptions {
+  bench: string;
+  predictions: string;
+  out: string;
+  seed: string;
+  resamples: string;
+}
+
+/**
+ * Reads a JSONL file whose every line must match `schema`; the first bad line stops the run with an error
+ * naming the file and line.
+ */
+export async function readJsonlAs<T extends z.ZodType>(
+  file: string,
+  schema: T,
+  what: string,
+): Promise<z.output<T>[]> {
+  const values: z.output<T>[] = [];
+  for await (const record of readJsonl(file)) {
+    if ('issue' in record) {
+      throw new HarnessAugmentError(`${file}:${record.line}: not a ${what}: ${record.issue.message}`, {
+        issues: [record.issue],
+      });
+    }
+    const parsed = schema.safeParse(record.value);
+    if (!parsed.success) {
+      const issues: Issue[] = parsed.error.issues.map((issue) => ({
+        code: 'invalid_line',
+        path: issue.path.filter((part): part is string | number => typeof part !== 'symbol'),
+        message: issue.message,
+        file,
+        line: record.line,
+      }));
+      const first = parsed.error.issues[0];
+      const where = first && first.path.length > 0 ? ` at ${first.path.join('.')}` : '';
+      throw new HarnessAugmentError(
+        `${file}:${record.line}: not a ${what}${where}: ${first?.message ?? 'invalid'}`,
+        {
+          issues,
+        },
+      );
+    }
+    values.push(parsed.data);
+  }
+  return values;
+}
+
+function percent(value: number | null): string {
+  return value === null ? '-' : `${(100 * value).toFixed(1)}`;
+}
+
+function interval(estimate: { mean: number | null; low: number | null; high: number | null }): string {
+  if (estimate.mean === null) return '-';
+  return `${percent(estimate.mean)} [${percent(estimate.low)}, ${percent(estimate.high)}]`;
+}
+
+/** The table `hsa bench score` prints: overall pass of originals, variants and the gap, then per dimension. */
+export function scoresTable(scores: ScoresDocument): string {
+  const { overall } = scores.overall.criteria;
+  const lines = [
+    `rows: ${scores.counts.rows} (${scores.counts.items} items: ${scores.counts.originals} originals + ${scores.counts.variants} variants), predictions: ${scores.counts.predictions}, missing: ${scores.counts.missing}`,
+    `overall pass, % [95% CI]`,
+    `  original  ${interval(overall.original)}`,
+    `  variants  ${interval(overall.variants)}`,
+    `  gap       ${interval(overall.gap)}`,
+    `  pass^${scores.passK.k}    ${interval(scores.passK.estimate)}`,
+    'per dimension (variant rows that changed it): rows  original  variants  gap [95% CI]',
+    ...Object.entries(scores.byDimension).map(
+      ([name, group]) =>
+        `  ${name.padEnd(14)} ${String(group.rows).padStart(5)}  ${percent(group.criteria.overall.original.mean).padStart(8)}  ${percent(group.criteria.overall.variants.mean).padStart(8)}  ${interval(group.criteria.overall.gap)}`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function registerBenchScore(bench: Command): void {
+  bench
+    .command('score')
+    .description('score predictions on bench rows: originals vs variants, gap per dimension and operator')
+    .requiredOption('--bench <file>', 'bench rows JSONL (from hsa bench generate)')
+    .requiredOption(
+      '--predictions <file>',
+      'predictions JSONL: {"id": row id, "output": [assistant messages]}',
+    )
+    .requiredOption('--out <file>', 'scores JSON to write')
+    .option('--seed <seed>', 'bootstrap seed', '0')
+    .option('--resamples <n>', 'bootstrap resamples', '1000')
+    .action(async (options: BenchScoreOptions) => {
+      const resamples = Number(options.resamples);
+      if (!Number.isInteger(resamples) || resamples < 0)
+        throw new HarnessAugmentError(
+          `--resamples must be a non-negative integer, got "${options.resamples}"`,
+          {
+            kind: 'usage',
+          },
+        );
+      const rows = await readJsonlAs(options.bench, BenchRowSchema, 'bench row');
+      const predictions = await readJsonlAs(options.predictions, PredictionSchema, 'prediction');
+      const ids = new Set(rows.map((row) => row.id));
+      const unknown = predictions
+        .filter((prediction) => !ids.has(prediction.id))
+        .map((prediction) => prediction.id);
+      const scores = scoreBench(rows, predictions, { seed: options.seed, resamples });
+      await writeFileAtomic(options.out, `${JSON.stringify(scores, null, 2)}\n`);
+      process.stdout.write(scoresTable(scores));
+      if (unknown.length > 0)
+        process.stderr.write(
+          `hsa: ${unknown.length} predictions name no bench row (ignored): ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', …' : ''}\n`,
+        );
+      process.stdout.write(`out: ${options.out}\n`);
+      if (scores.missing.length > 0) {
+        process.stderr.write(
+          `hsa: ${scores.missing.length} rows have no prediction (scored as failures, listed under "missing" in ${options.out}): ${scores.missing.slice(0, 5).join(', ')}${scores.missing.length > 5 ? ', …' : ''}\n`,
+        );
+        process.exitCode = exitCodes.invalid;
+      }
+    });
+}
