@@ -34,7 +34,11 @@ function callPrice(tool: Pick<Tool, 'name' | 'parameters'>, link: number): Messa
   let cursor = args;
   for (const [index, key] of path.entries()) {
     if (index === path.length - 1) cursor[key] = link;
-    else cursor = (cursor[key] = {}) as Record<string, unknown>;
+    else {
+      const inner: Record<string, unknown> = {};
+      cursor[key] = inner;
+      cursor = inner;
+    }
   }
   return [
     {

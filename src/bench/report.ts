@@ -1,7 +1,8 @@
 // Reports of a scores document: Markdown for reading in a terminal or a pull request, and one
 // self-contained HTML file (inline CSS and SVG, no network) for a browser.
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { BootstrapEstimate } from './bootstrap.js';
 import { renderHtmlReport } from './report-html.js';
 import { criteria } from './schema.js';
@@ -87,13 +88,6 @@ export function renderMarkdownReport(scores: ScoresDocument): string {
     );
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** Writes a file through a temporary one, so that a reader never sees half a report. */
-async function writeFileAtomic(file: string, content: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, content, 'utf8');
-  await rename(temporary, file);
 }
 
 /**

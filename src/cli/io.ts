@@ -1,19 +1,15 @@
 // Output for the CLI: atomic file writes, issue lines, and the exit codes users script against.
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import YAML from 'yaml';
 import { formatOf } from '../harness/documents.js';
-import { formatIssue, type Issue } from '../harness/issues.js';
+import { formatIssue, HarnessAugmentError, type Issue } from '../harness/issues.js';
+import { writeFileAtomic } from '../harness/write-file-atomic.js';
 
 export const exitCodes = { ok: 0, invalid: 1, usage: 2, internal: 3 } as const;
 
-/** Writes a file atomically (temporary file, then rename) so an interrupted run never leaves half a file. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, content, 'utf8');
-  await rename(temporary, file);
-}
+export { writeFileAtomic };
 
 /** Writes to a file when one is named, else to standard output. */
 export async function emit(text: string, file?: string): Promise<void> {
@@ -33,4 +29,45 @@ export function serialize(value: unknown, file?: string, fallback: 'json' | 'yam
 /** Prints issues as `location: message` lines. */
 export function printIssues(issues: readonly Issue[], stream: NodeJS.WritableStream = process.stdout): void {
   for (const issue of issues) stream.write(`${formatIssue(issue)}\n`);
+}
+
+/** A line stream to a temporary file that becomes `file` only on `commit`: an interrupted run leaves no half file. */
+export interface AtomicLineWriter {
+  /** Writes a line; resolves when the stream can take more (back-pressure). */
+  write(line: string): Promise<void>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export async function openAtomicLines(file: string): Promise<AtomicLineWriter> {
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.partial`;
+  const stream: WriteStream = createWriteStream(temporary, { encoding: 'utf8' });
+  const closed = () =>
+    new Promise<void>((resolve, reject) =>
+      stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+  return {
+    write: (line) =>
+      stream.write(line)
+        ? Promise.resolve()
+        : new Promise((resolve) => stream.once('drain', () => resolve())),
+    async commit() {
+      await closed();
+      await rename(temporary, file);
+    },
+    async abort() {
+      await closed().catch(() => {});
+      await rm(temporary, { force: true });
+    },
+  };
+}
+
+/** Parses a count option; a bad value is a usage error naming the option. */
+export function nonNegativeInteger(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new HarnessAugmentError(`${name} must be a non-negative integer, got "${text}"`, { kind: 'usage' });
+  }
+  return value;
 }

@@ -65,10 +65,11 @@ export function buildVariant(
   const relabels: Relabel[] = [];
   const ops: OperatorRecord[] = [];
   let current = trajectory;
-  for (const [index, step] of steps.entries()) {
+  for (const step of steps) {
     const operator = operators[step.operator % operators.length] as Operator;
     const applied = applyOperatorSync(operator, harness, {
-      rng: createRandom(`invariance/${step.seed}`).fork(`op/${index}`),
+      // The generator depends on the step alone, so shrinking away an earlier step leaves this one as it was.
+      rng: createRandom(`invariance/${step.seed}`),
       severity: step.level / 4,
       ...(current ? { trajectory: current } : {}),
     });

@@ -1,6 +1,3 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { type AugmentReject, augment } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
@@ -8,6 +5,7 @@ import { compilePolicy, severityValue } from '../../augment/policy.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
+import { nonNegativeInteger, openAtomicLines } from '../io.js';
 import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
 
@@ -33,42 +31,6 @@ function parseShard(text: string | undefined) {
     throw new HarnessAugmentError(`--shard must read i/n with 0 <= i < n, got "${text}"`, { kind: 'usage' });
   }
   return { index, count };
-}
-
-function positiveInteger(name: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0)
-    throw new HarnessAugmentError(`${name} must be a non-negative integer, got "${text}"`, { kind: 'usage' });
-  return value;
-}
-
-/** Opens a stream to a temporary file that becomes `file` only when the run completes. */
-async function openAtomic(
-  file: string,
-): Promise<{ stream: WriteStream; commit(): Promise<void>; abort(): Promise<void> }> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.partial`;
-  const stream = createWriteStream(temporary, { encoding: 'utf8' });
-  const closed = () =>
-    new Promise<void>((resolve, reject) =>
-      stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-  return {
-    stream,
-    async commit() {
-      await closed();
-      await rename(temporary, file);
-    },
-    async abort() {
-      await closed().catch(() => {});
-      await rm(temporary, { force: true });
-    },
-  };
-}
-
-function write(stream: WriteStream, line: string): Promise<void> | undefined {
-  if (stream.write(line)) return undefined;
-  return new Promise((resolve) => stream.once('drain', resolve));
 }
 
 export function registerAugment(program: Command): void {
@@ -98,7 +60,7 @@ export function registerAugment(program: Command): void {
     .option('--shard <i/n>', 'only the examples whose position modulo n is i')
     .action(async (options: AugmentCliOptions) => {
       const started = Date.now();
-      const variants = positiveInteger('--variants', options.variants);
+      const variants = nonNegativeInteger('--variants', options.variants);
       const shard = parseShard(options.shard);
       const harness = await loadHarnessFile(options.harness);
       const policy = await resolvePolicy(options.policy, options.policyFile);
@@ -115,20 +77,20 @@ export function registerAugment(program: Command): void {
       const plan = compilePolicy(policy, await builtinRegistry());
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
-      const out = await openAtomic(options.out);
-      const rejectsOut = await openAtomic(rejectsFile);
+      const out = await openAtomicLines(options.out);
+      const rejectsOut = await openAtomicLines(rejectsFile);
       const progress = createProgress('augment');
       const counts = { examples: 0, rows: 0, rejectedExamples: 0, uncertified: 0 };
       const byReason: Record<string, number> = {};
       const coverage = Object.fromEntries(
         dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }]),
       );
-      const pending: Array<Promise<void> | undefined> = [];
+      const pending: Array<Promise<void>> = [];
       const onReject = (reject: AugmentReject) => {
         byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
         if (reject.reason === 'uncertified') counts.uncertified++;
         else counts.rejectedExamples++;
-        pending.push(write(rejectsOut.stream, `${JSON.stringify(reject)}\n`));
+        pending.push(rejectsOut.write(`${JSON.stringify(reject)}\n`));
       };
       try {
         for await (const row of augment(harness, readJsonl(options.trajectories), {
@@ -148,7 +110,7 @@ export function registerAugment(program: Command): void {
             (coverage[dimension] as { planned: number }).planned++;
           for (const dimension of row.provenance.changed)
             (coverage[dimension] as { changed: number }).changed++;
-          await write(out.stream, `${JSON.stringify(row)}\n`);
+          await out.write(`${JSON.stringify(row)}\n`);
           await Promise.all(pending.splice(0));
         }
         await Promise.all(pending.splice(0));

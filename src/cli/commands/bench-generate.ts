@@ -1,8 +1,5 @@
 // `hsa bench generate`: benchmark items × harness variants → certified bench rows, expectations rewritten
 // into each variant's vocabulary. Output is written atomically; rejects go to their own file.
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { type Dimension, dimensions } from '../../augment/operator.js';
 import { compilePolicy } from '../../augment/policy.js';
@@ -10,6 +7,7 @@ import { type BenchReject, generateBench, type Holdout } from '../../bench/gener
 import { readBenchItems } from '../../bench/items.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
+import { nonNegativeInteger, openAtomicLines } from '../io.js';
 import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
 
@@ -24,42 +22,6 @@ interface BenchGenerateOptions {
   holdoutDimension?: string;
   holdoutOperator?: string;
   rejects?: string;
-}
-
-function nonNegativeInteger(name: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0)
-    throw new HarnessAugmentError(`${name} must be a non-negative integer, got "${text}"`, { kind: 'usage' });
-  return value;
-}
-
-/** Opens a stream to a temporary file that becomes `file` only when the run completes. */
-async function openAtomic(
-  file: string,
-): Promise<{ stream: WriteStream; commit(): Promise<void>; abort(): Promise<void> }> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.partial`;
-  const stream = createWriteStream(temporary, { encoding: 'utf8' });
-  const closed = () =>
-    new Promise<void>((resolve, reject) =>
-      stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-  return {
-    stream,
-    async commit() {
-      await closed();
-      await rename(temporary, file);
-    },
-    async abort() {
-      await closed().catch(() => {});
-      await rm(temporary, { force: true });
-    },
-  };
-}
-
-function write(stream: WriteStream, line: string): Promise<void> | undefined {
-  if (stream.write(line)) return undefined;
-  return new Promise((resolve) => stream.once('drain', resolve));
 }
 
 export function registerBenchGenerate(bench: Command): void {
@@ -119,18 +81,18 @@ export function registerBenchGenerate(bench: Command): void {
       const plan = compilePolicy(policy, registry);
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
-      const out = await openAtomic(options.out);
-      const rejectsOut = await openAtomic(rejectsFile);
+      const out = await openAtomicLines(options.out);
+      const rejectsOut = await openAtomicLines(rejectsFile);
       const progress = createProgress('bench generate');
       const counts = { items: 0, rows: 0, rejectedItems: 0, uncertified: 0 };
       const splits = { train: 0, test: 0 };
       const byReason: Record<string, number> = {};
-      const pending: Array<Promise<void> | undefined> = [];
+      const pending: Array<Promise<void>> = [];
       const onReject = (reject: BenchReject) => {
         byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
         if (reject.variantIndex === undefined) counts.rejectedItems++;
         else counts.uncertified++;
-        pending.push(write(rejectsOut.stream, `${JSON.stringify(reject)}\n`));
+        pending.push(rejectsOut.write(`${JSON.stringify(reject)}\n`));
       };
       try {
         for await (const row of generateBench(harness, readBenchItems(options.items), {
@@ -146,7 +108,7 @@ export function registerBenchGenerate(bench: Command): void {
         })) {
           counts.rows++;
           splits[row.split]++;
-          await write(out.stream, `${JSON.stringify(row)}\n`);
+          await out.write(`${JSON.stringify(row)}\n`);
           await Promise.all(pending.splice(0));
         }
         await Promise.all(pending.splice(0));
