@@ -65,9 +65,10 @@ describe('arbVariant', () => {
 
 describe('checkHarnessInvariance', () => {
   it('fails the brittle agent with a single rename as the minimal counterexample, and replays it', async () => {
-    const error = await checkHarnessInvariance(brittleAgent, harness, cases, { numRuns: 100, seed: 20261130 }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await checkHarnessInvariance(brittleAgent, harness, cases, {
+      numRuns: 100,
+      seed: 20261130,
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvarianceError);
     const { counterexample } = error as InvarianceError;
     expect(counterexample.ops.map((record) => record.name)).toEqual(['tools/rename']);
