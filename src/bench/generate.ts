@@ -11,10 +11,10 @@ import type { Issue } from '../harness/issues.js';
 import { toChatCompletionTools } from '../harness/offered-tools.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
 import type { Harness } from '../harness/schema.js';
-import { forwardTrajectory, identityRelabel, type Relabel, relabelMessages } from '../trajectory/relabel.js';
-import type { Message } from '../trajectory/schema.js';
+import { forwardTrajectory, identityRelabel, type Relabel } from '../trajectory/relabel.js';
 import type { BenchItemRecord } from './items.js';
-import type { BenchItem, BenchRow, Expectations, ExpectedCall } from './schema.js';
+import type { BenchItem, BenchRow, Expectations } from './schema.js';
+import { mapExpectations } from './score.js';
 
 /** What is held out of training: rows whose operators touch this dimension or operator are `test`. */
 export interface Holdout {
@@ -52,62 +52,26 @@ function isRecord(input: BenchInput): input is BenchItemRecord {
   return 'line' in input && ('item' in input || 'issues' in input);
 }
 
-/** Synthetic messages holding the expectations: one assistant turn, skill loads first, then the calls. */
-function expectationMessages(expect: Expectations, base: Harness): Message[] {
-  const loader = base.skills.loader;
-  const calls = [
-    ...expect.skills.map((skill) => ({ name: loader.tool, arguments: { [loader.argument]: skill } })),
-    ...expect.toolCalls,
-  ];
-  if (calls.length === 0) return [];
-  return [
-    {
-      role: 'assistant',
-      content: null,
-      tool_calls: calls.map((call, index) => ({
-        id: `expect_${index}`,
-        type: 'function' as const,
-        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-      })),
-    },
-  ];
-}
-
 /**
- * Moves expectations into a variant's vocabulary through the variant's relabel. Facts and forbidden terms
- * are the reply's, which no surface operator changes.
+ * Moves expectations into a variant's vocabulary through the variant's relabel (`mapExpectations`, the
+ * same mapping scoring uses backwards). Facts and forbidden terms are the reply's, which no surface operator
+ * changes.
  *
  * @example
- * const moved = relabelExpectations(item.expect, base, row.harness, row.relabel);
+ * const moved = relabelExpectations(item.expect, base, row.relabel);
  */
-export function relabelExpectations(
-  expect: Expectations,
-  base: Harness,
-  variant: Harness,
-  relabel: Relabel,
-): Expectations {
-  const messages = expectationMessages(expect, base);
-  if (messages.length === 0 || relabel.steps.length === 0) return structuredClone(expect);
-  // A model's output holds no inserted episode: relabel as an output, not as a trajectory.
-  const [moved] = relabelMessages(messages, relabel, 'forward', false);
-  const calls = moved?.role === 'assistant' ? (moved.tool_calls ?? []) : [];
-  const skills: string[] = [];
-  for (const call of calls.slice(0, expect.skills.length)) {
-    const args = JSON.parse(call.function.arguments) as Record<string, unknown>;
-    const skill = args[variant.skills.loader.argument];
+export function relabelExpectations(expect: Expectations, base: Harness, relabel: Relabel): Expectations {
+  if (relabel.steps.length === 0) return structuredClone(expect);
+  const moved = mapExpectations(expect, relabel, 'forward', base);
+  return {
+    ...moved,
     // Merged skills load as one.
-    if (typeof skill === 'string' && !skills.includes(skill)) skills.push(skill);
-  }
-  const toolCalls: ExpectedCall[] = calls.slice(expect.skills.length).map((call, index) => {
-    const original = expect.toolCalls[index] as ExpectedCall;
+    skills: [...new Set(moved.skills)],
     // No required value stays no required value (nesting would otherwise demand an empty object).
-    const args =
-      Object.keys(original.arguments).length === 0
-        ? {}
-        : (JSON.parse(call.function.arguments) as Record<string, unknown>);
-    return { name: call.function.name, arguments: args };
-  });
-  return { toolCalls, skills, facts: [...expect.facts], forbidden: [...expect.forbidden] };
+    toolCalls: moved.toolCalls.map((call, index) =>
+      Object.keys(expect.toolCalls[index]?.arguments ?? {}).length === 0 ? { ...call, arguments: {} } : call,
+    ),
+  };
 }
 
 /** Issues when moved expectations name a tool, skill or argument the variant does not have. */
@@ -261,7 +225,7 @@ export async function* generateBench(
         continue;
       }
       const { row } = result;
-      const expect = relabelExpectations(item.expect, base, row.harness, row.relabel);
+      const expect = relabelExpectations(item.expect, base, row.relabel);
       const problems = checkExpectations(expect, row.harness);
       if (problems.length > 0) {
         reject({ reason: 'expectations_not_moved', ...itemId, variantIndex, ...at, issues: problems });
