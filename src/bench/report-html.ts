@@ -42,8 +42,9 @@ function gapChart(title: string, groups: Record<string, GroupScores>): string {
   const entries = Object.entries(groups).sort(
     ([, a], [, b]) => (b.criteria.overall.gap.mean ?? 0) - (a.criteria.overall.gap.mean ?? 0),
   );
-  const label = 170;
-  const width = 640;
+  // Wide enough for the longest name (about 7.5 px a character at the label's font size).
+  const label = Math.max(120, Math.ceil(16 + 7.5 * Math.max(0, ...entries.map(([name]) => name.length))));
+  const width = label + 470;
   const plot = width - label - 60;
   const rowHeight = 26;
   const top = 30;
