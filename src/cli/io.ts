@@ -71,3 +71,42 @@ export function nonNegativeInteger(name: string, text: string): number {
   }
   return value;
 }
+
+/**
+ * The two outputs of a streaming command: rows and rejects, each written atomically. The rejects file is
+ * kept when something was rejected or the user named it; otherwise it is not left behind.
+ */
+export interface RowOutputs {
+  row(value: unknown): Promise<void>;
+  reject(value: unknown): void;
+  finish(keepRejects: boolean): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export async function openRowOutputs(rowsFile: string, rejectsFile: string): Promise<RowOutputs> {
+  const rows = await openAtomicLines(rowsFile);
+  const rejects = await openAtomicLines(rejectsFile);
+  // Rejects arrive from a callback that cannot await: their writes are awaited with the next row.
+  const pending: Array<Promise<void>> = [];
+  let rejected = 0;
+  return {
+    async row(value) {
+      await rows.write(`${JSON.stringify(value)}\n`);
+      await Promise.all(pending.splice(0));
+    },
+    reject(value) {
+      rejected++;
+      pending.push(rejects.write(`${JSON.stringify(value)}\n`));
+    },
+    async finish(keepRejects) {
+      await Promise.all(pending.splice(0));
+      await rows.commit();
+      if (rejected > 0 || keepRejects) await rejects.commit();
+      else await rejects.abort();
+    },
+    async abort() {
+      await rows.abort();
+      await rejects.abort();
+    },
+  };
+}

@@ -5,7 +5,7 @@ import { compilePolicy, severityValue } from '../../augment/policy.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
-import { nonNegativeInteger, openAtomicLines } from '../io.js';
+import { nonNegativeInteger, openRowOutputs } from '../io.js';
 import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
 
@@ -77,20 +77,18 @@ export function registerAugment(program: Command): void {
       const plan = compilePolicy(policy, await builtinRegistry());
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
-      const out = await openAtomicLines(options.out);
-      const rejectsOut = await openAtomicLines(rejectsFile);
+      const outputs = await openRowOutputs(options.out, rejectsFile);
       const progress = createProgress('augment');
       const counts = { examples: 0, rows: 0, rejectedExamples: 0, uncertified: 0 };
       const byReason: Record<string, number> = {};
       const coverage = Object.fromEntries(
         dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }]),
       );
-      const pending: Array<Promise<void>> = [];
       const onReject = (reject: AugmentReject) => {
         byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
         if (reject.reason === 'uncertified') counts.uncertified++;
         else counts.rejectedExamples++;
-        pending.push(rejectsOut.write(`${JSON.stringify(reject)}\n`));
+        outputs.reject(reject);
       };
       try {
         for await (const row of augment(harness, readJsonl(options.trajectories), {
@@ -110,21 +108,16 @@ export function registerAugment(program: Command): void {
             (coverage[dimension] as { planned: number }).planned++;
           for (const dimension of row.provenance.changed)
             (coverage[dimension] as { changed: number }).changed++;
-          await out.write(`${JSON.stringify(row)}\n`);
-          await Promise.all(pending.splice(0));
+          await outputs.row(row);
         }
-        await Promise.all(pending.splice(0));
       } catch (error) {
         progress.done();
-        await out.abort();
-        await rejectsOut.abort();
+        await outputs.abort();
         throw error;
       }
       progress.done();
-      await out.commit();
+      await outputs.finish(options.rejects !== undefined);
       const rejected = counts.rejectedExamples + counts.uncertified;
-      if (rejected > 0 || options.rejects) await rejectsOut.commit();
-      else await rejectsOut.abort();
 
       const augmented = counts.examples - counts.rejectedExamples;
       const lines = [

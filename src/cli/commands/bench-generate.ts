@@ -7,7 +7,7 @@ import { type BenchReject, generateBench, type Holdout } from '../../bench/gener
 import { readBenchItems } from '../../bench/items.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
-import { nonNegativeInteger, openAtomicLines } from '../io.js';
+import { nonNegativeInteger, openRowOutputs } from '../io.js';
 import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
 
@@ -81,18 +81,16 @@ export function registerBenchGenerate(bench: Command): void {
       const plan = compilePolicy(policy, registry);
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
-      const out = await openAtomicLines(options.out);
-      const rejectsOut = await openAtomicLines(rejectsFile);
+      const outputs = await openRowOutputs(options.out, rejectsFile);
       const progress = createProgress('bench generate');
       const counts = { items: 0, rows: 0, rejectedItems: 0, uncertified: 0 };
       const splits = { train: 0, test: 0 };
       const byReason: Record<string, number> = {};
-      const pending: Array<Promise<void>> = [];
       const onReject = (reject: BenchReject) => {
         byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
         if (reject.variantIndex === undefined) counts.rejectedItems++;
         else counts.uncertified++;
-        pending.push(rejectsOut.write(`${JSON.stringify(reject)}\n`));
+        outputs.reject(reject);
       };
       try {
         for await (const row of generateBench(harness, readBenchItems(options.items), {
@@ -108,21 +106,16 @@ export function registerBenchGenerate(bench: Command): void {
         })) {
           counts.rows++;
           splits[row.split]++;
-          await out.write(`${JSON.stringify(row)}\n`);
-          await Promise.all(pending.splice(0));
+          await outputs.row(row);
         }
-        await Promise.all(pending.splice(0));
       } catch (error) {
         progress.done();
-        await out.abort();
-        await rejectsOut.abort();
+        await outputs.abort();
         throw error;
       }
       progress.done();
-      await out.commit();
+      await outputs.finish(options.rejects !== undefined);
       const rejected = counts.rejectedItems + counts.uncertified;
-      if (rejected > 0 || options.rejects) await rejectsOut.commit();
-      else await rejectsOut.abort();
 
       const accepted = counts.items - counts.rejectedItems;
       const planned = accepted * (variants + 1);
