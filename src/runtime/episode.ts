@@ -1,0 +1,546 @@
+// One conversation under a harness, advanced one message at a time: the production agent loop's rules
+// without the model. A viewer message runs the input hooks; an assistant message runs the pre_tool hooks and
+// the tools, or the reply hooks; a failure retries with the rendered feedback within the hook's budget, or
+// ends the turn with the block or fallback the hook names. Every decision is the one the trajectory
+// validator replays, so what an Episode records always validates under its harness. The agent loop, the
+// simulator's oracle and the environment server all drive this one class.
+import { evaluateHook, type HookOutcome, type HookStep } from '../harness/hook-engine.js';
+import { HarnessAugmentError } from '../harness/issues.js';
+import { validateAgainstSchema } from '../harness/json-schema-validator.js';
+import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js';
+import { renderSystemPrompt } from '../harness/render-prompt.js';
+import type { Harness, Hook, HookStage, Tool } from '../harness/schema.js';
+import type { AssistantMessage, Message, OfferedTool, ToolCall, Trajectory } from '../trajectory/schema.js';
+import { type ToolErrorKind, type ToolOutcome, type ToolRuntime, toolError } from './tool-runtime.js';
+
+type Failure = Extract<HookOutcome, { pass: false }>;
+
+/** A step the episode cannot take: the message is malformed or no turn is open. The episode is unchanged. */
+export class StepError extends HarnessAugmentError {
+  constructor(message: string) {
+    super(message, { kind: 'usage' });
+    this.name = 'StepError';
+  }
+}
+
+export interface EpisodeOptions {
+  harness: Harness;
+  /** The request context the system prompt is rendered from. */
+  context?: Record<string, unknown>;
+  tools: ToolRuntime;
+  /** Most assistant messages in one viewer turn; the turn ends without a reply after that many (default 12). */
+  maxStepsPerTurn?: number;
+  /** Milliseconds a tool may take before its call is answered with a timeout error (default 10 000). */
+  toolTimeoutMs?: number;
+  /** Clock for timings, in milliseconds (default `performance.now`). */
+  now?: () => number;
+}
+
+/** Why a turn ended. */
+export type TurnEnd = 'reply' | 'hook_blocked' | 'hook_fallback' | 'step_limit';
+
+/** A hook that failed during a step, and what followed. */
+export interface HookEventRecord {
+  hook: string;
+  stage: HookStage;
+  /** `retry`: feedback was given; `blocked` / `fallback`: the hook ended the turn. */
+  outcome: 'retry' | 'blocked' | 'fallback' | 'pass_through';
+  reason: string;
+}
+
+/** A registry tool call that ran (or failed) during a step. */
+export interface ToolRecord {
+  callId: string;
+  name: string;
+  content: string;
+  error?: ToolErrorKind;
+  ms: number;
+}
+
+/** What one step appended and decided. */
+export interface Observation {
+  /** The messages this step appended to the conversation, in order. */
+  messages: Message[];
+  /** True when the current turn is over (`end` says how). */
+  turnEnded: boolean;
+  end?: TurnEnd;
+  hookEvents: HookEventRecord[];
+  tools: ToolRecord[];
+}
+
+type AssistantInput = {
+  role?: unknown;
+  content?: unknown;
+  tool_calls?: unknown;
+  name?: unknown;
+};
+
+/**
+ * An episode under one harness.
+ *
+ * @example
+ * const episode = new Episode({ harness, context, tools });
+ * await episode.user('link 3 price?');
+ * const observation = await episode.assistant({ role: 'assistant', content: null, tool_calls: [...] });
+ */
+export class Episode {
+  readonly harness: Harness;
+  readonly context: Record<string, unknown>;
+  readonly messages: Message[];
+  /** The tools offered to the model, in the Chat Completions shape. */
+  readonly tools: OfferedTool[];
+  /** Ids of the hooks that rejected, blocked or fell back, in order. */
+  readonly hookEvents: string[] = [];
+  /** Every registry tool call that ran, in order. */
+  readonly toolLog: ToolRecord[] = [];
+  /** How each turn ended, by turn index; undefined while a turn is open or when it never ended. */
+  readonly turnEnds: Array<TurnEnd | undefined> = [];
+
+  private readonly runtime: ToolRuntime;
+  private readonly toolsByName: Map<string, Tool>;
+  private readonly maxSteps: number;
+  private readonly timeoutMs: number;
+  private readonly now: () => number;
+  private readonly toolResults: string[] = [];
+  private readonly userMessages: string[] = [];
+  private readonly loadedConversation: string[] = [];
+  private readonly seenCallIds = new Set<string>();
+  private loadedTurn: string[] = [];
+  private callsThisTurn = 0;
+  private stepsThisTurn = 0;
+  private registryCalls = 0;
+  private failuresThisTurn = new Map<string, number>();
+  private open = false;
+  private readonly abort = new AbortController();
+
+  constructor(options: EpisodeOptions) {
+    this.harness = options.harness;
+    this.context = options.context ?? {};
+    this.runtime = options.tools;
+    this.maxSteps = options.maxStepsPerTurn ?? 12;
+    this.timeoutMs = options.toolTimeoutMs ?? 10_000;
+    this.now = options.now ?? (() => performance.now());
+    this.toolsByName = new Map(offeredTools(this.harness).map((tool) => [tool.name, tool]));
+    this.tools = toChatCompletionTools(this.harness);
+    this.messages = [{ role: 'system', content: renderSystemPrompt(this.harness, this.context) }];
+  }
+
+  /** Whether a viewer turn is open and waiting for the assistant. */
+  get turnOpen(): boolean {
+    return this.open;
+  }
+
+  /** Number of viewer messages so far. */
+  get turns(): number {
+    return this.userMessages.length;
+  }
+
+  /** Skills loaded in the current turn, in order. */
+  get loadedThisTurn(): readonly string[] {
+    return this.loadedTurn;
+  }
+
+  /** Stops tools still running (their calls are answered with a timeout). */
+  close(): void {
+    this.abort.abort(new Error('episode closed'));
+  }
+
+  /** The conversation as a trajectory. */
+  trajectory(id: string, meta?: Record<string, unknown>): Trajectory {
+    return {
+      id,
+      ...(this.harness.id ? { harness: { id: this.harness.id } } : {}),
+      context: this.context,
+      tools: this.tools,
+      messages: this.messages,
+      ...(meta ? { meta } : {}),
+    };
+  }
+
+  /** A viewer message: starts a turn and runs the input hooks. */
+  async user(text: string): Promise<Observation> {
+    if (typeof text !== 'string') throw new StepError('a viewer message must be a string');
+    const observation = this.observation();
+    this.loadedTurn = [];
+    this.callsThisTurn = 0;
+    this.stepsThisTurn = 0;
+    this.failuresThisTurn = new Map();
+    this.turnEnds.push(undefined);
+    this.push(observation, { role: 'user', content: text });
+    this.userMessages.push(text);
+    this.open = true;
+    const failure = this.decide('input', { text });
+    if (failure) {
+      const next = this.consequence(failure, observation, 'input');
+      // An input hook cannot ask the viewer to retry: a retry action lets the message through, as the
+      // validator reads it.
+      if ('end' in next) this.endTurn(observation, next.end, next.kind);
+    }
+    return observation;
+  }
+
+  /**
+   * An assistant message: tool calls run through the pre_tool hooks and the tools; a reply runs through the
+   * reply hooks. Throws StepError (and changes nothing) for a malformed message or when no turn is open.
+   */
+  async assistant(input: AssistantInput): Promise<Observation> {
+    const message = this.checkAssistant(input);
+    if (!this.open) throw new StepError('no turn is open: the conversation waits for a viewer message');
+    const observation = this.observation();
+    this.stepsThisTurn++;
+    if (message.tool_calls)
+      await this.toolStep(message as AssistantMessage & { tool_calls: ToolCall[] }, observation);
+    else this.replyStep(message.content ?? '', message, observation);
+    if (this.open && this.stepsThisTurn >= this.maxSteps) {
+      this.open = false;
+      this.turnEnds[this.turnEnds.length - 1] = 'step_limit';
+      observation.turnEnded = true;
+      observation.end = 'step_limit';
+    }
+    return observation;
+  }
+
+  /** The first reply hook that would fail on `text` right now, without recording anything. */
+  previewReply(text: string, skipHook?: string): Failure | undefined {
+    return this.replyFailure(text, skipHook);
+  }
+
+  /** The first pre_tool hook that would fail on a one-call message right now, without recording anything. */
+  previewCall(name: string, rawArguments: string): Failure | undefined {
+    return this.decide('pre_tool', {
+      call: { name, arguments: rawArguments },
+      toolCallsThisTurn: this.callsThisTurn + 1,
+    });
+  }
+
+  // ── steps ─────────────────────────────────────────────────────────────────────────────────────
+
+  private checkAssistant(input: AssistantInput): AssistantMessage {
+    if (typeof input !== 'object' || input === null) throw new StepError('the step must be a message object');
+    if (input.role !== undefined && input.role !== 'assistant')
+      throw new StepError(`the step must be an assistant message, got role ${JSON.stringify(input.role)}`);
+    if (input.content !== undefined && input.content !== null && typeof input.content !== 'string')
+      throw new StepError('content must be a string or null');
+    let calls: ToolCall[] | undefined;
+    if (input.tool_calls !== undefined && input.tool_calls !== null) {
+      if (!Array.isArray(input.tool_calls)) throw new StepError('tool_calls must be an array');
+      calls = input.tool_calls.map((call: unknown, index) => {
+        const raw = call as {
+          id?: unknown;
+          type?: unknown;
+          function?: { name?: unknown; arguments?: unknown };
+        };
+        const where = `tool_calls[${index}]`;
+        if (typeof raw !== 'object' || raw === null) throw new StepError(`${where} must be an object`);
+        if (raw.type !== undefined && raw.type !== 'function')
+          throw new StepError(`${where}.type must be "function"`);
+        if (typeof raw.function !== 'object' || raw.function === null)
+          throw new StepError(`${where}.function is missing`);
+        if (typeof raw.function.name !== 'string' || raw.function.name === '')
+          throw new StepError(`${where}.function.name must be a non-empty string`);
+        const args = raw.function.arguments ?? '{}';
+        if (typeof args !== 'string')
+          throw new StepError(
+            `${where}.function.arguments must be the JSON text of the arguments (a string)`,
+          );
+        return {
+          id: typeof raw.id === 'string' ? raw.id : '',
+          type: 'function' as const,
+          function: { name: raw.function.name, arguments: args },
+        };
+      });
+      if (calls.length === 0) calls = undefined;
+    }
+    const content = (input.content ?? null) as string | null;
+    if (content === null && !calls) throw new StepError('an assistant message needs content or tool_calls');
+    const message: AssistantMessage = { role: 'assistant', content };
+    if (calls) message.tool_calls = this.uniqueIds(calls);
+    if (typeof input.name === 'string') message.name = input.name;
+    return message;
+  }
+
+  /** Models sometimes repeat or omit call ids; the trajectory needs them unique, so repeats get a suffix. */
+  private uniqueIds(calls: ToolCall[]): ToolCall[] {
+    const taken = new Set(this.seenCallIds);
+    return calls.map((call, index) => {
+      let id = call.id || `call_${this.turns}_${this.stepsThisTurn}_${index}`;
+      for (let n = 2; taken.has(id); n++) id = `${call.id || 'call'}_${n}`;
+      taken.add(id);
+      return id === call.id ? call : { ...call, id };
+    });
+  }
+
+  private async toolStep(message: AssistantMessage & { tool_calls: ToolCall[] }, observation: Observation) {
+    type Planned =
+      | { kind: 'rejected'; call: ToolCall; feedback: string; hook: string }
+      | { kind: 'skill'; call: ToolCall; skill: string; body: string }
+      | { kind: 'run'; call: ToolCall; args: Record<string, unknown> }
+      | { kind: 'error'; call: ToolCall; outcome: ToolOutcome };
+    const planned: Planned[] = [];
+    let marker: string | undefined;
+    let ending: { end: Message; kind: TurnEnd } | undefined;
+    for (const call of message.tool_calls) {
+      this.seenCallIds.add(call.id);
+      this.callsThisTurn++;
+      const failure = this.decide('pre_tool', { call: call.function, toolCallsThisTurn: this.callsThisTurn });
+      if (failure) {
+        marker ??= failure.hook;
+        const next = this.consequence(failure, observation, 'pre_tool');
+        if ('end' in next) ending ??= next;
+        planned.push({
+          kind: 'rejected',
+          call,
+          hook: failure.hook,
+          feedback:
+            'feedback' in next ? next.feedback : `blocked by hook "${failure.hook}": ${failure.reason}`,
+        });
+        continue;
+      }
+      planned.push(this.plan(call));
+    }
+    this.push(observation, marker ? { ...message, hsa: { event: 'hook_rejected', hook: marker } } : message);
+    // Tools of one message run concurrently, as a production runtime runs parallel calls; results keep call order.
+    const outcomes = await Promise.all(
+      planned.map((entry) => (entry.kind === 'run' ? this.runTool(entry.call, entry.args) : undefined)),
+    );
+    planned.forEach((entry, index) => {
+      const id = entry.call.id;
+      switch (entry.kind) {
+        case 'rejected':
+          this.push(observation, {
+            role: 'tool',
+            tool_call_id: id,
+            content: entry.feedback,
+            hsa: { event: 'hook_feedback', hook: entry.hook },
+          });
+          return;
+        case 'skill':
+          this.push(observation, { role: 'tool', tool_call_id: id, content: entry.body });
+          this.loadedTurn.push(entry.skill);
+          this.loadedConversation.push(entry.skill);
+          return;
+        case 'error':
+        case 'run': {
+          const record = entry.kind === 'run' ? outcomes[index]! : { ...entry.outcome, ms: 0 };
+          const content = record.content;
+          this.push(observation, { role: 'tool', tool_call_id: id, content });
+          this.toolResults.push(content);
+          const logged: ToolRecord = { callId: id, name: entry.call.function.name, content, ms: record.ms };
+          if (record.error) logged.error = record.error;
+          this.toolLog.push(logged);
+          observation.tools.push(logged);
+        }
+      }
+    });
+    if (ending) this.endTurn(observation, ending.end, ending.kind);
+  }
+
+  /** What an accepted call will do: load a skill, run a tool, or answer with an error without running. */
+  private plan(call: ToolCall) {
+    const tool = this.toolsByName.get(call.function.name);
+    if (!tool)
+      return {
+        kind: 'error' as const,
+        call,
+        outcome: toolError('unknown_tool', `tool "${call.function.name}" does not exist`),
+      };
+    let args: unknown;
+    try {
+      args = JSON.parse(call.function.arguments);
+    } catch {
+      return {
+        kind: 'error' as const,
+        call,
+        outcome: toolError('invalid_arguments', `the arguments of "${tool.name}" are not valid JSON`),
+      };
+    }
+    const errors = validateAgainstSchema(tool.parameters, args);
+    const loader = this.harness.skills.loader;
+    if (tool.name === loader.tool) {
+      const id = (args as Record<string, unknown> | null)?.[loader.argument];
+      const skill = this.harness.skills.items.find((item) => item.id === id);
+      if (typeof id === 'string' && skill && errors.length === 0)
+        return { kind: 'skill' as const, call, skill: skill.id, body: skill.body };
+      return {
+        kind: 'error' as const,
+        call,
+        outcome: toolError('unknown_skill', `no skill ${JSON.stringify(id ?? null)} exists`),
+      };
+    }
+    if (errors.length > 0)
+      return {
+        kind: 'error' as const,
+        call,
+        outcome: toolError('invalid_arguments', `arguments of "${tool.name}": ${errors.join('; ')}`),
+      };
+    return { kind: 'run' as const, call, args: args as Record<string, unknown> };
+  }
+
+  private async runTool(
+    call: ToolCall,
+    args: Record<string, unknown>,
+  ): Promise<ToolOutcome & { ms: number }> {
+    const started = this.now();
+    const callIndex = this.registryCalls++;
+    const timeout = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<ToolOutcome>((resolve) => {
+      timer = setTimeout(() => {
+        timeout.abort(new Error('tool timeout'));
+        resolve(toolError('timeout', `"${call.function.name}" did not answer within ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+    });
+    const signal = AbortSignal.any([timeout.signal, this.abort.signal]);
+    let outcome: ToolOutcome;
+    try {
+      outcome = await Promise.race([
+        Promise.resolve(
+          this.runtime.call(
+            { id: call.id, name: call.function.name, arguments: args, rawArguments: call.function.arguments },
+            { harness: this.harness, signal, callIndex },
+          ),
+        ),
+        timedOut,
+      ]);
+    } catch (error) {
+      outcome = toolError('tool_error', error instanceof Error ? error.message : String(error));
+    } finally {
+      clearTimeout(timer);
+    }
+    if (typeof outcome?.content !== 'string')
+      outcome = toolError('malformed_output', `"${call.function.name}" returned no text content`);
+    return { ...outcome, ms: this.now() - started };
+  }
+
+  private replyStep(text: string, message: AssistantMessage, observation: Observation) {
+    const failure = this.replyFailure(text);
+    if (!failure) {
+      this.push(observation, { ...message, content: text });
+      this.open = false;
+      this.turnEnds[this.turnEnds.length - 1] = 'reply';
+      observation.turnEnded = true;
+      observation.end = 'reply';
+      return;
+    }
+    this.push(observation, {
+      ...message,
+      content: text,
+      hsa: { event: 'hook_rejected', hook: failure.hook },
+    });
+    const stage = this.hook(failure.hook).stage;
+    const next = this.consequence(failure, observation, stage);
+    if ('end' in next) {
+      this.endTurn(observation, next.end, next.kind);
+      return;
+    }
+    this.push(observation, {
+      role: 'user',
+      content: next.feedback,
+      hsa: { event: 'hook_feedback', hook: failure.hook },
+    });
+  }
+
+  // ── hooks ─────────────────────────────────────────────────────────────────────────────────────
+
+  private replyFailure(text: string, skipHook?: string): Failure | undefined {
+    return this.decide('pre_reply', { text }, skipHook) ?? this.decide('post_reply', { text }, skipHook);
+  }
+
+  /** Runs the enabled hooks of a stage in order and returns the first failure, as the validator does. */
+  private decide(stage: HookStage, step: Omit<HookStep, 'stage'>, skipHook?: string): Failure | undefined {
+    const full: HookStep = {
+      stage,
+      loadedSkills: { turn: [...this.loadedTurn], conversation: [...this.loadedConversation] },
+      toolResults: [...this.toolResults],
+      userMessages: [...this.userMessages],
+      context: this.context,
+      toolCallsThisTurn: this.callsThisTurn,
+      ...step,
+    };
+    for (const hook of this.harness.hooks.items) {
+      if (!hook.enabled || hook.stage !== stage || hook.id === skipHook) continue;
+      const attempt = (this.failuresThisTurn.get(hook.id) ?? 0) + 1;
+      const outcome = evaluateHook(hook, { ...full, attempt }, this.harness);
+      if (!outcome.pass) return outcome;
+    }
+    return undefined;
+  }
+
+  private hook(id: string): Hook {
+    return this.harness.hooks.items.find((hook) => hook.id === id) as Hook;
+  }
+
+  /** Counts a failure against its hook's budget: feedback for a retry, or the message that ends the turn. */
+  private consequence(
+    failure: Failure,
+    observation: Observation,
+    stage: HookStage,
+  ): { feedback: string } | { end: Message; kind: TurnEnd } {
+    const { onFail } = this.hook(failure.hook);
+    const event = { hook: failure.hook };
+    this.hookEvents.push(failure.hook);
+    const record = (outcome: HookEventRecord['outcome']) =>
+      observation.hookEvents.push({ hook: failure.hook, stage, outcome, reason: failure.reason });
+    if (onFail.action === 'retry') {
+      const failures = (this.failuresThisTurn.get(failure.hook) ?? 0) + 1;
+      this.failuresThisTurn.set(failure.hook, failures);
+      if (failures <= onFail.maxRetries) {
+        record(stage === 'input' ? 'pass_through' : 'retry');
+        return { feedback: failure.feedback ?? '' };
+      }
+      if (onFail.exhausted === 'fallback') {
+        record('fallback');
+        return {
+          kind: 'hook_fallback',
+          end: {
+            role: 'assistant',
+            content: onFail.fallback ?? '',
+            hsa: { event: 'hook_fallback', ...event },
+          },
+        };
+      }
+      record('blocked');
+      return {
+        kind: 'hook_blocked',
+        end: { role: 'assistant', content: '', hsa: { event: 'hook_blocked', ...event } },
+      };
+    }
+    if (onFail.action === 'fallback') {
+      record('fallback');
+      return {
+        kind: 'hook_fallback',
+        end: { role: 'assistant', content: onFail.reply, hsa: { event: 'hook_fallback', ...event } },
+      };
+    }
+    record('blocked');
+    return {
+      kind: 'hook_blocked',
+      end: { role: 'assistant', content: onFail.message ?? '', hsa: { event: 'hook_blocked', ...event } },
+    };
+  }
+
+  private endTurn(observation: Observation, end: Message, kind: TurnEnd) {
+    this.push(observation, end);
+    this.open = false;
+    this.turnEnds[this.turnEnds.length - 1] = kind;
+    observation.turnEnded = true;
+    observation.end = kind;
+  }
+
+  private observation(): Observation {
+    return { messages: [], turnEnded: false, hookEvents: [], tools: [] };
+  }
+
+  private push(observation: Observation, message: Message) {
+    this.messages.push(message);
+    observation.messages.push(message);
+  }
+}
+
+/** Messages as a Chat Completions endpoint takes them: trajectory markers stripped. */
+export function toChatMessages(messages: readonly Message[]) {
+  return messages.map((message) => {
+    const { hsa: _marker, ...rest } = message as Message & { hsa?: unknown };
+    return rest;
+  });
+}
