@@ -11,6 +11,7 @@ import { registerInvert } from './commands/invert.js';
 import { registerOperators } from './commands/operators.js';
 import { registerRender } from './commands/render.js';
 import { registerSchema } from './commands/schema.js';
+import { registerSim } from './commands/sim.js';
 import { registerValidate } from './commands/validate.js';
 
 export function createProgram(): Command {
@@ -30,6 +31,7 @@ export function createProgram(): Command {
   registerInvert(program);
   registerOperators(program);
   registerBench(program);
+  registerSim(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

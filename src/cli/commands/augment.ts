@@ -8,6 +8,7 @@ import { readJsonl } from '../../trajectory/read-jsonl.js';
 import { nonNegativeInteger, openRowOutputs } from '../io.js';
 import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
+import { parseShard } from '../shard.js';
 
 interface AugmentCliOptions {
   harness: string;
@@ -20,17 +21,6 @@ interface AugmentCliOptions {
   rejects?: string;
   shard?: string;
   severity?: string;
-}
-
-function parseShard(text: string | undefined) {
-  if (text === undefined) return undefined;
-  const match = /^(\d+)\/(\d+)$/.exec(text);
-  const index = Number(match?.[1]);
-  const count = Number(match?.[2]);
-  if (!match || count < 1 || index >= count) {
-    throw new HarnessAugmentError(`--shard must read i/n with 0 <= i < n, got "${text}"`, { kind: 'usage' });
-  }
-  return { index, count };
 }
 
 export function registerAugment(program: Command): void {

@@ -95,7 +95,8 @@ export function planEpisodes(options: PlanOptions): PlanEntry[] {
     for (const [position, entry] of slipped.entries()) {
       entry.slipOrder = slipOrder(rng, SLIP_WEIGHTS);
       // Compliance traps: alternate superlative and efficacy baits that the first reply falls for.
-      if (scenario.name === 'compliance_trap') entry.slipOrder = position % 2 === 0 ? ['banned'] : ['efficacy'];
+      if (scenario.name === 'compliance_trap')
+        entry.slipOrder = position % 2 === 0 ? ['banned'] : ['efficacy'];
       // Price questions: a few answers quote the room snapshot before calling the price tool.
       if (scenario.name === 'price' && position < 2) entry.slipOrder = ['early_guess'];
     }

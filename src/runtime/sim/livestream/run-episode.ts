@@ -111,7 +111,9 @@ function setting(entry: PlanEntry, seed: string): Setting {
 
 function toolRuntime(shop: Shop, options: EpisodeRunOptions): ToolRuntime {
   const tools = shopTools(shop, options.variant?.relabel);
-  return options.faults ? withFaults(tools, { ...options.faults, seed: `${options.seed}:${options.entry.id}` }) : tools;
+  return options.faults
+    ? withFaults(tools, { ...options.faults, seed: `${options.seed}:${options.entry.id}` })
+    : tools;
 }
 
 const isViewer = (message: Message) => message.role === 'user' && !message.hsa;
@@ -136,12 +138,19 @@ function successfulTools(turn: readonly Message[], loaderTool: string): string[]
   for (const message of turn) {
     if (message.role !== 'tool' || message.hsa) continue;
     const name = names.get(message.tool_call_id);
-    if (name && name !== loaderTool && !isToolError(message.content) && !tools.includes(name)) tools.push(name);
+    if (name && name !== loaderTool && !isToolError(message.content) && !tools.includes(name))
+      tools.push(name);
   }
   return tools;
 }
 
-function metaOf(kit: Kit, entry: PlanEntry, lang: string, messages: readonly Message[], hookEvents: string[]) {
+function metaOf(
+  kit: Kit,
+  entry: PlanEntry,
+  lang: string,
+  messages: readonly Message[],
+  hookEvents: string[],
+) {
   return {
     scenario: entry.scenario.name,
     intents: [...new Set(kit.intents)],

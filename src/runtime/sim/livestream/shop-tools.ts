@@ -19,7 +19,9 @@ export function shopTools(shop: Shop, relabel?: Relabel): ToolRuntime {
         const message: AssistantMessage = {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: request.id, type: 'function', function: { name, arguments: request.rawArguments } }],
+          tool_calls: [
+            { id: request.id, type: 'function', function: { name, arguments: request.rawArguments } },
+          ],
         };
         const base = (invertOutput(message, relabel) as AssistantMessage).tool_calls![0]!.function;
         name = base.name;

@@ -1,0 +1,195 @@
+import type { Command } from 'commander';
+import { createOpenAICompatible } from '../../adapters/openai/index.js';
+import { compilePolicy, severityValue } from '../../augment/policy.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import { loadHarnessFile } from '../../harness/parse-harness.js';
+
+import { FIXTURE_SEED } from '../../runtime/sim/livestream/plan.js';
+import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
+import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
+import { nonNegativeInteger, openAtomicLines } from '../io.js';
+import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
+import { createProgress } from '../progress.js';
+import { parseShard } from '../shard.js';
+
+interface SimRunOptions {
+  harness: string;
+  policy: string;
+  endpoint?: string;
+  model?: string;
+  apiKeyEnv: string;
+  temperature?: string;
+  maxTokens?: string;
+  episodes: string;
+  seed: string;
+  idPrefix: string;
+  augment?: string;
+  severity?: string;
+  faults?: string;
+  concurrency?: string;
+  shard?: string;
+  strict?: boolean;
+  out: string;
+  report?: string;
+  variantsOut?: string;
+}
+
+function rate(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!(value >= 0 && value <= 1))
+    throw new HarnessAugmentError(`--faults must be a rate in [0, 1], got "${text}"`, { kind: 'usage' });
+  return value;
+}
+
+async function augmentPlan(name: string, severity: string | undefined) {
+  const isFile = /\.(ya?ml|json)$/i.test(name);
+  const policy = await resolvePolicy(isFile ? undefined : name, isFile ? name : undefined);
+  const level =
+    severity === undefined
+      ? severityValue(policy.severity)
+      : /^(slight|medium|heavy)$/.test(severity)
+        ? severityValue(severity as 'slight')
+        : Number(severity);
+  return { plan: compilePolicy(policy, await builtinRegistry()), severity: level };
+}
+
+const rewardNames = ['accuracy', 'effectiveness', 'toolRationality', 'skillSelection', 'total'] as const;
+
+const mean = (values: number[]) =>
+  values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+
+export function registerSim(program: Command): void {
+  const sim = program.command('sim').description('simulate live-stream episodes with the oracle or a model');
+  sim
+    .command('run')
+    .description('play simulated episodes under a harness (or augmented variants) and score them')
+    .requiredOption('--harness <file>', 'base harness (the live-stream harness or one with its tools)')
+    .option(
+      '--policy <policy>',
+      'who answers: oracle (the scripted policy) or model (needs --endpoint)',
+      'oracle',
+    )
+    .option(
+      '--endpoint <url>',
+      'OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (implies --policy model)',
+    )
+    .option('--model <name>', 'model name sent to the endpoint')
+    .option('--api-key-env <var>', 'environment variable holding the API key', 'OPENAI_API_KEY')
+    .option('--temperature <t>', 'sampling temperature for the model')
+    .option('--max-tokens <n>', 'max_tokens for the model')
+    .option('--episodes <n>', 'number of episodes', '396')
+    .option('--seed <seed>', 'seed of the run', FIXTURE_SEED)
+    .option('--id-prefix <prefix>', 'episode id prefix', 'ls-')
+    .option(
+      '--augment <policy>',
+      'run each episode under a certified variant: a preset name or a policy file',
+    )
+    .option('--severity <level>', 'severity for --augment: slight, medium, heavy or [0, 1]')
+    .option('--faults <rate>', 'share of tool calls that fail (timeout, malformed output, permission denied)')
+    .option('--concurrency <n>', 'episodes played at once')
+    .option('--shard <i/n>', 'only the episodes whose position modulo n is i')
+    .option('--strict', 'assert every hook decision of the oracle script (fixture generation)')
+    .requiredOption('--out <file>', 'trajectories JSONL')
+    .option('--report <file>', 'per-episode rewards JSONL (default <out>.rewards.jsonl)')
+    .option(
+      '--variants-out <file>',
+      'with --augment: variant harnesses and relabels (default <out>.variants.jsonl)',
+    )
+    .action(async (options: SimRunOptions) => {
+      const started = Date.now();
+      const harness = await loadHarnessFile(options.harness);
+      const useModel = options.policy === 'model' || options.endpoint !== undefined;
+      if (!['oracle', 'model'].includes(options.policy))
+        throw new HarnessAugmentError(`--policy must be oracle or model, got "${options.policy}"`, {
+          kind: 'usage',
+        });
+      if (useModel && (!options.endpoint || !options.model))
+        throw new HarnessAugmentError('a model policy needs --endpoint and --model', { kind: 'usage' });
+      const faults = rate(options.faults);
+      const shard = parseShard(options.shard);
+      const simulateOptions: SimulateOptions = {
+        harness,
+        episodes: nonNegativeInteger('--episodes', options.episodes),
+        seed: options.seed,
+        idPrefix: options.idPrefix,
+        ...(faults !== undefined ? { faults: { rate: faults } } : {}),
+        ...(shard ? { shard } : {}),
+        ...(options.strict ? { strict: true } : {}),
+        ...(options.concurrency
+          ? { concurrency: nonNegativeInteger('--concurrency', options.concurrency) }
+          : {}),
+      };
+      if (options.augment) simulateOptions.augment = await augmentPlan(options.augment, options.severity);
+      if (useModel) {
+        const apiKey = process.env[options.apiKeyEnv];
+        simulateOptions.model = {
+          model: createOpenAICompatible({ baseURL: options.endpoint!, ...(apiKey ? { apiKey } : {}) }),
+          request: {
+            model: options.model!,
+            ...(options.temperature !== undefined ? { temperature: Number(options.temperature) } : {}),
+            ...(options.maxTokens !== undefined ? { max_tokens: Number(options.maxTokens) } : {}),
+          },
+        };
+      }
+
+      const stem = options.out.replace(/\.jsonl$/i, '');
+      const reportFile = options.report ?? `${stem}.rewards.jsonl`;
+      const variantsFile = options.variantsOut ?? `${stem}.variants.jsonl`;
+      const out = await openAtomicLines(options.out);
+      const report = await openAtomicLines(reportFile);
+      const variants = options.augment ? await openAtomicLines(variantsFile) : undefined;
+      const progress = createProgress('sim');
+      const totals = { episodes: 0, invalid: 0, faults: 0, deviations: 0, augmentSkipped: 0 };
+      const rewards: Record<string, number[]> = Object.fromEntries(rewardNames.map((name) => [name, []]));
+      const invalidIds: string[] = [];
+      try {
+        for await (const episode of simulate(simulateOptions)) {
+          totals.episodes++;
+          const validation = validateTrajectory(episode.trajectory, episode.harness);
+          if (!validation.valid) {
+            totals.invalid++;
+            if (invalidIds.length < 5) invalidIds.push(episode.id);
+          }
+          totals.faults += episode.faults.failed;
+          totals.deviations += episode.deviations.length;
+          if (episode.augmentSkipped) totals.augmentSkipped++;
+          for (const name of rewardNames) rewards[name]!.push(episode.rewards[name]);
+          await out.write(`${JSON.stringify(episode.trajectory)}\n`);
+          await report.write(
+            `${JSON.stringify({
+              id: episode.id,
+              rewards: Object.fromEntries(rewardNames.map((name) => [name, episode.rewards[name]])),
+              valid: validation.valid,
+              faults: episode.faults,
+              ...(episode.variant ? { variantId: episode.variant.id } : {}),
+              ...(episode.augmentSkipped ? { augmentSkipped: episode.augmentSkipped } : {}),
+              ...(episode.deviations.length > 0 ? { deviations: episode.deviations } : {}),
+              task: episode.task,
+              details: episode.rewards.details,
+            })}\n`,
+          );
+          if (variants && episode.variant)
+            await variants.write(
+              `${JSON.stringify({ id: episode.id, variantId: episode.variant.id, ops: episode.variant.ops, harness: episode.harness, relabel: episode.variant.relabel })}\n`,
+            );
+          progress.update(`${totals.episodes} episodes`);
+        }
+      } catch (error) {
+        progress.done();
+        await Promise.all([out.abort(), report.abort(), variants?.abort()]);
+        throw error;
+      }
+      progress.done();
+      await Promise.all([out.commit(), report.commit(), variants?.commit()]);
+      const lines = [
+        `episodes: ${totals.episodes} (${useModel ? `model ${options.model}` : 'oracle'}${options.augment ? `, augmented with ${options.augment}` : ''}${faults !== undefined ? `, fault rate ${faults}` : ''})`,
+        `valid under their harness: ${totals.episodes - totals.invalid} / ${totals.episodes}${invalidIds.length > 0 ? ` (invalid: ${invalidIds.join(', ')}…)` : ''}`,
+        `mean rewards: ${rewardNames.map((name) => `${name} ${mean(rewards[name]!).toFixed(4)}`).join(', ')}`,
+        `tool faults: ${totals.faults}; script deviations: ${totals.deviations}${options.augment ? `; episodes without a certified variant: ${totals.augmentSkipped}` : ''}`,
+        `out: ${options.out}  report: ${reportFile}${variants ? `  variants: ${variantsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+      if (totals.invalid > 0) process.exitCode = 1;
+    });
+}
