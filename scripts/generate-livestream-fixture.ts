@@ -47,7 +47,10 @@ interface Built {
   issues: string[];
 }
 
-async function buildTrajectory(entry: ReturnType<typeof planEpisodes>[number], harness: Harness): Promise<Built> {
+async function buildTrajectory(
+  entry: ReturnType<typeof planEpisodes>[number],
+  harness: Harness,
+): Promise<Built> {
   const { trajectory } = await runOracleEpisode({ entry, seed: SEED, base: harness, strict: true });
   const messages = trajectory.messages;
   const viewer = messages.filter((message) => message.role === 'user' && !('hsa' in message && message.hsa));

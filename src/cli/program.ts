@@ -3,12 +3,14 @@ import { Command } from 'commander';
 import { version } from '../version.js';
 import { registerAugment } from './commands/augment.js';
 import { registerBench } from './commands/bench.js';
+import { registerEnv } from './commands/env.js';
 import { registerExplain } from './commands/explain.js';
 import { registerExport } from './commands/export.js';
 import { registerHash } from './commands/hash.js';
 import { registerImport } from './commands/import.js';
 import { registerInvert } from './commands/invert.js';
 import { registerOperators } from './commands/operators.js';
+import { registerPipeline } from './commands/pipeline.js';
 import { registerRender } from './commands/render.js';
 import { registerSchema } from './commands/schema.js';
 import { registerSim } from './commands/sim.js';
@@ -32,6 +34,8 @@ export function createProgram(): Command {
   registerOperators(program);
   registerBench(program);
   registerSim(program);
+  registerEnv(program);
+  registerPipeline(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

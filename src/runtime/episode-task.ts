@@ -2,6 +2,9 @@
 // rewards compare a trajectory against. The simulator produces one per episode; an external dataset can
 // supply its own.
 import { z } from 'zod';
+import type { Harness } from '../harness/schema.js';
+import type { Relabel } from '../trajectory/relabel.js';
+import type { Trajectory } from '../trajectory/schema.js';
 
 export const TurnTaskSchema = z.strictObject({
   /** The viewer message of this turn. */
@@ -38,4 +41,89 @@ export function isToolError(content: string): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * Moves gold labels into a variant's vocabulary: tool names and skill ids follow the relabel's renames and
+ * merges (arguments are not part of the labels). Hook ids and texts do not change.
+ *
+ * @example
+ * const labels = taskInVariant(task, row.relabel);
+ */
+export function taskInVariant(task: EpisodeTask, relabel: Relabel): EpisodeTask {
+  let turns = task.turns.map((turn) => ({ ...turn, skills: [...turn.skills], tools: [...turn.tools] }));
+  for (const step of relabel.steps) {
+    switch (step.type) {
+      case 'rename_tools':
+        turns = turns.map((turn) => ({ ...turn, tools: turn.tools.map((name) => step.map[name] ?? name) }));
+        break;
+      case 'rename_skills':
+        turns = turns.map((turn) => ({ ...turn, skills: turn.skills.map((id) => step.map[id] ?? id) }));
+        break;
+      case 'merge_skills': {
+        const sources = new Set(step.sources);
+        turns = turns.map((turn) => ({
+          ...turn,
+          skills: [...new Set(turn.skills.map((id) => (sources.has(id) ? step.into : id)))],
+        }));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return { ...task, turns };
+}
+
+/**
+ * Gold labels read off a gold trajectory: per viewer turn, the skills its accepted loader calls load, the
+ * registry tools that answered successfully, and the input hook that blocked it. Intents come from
+ * `meta.intents` when the trajectory has them (for the whole episode, on each turn).
+ *
+ * @example
+ * const task = taskFromTrajectory(trajectory, harness);
+ */
+export function taskFromTrajectory(trajectory: Trajectory, harness: Harness): EpisodeTask {
+  const loader = harness.skills.loader;
+  const intents = Array.isArray(trajectory.meta?.intents)
+    ? (trajectory.meta.intents as unknown[]).filter((intent): intent is string => typeof intent === 'string')
+    : [];
+  const turns: TurnTask[] = [];
+  const calls = new Map<string, { name: string; arguments: string }>();
+  for (const message of trajectory.messages) {
+    const turn = turns[turns.length - 1];
+    switch (message.role) {
+      case 'user':
+        if (!message.hsa) turns.push({ viewer: message.content, intents, skills: [], tools: [], facts: [] });
+        break;
+      case 'assistant':
+        if (
+          turn &&
+          message.hsa &&
+          (message.hsa.event === 'hook_blocked' || message.hsa.event === 'hook_fallback')
+        ) {
+          const stage = harness.hooks.items.find((hook) => hook.id === message.hsa?.hook)?.stage;
+          if (stage === 'input') turn.blockedBy = message.hsa.hook;
+        }
+        for (const call of message.tool_calls ?? []) calls.set(call.id, call.function);
+        break;
+      case 'tool': {
+        const call = calls.get(message.tool_call_id);
+        if (!turn || !call || message.hsa) break;
+        if (call.name === loader.tool) {
+          try {
+            const id = (JSON.parse(call.arguments) as Record<string, unknown>)[loader.argument];
+            if (typeof id === 'string' && !turn.skills.includes(id)) turn.skills.push(id);
+          } catch {
+            // An unparseable load loaded nothing.
+          }
+        } else if (!isToolError(message.content) && !turn.tools.includes(call.name))
+          turn.tools.push(call.name);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return { id: trajectory.id, turns };
 }

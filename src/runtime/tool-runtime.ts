@@ -2,6 +2,8 @@
 // will see; failures are results too (a JSON object with an `error`), because a production agent sees a
 // timeout or a permission error as a tool message and must recover from it.
 import type { Harness } from '../harness/schema.js';
+import { invertOutput, type Relabel } from '../trajectory/relabel.js';
+import type { AssistantMessage } from '../trajectory/schema.js';
 
 /** One call as the model made it, with its arguments parsed and validated against the tool's schema. */
 export interface ToolCallRequest {
@@ -74,4 +76,25 @@ export function toolsFromFunctions(
       }
     },
   };
+}
+
+/**
+ * A call made in a variant's vocabulary, mapped back to the base harness's tool name and arguments through
+ * the variant's relabel, exactly as a model's output is mapped back for scoring.
+ *
+ * @example
+ * baseCall('getPrice', '{"link":3}', row.relabel) // { name: 'get_price_and_coupons', arguments: '{"link_id":3}' }
+ */
+export function baseCall(
+  name: string,
+  rawArguments: string,
+  relabel?: Relabel,
+): { name: string; arguments: string } {
+  if (!relabel || relabel.steps.length === 0) return { name, arguments: rawArguments };
+  const message: AssistantMessage = {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'call', type: 'function', function: { name, arguments: rawArguments } }],
+  };
+  return (invertOutput(message, relabel) as AssistantMessage).tool_calls![0]!.function;
 }

@@ -112,7 +112,12 @@ describe('Episode', () => {
 
   it('rejects invalid arguments with feedback in the tool message and never runs the tool', async () => {
     let ran = 0;
-    const counting = toolsFromFunctions({ get_baggage_policy: () => (ran++, baggage) });
+    const counting = toolsFromFunctions({
+      get_baggage_policy: () => {
+        ran++;
+        return baggage;
+      },
+    });
     const episode = newEpisode(counting);
     await episode.user('bags?');
     const observation = await episode.assistant(

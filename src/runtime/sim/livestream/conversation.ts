@@ -129,7 +129,7 @@ export class Conversation {
       pending.forEach((index, position) => {
         const message = byId.get(ids[position]!);
         const isLoad = planned[index]!.name === this.loader.tool;
-        if (!message || message.role !== 'tool' || message.hsa || (!isLoad && isToolError(message.content))) {
+        if (message?.role !== 'tool' || message.hsa || (!isLoad && isToolError(message.content))) {
           failed.push(index);
           return;
         }

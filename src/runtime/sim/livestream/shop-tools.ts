@@ -1,9 +1,8 @@
 // The live-stream tools as a sandboxed ToolRuntime over the fixture catalog. Under a variant harness the
 // calls arrive in the variant's vocabulary; the relabel's inverse maps each back to the shop's own tool and
 // argument names before it runs, exactly as it maps a model's output back for scoring.
-import { invertOutput, type Relabel } from '../../../trajectory/relabel.js';
-import type { AssistantMessage } from '../../../trajectory/schema.js';
-import { type ToolRuntime, toolError } from '../../tool-runtime.js';
+import type { Relabel } from '../../../trajectory/relabel.js';
+import { baseCall, type ToolRuntime, toolError } from '../../tool-runtime.js';
 import type { Shop } from './world.js';
 
 /**
@@ -13,18 +12,9 @@ import type { Shop } from './world.js';
 export function shopTools(shop: Shop, relabel?: Relabel): ToolRuntime {
   return {
     call(request) {
-      let name = request.name;
+      const base = baseCall(request.name, request.rawArguments, relabel);
       let args = request.arguments;
-      if (relabel && relabel.steps.length > 0) {
-        const message: AssistantMessage = {
-          role: 'assistant',
-          content: null,
-          tool_calls: [
-            { id: request.id, type: 'function', function: { name, arguments: request.rawArguments } },
-          ],
-        };
-        const base = (invertOutput(message, relabel) as AssistantMessage).tool_calls![0]!.function;
-        name = base.name;
+      if (base.arguments !== request.rawArguments) {
         try {
           args = JSON.parse(base.arguments) as Record<string, unknown>;
         } catch {
@@ -32,7 +22,7 @@ export function shopTools(shop: Shop, relabel?: Relabel): ToolRuntime {
         }
       }
       try {
-        return { content: JSON.stringify(shop.run(name, args)) };
+        return { content: JSON.stringify(shop.run(base.name, args)) };
       } catch (error) {
         return toolError('unknown_tool', (error as Error).message);
       }

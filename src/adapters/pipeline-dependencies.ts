@@ -1,0 +1,98 @@
+// Builds the pipeline's injected parts from its configuration: the teachers, the judge, the exporters and
+// the paraphraser for `regenerate` operators. It only translates configuration into adapter instances.
+import type { RegenerateFunction } from '../augment/operator.js';
+import type { Registry } from '../augment/registry.js';
+import type { EndpointConfig, PipelineConfig, TeacherKind } from '../pipeline/config.js';
+import type { PipelineDependencies } from '../pipeline/run-pipeline.js';
+import type { PipelineExporter, Teacher } from '../pipeline/teacher.js';
+import type { ChatRequest } from '../runtime/chat-model.js';
+import { allOf, type Judge, majorityVote, rulesJudge } from '../runtime/judge.js';
+import { modelJudge } from './judge/model-judge.js';
+import { createOpenAICompatible, type OpenAICompatibleClient } from './openai/index.js';
+import { openAICompatibleTeacher, oracleTeacher, replayTeacher } from './teacher/index.js';
+import { trainerExporters } from './trainer/index.js';
+
+export interface DependencyOptions {
+  registry: Registry;
+  /** Environment for API keys (default `process.env`). */
+  env?: Record<string, string | undefined>;
+}
+
+export interface BuiltDependencies extends PipelineDependencies {
+  /** The clients made for endpoints, for their retry statistics. */
+  clients: Record<string, OpenAICompatibleClient>;
+}
+
+function client(endpoint: EndpointConfig, env: Record<string, string | undefined>): OpenAICompatibleClient {
+  const apiKey = endpoint.apiKeyEnv ? env[endpoint.apiKeyEnv] : undefined;
+  return createOpenAICompatible({
+    baseURL: endpoint.baseURL,
+    ...(apiKey ? { apiKey } : {}),
+    ...(endpoint.timeoutMs !== undefined ? { timeoutMs: endpoint.timeoutMs } : {}),
+    ...(endpoint.maxRetries !== undefined ? { maxRetries: endpoint.maxRetries } : {}),
+  });
+}
+
+function requestOf(endpoint: EndpointConfig): Omit<ChatRequest, 'messages' | 'tools'> {
+  return {
+    model: endpoint.model,
+    ...(endpoint.temperature !== undefined ? { temperature: endpoint.temperature } : {}),
+    ...(endpoint.maxTokens !== undefined ? { max_tokens: endpoint.maxTokens } : {}),
+  };
+}
+
+/**
+ * @example
+ * const dependencies = buildPipelineDependencies(config, { registry: await builtinRegistry() });
+ */
+export function buildPipelineDependencies(
+  config: PipelineConfig,
+  options: DependencyOptions,
+): BuiltDependencies {
+  const env = options.env ?? process.env;
+  const clients: Record<string, OpenAICompatibleClient> = {};
+  const teacher = (kind: TeacherKind): Teacher => {
+    if (kind === 'replay') return replayTeacher();
+    if (kind === 'oracle') return oracleTeacher();
+    const endpoint = config.teacher.endpoint!;
+    clients.teacher ??= client(endpoint, env);
+    return openAICompatibleTeacher({ model: clients.teacher, request: requestOf(endpoint) });
+  };
+  const judges: Judge[] = [rulesJudge(config.judge.rules)];
+  if (config.judge.model) {
+    clients.judge = client(config.judge.model.endpoint, env);
+    judges.push(
+      majorityVote({
+        judge: modelJudge({ model: clients.judge, request: requestOf(config.judge.model.endpoint) }),
+        k: config.judge.model.k,
+      }),
+    );
+  }
+  let regenerate: RegenerateFunction | undefined;
+  const paraphraser = config.teacher.paraphraser;
+  if (paraphraser) {
+    clients.paraphraser = client(paraphraser, env);
+    const model = clients.paraphraser;
+    regenerate = async (request) => {
+      const completion = await model.complete({
+        ...requestOf(paraphraser),
+        messages: [
+          { role: 'system', content: request.instruction },
+          {
+            role: 'user',
+            content: `${request.text}\n\nProtected spans (copy verbatim): ${JSON.stringify(request.protectedSpans)}`,
+          },
+        ],
+      });
+      return completion.choices[0]?.message.content ?? '';
+    };
+  }
+  return {
+    registry: options.registry,
+    teachers: { exact: teacher(config.teacher.exact), regenerate: teacher(config.teacher.regenerate) },
+    judge: judges.length === 1 ? judges[0]! : allOf(judges),
+    exporters: trainerExporters as unknown as Record<string, PipelineExporter>,
+    ...(regenerate ? { regenerate } : {}),
+    clients,
+  };
+}

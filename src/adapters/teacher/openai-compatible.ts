@@ -1,0 +1,61 @@
+// The OpenAI-compatible teacher: runs the runtime's agent loop against an endpoint (vLLM, SGLang, a hosted
+// API) under the variant harness. Simulated tasks use the live-stream sandbox tools; tasks from a dataset
+// get their tools answered from the gold trajectory's recorded results.
+import type { Teacher } from '../../pipeline/teacher.js';
+import { runAgent } from '../../runtime/agent-loop.js';
+import type { ChatModel, ChatRequest } from '../../runtime/chat-model.js';
+import { recordedTools } from '../../runtime/recorded-tools.js';
+import { runModelEpisode } from '../../runtime/sim/livestream/run-episode.js';
+import type { Message } from '../../trajectory/schema.js';
+
+export interface OpenAICompatibleTeacherOptions {
+  model: ChatModel;
+  /** Request fields for every call (model name, temperature, max_tokens, …). */
+  request: Omit<ChatRequest, 'messages' | 'tools'>;
+  maxStepsPerTurn?: number;
+}
+
+const isViewer = (message: Message) => message.role === 'user' && !message.hsa;
+
+/**
+ * @example
+ * const teacher = openAICompatibleTeacher({ model: createOpenAICompatible({ baseURL }), request: { model: 'qwen3-32b' } });
+ */
+export function openAICompatibleTeacher(options: OpenAICompatibleTeacherOptions): Teacher {
+  return {
+    name: 'openai-compatible',
+    exact: false,
+    async generate(request) {
+      const variant = request.variant
+        ? { harness: request.variant.harness, relabel: request.variant.relabel }
+        : undefined;
+      const episode = request.task.episode;
+      if (episode) {
+        const played = await runModelEpisode({
+          entry: episode.entry,
+          seed: episode.seed,
+          base: request.base,
+          model: options.model,
+          request: options.request,
+          ...(variant ? { variant } : {}),
+          ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+          ...(request.signal ? { signal: request.signal } : {}),
+        });
+        return { trajectory: { ...played.trajectory, id: request.task.id } };
+      }
+      const gold = request.task.trajectory;
+      const harness = variant?.harness ?? request.base;
+      const run = await runAgent({
+        harness,
+        context: gold.context,
+        tools: recordedTools(gold, variant?.relabel),
+        model: options.model,
+        viewerMessages: gold.messages.filter(isViewer).map((message) => message.content as string),
+        request: options.request,
+        ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+      return { trajectory: run.trajectory(request.task.id, gold.meta) };
+    },
+  };
+}

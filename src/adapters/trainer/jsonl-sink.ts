@@ -1,0 +1,116 @@
+// The JSONL sink shared by the JSON-lines formats: one row per example in the order received, rejects
+// collected with their issues, companion files (configs) written atomically after the data file.
+import { formatIssue, HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
+import { writeFileAtomic } from '../../harness/write-file-atomic.js';
+import { openAtomicFile } from './atomic-file.js';
+import { rejectId } from './export-messages.js';
+import type { ExportReject, ExportSink, ExportSummary, TrainingExample } from './spec.js';
+
+/** A file written next to the data file when the sink closes, such as `dataset_info.json`. */
+export interface CompanionFile {
+  file: string;
+  content: string;
+}
+
+export interface JsonlSinkOptions<Row> {
+  format: string;
+  /** The JSONL data file. */
+  file: string;
+  convert(example: TrainingExample): SafeResult<Row>;
+  /** Companion files, built once the rows are known. */
+  companions?(): CompanionFile[] | Promise<CompanionFile[]>;
+}
+
+/**
+ * Collects rejects the same way for every sink: the first issue becomes the one-line reason.
+ *
+ * @example
+ * const rejects = createRejectLog(); rejects.add(example, issues); rejects.list.length // 1
+ */
+export function createRejectLog() {
+  const list: ExportReject[] = [];
+  return {
+    list,
+    add(example: unknown, issues: ExportReject['issues']) {
+      const first = issues[0];
+      list.push({ id: rejectId(example), reason: first ? formatIssue(first) : 'rejected', issues });
+    },
+  };
+}
+
+/**
+ * Guards a sink against use after `close` or `abort`: that is a programming error, so it throws.
+ *
+ * @example
+ * const state = sinkState('trl'); state.assertOpen('write'); state.finish(); state.finishQuietly() // false
+ */
+export function sinkState(format: string) {
+  let finished = false;
+  const assertOpen = (action: string) => {
+    if (finished) {
+      throw new HarnessAugmentError(`${format} export: ${action} after the sink was closed`, {
+        kind: 'usage',
+      });
+    }
+  };
+  return {
+    assertOpen,
+    /** Marks the sink closed; throws when it already was. */
+    finish() {
+      assertOpen('close');
+      finished = true;
+    },
+    /** Marks the sink closed; false when it already was (abort is then a no-op). */
+    finishQuietly(): boolean {
+      if (finished) return false;
+      finished = true;
+      return true;
+    },
+  };
+}
+
+/**
+ * Opens a JSONL export: each example is converted and written as one line, or rejected with its issues.
+ *
+ * @example
+ * const sink = await openJsonlSink({ format: 'openai', file: 'out/train.jsonl', convert: safeToOpenAIRow });
+ */
+export async function openJsonlSink<Row>(options: JsonlSinkOptions<Row>): Promise<ExportSink> {
+  const out = await openAtomicFile(options.file);
+  const rejects = createRejectLog();
+  const state = sinkState(options.format);
+  let rows = 0;
+  return {
+    async write(example) {
+      state.assertOpen('write');
+      const converted = options.convert(example);
+      if (!converted.success) {
+        rejects.add(example, converted.issues);
+        return;
+      }
+      rows += 1;
+      await out.write(`${JSON.stringify(converted.data)}\n`);
+    },
+    async close(): Promise<ExportSummary> {
+      state.finish();
+      try {
+        await out.commit();
+      } catch (error) {
+        await out.abort();
+        throw error;
+      }
+      const companions = options.companions ? await options.companions() : [];
+      for (const companion of companions) await writeFileAtomic(companion.file, companion.content);
+      return {
+        format: options.format,
+        files: [options.file, ...companions.map((companion) => companion.file)],
+        rows,
+        rejected: rejects.list.length,
+        rejects: rejects.list,
+      };
+    },
+    async abort() {
+      if (state.finishQuietly()) await out.abort();
+    },
+  };
+}

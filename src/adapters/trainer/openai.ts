@@ -1,0 +1,38 @@
+// The `openai` exporter: a JSONL training file for OpenAI supervised fine-tuning, ready to upload.
+import { join } from 'node:path';
+import { z } from 'zod';
+import { parseExporterOptions } from './exporter-options.js';
+import { openJsonlSink } from './jsonl-sink.js';
+import type { TrainerExporter } from './spec.js';
+import { type OpenAIRowOptions, safeToOpenAIRow } from './to-openai-row.js';
+
+export const OpenAIExportOptionsSchema = z.strictObject({
+  parallelToolCalls: z.boolean().optional(),
+  fileName: z.string().min(1).optional(),
+});
+
+export interface OpenAIExportOptions extends OpenAIRowOptions {
+  /** Name of the data file in the output folder (default `train.jsonl`). */
+  fileName?: string;
+}
+
+/**
+ * Writes OpenAI fine-tuning rows: `{"messages": [...], "tools": [...]}`, arguments as JSON strings.
+ *
+ * @example
+ * const sink = await openAIExporter.open('out/openai', { parallelToolCalls: true });
+ * await sink.write(example);
+ * await sink.close(); // then: openai api files.create -f out/openai/train.jsonl -p fine-tune
+ */
+export const openAIExporter: TrainerExporter<OpenAIExportOptions> = {
+  format: 'openai',
+  describe: 'OpenAI supervised fine-tuning chat JSONL (messages, tools array, optional parallel_tool_calls)',
+  async open(outDir, options) {
+    const parsed = parseExporterOptions('openai', OpenAIExportOptionsSchema, options);
+    return openJsonlSink({
+      format: 'openai',
+      file: join(outDir, parsed.fileName ?? 'train.jsonl'),
+      convert: (example) => safeToOpenAIRow(example, parsed),
+    });
+  },
+};

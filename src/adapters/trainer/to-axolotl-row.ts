@@ -1,0 +1,80 @@
+// One Axolotl `chat_template` row per example: {"messages": [...], "tools": [...]}.
+//
+// Axolotl's chat_template strategy wants `tools` as a list of dicts (a JSON string is refused with
+// "Unknown tools format"), but it decodes a tool's `function.parameters` when that is JSON text and
+// decodes tool-call `arguments` strings itself. Writing both as JSON text keeps every row the same Arrow
+// type, so tools and arguments that differ from row to row are not padded with nulls when loaded.
+import { HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
+import { type ExportedMessage, prepareExample, toolResultNames } from './export-messages.js';
+import type { TrainingExample } from './spec.js';
+
+export interface AxolotlRowOptions {
+  /** Adds the called function's `name` to each tool message, for templates that render it (default true). */
+  toolNames?: boolean;
+}
+
+/** A tool as Axolotl reads it: the Chat Completions shape with `parameters` as JSON text. */
+export interface AxolotlTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: string; strict?: boolean };
+}
+
+export type AxolotlMessage =
+  | Exclude<ExportedMessage, { role: 'tool' }>
+  | { role: 'tool'; content: string; tool_call_id: string; name?: string };
+
+export interface AxolotlRow {
+  messages: AxolotlMessage[];
+  tools: AxolotlTool[];
+}
+
+/**
+ * Converts an example to an Axolotl chat_template row; the issues say why when it cannot.
+ *
+ * @example
+ * const result = safeToAxolotlRow(example);
+ * if (result.success) JSON.parse(result.data.tools[0].function.parameters ?? '{}').type // 'object'
+ */
+export function safeToAxolotlRow(
+  example: TrainingExample,
+  options: AxolotlRowOptions = {},
+): SafeResult<AxolotlRow> {
+  const prepared = prepareExample(example);
+  if (!prepared.success) return prepared;
+  const { messages, tools } = prepared.data;
+  const names = options.toolNames === false ? new Map<number, string>() : toolResultNames(messages);
+  return {
+    success: true,
+    data: {
+      messages: messages.map((message, index): AxolotlMessage => {
+        const name = names.get(index);
+        return message.role === 'tool' && name !== undefined ? { ...message, name } : message;
+      }),
+      tools: tools.map((tool) => ({
+        type: 'function',
+        function: {
+          name: tool.function.name,
+          ...(tool.function.description === undefined ? {} : { description: tool.function.description }),
+          ...(tool.function.parameters === undefined
+            ? {}
+            : { parameters: JSON.stringify(tool.function.parameters) }),
+          ...(tool.function.strict === undefined ? {} : { strict: tool.function.strict }),
+        },
+      })),
+    },
+  };
+}
+
+/**
+ * Converts an example to an Axolotl row; throws a HarnessAugmentError with the issues when it cannot.
+ *
+ * @example
+ * toAxolotlRow(example).messages.some((message) => 'hsa' in message) // false
+ */
+export function toAxolotlRow(example: TrainingExample, options: AxolotlRowOptions = {}): AxolotlRow {
+  const result = safeToAxolotlRow(example, options);
+  if (!result.success) {
+    throw new HarnessAugmentError(`axolotl: cannot convert "${example.id}"`, { issues: result.issues });
+  }
+  return result.data;
+}

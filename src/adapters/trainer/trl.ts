@@ -1,0 +1,39 @@
+// The `trl` exporter: a JSONL file that TRL's SFTTrainer (and `trl sft`) loads with `datasets` unchanged.
+import { join } from 'node:path';
+import { z } from 'zod';
+import { parseExporterOptions } from './exporter-options.js';
+import { openJsonlSink } from './jsonl-sink.js';
+import type { TrainerExporter } from './spec.js';
+import { safeToTrlRow, type TrlRowOptions } from './to-trl-row.js';
+
+export const TrlExportOptionsSchema = z.strictObject({
+  argumentsEncoding: z.enum(['object', 'string']).optional(),
+  toolNames: z.boolean().optional(),
+  fileName: z.string().min(1).optional(),
+});
+
+export interface TrlExportOptions extends TrlRowOptions {
+  /** Name of the data file in the output folder (default `train.jsonl`). */
+  fileName?: string;
+}
+
+/**
+ * Writes TRL SFT rows: `{"messages": [...], "tools": "<JSON text>"}`, one per line.
+ *
+ * @example
+ * const sink = await trlExporter.open('out/trl');
+ * await sink.write(example);
+ * await sink.close(); // { format: 'trl', files: ['out/trl/train.jsonl'], rows: 1, rejected: 0, … }
+ */
+export const trlExporter: TrainerExporter<TrlExportOptions> = {
+  format: 'trl',
+  describe: 'TRL SFTTrainer conversational JSONL with a tools column (messages + tools as JSON text)',
+  async open(outDir, options) {
+    const parsed = parseExporterOptions('trl', TrlExportOptionsSchema, options);
+    return openJsonlSink({
+      format: 'trl',
+      file: join(outDir, parsed.fileName ?? 'train.jsonl'),
+      convert: (example) => safeToTrlRow(example, parsed),
+    });
+  },
+};

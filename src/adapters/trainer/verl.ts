@@ -1,0 +1,117 @@
+// The `verl` exporter: a parquet file for veRL's multi-turn SFT trainer (MultiTurnSFTDataset) and the
+// small Python dataset class that decodes its JSON-text columns. Rows are buffered one row group at a
+// time and written as each group fills, so memory holds one row group, not the whole file.
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileWriter, ParquetWriter } from 'hyparquet-writer';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../harness/write-file-atomic.js';
+import { version } from '../../version.js';
+import { temporaryPath } from './atomic-file.js';
+import { parseExporterOptions } from './exporter-options.js';
+import { createRejectLog, sinkState } from './jsonl-sink.js';
+import type { ExportSink, ExportSummary, TrainerExporter } from './spec.js';
+import { safeToVerlRow, type VerlRow, type VerlRowOptions } from './to-verl-row.js';
+import { verlDatasetClassSource } from './verl-dataset-class.js';
+import { verlColumns, verlParquetSchema } from './verl-schema.js';
+
+export const VerlExportOptionsSchema = z.strictObject({
+  enableThinking: z.boolean().optional(),
+  toolNames: z.boolean().optional(),
+  fileName: z.string().min(1).optional(),
+  rowGroupSize: z.int().min(1).optional(),
+  datasetClass: z.boolean().optional(),
+  datasetClassFileName: z.string().min(1).optional(),
+});
+
+export interface VerlExportOptions extends VerlRowOptions {
+  /** Name of the parquet file in the output folder (default `train.parquet`). */
+  fileName?: string;
+  /** Rows per parquet row group, and so the most rows held in memory at once (default 1000). */
+  rowGroupSize?: number;
+  /** Also write the Python dataset class that decodes the JSON-text columns (default true). */
+  datasetClass?: boolean;
+  /** Name of that Python file (default `hsa_verl_dataset.py`). */
+  datasetClassFileName?: string;
+}
+
+/**
+ * Writes veRL multi-turn SFT parquet: columns `id`, `messages`, `tools` (and `enable_thinking` when set).
+ *
+ * @example
+ * const sink = await verlExporter.open('out/verl');
+ * await sink.write(example);
+ * (await sink.close()).files // ['out/verl/train.parquet', 'out/verl/hsa_verl_dataset.py']
+ */
+export const verlExporter: TrainerExporter<VerlExportOptions> = {
+  format: 'verl',
+  describe: 'veRL multi-turn SFT parquet (messages, tools, id) and the dataset class that decodes it',
+  async open(outDir, options) {
+    const parsed = parseExporterOptions('verl', VerlExportOptionsSchema, options);
+    return openVerlSink(outDir, parsed);
+  },
+};
+
+async function openVerlSink(outDir: string, options: VerlExportOptions): Promise<ExportSink> {
+  const enableThinking = options.enableThinking !== undefined;
+  const file = join(outDir, options.fileName ?? 'train.parquet');
+  const rowGroupSize = options.rowGroupSize ?? 1000;
+  await mkdir(outDir, { recursive: true });
+  const temporary = temporaryPath(file);
+  const writer = new ParquetWriter({
+    writer: fileWriter(temporary),
+    schema: verlParquetSchema({ enableThinking }),
+    createdBy: `harness-augment ${version}`,
+  });
+  const columns = verlColumns({ enableThinking });
+  const rejects = createRejectLog();
+  const state = sinkState('verl');
+  let buffered: VerlRow[] = [];
+  let rows = 0;
+
+  const flush = async () => {
+    if (buffered.length === 0) return;
+    const group = buffered;
+    buffered = [];
+    const columnData = columns.map((name) => ({
+      name,
+      data: group.map((row) => (row as unknown as Record<string, unknown>)[name]),
+    }));
+    await writer.write({ columnData, rowGroupSize: group.length });
+  };
+
+  return {
+    async write(example) {
+      state.assertOpen('write');
+      const converted = safeToVerlRow(example, options);
+      if (!converted.success) {
+        rejects.add(example, converted.issues);
+        return;
+      }
+      rows += 1;
+      buffered.push(converted.data);
+      if (buffered.length >= rowGroupSize) await flush();
+    },
+    async close(): Promise<ExportSummary> {
+      state.finish();
+      try {
+        await flush();
+        await writer.finish();
+        await rename(temporary, file);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+      const files = [file];
+      if (options.datasetClass !== false) {
+        const classFile = join(outDir, options.datasetClassFileName ?? 'hsa_verl_dataset.py');
+        await writeFileAtomic(classFile, verlDatasetClassSource());
+        files.push(classFile);
+      }
+      return { format: 'verl', files, rows, rejected: rejects.list.length, rejects: rejects.list };
+    },
+    async abort() {
+      if (state.finishQuietly()) await rm(temporary, { force: true });
+    },
+  };
+}

@@ -1,0 +1,175 @@
+// The pipeline's YAML configuration: which harness, which base tasks, which augmentation policy, which
+// teacher and judge, which exports. Validated with zod; an error names the file, the path and the rule.
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { readDocument } from '../harness/documents.js';
+import { HarnessAugmentError } from '../harness/issues.js';
+import { fromZodIssues } from '../harness/parse-harness.js';
+
+const EndpointSchema = z.strictObject({
+  baseURL: z.url().describe('OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1'),
+  model: z.string().min(1),
+  apiKeyEnv: z.string().min(1).optional().describe('Environment variable that holds the API key.'),
+  timeoutMs: z.number().int().positive().optional(),
+  maxRetries: z.number().int().min(0).optional(),
+  temperature: z.number().min(0).optional(),
+  maxTokens: z.number().int().positive().optional(),
+});
+
+const ExportFormatSchema = z.enum(['trl', 'axolotl', 'llama-factory', 'openai', 'verl']);
+
+const TeacherKindSchema = z.enum(['replay', 'oracle', 'openai-compatible']);
+
+export const PipelineConfigSchema = z.strictObject({
+  /** The base harness file. */
+  harness: z.string().min(1),
+  /** The base tasks: gold trajectories from a file, or episodes the simulator plans. */
+  inputs: z.union([
+    z.strictObject({ trajectories: z.string().min(1) }),
+    z.strictObject({
+      simulate: z.strictObject({
+        episodes: z.number().int().positive(),
+        seed: z.string().min(1).optional(),
+        idPrefix: z.string().optional(),
+      }),
+    }),
+  ]),
+  seed: z.union([z.string().min(1), z.number().int()]).default('0'),
+  /** Augmentation: a preset name or a policy file, the variants per task, and the severity. */
+  augment: z
+    .strictObject({
+      policy: z.string().min(1).default('hat'),
+      variants: z.number().int().min(0).default(4),
+      severity: z.union([z.enum(['slight', 'medium', 'heavy']), z.number().min(0).max(1)]).optional(),
+      /** Also emit each task under the base harness (variant index -1, id `<task>/base`). */
+      includeOriginal: z.boolean().default(true),
+    })
+    .prefault({}),
+  teacher: z
+    .strictObject({
+      /** Who produces trajectories for variants whose operators are all `exact`. */
+      exact: TeacherKindSchema.default('replay'),
+      /** Who regenerates trajectories for variants with a `regenerate` operator. */
+      regenerate: TeacherKindSchema.exclude(['replay']).default('oracle'),
+      endpoint: EndpointSchema.optional().describe('For openai-compatible teachers.'),
+      /** A model that paraphrases text for `regenerate` operators; without it those operators are skipped. */
+      paraphraser: EndpointSchema.optional(),
+    })
+    .prefault({}),
+  judge: z
+    .strictObject({
+      rules: z
+        .strictObject({
+          minAccuracy: z.number().min(0).max(1).default(1),
+          minEffectiveness: z.number().min(0).max(1).default(0.5),
+        })
+        .prefault({}),
+      model: z.strictObject({ endpoint: EndpointSchema, k: z.number().int().min(1).default(3) }).optional(),
+    })
+    .prefault({}),
+  /** Hook-retry collapsing: the share of trajectories with hook failures that keep their full retry trace. */
+  collapse: z.strictObject({ keepShare: z.number().min(0).max(1).default(0.1) }).prefault({}),
+  /** Trainer exports: a format name, or `{ format: { options } }`. */
+  exports: z
+    .array(
+      z.union([
+        ExportFormatSchema,
+        z
+          .partialRecord(ExportFormatSchema, z.record(z.string(), z.unknown()).nullable())
+          .refine((entry) => Object.keys(entry).length === 1, 'one format per entry: { trl: { … } }'),
+      ]),
+    )
+    .default(['trl']),
+  /** Also build the variant benchmark set from bench items. */
+  bench: z
+    .strictObject({
+      items: z.string().min(1),
+      variants: z.number().int().min(1).default(4),
+      policy: z.string().min(1).default('hat'),
+    })
+    .optional(),
+  out: z.string().min(1).default('out/pipeline'),
+  concurrency: z.number().int().min(1).max(256).default(8),
+});
+
+export type PipelineConfigInput = z.input<typeof PipelineConfigSchema>;
+export type PipelineConfig = z.output<typeof PipelineConfigSchema>;
+export type EndpointConfig = z.output<typeof EndpointSchema>;
+export type TeacherKind = z.output<typeof TeacherKindSchema>;
+
+/** The configured exports as `[format, options]` pairs, in order. */
+export function exportsOf(config: PipelineConfig): Array<[string, Record<string, unknown>]> {
+  return config.exports.flatMap((entry) =>
+    typeof entry === 'string'
+      ? [[entry, {}] as [string, Record<string, unknown>]]
+      : Object.entries(entry).map(
+          ([format, options]) => [format, options ?? {}] as [string, Record<string, unknown>],
+        ),
+  );
+}
+
+/**
+ * Validates a configuration object; paths in it stay as written.
+ *
+ * @example
+ * parsePipelineConfig({ harness: 'h.yaml', inputs: { trajectories: 't.jsonl' } })
+ */
+export function parsePipelineConfig(input: unknown, source = 'pipeline config'): PipelineConfig {
+  const parsed = PipelineConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const issues = fromZodIssues(parsed.error.issues);
+    throw new HarnessAugmentError(`${source} is invalid`, {
+      issues: issues.map((issue) => ({ ...issue, file: source })),
+    });
+  }
+  const config = parsed.data;
+  const teachers = [config.teacher.exact, config.teacher.regenerate];
+  if (teachers.includes('openai-compatible') && !config.teacher.endpoint)
+    throw new HarnessAugmentError(
+      `${source}: teacher.endpoint is required for an openai-compatible teacher`,
+      {
+        issues: [
+          {
+            code: 'missing_endpoint',
+            path: ['teacher', 'endpoint'],
+            message: 'required by the openai-compatible teacher',
+            file: source,
+          },
+        ],
+      },
+    );
+  if (teachers.includes('oracle') && !('simulate' in config.inputs) && config.teacher.exact === 'oracle')
+    throw new HarnessAugmentError(
+      `${source}: the oracle teacher plays simulated episodes; use inputs.simulate`,
+      {
+        issues: [
+          {
+            code: 'oracle_needs_simulation',
+            path: ['inputs'],
+            message: 'the oracle teacher needs inputs.simulate',
+            file: source,
+          },
+        ],
+      },
+    );
+  return config;
+}
+
+/**
+ * Reads a YAML or JSON configuration file; relative paths in it resolve against the file's folder.
+ *
+ * @example
+ * const config = await loadPipelineConfig('examples/pipeline/livestream.yaml');
+ */
+export async function loadPipelineConfig(file: string): Promise<PipelineConfig> {
+  const document = await readDocument(file);
+  const config = parsePipelineConfig(document.value, file);
+  const base = dirname(file);
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(base, path));
+  config.harness = at(config.harness);
+  if ('trajectories' in config.inputs) config.inputs.trajectories = at(config.inputs.trajectories);
+  if (config.bench) config.bench.items = at(config.bench.items);
+  if (/\.(ya?ml|json)$/i.test(config.augment.policy)) config.augment.policy = at(config.augment.policy);
+  config.out = at(config.out);
+  return config;
+}

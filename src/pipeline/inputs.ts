@@ -1,0 +1,96 @@
+// The base tasks of a pipeline run, streamed in order: gold trajectories read from a JSONL file (each
+// validated under the base harness; a bad line becomes a reject with its reason), or episodes the simulator
+// plans and its oracle plays under the base harness.
+import { formatIssue, type Issue } from '../harness/issues.js';
+import type { Harness } from '../harness/schema.js';
+import { taskFromTrajectory } from '../runtime/episode-task.js';
+import { planEpisodes } from '../runtime/sim/livestream/plan.js';
+import { assertLivestreamHarness, runOracleEpisode } from '../runtime/sim/livestream/run-episode.js';
+import { readJsonl } from '../trajectory/read-jsonl.js';
+import { validateTrajectory } from '../trajectory/validate-trajectory.js';
+import type { PipelineConfig } from './config.js';
+import type { BaseTask } from './teacher.js';
+
+/** An input that cannot become a task. */
+export interface InputReject {
+  reason: 'syntax_error' | 'invalid_trajectory' | 'duplicate_id';
+  line?: number;
+  id?: string;
+  issues: Issue[];
+}
+
+export type InputItem = { task: BaseTask } | { reject: InputReject };
+
+async function* fromFile(file: string, base: Harness): AsyncGenerator<InputItem> {
+  const seen = new Set<string>();
+  for await (const record of readJsonl(file)) {
+    if ('issue' in record) {
+      yield { reject: { reason: 'syntax_error', line: record.line, issues: [record.issue] } };
+      continue;
+    }
+    const validation = validateTrajectory(record.value, base);
+    const trajectory = validation.trajectory;
+    if (!validation.valid || !trajectory) {
+      const id = (record.value as { id?: unknown } | null)?.id;
+      yield {
+        reject: {
+          reason: 'invalid_trajectory',
+          line: record.line,
+          ...(typeof id === 'string' ? { id } : {}),
+          issues: validation.issues.map((issue) => ({ ...issue, file, line: record.line })),
+        },
+      };
+      continue;
+    }
+    if (seen.has(trajectory.id)) {
+      yield {
+        reject: {
+          reason: 'duplicate_id',
+          line: record.line,
+          id: trajectory.id,
+          issues: [
+            {
+              code: 'duplicate_id',
+              path: ['id'],
+              message: `id "${trajectory.id}" appears earlier`,
+              file,
+              line: record.line,
+            },
+          ],
+        },
+      };
+      continue;
+    }
+    seen.add(trajectory.id);
+    yield { task: { id: trajectory.id, trajectory, task: taskFromTrajectory(trajectory, base) } };
+  }
+}
+
+async function* fromSimulation(
+  simulate: Extract<PipelineConfig['inputs'], { simulate: unknown }>['simulate'],
+  base: Harness,
+): AsyncGenerator<InputItem> {
+  assertLivestreamHarness(base);
+  const seed = simulate.seed ?? 'harness-augment/livestream/v1';
+  for (const entry of planEpisodes({
+    episodes: simulate.episodes,
+    seed,
+    idPrefix: simulate.idPrefix ?? 'ls-',
+  })) {
+    const gold = await runOracleEpisode({ entry, seed, base });
+    yield { task: { id: entry.id, trajectory: gold.trajectory, task: gold.task, episode: { entry, seed } } };
+  }
+}
+
+/**
+ * @example
+ * for await (const item of readInputs(config, harness)) if ('task' in item) console.log(item.task.id);
+ */
+export function readInputs(config: PipelineConfig, base: Harness): AsyncGenerator<InputItem> {
+  return 'trajectories' in config.inputs
+    ? fromFile(config.inputs.trajectories, base)
+    : fromSimulation(config.inputs.simulate, base);
+}
+
+export const describeReject = (reject: InputReject) =>
+  reject.issues.length > 0 ? formatIssue(reject.issues[0]!) : reject.reason;

@@ -1,0 +1,268 @@
+// The pipeline runner: a validated configuration in, an output folder out — the SFT set (examples.jsonl),
+// the rejects with their reasons, every configured trainer export, the variant benchmark set, and a manifest
+// with counts, seeds, hashes and the tool version. Teachers, the judge and the exporters are injected (they
+// are adapters); the runner holds the order of work, resume and the bookkeeping.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { RegenerateFunction } from '../augment/operator.js';
+import { compilePolicy, loadPolicyFile, type Policy, parsePolicy, severityValue } from '../augment/policy.js';
+import { presets } from '../augment/presets.js';
+import type { Registry } from '../augment/registry.js';
+import { generateBench } from '../bench/generate.js';
+import { readBenchItems } from '../bench/items.js';
+import { canonicalJson } from '../harness/canonical-json.js';
+import { hashHarness } from '../harness/hash.js';
+import { HarnessAugmentError } from '../harness/issues.js';
+import { loadHarnessFile } from '../harness/parse-harness.js';
+import { writeFileAtomic } from '../harness/write-file-atomic.js';
+import type { Judge } from '../runtime/judge.js';
+import { readJsonl } from '../trajectory/read-jsonl.js';
+import { version } from '../version.js';
+import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
+import { exportsOf, type PipelineConfig } from './config.js';
+import { readInputs } from './inputs.js';
+import { runSft, type UnitResult } from './sft.js';
+import type { PipelineExporter, Teacher, TrainingExample } from './teacher.js';
+
+export interface PipelineDependencies {
+  registry: Registry;
+  teachers: { exact: Teacher; regenerate: Teacher };
+  judge: Judge;
+  exporters: Record<string, PipelineExporter>;
+  regenerate?: RegenerateFunction;
+}
+
+export interface PipelineRunOptions {
+  /** Continue an interrupted run from its checkpoint. */
+  resume?: boolean;
+  shard?: { index: number; count: number };
+  signal?: AbortSignal;
+  onProgress?: (event: { stage: 'sft' | 'export' | 'bench'; counts: RunCounts; detail?: string }) => void;
+}
+
+export interface OutputFile {
+  path: string;
+  bytes: number;
+  sha256: string;
+}
+
+export interface PipelineManifest {
+  tool: { name: 'harness-augment'; version: string };
+  runHash: string;
+  seed: string;
+  harness: { id: string; hash: string };
+  inputs: PipelineConfig['inputs'];
+  policy: { name: string; severity: number; variants: number; includeOriginal: boolean };
+  teachers: { exact: string; regenerate: string };
+  judge: string;
+  shard?: { index: number; count: number };
+  counts: RunCounts & { read: number };
+  files: OutputFile[];
+  exports: Array<{ format: string; rows: number; rejected: number; files: OutputFile[] }>;
+  bench?: { rows: number; rejected: number; files: OutputFile[] };
+}
+
+async function fileHash(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return `sha256:${hash.digest('hex')}`;
+}
+
+async function describeFile(outDir: string, file: string): Promise<OutputFile> {
+  return {
+    path: relative(outDir, file).split('\\').join('/'),
+    bytes: (await stat(file)).size,
+    sha256: await fileHash(file),
+  };
+}
+
+async function resolvePolicyName(name: string): Promise<Policy> {
+  if (/\.(ya?ml|json)$/i.test(name)) return loadPolicyFile(name);
+  const preset = presets[name];
+  if (!preset)
+    throw new HarnessAugmentError(
+      `unknown policy preset "${name}"; presets: ${Object.keys(presets).join(', ')}`,
+      {
+        kind: 'usage',
+      },
+    );
+  return parsePolicy(preset, `preset ${name}`);
+}
+
+/** What identifies a run's output: everything that changes the bytes, nothing that does not (out, concurrency). */
+async function runHashOf(config: PipelineConfig, harnessHash: string, shard: PipelineRunOptions['shard']) {
+  const { out: _out, concurrency: _concurrency, ...rest } = config;
+  const inputHash =
+    'trajectories' in config.inputs ? await fileHash(config.inputs.trajectories) : 'simulated';
+  return `sha256:${createHash('sha256')
+    .update(canonicalJson({ config: rest, harnessHash, inputHash, shard: shard ?? null, version }))
+    .digest('hex')}`;
+}
+
+async function* readExamples(file: string): AsyncGenerator<TrainingExample> {
+  for await (const record of readJsonl(file)) {
+    if ('issue' in record) throw new HarnessAugmentError(`${file} is corrupt at line ${record.line}`);
+    yield record.value as TrainingExample;
+  }
+}
+
+function count(counts: RunCounts, result: UnitResult) {
+  counts.units++;
+  if (result.firstOfTask) counts.tasks++;
+  if (result.teacher) counts.teachers[result.teacher] = (counts.teachers[result.teacher] ?? 0) + 1;
+  if (result.example) {
+    counts.examples++;
+    if ((result.collapsed ?? 0) > 0) counts.collapsed++;
+    if (result.fullTrace) counts.fullTraces++;
+  }
+  if (result.reject) {
+    counts.rejected++;
+    counts.byReason[result.reject.reason] = (counts.byReason[result.reject.reason] ?? 0) + 1;
+  }
+}
+
+/**
+ * Runs the configured pipeline into `config.out`.
+ *
+ * @example
+ * const manifest = await runPipeline(await loadPipelineConfig('pipeline.yaml'), dependencies, { resume: true });
+ */
+export async function runPipeline(
+  config: PipelineConfig,
+  dependencies: PipelineDependencies,
+  options: PipelineRunOptions = {},
+): Promise<PipelineManifest> {
+  const base = await loadHarnessFile(config.harness);
+  const baseHash = hashHarness(base).harness;
+  const policy = await resolvePolicyName(config.augment.policy);
+  const severity =
+    config.augment.severity === undefined
+      ? severityValue(policy.severity)
+      : severityValue(config.augment.severity);
+  const plan = compilePolicy(policy, dependencies.registry);
+  const seed = String(config.seed);
+  const out = config.out;
+  const runHash = await runHashOf(config, baseHash, options.shard);
+  const files = await openRunFiles(out, { resume: options.resume === true, runHash });
+  const counts = files.counts;
+  try {
+    if (Number.isFinite(files.done)) {
+      for await (const result of runSft(readInputs(config, base), {
+        base,
+        baseHash,
+        plan,
+        registry: dependencies.registry,
+        severity,
+        variants: config.augment.variants,
+        includeOriginal: config.augment.includeOriginal,
+        seed,
+        teachers: dependencies.teachers,
+        judge: dependencies.judge,
+        keepShare: config.collapse.keepShare,
+        concurrency: config.concurrency,
+        skipUnits: files.done,
+        ...(dependencies.regenerate ? { regenerate: dependencies.regenerate } : {}),
+        ...(options.shard ? { shard: options.shard } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      })) {
+        count(counts, result);
+        await files.commitUnit(
+          {
+            examples: result.example ? [`${JSON.stringify(result.example)}\n`] : [],
+            rejects: result.reject ? [`${JSON.stringify(result.reject)}\n`] : [],
+          },
+          counts,
+        );
+        options.onProgress?.({ stage: 'sft', counts });
+      }
+      await files.complete(counts);
+    } else await files.close();
+  } catch (error) {
+    await files.close();
+    throw error;
+  }
+
+  const examplesFile = join(out, runFiles.examples);
+  const exportsSummary: PipelineManifest['exports'] = [];
+  for (const [format, exportOptions] of exportsOf(config)) {
+    const exporter = dependencies.exporters[format];
+    if (!exporter) throw new HarnessAugmentError(`no exporter for format "${format}"`, { kind: 'usage' });
+    options.onProgress?.({ stage: 'export', counts, detail: format });
+    const sink = await exporter.open(join(out, 'exports', format), exportOptions);
+    try {
+      for await (const example of readExamples(examplesFile)) await sink.write(example);
+    } catch (error) {
+      await sink.abort?.();
+      throw error;
+    }
+    const summary = await sink.close();
+    exportsSummary.push({
+      format,
+      rows: summary.rows,
+      rejected: summary.rejected,
+      files: await Promise.all(summary.files.map((file) => describeFile(out, file))),
+    });
+  }
+
+  let bench: PipelineManifest['bench'];
+  if (config.bench) {
+    options.onProgress?.({ stage: 'bench', counts });
+    const benchPlan = compilePolicy(await resolvePolicyName(config.bench.policy), dependencies.registry);
+    const rows: string[] = [];
+    const rejects: string[] = [];
+    for await (const row of generateBench(base, readBenchItems(config.bench.items), {
+      plan: benchPlan,
+      variants: config.bench.variants,
+      seed,
+      onReject: (reject) => rejects.push(`${JSON.stringify(reject)}\n`),
+    }))
+      rows.push(`${JSON.stringify(row)}\n`);
+    await mkdir(join(out, 'bench'), { recursive: true });
+    const rowsFile = join(out, 'bench', 'rows.jsonl');
+    await writeFileAtomic(rowsFile, rows.join(''));
+    const benchFiles = [rowsFile];
+    if (rejects.length > 0) {
+      const rejectsFile = join(out, 'bench', 'rejects.jsonl');
+      await writeFileAtomic(rejectsFile, rejects.join(''));
+      benchFiles.push(rejectsFile);
+    }
+    bench = {
+      rows: rows.length,
+      rejected: rejects.length,
+      files: await Promise.all(benchFiles.map((file) => describeFile(out, file))),
+    };
+  }
+
+  const manifest: PipelineManifest = {
+    tool: { name: 'harness-augment', version },
+    runHash,
+    seed,
+    harness: { id: base.id, hash: baseHash },
+    inputs:
+      'trajectories' in config.inputs
+        ? { trajectories: relative(out, config.inputs.trajectories).split('\\').join('/') }
+        : config.inputs,
+    policy: {
+      name: config.augment.policy,
+      severity,
+      variants: config.augment.variants,
+      includeOriginal: config.augment.includeOriginal,
+    },
+    teachers: { exact: dependencies.teachers.exact.name, regenerate: dependencies.teachers.regenerate.name },
+    judge: dependencies.judge.name,
+    ...(options.shard ? { shard: options.shard } : {}),
+    counts: { ...counts, read: counts.tasks },
+    files: [await describeFile(out, examplesFile), await describeFile(out, join(out, runFiles.rejects))],
+    exports: exportsSummary,
+    ...(bench ? { bench } : {}),
+  };
+  await writeFileAtomic(join(out, runFiles.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+/** Reads a finished run's manifest. */
+export async function readManifest(out: string): Promise<PipelineManifest> {
+  return JSON.parse(await readFile(join(out, runFiles.manifest), 'utf8')) as PipelineManifest;
+}

@@ -1,0 +1,204 @@
+// The SFT stage: base tasks × variants → teacher → certificate or judge → hook-retry collapsing → training
+// examples. Work units (one task under one harness) run with bounded concurrency and come out in a fixed
+// order; each unit's lines depend only on the configuration, the seed and the unit, so a resumed run and a
+// run with another concurrency write the same bytes.
+import { augmentExample } from '../augment/augment.js';
+import type { RegenerateFunction } from '../augment/operator.js';
+import type { Plan } from '../augment/plan.js';
+import type { Registry } from '../augment/registry.js';
+import { formatIssue } from '../harness/issues.js';
+import type { Harness } from '../harness/schema.js';
+import { taskInVariant } from '../runtime/episode-task.js';
+import type { Judge } from '../runtime/judge.js';
+import { mapOrdered } from '../runtime/map-ordered.js';
+import { collapseHookRetries, keepsFullTrace } from '../trajectory/collapse-hook-retries.js';
+import type { Trajectory } from '../trajectory/schema.js';
+import type { InputItem } from './inputs.js';
+import type { BaseTask, Teacher, TeacherRequest, TrainingExample } from './teacher.js';
+
+export interface SftOptions {
+  base: Harness;
+  baseHash: string;
+  plan: Plan;
+  registry: Registry;
+  severity: number;
+  variants: number;
+  includeOriginal: boolean;
+  seed: string;
+  teachers: { exact: Teacher; regenerate: Teacher };
+  judge: Judge;
+  keepShare: number;
+  concurrency: number;
+  regenerate?: RegenerateFunction;
+  /** Only tasks whose 0-based position modulo `count` equals `index`. */
+  shard?: { index: number; count: number };
+  /** Units already done by an interrupted run: skipped without work. */
+  skipUnits?: number;
+  signal?: AbortSignal;
+}
+
+/** A reject line: why a task or a variant did not become an example. */
+export interface SftReject {
+  id: string;
+  reason: string;
+  stage: 'input' | 'augment' | 'teacher' | 'judge';
+  details: string[];
+}
+
+export interface UnitResult {
+  unit: number;
+  /** A new task started with this unit (for counting). */
+  firstOfTask: boolean;
+  example?: TrainingExample;
+  reject?: SftReject;
+  teacher?: string;
+  collapsed?: number;
+  fullTrace?: boolean;
+}
+
+type Unit =
+  | { unit: number; firstOfTask: boolean; kind: 'reject'; reject: SftReject }
+  | { unit: number; firstOfTask: boolean; kind: 'variant'; task: BaseTask; variantIndex: number | 'base' };
+
+async function* unitsOf(inputs: AsyncIterable<InputItem>, options: SftOptions): AsyncGenerator<Unit> {
+  let unit = 0;
+  let position = 0;
+  for await (const item of inputs) {
+    const mine = !options.shard || position % options.shard.count === options.shard.index;
+    position++;
+    if (!mine) continue;
+    if ('reject' in item) {
+      const { reject } = item;
+      yield {
+        unit: unit++,
+        firstOfTask: true,
+        kind: 'reject',
+        reject: {
+          id: reject.id ?? `line ${reject.line}`,
+          reason: reject.reason,
+          stage: 'input',
+          details: reject.issues.slice(0, 20).map((issue) => formatIssue(issue)),
+        },
+      };
+      continue;
+    }
+    const indexes: Array<number | 'base'> = [
+      ...(options.includeOriginal ? ['base' as const] : []),
+      ...Array.from({ length: options.variants }, (_, index) => index),
+    ];
+    for (const [offset, variantIndex] of indexes.entries())
+      yield { unit: unit++, firstOfTask: offset === 0, kind: 'variant', task: item.task, variantIndex };
+  }
+}
+
+function exampleOf(id: string, trajectory: Trajectory, meta: Record<string, unknown>): TrainingExample {
+  return { id, messages: trajectory.messages, tools: trajectory.tools ?? [], meta };
+}
+
+async function runUnit(unit: Extract<Unit, { kind: 'variant' }>, options: SftOptions): Promise<UnitResult> {
+  const { task, variantIndex } = unit;
+  const unitId = `${task.id}/${variantIndex}`;
+  const result: UnitResult = { unit: unit.unit, firstOfTask: unit.firstOfTask };
+  let request: TeacherRequest = {
+    base: options.base,
+    task,
+    unitId,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  let teacher = options.teachers.exact;
+  let variantMeta: Record<string, unknown> = { variantId: 'base', variantIndex: -1, ops: [] };
+  if (variantIndex !== 'base') {
+    const augmented = await augmentExample(options.base, task.trajectory, variantIndex, {
+      plan: options.plan,
+      seed: options.seed,
+      severity: options.severity,
+      ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+    });
+    if ('reject' in augmented) {
+      result.reject = {
+        id: unitId,
+        reason: augmented.reject.reason,
+        stage: 'augment',
+        details: augmented.reject.issues.slice(0, 20).map((issue) => formatIssue(issue)),
+      };
+      return result;
+    }
+    const { row } = augmented;
+    const regenerates = row.provenance.ops.some((op) => options.registry.get(op.name)?.mode === 'regenerate');
+    if (regenerates) teacher = options.teachers.regenerate;
+    request = {
+      ...request,
+      variant: { id: row.variantId, harness: row.harness, relabel: row.relabel, rewritten: row.trajectory },
+    };
+    variantMeta = {
+      variantId: row.variantId,
+      variantIndex,
+      ops: row.provenance.ops.map((op) => op.name),
+      changed: row.provenance.changed,
+    };
+  }
+  const generated = await teacher.generate(request);
+  result.teacher = teacher.name;
+  if ('skip' in generated) {
+    result.reject = { id: unitId, reason: 'teacher_skipped', stage: 'teacher', details: [generated.skip] };
+    return result;
+  }
+  const harness = request.variant?.harness ?? options.base;
+  if (!teacher.exact) {
+    // A model's trajectory has no certificate: the judge decides, in the variant's own vocabulary.
+    const verdict = await options.judge.judge(
+      {
+        trajectory: generated.trajectory,
+        harness,
+        task: request.variant ? taskInVariant(task.task, request.variant.relabel) : task.task,
+      },
+      options.signal ? { signal: options.signal } : {},
+    );
+    if (!verdict.keep) {
+      result.reject = { id: unitId, reason: 'judge', stage: 'judge', details: verdict.reasons.slice(0, 20) };
+      return result;
+    }
+  }
+  let trajectory = generated.trajectory;
+  const full = keepsFullTrace(unitId, { keepShare: options.keepShare, seed: options.seed });
+  const collapsed = full ? undefined : collapseHookRetries(trajectory);
+  if (collapsed) {
+    trajectory = collapsed.trajectory;
+    result.collapsed = collapsed.collapsed;
+  }
+  const hasRetries = generated.trajectory.messages.some(
+    (message) => 'hsa' in message && message.hsa?.event === 'hook_rejected',
+  );
+  result.fullTrace = full && hasRetries;
+  result.example = exampleOf(unitId, trajectory, {
+    exampleId: task.id,
+    ...variantMeta,
+    teacher: teacher.name,
+    baseHash: options.baseHash,
+    harness: { id: harness.id, hash: trajectory.harness?.hash },
+    retries: full ? 'kept' : collapsed && collapsed.collapsed > 0 ? 'collapsed' : 'none',
+  });
+  return result;
+}
+
+/**
+ * Runs the SFT stage over the inputs, one result per unit in order (units before `skipUnits` are skipped).
+ *
+ * @example
+ * for await (const result of runSft(readInputs(config, harness), options)) write(result);
+ */
+export async function* runSft(
+  inputs: AsyncIterable<InputItem>,
+  options: SftOptions,
+): AsyncGenerator<UnitResult> {
+  const skip = options.skipUnits ?? 0;
+  async function* pending() {
+    for await (const unit of unitsOf(inputs, options)) if (unit.unit >= skip) yield unit;
+  }
+  yield* mapOrdered(pending(), options.concurrency, async (unit) => {
+    options.signal?.throwIfAborted();
+    if (unit.kind === 'reject')
+      return { unit: unit.unit, firstOfTask: unit.firstOfTask, reject: unit.reject };
+    return runUnit(unit, options);
+  });
+}

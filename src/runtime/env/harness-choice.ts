@@ -1,0 +1,139 @@
+// Turns a reset's harness choice into the harness an episode runs under: the base harness, a certified
+// variant sampled from a named policy exactly as the simulator samples it, or a variant the client built
+// itself (checked here, so that a bad one is a 400 listing its issues rather than a crash mid-episode).
+import { augmentExample } from '../../augment/augment.js';
+import type { Plan } from '../../augment/plan.js';
+import { compilePolicy, type PolicyInput, parsePolicy, severityValue } from '../../augment/policy.js';
+import { createRegistry, type Registry } from '../../augment/registry.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import { safeParseHarness } from '../../harness/parse-harness.js';
+import type { Harness } from '../../harness/schema.js';
+import type { Relabel } from '../../trajectory/relabel.js';
+import type { Trajectory } from '../../trajectory/schema.js';
+import { EnvError } from './env-error.js';
+import type { HarnessChoice } from './schemas.js';
+
+/** The harness an episode runs under, and how its vocabulary maps back to the base one. */
+export interface ChosenHarness {
+  harness: Harness;
+  /** Maps base names to the variant's; absent for the base harness. */
+  relabel?: Relabel;
+  variantId?: string;
+  /** Why no certified variant was found (the episode then runs under the base harness). */
+  augmentSkipped?: string;
+}
+
+/** Variant indexes tried before an episode falls back to the base harness (as the simulator does). */
+const variantAttempts = 4;
+
+/**
+ * Named policies compiled on first use and kept. The registry defaults to the built-in operators, loaded
+ * only when a client first asks for an augmented episode.
+ *
+ * @example
+ * const plans = createPlanCache(presets);
+ * const { plan, severity } = await plans.get('hat');
+ */
+export function createPlanCache(policies: Readonly<Record<string, PolicyInput>>, registry?: Registry) {
+  const compiled = new Map<string, Promise<{ plan: Plan; severity: number }>>();
+  let registryPromise: Promise<Registry> | undefined;
+  const loadRegistry = () => {
+    registryPromise ??= registry
+      ? Promise.resolve(registry)
+      : import('../../../perturbations/index.js').then(({ builtinOperators }) =>
+          createRegistry(builtinOperators),
+        );
+    return registryPromise;
+  };
+  return {
+    names: () => Object.keys(policies).sort(),
+    get(name: string): Promise<{ plan: Plan; severity: number }> {
+      if (!Object.hasOwn(policies, name))
+        return Promise.reject(
+          new EnvError(
+            400,
+            'invalid_request',
+            `unknown augmentation policy "${name}"; known: ${Object.keys(policies).sort().join(', ')}`,
+          ),
+        );
+      let entry = compiled.get(name);
+      if (!entry) {
+        entry = loadRegistry().then((loaded) => {
+          const policy = parsePolicy(policies[name], `preset ${name}`);
+          return { plan: compilePolicy(policy, loaded), severity: severityValue(policy.severity) };
+        });
+        compiled.set(name, entry);
+      }
+      return entry;
+    },
+  };
+}
+
+export type PlanCache = ReturnType<typeof createPlanCache>;
+
+export interface ChooseHarnessOptions {
+  base: Harness;
+  /** The episode's gold run under the base harness: what a sampled variant must carry over. */
+  gold: Trajectory;
+  /** The run seed (variants draw from `${seed}/${gold.id}/${variantIndex}`, as in `hsa sim run`). */
+  seed: string;
+  plans: PlanCache;
+}
+
+/**
+ * Resolves a reset's harness choice.
+ *
+ * @example
+ * const chosen = await chooseHarness({ augment: 'hat' }, { base, gold: gold.trajectory, seed: '7', plans });
+ */
+export async function chooseHarness(
+  choice: HarnessChoice | undefined,
+  options: ChooseHarnessOptions,
+): Promise<ChosenHarness> {
+  if (choice === undefined || choice === 'original') return { harness: options.base };
+  if ('variant' in choice) {
+    const parsed = safeParseHarness(choice.variant.harness);
+    if (!parsed.success)
+      throw new EnvError(
+        400,
+        'invalid_harness',
+        `harness.variant.harness is not a valid harness (${parsed.issues.length} issue(s)); first: ${parsed.issues[0]!.message}`,
+        {
+          issues: parsed.issues.map((issue) => ({
+            ...issue,
+            path: ['harness', 'variant', 'harness', ...issue.path],
+          })),
+        },
+      );
+    return {
+      harness: parsed.data,
+      relabel: (choice.variant.relabel as Relabel | undefined) ?? { steps: [] },
+    };
+  }
+  const { plan, severity: policySeverity } = await options.plans.get(choice.augment);
+  const severity =
+    choice.severity === undefined
+      ? policySeverity
+      : severityValue(choice.severity as Parameters<typeof severityValue>[0]);
+  const start = choice.variant_index ?? 0;
+  let reason = 'no certified variant';
+  for (let index = start; index < start + variantAttempts; index++) {
+    let result: Awaited<ReturnType<typeof augmentExample>>;
+    try {
+      result = await augmentExample(options.base, options.gold, index, {
+        plan,
+        seed: options.seed,
+        severity,
+      });
+    } catch (error) {
+      // An operator that throws on this example counts as one failed attempt, not as a server error.
+      if (!HarnessAugmentError.isInstance(error)) throw error;
+      reason = error.message;
+      continue;
+    }
+    if ('row' in result)
+      return { harness: result.row.harness, relabel: result.row.relabel, variantId: result.row.variantId };
+    reason = result.reject.reason;
+  }
+  return { harness: options.base, augmentSkipped: reason };
+}

@@ -1,0 +1,371 @@
+// The RL environment as a service, without the network: Gym-like `reset`/`step` over simulated live-stream
+// episodes (under the base harness, a sampled variant or a client's own variant, with seeded tool faults),
+// OpenRLHF's `get_reward`, and `health`. Each episode is the runtime's Episode, driven one assistant message
+// at a time; the viewer's next message is sent when a turn ends, and the four rewards are computed in the
+// base vocabulary against the episode's gold labels when the last turn ends: the same numbers `hsa sim run`
+// computes for the same episode played in process. The only state shared between episodes is the store.
+import type { PolicyInput } from '../../augment/policy.js';
+import { presets } from '../../augment/presets.js';
+import type { Registry } from '../../augment/registry.js';
+import { hashHarness } from '../../harness/hash.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import type { Harness } from '../../harness/schema.js';
+import { invertOutput, type Relabel } from '../../trajectory/relabel.js';
+import type { Message } from '../../trajectory/schema.js';
+import { version } from '../../version.js';
+import { Episode, type HookEventRecord, StepError, toChatMessages } from '../episode.js';
+import type { EpisodeTask } from '../episode-task.js';
+import { withFaults } from '../faults.js';
+import { type EpisodeScore, scoreEpisode } from '../rewards/index.js';
+import { FIXTURE_EPISODES, FIXTURE_SEED, type PlanEntry, planEpisodes } from '../sim/livestream/plan.js';
+import {
+  assertLivestreamHarness,
+  livestreamCatalog,
+  runOracleEpisode,
+} from '../sim/livestream/run-episode.js';
+import { shopTools } from '../sim/livestream/shop-tools.js';
+import { type RoomContext, Shop } from '../sim/livestream/world.js';
+import type { ToolRuntime } from '../tool-runtime.js';
+import { EnvError } from './env-error.js';
+import { EpisodeStore, type StoreEntry } from './episode-store.js';
+import { type ChosenHarness, chooseHarness, createPlanCache } from './harness-choice.js';
+import {
+  type ChatMessage,
+  type EnvRewards,
+  GetRewardRequestSchema,
+  type GetRewardResponse,
+  type HealthResponse,
+  parseRequest,
+  ResetRequestSchema,
+  type ResetResponse,
+  type StepResponse,
+} from './schemas.js';
+
+export interface EnvServiceOptions {
+  /** The base harness: the live-stream harness, or one with the same tools. */
+  harness: Harness;
+  /** Seed of resets that give none (default: the fixture's seed). */
+  seed?: string;
+  /** Tool faults of resets that say nothing about faults (default: none). */
+  faults?: { rate: number };
+  /** Most episodes held at once, running and finished (default 1024). */
+  maxEpisodes?: number;
+  /** An episode untouched for this long is dropped (default 10 minutes). */
+  idleMs?: number;
+  /** Clock in milliseconds for idle expiry (default `Date.now`). */
+  now?: () => number;
+  /** Named augmentation policies a reset may ask for (default: the built-in presets). */
+  policies?: Readonly<Record<string, PolicyInput>>;
+  /** Operators the policies refer to (default: the built-in operators). */
+  registry?: Registry;
+  /** Tag in episode ids (`ep-<instance>-<n>`), so that a restarted server does not answer for old ids. */
+  instance?: string;
+  /** Most assistant messages in one viewer turn (default 12, as in the simulator). */
+  maxStepsPerTurn?: number;
+}
+
+/** The environment protocol, in process. */
+export interface EnvService {
+  /** Starts an episode and sends its first viewer message. */
+  reset(request?: unknown): Promise<ResetResponse>;
+  /** Takes one assistant message in an episode. */
+  step(episodeId: string, message: unknown): Promise<StepResponse>;
+  /** Rewards of episodes by id, in OpenRLHF's remote reward model shape. */
+  getReward(request: unknown): GetRewardResponse;
+  health(): HealthResponse;
+  /** Closes every episode (tools still running are aborted). */
+  close(): void;
+}
+
+interface LiveEpisode extends StoreEntry {
+  episode: Episode;
+  entry: PlanEntry;
+  task: EpisodeTask;
+  /** Maps base names to the episode's harness names; absent under the base harness. */
+  relabel?: Relabel;
+  /** Index of the next viewer message to send. */
+  nextViewer: number;
+  score?: EpisodeScore;
+}
+
+/** Plans kept per seed; a plan is cheap to rebuild, this only saves the work for busy seeds. */
+const cachedPlans = 64;
+
+const rewardNames = ['accuracy', 'effectiveness', 'toolRationality', 'skillSelection'] as const;
+
+function rewardsOf(score: EpisodeScore): EnvRewards {
+  return {
+    accuracy: score.accuracy,
+    effectiveness: score.effectiveness,
+    toolRationality: score.toolRationality,
+    skillSelection: score.skillSelection,
+  };
+}
+
+function faultRate(rate: unknown, where: string): number {
+  if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1))
+    throw new HarnessAugmentError(
+      `${where}: the fault rate must be a number in [0, 1], got ${String(rate)}`,
+      {
+        kind: 'usage',
+      },
+    );
+  return rate;
+}
+
+/**
+ * Creates the environment service over a base harness.
+ *
+ * @example
+ * const env = createEnvService({ harness: await loadHarnessFile('fixtures/livestream/harness.yaml') });
+ * const { episode_id, observation } = await env.reset({ seed: 7, index: 3, harness: { augment: 'hat' } });
+ * const result = await env.step(episode_id, await model.chat(observation.messages, observation.tools));
+ */
+export function createEnvService(options: EnvServiceOptions): EnvService {
+  const base = options.harness;
+  assertLivestreamHarness(base);
+  const defaultSeed = options.seed ?? FIXTURE_SEED;
+  const defaultFaults = options.faults ? { rate: faultRate(options.faults.rate, 'faults') } : undefined;
+  const store = new EpisodeStore<LiveEpisode>({
+    ...(options.maxEpisodes !== undefined ? { maxEpisodes: options.maxEpisodes } : {}),
+    ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    idPrefix: options.instance ? `ep-${options.instance}-` : 'ep-',
+  });
+  const plans = createPlanCache(options.policies ?? presets, options.registry);
+  const planBySeed = new Map<string, PlanEntry[]>();
+
+  function planFor(seed: string): PlanEntry[] {
+    let plan = planBySeed.get(seed);
+    if (plan) {
+      // Most recently used last: the first key is the one to drop.
+      planBySeed.delete(seed);
+    } else {
+      plan = planEpisodes({ episodes: FIXTURE_EPISODES, seed, idPrefix: 'env-' });
+      if (planBySeed.size >= cachedPlans) planBySeed.delete(planBySeed.keys().next().value as string);
+    }
+    planBySeed.set(seed, plan);
+    return plan;
+  }
+
+  /** Sends viewer messages while the turn is closed and turns remain; appends what they produced. */
+  async function sendViewers(live: LiveEpisode, messages: Message[], hookEvents: HookEventRecord[]) {
+    while (!live.episode.turnOpen && live.nextViewer < live.task.turns.length) {
+      const turn = live.task.turns[live.nextViewer]!;
+      live.nextViewer++;
+      const observation = await live.episode.user(turn.viewer);
+      messages.push(...observation.messages);
+      hookEvents.push(...observation.hookEvents);
+    }
+    if (!live.episode.turnOpen && live.nextViewer >= live.task.turns.length) {
+      live.done = true;
+      live.score = score(live);
+    }
+  }
+
+  /** The episode's rewards, in the base vocabulary against the base harness's rules. */
+  function score(live: LiveEpisode): EpisodeScore {
+    const trajectory = {
+      ...live.episode.trajectory(live.entry.id),
+      harness: { id: live.episode.harness.id, hash: hashHarness(live.episode.harness).harness },
+    };
+    const inBase = live.relabel
+      ? { ...trajectory, messages: invertOutput(trajectory.messages, live.relabel) }
+      : trajectory;
+    return scoreEpisode(inBase, base, live.task);
+  }
+
+  function toolsFor(
+    shop: Shop,
+    chosen: ChosenHarness,
+    seed: string,
+    entry: PlanEntry,
+    rate: number | undefined,
+  ) {
+    const tools: ToolRuntime = shopTools(shop, chosen.relabel);
+    // The same fault seed as the simulator's, so that call k fails here exactly when it fails in process.
+    return rate !== undefined && rate > 0 ? withFaults(tools, { rate, seed: `${seed}:${entry.id}` }) : tools;
+  }
+
+  return {
+    async reset(request: unknown = {}): Promise<ResetResponse> {
+      store.sweep();
+      const parsed = parseRequest(ResetRequestSchema, request ?? {}, '/reset');
+      const seed = String(parsed.seed ?? defaultSeed);
+      const index = parsed.index ?? 0;
+      if (index >= FIXTURE_EPISODES)
+        throw new EnvError(
+          400,
+          'invalid_request',
+          `/reset: index must be below ${FIXTURE_EPISODES} (the episodes of one seed), got ${index}`,
+        );
+      const faults = parsed.faults === null ? undefined : (parsed.faults ?? defaultFaults);
+      const release = store.reserve();
+      try {
+        const entry = planFor(seed)[index]!;
+        const gold = await runOracleEpisode({
+          entry,
+          seed,
+          base,
+          ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+        });
+        const chosen = await chooseHarness(parsed.harness, { base, gold: gold.trajectory, seed, plans });
+        const context = (gold.trajectory.context ?? {}) as Record<string, unknown>;
+        const shop = new Shop(livestreamCatalog(), context as unknown as RoomContext);
+        const episode = new Episode({
+          harness: chosen.harness,
+          context,
+          tools: toolsFor(shop, chosen, seed, entry, faults?.rate),
+          ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+        });
+        const live: LiveEpisode = {
+          id: store.nextId(),
+          lastUsed: store.now(),
+          busy: false,
+          done: false,
+          close: () => episode.close(),
+          episode,
+          entry,
+          task: gold.task,
+          nextViewer: 0,
+          ...(chosen.relabel ? { relabel: chosen.relabel } : {}),
+        };
+        const hookEvents: HookEventRecord[] = [];
+        await sendViewers(live, [], hookEvents);
+        store.add(live, release);
+        const language = gold.trajectory.meta?.language;
+        return {
+          episode_id: live.id,
+          observation: {
+            messages: toChatMessages(episode.messages) as ChatMessage[],
+            tools: episode.tools,
+          },
+          done: live.done,
+          reward: live.score?.total ?? 0,
+          ...(live.score ? { rewards: rewardsOf(live.score) } : {}),
+          info: {
+            turns: gold.task.turns.length,
+            scenario: entry.scenario.name,
+            entry_id: entry.id,
+            seed,
+            index,
+            language: typeof language === 'string' ? language : entry.lang,
+            ...(chosen.variantId ? { variant_id: chosen.variantId } : {}),
+            ...(chosen.augmentSkipped ? { augment_skipped: chosen.augmentSkipped } : {}),
+            ...(faults && faults.rate > 0 ? { faults: { rate: faults.rate } } : {}),
+            hook_events: hookEvents,
+          },
+        };
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+
+    async step(episodeId: string, message: unknown): Promise<StepResponse> {
+      store.sweep();
+      if (typeof episodeId !== 'string' || episodeId === '')
+        throw new EnvError(400, 'invalid_request', '/step: episode_id must be a non-empty string');
+      const live = store.get(episodeId);
+      store.touch(live);
+      if (live.done)
+        throw new EnvError(
+          409,
+          'episode_done',
+          `episode "${episodeId}" is done (reward ${live.score?.total ?? 0}); call /reset for a new episode`,
+        );
+      if (live.busy)
+        throw new EnvError(
+          409,
+          'episode_busy',
+          `episode "${episodeId}" is still taking a step; send the next one after its answer`,
+        );
+      live.busy = true;
+      try {
+        const turn = live.episode.turns - 1;
+        let observation: Awaited<ReturnType<Episode['assistant']>>;
+        try {
+          observation = await live.episode.assistant(message as Parameters<Episode['assistant']>[0]);
+        } catch (error) {
+          if (error instanceof StepError)
+            throw new EnvError(400, 'invalid_step', `/step: ${error.message} (the episode is unchanged)`);
+          throw error;
+        }
+        const messages = [...observation.messages];
+        const hookEvents = [...observation.hookEvents];
+        if (observation.turnEnded) await sendViewers(live, messages, hookEvents);
+        return {
+          observation: { messages: toChatMessages(messages) as ChatMessage[] },
+          reward: live.score?.total ?? 0,
+          ...(live.score ? { rewards: rewardsOf(live.score) } : {}),
+          done: live.done,
+          info: {
+            turn,
+            ...(observation.end ? { end: observation.end } : {}),
+            hook_events: hookEvents,
+          },
+        };
+      } finally {
+        live.busy = false;
+        store.touch(live);
+      }
+    },
+
+    getReward(request: unknown): GetRewardResponse {
+      store.sweep();
+      const parsed = parseRequest(GetRewardRequestSchema, request, '/get_reward');
+      const lengths = [
+        parsed.query.length,
+        parsed.prompts?.length ?? parsed.query.length,
+        parsed.labels.length,
+      ];
+      if (new Set(lengths).size !== 1)
+        throw new EnvError(
+          400,
+          'invalid_request',
+          `/get_reward: query, prompts and labels must have one entry per sample; got ${lengths.join(', ')}`,
+        );
+      const missing = parsed.labels.flatMap((label, index) => (store.find(label) ? [] : [{ label, index }]));
+      if (missing.length > 0)
+        throw new EnvError(
+          404,
+          'unknown_episode',
+          `/get_reward: labels must be episode ids of this server; unknown or expired: ${missing
+            .slice(0, 5)
+            .map(({ label }) => JSON.stringify(label))
+            .join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`,
+          {
+            issues: missing.map(({ label, index }) => ({
+              code: 'unknown_episode',
+              path: ['labels', index],
+              message: `no episode "${label}" on this server`,
+            })),
+          },
+        );
+      const rewards: number[] = [];
+      const extra: Record<string, number[]> = Object.fromEntries(
+        [...rewardNames, 'done'].map((name) => [name, [] as number[]]),
+      );
+      for (const label of parsed.labels) {
+        const live = store.find(label)!;
+        store.touch(live);
+        // A running episode is scored as it stands (its missing turns count against it).
+        const current = live.score ?? score(live);
+        rewards.push(current.total);
+        for (const name of rewardNames) extra[name]!.push(current[name]);
+        extra.done!.push(live.done ? 1 : 0);
+      }
+      return { rewards, scores: [...rewards], extra_logs: extra };
+    },
+
+    health(): HealthResponse {
+      store.sweep();
+      const { running, finished } = store.counts();
+      return { status: 'ok', episodes: running, finished, version };
+    },
+
+    close(): void {
+      store.clear();
+    },
+  };
+}

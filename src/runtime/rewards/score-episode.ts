@@ -1,0 +1,136 @@
+// All four rewards of one episode at once, with a weighted total (equal weights by default) and the
+// alignment between the task's turns and the trajectory's.
+import { HarnessAugmentError } from '../../harness/issues.js';
+import type { Harness } from '../../harness/schema.js';
+import type { Trajectory } from '../../trajectory/schema.js';
+import type { EpisodeTask } from '../episode-task.js';
+import { type AccuracyDetails, accuracyReward } from './accuracy.js';
+import { type EffectivenessDetails, effectivenessReward } from './effectiveness.js';
+import type { RewardFinding } from './reward.js';
+import { type SkillSelectionDetails, skillSelectionReward } from './skill-selection.js';
+import { type ToolRationalityDetails, toolRationalityReward } from './tool-rationality.js';
+import { splitTurns } from './turns.js';
+
+/** Relative weights of the four rewards in `total`; they need not sum to 1. */
+export interface RewardWeights {
+  accuracy: number;
+  effectiveness: number;
+  toolRationality: number;
+  skillSelection: number;
+}
+
+/** Equal weights: `total` is the plain mean of the four rewards. */
+export const defaultRewardWeights: Readonly<RewardWeights> = Object.freeze({
+  accuracy: 1,
+  effectiveness: 1,
+  toolRationality: 1,
+  skillSelection: 1,
+});
+
+export interface EpisodeScore {
+  accuracy: number;
+  effectiveness: number;
+  toolRationality: number;
+  skillSelection: number;
+  /** Σ weight × reward / Σ weight. */
+  total: number;
+  weights: RewardWeights;
+  details: {
+    accuracy: AccuracyDetails;
+    effectiveness: EffectivenessDetails;
+    toolRationality: ToolRationalityDetails;
+    skillSelection: SkillSelectionDetails;
+    /** `turn_count_mismatch` and `viewer_mismatch`: the task and the trajectory do not describe the same turns. */
+    alignment: RewardFinding[];
+  };
+}
+
+export interface ScoreEpisodeOptions {
+  /** Weights of `total`; missing ones keep their default of 1. */
+  weights?: Partial<RewardWeights>;
+}
+
+const rewardNames = ['accuracy', 'effectiveness', 'toolRationality', 'skillSelection'] as const;
+
+function resolveWeights(partial: Partial<RewardWeights> | undefined): RewardWeights {
+  const weights = { ...defaultRewardWeights, ...partial };
+  for (const name of rewardNames) {
+    const weight = weights[name];
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0)
+      throw new HarnessAugmentError(`reward weight "${name}" must be a finite number ≥ 0, got ${weight}`, {
+        kind: 'usage',
+      });
+  }
+  if (rewardNames.every((name) => weights[name] === 0))
+    throw new HarnessAugmentError('at least one reward weight must be greater than 0', { kind: 'usage' });
+  return weights;
+}
+
+function alignment(trajectory: Trajectory, harness: Harness, task: EpisodeTask): RewardFinding[] {
+  const turns = splitTurns(trajectory, harness);
+  const findings: RewardFinding[] = [];
+  if (turns.length !== task.turns.length)
+    findings.push({
+      code: 'turn_count_mismatch',
+      turn: Math.min(turns.length, task.turns.length),
+      reason: `the task has ${task.turns.length} turn(s), the trajectory ${turns.length}`,
+    });
+  task.turns.forEach((expected, index) => {
+    const turn = turns[index];
+    if (turn && turn.viewer !== expected.viewer)
+      findings.push({
+        code: 'viewer_mismatch',
+        turn: index,
+        message: turn.viewerMessage,
+        reason: `the viewer message differs from the task's: ${JSON.stringify(expected.viewer)}`,
+        values: [expected.viewer, turn.viewer],
+      });
+  });
+  return findings;
+}
+
+/**
+ * Scores one episode with the four rewards and their weighted total. The trajectory must be in the base
+ * harness's vocabulary: map a variant's output back with the variant's relabel first.
+ *
+ * @example
+ * const score = scoreEpisode(trajectory, harness, task);
+ * score.total // (accuracy + effectiveness + toolRationality + skillSelection) / 4
+ * scoreEpisode(trajectory, harness, task, { weights: { accuracy: 2 } }).total
+ */
+export function scoreEpisode(
+  trajectory: Trajectory,
+  harness: Harness,
+  task: EpisodeTask,
+  options: ScoreEpisodeOptions = {},
+): EpisodeScore {
+  const weights = resolveWeights(options.weights);
+  const accuracy = accuracyReward(trajectory, harness, task);
+  const effectiveness = effectivenessReward(trajectory, harness, task);
+  const toolRationality = toolRationalityReward(trajectory, harness, task);
+  const skillSelection = skillSelectionReward(trajectory, harness, task);
+  const scores: Record<(typeof rewardNames)[number], number> = {
+    accuracy: accuracy.score,
+    effectiveness: effectiveness.score,
+    toolRationality: toolRationality.score,
+    skillSelection: skillSelection.score,
+  };
+  let weighted = 0;
+  let weightSum = 0;
+  for (const name of rewardNames) {
+    weighted += weights[name] * scores[name];
+    weightSum += weights[name];
+  }
+  return {
+    ...scores,
+    total: weighted / weightSum,
+    weights,
+    details: {
+      accuracy: accuracy.details,
+      effectiveness: effectiveness.details,
+      toolRationality: toolRationality.details,
+      skillSelection: skillSelection.details,
+      alignment: alignment(trajectory, harness, task),
+    },
+  };
+}
