@@ -1,33 +1,38 @@
 // `npm start`: the main job on the bundled live-stream fixture. It validates the harness and its
-// trajectories, augments them with the `hat` policy into certified variants, renders the system prompt,
-// exports the tools and skills, and says where each file is.
-import { createWriteStream } from 'node:fs';
+// trajectories, runs the bundled pipeline (examples/pipeline/livestream.yaml: the simulator's oracle plays
+// the fixture's episodes, the replay teacher carries each to 4 certified `hat` variants, hook-retry traces
+// are collapsed, every trainer export and the variant benchmark set are written), renders the system
+// prompt, exports the tools and skills, and says where each file is and what it holds. No network, no GPU.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { builtinOperators } from '../perturbations/index.js';
+import { join, relative } from 'node:path';
+import { buildPipelineDependencies } from '../src/adapters/pipeline-dependencies.js';
+import { builtinRegistry } from '../src/cli/operators-registry.js';
 import {
-  type AugmentReject,
-  augment,
-  compilePolicy,
-  createRegistry,
-  dimensions,
   exportMcpTools,
   exportOpenAITools,
   formatIssue,
   HarnessAugmentError,
   hashHarness,
   loadHarnessFile,
-  parsePolicy,
-  presets,
+  loadPipelineConfig,
   readDocument,
-  readJsonl,
   renderSystemPrompt,
+  runPipeline,
   validateTrajectoriesFile,
   writeSkillsFolder,
 } from '../src/index.js';
 
 const fixture = 'fixtures/livestream';
 const out = 'out';
+const configFile = 'examples/pipeline/livestream.yaml';
+
+const exportWhat: Record<string, string> = {
+  trl: 'TRL SFTTrainer JSONL (messages + tools)',
+  axolotl: 'Axolotl chat_template JSONL and its datasets: entry',
+  'llama-factory': 'LLaMA-Factory sharegpt JSONL and its dataset_info.json entry',
+  openai: 'OpenAI fine-tuning JSONL',
+  verl: 'veRL multi-turn SFT parquet and its dataset class',
+};
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -47,40 +52,38 @@ async function main(): Promise<number> {
       `${report.stats.toolCalls} tool calls, ${report.stats.skillLoads} skill loads, ${report.stats.hookRejections} hook rejections`,
   );
 
-  await mkdir(out, { recursive: true });
-  const variants = 4;
-  const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
-  const rowsFile = join(out, 'augmented.jsonl');
-  const rowsStream = createWriteStream(rowsFile);
-  const rejects: AugmentReject[] = [];
-  const coverage = new Map(dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }]));
-  let rows = 0;
-  for await (const row of augment(harness, readJsonl(trajectoriesFile), {
-    plan,
-    variants,
-    seed: 42,
-    onReject: (reject) => rejects.push(reject),
-  })) {
-    rows++;
-    for (const dimension of row.provenance.planned)
-      (coverage.get(dimension) as { planned: number }).planned++;
-    for (const dimension of row.provenance.changed)
-      (coverage.get(dimension) as { changed: number }).changed++;
-    if (!rowsStream.write(`${JSON.stringify(row)}\n`))
-      await new Promise<void>((resolve) => rowsStream.once('drain', () => resolve()));
-  }
-  await new Promise<void>((resolve) => rowsStream.end(() => resolve()));
-  console.log(
-    `augment   policy hat, ${variants} variants, seed 42: ${rows} certified rows, ${rejects.length} rejected`,
+  console.log(`pipeline  ${configFile} (about a minute)…`);
+  const config = await loadPipelineConfig(configFile);
+  const manifest = await runPipeline(
+    config,
+    buildPipelineDependencies(config, { registry: await builtinRegistry() }),
   );
+  const { counts } = manifest;
   console.log(
-    `          changed / chosen: ${[...coverage].map(([dimension, { planned, changed }]) => `${dimension} ${changed}/${planned}`).join(', ')}`,
+    `          ${counts.tasks} tasks × (base + ${manifest.policy.variants} hat variants) = ${counts.units} units: ` +
+      `${counts.examples} examples, ${counts.rejected} rejected; retry traces collapsed in ${counts.collapsed}, kept whole in ${counts.fullTraces}`,
   );
-
-  const { value: context } = await readDocument(join(fixture, 'contexts', 'example.json'));
+  const at = (path: string) => relative('.', join(config.out, path));
   const written: Array<[string, string]> = [
-    [rowsFile, `${rows} (variant harness, rewritten trajectory) rows, each certified`],
+    [at('examples.jsonl'), `${counts.examples} training examples (messages, tools, provenance)`],
+    [at('rejects.jsonl'), `${counts.rejected} rejected units with their reasons`],
+    ...manifest.exports.map((entry): [string, string] => [
+      `${at(`exports/${entry.format}`)}/`,
+      `${exportWhat[entry.format] ?? entry.format}: ${entry.rows} rows${entry.rejected ? `, ${entry.rejected} rejected` : ''}`,
+    ]),
+    ...(manifest.bench
+      ? [
+          [
+            at('bench/rows.jsonl'),
+            `${manifest.bench.rows} variant benchmark rows (${config.bench?.variants} variants + base per item)`,
+          ] as [string, string],
+        ]
+      : []),
+    [at('manifest.json'), 'counts, reject reasons, seeds, hashes, tool version, sha256 of every file'],
   ];
+
+  await mkdir(out, { recursive: true });
+  const { value: context } = await readDocument(join(fixture, 'contexts', 'example.json'));
   const write = async (name: string, content: string, what: string) => {
     await writeFile(join(out, name), content.endsWith('\n') ? content : `${content}\n`, 'utf8');
     written.push([join(out, name), what]);
@@ -109,9 +112,10 @@ async function main(): Promise<number> {
   written.push([join(out, 'skills/'), `${skills.length} skills as Agent Skills SKILL.md files`]);
 
   console.log('\nwritten:');
-  for (const [file, what] of written) console.log(`  ${file.padEnd(24)} ${what}`);
+  const width = Math.max(...written.map(([file]) => file.length));
+  for (const [file, what] of written) console.log(`  ${file.padEnd(width)}  ${what}`);
   console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return report.invalid === 0 && rejects.length === 0 ? 0 : 1;
+  return report.invalid === 0 && counts.rejected === 0 ? 0 : 1;
 }
 
 main().then(

@@ -197,6 +197,133 @@ export {
   type TextLocation,
 } from './harness/symbol-table.js';
 export { checkTemplate, renderTemplate, templateHelpers } from './harness/template-engine.js';
+// Pipeline: configuration, the SFT stage and the runner (teachers, judges and exporters are injected).
+export {
+  type EndpointConfig,
+  loadPipelineConfig,
+  type PipelineConfig,
+  type PipelineConfigInput,
+  PipelineConfigSchema,
+  parsePipelineConfig,
+} from './pipeline/config.js';
+export {
+  type OutputFile,
+  type PipelineDependencies,
+  type PipelineManifest,
+  type PipelineRunOptions,
+  readManifest,
+  runPipeline,
+} from './pipeline/run-pipeline.js';
+export type {
+  BaseTask,
+  ExportSink,
+  PipelineExporter,
+  Teacher,
+  TeacherRequest,
+  TeacherResult,
+  TrainingExample,
+} from './pipeline/teacher.js';
+// Runtime: the agent loop, episodes, tools and faults, the simulator, rewards and judges, the RL environment.
+export {
+  type AgentRun,
+  type AgentRunOptions,
+  runAgent,
+  runTurn,
+  type StepRecord,
+} from './runtime/agent-loop.js';
+export type {
+  ChatCallOptions,
+  ChatCompletion,
+  ChatCompletionChoice,
+  ChatCompletionMessage,
+  ChatMessage,
+  ChatModel,
+  ChatRequest,
+  ChatUsage,
+} from './runtime/chat-model.js';
+export { EnvError, type EnvErrorCode } from './runtime/env/env-error.js';
+export { createEnvService, type EnvService, type EnvServiceOptions } from './runtime/env/service.js';
+export {
+  Episode,
+  type EpisodeOptions,
+  type HookEventRecord,
+  type Observation,
+  StepError,
+  type ToolRecord,
+  type TurnEnd,
+  toChatMessages,
+} from './runtime/episode.js';
+export {
+  type EpisodeTask,
+  EpisodeTaskSchema,
+  isToolError,
+  type TurnTask,
+  TurnTaskSchema,
+  taskFromTrajectory,
+  taskInVariant,
+} from './runtime/episode-task.js';
+export { type FaultKind, type FaultOptions, faultFor, withFaults } from './runtime/faults.js';
+export {
+  allOf,
+  type Judge,
+  type JudgeInput,
+  type JudgeOptions,
+  type JudgeVerdict,
+  type MajorityJudge,
+  type MajorityVerdict,
+  majorityVote,
+  type RulesJudgeOptions,
+  rulesJudge,
+} from './runtime/judge.js';
+export { mapOrdered } from './runtime/map-ordered.js';
+export { recordedTools } from './runtime/recorded-tools.js';
+export {
+  accuracyReward,
+  defaultRewardWeights,
+  type EpisodeScore,
+  effectivenessReward,
+  formatFinding,
+  type RewardFinding,
+  type RewardWeights,
+  type ScoreEpisodeOptions,
+  scoreEpisode,
+  skillSelectionReward,
+  splitTurns,
+  toolRationalityReward,
+  type ViewerTurn,
+} from './runtime/rewards/index.js';
+export {
+  FIXTURE_EPISODES,
+  FIXTURE_SEED,
+  type PlanEntry,
+  planEpisodes,
+} from './runtime/sim/livestream/plan.js';
+export {
+  assertLivestreamHarness,
+  type EpisodeResult,
+  livestreamCatalog,
+  runModelEpisode,
+  runOracleEpisode,
+} from './runtime/sim/livestream/run-episode.js';
+export { type SimulatedEpisode, type SimulateOptions, simulate } from './runtime/sim/simulate.js';
+export {
+  baseCall,
+  type ToolCallContext,
+  type ToolCallRequest,
+  type ToolErrorKind,
+  type ToolOutcome,
+  type ToolRuntime,
+  toolError,
+  toolsFromFunctions,
+} from './runtime/tool-runtime.js';
+export {
+  type CollapseResult,
+  type CollapseSampleOptions,
+  collapseHookRetries,
+  collapseHookRetriesSample,
+  keepsFullTrace,
+  type SampledCollapseResult,
+} from './trajectory/collapse-hook-retries.js';
 export { type JsonlRecord, parseJsonlLine, readJsonl } from './trajectory/read-jsonl.js';
 export {
   type ArgumentRename,

@@ -2,7 +2,7 @@
 // teacher and judge, which exports. Validated with zod; an error names the file, the path and the rule.
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { readDocument } from '../harness/documents.js';
+import { locateIssues, readDocument } from '../harness/documents.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
 
@@ -163,7 +163,15 @@ export function parsePipelineConfig(input: unknown, source = 'pipeline config'):
  */
 export async function loadPipelineConfig(file: string): Promise<PipelineConfig> {
   const document = await readDocument(file);
-  const config = parsePipelineConfig(document.value, file);
+  let config: PipelineConfig;
+  try {
+    config = parsePipelineConfig(document.value, file);
+  } catch (error) {
+    // Point each issue at its line in the file.
+    if (HarnessAugmentError.isInstance(error) && error.issues.length > 0)
+      throw new HarnessAugmentError(error.message, { issues: locateIssues(error.issues, document) });
+    throw error;
+  }
   const base = dirname(file);
   const at = (path: string) => (isAbsolute(path) ? path : resolve(base, path));
   config.harness = at(config.harness);

@@ -1,0 +1,13 @@
+// harness-augment/adapters: the implementations behind the runtime's and the pipeline's interfaces — the
+// OpenAI-compatible client, teachers, the model judge, trainer exporters, the environment's HTTP server
+// and the pipeline's dependency builder. They touch the network and the file system; the core never does.
+export { type EnvServer, type EnvServerOptions, envRoutes, startEnvServer } from './env-http/server.js';
+export { type ModelJudgeOptions, modelJudge, parseVerdict } from './judge/model-judge.js';
+export * from './openai/index.js';
+export {
+  type BuiltDependencies,
+  buildPipelineDependencies,
+  type DependencyOptions,
+} from './pipeline-dependencies.js';
+export * from './teacher/index.js';
+export * from './trainer/index.js';
