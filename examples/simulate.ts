@@ -1,7 +1,8 @@
 // The live-stream simulator: 20 planned episodes, each moved into a certified `hat` variant of the fixture
 // harness, played by the scripted oracle through the runtime with 20% of the tool calls failing (timeouts,
 // malformed output, permission errors), then scored with the four rewards in the base vocabulary.
-// `hsa sim run --augment hat --faults 0.2 --episodes 20` does the same from the command line.
+// `hsa sim run --harness fixtures/livestream/harness.yaml --episodes 20 --seed example --augment hat
+// --faults 0.2 --out out/sim.jsonl` does the same from the command line.
 // Run: npx tsx examples/simulate.ts
 import {
   builtinOperators,
@@ -35,13 +36,27 @@ for await (const episode of simulate({
   if (validateTrajectory(episode.trajectory, episode.harness).valid) valid++;
   faults += episode.faults.failed;
   for (const name of rewards) sums[name] += episode.rewards[name];
+  // Findings say why a reward is below 1 (docs/rewards.md); their codes are enough for a summary line.
+  const { details } = episode.rewards;
+  const findings = [
+    ...details.accuracy.findings,
+    ...details.effectiveness.findings,
+    ...details.toolRationality.findings,
+    ...details.skillSelection.findings,
+  ];
+  const codes = [...new Set(findings.map((finding) => finding.code))];
   const kinds = Object.entries(episode.faults.kinds).map(([kind, count]) => `${kind}×${count}`);
   console.log(
-    `${episode.id}  ${String(episode.trajectory.meta?.scenario).padEnd(17)} ${episode.variant?.ops.length ?? 0} ops  total ${episode.rewards.total.toFixed(3)}${kinds.length > 0 ? `  faults: ${kinds.join(' ')}` : ''}`,
+    [
+      episode.id,
+      String(episode.trajectory.meta?.scenario).padEnd(17),
+      `${episode.variant?.ops.length ?? 0} ops`,
+      `total ${episode.rewards.total.toFixed(3)}`,
+      ...(kinds.length > 0 ? [`faults: ${kinds.join(' ')}`] : []),
+      ...(codes.length > 0 ? [`findings: ${codes.join(' ')}`] : []),
+    ].join('  '),
   );
 }
 
-console.log(`${episodes} episodes under hat variants, ${valid} valid, ${faults} tool faults recovered from`);
-console.log(
-  `mean rewards: ${rewards.map((name) => `${name} ${(sums[name] / episodes).toFixed(4)}`).join(', ')}`,
-);
+console.log(`${episodes} episodes under hat variants, ${valid} valid, ${faults} tool faults (each retried)`);
+console.log(`mean rewards: ${rewards.map((name) => `${name} ${(sums[name] / episodes).toFixed(4)}`).join(', ')}`);
