@@ -19,7 +19,7 @@ export interface HarnessHashes {
  * contentHash({ a: 1, b: 2 }) === contentHash({ b: 2, a: 1 }) // true
  */
 export function contentHash(value: unknown): string {
-  return `sha256:${createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex')}`;
+  return sha256(canonicalJson(value));
 }
 
 /**
@@ -35,12 +35,37 @@ export function hashHarness(harness: Harness): HarnessHashes {
   const cached = hashes.get(harness);
   if (cached) return cached;
   const parts = {} as Record<HarnessPartName, string>;
-  for (const name of ['skills', 'hooks', 'prompt', 'tools'] as const)
-    parts[name] = contentHash(harness[name]);
+  for (const name of partNames) parts[name] = partHash(harness[name]).hash;
   const { $schema: _editorOnly, ...content } = harness;
-  const result = { harness: contentHash(content), ...parts };
+  // The canonical JSON of the whole harness, assembled from the parts' cached canonical text: the same
+  // bytes as canonicalJson(content), without serialising the parts a variant shares with its base again.
+  let text = '{';
+  for (const key of Object.keys(content).sort()) {
+    const value = (content as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const member = (partNames as readonly string[]).includes(key)
+      ? partHash(value as Harness[HarnessPartName]).text
+      : canonicalJson(value);
+    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:${member}`;
+  }
+  text += '}';
+  const result = { harness: sha256(text), ...parts };
   hashes.set(harness, result);
   return result;
 }
 
+const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;
 const hashes = new WeakMap<Harness, HarnessHashes>();
+const parts = new WeakMap<object, { text: string; hash: string }>();
+
+const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+
+/** A part's canonical text and hash, once per part object (variants share untouched parts with their base). */
+function partHash(part: Harness[HarnessPartName]): { text: string; hash: string } {
+  const known = parts.get(part);
+  if (known) return known;
+  const text = canonicalJson(part);
+  const entry = { text, hash: sha256(text) };
+  parts.set(part, entry);
+  return entry;
+}

@@ -213,7 +213,8 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
       const qualified =
         symbol.kind === 'parameter' &&
         symbol.tool !== undefined &&
-        text.slice(0, start).endsWith(`${symbol.tool}.`);
+        start > symbol.tool.length &&
+        text.startsWith(`${symbol.tool}.`, start - symbol.tool.length - 1);
       if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name)))
         continue;
       mentions.push({
