@@ -21,9 +21,16 @@ export interface InputReject {
 
 export type InputItem = { task: BaseTask } | { reject: InputReject };
 
-async function* fromFile(file: string, base: Harness): AsyncGenerator<InputItem> {
+/** Whether the input at a 0-based position belongs to this shard. */
+type Keep = (position: number) => boolean;
+
+async function* fromFile(file: string, base: Harness, keep: Keep): AsyncGenerator<InputItem> {
   const seen = new Set<string>();
+  let position = 0;
   for await (const record of readJsonl(file)) {
+    // Every line counts as a position, so that shards split lines the same way whatever they hold; a
+    // duplicate id is only seen within a shard.
+    if (!keep(position++)) continue;
     if ('issue' in record) {
       yield { reject: { reason: 'syntax_error', line: record.line, issues: [record.issue] } };
       continue;
@@ -69,14 +76,13 @@ async function* fromFile(file: string, base: Harness): AsyncGenerator<InputItem>
 async function* fromSimulation(
   simulate: Extract<PipelineConfig['inputs'], { simulate: unknown }>['simulate'],
   base: Harness,
+  keep: Keep,
 ): AsyncGenerator<InputItem> {
   assertLivestreamHarness(base);
   const seed = simulate.seed ?? 'harness-augment/livestream/v1';
-  for (const entry of planEpisodes({
-    episodes: simulate.episodes,
-    seed,
-    idPrefix: simulate.idPrefix ?? 'ls-',
-  })) {
+  const plan = planEpisodes({ episodes: simulate.episodes, seed, idPrefix: simulate.idPrefix ?? 'ls-' });
+  for (const [position, entry] of plan.entries()) {
+    if (!keep(position)) continue;
     const gold = await runOracleEpisode({ entry, seed, base });
     yield { task: { id: entry.id, trajectory: gold.trajectory, task: gold.task, episode: { entry, seed } } };
   }
@@ -84,12 +90,17 @@ async function* fromSimulation(
 
 /**
  * @example
- * for await (const item of readInputs(config, harness)) if ('task' in item) console.log(item.task.id);
+ * for await (const item of readInputs(config, harness, { index: 0, count: 4 })) if ('task' in item) console.log(item.task.id);
  */
-export function readInputs(config: PipelineConfig, base: Harness): AsyncGenerator<InputItem> {
+export function readInputs(
+  config: PipelineConfig,
+  base: Harness,
+  shard?: { index: number; count: number },
+): AsyncGenerator<InputItem> {
+  const keep: Keep = shard ? (position) => position % shard.count === shard.index : () => true;
   return 'trajectories' in config.inputs
-    ? fromFile(config.inputs.trajectories, base)
-    : fromSimulation(config.inputs.simulate, base);
+    ? fromFile(config.inputs.trajectories, base, keep)
+    : fromSimulation(config.inputs.simulate, base, keep);
 }
 
 export const describeReject = (reject: InputReject) =>

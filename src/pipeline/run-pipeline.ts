@@ -149,7 +149,7 @@ export async function runPipeline(
   const counts = files.counts;
   try {
     if (Number.isFinite(files.done)) {
-      for await (const result of runSft(readInputs(config, base), {
+      for await (const result of runSft(readInputs(config, base, options.shard), {
         base,
         baseHash,
         plan,
@@ -164,7 +164,6 @@ export async function runPipeline(
         concurrency: config.concurrency,
         skipUnits: files.done,
         ...(dependencies.regenerate ? { regenerate: dependencies.regenerate } : {}),
-        ...(options.shard ? { shard: options.shard } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       })) {
         count(counts, result);

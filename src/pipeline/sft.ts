@@ -30,8 +30,6 @@ export interface SftOptions {
   keepShare: number;
   concurrency: number;
   regenerate?: RegenerateFunction;
-  /** Only tasks whose 0-based position modulo `count` equals `index`. */
-  shard?: { index: number; count: number };
   /** Units already done by an interrupted run: skipped without work. */
   skipUnits?: number;
   signal?: AbortSignal;
@@ -62,11 +60,7 @@ type Unit =
 
 async function* unitsOf(inputs: AsyncIterable<InputItem>, options: SftOptions): AsyncGenerator<Unit> {
   let unit = 0;
-  let position = 0;
   for await (const item of inputs) {
-    const mine = !options.shard || position % options.shard.count === options.shard.index;
-    position++;
-    if (!mine) continue;
     if ('reject' in item) {
       const { reject } = item;
       yield {
