@@ -8,7 +8,9 @@ import {
   builtinOperators,
   compilePolicy,
   createRegistry,
+  isToolError,
   loadHarnessFile,
+  type Message,
   parsePolicy,
   presets,
   simulate,
@@ -18,11 +20,30 @@ import {
 const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
 const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
 
+/** Failed registry calls in a trajectory, and how many of them a later call of the same tool answered. */
+function faultRecovery(messages: readonly Message[], loader: string) {
+  const names = new Map<string, string>();
+  const results: Array<{ name: string; failed: boolean }> = [];
+  for (const message of messages) {
+    if (message.role === 'assistant')
+      for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
+    const name = message.role === 'tool' && !message.hsa ? names.get(message.tool_call_id) : undefined;
+    if (message.role === 'tool' && name && name !== loader)
+      results.push({ name, failed: isToolError(message.content) });
+  }
+  const failed = results.filter((result) => result.failed);
+  const recovered = failed.filter((result) =>
+    results.slice(results.indexOf(result) + 1).some((later) => later.name === result.name && !later.failed),
+  );
+  return { failed: failed.length, recovered: recovered.length };
+}
+
 const rewards = ['accuracy', 'effectiveness', 'toolRationality', 'skillSelection', 'total'] as const;
 const sums = Object.fromEntries(rewards.map((name) => [name, 0])) as Record<(typeof rewards)[number], number>;
 let episodes = 0;
 let valid = 0;
 let faults = 0;
+let recovered = 0;
 
 for await (const episode of simulate({
   harness,
@@ -34,7 +55,9 @@ for await (const episode of simulate({
   episodes++;
   // Each episode validates under the harness it was played in: the variant, not the base.
   if (validateTrajectory(episode.trajectory, episode.harness).valid) valid++;
-  faults += episode.faults.failed;
+  const recovery = faultRecovery(episode.trajectory.messages, episode.harness.skills.loader.tool);
+  faults += recovery.failed;
+  recovered += recovery.recovered;
   for (const name of rewards) sums[name] += episode.rewards[name];
   // Findings say why a reward is below 1 (docs/rewards.md); their codes are enough for a summary line.
   const { details } = episode.rewards;
@@ -58,5 +81,9 @@ for await (const episode of simulate({
   );
 }
 
-console.log(`${episodes} episodes under hat variants, ${valid} valid, ${faults} tool faults (each retried)`);
-console.log(`mean rewards: ${rewards.map((name) => `${name} ${(sums[name] / episodes).toFixed(4)}`).join(', ')}`);
+console.log(
+  `${episodes} episodes under hat variants, ${valid} valid; ${faults} tool faults, ${recovered} recovered`,
+);
+console.log(
+  `mean rewards: ${rewards.map((name) => `${name} ${(sums[name] / episodes).toFixed(4)}`).join(', ')}`,
+);

@@ -104,6 +104,7 @@ export async function openRunFiles(
       await rm(join(dir, name), { force: true });
     await rm(join(dir, 'exports'), { recursive: true, force: true });
     await rm(join(dir, 'bench'), { recursive: true, force: true });
+    await rm(join(dir, 'export-rejects'), { recursive: true, force: true });
     checkpoint = {
       version: 1,
       runHash: options.runHash,

@@ -24,16 +24,23 @@ export const PipelineConfigSchema = z.strictObject({
   /** The base harness file. */
   harness: z.string().min(1),
   /** The base tasks: gold trajectories from a file, or episodes the simulator plans. */
-  inputs: z.union([
-    z.strictObject({ trajectories: z.string().min(1) }),
-    z.strictObject({
-      simulate: z.strictObject({
-        episodes: z.number().int().positive(),
-        seed: z.string().min(1).optional(),
-        idPrefix: z.string().optional(),
+  inputs: z.union(
+    [
+      z.strictObject({ trajectories: z.string().min(1) }),
+      z.strictObject({
+        simulate: z.strictObject({
+          episodes: z.number().int().positive(),
+          seed: z.string().min(1).optional(),
+          idPrefix: z.string().optional(),
+        }),
       }),
-    }),
-  ]),
+    ],
+    // Without it zod says only "Invalid input" when neither shape matches.
+    {
+      error:
+        'expected { trajectories: <file> } or { simulate: { episodes: <positive integer>, seed?, idPrefix? } }',
+    },
+  ),
   seed: z.union([z.string().min(1), z.number().int()]).default('0'),
   /** Augmentation: a preset name or a policy file, the variants per task, and the severity. */
   augment: z
@@ -72,12 +79,17 @@ export const PipelineConfigSchema = z.strictObject({
   /** Trainer exports: a format name, or `{ format: { options } }`. */
   exports: z
     .array(
-      z.union([
-        ExportFormatSchema,
-        z
-          .partialRecord(ExportFormatSchema, z.record(z.string(), z.unknown()).nullable())
-          .refine((entry) => Object.keys(entry).length === 1, 'one format per entry: { trl: { … } }'),
-      ]),
+      z.union(
+        [
+          ExportFormatSchema,
+          z
+            .partialRecord(ExportFormatSchema, z.record(z.string(), z.unknown()).nullable())
+            .refine((entry) => Object.keys(entry).length === 1, 'one format per entry: { trl: { … } }'),
+        ],
+        {
+          error: `expected a format (${ExportFormatSchema.options.join(', ')}) or { <format>: { options } }`,
+        },
+      ),
     )
     .default(['trl']),
   /** Also build the variant benchmark set from bench items. */
@@ -176,7 +188,10 @@ export async function loadPipelineConfig(file: string): Promise<PipelineConfig> 
   const at = (path: string) => (isAbsolute(path) ? path : resolve(base, path));
   config.harness = at(config.harness);
   if ('trajectories' in config.inputs) config.inputs.trajectories = at(config.inputs.trajectories);
-  if (config.bench) config.bench.items = at(config.bench.items);
+  if (config.bench) {
+    config.bench.items = at(config.bench.items);
+    if (/\.(ya?ml|json)$/i.test(config.bench.policy)) config.bench.policy = at(config.bench.policy);
+  }
   if (/\.(ya?ml|json)$/i.test(config.augment.policy)) config.augment.policy = at(config.augment.policy);
   config.out = at(config.out);
   return config;

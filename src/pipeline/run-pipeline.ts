@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
 import { compilePolicy, loadPolicyFile, type Policy, parsePolicy, severityValue } from '../augment/policy.js';
 import { presets } from '../augment/presets.js';
@@ -197,6 +197,18 @@ export async function runPipeline(
       throw error;
     }
     const summary = await sink.close();
+    // What a format could not hold, with the reason, beside (not inside) the export folder that trainers read.
+    if (summary.rejected > 0) {
+      const rejectsFile = join(out, 'export-rejects', `${format}.jsonl`);
+      await mkdir(dirname(rejectsFile), { recursive: true });
+      await writeFileAtomic(
+        rejectsFile,
+        (summary.rejects ?? [])
+          .map((reject) => `${JSON.stringify({ id: reject.id, reason: reject.reason })}\n`)
+          .join(''),
+      );
+      summary.files.push(rejectsFile);
+    }
     exportsSummary.push({
       format,
       rows: summary.rows,

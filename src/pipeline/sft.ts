@@ -6,6 +6,7 @@ import { augmentExample } from '../augment/augment.js';
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
 import type { Registry } from '../augment/registry.js';
+import { hashHarness } from '../harness/hash.js';
 import { formatIssue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { taskInVariant } from '../runtime/episode-task.js';
@@ -154,23 +155,23 @@ async function runUnit(unit: Extract<Unit, { kind: 'variant' }>, options: SftOpt
     }
   }
   let trajectory = generated.trajectory;
-  const full = keepsFullTrace(unitId, { keepShare: options.keepShare, seed: options.seed });
-  const collapsed = full ? undefined : collapseHookRetries(trajectory);
+  const hasRetries = trajectory.messages.some(
+    (message) => 'hsa' in message && message.hsa?.event === 'hook_rejected',
+  );
+  const full = hasRetries && keepsFullTrace(unitId, { keepShare: options.keepShare, seed: options.seed });
+  const collapsed = hasRetries && !full ? collapseHookRetries(trajectory) : undefined;
   if (collapsed) {
     trajectory = collapsed.trajectory;
     result.collapsed = collapsed.collapsed;
   }
-  const hasRetries = generated.trajectory.messages.some(
-    (message) => 'hsa' in message && message.hsa?.event === 'hook_rejected',
-  );
-  result.fullTrace = full && hasRetries;
+  result.fullTrace = full;
   result.example = exampleOf(unitId, trajectory, {
     exampleId: task.id,
     ...variantMeta,
     teacher: teacher.name,
     baseHash: options.baseHash,
-    harness: { id: harness.id, hash: trajectory.harness?.hash },
-    retries: full ? 'kept' : collapsed && collapsed.collapsed > 0 ? 'collapsed' : 'none',
+    harness: { id: harness.id, hash: hashHarness(harness).harness },
+    retries: full ? 'kept' : (collapsed?.collapsed ?? 0) > 0 ? 'collapsed' : 'none',
   });
   return result;
 }

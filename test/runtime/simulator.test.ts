@@ -70,6 +70,8 @@ describe('the live-stream simulator', () => {
     );
     expect(renamed.length).toBeGreaterThan(200);
     expect(mean(episodes.map((episode) => episode.rewards.accuracy))).toBeGreaterThanOrEqual(0.99);
+    // Rewards read each variant in its own vocabulary: a merged skill counts as the skills it merges.
+    expect(mean(episodes.map((episode) => episode.rewards.skillSelection))).toBeGreaterThanOrEqual(0.999);
   }, 60_000);
 
   it('with 20% tool faults over 1000 episodes, every fault is retried or the harness ends the turn', async () => {

@@ -10,13 +10,13 @@ import type { Registry } from '../../augment/registry.js';
 import { hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { Harness } from '../../harness/schema.js';
-import { invertOutput, type Relabel } from '../../trajectory/relabel.js';
+import type { Relabel } from '../../trajectory/relabel.js';
 import type { Message } from '../../trajectory/schema.js';
 import { version } from '../../version.js';
 import { Episode, type HookEventRecord, StepError, toChatMessages } from '../episode.js';
 import type { EpisodeTask } from '../episode-task.js';
 import { withFaults } from '../faults.js';
-import { type EpisodeScore, scoreEpisode } from '../rewards/index.js';
+import { type EpisodeScore, scoreVariantEpisode } from '../rewards/index.js';
 import { FIXTURE_EPISODES, FIXTURE_SEED, type PlanEntry, planEpisodes } from '../sim/livestream/plan.js';
 import {
   assertLivestreamHarness,
@@ -163,16 +163,14 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
     }
   }
 
-  /** The episode's rewards, in the base vocabulary against the base harness's rules. */
+  /** The episode's rewards, in the vocabulary it was played in, against the base harness's reply rules. */
   function score(live: LiveEpisode): EpisodeScore {
     const trajectory = {
       ...live.episode.trajectory(live.entry.id),
       harness: { id: live.episode.harness.id, hash: hashHarness(live.episode.harness).harness },
     };
-    const inBase = live.relabel
-      ? { ...trajectory, messages: invertOutput(trajectory.messages, live.relabel) }
-      : trajectory;
-    return scoreEpisode(inBase, base, live.task);
+    const variant = live.relabel ? { harness: live.episode.harness, relabel: live.relabel } : undefined;
+    return scoreVariantEpisode(trajectory, base, variant, live.task);
   }
 
   function toolsFor(

@@ -13,6 +13,7 @@ export {
   type RewardWeights,
   type ScoreEpisodeOptions,
   scoreEpisode,
+  scoreVariantEpisode,
 } from './score-episode.js';
 export {
   type SkillSelectionDetails,

@@ -2,8 +2,9 @@
 // alignment between the task's turns and the trajectory's.
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { Harness } from '../../harness/schema.js';
+import { invertOutput, type Relabel } from '../../trajectory/relabel.js';
 import type { Trajectory } from '../../trajectory/schema.js';
-import type { EpisodeTask } from '../episode-task.js';
+import { type EpisodeTask, taskInVariant } from '../episode-task.js';
 import { type AccuracyDetails, accuracyReward } from './accuracy.js';
 import { type EffectivenessDetails, effectivenessReward } from './effectiveness.js';
 import type { RewardFinding } from './reward.js';
@@ -51,6 +52,17 @@ export interface ScoreEpisodeOptions {
 }
 
 const rewardNames = ['accuracy', 'effectiveness', 'toolRationality', 'skillSelection'] as const;
+
+/** Σ weight × reward / Σ weight. */
+function weightedTotal(scores: Record<(typeof rewardNames)[number], number>, weights: RewardWeights): number {
+  let weighted = 0;
+  let weightSum = 0;
+  for (const name of rewardNames) {
+    weighted += weights[name] * scores[name];
+    weightSum += weights[name];
+  }
+  return weighted / weightSum;
+}
 
 function resolveWeights(partial: Partial<RewardWeights> | undefined): RewardWeights {
   const weights = { ...defaultRewardWeights, ...partial };
@@ -115,15 +127,9 @@ export function scoreEpisode(
     toolRationality: toolRationality.score,
     skillSelection: skillSelection.score,
   };
-  let weighted = 0;
-  let weightSum = 0;
-  for (const name of rewardNames) {
-    weighted += weights[name] * scores[name];
-    weightSum += weights[name];
-  }
   return {
     ...scores,
-    total: weighted / weightSum,
+    total: weightedTotal(scores, weights),
     weights,
     details: {
       accuracy: accuracy.details,
@@ -132,5 +138,34 @@ export function scoreEpisode(
       skillSelection: skillSelection.details,
       alignment: alignment(trajectory, harness, task),
     },
+  };
+}
+
+/**
+ * Scores an episode played under a variant of `base`. Tool rationality, skill selection and effectiveness
+ * are read in the variant's own vocabulary (the gold labels moved there with `taskInVariant`, so a merged
+ * skill counts as the skills it merges); accuracy is read in the base vocabulary against the base harness's
+ * reply rules, since a variant may disable a hook its gold never tripped but a reply that breaks the
+ * domain's rules is still inaccurate. Without a variant, plain `scoreEpisode` under the base.
+ *
+ * @example
+ * const score = scoreVariantEpisode(played.trajectory, base, { harness: row.harness, relabel: row.relabel }, task);
+ */
+export function scoreVariantEpisode(
+  trajectory: Trajectory,
+  base: Harness,
+  variant: { harness: Harness; relabel: Relabel } | undefined,
+  task: EpisodeTask,
+  options: ScoreEpisodeOptions = {},
+): EpisodeScore {
+  if (!variant) return scoreEpisode(trajectory, base, task, options);
+  const score = scoreEpisode(trajectory, variant.harness, taskInVariant(task, variant.relabel), options);
+  const inBase = { ...trajectory, messages: invertOutput(trajectory.messages, variant.relabel) };
+  const accuracy = accuracyReward(inBase, base, task);
+  const scores = { ...score, accuracy: accuracy.score };
+  return {
+    ...scores,
+    total: weightedTotal(scores, score.weights),
+    details: { ...score.details, accuracy: accuracy.details },
   };
 }

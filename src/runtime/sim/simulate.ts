@@ -6,14 +6,14 @@ import { augmentExample } from '../../augment/augment.js';
 import type { Plan } from '../../augment/plan.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { Harness } from '../../harness/schema.js';
-import { invertOutput, type Relabel } from '../../trajectory/relabel.js';
+import type { Relabel } from '../../trajectory/relabel.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import type { AgentRunOptions } from '../agent-loop.js';
 import type { ChatModel } from '../chat-model.js';
 import type { EpisodeTask } from '../episode-task.js';
 import type { FaultOptions } from '../faults.js';
 import { mapOrdered } from '../map-ordered.js';
-import { type EpisodeScore, scoreEpisode } from '../rewards/index.js';
+import { type EpisodeScore, scoreVariantEpisode } from '../rewards/index.js';
 import { FIXTURE_EPISODES, FIXTURE_SEED, type PlanEntry, planEpisodes } from './livestream/plan.js';
 import {
   assertLivestreamHarness,
@@ -132,10 +132,6 @@ async function playEpisode(
     });
   else if (live || options.faults) played = await runOracleEpisode(common);
   else played = gold;
-  // Rewards read the episode in the base vocabulary, against the base harness's rules.
-  const inBase = live
-    ? { ...played.trajectory, messages: invertOutput(played.trajectory.messages, live.relabel) }
-    : played.trajectory;
   const kinds: Record<string, number> = {};
   for (const record of played.episode.toolLog)
     if (record.error) kinds[record.error] = (kinds[record.error] ?? 0) + 1;
@@ -144,7 +140,7 @@ async function playEpisode(
     trajectory: played.trajectory,
     harness: live?.harness ?? base,
     task: gold.task,
-    rewards: scoreEpisode(inBase, base, gold.task),
+    rewards: scoreVariantEpisode(played.trajectory, base, live, gold.task),
     faults: { failed: Object.values(kinds).reduce((sum, count) => sum + count, 0), kinds },
     deviations: played.deviations,
   };
