@@ -1,52 +1,17 @@
 // The environment server over loopback HTTP with a plain fetch client: 64 concurrent episodes (original,
 // augmented with the `hat` preset, with tool faults) replayed step by step give the same trajectories and
 // rewards as the simulator in process; and the transport's refusals (400, 401, 404, 405, 409, 413).
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinOperators } from '../../perturbations/index.js';
 import { type EnvServer, startEnvServer } from '../../src/adapters/env-http/server.js';
-import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
-import { presets } from '../../src/augment/presets.js';
-import { createRegistry } from '../../src/augment/registry.js';
-import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import { createEnvService } from '../../src/runtime/env/service.js';
-import { toChatMessages } from '../../src/runtime/episode.js';
 import { FIXTURE_EPISODES } from '../../src/runtime/sim/livestream/plan.js';
-import { type SimulatedEpisode, simulate } from '../../src/runtime/sim/simulate.js';
-import type { Message } from '../../src/trajectory/schema.js';
-import { projectRoot } from '../support/run-cli.js';
-
-const harness = await loadHarnessFile(join(projectRoot, 'fixtures/livestream/harness.yaml'));
-const hat = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
-
-interface Setup {
-  seed: string;
-  index: number;
-  augment: boolean;
-  faults?: number;
-}
-
-async function inProcess(setup: Setup): Promise<SimulatedEpisode> {
-  const run = simulate({
-    harness,
-    seed: setup.seed,
-    idPrefix: 'env-',
-    shard: { index: setup.index, count: FIXTURE_EPISODES },
-    ...(setup.augment ? { augment: { plan: hat, severity: 0.5 } } : {}),
-    ...(setup.faults !== undefined ? { faults: { rate: setup.faults } } : {}),
-  });
-  return (await run.next()).value as SimulatedEpisode;
-}
-
-/** The messages the agent wrote: every assistant message but the fallbacks and blocks the episode appends. */
-function agentMessages(messages: readonly Message[]) {
-  return messages.flatMap((message) => {
-    if (message.role !== 'assistant') return [];
-    if (message.hsa?.event === 'hook_fallback' || message.hsa?.event === 'hook_blocked') return [];
-    const { hsa: _marker, ...rest } = message;
-    return [rest];
-  });
-}
+import {
+  agentMessages,
+  type EpisodeSetup,
+  expectReplayed,
+  harness,
+  inProcess,
+} from '../support/env-episodes.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies of the protocol, checked field by field below
 type Json = any;
@@ -82,7 +47,7 @@ describe('env HTTP server', () => {
   });
 
   it('64 concurrent episodes replayed over HTTP give the in-process trajectories and rewards', async () => {
-    const setups: Setup[] = Array.from({ length: 64 }, (_, i) => ({
+    const setups: EpisodeSetup[] = Array.from({ length: 64 }, (_, i) => ({
       seed: `seed-${i % 5}`,
       index: (i * 37 + 11) % FIXTURE_EPISODES,
       augment: i % 3 === 1,
@@ -113,15 +78,7 @@ describe('env HTTP server', () => {
     );
     for (const { sim, reset, seen, last } of results) {
       expect(reset.info.variant_id).toBe(sim.variant?.id);
-      expect(seen).toEqual(toChatMessages(sim.trajectory.messages));
-      expect(last.done).toBe(true);
-      expect(last.reward).toBe(sim.rewards.total);
-      expect(last.rewards).toEqual({
-        accuracy: sim.rewards.accuracy,
-        effectiveness: sim.rewards.effectiveness,
-        toolRationality: sim.rewards.toolRationality,
-        skillSelection: sim.rewards.skillSelection,
-      });
+      expectReplayed(sim, seen, last);
     }
     // The mix really covered variants, faults and imperfect episodes.
     expect(results.filter(({ sim }) => sim.variant).length).toBeGreaterThan(10);

@@ -1,54 +1,19 @@
 // The environment service in process: episodes replayed step by step give the simulator's trajectories and
 // rewards, malformed steps leave the episode intact, and ids, expiry, capacity and get_reward behave as the
 // protocol says.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinOperators } from '../../perturbations/index.js';
-import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
-import { presets } from '../../src/augment/presets.js';
-import { createRegistry } from '../../src/augment/registry.js';
-import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import { EnvError } from '../../src/runtime/env/env-error.js';
 import { createEnvService, type EnvService } from '../../src/runtime/env/service.js';
 import { toChatMessages } from '../../src/runtime/episode.js';
 import { FIXTURE_EPISODES, planEpisodes } from '../../src/runtime/sim/livestream/plan.js';
-import { type SimulatedEpisode, simulate } from '../../src/runtime/sim/simulate.js';
-import type { Message } from '../../src/trajectory/schema.js';
-import { projectRoot } from '../support/run-cli.js';
-
-const harness = await loadHarnessFile(join(projectRoot, 'fixtures/livestream/harness.yaml'));
-const hat = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
-
-interface Setup {
-  seed: string;
-  index: number;
-  augment?: boolean;
-  faults?: number;
-}
-
-/** The same episode played in process by the simulator. */
-async function inProcess(setup: Setup): Promise<SimulatedEpisode> {
-  const run = simulate({
-    harness,
-    seed: setup.seed,
-    idPrefix: 'env-',
-    shard: { index: setup.index, count: FIXTURE_EPISODES },
-    ...(setup.augment ? { augment: { plan: hat, severity: 0.5 } } : {}),
-    ...(setup.faults !== undefined ? { faults: { rate: setup.faults } } : {}),
-  });
-  const first = await run.next();
-  return first.value as SimulatedEpisode;
-}
-
-/** The messages the agent wrote (the ones the episode itself appends, fallbacks and blocks, left out). */
-function agentMessages(messages: readonly Message[]) {
-  return messages.flatMap((message) => {
-    if (message.role !== 'assistant') return [];
-    if (message.hsa?.event === 'hook_fallback' || message.hsa?.event === 'hook_blocked') return [];
-    const { hsa: _marker, ...rest } = message;
-    return [rest];
-  });
-}
+import type { SimulatedEpisode } from '../../src/runtime/sim/simulate.js';
+import {
+  agentMessages,
+  type EpisodeSetup,
+  expectReplayed,
+  harness,
+  inProcess,
+} from '../support/env-episodes.js';
 
 /** Replays the in-process run's agent messages through the service; returns what the client saw. */
 async function replay(
@@ -112,7 +77,7 @@ describe('createEnvService', () => {
 
   it('replaying the in-process run gives its trajectory and rewards (original, hat, faults, client variant)', async () => {
     const env = createEnvService({ harness });
-    const setups: Setup[] = [
+    const setups: EpisodeSetup[] = [
       { seed: 'a', index: scenarioIndex('a', 'multi_turn') },
       { seed: 'a', index: scenarioIndex('a', 'item_qa'), augment: true },
       { seed: 'b', index: scenarioIndex('b', 'stock'), faults: 0.5 },
@@ -128,15 +93,7 @@ describe('createEnvService', () => {
       });
       expect(reset.info.variant_id).toBe(sim.variant?.id);
       const { seen, last } = await replay(env, reset, sim);
-      expect(seen).toEqual(toChatMessages(sim.trajectory.messages));
-      expect(last.done).toBe(true);
-      expect(last.reward).toBe(sim.rewards.total);
-      expect(last.rewards).toEqual({
-        accuracy: sim.rewards.accuracy,
-        effectiveness: sim.rewards.effectiveness,
-        toolRationality: sim.rewards.toolRationality,
-        skillSelection: sim.rewards.skillSelection,
-      });
+      expectReplayed(sim, seen, last);
     }
     // The augmented setups really ran under a variant, and the faulted ones met faults.
     expect((await inProcess(setups[1]!)).variant).toBeDefined();

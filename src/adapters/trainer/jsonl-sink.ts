@@ -1,10 +1,14 @@
 // The JSONL sink shared by the JSON-lines formats: one row per example in the order received, rejects
-// collected with their issues, companion files (configs) written atomically after the data file.
+// collected with their issues, companion files (configs) written atomically after the data file. Also the
+// exporter for formats that are that one data file and nothing else.
+import { join } from 'node:path';
+import type { z } from 'zod';
 import { formatIssue, HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
 import { writeFileAtomic } from '../../harness/write-file-atomic.js';
 import { openAtomicFile } from './atomic-file.js';
 import { rejectId } from './export-messages.js';
-import type { ExportReject, ExportSink, ExportSummary, TrainingExample } from './spec.js';
+import { parseExporterOptions } from './exporter-options.js';
+import type { ExportReject, ExportSink, ExportSummary, TrainerExporter, TrainingExample } from './spec.js';
 
 /** A file written next to the data file when the sink closes, such as `dataset_info.json`. */
 export interface CompanionFile {
@@ -111,6 +115,48 @@ export async function openJsonlSink<Row>(options: JsonlSinkOptions<Row>): Promis
     },
     async abort() {
       if (state.finishQuietly()) await out.abort();
+    },
+  };
+}
+
+/** What sets one data-file JSONL format apart from another. */
+export interface JsonlExporterSpec<Schema extends z.ZodType<{ fileName?: string | undefined }>, Row> {
+  format: string;
+  describe: string;
+  /** The exporter's options; `fileName` names the data file. */
+  options: Schema;
+  /** The data file's name when the options give none. */
+  fileName: string;
+  toRow(example: TrainingExample, options: z.output<Schema>): SafeResult<Row>;
+}
+
+/**
+ * An exporter that writes one JSONL data file: options parsed (a bad one throws a usage error), then
+ * every example converted by `toRow` into `<outDir>/<fileName>`.
+ *
+ * @example
+ * const exporter = jsonlExporter({
+ *   format: 'trl',
+ *   describe: 'TRL SFTTrainer conversational JSONL',
+ *   options: TrlExportOptionsSchema,
+ *   fileName: 'train.jsonl',
+ *   toRow: safeToTrlRow,
+ * });
+ * const sink = await exporter.open('out/trl'); // writes out/trl/train.jsonl
+ */
+export function jsonlExporter<Options, Schema extends z.ZodType<{ fileName?: string | undefined }>, Row>(
+  spec: JsonlExporterSpec<Schema, Row>,
+): TrainerExporter<Options> {
+  return {
+    format: spec.format,
+    describe: spec.describe,
+    async open(outDir, options) {
+      const parsed = parseExporterOptions(spec.format, spec.options, options);
+      return openJsonlSink({
+        format: spec.format,
+        file: join(outDir, parsed.fileName ?? spec.fileName),
+        convert: (example) => spec.toRow(example, parsed),
+      });
     },
   };
 }

@@ -1,8 +1,6 @@
 // The `openai` exporter: a JSONL training file for OpenAI supervised fine-tuning, ready to upload.
-import { join } from 'node:path';
 import { z } from 'zod';
-import { parseExporterOptions } from './exporter-options.js';
-import { openJsonlSink } from './jsonl-sink.js';
+import { jsonlExporter } from './jsonl-sink.js';
 import type { TrainerExporter } from './spec.js';
 import { type OpenAIRowOptions, safeToOpenAIRow } from './to-openai-row.js';
 
@@ -24,15 +22,10 @@ export interface OpenAIExportOptions extends OpenAIRowOptions {
  * await sink.write(example);
  * await sink.close(); // then: openai api files.create -f out/openai/train.jsonl -p fine-tune
  */
-export const openAIExporter: TrainerExporter<OpenAIExportOptions> = {
+export const openAIExporter: TrainerExporter<OpenAIExportOptions> = jsonlExporter({
   format: 'openai',
   describe: 'OpenAI supervised fine-tuning chat JSONL (messages, tools array, optional parallel_tool_calls)',
-  async open(outDir, options) {
-    const parsed = parseExporterOptions('openai', OpenAIExportOptionsSchema, options);
-    return openJsonlSink({
-      format: 'openai',
-      file: join(outDir, parsed.fileName ?? 'train.jsonl'),
-      convert: (example) => safeToOpenAIRow(example, parsed),
-    });
-  },
-};
+  options: OpenAIExportOptionsSchema,
+  fileName: 'train.jsonl',
+  toRow: safeToOpenAIRow,
+});

@@ -1,8 +1,6 @@
 // The `trl` exporter: a JSONL file that TRL's SFTTrainer (and `trl sft`) loads with `datasets` unchanged.
-import { join } from 'node:path';
 import { z } from 'zod';
-import { parseExporterOptions } from './exporter-options.js';
-import { openJsonlSink } from './jsonl-sink.js';
+import { jsonlExporter } from './jsonl-sink.js';
 import type { TrainerExporter } from './spec.js';
 import { safeToTrlRow, type TrlRowOptions } from './to-trl-row.js';
 
@@ -25,15 +23,10 @@ export interface TrlExportOptions extends TrlRowOptions {
  * await sink.write(example);
  * await sink.close(); // { format: 'trl', files: ['out/trl/train.jsonl'], rows: 1, rejected: 0, … }
  */
-export const trlExporter: TrainerExporter<TrlExportOptions> = {
+export const trlExporter: TrainerExporter<TrlExportOptions> = jsonlExporter({
   format: 'trl',
   describe: 'TRL SFTTrainer conversational JSONL with a tools column (messages + tools as JSON text)',
-  async open(outDir, options) {
-    const parsed = parseExporterOptions('trl', TrlExportOptionsSchema, options);
-    return openJsonlSink({
-      format: 'trl',
-      file: join(outDir, parsed.fileName ?? 'train.jsonl'),
-      convert: (example) => safeToTrlRow(example, parsed),
-    });
-  },
-};
+  options: TrlExportOptionsSchema,
+  fileName: 'train.jsonl',
+  toRow: safeToTrlRow,
+});

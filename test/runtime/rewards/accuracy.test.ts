@@ -1,12 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from '../../../src/harness/schema.js';
+import { describe, expect, it } from 'vitest';
 import { accuracyReward } from '../../../src/runtime/rewards/accuracy.js';
 import {
   call,
   feedback,
-  livestreamHarness,
+  harness,
   load,
-  priceResult,
+  priceLookup,
+  priceTurn,
   reply,
   result,
   toolError,
@@ -14,25 +14,22 @@ import {
   viewer,
 } from './build.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await livestreamHarness();
-});
+/** A price turn whose viewer asks for 2 (so a "2" in the reply is grounded) and whose final reply is `text`. */
+const quote = (text: string) => priceTurn(text, 'link 4 price? I want 2');
 
-/** A price turn whose final reply is `text`. */
-const priceTurn = (text: string) =>
-  trajectory(
-    viewer('link 4 price? I want 2'),
-    ...load('price_and_coupons', 'c1'),
-    call('get_price_and_coupons', { link_id: 4 }, 'c2'),
-    result('c2', priceResult),
-    reply(text),
-  );
+/** A finding in the final reply of `quote`, its reason naming the hook that found it. */
+const replyFinding = (code: string, values: string[], hook: string) => ({
+  code,
+  turn: 0,
+  message: 6,
+  reason: expect.stringContaining(`(hook "${hook}")`),
+  values,
+});
 
 describe('accuracyReward', () => {
   it('scores 1 when every number comes from a tool result, the viewer or the ignore list', () => {
     const outcome = accuracyReward(
-      priceTurn('Link 4 is ¥69 live, ¥60 under the ¥129 list price; 2 pieces? 1 tap.'),
+      quote('Link 4 is ¥69 live, ¥60 under the ¥129 list price; 2 pieces? 1 tap.'),
       harness,
     );
     expect(outcome).toEqual({
@@ -41,18 +38,47 @@ describe('accuracyReward', () => {
     });
   });
 
-  it('names an ungrounded number with its turn and message', () => {
-    const outcome = accuracyReward(priceTurn('Link 4 is ¥69, sold 5000 tonight!'), harness);
+  it.each([
+    [
+      'names an ungrounded number with its turn and message',
+      'Link 4 is ¥69, sold 5000 tonight!',
+      [
+        {
+          code: 'ungrounded_number',
+          turn: 0,
+          message: 6,
+          reason: 'reply states number(s) not found in the sources: 5000 (hook "numbers_grounded")',
+          values: ['5000'],
+        },
+      ],
+    ],
+    [
+      'finds a banned term in English, whatever its case',
+      'BEST deal: link 4 is ¥69.',
+      [replyFinding('banned_term', ['best'], 'no_absolute_claims')],
+    ],
+    [
+      'finds banned terms in Chinese, efficacy claims included',
+      '全网最低！¥69，还能祛痘',
+      [
+        replyFinding('banned_term', ['全网最低'], 'no_absolute_claims'),
+        replyFinding('banned_term', ['祛痘'], 'no_efficacy_claims'),
+      ],
+    ],
+    [
+      'finds a delivery promise in English',
+      '¥69, and it is guaranteed to arrive by Friday.',
+      [replyFinding('forbidden_pattern', ['guaranteed to arrive by Friday'], 'no_delivery_promise')],
+    ],
+    [
+      'finds a delivery promise in Chinese',
+      '¥69，保证明天到',
+      [replyFinding('forbidden_pattern', ['保证明天'], 'no_delivery_promise')],
+    ],
+  ])('%s', (_title, text, findings) => {
+    const outcome = accuracyReward(quote(text), harness);
     expect(outcome.score).toBe(0);
-    expect(outcome.details.findings).toEqual([
-      {
-        code: 'ungrounded_number',
-        turn: 0,
-        message: 6,
-        reason: 'reply states number(s) not found in the sources: 5000 (hook "numbers_grounded")',
-        values: ['5000'],
-      },
-    ]);
+    expect(outcome.details.findings).toEqual(findings);
   });
 
   it('grounds numbers only in successful tool results and viewer messages, never in errors or hook feedback', () => {
@@ -80,8 +106,7 @@ describe('accuracyReward', () => {
         reply('Welcome! Link 4 is ¥69 tonight.'),
         viewer('link 4 price?'),
         ...load('price_and_coupons', 'c2'),
-        call('get_price_and_coupons', { link_id: 4 }, 'c3'),
-        result('c3', priceResult),
+        ...priceLookup('c3'),
         reply('Link 4 is ¥69 live.'),
       ),
       harness,
@@ -91,43 +116,6 @@ describe('accuracyReward', () => {
       [0, false],
       [1, true],
     ]);
-  });
-
-  it('finds a banned term in English, whatever its case', () => {
-    const outcome = accuracyReward(priceTurn('BEST deal: link 4 is ¥69.'), harness);
-    expect(outcome.score).toBe(0);
-    expect(outcome.details.findings).toMatchObject([
-      {
-        code: 'banned_term',
-        turn: 0,
-        message: 6,
-        values: ['best'],
-        reason: expect.stringContaining('no_absolute_claims'),
-      },
-    ]);
-  });
-
-  it('finds banned terms in Chinese, efficacy claims included', () => {
-    const outcome = accuracyReward(priceTurn('全网最低！¥69，还能祛痘'), harness);
-    expect(outcome.score).toBe(0);
-    expect(outcome.details.findings.map((finding) => [finding.code, finding.values])).toEqual([
-      ['banned_term', ['全网最低']],
-      ['banned_term', ['祛痘']],
-    ]);
-  });
-
-  it('finds a delivery promise in English and in Chinese', () => {
-    const english = accuracyReward(priceTurn('¥69, and it is guaranteed to arrive by Friday.'), harness);
-    const chinese = accuracyReward(priceTurn('¥69，保证明天到'), harness);
-    expect(english.details.findings).toMatchObject([
-      {
-        code: 'forbidden_pattern',
-        values: ['guaranteed to arrive by Friday'],
-        reason: expect.stringContaining('no_delivery_promise'),
-      },
-    ]);
-    expect(chinese.details.findings).toMatchObject([{ code: 'forbidden_pattern', values: ['保证明天'] }]);
-    expect([english.score, chinese.score]).toEqual([0, 0]);
   });
 
   it('counts a fallback reply, which is accurate, and never the rejected attempts before it', () => {
@@ -198,8 +186,8 @@ describe('accuracyReward', () => {
     const bare = structuredClone(harness);
     bare.hooks.items = bare.hooks.items.filter((hook) => hook.check.type !== 'numbers_grounded');
     const text = 'Link 4 is ¥69, 1 tap to buy.';
-    expect(accuracyReward(priceTurn(text), harness).score).toBe(1);
-    const outcome = accuracyReward(priceTurn(text), bare);
+    expect(accuracyReward(quote(text), harness).score).toBe(1);
+    const outcome = accuracyReward(quote(text), bare);
     expect(outcome.score).toBe(0);
     expect(outcome.details.findings).toMatchObject([
       {
@@ -213,6 +201,6 @@ describe('accuracyReward', () => {
   it('ignores disabled hooks', () => {
     const relaxed = structuredClone(harness);
     for (const hook of relaxed.hooks.items) if (hook.id === 'no_absolute_claims') hook.enabled = false;
-    expect(accuracyReward(priceTurn('Best deal: ¥69.'), relaxed).score).toBe(1);
+    expect(accuracyReward(quote('Best deal: ¥69.'), relaxed).score).toBe(1);
   });
 });

@@ -9,6 +9,13 @@ import { projectRoot } from '../../support/run-cli.js';
 export const livestreamHarness = (): Promise<Harness> =>
   loadHarnessFile(join(projectRoot, 'fixtures/livestream/harness.yaml'));
 
+/** The live-stream harness, loaded once per test file that imports the builders; never mutate it. */
+export const harness: Harness = await livestreamHarness();
+
+/** The two tools the hand-written cases call most. */
+export const price = 'get_price_and_coupons';
+export const size = 'recommend_size';
+
 type Marker = Pick<HookEvent, 'event' | 'hook'>;
 
 export const viewer = (content: string): Message => ({ role: 'user', content });
@@ -75,3 +82,13 @@ export const priceResult = {
 export const sizeResult = { link_id: 4, size: 'L', chest_cm: 112 };
 
 export const toolError = (type = 'timeout') => ({ error: { type, message: 'the tool failed' } });
+
+/** A successful price lookup of link 4 and its result. */
+export const priceLookup = (id: string): Message[] => [
+  call(price, { link_id: 4 }, id),
+  result(id, priceResult),
+];
+
+/** One price turn by the book: the skill loaded, the price tool called once with its result, then `text`. */
+export const priceTurn = (text = '¥69.', question = 'link 4 price?'): Trajectory =>
+  trajectory(viewer(question), ...load('price_and_coupons', 'c1'), ...priceLookup('c2'), reply(text));

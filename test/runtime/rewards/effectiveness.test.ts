@@ -1,14 +1,16 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from '../../../src/harness/schema.js';
+import { describe, expect, it } from 'vitest';
 import { effectivenessReward } from '../../../src/runtime/rewards/effectiveness.js';
 import {
   call,
   calls,
-  livestreamHarness,
+  harness,
   load,
-  priceResult,
+  price,
+  priceLookup,
+  priceTurn,
   reply,
   result,
+  size,
   sizeResult,
   task,
   toolError,
@@ -16,28 +18,11 @@ import {
   viewer,
 } from './build.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await livestreamHarness();
-});
-
-const price = 'get_price_and_coupons';
-const size = 'recommend_size';
 const sizeArgs = { link_id: 4, body: { height_cm: 175, weight_kg: 70 } };
 
 describe('effectivenessReward', () => {
   it('scores 1 when the turn replies after every expected tool succeeded', () => {
-    const outcome = effectivenessReward(
-      trajectory(
-        viewer('link 4 price?'),
-        ...load('price_and_coupons', 'c1'),
-        call(price, { link_id: 4 }, 'c2'),
-        result('c2', priceResult),
-        reply('¥69.'),
-      ),
-      harness,
-      task({ tools: [price] }),
-    );
+    const outcome = effectivenessReward(priceTurn(), harness, task({ tools: [price] }));
     expect(outcome).toEqual({
       score: 1,
       details: {
@@ -69,8 +54,7 @@ describe('effectivenessReward', () => {
       trajectory(
         viewer('link 4 price? and which size for 175cm 70kg?'),
         ...load('price_and_coupons', 'c1'),
-        call(price, { link_id: 4 }, 'c2'),
-        result('c2', priceResult),
+        ...priceLookup('c2'),
         reply('Link 4 is ¥69.'),
       ),
       harness,
@@ -88,8 +72,7 @@ describe('effectivenessReward', () => {
         viewer('link 4 price?'),
         call(price, { link_id: 4 }, 'c1'),
         result('c1', toolError('timeout')),
-        call(price, { link_id: 4 }, 'c2'),
-        result('c2', priceResult),
+        ...priceLookup('c2'),
         reply('¥69.'),
       ),
       harness,
@@ -180,12 +163,7 @@ describe('effectivenessReward', () => {
       event: 'hook_fallback',
       hook: 'tool_call_budget',
     });
-    const after = trajectory(
-      viewer('link 4 price?'),
-      call(price, { link_id: 4 }, 'c1'),
-      result('c1', priceResult),
-      fallback,
-    );
+    const after = trajectory(viewer('link 4 price?'), ...priceLookup('c1'), fallback);
     const before = trajectory(viewer('link 4 price?'), fallback);
     expect(effectivenessReward(after, harness, task({ tools: [price] })).details.turns[0]?.answer).toBe(
       'partial',
@@ -213,7 +191,7 @@ describe('effectivenessReward', () => {
 
   it('does not answer a turn that ends without any reply', () => {
     const outcome = effectivenessReward(
-      trajectory(viewer('link 4 price?'), call(price, { link_id: 4 }, 'c1'), result('c1', priceResult)),
+      trajectory(viewer('link 4 price?'), ...priceLookup('c1')),
       harness,
       task({ tools: [price] }),
     );

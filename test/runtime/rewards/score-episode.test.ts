@@ -1,32 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HarnessAugmentError } from '../../../src/harness/issues.js';
-import type { Harness } from '../../../src/harness/schema.js';
 import { defaultRewardWeights, scoreEpisode } from '../../../src/runtime/rewards/score-episode.js';
-import {
-  call,
-  livestreamHarness,
-  load,
-  priceResult,
-  reply,
-  result,
-  task,
-  trajectory,
-  viewer,
-} from './build.js';
+import { harness, load, price, priceLookup, reply, task, trajectory, viewer } from './build.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await livestreamHarness();
-});
-
-const price = 'get_price_and_coupons';
 // Accurate (1), answered in part (0.5), tools: right 0.5, valid 1, no repeat 1 (2.5 / 3), skills 1/2.
 const episode = () =>
   trajectory(
     viewer('link 4 price? size for 175/70?'),
     ...load('price_and_coupons', 'c1'),
-    call(price, { link_id: 4 }, 'c2'),
-    result('c2', priceResult),
+    ...priceLookup('c2'),
     reply('Link 4 is ¥69.'),
   );
 const expected = () =>

@@ -1,23 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from '../../../src/harness/schema.js';
+import { describe, expect, it } from 'vitest';
 import { skillSelectionReward } from '../../../src/runtime/rewards/skill-selection.js';
-import {
-  call,
-  calls,
-  livestreamHarness,
-  load,
-  reply,
-  result,
-  task,
-  toolError,
-  trajectory,
-  viewer,
-} from './build.js';
-
-let harness: Harness;
-beforeAll(async () => {
-  harness = await livestreamHarness();
-});
+import { call, calls, harness, load, reply, result, task, toolError, trajectory, viewer } from './build.js';
 
 describe('skillSelectionReward', () => {
   it('scores 1 when the turn loads exactly the expected skills', () => {

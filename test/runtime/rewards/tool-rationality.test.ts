@@ -1,14 +1,17 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from '../../../src/harness/schema.js';
+import { describe, expect, it } from 'vitest';
 import { toolRationalityReward } from '../../../src/runtime/rewards/tool-rationality.js';
 import {
   call,
   calls,
-  livestreamHarness,
+  harness,
   load,
+  price,
+  priceLookup,
   priceResult,
+  priceTurn,
   reply,
   result,
+  size,
   sizeResult,
   task,
   toolError,
@@ -16,13 +19,6 @@ import {
   viewer,
 } from './build.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await livestreamHarness();
-});
-
-const price = 'get_price_and_coupons';
-const size = 'recommend_size';
 const parts = (outcome: ReturnType<typeof toolRationalityReward>) => {
   const { rightTools, validArguments, noRedundancy, calls: count } = outcome.details;
   return { rightTools, validArguments, noRedundancy, calls: count };
@@ -30,17 +26,7 @@ const parts = (outcome: ReturnType<typeof toolRationalityReward>) => {
 
 describe('toolRationalityReward', () => {
   it('scores 1 for the expected tools, valid arguments and no repeats', () => {
-    const outcome = toolRationalityReward(
-      trajectory(
-        viewer('link 4 price?'),
-        ...load('price_and_coupons', 'c1'),
-        call(price, { link_id: 4 }, 'c2'),
-        result('c2', priceResult),
-        reply('¥69.'),
-      ),
-      harness,
-      task({ tools: [price] }),
-    );
+    const outcome = toolRationalityReward(priceTurn(), harness, task({ tools: [price] }));
     expect(outcome).toEqual({
       score: 1,
       details: { rightTools: 1, validArguments: 1, noRedundancy: 1, calls: 2, findings: [] },
@@ -49,12 +35,7 @@ describe('toolRationalityReward', () => {
 
   it('counts a missing tool against the right-tools part, and the score is the mean of the parts', () => {
     const outcome = toolRationalityReward(
-      trajectory(
-        viewer('link 4 price, size for 175/70?'),
-        call(price, { link_id: 4 }, 'c1'),
-        result('c1', priceResult),
-        reply('¥69.'),
-      ),
+      trajectory(viewer('link 4 price, size for 175/70?'), ...priceLookup('c1'), reply('¥69.')),
       harness,
       task({ tools: [price, size] }),
     );
@@ -73,12 +54,7 @@ describe('toolRationalityReward', () => {
   it('scores the right-tools part 1 when no tool is expected or called, and 0 when one is called anyway', () => {
     const quiet = trajectory(viewer('hi'), ...load('chit_chat', 'c1'), reply('Welcome!'));
     expect(toolRationalityReward(quiet, harness, task({})).details.rightTools).toBe(1);
-    const busy = trajectory(
-      viewer('hi'),
-      call(price, { link_id: 4 }, 'c1'),
-      result('c1', priceResult),
-      reply('Welcome!'),
-    );
+    const busy = trajectory(viewer('hi'), ...priceLookup('c1'), reply('Welcome!'));
     const outcome = toolRationalityReward(busy, harness, task({}));
     expect(outcome.details.rightTools).toBe(0);
     expect(outcome.details.findings).toMatchObject([
@@ -90,8 +66,7 @@ describe('toolRationalityReward', () => {
     const outcome = toolRationalityReward(
       trajectory(
         viewer('link 4 price?'),
-        call(price, { link_id: 4 }, 'c1'),
-        result('c1', priceResult),
+        ...priceLookup('c1'),
         reply('¥69.'),
         viewer('size for 175/70?'),
         reply('Size L.'),
@@ -153,39 +128,44 @@ describe('toolRationalityReward', () => {
     ]);
   });
 
-  it('counts a call that a pre_tool hook rejected for its bad arguments', () => {
-    const outcome = toolRationalityReward(
+  it.each([
+    [
+      'counts a call that a pre_tool hook rejected for its bad arguments',
       trajectory(
         viewer('link 4 price?'),
         call(price, { link_id: 0 }, 'c1', { event: 'hook_rejected', hook: 'tool_arguments_valid' }),
         result('c1', 'Tool call rejected', { event: 'hook_feedback', hook: 'tool_arguments_valid' }),
-        call(price, { link_id: 4 }, 'c2'),
-        result('c2', priceResult),
+        ...priceLookup('c2'),
         reply('¥69.'),
       ),
-      harness,
       task({ tools: [price] }),
-    );
-    expect(parts(outcome)).toEqual({ rightTools: 1, validArguments: 0.5, noRedundancy: 1, calls: 2 });
-  });
-
-  it('does not count a retry after an error result as redundant', () => {
-    const outcome = toolRationalityReward(
+      { rightTools: 1, validArguments: 0.5, noRedundancy: 1, calls: 2 },
+    ],
+    [
+      'does not count a retry after an error result as redundant',
       trajectory(
         viewer('link 4 price?'),
         call(price, { link_id: 4 }, 'c1'),
         result('c1', toolError('timeout')),
         call(price, { link_id: 4 }, 'c2'),
         result('c2', 'not json at all'),
-        call(price, { link_id: 4 }, 'c3'),
-        result('c3', priceResult),
+        ...priceLookup('c3'),
         reply('¥69.'),
       ),
-      harness,
       task({ tools: [price] }),
-    );
-    expect(parts(outcome)).toEqual({ rightTools: 1, validArguments: 1, noRedundancy: 1, calls: 3 });
-    expect(outcome.score).toBe(1);
+      { rightTools: 1, validArguments: 1, noRedundancy: 1, calls: 3 },
+    ],
+    [
+      'scores 1 without any call when none is expected',
+      trajectory(viewer('hi'), reply('Welcome!')),
+      task({}),
+      { rightTools: 1, validArguments: 1, noRedundancy: 1, calls: 0 },
+    ],
+  ])('%s', (_title, episode, expected, want) => {
+    const outcome = toolRationalityReward(episode, harness, expected);
+    expect(parts(outcome)).toEqual(want);
+    // The score is the mean of the three parts.
+    expect(outcome.score).toBe((want.rightTools + want.validArguments + want.noRedundancy) / 3);
   });
 
   it('names a repeat of a successful call with canonically equal arguments', () => {
@@ -221,23 +201,16 @@ describe('toolRationalityReward', () => {
     const outcome = toolRationalityReward(
       trajectory(
         viewer('link 4 price?'),
-        call(price, { link_id: 4 }, 'c1'),
-        result('c1', priceResult),
+        ...priceLookup('c1'),
         reply('¥69.'),
         viewer('and now?'),
-        call(price, { link_id: 4 }, 'c2'),
-        result('c2', priceResult),
+        ...priceLookup('c2'),
         reply('Still ¥69.'),
       ),
       harness,
       task({ tools: [price] }, { tools: [price] }),
     );
     expect(outcome.details.noRedundancy).toBe(1);
-  });
-
-  it('scores 1 without any call when none is expected', () => {
-    const outcome = toolRationalityReward(trajectory(viewer('hi'), reply('Welcome!')), harness, task({}));
-    expect(parts(outcome)).toEqual({ rightTools: 1, validArguments: 1, noRedundancy: 1, calls: 0 });
   });
 
   it('also counts redundant parallel calls in one message', () => {

@@ -1,12 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from '../../../src/harness/schema.js';
+import { describe, expect, it } from 'vitest';
 import { splitTurns } from '../../../src/runtime/rewards/turns.js';
 import {
-  call,
   calls,
   feedback,
-  livestreamHarness,
+  harness,
   load,
+  priceLookup,
   priceResult,
   reply,
   result,
@@ -15,19 +14,13 @@ import {
   viewer,
 } from './build.js';
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await livestreamHarness();
-});
-
 describe('splitTurns', () => {
   it('keeps hook feedback in its turn and picks the final reply no hook rejected', () => {
     const turns = splitTurns(
       trajectory(
         viewer('link 4 price?'),
         ...load('price_and_coupons', 'c1'),
-        call('get_price_and_coupons', { link_id: 4 }, 'c2'),
-        result('c2', priceResult),
+        ...priceLookup('c2'),
         reply('Best price ¥69!', { event: 'hook_rejected', hook: 'no_absolute_claims' }),
         feedback('no_absolute_claims'),
         reply('¥69 live.'),
