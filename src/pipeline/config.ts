@@ -12,6 +12,13 @@ const EndpointSchema = z.strictObject({
   apiKeyEnv: z.string().min(1).optional().describe('Environment variable that holds the API key.'),
   timeoutMs: z.number().int().positive().optional(),
   maxRetries: z.number().int().min(0).optional(),
+  /** Exponential backoff between retries (the client's defaults: 500 ms doubling up to 20 s). */
+  backoff: z
+    .strictObject({
+      initialMs: z.number().int().min(0).optional(),
+      maxMs: z.number().int().min(0).optional(),
+    })
+    .optional(),
   temperature: z.number().min(0).optional(),
   maxTokens: z.number().int().positive().optional(),
 });

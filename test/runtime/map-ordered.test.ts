@@ -12,7 +12,12 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 describe('mapOrdered', () => {
   it('yields in input order whatever order the work finishes in', async () => {
     const delays = [30, 5, 20, 1, 10, 0, 15];
-    const results = await collect(mapOrdered(delays, 3, async (delay, index) => (await sleep(delay), index)));
+    const results = await collect(
+      mapOrdered(delays, 3, async (delay, index) => {
+        await sleep(delay);
+        return index;
+      }),
+    );
     expect(results).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
