@@ -219,8 +219,15 @@ export class Episode {
     if (typeof input !== 'object' || input === null) throw new StepError('the step must be a message object');
     if (input.role !== undefined && input.role !== 'assistant')
       throw new StepError(`the step must be an assistant message, got role ${JSON.stringify(input.role)}`);
-    if (input.content !== undefined && input.content !== null && typeof input.content !== 'string')
-      throw new StepError('content must be a string or null');
+    let content = input.content;
+    // Some servers answer with content parts; text parts are the text.
+    if (Array.isArray(content)) {
+      if (!content.every((part) => part?.type === 'text' && typeof part.text === 'string'))
+        throw new StepError('content parts must all be {"type":"text","text":…}');
+      content = content.map((part: { text: string }) => part.text).join('');
+    }
+    if (content !== undefined && content !== null && typeof content !== 'string')
+      throw new StepError('content must be a string, text parts, or null');
     let calls: ToolCall[] | undefined;
     if (input.tool_calls !== undefined && input.tool_calls !== null) {
       if (!Array.isArray(input.tool_calls)) throw new StepError('tool_calls must be an array');
@@ -238,7 +245,15 @@ export class Episode {
           throw new StepError(`${where}.function is missing`);
         if (typeof raw.function.name !== 'string' || raw.function.name === '')
           throw new StepError(`${where}.function.name must be a non-empty string`);
-        const args = raw.function.arguments ?? '{}';
+        // Some servers send "" for a call without arguments (the empty object), or the arguments as an
+        // object instead of their JSON text.
+        const given = raw.function.arguments;
+        const args =
+          given === '' || given === undefined || given === null
+            ? '{}'
+            : typeof given === 'object'
+              ? JSON.stringify(given)
+              : given;
         if (typeof args !== 'string')
           throw new StepError(
             `${where}.function.arguments must be the JSON text of the arguments (a string)`,
@@ -251,9 +266,9 @@ export class Episode {
       });
       if (calls.length === 0) calls = undefined;
     }
-    const content = (input.content ?? null) as string | null;
-    if (content === null && !calls) throw new StepError('an assistant message needs content or tool_calls');
-    const message: AssistantMessage = { role: 'assistant', content };
+    const text = (content ?? null) as string | null;
+    if (text === null && !calls) throw new StepError('an assistant message needs content or tool_calls');
+    const message: AssistantMessage = { role: 'assistant', content: text };
     if (calls) message.tool_calls = this.uniqueIds(calls);
     if (typeof input.name === 'string') message.name = input.name;
     return message;
@@ -278,7 +293,9 @@ export class Episode {
       | { kind: 'error'; call: ToolCall; outcome: ToolOutcome };
     const planned: Planned[] = [];
     let marker: string | undefined;
-    let ending: { end: Message; kind: TurnEnd } | undefined;
+    // What follows the step's results, decided as the validator replays it: the last pre_tool failure that
+    // ends the turn, then each post_tool failure in result order (the last one decides).
+    let outcome: { end: Message; kind: TurnEnd } | { feedback: string; hook: string } | undefined;
     for (const call of message.tool_calls) {
       this.seenCallIds.add(call.id);
       this.callsThisTurn++;
@@ -286,7 +303,7 @@ export class Episode {
       if (failure) {
         marker ??= failure.hook;
         const next = this.consequence(failure, observation, 'pre_tool');
-        if ('end' in next) ending ??= next;
+        if ('end' in next) outcome = next;
         planned.push({
           kind: 'rejected',
           call,
@@ -329,10 +346,24 @@ export class Episode {
           if (record.error) logged.error = record.error;
           this.toolLog.push(logged);
           observation.tools.push(logged);
+          const failure = this.decide('post_tool', {
+            call: { name: entry.call.function.name, arguments: '' },
+            text: content,
+          });
+          if (failure) {
+            const next = this.consequence(failure, observation, 'post_tool');
+            outcome = 'end' in next ? next : { feedback: next.feedback, hook: failure.hook };
+          }
         }
       }
     });
-    if (ending) this.endTurn(observation, ending.end, ending.kind);
+    if (outcome && 'end' in outcome) this.endTurn(observation, outcome.end, outcome.kind);
+    else if (outcome)
+      this.push(observation, {
+        role: 'user',
+        content: outcome.feedback,
+        hsa: { event: 'hook_feedback', hook: outcome.hook },
+      });
   }
 
   /** What an accepted call will do: load a skill, run a tool, or answer with an error without running. */

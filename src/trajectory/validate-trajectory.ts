@@ -452,8 +452,9 @@ class TrajectoryWalker {
         call: call.function,
         toolCallsThisTurn: this.callsThisTurn,
       });
-      const rejectedHere =
-        failure !== undefined && event?.event === 'hook_rejected' && event.hook === failure.hook;
+      // In a message marked as rejected, every call that fails a pre_tool hook was rejected by that hook
+      // (its feedback names it); the marker names the first one.
+      const rejectedHere = failure !== undefined && event?.event === 'hook_rejected';
       // A call that a hook rejected never ran: what is wrong with it is the reason for the rejection, not a fault.
       if (!rejectedHere) this.issues.push(...callIssues);
       if (failure && !rejectedHere) {
@@ -463,7 +464,7 @@ class TrajectoryWalker {
           `hook "${failure.hook}" fails on this call (${failure.reason}), but the message is not marked as rejected by it`,
         );
       } else if (failure) {
-        rejected = true;
+        if (failure.hook === event?.hook) rejected = true;
         this.stats.hookRejections++;
         const feedback = this.expectOutcome(failure, at);
         pending.rejection = {
@@ -574,12 +575,18 @@ class TrajectoryWalker {
       call: { name: call.name, arguments: '' },
       text: message.content,
     });
+    // A result that fails a post_tool hook: after the step's results, a user message with the feedback
+    // (retry) or the message that ends the turn (block, fallback). With several, the last one decides.
     if (failure) {
-      this.issue(
-        'hook_failed_unmarked',
-        [...path, 'content'],
-        `post_tool hook "${failure.hook}" fails on this result (${failure.reason})`,
-      );
+      const feedback = this.expectOutcome(failure, path);
+      if (feedback !== undefined)
+        this.expectation = {
+          role: 'user',
+          event: 'hook_feedback',
+          hook: failure.hook,
+          content: feedback,
+          at: path,
+        };
     }
   }
 }

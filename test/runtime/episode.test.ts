@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { parseHarness } from '../../src/harness/parse-harness.js';
 import { runAgent } from '../../src/runtime/agent-loop.js';
 import type { ChatCompletion, ChatModel, ChatRequest } from '../../src/runtime/chat-model.js';
 import { Episode, StepError } from '../../src/runtime/episode.js';
 import { faultFor, withFaults } from '../../src/runtime/faults.js';
 import { type ToolRuntime, toolsFromFunctions } from '../../src/runtime/tool-runtime.js';
 import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
-import { travelContext, travelHarness } from '../support/travel-harness.js';
+import { travelContext, travelHarness, travelHarnessInput } from '../support/travel-harness.js';
 
 const harness = travelHarness();
 const baggage = { fare_class: 'basic', cabin_kg: 7, checked_bags: 0 };
@@ -176,7 +177,7 @@ describe('Episode', () => {
         role: 'assistant',
         content: null,
         tool_calls: [
-          { id: 'x', type: 'function', function: { name: 'find_flights', arguments: { origin: 'LIS' } } },
+          { id: 'x', type: 'function', function: { name: 'find_flights', arguments: 42 } },
         ],
       },
       { role: 'assistant', content: null, tool_calls: 'nope' },
@@ -221,6 +222,94 @@ describe('Episode', () => {
     );
     expect(observation.tools[0]).toMatchObject({ error: 'timeout' });
     expect(JSON.parse(observation.tools[0]!.content)).toMatchObject({ error: { type: 'timeout' } });
+  });
+});
+
+describe('Episode and the validator agree', () => {
+  it('a message whose calls fail different pre_tool hooks', async () => {
+    const input = travelHarnessInput();
+    const budget = input.hooks.items.find((hook) => hook.id === 'tool_budget')!;
+    (budget.check as { max: number }).max = 1;
+    const strict = parseHarness(input);
+    const episode = new Episode({ harness: strict, context: travelContext, tools });
+    await episode.user('bags?');
+    const observation = await episode.assistant({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'a',
+          type: 'function',
+          function: { name: 'get_baggage_policy', arguments: '{"fare_class":7}' },
+        },
+        {
+          id: 'b',
+          type: 'function',
+          function: { name: 'get_baggage_policy', arguments: '{"fare_class":"basic"}' },
+        },
+      ],
+    });
+    expect(observation.hookEvents.map((event) => event.hook)).toEqual(['valid_arguments', 'tool_budget']);
+    expect(observation).toMatchObject({ turnEnded: true, end: 'hook_fallback' });
+    expect(validateTrajectory(episode.trajectory('t'), strict).issues).toEqual([]);
+  });
+
+  it.each([
+    ['retry', { action: 'retry', maxRetries: 1, feedback: 'That result is too long for the screen.' }, false],
+    ['block', { action: 'block', message: 'Result withheld.' }, true],
+  ])('a tool result that fails a post_tool hook (%s)', async (_name, onFail, ends) => {
+    const input = travelHarnessInput();
+    input.hooks.items.push({
+      id: 'short_result',
+      stage: 'post_tool',
+      check: { type: 'max_length', max: 20 },
+      onFail,
+    } as never);
+    const withPostTool = parseHarness(input);
+    const episode = new Episode({ harness: withPostTool, context: travelContext, tools });
+    await episode.user('bags?');
+    const observation = await episode.assistant(
+      callTool('get_baggage_policy', '{"fare_class":"basic"}', 'c1'),
+    );
+    expect(observation.hookEvents).toEqual([
+      expect.objectContaining({ hook: 'short_result', stage: 'post_tool' }),
+    ]);
+    expect(observation.turnEnded).toBe(ends);
+    expect(observation.messages.at(-1)).toMatchObject(
+      ends
+        ? { role: 'assistant', hsa: { event: 'hook_blocked' } }
+        : { role: 'user', hsa: { event: 'hook_feedback' } },
+    );
+    expect(validateTrajectory(episode.trajectory('t'), withPostTool).issues).toEqual([]);
+  });
+
+  it('takes what real servers send: text parts, "" and object arguments', async () => {
+    const episode = newEpisode();
+    await episode.user('bags?');
+    await episode.assistant({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'l', type: 'function', function: { name: 'load_skill', arguments: { skill_id: 'baggage' } } },
+      ],
+    } as never);
+    const empty = await episode.assistant({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'e', type: 'function', function: { name: 'get_baggage_policy', arguments: '' } }],
+    });
+    expect(empty.messages[0]).toMatchObject({ tool_calls: [{ function: { arguments: '{}' } }] });
+    const reply = await episode.assistant({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Bring one ' },
+        { type: 'text', text: 'cabin bag.' },
+      ],
+    } as never);
+    expect(reply.messages.at(-1)).toMatchObject({ content: 'Bring one cabin bag.' });
+    expect(episode.messages[2]).toMatchObject({
+      tool_calls: [{ function: { arguments: '{"skill_id":"baggage"}' } }],
+    });
   });
 });
 
