@@ -3,7 +3,7 @@
 // file was at that moment. After a crash — even SIGKILL between the two writes — `--resume` cuts every file
 // back to the recorded length and carries on with the next unit, so the output has no duplicate and no gap
 // and equals an uninterrupted run byte for byte.
-import { type FileHandle, mkdir, open, readFile, rm, truncate } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
@@ -97,8 +97,23 @@ export async function openRunFiles(
       { kind: 'usage' },
     );
   if (checkpoint) {
-    await truncate(examplesPath, checkpoint.bytes.examples);
-    await truncate(rejectsPath, checkpoint.bytes.rejects);
+    const recorded: Array<[string, number]> = [
+      [examplesPath, checkpoint.bytes.examples],
+      [rejectsPath, checkpoint.bytes.rejects],
+    ];
+    for (const [path, bytes] of recorded) {
+      // Shorter than the checkpoint says: the file was lost or cut, and truncate would pad it with zeros.
+      const size = await stat(path).then(
+        (info) => info.size,
+        () => -1,
+      );
+      if (size < bytes)
+        throw new HarnessAugmentError(
+          `${path} holds ${size < 0 ? 'nothing' : `${size} bytes`}, less than the ${bytes} its checkpoint records; run without --resume to start over`,
+          { kind: 'usage' },
+        );
+      await truncate(path, bytes);
+    }
   } else {
     for (const name of [runFiles.examples, runFiles.rejects, runFiles.checkpoint, runFiles.manifest])
       await rm(join(dir, name), { force: true });
@@ -128,8 +143,8 @@ export async function openRunFiles(
     async commitUnit(lines, counts) {
       const exampleText = lines.examples.join('');
       const rejectText = lines.rejects.join('');
-      if (exampleText) await examples.write(exampleText);
-      if (rejectText) await rejects.write(rejectText);
+      if (exampleText) await examples.appendFile(exampleText);
+      if (rejectText) await rejects.appendFile(rejectText);
       state.units++;
       state.bytes.examples += Buffer.byteLength(exampleText);
       state.bytes.rejects += Buffer.byteLength(rejectText);
@@ -137,6 +152,7 @@ export async function openRunFiles(
       await save();
     },
     async complete(counts) {
+      await Promise.all([examples.sync(), rejects.sync()]);
       state.counts = structuredClone(counts);
       state.complete = true;
       await save();

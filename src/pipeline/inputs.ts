@@ -28,17 +28,39 @@ async function* fromFile(file: string, base: Harness, keep: Keep): AsyncGenerato
   const seen = new Set<string>();
   let position = 0;
   for await (const record of readJsonl(file)) {
-    // Every line counts as a position, so that shards split lines the same way whatever they hold; a
-    // duplicate id is only seen within a shard.
-    if (!keep(position++)) continue;
+    // Every line counts as a position, so that shards split lines the same way whatever they hold. Ids are
+    // tracked over every line, so that a repeated id is rejected the same way in any shard.
+    const mine = keep(position++);
     if ('issue' in record) {
-      yield { reject: { reason: 'syntax_error', line: record.line, issues: [record.issue] } };
+      if (mine) yield { reject: { reason: 'syntax_error', line: record.line, issues: [record.issue] } };
+      continue;
+    }
+    const id = (record.value as { id?: unknown } | null)?.id;
+    const repeated = typeof id === 'string' && seen.has(id);
+    if (typeof id === 'string') seen.add(id);
+    if (!mine) continue;
+    if (repeated) {
+      yield {
+        reject: {
+          reason: 'duplicate_id',
+          line: record.line,
+          id,
+          issues: [
+            {
+              code: 'duplicate_id',
+              path: ['id'],
+              message: `id "${id}" appears on an earlier line`,
+              file,
+              line: record.line,
+            },
+          ],
+        },
+      };
       continue;
     }
     const validation = validateTrajectory(record.value, base);
     const trajectory = validation.trajectory;
     if (!validation.valid || !trajectory) {
-      const id = (record.value as { id?: unknown } | null)?.id;
       yield {
         reject: {
           reason: 'invalid_trajectory',
@@ -49,26 +71,6 @@ async function* fromFile(file: string, base: Harness, keep: Keep): AsyncGenerato
       };
       continue;
     }
-    if (seen.has(trajectory.id)) {
-      yield {
-        reject: {
-          reason: 'duplicate_id',
-          line: record.line,
-          id: trajectory.id,
-          issues: [
-            {
-              code: 'duplicate_id',
-              path: ['id'],
-              message: `id "${trajectory.id}" appears earlier`,
-              file,
-              line: record.line,
-            },
-          ],
-        },
-      };
-      continue;
-    }
-    seen.add(trajectory.id);
     yield { task: { id: trajectory.id, trajectory, task: taskFromTrajectory(trajectory, base) } };
   }
 }

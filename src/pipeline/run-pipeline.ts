@@ -92,12 +92,18 @@ async function resolvePolicyName(name: string): Promise<Policy> {
 }
 
 /** What identifies a run's output: everything that changes the bytes, nothing that does not (out, concurrency). */
-async function runHashOf(config: PipelineConfig, harnessHash: string, shard: PipelineRunOptions['shard']) {
+async function runHashOf(
+  config: PipelineConfig,
+  harnessHash: string,
+  policy: Policy,
+  shard: PipelineRunOptions['shard'],
+) {
   const { out: _out, concurrency: _concurrency, ...rest } = config;
   const inputHash =
     'trajectories' in config.inputs ? await fileHash(config.inputs.trajectories) : 'simulated';
   return `sha256:${createHash('sha256')
-    .update(canonicalJson({ config: rest, harnessHash, inputHash, shard: shard ?? null, version }))
+    // The policy's content, not its file name: an edited policy file makes another run.
+    .update(canonicalJson({ config: rest, harnessHash, inputHash, policy, shard: shard ?? null, version }))
     .digest('hex')}`;
 }
 
@@ -134,6 +140,23 @@ export async function runPipeline(
   dependencies: PipelineDependencies,
   options: PipelineRunOptions = {},
 ): Promise<PipelineManifest> {
+  const shard = options.shard;
+  if (
+    shard &&
+    !(
+      Number.isInteger(shard.count) &&
+      shard.count >= 1 &&
+      Number.isInteger(shard.index) &&
+      shard.index >= 0 &&
+      shard.index < shard.count
+    )
+  )
+    throw new HarnessAugmentError(
+      `shard must be { index, count } with 0 <= index < count, got ${JSON.stringify(shard)}`,
+      {
+        kind: 'usage',
+      },
+    );
   const base = await loadHarnessFile(config.harness);
   const baseHash = hashHarness(base).harness;
   const policy = await resolvePolicyName(config.augment.policy);
@@ -144,7 +167,7 @@ export async function runPipeline(
   const plan = compilePolicy(policy, dependencies.registry);
   const seed = String(config.seed);
   const out = config.out;
-  const runHash = await runHashOf(config, baseHash, options.shard);
+  const runHash = await runHashOf(config, baseHash, policy, options.shard);
   const files = await openRunFiles(out, { resume: options.resume === true, runHash });
   const counts = files.counts;
   try {

@@ -132,7 +132,22 @@ async function runUnit(unit: Extract<Unit, { kind: 'variant' }>, options: SftOpt
       changed: row.provenance.changed,
     };
   }
-  const generated = await teacher.generate(request);
+  let generated: Awaited<ReturnType<Teacher['generate']>>;
+  try {
+    generated = await teacher.generate(request);
+  } catch (error) {
+    // A teacher that fails for good (an endpoint out of retries, an answer the runtime refuses) costs this
+    // unit, not the run; an abort still stops the run.
+    if (options.signal?.aborted) throw error;
+    result.teacher = teacher.name;
+    result.reject = {
+      id: unitId,
+      reason: 'teacher_error',
+      stage: 'teacher',
+      details: [(error as Error).message],
+    };
+    return result;
+  }
   result.teacher = teacher.name;
   if ('skip' in generated) {
     result.reject = { id: unitId, reason: 'teacher_skipped', stage: 'teacher', details: [generated.skip] };

@@ -102,8 +102,8 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRun> {
     harness: options.harness,
     tools: options.tools,
     ...(options.context ? { context: options.context } : {}),
-    ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
-    ...(options.toolTimeoutMs ? { toolTimeoutMs: options.toolTimeoutMs } : {}),
+    ...(options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+    ...(options.toolTimeoutMs !== undefined ? { toolTimeoutMs: options.toolTimeoutMs } : {}),
   });
   const steps: StepRecord[] = [];
   try {

@@ -111,6 +111,7 @@ export class Episode {
   private registryCalls = 0;
   private failuresThisTurn = new Map<string, number>();
   private open = false;
+  private busy = false;
   private readonly abort = new AbortController();
 
   constructor(options: EpisodeOptions) {
@@ -118,7 +119,8 @@ export class Episode {
     this.context = options.context ?? {};
     this.runtime = options.tools;
     this.maxSteps = options.maxStepsPerTurn ?? 12;
-    this.timeoutMs = options.toolTimeoutMs ?? 10_000;
+    // setTimeout takes at most 2³¹−1 ms; more (or Infinity) would fire at once.
+    this.timeoutMs = Math.min(options.toolTimeoutMs ?? 10_000, 2 ** 31 - 1);
     this.now = options.now ?? (() => performance.now());
     this.toolsByName = new Map(offeredTools(this.harness).map((tool) => [tool.name, tool]));
     this.tools = toChatCompletionTools(this.harness);
@@ -186,11 +188,17 @@ export class Episode {
   async assistant(input: AssistantInput): Promise<Observation> {
     const message = this.checkAssistant(input);
     if (!this.open) throw new StepError('no turn is open: the conversation waits for a viewer message');
+    if (this.busy) throw new StepError('the previous step is still running');
     const observation = this.observation();
     this.stepsThisTurn++;
-    if (message.tool_calls)
-      await this.toolStep(message as AssistantMessage & { tool_calls: ToolCall[] }, observation);
-    else this.replyStep(message.content ?? '', message, observation);
+    this.busy = true;
+    try {
+      if (message.tool_calls)
+        await this.toolStep(message as AssistantMessage & { tool_calls: ToolCall[] }, observation);
+      else this.replyStep(message.content ?? '', message, observation);
+    } finally {
+      this.busy = false;
+    }
     if (this.open && this.stepsThisTurn >= this.maxSteps) {
       this.open = false;
       this.turnEnds[this.turnEnds.length - 1] = 'step_limit';
@@ -415,11 +423,17 @@ export class Episode {
     const callIndex = this.registryCalls++;
     const timeout = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let onClose: (() => void) | undefined;
     const timedOut = new Promise<ToolOutcome>((resolve) => {
       timer = setTimeout(() => {
         timeout.abort(new Error('tool timeout'));
         resolve(toolError('timeout', `"${call.function.name}" did not answer within ${this.timeoutMs} ms`));
       }, this.timeoutMs);
+      // Closing the episode answers a running call at once, whether or not the tool heeds its signal.
+      onClose = () =>
+        resolve(toolError('timeout', `the episode closed before "${call.function.name}" answered`));
+      if (this.abort.signal.aborted) onClose();
+      else this.abort.signal.addEventListener('abort', onClose, { once: true });
     });
     const signal = AbortSignal.any([timeout.signal, this.abort.signal]);
     let outcome: ToolOutcome;
@@ -437,6 +451,7 @@ export class Episode {
       outcome = toolError('tool_error', error instanceof Error ? error.message : String(error));
     } finally {
       clearTimeout(timer);
+      if (onClose) this.abort.signal.removeEventListener('abort', onClose);
     }
     if (typeof outcome?.content !== 'string')
       outcome = toolError('malformed_output', `"${call.function.name}" returned no text content`);

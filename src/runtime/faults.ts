@@ -51,6 +51,12 @@ function malformed(content: string): string {
  * const tools = withFaults(shopTools, { rate: 0.2, seed: 'sim/42/ep-0007' });
  */
 export function withFaults(runtime: ToolRuntime, options: FaultOptions): ToolRuntime {
+  const weights = Object.values(options.kinds ?? {});
+  if (
+    weights.some((weight) => !(weight >= 0)) ||
+    (weights.length === allKinds.length && weights.every((weight) => weight === 0))
+  )
+    throw new HarnessAugmentError('fault kind weights must be ≥ 0 and not all 0', { kind: 'usage' });
   if (!(options.rate >= 0 && options.rate <= 1))
     throw new HarnessAugmentError(`fault rate must be between 0 and 1, got ${options.rate}`, {
       kind: 'usage',

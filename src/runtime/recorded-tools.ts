@@ -21,8 +21,10 @@ const key = (name: string, rawArguments: string) => {
  */
 export function recordedTools(trajectory: Trajectory, relabel?: Relabel): ToolRuntime {
   const calls = new Map<string, string>();
+  // Every call, also those of a message a hook rejected (its accepted calls ran); a rejected call's tool
+  // message is marked and skipped below.
   for (const message of trajectory.messages)
-    if (message.role === 'assistant' && !message.hsa)
+    if (message.role === 'assistant')
       for (const call of message.tool_calls ?? [])
         calls.set(call.id, key(call.function.name, call.function.arguments));
   const results = new Map<string, string[]>();

@@ -1,5 +1,5 @@
 // Shards of a pipeline run together hold exactly the unsharded run's examples, byte for byte per line.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,4 +34,31 @@ describe('pipeline shards', () => {
     expect(union.sort()).toEqual((await lines(join(root, 'whole', 'examples.jsonl'))).sort());
     expect(parts.reduce((sum, manifest) => sum + manifest.counts.examples, 0)).toBe(whole.counts.examples);
   }, 60_000);
+});
+
+describe('pipeline inputs across shards', () => {
+  it('rejects a repeated id in whichever shard it falls, as the unsharded run does', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'hsa-dup-'));
+    const fixture = (
+      await readFile(join(projectRoot, 'fixtures/livestream/trajectories.jsonl'), 'utf8')
+    ).split('\n');
+    const file = join(root, 'tasks.jsonl');
+    await writeFile(file, `${[fixture[0], fixture[1], fixture[0], fixture[2]].join('\n')}\n`);
+    const registry = await builtinRegistry();
+    const run = async (out: string, shard?: { index: number; count: number }) => {
+      const config = parsePipelineConfig({
+        harness: join(projectRoot, 'fixtures/livestream/harness.yaml'),
+        inputs: { trajectories: file },
+        augment: { policy: 'identity', variants: 0 },
+        exports: [],
+        out: join(root, out),
+      });
+      return runPipeline(config, buildPipelineDependencies(config, { registry }), shard ? { shard } : {});
+    };
+    const whole = await run('whole');
+    expect(whole.counts).toMatchObject({ examples: 3, rejected: 1, byReason: { duplicate_id: 1 } });
+    const parts = await Promise.all([0, 1].map((index) => run(`part-${index}`, { index, count: 2 })));
+    expect(parts.reduce((sum, manifest) => sum + manifest.counts.examples, 0)).toBe(3);
+    expect(parts.reduce((sum, manifest) => sum + (manifest.counts.byReason.duplicate_id ?? 0), 0)).toBe(1);
+  });
 });

@@ -140,9 +140,9 @@ describe('createEnvService', () => {
     const bad = await refusal(env.step(reset.episode_id, { role: 'assistant', content: 42 }));
     expect(bad.status).toBe(400);
     expect(bad.code).toBe('invalid_step');
-    expect(bad.message).toContain('content must be a string or null');
+    expect(bad.message).toContain('content must be a string');
     const noCalls = await refusal(
-      env.step(reset.episode_id, { tool_calls: [{ function: { name: 'x', arguments: { a: 1 } } }] }),
+      env.step(reset.episode_id, { tool_calls: [{ function: { name: 'x', arguments: 42 } }] }),
     );
     expect(noCalls.message).toContain('arguments');
     const { seen, last } = await replay(env, reset, sim);

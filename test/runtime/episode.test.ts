@@ -4,6 +4,7 @@ import { runAgent } from '../../src/runtime/agent-loop.js';
 import type { ChatCompletion, ChatModel, ChatRequest } from '../../src/runtime/chat-model.js';
 import { Episode, StepError } from '../../src/runtime/episode.js';
 import { faultFor, withFaults } from '../../src/runtime/faults.js';
+import { recordedTools } from '../../src/runtime/recorded-tools.js';
 import { type ToolRuntime, toolsFromFunctions } from '../../src/runtime/tool-runtime.js';
 import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
 import { travelContext, travelHarness, travelHarnessInput } from '../support/travel-harness.js';
@@ -176,9 +177,7 @@ describe('Episode', () => {
       {
         role: 'assistant',
         content: null,
-        tool_calls: [
-          { id: 'x', type: 'function', function: { name: 'find_flights', arguments: 42 } },
-        ],
+        tool_calls: [{ id: 'x', type: 'function', function: { name: 'find_flights', arguments: 42 } }],
       },
       { role: 'assistant', content: null, tool_calls: 'nope' },
     ]) {
@@ -313,6 +312,77 @@ describe('Episode and the validator agree', () => {
   });
 });
 
+describe('Episode lifecycle', () => {
+  it('closing answers a running call at once, even when the tool ignores its signal', async () => {
+    const stuck = toolsFromFunctions({ get_baggage_policy: () => new Promise(() => {}) });
+    const episode = newEpisode(stuck, { toolTimeoutMs: 60_000 });
+    await episode.user('bags?');
+    const step = episode.assistant(callTool('get_baggage_policy', '{"fare_class":"basic"}', 'c1'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    episode.close();
+    const observation = await step;
+    expect(observation.tools[0]).toMatchObject({ error: 'timeout' });
+    expect(observation.tools[0]!.content).toContain('closed');
+  });
+
+  it('an unbounded tool timeout waits for the tool', async () => {
+    const slow = toolsFromFunctions({
+      get_baggage_policy: () => new Promise((resolve) => setTimeout(resolve, 20, baggage)),
+    });
+    const episode = newEpisode(slow, { toolTimeoutMs: Number.POSITIVE_INFINITY });
+    await episode.user('bags?');
+    const observation = await episode.assistant(
+      callTool('get_baggage_policy', '{"fare_class":"basic"}', 'c1'),
+    );
+    expect(observation.tools[0]!.error).toBeUndefined();
+  });
+
+  it('refuses a step while the previous one is still running', async () => {
+    const slow = toolsFromFunctions({
+      get_baggage_policy: () => new Promise((resolve) => setTimeout(resolve, 20, baggage)),
+    });
+    const episode = newEpisode(slow);
+    await episode.user('bags?');
+    const first = episode.assistant(callTool('get_baggage_policy', '{"fare_class":"basic"}', 'c1'));
+    await expect(episode.assistant({ role: 'assistant', content: 'hi' })).rejects.toThrow(/still running/);
+    await first;
+  });
+});
+
+describe('recordedTools', () => {
+  it('serves the results of calls that ran inside a message a hook rejected', async () => {
+    const episode = newEpisode();
+    await episode.user('bags?');
+    await episode.assistant({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'ok',
+          type: 'function',
+          function: { name: 'get_baggage_policy', arguments: '{"fare_class":"basic"}' },
+        },
+        {
+          id: 'bad',
+          type: 'function',
+          function: { name: 'get_baggage_policy', arguments: '{"fare_class":7}' },
+        },
+      ],
+    });
+    const replay = recordedTools(episode.trajectory('gold'));
+    const outcome = await replay.call(
+      {
+        id: 'x',
+        name: 'get_baggage_policy',
+        arguments: { fare_class: 'basic' },
+        rawArguments: '{ "fare_class": "basic" }',
+      },
+      { harness, signal: new AbortController().signal, callIndex: 0 },
+    );
+    expect(outcome).toEqual({ content: JSON.stringify(baggage) });
+  });
+});
+
 describe('faults', () => {
   it('draws the same faults for the same seed and call index, at about the configured rate', () => {
     const options = { rate: 0.2, seed: 'ep-1' };
@@ -325,6 +395,13 @@ describe('faults', () => {
       new Set(['timeout', 'malformed_output', 'permission_denied']),
     );
     expect(faultFor(0, { rate: 0, seed: 'x' })).toBeUndefined();
+    expect(() =>
+      withFaults(tools, {
+        rate: 0.1,
+        seed: 'x',
+        kinds: { timeout: 0, malformed_output: 0, permission_denied: 0 },
+      }),
+    ).toThrow(/not all 0/);
   });
 
   it('returns malformed output that no longer parses', async () => {

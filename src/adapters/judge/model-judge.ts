@@ -32,18 +32,63 @@ function transcript(messages: readonly Message[]): string {
     .join('\n');
 }
 
-/** Parses the first JSON object of a model's answer into a verdict; anything else is not kept. */
+/** The balanced `{…}` objects of an answer (after any `<think>` block) that parse as JSON, and whether any did not. */
+function jsonObjects(text: string): { objects: Array<Record<string, unknown>>; unparsable: boolean } {
+  const answer = text.replace(/<think>[\s\S]*?<\/think>/g, '');
+  const objects: Array<Record<string, unknown>> = [];
+  let unparsable = false;
+  let start = answer.indexOf('{');
+  while (start !== -1) {
+    let depth = 0;
+    let inString = false;
+    let end = -1;
+    for (let index = start; index < answer.length && end === -1; index++) {
+      const char = answer[index];
+      if (inString) {
+        if (char === '\\') index++;
+        else if (char === '"') inString = false;
+      } else if (char === '"') inString = true;
+      else if (char === '{') depth++;
+      else if (char === '}' && --depth === 0) end = index;
+    }
+    if (end === -1) break;
+    try {
+      const value: unknown = JSON.parse(answer.slice(start, end + 1));
+      if (typeof value === 'object' && value !== null && !Array.isArray(value))
+        objects.push(value as Record<string, unknown>);
+    } catch {
+      unparsable = true;
+    }
+    start = answer.indexOf('{', end + 1);
+  }
+  return { objects, unparsable };
+}
+
+/**
+ * Reads a model's verdict: the JSON object with a `keep` key in its answer (a `<think>` block and other
+ * objects around it are ignored). No verdict, a verdict without a boolean `keep`, or two verdicts that
+ * disagree are never kept.
+ *
+ * @example
+ * parseVerdict('<think>…</think>{"keep": true, "score": 0.9, "reasons": []}').keep // true
+ */
 export function parseVerdict(text: string | null): JudgeVerdict {
-  const start = text?.indexOf('{') ?? -1;
-  const end = text?.lastIndexOf('}') ?? -1;
-  if (!text || start === -1 || end <= start)
-    return { keep: false, score: 0, reasons: ['the judge gave no JSON verdict'] };
-  try {
-    const value = JSON.parse(text.slice(start, end + 1)) as {
-      keep?: unknown;
-      score?: unknown;
-      reasons?: unknown;
-    };
+  const refuse = (reason: string): JudgeVerdict => ({ keep: false, score: 0, reasons: [reason] });
+  const { objects, unparsable } = text ? jsonObjects(text) : { objects: [], unparsable: false };
+  const verdicts = objects.filter((object) => 'keep' in object);
+  if (verdicts.length === 0)
+    return refuse(
+      objects.length > 0
+        ? 'the verdict has no boolean "keep"'
+        : unparsable
+          ? 'the verdict is not valid JSON'
+          : 'the judge gave no JSON verdict',
+    );
+  if (new Set(verdicts.map((verdict) => verdict.keep)).size > 1)
+    return refuse('the judge gave two different verdicts');
+  const found = { value: verdicts[0]! };
+  {
+    const value = found.value as { keep?: unknown; score?: unknown; reasons?: unknown };
     if (typeof value.keep !== 'boolean')
       return { keep: false, score: 0, reasons: ['the verdict has no boolean "keep"'] };
     const score =
@@ -56,8 +101,6 @@ export function parseVerdict(text: string | null): JudgeVerdict {
       ? value.reasons.filter((reason): reason is string => typeof reason === 'string')
       : [];
     return { keep: value.keep, score, reasons };
-  } catch {
-    return { keep: false, score: 0, reasons: ['the verdict is not valid JSON'] };
   }
 }
 

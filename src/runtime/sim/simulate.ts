@@ -169,6 +169,22 @@ export async function* simulate(options: SimulateOptions): AsyncGenerator<Simula
   const seed = options.seed ?? FIXTURE_SEED;
   const plan = planEpisodes({ episodes, seed, idPrefix: options.idPrefix ?? 'ls-' });
   const shard = options.shard;
+  if (
+    shard &&
+    !(
+      Number.isInteger(shard.count) &&
+      shard.count >= 1 &&
+      Number.isInteger(shard.index) &&
+      shard.index >= 0 &&
+      shard.index < shard.count
+    )
+  )
+    throw new HarnessAugmentError(
+      `shard must be { index, count } with 0 <= index < count, got ${JSON.stringify(shard)}`,
+      {
+        kind: 'usage',
+      },
+    );
   const mine = shard ? plan.filter((_, index) => index % shard.count === shard.index) : plan;
   const concurrency = options.concurrency ?? (options.model ? 8 : 1);
   yield* mapOrdered(mine, concurrency, async (entry) => {

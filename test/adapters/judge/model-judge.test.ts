@@ -74,13 +74,27 @@ describe('parseVerdict', () => {
     ['a bare boolean', 'true', 'the judge gave no JSON verdict'],
     ['invalid JSON', '{keep: true}', 'the verdict is not valid JSON'],
     ['a truncated object', '{"keep": true, "score": 0.9', 'the judge gave no JSON verdict'],
-    ['two objects', '{"keep": true} or maybe {"keep": false}', 'the verdict is not valid JSON'],
+    ['two verdicts', '{"keep": true} or maybe {"keep": false}', 'the judge gave two different verdicts'],
     ['a string decision', '{"keep": "true", "score": 1}', 'the verdict has no boolean "keep"'],
     ['a numeric decision', '{"keep": 1}', 'the verdict has no boolean "keep"'],
     ['no decision', '{"score": 1, "reasons": ["fine"]}', 'the verdict has no boolean "keep"'],
+    ['a verdict without a boolean keep', '{"keep": "yes"}', 'the verdict has no boolean "keep"'],
   ])('never keeps %s', (_name, text, reason) => {
     expect(parseVerdict(text)).toEqual({ keep: false, score: 0, reasons: [reason] });
   });
+});
+
+it('reads the verdict after a thinking block and beside other objects', () => {
+  expect(
+    parseVerdict('<think>is {x} grounded? maybe {"keep": false}</think>{"keep": true, "score": 0.8}'),
+  ).toEqual({
+    keep: true,
+    score: 0.8,
+    reasons: [],
+  });
+  expect(parseVerdict('{"keep": true, "reasons": ["a } in a string"]} Evidence: {"price": 129}').keep).toBe(
+    true,
+  );
 });
 
 describe('modelJudge against an OpenAI-compatible server', () => {
