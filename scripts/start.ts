@@ -69,7 +69,7 @@ async function main(): Promise<number> {
     [at('rejects.jsonl'), `${counts.rejected} rejected units with their reasons`],
     ...manifest.exports.map((entry): [string, string] => [
       `${at(`exports/${entry.format}`)}/`,
-      `${exportWhat[entry.format] ?? entry.format}: ${entry.rows} rows${entry.rejected ? `, ${entry.rejected} rejected` : ''}`,
+      `${exportWhat[entry.format] ?? entry.format}: ${entry.rows} rows${entry.rejected ? `, ${entry.rejected} rejected (${at(`export-rejects/${entry.format}.jsonl`)})` : ''}`,
     ]),
     ...(manifest.bench
       ? [
