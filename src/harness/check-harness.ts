@@ -3,8 +3,8 @@
 
 import type { Issue } from './issues.js';
 import { compileJsonSchema } from './json-schema-validator.js';
-import { checkStages, type Harness } from './schema.js';
-import { checkTemplate } from './template-engine.js';
+import { checkStages, type Harness, type HookCheck } from './schema.js';
+import { checkTemplate, templateVariables } from './template-engine.js';
 
 function duplicates<T>(
   items: readonly T[],
@@ -125,6 +125,17 @@ export function checkHarness(harness: Harness): Issue[] {
     if (onFail.action === 'retry') {
       const problem = checkTemplate(onFail.feedback);
       if (problem) issues.push({ code: 'template_error', path: at('onFail', 'feedback'), message: problem });
+      else {
+        // Feedback renders in strict mode: a name the check does not provide would fail at run time.
+        const available = [...feedbackVariables.common, ...feedbackVariables[check.type]];
+        const unknown = templateVariables(onFail.feedback).filter((name) => !available.includes(name));
+        if (unknown.length > 0)
+          issues.push({
+            code: 'unknown_template_variable',
+            path: at('onFail', 'feedback'),
+            message: `reads ${unknown.map((name) => `"${name}"`).join(', ')}, which a ${check.type} check does not provide; it provides ${available.join(', ')}`,
+          });
+      }
       if (onFail.exhausted === 'fallback' && onFail.fallback === undefined) {
         issues.push({
           code: 'missing_fallback',
@@ -146,3 +157,16 @@ export function checkHarness(harness: Harness): Issue[] {
   });
   return issues;
 }
+
+/** What a failing check gives its feedback template, by check type (see the hook engine's details). */
+const feedbackVariables: Readonly<Record<'common' | HookCheck['type'], readonly string[]>> = {
+  common: ['hook', 'reason', 'attempt', 'maxRetries'],
+  banned_terms: ['found', 'terms'],
+  max_length: ['length', 'max'],
+  regex: ['pattern', 'match'],
+  skill_loaded: ['kind'],
+  tool_arguments: ['tool', 'errors'],
+  max_tool_calls: ['count', 'max'],
+  numbers_grounded: ['numbers'],
+  json_shape: ['errors'],
+};

@@ -118,3 +118,61 @@ export function checkTemplate(template: string): string | undefined {
   checked.set(template, problem);
   return problem;
 }
+
+type AstNode = { type: string; [key: string]: unknown };
+
+/** Blocks whose body reads another context (an item, a sub-object): its names are not the root's. */
+const contextBlocks = new Set(['each', 'with']);
+
+/**
+ * The names a template reads from the root of its data, outside `#each` / `#with` bodies (helper names and
+ * `@data` variables excluded). Throws on a template that does not parse.
+ *
+ * @example
+ * templateVariables('Too long ({{length}}/{{max}}). {{#each found}}{{this}}{{/each}}') // ['found', 'length', 'max']
+ */
+export function templateVariables(template: string): string[] {
+  const names = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const current = node as AstNode;
+    switch (current.type) {
+      case 'Program':
+        for (const statement of current.body as unknown[]) visit(statement);
+        return;
+      case 'PathExpression': {
+        const path = current as unknown as { data: boolean; depth: number; parts: string[]; head?: unknown };
+        if (!path.data && path.depth === 0 && path.parts.length > 0) names.add(path.parts[0]!);
+        return;
+      }
+      case 'MustacheStatement':
+      case 'SubExpression':
+      case 'BlockStatement': {
+        const call = current as unknown as {
+          path: AstNode & { original?: string; parts?: string[] };
+          params: unknown[];
+          hash?: { pairs: Array<{ value: unknown }> };
+          program?: unknown;
+          inverse?: unknown;
+        };
+        const head = call.path.type === 'PathExpression' ? call.path.parts?.[0] : undefined;
+        const isHelper =
+          head !== undefined &&
+          (Object.hasOwn(templateHelpers, head) ||
+            ['if', 'unless', 'each', 'with'].includes(head) ||
+            call.params.length > 0 ||
+            (call.hash?.pairs.length ?? 0) > 0);
+        if (!isHelper) visit(call.path);
+        for (const param of call.params) visit(param);
+        for (const pair of call.hash?.pairs ?? []) visit(pair.value);
+        if (!(head && contextBlocks.has(head))) visit(call.program);
+        visit(call.inverse);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  visit(Handlebars.parse(template));
+  return [...names].sort();
+}

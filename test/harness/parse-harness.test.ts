@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HarnessAugmentError } from '../../src/harness/issues.js';
-import { parseHarness, safeParseHarness } from '../../src/harness/parse-harness.js';
+import { loadHarnessFile, parseHarness, safeParseHarness } from '../../src/harness/parse-harness.js';
 import type { HarnessInput } from '../../src/harness/schema.js';
+import { projectRoot } from '../support/run-cli.js';
 import { travelHarnessInput } from '../support/travel-harness.js';
 
 function issuesOf(change: (input: HarnessInput) => void) {
@@ -112,5 +114,33 @@ describe('parseHarness', () => {
     const input = travelHarnessInput();
     input.skills.items[0]!.id = '改签 助手';
     expect(safeParseHarness(input).success).toBe(true);
+  });
+});
+
+describe('feedback templates', () => {
+  it('names a variable the check does not provide, with the path and what it does provide', () => {
+    const input = travelHarnessInput();
+    const valid = input.hooks.items.find((hook) => hook.id === 'valid_arguments')!;
+    (valid.onFail as { feedback: string }).feedback =
+      'Bad: {{join found ", "}} in {{tool}} ({{#each errors}}{{this}}{{/each}})';
+    const result = safeParseHarness(input);
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.issues).toEqual([
+      expect.objectContaining({
+        code: 'unknown_template_variable',
+        path: ['hooks', 'items', 1, 'onFail', 'feedback'],
+        message: expect.stringMatching(
+          /reads "found", which a tool_arguments check does not provide; it provides hook, reason, attempt, maxRetries, tool, errors/,
+        ),
+      }),
+    ]);
+  });
+
+  it('accepts the feedback of the live-stream and travel harnesses', async () => {
+    expect(safeParseHarness(travelHarnessInput()).success).toBe(true);
+    await expect(
+      loadHarnessFile(join(projectRoot, 'fixtures/livestream/harness.yaml')),
+    ).resolves.toBeDefined();
   });
 });
