@@ -2,6 +2,7 @@
 // the rejects with their reasons, every configured trainer export, the variant benchmark set, and a manifest
 // with counts, seeds, hashes and the tool version. Teachers, the judge and the exporters are injected (they
 // are adapters); the runner holds the order of work, resume and the bookkeeping.
+
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
+import { checkShard } from '../runtime/shard.js';
 import { readJsonl } from '../trajectory/read-jsonl.js';
 import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
@@ -141,22 +143,7 @@ export async function runPipeline(
   options: PipelineRunOptions = {},
 ): Promise<PipelineManifest> {
   const shard = options.shard;
-  if (
-    shard &&
-    !(
-      Number.isInteger(shard.count) &&
-      shard.count >= 1 &&
-      Number.isInteger(shard.index) &&
-      shard.index >= 0 &&
-      shard.index < shard.count
-    )
-  )
-    throw new HarnessAugmentError(
-      `shard must be { index, count } with 0 <= index < count, got ${JSON.stringify(shard)}`,
-      {
-        kind: 'usage',
-      },
-    );
+  checkShard(shard);
   const base = await loadHarnessFile(config.harness);
   const baseHash = hashHarness(base).harness;
   const policy = await resolvePolicyName(config.augment.policy);

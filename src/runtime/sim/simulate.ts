@@ -2,6 +2,7 @@
 // variant, plays it with the scripted oracle or a model through the runtime, injects tool faults, and scores
 // it with the four rewards against the episode's gold labels. Episodes are independent and seeded by id, so
 // the output is the same for any concurrency and any shard count.
+
 import { augmentExample } from '../../augment/augment.js';
 import type { Plan } from '../../augment/plan.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
@@ -14,6 +15,7 @@ import type { EpisodeTask } from '../episode-task.js';
 import type { FaultOptions } from '../faults.js';
 import { mapOrdered } from '../map-ordered.js';
 import { type EpisodeScore, scoreVariantEpisode } from '../rewards/index.js';
+import { checkShard } from '../shard.js';
 import { FIXTURE_EPISODES, FIXTURE_SEED, type PlanEntry, planEpisodes } from './livestream/plan.js';
 import {
   assertLivestreamHarness,
@@ -169,22 +171,7 @@ export async function* simulate(options: SimulateOptions): AsyncGenerator<Simula
   const seed = options.seed ?? FIXTURE_SEED;
   const plan = planEpisodes({ episodes, seed, idPrefix: options.idPrefix ?? 'ls-' });
   const shard = options.shard;
-  if (
-    shard &&
-    !(
-      Number.isInteger(shard.count) &&
-      shard.count >= 1 &&
-      Number.isInteger(shard.index) &&
-      shard.index >= 0 &&
-      shard.index < shard.count
-    )
-  )
-    throw new HarnessAugmentError(
-      `shard must be { index, count } with 0 <= index < count, got ${JSON.stringify(shard)}`,
-      {
-        kind: 'usage',
-      },
-    );
+  checkShard(shard);
   const mine = shard ? plan.filter((_, index) => index % shard.count === shard.index) : plan;
   const concurrency = options.concurrency ?? (options.model ? 8 : 1);
   yield* mapOrdered(mine, concurrency, async (entry) => {
