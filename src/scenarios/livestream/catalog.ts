@@ -1,6 +1,7 @@
 // The shop's data, read from JSON (fixtures/livestream/catalog.json): products with their stock, size
 // charts, shipping and after-sales terms; promotions; after-sales rules by category; provinces and the
-// remote fee; rooms. The zod schema is the format's one definition; a bad file is an error naming its path.
+// remote fee; rooms. The zod schema is the format's one definition; a bad file is a content error whose
+// issues name the path and the rule.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { HarnessAugmentError } from '../../harness/issues.js';
@@ -140,7 +141,7 @@ export type Province = ShopCatalog['provinces'][number];
 export type Bi = readonly [en: string, zh: string];
 
 /**
- * Checks catalog data; a bad catalog throws a usage error listing every problem with its path.
+ * Checks catalog data; a bad catalog throws an error listing every problem with its path.
  *
  * @example
  * const catalog = parseShopCatalog(JSON.parse(text), 'catalog.json');
@@ -149,10 +150,7 @@ export function parseShopCatalog(input: unknown, source = 'catalog'): ShopCatalo
   const parsed = ShopCatalogSchema.safeParse(input);
   if (!parsed.success) {
     const issues = fromZodIssues(parsed.error.issues).map((issue) => ({ ...issue, file: source }));
-    throw new HarnessAugmentError(`${source}: invalid shop catalog: ${issues.length} issue(s)`, {
-      kind: 'usage',
-      issues,
-    });
+    throw new HarnessAugmentError(`${source}: invalid shop catalog: ${issues.length} issue(s)`, { issues });
   }
   return parsed.data;
 }
@@ -177,7 +175,9 @@ export function loadShopCatalog(file: string | URL): ShopCatalog {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new HarnessAugmentError(`${source}: not JSON (${(error as Error).message})`, { kind: 'usage' });
+    throw new HarnessAugmentError(`${source}: not JSON (${(error as Error).message})`, {
+      issues: [{ code: 'syntax_error', path: [], message: (error as Error).message, file: source }],
+    });
   }
   return parseShopCatalog(value, source);
 }
