@@ -125,7 +125,7 @@ export const rewordFeedback = defineOperator({
   mode: 'exact',
   description: 'Rewords and reformats the feedback of retry hooks; checks, budgets and outcomes stay.',
   params: z.object({ format: z.enum([...formats, 'any']).default('any') }),
-  apply(harness, { rng, severity, params, trajectory }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const retrying = harness.hooks.items.flatMap((hook, index) =>
       hook.onFail.action === 'retry' ? [index] : [],
@@ -141,8 +141,9 @@ export const rewordFeedback = defineOperator({
       const format = rng.fork(`format/${index}`).pick(options);
       hook.onFail.feedback = reworded(hook, feedback, format);
     }
-    if (!safeParseHarness(variant).success) return { skip: 'a reworded feedback template does not compile' };
-    if (trajectory && !certifiedUnder(trajectory, harness, variant)) {
+    if (!safeParseHarness(variant, hookChecks ? { hookChecks } : {}).success)
+      return { skip: 'a reworded feedback template does not compile' };
+    if (trajectory && !certifiedUnder(trajectory, harness, variant, identityRelabel, hookChecks)) {
       return { skip: 'the reworded feedback does not render for the trajectory' };
     }
     return { harness: variant, relabel: identityRelabel };
