@@ -125,6 +125,16 @@ export {
   noHookChecks,
 } from './harness/hook-checks.js';
 export {
+  type DecideHooksOptions,
+  decideHooks,
+  decideReplyHooks,
+  type HookConsequence,
+  type HookFailure,
+  type HookStageDecision,
+  type HookTurnEnd,
+  rejectedCallContent,
+} from './harness/hook-decision.js';
+export {
   evaluateHook,
   extractNumbers,
   type HookOutcome,

@@ -167,9 +167,11 @@ function rewriteMentions(
  * skill, and `loads` records, in order, the source each load of the given trajectory named, so the inverse
  * is exact for that trajectory (other outputs map back to the first source). Mentions of a source in the
  * skills part (other bodies, descriptions, the loader description) are rewritten to the merged id through
- * the symbol table. Needs `context.trajectory`. Leaves out pairs whose sources the trajectory loads in
- * the same turn (the merged skill would be loaded twice) and skills mentioned outside the skills part (in
- * hooks, prompt or tools, which a skill-content operator does not change); skips when no pair is left.
+ * the symbol table, and so are hook fields that name a source outright (`skill_loaded.skill`, a custom
+ * check's params). Needs `context.trajectory`. Leaves out pairs whose sources the trajectory loads in the
+ * same turn (the merged skill would be loaded twice), pairs where a hook names one source and the trajectory
+ * loads the other (the hook would pass where it failed), and skills mentioned in the text of hooks, prompt or
+ * tools (which a skill-content operator does not change); skips when no pair is left.
  *
  * @example
  * await applyOperator(mergeSkills, travelHarness(), { rng: 'seed', trajectory: baggageTrajectory() });
