@@ -5,6 +5,7 @@ import { compilePolicy, severityValue } from '../../augment/policy.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
+import { loadHookChecks } from '../hook-checks-loader.js';
 import { nonNegativeInteger, openRowOutputs } from '../io.js';
 import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
@@ -21,6 +22,7 @@ interface AugmentCliOptions {
   rejects?: string;
   shard?: string;
   severity?: string;
+  hookChecks?: string;
 }
 
 export function registerAugment(program: Command): void {
@@ -48,11 +50,13 @@ export function registerAugment(program: Command): void {
       'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
     )
     .option('--shard <i/n>', 'only the examples whose position modulo n is i')
+    .option('--hook-checks <module>', 'a module exporting the custom hook checks the harness names')
     .action(async (options: AugmentCliOptions) => {
       const started = Date.now();
       const variants = nonNegativeInteger('--variants', options.variants);
       const shard = parseShard(options.shard);
-      const harness = await loadHarnessFile(options.harness);
+      const hookChecks = await loadHookChecks(options.hookChecks);
+      const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
       const policy = await resolvePolicy(options.policy, options.policyFile);
       const severity =
         options.severity === undefined
@@ -87,6 +91,7 @@ export function registerAugment(program: Command): void {
           seed: options.seed,
           severity,
           ...(shard ? { shard } : {}),
+          ...(hookChecks ? { hookChecks } : {}),
           onReject,
           onExample: () => {
             counts.examples++;
