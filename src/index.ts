@@ -204,6 +204,7 @@ export {
   SkillSchema,
   type Tool,
   ToolSchema,
+  toolScopedStages,
 } from './harness/schema.js';
 export {
   buildSymbolTable,

@@ -127,7 +127,13 @@ export function checkHarness(harness: Harness, options: CheckHarnessOptions = {}
           message: `only ${toolScopedStages.join(' and ')} hooks can be scoped to tools, not a ${hook.stage} hook`,
         });
       hook.tools.forEach((name, position) => {
-        if (!toolNames.has(name))
+        if (name === loader && hook.stage === 'post_tool')
+          issues.push({
+            code: 'tool_scope_stage',
+            path: at('tools', position),
+            message: `a skill load returns the skill's body and runs no post_tool hook; scope "${name}" at pre_tool`,
+          });
+        else if (!toolNames.has(name))
           issues.push({
             code: 'unknown_tool',
             path: at('tools', position),

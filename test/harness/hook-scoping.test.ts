@@ -56,8 +56,13 @@ describe('tool-scoped hooks', () => {
     expect(issuesOf(withHook(hook({ tools: ['get_user', 'get_user'] })))).toEqual([
       { code: 'duplicate_id', path: 'hooks.items.3.tools.1' },
     ]);
-    // The skill loader is a tool a hook may scope to.
+    // The skill loader is a tool a hook may scope to, before it runs (a load has no post_tool stage).
     expect(issuesOf(withHook(hook({ tools: ['load_skill'] })))).toEqual([]);
+    expect(
+      issuesOf(
+        withHook(hook({ stage: 'post_tool', check: { type: 'max_length', max: 9 }, tools: ['load_skill'] })),
+      ),
+    ).toEqual([{ code: 'tool_scope_stage', path: 'hooks.items.3.tools.0' }]);
     expect(
       issuesOf(
         withHook({
