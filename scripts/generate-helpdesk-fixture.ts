@@ -1268,13 +1268,15 @@ async function main() {
   const scripts = plan();
   for (const [index, script] of scripts.entries()) built.push(await build(script, index, harness, hash));
 
-  // Raw logs: 20 trajectories spread over the file, the hook retries and multi-turn ones first among them.
+  // Raw logs: 20 trajectories, most of them with hook events or several turns, which the import must reconcile.
   const rawRng = createRandom(`${SEED}:raw-logs`);
-  const interesting = built.filter((item) => item.slips.length > 0 || item.turns > 1);
-  const others = built.filter((item) => !interesting.includes(item));
+  const withSlips = built.filter((item) => item.slips.length > 0);
+  const multiTurn = built.filter((item) => item.slips.length === 0 && item.turns > 1);
+  const others = built.filter((item) => item.slips.length === 0 && item.turns === 1);
   const chosen = [
-    ...rawRng.fork('interesting').sample(interesting, 14),
-    ...rawRng.fork('others').sample(others, RAW_LOGS - 14),
+    ...rawRng.fork('slips').sample(withSlips, 12),
+    ...rawRng.fork('multi-turn').sample(multiTurn, 4),
+    ...rawRng.fork('others').sample(others, RAW_LOGS - 16),
   ].sort((a, b) => a.trajectory.id.localeCompare(b.trajectory.id));
   const legacy = legacyNames(aliases);
   const raw = chosen.map((item, index) =>
