@@ -72,12 +72,12 @@ export function replayOracle(player: ReplayPlayer = 'gold'): ScenarioOracle {
         throw new HarnessAugmentError(
           `episode ${input.episode.id}: the replay left the log: ${deviations.join('; ')}`,
         );
-      const meta = { ...(input.episode.gold?.meta ?? {}), replay_player: player };
+      const meta = { ...(input.episode.labels ?? {}), replay_player: player };
       const trajectory: Trajectory = {
         ...episode.trajectory(input.episode.id, meta),
         harness: { id: harness.id, hash: hashHarness(harness).harness },
       };
-      return { trajectory, deviations };
+      return { trajectory, deviations, toolLog: episode.toolLog };
     },
   };
 }

@@ -157,6 +157,7 @@ export function createReplayScenario(options: ReplayScenarioOptions): ReplayScen
 
     defaultEpisodes: () => trajectories.length,
 
+    // A log keeps its own ids, so `idPrefix` does not apply.
     plan(context) {
       const episodes = context.episodes ?? trajectories.length;
       if (!Number.isInteger(episodes) || episodes < 1)
@@ -176,6 +177,7 @@ export function createReplayScenario(options: ReplayScenarioOptions): ReplayScen
         context: gold.context ?? {},
         task: { ...task, id: planned.id },
         gold,
+        ...(gold.meta ? { labels: gold.meta } : {}),
         meta: { source: gold.id, pass: planned.pass },
       };
     },
