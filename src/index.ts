@@ -335,6 +335,16 @@ export {
   keepsFullTrace,
   type SampledCollapseResult,
 } from './trajectory/collapse-hook-retries.js';
+export {
+  type ImportLogOptions,
+  type ImportLogResult,
+  type ImportRepairs,
+  importLogLine,
+  importLogRecord,
+  type LogAliases,
+  LogAliasesSchema,
+  type LogReject,
+} from './trajectory/import-logs.js';
 export { type JsonlRecord, parseJsonlLine, readJsonl } from './trajectory/read-jsonl.js';
 export {
   type ArgumentRename,
