@@ -31,19 +31,26 @@ const McpStdioSchema = z.strictObject({
 });
 const McpHttpSchema = z.strictObject({
   url: z
-    .url({ protocol: /^https?$/ })
+    .url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' })
     .describe('The Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp.'),
   headers: z.record(z.string(), z.string()).default({}),
 });
 
 /** One backend choice of a backends file. */
-export const BackendChoiceSchema = z.union([
-  z.literal('recorded').describe('Answer from the logged results (the default).'),
-  z.strictObject({
-    module: z.string().min(1).describe('A JS/TS module exporting one function per tool, or createTools().'),
-  }),
-  z.strictObject({ mcp: z.union([McpStdioSchema, McpHttpSchema]) }),
-]);
+export const BackendChoiceSchema = z.union(
+  [
+    z.literal('recorded').describe('Answer from the logged results (the default).'),
+    z.strictObject({
+      module: z.string().min(1).describe('A JS/TS module exporting one function per tool, or createTools().'),
+    }),
+    z.strictObject({
+      mcp: z.union([McpStdioSchema, McpHttpSchema], {
+        error: 'expected { command, args?, env?, cwd? } (stdio) or { url, headers? } (Streamable HTTP)',
+      }),
+    }),
+  ],
+  { error: 'expected recorded, { module: <path> } or { mcp: { command, args, env } | { url } }' },
+);
 
 /** A `--backends` file: the default backend and backends per base tool name. */
 export const BackendsFileSchema = z.strictObject({
