@@ -62,18 +62,18 @@ export function harnessFor(listed: McpBackendFactory['listed'], id: string): Har
   });
 }
 
-const call = (id: string, name: string, args: unknown) => ({
+export const call = (id: string, name: string, args: unknown) => ({
   id,
   type: 'function' as const,
   function: { name, arguments: JSON.stringify(args) },
 });
-const calls = (...toolCalls: ReturnType<typeof call>[]): AssistantMessage => ({
+export const calls = (...toolCalls: ReturnType<typeof call>[]): AssistantMessage => ({
   role: 'assistant',
   content: null,
   tool_calls: toolCalls,
 });
-const reply = (content: string): AssistantMessage => ({ role: 'assistant', content });
-const load = (id: string) => calls(call(id, 'load_skill', { skill_id: 'note_taking' }));
+export const reply = (content: string): AssistantMessage => ({ role: 'assistant', content });
+export const load = (id: string) => calls(call(id, 'load_skill', { skill_id: 'note_taking' }));
 
 /** What each gold conversation says and does (tool names and arguments of the base harness). */
 export const goldScripts: { id: string; turns: { user: string; script: AssistantMessage[] }[] }[] = [
@@ -175,10 +175,17 @@ export const goldScripts: { id: string; turns: { user: string; script: Assistant
   },
 ];
 
+/** A gold conversation to record: what the user says and what the agent does, turn by turn. */
+export type GoldScript = (typeof goldScripts)[number];
+
 /** Records the gold trajectories by playing the scripts through the runtime against `server`. */
-export async function recordGolds(harness: Harness, server: McpBackendFactory): Promise<Trajectory[]> {
+export async function recordGolds(
+  harness: Harness,
+  server: McpBackendFactory,
+  scripts: readonly GoldScript[] = goldScripts,
+): Promise<Trajectory[]> {
   const golds: Trajectory[] = [];
-  for (const { id, turns } of goldScripts) {
+  for (const { id, turns } of scripts) {
     const backend = await server(
       { id, context: {}, task: { id, turns: [] } },
       { base: harness, seed: 'gold' },
