@@ -231,6 +231,15 @@ export {
   runTurn,
   type StepRecord,
 } from './runtime/agent-loop.js';
+export type { ToolBackendFactory } from './runtime/backends/backend-factory.js';
+export { moduleBackend, type ToolFunction, type ToolModule } from './runtime/backends/module.js';
+export {
+  type RecordedBackend,
+  type RecordedStats,
+  recordedBackend,
+  recordedResults,
+} from './runtime/backends/recorded.js';
+export { routeBackends } from './runtime/backends/route.js';
 export type {
   ChatCallOptions,
   ChatCompletion,
@@ -277,6 +286,19 @@ export {
 } from './runtime/judge.js';
 export { mapOrdered } from './runtime/map-ordered.js';
 export { recordedTools } from './runtime/recorded-tools.js';
+export {
+  type GenericScoreDetails,
+  genericRewardNames,
+  genericSkillSelectionReward,
+  groundingReward,
+  hookComplianceReward,
+  judgeReplies,
+  type ScoreGenericOptions,
+  scoreGeneric,
+  type ToolCallMatchDetails,
+  toolCallMatchReward,
+  withReplyScore,
+} from './runtime/rewards/generic/index.js';
 export {
   accuracyReward,
   defaultRewardWeights,
@@ -327,6 +349,16 @@ export {
   toolsFromFunctions,
 } from './runtime/tool-runtime.js';
 export { variantTools } from './runtime/variant-tools.js';
+// The log-replay scenario: any harness, its logged conversations as episodes (no domain inside).
+export {
+  createReplayScenario,
+  type ReplayPlayer,
+  type ReplayScenario,
+  type ReplayScenarioOptions,
+  replayOracle,
+  ScriptedModel,
+  type ToolBackendChoice,
+} from './scenarios/replay/index.js';
 export {
   type CollapseResult,
   type CollapseSampleOptions,
