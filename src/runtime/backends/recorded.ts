@@ -70,20 +70,28 @@ export function recordedResults(trajectories: Iterable<Trajectory>): Map<string,
  * const backend = recordedBackend(recordedResults([gold]), recordedResults(allLogs));
  * backend.call({ name: 'get_order', rawArguments: '{"id":7}' }); backend.stats().misses
  */
-export function recordedBackend(own: RecordedResults, fallback?: RecordedResults): RecordedBackend {
+export function recordedBackend(
+  own: RecordedResults,
+  fallback?: RecordedResults,
+  options: { totals?: RecordedStats } = {},
+): RecordedBackend {
   const served = new Map<string, number>();
   const stats: RecordedStats = { calls: 0, hits: 0, misses: 0, missesByTool: {} };
+  // Counted here and, when given, into totals shared by many backends (a scenario's, across episodes).
+  const counters = options.totals ? [stats, options.totals] : [stats];
   return {
     call(request) {
-      stats.calls++;
+      for (const counter of counters) counter.calls++;
       const key = recordedCallKey(request.name, request.rawArguments);
       const recorded = own.get(key) ?? fallback?.get(key) ?? [];
       if (recorded.length === 0) {
-        stats.misses++;
-        stats.missesByTool[request.name] = (stats.missesByTool[request.name] ?? 0) + 1;
+        for (const counter of counters) {
+          counter.misses++;
+          counter.missesByTool[request.name] = (counter.missesByTool[request.name] ?? 0) + 1;
+        }
         return toolError('tool_error', `no recorded result for ${request.name} with these arguments`);
       }
-      stats.hits++;
+      for (const counter of counters) counter.hits++;
       const index = served.get(key) ?? 0;
       served.set(key, index + 1);
       return { content: recorded[Math.min(index, recorded.length - 1)] as string };

@@ -115,7 +115,7 @@ export function createReplayScenario(options: ReplayScenarioOptions): ReplayScen
   const player = options.player ?? 'gold';
   const oracle = replayOracle(player);
   let everyResult: ReturnType<typeof recordedResults> | undefined;
-  const recorded: RecordedBackend[] = [];
+  const totals: RecordedStats = { calls: 0, hits: 0, misses: 0, missesByTool: {} };
 
   const makeBackend = async (
     choice: ToolBackendChoice,
@@ -187,8 +187,7 @@ export function createReplayScenario(options: ReplayScenarioOptions): ReplayScen
       const recordedOfEpisode = () => {
         if (!own) {
           everyResult ??= recordedResults(trajectories);
-          own = recordedBackend(recordedResults(episode.gold ? [episode.gold] : []), everyResult);
-          recorded.push(own);
+          own = recordedBackend(recordedResults(episode.gold ? [episode.gold] : []), everyResult, { totals });
         }
         return own;
       };
@@ -198,18 +197,7 @@ export function createReplayScenario(options: ReplayScenarioOptions): ReplayScen
       return routeBackends(await makeBackend(fallback, episode, context, recordedOfEpisode), byTool);
     },
 
-    recordedStats(): RecordedStats {
-      const total: RecordedStats = { calls: 0, hits: 0, misses: 0, missesByTool: {} };
-      for (const backend of recorded) {
-        const stats = backend.stats();
-        total.calls += stats.calls;
-        total.hits += stats.hits;
-        total.misses += stats.misses;
-        for (const [name, count] of Object.entries(stats.missesByTool))
-          total.missesByTool[name] = (total.missesByTool[name] ?? 0) + count;
-      }
-      return total;
-    },
+    recordedStats: (): RecordedStats => ({ ...totals, missesByTool: { ...totals.missesByTool } }),
 
     async close() {
       const factories = new Set(
