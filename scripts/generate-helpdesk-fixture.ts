@@ -303,16 +303,21 @@ async function submitCode(player: Player, rng: Random, person: HelpdeskUser, wro
 }
 
 function resetScript(userId: string, variant: string): Script {
-  const slip = ['guarantee', 'secret', 'bad_args', 'too_long'].includes(variant) ? variant : undefined;
+  const slip = ['guarantee', 'secret', 'bad_args', 'too_long', 'skip_identity'].includes(variant)
+    ? variant
+    : undefined;
   return {
     kind: 'password_reset',
     ...(slip ? { slip } : {}),
     async play(player, rng) {
       const person = user(userId);
-      await verifyByCode(player, rng, person, rng.pick(RESET_OPENERS), [
-        'identity-verification',
-        'password-reset',
-      ]);
+      await verifyByCode(
+        player,
+        rng,
+        person,
+        rng.pick(RESET_OPENERS),
+        variant === 'skip_identity' ? ['password-reset'] : ['identity-verification', 'password-reset'],
+      );
       const verificationId = await submitCode(player, rng, person, variant === 'wrong_code');
       const delivery = variant === 'alternate_email' ? 'alternate_email' : 'sms_link';
       const stay = variant === 'in_a_call';
@@ -342,6 +347,11 @@ function resetScript(userId: string, variant: string): Script {
         ...(stay ? { sign_out_everywhere: false } : {}),
       };
       if (variant === 'bad_args') await player.badCall(['reset_password', { ...args, delivery: 'sms' }]);
+      if (variant === 'skip_identity') {
+        // The scoped pre_tool hook: no reset before the identity procedure is loaded.
+        await player.badCall(['reset_password', args], 'identity_before_account_change');
+        await player.load('identity-verification');
+      }
       const [reset] = await player.call(['reset_password', args]);
       const where = String(reset!.sent_to);
       const minutes = reset!.link_expires_in_minutes;
@@ -403,7 +413,7 @@ const UNLOCK_OPENERS = [
 ];
 
 function unlockScript(userId: string, variant: string): Script {
-  const slip = variant === 'ungrounded' || variant === 'skill_first' ? variant : undefined;
+  const slip = variant === 'ungrounded' || variant === 'skip_identity' ? variant : undefined;
   return {
     kind: variant === 'with_reset' ? 'unlock_and_reset' : 'account_unlock',
     ...(slip ? { slip } : {}),
@@ -419,13 +429,21 @@ function unlockScript(userId: string, variant: string): Script {
       const skills =
         variant === 'with_reset'
           ? ['identity-verification', 'account-unlock', 'password-reset']
-          : ['identity-verification', 'account-unlock'];
+          : variant === 'skip_identity'
+            ? ['account-unlock']
+            : ['identity-verification', 'account-unlock'];
       const found = await verifyByCode(player, rng, person, opener, skills);
       const verificationId = await submitCode(player, rng, person, false);
-      const [unlocked] = await player.call([
-        'unlock_account',
-        { user_id: person.user_id, verification_id: verificationId, reason: found.lock_reason },
-      ]);
+      const unlockArgs = {
+        user_id: person.user_id,
+        verification_id: verificationId,
+        reason: found.lock_reason,
+      };
+      if (variant === 'skip_identity') {
+        await player.badCall(['unlock_account', unlockArgs], 'identity_before_account_change');
+        await player.load('identity-verification');
+      }
+      const [unlocked] = await player.call(['unlock_account', unlockArgs]);
       const cleared = Number(unlocked!.failed_attempts_cleared);
       const advice = String(unlocked!.advice);
       if (variant === 'with_reset') {
@@ -1052,7 +1070,7 @@ function plan(): Script[] {
     'bad_args',
     'too_long',
     'plain',
-    'plain',
+    'skip_identity',
     'wrong_code',
     'plain',
     'in_a_call',
@@ -1066,7 +1084,7 @@ function plan(): Script[] {
     ['U20455', 'plain'],
     ['U20589', 'plain'],
     ['U20388', 'ungrounded'],
-    ['U20455', 'plain'],
+    ['U20455', 'skip_identity'],
     ['U20589', 'ungrounded'],
     ['U20388', 'with_reset'],
     ['U20589', 'with_reset'],

@@ -103,7 +103,7 @@ export {
   scoreRow,
 } from './bench/score.js';
 export { canonicalJson } from './harness/canonical-json.js';
-export { checkHarness } from './harness/check-harness.js';
+export { type CheckHarnessOptions, checkHarness } from './harness/check-harness.js';
 export {
   type DocumentFormat,
   findForbiddenKeys,
@@ -115,10 +115,21 @@ export {
 export { harnessJsonSchema } from './harness/harness-json-schema.js';
 export { contentHash, type HarnessHashes, hashHarness } from './harness/hash.js';
 export {
+  type CustomHookCheck,
+  type CustomHookCheckSpec,
+  createHookCheckRegistry,
+  defineHookCheck,
+  type HookCheckFailure,
+  type HookCheckMention,
+  type HookCheckRegistry,
+  noHookChecks,
+} from './harness/hook-checks.js';
+export {
   evaluateHook,
   extractNumbers,
   type HookOutcome,
   type HookStep,
+  hookRunsOn,
   runHooks,
 } from './harness/hook-engine.js';
 export {
@@ -149,6 +160,7 @@ export {
   type SafeResult,
 } from './harness/issues.js';
 export { compileJsonSchema, validateAgainstSchema } from './harness/json-schema-validator.js';
+export { type CompiledPattern, compileLinearPattern, type LinearPattern } from './harness/linear-pattern.js';
 export { offeredTools, skillLoaderTool, toChatCompletionTools } from './harness/offered-tools.js';
 export { loadHarnessFile, parseHarness, safeParseHarness } from './harness/parse-harness.js';
 export {

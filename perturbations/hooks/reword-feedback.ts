@@ -19,6 +19,8 @@ const checkMembers: Record<HookCheck['type'], readonly string[]> = {
   max_tool_calls: ['"count": {{count}}', '"max": {{max}}'],
   numbers_grounded: ['"numbers": {{json numbers}}'],
   json_shape: ['"errors": {{json errors}}'],
+  // What a custom check provides is in its registration; the JSON form names only the common variables.
+  custom: [],
 };
 
 /** Variables that always render as plain numbers, so they may stand inside a JSON string. */

@@ -90,7 +90,7 @@ const ownFields = new Set(['id', 'messages', 'context', 'tools', 'meta', 'harnes
  * Imports one JSONL line of a log (blank lines give undefined). A torn or non-JSON line is a reject.
  *
  * @example
- * const result = importLogLine(text, 12, harness, { aliases: { tools: { search_kb: 'search_knowledge_base' } } });
+ * const result = importLogLine(text, 12, harness, { aliases: { tools: { find_order: 'lookup_order' } } });
  * if (result?.ok) write(result.trajectory); else if (result) reject(result.reject);
  */
 export function importLogLine(

@@ -150,6 +150,31 @@ describe('importLogRecord', () => {
     expect(ended.ok ? undefined : ended.reject.reason).toBe('hook_not_retried');
   });
 
+  it('counts the retry budget as the validator does: a second failure blocks, and the block is inserted', () => {
+    const trajectory = gold.find((candidate) =>
+      (candidate.meta?.slips as string[] | undefined)?.includes('reply:no_guarantees'),
+    )!;
+    const log = unmarked(trajectory);
+    const rejected = trajectory.messages.findIndex(
+      (message) => message.role === 'assistant' && message.hsa?.hook === 'no_guarantees',
+    );
+    // The model repeats the promise after the feedback, and the log ends there (a block sends nothing).
+    (log.messages[rejected + 2] as { content: string }).content = (
+      log.messages[rejected] as { content: string }
+    ).content;
+    log.messages.splice(rejected + 3);
+    const imported = importLogRecord(log, harness);
+    if (!imported.ok) throw new Error(imported.reject.message);
+    const tail = imported.trajectory.messages.slice(rejected);
+    expect(tail.map((message) => ('hsa' in message ? message.hsa?.event : undefined))).toEqual([
+      'hook_rejected',
+      'hook_feedback',
+      'hook_rejected',
+      'hook_blocked',
+    ]);
+    expect(validateTrajectory(imported.trajectory, harness).valid).toBe(true);
+  });
+
   it('gives torn lines and shapeless records a reason', () => {
     expect(importLogLine('{"messages": [', 4, harness)).toMatchObject({
       ok: false,
