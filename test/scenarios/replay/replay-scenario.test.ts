@@ -139,6 +139,72 @@ describe('replay scenario: recorded backend', () => {
   });
 });
 
+describe('replay scenario: module backends', () => {
+  it('createTools() gives each episode fresh state; named functions are shared; per-tool routing', async () => {
+    let made = 0;
+    const stateful = moduleBackend({
+      createTools: () => {
+        made++;
+        let calls = 0;
+        return { get_price_and_coupons: () => ({ calls: ++calls }) };
+      },
+    });
+    expect(stateful.tools).toEqual(['get_price_and_coupons']);
+    const scenario = createReplayScenario({
+      trajectories: logs.slice(0, 2),
+      backends: {
+        tools: {
+          get_price_and_coupons: stateful,
+          get_shipping_info: moduleBackend({ get_shipping_info: () => 'ships today' }),
+        },
+      },
+    });
+    const context = { base, seed: '1' };
+    const callContext = { harness: base, signal: new AbortController().signal, callIndex: 0 };
+    const request = (name: string) => ({ id: 'x', name, arguments: {}, rawArguments: '{}' });
+    const answers: string[] = [];
+    for (const planned of await scenario.plan(context)) {
+      const backend = await scenario.backend(await scenario.episode(planned, context), context);
+      answers.push((await backend.call(request('get_price_and_coupons'), callContext)).content);
+      answers.push((await backend.call(request('get_price_and_coupons'), callContext)).content);
+      answers.push((await backend.call(request('get_shipping_info'), callContext)).content);
+      // Not routed: the recorded default answers (a miss for these arguments).
+      expect((await backend.call(request('get_live_room_state'), callContext)).content).toContain(
+        'no recorded result',
+      );
+    }
+    expect(answers).toEqual([
+      '{"calls":1}',
+      '{"calls":2}',
+      'ships today',
+      '{"calls":1}',
+      '{"calls":2}',
+      'ships today',
+    ]);
+    expect(made).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a throwing tool answers a tool_error result with its message', async () => {
+    const factory = moduleBackend({
+      get_shipping_info: () => {
+        throw new Error('warehouse offline');
+      },
+    });
+    const backend = await factory(
+      { id: 'e', context: {}, task: { id: 'e', turns: [] } },
+      { base, seed: '1' },
+    );
+    const outcome = await backend.call(
+      { id: 'x', name: 'get_shipping_info', arguments: {}, rawArguments: '{}' },
+      { harness: base, signal: new AbortController().signal, callIndex: 0 },
+    );
+    expect(outcome).toEqual({
+      content: '{"error":{"type":"tool_error","message":"warehouse offline"}}',
+      error: 'tool_error',
+    });
+  });
+});
+
 describe('replay scenario: the scripted players', () => {
   it('the gold replays every logged conversation byte for byte under the base harness, all rewards at 1', async () => {
     const scenario = createReplayScenario({ trajectories: logs });
