@@ -36,7 +36,7 @@ const McpHttpSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).default({}),
 });
 
-/** One backend choice of a backends file. */
+/** One backend choice of a backends file: `recorded`, `{ module }` or `{ mcp }`. */
 export const BackendChoiceSchema = z.union(
   [
     z.literal('recorded').describe('Answer from the logged results (the default).'),
@@ -149,6 +149,9 @@ async function importToolModule(file: string, where: string): Promise<ToolModule
 /**
  * The backend factories a backends file names, built (modules imported, MCP servers connected so that
  * their tools are known); factories that open something are returned in `opened` to close on failure.
+ *
+ * @example
+ * const built = await buildBackends('backends.yaml', await readBackendsFile('backends.yaml'));
  */
 export async function buildBackends(
   file: string,
@@ -200,7 +203,12 @@ export async function buildBackends(
   }
 }
 
-/** Reads `--player`: which scripted policy the oracle plays. */
+/**
+ * Reads `--player`: which scripted policy the oracle plays.
+ *
+ * @example
+ * parsePlayer('base-names') // 'base-names'
+ */
 export function parsePlayer(text: string | undefined): ReplayPlayer {
   if (text === undefined) return 'gold';
   if (!(replayPlayers as readonly string[]).includes(text))

@@ -25,7 +25,12 @@ export interface RecordedBackend extends ToolBackend {
 /** Logged results of one or more trajectories, by call key, in log order. */
 export type RecordedResults = ReadonlyMap<string, readonly string[]>;
 
-/** The key of a call: the tool name and its arguments as canonical JSON (the raw text when it is not JSON). */
+/**
+ * The key of a call: the tool name and its arguments as canonical JSON (the raw text when it is not JSON).
+ *
+ * @example
+ * recordedCallKey('get_order', '{ "b": 1, "a": 2 }') === recordedCallKey('get_order', '{"a":2,"b":1}') // true
+ */
 export function recordedCallKey(name: string, rawArguments: string): string {
   try {
     return `${name}\u0000${canonicalJson(JSON.parse(rawArguments))}`;

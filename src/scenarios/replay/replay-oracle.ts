@@ -14,6 +14,7 @@ import { ScriptedModel, scriptedTurns, viewerMessages } from './scripted-model.j
 /** Which script a replay oracle plays: the relabelled gold, or the gold with its base names kept. */
 export type ReplayPlayer = 'gold' | 'base-names';
 
+/** The players, in the order the CLI lists them. */
 export const replayPlayers: readonly ReplayPlayer[] = ['gold', 'base-names'];
 
 /** The script a player follows for one episode, and what moving it into the variant reported. */

@@ -10,7 +10,12 @@ import type {
 } from '../../runtime/chat-model.js';
 import type { AssistantMessage, Trajectory } from '../../trajectory/schema.js';
 
-/** The assistant messages the model wrote, per viewer turn, in order. */
+/**
+ * The assistant messages the model wrote, per viewer turn, in order.
+ *
+ * @example
+ * const model = new ScriptedModel(scriptedTurns(gold));
+ */
 export function scriptedTurns(trajectory: Trajectory): AssistantMessage[][] {
   const turns: AssistantMessage[][] = [];
   for (const message of trajectory.messages) {
@@ -25,7 +30,12 @@ export function scriptedTurns(trajectory: Trajectory): AssistantMessage[][] {
   return turns;
 }
 
-/** The viewer messages of a trajectory, one per turn. */
+/**
+ * The viewer messages of a trajectory, one per turn.
+ *
+ * @example
+ * viewerMessages(gold) // ['link 3 price?', 'and in M?']
+ */
 export function viewerMessages(trajectory: Trajectory): string[] {
   return trajectory.messages.flatMap((message) =>
     message.role === 'user' && !message.hsa ? [message.content] : [],

@@ -85,6 +85,9 @@ const f1Of = (matched: number, gold: number, played: number) =>
 /**
  * The calls of each turn as compared: the played registry calls that no hook rejected (mapped to base
  * names and arguments), and the gold's.
+ *
+ * @example
+ * comparedCalls(input).played[0].map((call) => call.name) // ['find_flights', 'hold_seat']
  */
 export function comparedCalls(input: ScoreInput): { gold: MatchedCall[][]; played: MatchedCall[][] } {
   const view = genericView(input);

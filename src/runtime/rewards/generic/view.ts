@@ -26,7 +26,12 @@ export interface GenericView {
 
 const views = new WeakMap<ScoreInput, GenericView>();
 
-/** The view of one score input (cached per input object). */
+/**
+ * The view of one score input (cached per input object).
+ *
+ * @example
+ * genericView(input).inBase.messages // the played messages in base names, at the same indexes
+ */
 export function genericView(input: ScoreInput): GenericView {
   const cached = views.get(input);
   if (cached) return cached;
