@@ -6,7 +6,6 @@ import { builtinOperators } from '../perturbations/index.js';
 import {
   compilePolicy,
   createRegistry,
-  createReplayScenario,
   loadHarnessFile,
   moduleBackend,
   parsePolicy,
@@ -14,6 +13,7 @@ import {
   simulate,
   type Trajectory,
 } from '../src/index.js';
+import { createReplayScenario } from '../src/scenarios/replay/index.js';
 
 const harness = await loadHarnessFile('fixtures/helpdesk/harness.yaml');
 const trajectories = (await readFile('fixtures/helpdesk/trajectories.jsonl', 'utf8'))

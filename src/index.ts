@@ -64,6 +64,7 @@ export {
 export { presets } from './augment/presets.js';
 export { createRandom, type Random } from './augment/random.js';
 export { createRegistry, type Registry } from './augment/registry.js';
+export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
 export {
   isPolicyFile,
   parseSeverity,
@@ -71,7 +72,6 @@ export {
   type ResolvePolicyOptions,
   resolvePolicy,
 } from './augment/resolve-policy.js';
-export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
 export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
 export {
   type BenchInput,
@@ -368,16 +368,6 @@ export {
   toolsFromFunctions,
 } from './runtime/tool-runtime.js';
 export { variantTools } from './runtime/variant-tools.js';
-// The log-replay scenario: any harness, its logged conversations as episodes (no domain inside).
-export {
-  createReplayScenario,
-  type ReplayPlayer,
-  type ReplayScenario,
-  type ReplayScenarioOptions,
-  replayOracle,
-  ScriptedModel,
-  type ToolBackendChoice,
-} from './scenarios/replay/index.js';
 export {
   type CollapseResult,
   type CollapseSampleOptions,
