@@ -261,6 +261,15 @@ export {
   runTurn,
   type StepRecord,
 } from './runtime/agent-loop.js';
+export type { ToolBackendFactory } from './runtime/backends/backend-factory.js';
+export { moduleBackend, type ToolFunction, type ToolModule } from './runtime/backends/module.js';
+export {
+  type RecordedBackend,
+  type RecordedStats,
+  recordedBackend,
+  recordedResults,
+} from './runtime/backends/recorded.js';
+export { routeBackends } from './runtime/backends/route.js';
 export type {
   ChatCallOptions,
   ChatCompletion,
@@ -307,6 +316,19 @@ export {
 } from './runtime/judge.js';
 export { mapOrdered } from './runtime/map-ordered.js';
 export { recordedTools } from './runtime/recorded-tools.js';
+export {
+  type GenericScoreDetails,
+  genericRewardNames,
+  genericSkillSelectionReward,
+  groundingReward,
+  hookComplianceReward,
+  judgeReplies,
+  type ScoreGenericOptions,
+  scoreGeneric,
+  type ToolCallMatchDetails,
+  toolCallMatchReward,
+  withReplyScore,
+} from './runtime/rewards/generic/index.js';
 export {
   accuracyReward,
   defaultRewardWeights,
