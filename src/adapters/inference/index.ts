@@ -39,5 +39,6 @@ export {
   type TeacherScore,
   type TeacherScorer,
 } from './teacher-scoring.js';
+export { timedChatModel } from './timed-model.js';
 export { type InferenceEngine, type ToolParserFamily, toolParserFor, toolParsers } from './tool-parsers.js';
 export { buildVllmServeCommand, vllmMetricNames } from './vllm.js';
