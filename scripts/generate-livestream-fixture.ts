@@ -24,10 +24,10 @@ import {
   ROOMS,
   THRESHOLD_TIERS,
   tierLabel,
-} from '../src/runtime/sim/livestream/catalog-data.js';
-import { FIXTURE_EPISODES, FIXTURE_SEED, planEpisodes } from '../src/runtime/sim/livestream/plan.js';
-import { livestreamCatalog, runOracleEpisode } from '../src/runtime/sim/livestream/run-episode.js';
-import { makeContext, type Product } from '../src/runtime/sim/livestream/world.js';
+} from '../src/scenarios/livestream/catalog-data.js';
+import { FIXTURE_EPISODES, FIXTURE_SEED, planEpisodes } from '../src/scenarios/livestream/plan.js';
+import { livestreamCatalog, runOracleEpisode } from '../src/scenarios/livestream/run-episode.js';
+import { makeContext, type Product } from '../src/scenarios/livestream/world.js';
 import { validateTrajectory } from '../src/trajectory/validate-trajectory.js';
 
 const SEED = FIXTURE_SEED;

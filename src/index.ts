@@ -292,20 +292,30 @@ export {
   toolRationalityReward,
   type ViewerTurn,
 } from './runtime/rewards/index.js';
+export { asScenarioScore, scoreTaskRewards } from './runtime/rewards/task-rewards.js';
+export type {
+  OracleInput,
+  OracleResult,
+  PlannedEpisode,
+  Scenario,
+  ScenarioEpisode,
+  ScenarioOracle,
+  ScenarioRewards,
+  ScenarioRunContext,
+  ScenarioScore,
+  ScenarioVariant,
+  ScoreInput,
+  ToolBackend,
+} from './runtime/scenario.js';
+export { scoreScenarioEpisode } from './runtime/score-scenario.js';
+export { type PlayedEpisode, type PlayOptions, playScenarioEpisode } from './runtime/sim/play.js';
 export {
-  FIXTURE_EPISODES,
-  FIXTURE_SEED,
-  type PlanEntry,
-  planEpisodes,
-} from './runtime/sim/livestream/plan.js';
-export {
-  assertLivestreamHarness,
-  type EpisodeResult,
-  livestreamCatalog,
-  runModelEpisode,
-  runOracleEpisode,
-} from './runtime/sim/livestream/run-episode.js';
-export { type SimulatedEpisode, type SimulateOptions, simulate } from './runtime/sim/simulate.js';
+  assertScenarioRuns,
+  type SimulatedEpisode,
+  type SimulateOptions,
+  simulate,
+  variantFor,
+} from './runtime/sim/simulate.js';
 export {
   baseCall,
   type ToolCallContext,
@@ -316,6 +326,7 @@ export {
   toolError,
   toolsFromFunctions,
 } from './runtime/tool-runtime.js';
+export { variantTools } from './runtime/variant-tools.js';
 export {
   type CollapseResult,
   type CollapseSampleOptions,

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
 import { compilePolicy, loadPolicyFile, type Policy, parsePolicy, severityValue } from '../augment/policy.js';
 import { presets } from '../augment/presets.js';
@@ -19,6 +19,7 @@ import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
+import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
 import { readJsonl } from '../trajectory/read-jsonl.js';
 import { version } from '../version.js';
@@ -34,6 +35,8 @@ export interface PipelineDependencies {
   judge: Judge;
   exporters: Record<string, PipelineExporter>;
   regenerate?: RegenerateFunction;
+  /** The scenario `inputs.simulate.scenario` names, resolved by the caller (the CLI). */
+  scenario?: Scenario;
 }
 
 export interface PipelineRunOptions {
@@ -91,6 +94,21 @@ async function resolvePolicyName(name: string): Promise<Policy> {
       },
     );
   return parsePolicy(preset, `preset ${name}`);
+}
+
+/** The inputs as the manifest records them: files relative to the output folder. */
+function manifestInputs(inputs: PipelineConfig['inputs'], out: string): PipelineConfig['inputs'] {
+  const at = (file: string) => relative(out, file).split('\\').join('/');
+  if ('trajectories' in inputs) return { trajectories: at(inputs.trajectories) };
+  const { simulate } = inputs;
+  return {
+    simulate: {
+      ...simulate,
+      ...(isAbsolute(simulate.scenario) ? { scenario: at(simulate.scenario) } : {}),
+      ...(simulate.trajectories ? { trajectories: at(simulate.trajectories) } : {}),
+      ...(simulate.backends ? { backends: at(simulate.backends) } : {}),
+    },
+  };
 }
 
 /** What identifies a run's output: everything that changes the bytes, nothing that does not (out, concurrency). */
@@ -159,7 +177,7 @@ export async function runPipeline(
   const counts = files.counts;
   try {
     if (Number.isFinite(files.done)) {
-      for await (const result of runSft(readInputs(config, base, options.shard), {
+      for await (const result of runSft(readInputs(config, base, options.shard, dependencies.scenario), {
         base,
         baseHash,
         plan,
@@ -261,10 +279,7 @@ export async function runPipeline(
     runHash,
     seed,
     harness: { id: base.id, hash: baseHash },
-    inputs:
-      'trajectories' in config.inputs
-        ? { trajectories: relative(out, config.inputs.trajectories).split('\\').join('/') }
-        : config.inputs,
+    inputs: manifestInputs(config.inputs, out),
     policy: {
       name: config.augment.policy,
       severity,

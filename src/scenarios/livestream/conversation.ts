@@ -3,12 +3,12 @@
 // variant's relabel maps every tool name, argument and skill id), reads the observations back, retries
 // calls that failed (faults, or a rejection the harness lets it retry) and stops when the harness ends the
 // turn. In strict mode (fixture generation) every hook decision the script expects is asserted instead.
-import type { HookOutcome } from '../../../harness/hook-engine.js';
-import type { Harness } from '../../../harness/schema.js';
-import { type Relabel, relabelMessages } from '../../../trajectory/relabel.js';
-import type { AssistantMessage, Message } from '../../../trajectory/schema.js';
-import type { Episode, Observation } from '../../episode.js';
-import { isToolError } from '../../episode-task.js';
+import type { HookOutcome } from '../../harness/hook-engine.js';
+import type { Harness } from '../../harness/schema.js';
+import type { Episode, Observation } from '../../runtime/episode.js';
+import { isToolError } from '../../runtime/episode-task.js';
+import { type Relabel, relabelMessages } from '../../trajectory/relabel.js';
+import type { AssistantMessage, Message } from '../../trajectory/schema.js';
 import type { Rng, ToolResult } from './world.js';
 
 type Failure = Extract<HookOutcome, { pass: false }>;

@@ -12,6 +12,8 @@ const ZH_SHARE = 0.2;
 
 export interface PlanEntry {
   id: string;
+  /** 0-based position in the plan. */
+  index: number;
   scenario: ScenarioDef;
   lang: Lang;
   slipOrder?: Slip[];
@@ -85,7 +87,7 @@ export interface PlanOptions {
  */
 export function planEpisodes(options: PlanOptions): PlanEntry[] {
   const rng = seedrandom(`${options.seed}:plan`);
-  type Draft = Omit<PlanEntry, 'id' | 'lang'> & { lang?: Lang };
+  type Draft = Omit<PlanEntry, 'id' | 'index' | 'lang'> & { lang?: Lang };
   const entries: Draft[] = [];
   const counts = scaledCounts(options.episodes);
   SCENARIOS.forEach((scenario, index) => {
@@ -125,6 +127,7 @@ export function planEpisodes(options: PlanOptions): PlanEntry[] {
   return mixed.map((entry, index) => ({
     ...entry,
     lang: entry.lang ?? 'en',
+    index,
     id: `${options.idPrefix}${String(index + 1).padStart(4, '0')}`,
   }));
 }

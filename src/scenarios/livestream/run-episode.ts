@@ -3,18 +3,19 @@
 // the base harness or a variant, with seeded tool faults. Returns the trajectory and the episode's gold
 // labels (an EpisodeTask in the base vocabulary).
 import seedrandom from 'seedrandom';
-import { hashHarness } from '../../../harness/hash.js';
-import { HarnessAugmentError } from '../../../harness/issues.js';
-import type { Harness } from '../../../harness/schema.js';
-import type { Relabel } from '../../../trajectory/relabel.js';
-import type { Message, Trajectory } from '../../../trajectory/schema.js';
-import { type AgentRunOptions, runAgent } from '../../agent-loop.js';
-import type { ChatModel, ChatRequest } from '../../chat-model.js';
-import { Episode } from '../../episode.js';
-import type { EpisodeTask, TurnTask } from '../../episode-task.js';
-import { isToolError } from '../../episode-task.js';
-import { type FaultOptions, withFaults } from '../../faults.js';
-import type { ToolRuntime } from '../../tool-runtime.js';
+import { hashHarness } from '../../harness/hash.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import type { Harness } from '../../harness/schema.js';
+import { type AgentRunOptions, runAgent } from '../../runtime/agent-loop.js';
+import type { ChatModel, ChatRequest } from '../../runtime/chat-model.js';
+import { Episode } from '../../runtime/episode.js';
+import type { EpisodeTask, TurnTask } from '../../runtime/episode-task.js';
+import { isToolError } from '../../runtime/episode-task.js';
+import { type FaultOptions, withFaults } from '../../runtime/faults.js';
+import type { ToolRuntime } from '../../runtime/tool-runtime.js';
+import { variantTools } from '../../runtime/variant-tools.js';
+import type { Relabel } from '../../trajectory/relabel.js';
+import type { Message, Trajectory } from '../../trajectory/schema.js';
 import { Conversation } from './conversation.js';
 import { Kit } from './kit.js';
 import { FIXTURE_SEED, type PlanEntry } from './plan.js';
@@ -69,6 +70,8 @@ export interface EpisodeRunOptions {
   variant?: { harness: Harness; relabel: Relabel };
   /** Seeded tool faults; the draw for call k uses `${seed}:${entry.id}:fault:${k}`. */
   faults?: Omit<FaultOptions, 'seed'>;
+  /** The tools to call, already in the played harness's vocabulary (default: the shop's, with `faults`). */
+  tools?: ToolRuntime;
   /** Assert every hook decision of the script (fixture generation). */
   strict?: boolean;
   maxStepsPerTurn?: number;
@@ -110,7 +113,8 @@ function setting(entry: PlanEntry, seed: string): Setting {
 }
 
 function toolRuntime(shop: Shop, options: EpisodeRunOptions): ToolRuntime {
-  const tools = shopTools(shop, options.variant?.relabel);
+  if (options.tools) return options.tools;
+  const tools = variantTools(shopTools(shop), options.variant?.relabel);
   return options.faults
     ? withFaults(tools, { ...options.faults, seed: `${options.seed}:${options.entry.id}` })
     : tools;
