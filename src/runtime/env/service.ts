@@ -208,6 +208,12 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
         const context = { base, seed };
         const made = await scenario.episode(planned, context);
         const chosen = await chooseHarness(parsed.harness, { base, episode: made, seed, plans });
+        if (parsed.variant_id !== undefined && parsed.variant_id !== chosen.variantId)
+          throw new EnvError(
+            409,
+            'variant_mismatch',
+            `/reset: the row expects variant "${parsed.variant_id}", this server draws ${chosen.variantId ? `"${chosen.variantId}"` : 'the base harness'} for it (different policies, operators or version)`,
+          );
         backend = await scenario.backend(made, context);
         const held = backend;
         const episode = new Episode({

@@ -1,0 +1,174 @@
+// The RL stage on the live-stream scenario: golden TRL, veRL and OpenRLHF files for a seeded mix of original
+// and augmented harness states; veRL rows hold every field its agent loop reads; the Python shims compile;
+// and, run with python3 against the environment server this test starts on 127.0.0.1, the TRL reward
+// function and veRL's compute_score return, for the oracle's rollout of each row, exactly the reward the
+// simulator computes in process for the same episode under the same variant (total and segment rewards).
+// Update the golden files on purpose with UPDATE_GOLDEN=1 npx vitest run test/pipeline/rl.test.ts
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinOperators } from '../../perturbations/index.js';
+import { type EnvServer, startEnvServer } from '../../src/adapters/env-http/server.js';
+import { rlExporters } from '../../src/adapters/trainer/rl/index.js';
+import { createRegistry } from '../../src/augment/registry.js';
+import { planRlRows, RlConfigSchema, type RlRow, rowReward } from '../../src/pipeline/rl.js';
+import { createEnvService } from '../../src/runtime/env/service.js';
+import { agentMessages, harness, inProcess, scenario } from '../support/env-episodes.js';
+import { projectRoot } from '../support/run-cli.js';
+
+const run = promisify(execFile);
+const scratch = await mkdtemp(join(tmpdir(), 'hsa-rl-'));
+const golden = join(projectRoot, 'test/golden/rl');
+const registry = createRegistry(builtinOperators);
+const seed = 'rl-test';
+
+let server: EnvServer;
+let rows: RlRow[];
+let split: RlRow[];
+
+beforeAll(async () => {
+  const config = RlConfigSchema.parse({ episodes: 4, groupSize: 4, augmentedShare: 0.5 });
+  rows = (await planRlRows({ scenario, harness, config, seed, registry })).rows;
+  const splitConfig = RlConfigSchema.parse({ episodes: 4, segments: 'split' });
+  split = (await planRlRows({ scenario, harness, config: splitConfig, seed, registry })).rows;
+  server = await startEnvServer(createEnvService({ scenario, harness, registry }), { port: 0 });
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('RL stage', () => {
+  it('mixes original and augmented states with the variant pinned in every reset', () => {
+    expect(new Set(rows.map((row) => row.state))).toEqual(new Set(['augmented', 'original']));
+    for (const row of rows) {
+      expect(row.reset.variant_id).toBe(row.variantId);
+      expect(row.prompt.map((message) => message.role)).toEqual(['system', 'user']);
+    }
+    expect(split.map((row) => row.id.split('/').at(-1))).toEqual([
+      'tool',
+      'reply',
+      'tool',
+      'reply',
+      'tool',
+      'reply',
+      'tool',
+      'reply',
+    ]);
+    expect(new Set(split.map((row) => row.group)).size).toBe(8);
+  });
+
+  it('writes the golden files of every trainer, with every field veRL reads', async () => {
+    for (const [format, exporter] of Object.entries(rlExporters)) {
+      const files = await exporter.write(rows, join(scratch, format), {
+        envURL: 'http://127.0.0.1:8000',
+        groupSize: 4,
+      });
+      mkdirSync(join(golden, format), { recursive: true });
+      for (const file of files) {
+        const text = await readFile(file, 'utf8');
+        const target = join(golden, format, basename(file));
+        if (process.env.UPDATE_GOLDEN === '1' || !existsSync(target)) writeFileSync(target, text);
+        expect(text, `${format}/${basename(file)}`).toBe(readFileSync(target, 'utf8'));
+        if (file.endsWith('.py')) await run('python3', ['-m', 'py_compile', file]);
+      }
+    }
+    const verlRows = (await readFile(join(scratch, 'verl/train.json'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const toolNames = new Set(rows.flatMap((row) => row.tools.map((tool) => tool.function.name)));
+    for (const row of verlRows) {
+      expect(Object.keys(row).sort()).toEqual([
+        'ability',
+        'agent_name',
+        'data_source',
+        'extra_info',
+        'prompt',
+        'reward_model',
+      ]);
+      expect(row.reward_model).toMatchObject({ style: 'rule' });
+      expect(row.extra_info.interaction_kwargs.name).toBe('hsa_env');
+      expect(new Set(Object.keys(row.extra_info.tools_kwargs))).toEqual(toolNames);
+      expect(JSON.parse(row.reward_model.ground_truth)).toEqual(
+        JSON.parse(row.extra_info.interaction_kwargs.reset),
+      );
+    }
+    const toolConfig = await readFile(join(scratch, 'verl/tool_config.yaml'), 'utf8');
+    for (const name of toolNames) expect(toolConfig).toContain(`name: ${name}`);
+  });
+
+  it('scores the oracle rollouts in Python over HTTP exactly as the simulator does in process', async () => {
+    const local = createEnvService({ scenario, harness, registry });
+    /** The same replay as the shims', on the service in process. */
+    const replayInProcess = async (row: RlRow, messages: ReturnType<typeof agentMessages>) => {
+      const reset = await local.reset(row.reset);
+      let last: { done: boolean; reward: number; rewards?: Record<string, number> } = reset;
+      for (const message of messages) {
+        if (last.done) break;
+        last = await local.step(reset.episode_id, message);
+      }
+      if (last.done) return rowReward(row.reward, last.rewards ?? {}, last.reward);
+      const scored = local.getReward({ query: [''], labels: [reset.episode_id] });
+      const named = Object.fromEntries(
+        Object.entries(scored.extra_logs).flatMap(([name, values]) =>
+          name === 'done' ? [] : [[name, values[0]!]],
+        ),
+      );
+      return rowReward(row.reward, named, scored.rewards[0]!);
+    };
+    const cases = [];
+    for (const row of [...rows, ...split]) {
+      const sim = await inProcess({ seed, index: row.episode.index, augment: row.state === 'augmented' });
+      expect(sim.variant?.id).toBe(row.variantId);
+      const messages = agentMessages(sim.trajectory.messages);
+      // The oracle's whole rollout: the simulator's own reward.
+      const expected = rowReward(row.reward, sim.rewards.rewards, sim.rewards.total);
+      expect(await replayInProcess(row, messages)).toBe(expected);
+      cases.push({ row, messages, expected });
+      // A rollout cut after its first message: scored as it stands, in process.
+      const cut = messages.slice(0, 1);
+      cases.push({ row, messages: cut, expected: await replayInProcess(row, cut) });
+    }
+    local.close();
+    // Rewards differ between rows, so agreement is not a coincidence of constants.
+    expect(new Set(cases.map((entry) => entry.expected)).size).toBeGreaterThan(2);
+    const input = join(scratch, 'cases.json');
+    await writeFile(
+      input,
+      JSON.stringify(
+        cases.map(({ row, messages }) => ({
+          trl: { reset: JSON.stringify(row.reset), spec: JSON.stringify(row.reward), completion: messages },
+          verl: {
+            ground_truth: JSON.stringify(row.reset),
+            extra_info: { reward_spec: JSON.stringify(row.reward), messages },
+          },
+        })),
+      ),
+    );
+    const driver = join(scratch, 'driver.py');
+    await writeFile(
+      driver,
+      [
+        'import json, sys',
+        `sys.path[:0] = [${JSON.stringify(join(scratch, 'trl'))}, ${JSON.stringify(join(scratch, 'verl'))}]`,
+        'from hsa_trl import hsa_reward',
+        'from hsa_verl import compute_score',
+        'cases = json.load(open(sys.argv[1]))',
+        'trl = hsa_reward(prompts=[None] * len(cases), completions=[c["trl"]["completion"] for c in cases], hsa_reset=[c["trl"]["reset"] for c in cases], hsa_reward_spec=[c["trl"]["spec"] for c in cases])',
+        'verl = [compute_score("hsa/livestream", "", c["verl"]["ground_truth"], c["verl"]["extra_info"]) for c in cases]',
+        'print(json.dumps({"trl": trl, "verl": verl}))',
+      ].join('\n'),
+    );
+    const { stdout } = await run('python3', [driver, input], {
+      env: { ...process.env, HSA_ENV_URL: server.url },
+    });
+    const scored = JSON.parse(stdout) as { trl: number[]; verl: number[] };
+    expect(scored.trl).toEqual(cases.map((entry) => entry.expected));
+    expect(scored.verl).toEqual(cases.map((entry) => entry.expected));
+  }, 60_000);
+});
