@@ -9,6 +9,7 @@ export {
   PromptLogprobsSchema,
 } from './client.js';
 export { type HealthWaitOptions, type HealthWaitResult, waitForHealthy } from './health.js';
+export { type MeasureLatencyOptions, measureLatency } from './measure-latency.js';
 export {
   diffServerMetrics,
   type Histogram,
