@@ -10,6 +10,7 @@ export {
   diffServerMetrics,
   type InferenceClient,
   type InferenceEngine,
+  measureLatency,
   parseServerMetrics,
   parseSpeculativeConfig,
   type ServeCommand,
@@ -20,6 +21,7 @@ export {
   summarizeHistogram,
   type TeacherScore,
   type TeacherScorer,
+  timedChatModel,
   toolParserFor,
   toolParsers,
   waitForHealthy,
@@ -33,3 +35,4 @@ export {
 } from './pipeline-dependencies.js';
 export * from './teacher/index.js';
 export * from './trainer/index.js';
+export { openRlhfRlExporter, rlExporters, trlRlExporter, verlRlExporter } from './trainer/rl/index.js';
