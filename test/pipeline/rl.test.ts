@@ -171,4 +171,56 @@ describe('RL stage', () => {
     expect(scored.trl).toEqual(cases.map((entry) => entry.expected));
     expect(scored.verl).toEqual(cases.map((entry) => entry.expected));
   }, 60_000);
+
+  it('plays rollouts through the veRL interaction and tool classes as the agent loop calls them', async () => {
+    const cases = [];
+    for (const row of rows) {
+      const sim = await inProcess({ seed, index: row.episode.index, augment: row.state === 'augmented' });
+      const oneCallPerMessage = agentMessages(sim.trajectory.messages).every(
+        (message) => (message.tool_calls?.length ?? 0) <= 1,
+      );
+      cases.push({
+        reset: JSON.stringify(row.reset),
+        spec: JSON.stringify(row.reward),
+        messages: agentMessages(sim.trajectory.messages),
+        expected: sim.rewards.total,
+        oneCallPerMessage,
+      });
+    }
+    const input = join(scratch, 'verl-cases.json');
+    await writeFile(input, JSON.stringify(cases));
+    const driver = join(scratch, 'verl-driver.py');
+    await writeFile(
+      driver,
+      [
+        'import asyncio, json, sys, types',
+        `sys.path.insert(0, ${JSON.stringify(join(scratch, 'verl'))})`,
+        'from hsa_verl import HsaEnvInteraction, HsaEnvTool',
+        'async def play(case, index):',
+        '    interaction = HsaEnvInteraction({})',
+        '    request = await interaction.start_interaction("request-%d" % index, reset=case["reset"], reward_spec=case["spec"])',
+        '    agent = types.SimpleNamespace(request_id=request)',
+        '    for message in case["messages"]:',
+        '        for call in message.get("tool_calls") or []:',
+        '            tool = HsaEnvTool({}, {"type": "function", "function": {"name": call["function"]["name"]}})',
+        '            await tool.execute(await tool.create(), json.loads(call["function"]["arguments"]), agent_data=agent)',
+        '        if not message.get("tool_calls"):',
+        '            done, _, score, _ = await interaction.generate_response(request, [message])',
+        '            if done:',
+        '                return score',
+        '    return await interaction.calculate_score(request)',
+        'async def main():',
+        '    cases = json.load(open(sys.argv[1]))',
+        '    print(json.dumps([await play(case, index) for index, case in enumerate(cases)]))',
+        'asyncio.run(main())',
+      ].join('\n'),
+    );
+    const { stdout } = await run('python3', [driver, input], {
+      env: { ...process.env, HSA_ENV_URL: server.url },
+    });
+    const scores = JSON.parse(stdout) as number[];
+    // veRL steps parallel calls one at a time; on these episodes that scores the same as the simulator.
+    expect(scores).toEqual(cases.map((entry) => entry.expected));
+    expect(cases.some((entry) => !entry.oneCallPerMessage)).toBe(true);
+  }, 60_000);
 });
