@@ -64,6 +64,13 @@ export {
 export { presets } from './augment/presets.js';
 export { createRandom, type Random } from './augment/random.js';
 export { createRegistry, type Registry } from './augment/registry.js';
+export {
+  isPolicyFile,
+  parseSeverity,
+  type ResolvedPolicy,
+  type ResolvePolicyOptions,
+  resolvePolicy,
+} from './augment/resolve-policy.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
 export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
 export {

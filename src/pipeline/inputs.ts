@@ -5,7 +5,7 @@ import { formatIssue, HarnessAugmentError, type Issue } from '../harness/issues.
 import type { Harness } from '../harness/schema.js';
 import { taskFromTrajectory } from '../runtime/episode-task.js';
 import type { Scenario } from '../runtime/scenario.js';
-import { playScenarioEpisode } from '../runtime/sim/play.js';
+import { withGold } from '../runtime/sim/play.js';
 import { assertScenarioRuns } from '../runtime/sim/simulate.js';
 import { readJsonl } from '../trajectory/read-jsonl.js';
 import { validateTrajectory } from '../trajectory/validate-trajectory.js';
@@ -97,11 +97,21 @@ async function* fromSimulation(
   });
   for (const [position, planned] of plan.entries()) {
     if (!keep(position)) continue;
-    const episode = await scenario.episode(planned, context);
     // The gold under the base harness: the scenario's own, or its oracle's play.
-    const trajectory =
-      episode.gold ?? (await playScenarioEpisode({ ...context, scenario, episode })).trajectory;
-    yield { task: { id: episode.id, trajectory, task: episode.task, episode: { scenario, episode, seed } } };
+    const episode = await withGold(scenario, await scenario.episode(planned, context), context);
+    if (!episode.gold)
+      throw new HarnessAugmentError(
+        `scenario "${scenario.name}" gives episode "${episode.id}" no gold trajectory and has no oracle to play one`,
+        { kind: 'usage' },
+      );
+    yield {
+      task: {
+        id: episode.id,
+        trajectory: episode.gold,
+        task: episode.task,
+        episode: { scenario, episode, seed },
+      },
+    };
   }
 }
 

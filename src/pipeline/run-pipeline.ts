@@ -8,9 +8,9 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
-import { compilePolicy, loadPolicyFile, type Policy, parsePolicy, severityValue } from '../augment/policy.js';
-import { presets } from '../augment/presets.js';
+import type { Policy } from '../augment/policy.js';
 import type { Registry } from '../augment/registry.js';
+import { resolvePolicy } from '../augment/resolve-policy.js';
 import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
 import { canonicalJson } from '../harness/canonical-json.js';
@@ -112,19 +112,6 @@ async function describeFile(outDir: string, file: string): Promise<OutputFile> {
   };
 }
 
-async function resolvePolicyName(name: string): Promise<Policy> {
-  if (/\.(ya?ml|json)$/i.test(name)) return loadPolicyFile(name);
-  const preset = presets[name];
-  if (!preset)
-    throw new HarnessAugmentError(
-      `unknown policy preset "${name}"; presets: ${Object.keys(presets).join(', ')}`,
-      {
-        kind: 'usage',
-      },
-    );
-  return parsePolicy(preset, `preset ${name}`);
-}
-
 /** The inputs as the manifest records them: files relative to the output folder. */
 function manifestInputs(inputs: PipelineConfig['inputs'], out: string): PipelineConfig['inputs'] {
   const at = (file: string) => relative(out, file).split('\\').join('/');
@@ -199,12 +186,10 @@ export async function runPipeline(
     });
   const base = await loadHarnessFile(config.harness);
   const baseHash = hashHarness(base).harness;
-  const policy = await resolvePolicyName(config.augment.policy);
-  const severity =
-    config.augment.severity === undefined
-      ? severityValue(policy.severity)
-      : severityValue(config.augment.severity);
-  const plan = compilePolicy(policy, dependencies.registry);
+  const { plan, severity, policy } = await resolvePolicy(config.augment.policy, {
+    registry: dependencies.registry,
+    ...(config.augment.severity !== undefined ? { severity: config.augment.severity } : {}),
+  });
   const seed = String(config.seed);
   const out = config.out;
   const runHash = await runHashOf(config, baseHash, policy, options.shard);
@@ -283,7 +268,7 @@ export async function runPipeline(
   let bench: PipelineManifest['bench'];
   if (config.bench) {
     options.onProgress?.({ stage: 'bench', counts });
-    const benchPlan = compilePolicy(await resolvePolicyName(config.bench.policy), dependencies.registry);
+    const { plan: benchPlan } = await resolvePolicy(config.bench.policy, { registry: dependencies.registry });
     const rows: string[] = [];
     const rejects: string[] = [];
     for await (const row of generateBench(base, readBenchItems(config.bench.items), {

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
-import { compilePolicy, severityValue } from '../../augment/policy.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { nonNegativeInteger, openAtomicLines } from '../io.js';
-import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
+import { policyFromOptions } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 import { parseShard } from '../shard.js';
@@ -41,16 +40,9 @@ function rate(text: string | undefined): number | undefined {
   return value;
 }
 
-async function augmentPlan(name: string, severity: string | undefined) {
-  const isFile = /\.(ya?ml|json)$/i.test(name);
-  const policy = await resolvePolicy(isFile ? undefined : name, isFile ? name : undefined);
-  const level =
-    severity === undefined
-      ? severityValue(policy.severity)
-      : /^(slight|medium|heavy)$/.test(severity)
-        ? severityValue(severity as 'slight')
-        : Number(severity);
-  return { plan: compilePolicy(policy, await builtinRegistry()), severity: level };
+async function augmentPlan(reference: string, severity: string | undefined) {
+  const { plan, severity: level } = await policyFromOptions(reference, undefined, severity);
+  return { plan, severity: level };
 }
 
 const mean = (values: number[]) =>

@@ -2,8 +2,9 @@
 // variant sampled from a named policy exactly as the simulator samples it, or a variant the client built
 // itself (checked here, so that a bad one is a 400 listing its issues rather than a crash mid-episode).
 import type { Plan } from '../../augment/plan.js';
-import { compilePolicy, type PolicyInput, parsePolicy, severityValue } from '../../augment/policy.js';
+import { type PolicyInput, severityValue } from '../../augment/policy.js';
 import { createRegistry, type Registry } from '../../augment/registry.js';
+import { resolvePolicy } from '../../augment/resolve-policy.js';
 import { safeParseHarness } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Relabel } from '../../trajectory/relabel.js';
@@ -54,9 +55,9 @@ export function createPlanCache(policies: Readonly<Record<string, PolicyInput>>,
         );
       let entry = compiled.get(name);
       if (!entry) {
-        entry = loadRegistry().then((loaded) => {
-          const policy = parsePolicy(policies[name], `preset ${name}`);
-          return { plan: compilePolicy(policy, loaded), severity: severityValue(policy.severity) };
+        entry = loadRegistry().then(async (loaded) => {
+          const { plan, severity } = await resolvePolicy(name, { registry: loaded, presets: policies });
+          return { plan, severity };
         });
         compiled.set(name, entry);
       }

@@ -17,6 +17,7 @@ import { Episode, type HookEventRecord, StepError, toChatMessages } from '../epi
 import { withFaults } from '../faults.js';
 import type { PlannedEpisode, Scenario, ScenarioEpisode, ScenarioScore, ToolBackend } from '../scenario.js';
 import { scoreScenarioEpisode } from '../score-scenario.js';
+import { withGold } from '../sim/play.js';
 import { assertScenarioRuns } from '../sim/simulate.js';
 import type { ToolRuntime } from '../tool-runtime.js';
 import { variantTools } from '../variant-tools.js';
@@ -207,7 +208,10 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
         const planned = plan[index]!;
         const context = { base, seed };
         const made = await scenario.episode(planned, context);
-        const chosen = await chooseHarness(parsed.harness, { base, episode: made, seed, plans });
+        // A sampled variant carries the gold over: the scenario's own, or its oracle's play.
+        const augmented = typeof parsed.harness === 'object' && 'augment' in parsed.harness;
+        const episodeForChoice = augmented ? await withGold(scenario, made, context) : made;
+        const chosen = await chooseHarness(parsed.harness, { base, episode: episodeForChoice, seed, plans });
         if (parsed.variant_id !== undefined && parsed.variant_id !== chosen.variantId)
           throw new EnvError(
             409,

@@ -109,3 +109,20 @@ export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedE
     await backend.close?.();
   }
 }
+
+/**
+ * An episode with its gold trajectory under the base harness: the scenario's own, else its oracle's play
+ * (without faults); unchanged when it has neither. A variant needs the gold to carry over.
+ *
+ * @example
+ * const withGold = await withGold(scenario, episode, { base, seed });
+ */
+export async function withGold(
+  scenario: Scenario,
+  episode: ScenarioEpisode,
+  context: ScenarioRunContext,
+): Promise<ScenarioEpisode> {
+  if (episode.gold || !scenario.oracle) return episode;
+  const played = await playScenarioEpisode({ ...context, scenario, episode });
+  return { ...episode, gold: played.trajectory };
+}

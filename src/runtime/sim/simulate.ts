@@ -17,7 +17,7 @@ import { mapOrdered } from '../map-ordered.js';
 import type { PlannedEpisode, Scenario, ScenarioEpisode, ScenarioScore } from '../scenario.js';
 import { scoreScenarioEpisode } from '../score-scenario.js';
 import { checkShard } from '../shard.js';
-import { playScenarioEpisode } from './play.js';
+import { playScenarioEpisode, withGold } from './play.js';
 
 export interface SimulateOptions {
   /** The domain that plans the episodes, answers the tools and may play them (its oracle). */
@@ -68,7 +68,7 @@ export interface SimulatedEpisode {
 /** Variant indexes tried before an episode falls back to the base harness. */
 export const VARIANT_ATTEMPTS = 4;
 
-/** Why an episode cannot be augmented exactly: a variant carries a gold trajectory over, and it has none. */
+/** Why an episode cannot be augmented exactly: a variant carries a gold trajectory over, it has none (and no oracle to play one). */
 export const NO_GOLD_TO_CARRY = 'the episode has no gold trajectory to carry over to a variant';
 
 /**
@@ -123,7 +123,9 @@ async function simulateOne(
   const { scenario } = options;
   const base = options.harness;
   const context = { base, seed };
-  const episode = await scenario.episode(planned, context);
+  const made = await scenario.episode(planned, context);
+  // A variant carries the gold over: the scenario's own, or its oracle's play under the base harness.
+  const episode = options.augment ? await withGold(scenario, made, context) : made;
   const variant = options.augment ? await variantFor(base, episode, options.augment, seed) : undefined;
   const live =
     variant && 'harness' in variant

@@ -16,19 +16,12 @@ import type { ToolRuntime } from '../../runtime/tool-runtime.js';
 import { variantTools } from '../../runtime/variant-tools.js';
 import type { Relabel } from '../../trajectory/relabel.js';
 import type { Message, Trajectory } from '../../trajectory/schema.js';
+import { bundledShopCatalog, type ShopCatalog } from './catalog.js';
 import { Conversation } from './conversation.js';
 import { Kit } from './kit.js';
-import { FIXTURE_SEED, type PlanEntry } from './plan.js';
+import type { PlanEntry } from './plan.js';
 import { shopTools } from './shop-tools.js';
-import { buildCatalog, makeContext, type Product, type RoomContext, Shop } from './world.js';
-
-let catalogCache: Product[] | undefined;
-
-/** The shop's catalog (the same products as fixtures/livestream/catalog.json). */
-export function livestreamCatalog(): Product[] {
-  catalogCache ??= buildCatalog(FIXTURE_SEED);
-  return catalogCache;
-}
+import { makeContext, type RoomContext, Shop } from './world.js';
 
 /** Tools the live-stream shop serves; a harness run by the simulator must offer each (in base vocabulary). */
 export const LIVESTREAM_TOOLS = [
@@ -72,6 +65,8 @@ export interface EpisodeRunOptions {
   faults?: Omit<FaultOptions, 'seed'>;
   /** The tools to call, already in the played harness's vocabulary (default: the shop's, with `faults`). */
   tools?: ToolRuntime;
+  /** The shop's data (default: the bundled fixtures/livestream/catalog.json). */
+  catalog?: ShopCatalog;
   /** Assert every hook decision of the script (fixture generation). */
   strict?: boolean;
   maxStepsPerTurn?: number;
@@ -96,12 +91,11 @@ interface Setting {
 }
 
 /** The room and the episode's random stream; the same for every harness the episode is run under. */
-function setting(entry: PlanEntry, seed: string): Setting {
+function setting(entry: PlanEntry, seed: string, data: ShopCatalog): Setting {
   const rng = seedrandom(`${seed}:${entry.id}`);
-  const catalog = livestreamCatalog();
-  const setup = entry.scenario.setup(rng, catalog, entry.slipOrder?.[0]);
+  const setup = entry.scenario.setup(rng, data, entry.slipOrder?.[0]);
   const lang = setup.lang ?? entry.lang;
-  const context = makeContext(catalog, setup.room, rng, {
+  const context = makeContext(data.products, setup.room, rng, {
     mustShow: setup.mustShow,
     ...(setup.current !== undefined ? { current: setup.current } : {}),
   });
@@ -109,7 +103,7 @@ function setting(entry: PlanEntry, seed: string): Setting {
   const slip = entry.slipOrder
     ? { turn: slipTurns[Math.floor(rng() * slipTurns.length)]!, order: entry.slipOrder }
     : undefined;
-  return { context, shop: new Shop(catalog, context), rng, lang, slip, setup };
+  return { context, shop: new Shop(data, context), rng, lang, slip, setup };
 }
 
 function toolRuntime(shop: Shop, options: EpisodeRunOptions): ToolRuntime {
@@ -174,7 +168,7 @@ function metaOf(
 export async function runOracleEpisode(options: EpisodeRunOptions): Promise<EpisodeResult> {
   const { entry, seed, base } = options;
   const harness = options.variant?.harness ?? base;
-  const world = setting(entry, seed);
+  const world = setting(entry, seed, options.catalog ?? bundledShopCatalog());
   const episode = new Episode({
     harness,
     context: world.context as unknown as Record<string, unknown>,
@@ -243,7 +237,7 @@ export async function runModelEpisode(
   const gold =
     options.gold ??
     (await runOracleEpisode({ entry: options.entry, seed: options.seed, base: options.base }));
-  const world = setting(options.entry, options.seed);
+  const world = setting(options.entry, options.seed, options.catalog ?? bundledShopCatalog());
   const harness = options.variant?.harness ?? options.base;
   const request: Omit<ChatRequest, 'messages' | 'tools'> = options.request ?? {};
   const run = await runAgent({

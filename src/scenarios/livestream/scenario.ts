@@ -6,14 +6,15 @@ import type { Issue } from '../../harness/issues.js';
 import type { Harness } from '../../harness/schema.js';
 import { scoreTaskRewards } from '../../runtime/rewards/task-rewards.js';
 import type { Scenario, ScenarioEpisode } from '../../runtime/scenario.js';
+import { bundledShopCatalog, type ShopCatalog } from './catalog.js';
 import { FIXTURE_EPISODES, FIXTURE_SEED, type PlanEntry, planEpisodes } from './plan.js';
-import { LIVESTREAM_TOOLS, livestreamCatalog, runOracleEpisode } from './run-episode.js';
+import { LIVESTREAM_TOOLS, runOracleEpisode } from './run-episode.js';
 import { shopTools } from './shop-tools.js';
-import { type Product, type RoomContext, Shop } from './world.js';
+import { type RoomContext, Shop } from './world.js';
 
 export interface LivestreamScenarioOptions {
-  /** The shop's products (default: the bundled catalog). */
-  catalog?: readonly Product[];
+  /** The shop's data (default: the bundled fixtures/livestream/catalog.json; see `loadShopCatalog`). */
+  catalog?: ShopCatalog;
 }
 
 /** The issues of a harness the shop cannot serve: every live-stream tool must be offered (base names). */
@@ -40,7 +41,7 @@ const planned = (episode: ScenarioEpisode): PlanEntry => episode.meta!.entry as 
  * for await (const episode of simulate({ scenario, harness, episodes: 20 })) console.log(episode.rewards.total);
  */
 export function createLivestreamScenario(options: LivestreamScenarioOptions = {}): Scenario<PlanEntry> {
-  const catalog = options.catalog ?? livestreamCatalog();
+  const catalog = options.catalog ?? bundledShopCatalog();
   return {
     name: 'livestream',
     seed: FIXTURE_SEED,
@@ -49,7 +50,7 @@ export function createLivestreamScenario(options: LivestreamScenarioOptions = {}
     plan: ({ seed, episodes, idPrefix }) =>
       planEpisodes({ episodes: episodes ?? FIXTURE_EPISODES, seed, idPrefix: idPrefix ?? 'ls-' }),
     async episode(entry, { base, seed }) {
-      const gold = await runOracleEpisode({ entry, seed, base });
+      const gold = await runOracleEpisode({ entry, seed, base, catalog });
       const meta = gold.trajectory.meta ?? {};
       return {
         id: entry.id,
@@ -68,6 +69,7 @@ export function createLivestreamScenario(options: LivestreamScenarioOptions = {}
           seed: input.seed,
           base: input.base,
           tools: input.tools,
+          catalog,
           ...(input.variant ? { variant: input.variant } : {}),
           ...(input.strict ? { strict: true } : {}),
           ...(input.maxStepsPerTurn ? { maxStepsPerTurn: input.maxStepsPerTurn } : {}),
