@@ -11,13 +11,20 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scenario as libraryScenario } from '../../examples/custom-scenario/library-scenario.js';
 import { builtinOperators } from '../../perturbations/index.js';
 import { type EnvServer, startEnvServer } from '../../src/adapters/env-http/server.js';
 import { rlExporters } from '../../src/adapters/trainer/rl/index.js';
+import { compilePolicy, parsePolicy, severityValue } from '../../src/augment/policy.js';
+import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
+import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+import type { Harness } from '../../src/harness/schema.js';
 import { planRlRows, RlConfigSchema, type RlRow, rowReward } from '../../src/pipeline/rl.js';
 import { createEnvService } from '../../src/runtime/env/service.js';
-import { agentMessages, harness, inProcess, scenario } from '../support/env-episodes.js';
+import type { Scenario } from '../../src/runtime/scenario.js';
+import { type SimulatedEpisode, simulate } from '../../src/runtime/sim/simulate.js';
+import { agentMessages, harness, scenario } from '../support/env-episodes.js';
 import { projectRoot } from '../support/run-cli.js';
 
 const run = promisify(execFile);
@@ -25,6 +32,37 @@ const scratch = await mkdtemp(join(tmpdir(), 'hsa-rl-'));
 const golden = join(projectRoot, 'test/golden/rl');
 const registry = createRegistry(builtinOperators);
 const seed = 'rl-test';
+const hat = parsePolicy(presets.hat);
+const hatPlan = compilePolicy(hat, registry);
+
+/** The episode the environment plays for (seed, index), played in process by the simulator's oracle. */
+async function simulated(
+  setup: { scenario: Scenario; harness: Harness },
+  index: number,
+  augment: boolean,
+): Promise<SimulatedEpisode> {
+  const run = simulate({
+    scenario: setup.scenario,
+    harness: setup.harness,
+    seed,
+    idPrefix: 'env-',
+    shard: { index, count: setup.scenario.defaultEpisodes({ base: setup.harness, seed }) },
+    ...(augment ? { augment: { plan: hatPlan, severity: severityValue(hat.severity) } } : {}),
+  });
+  return (await run.next()).value as SimulatedEpisode;
+}
+
+/** The scenarios whose shims are checked against the in-process scorer (more join as they land). */
+const scenarios: Array<{ name: string; setup: () => Promise<{ scenario: Scenario; harness: Harness }> }> = [
+  { name: 'livestream', setup: async () => ({ scenario, harness }) },
+  {
+    name: 'library-desk (examples/custom-scenario)',
+    setup: async () => ({
+      scenario: libraryScenario,
+      harness: await loadHarnessFile(join(projectRoot, 'examples/custom-scenario/harness.yaml')),
+    }),
+  },
+];
 
 let server: EnvServer;
 let rows: RlRow[];
@@ -60,6 +98,19 @@ describe('RL stage', () => {
       'reply',
     ]);
     expect(new Set(split.map((row) => row.group)).size).toBe(8);
+  });
+
+  it('refuses a reset whose pinned variant the server would not draw', async () => {
+    const service = createEnvService({ scenario, harness, registry });
+    const row = rows.find((entry) => entry.state === 'augmented')!;
+    await expect(service.reset({ ...row.reset, variant_id: 'v_00000000000000000000' })).rejects.toMatchObject(
+      {
+        status: 409,
+        code: 'variant_mismatch',
+      },
+    );
+    await expect(service.reset(row.reset)).resolves.toMatchObject({ info: { variant_id: row.variantId } });
+    service.close();
   });
 
   it('writes the golden files of every trainer, with every field veRL reads', async () => {
@@ -102,80 +153,96 @@ describe('RL stage', () => {
     for (const name of toolNames) expect(toolConfig).toContain(`name: ${name}`);
   });
 
-  it('scores the oracle rollouts in Python over HTTP exactly as the simulator does in process', async () => {
-    const local = createEnvService({ scenario, harness, registry });
-    /** The same replay as the shims', on the service in process. */
-    const replayInProcess = async (row: RlRow, messages: ReturnType<typeof agentMessages>) => {
-      const reset = await local.reset(row.reset);
-      let last: { done: boolean; reward: number; rewards?: Record<string, number> } = reset;
-      for (const message of messages) {
-        if (last.done) break;
-        last = await local.step(reset.episode_id, message);
+  it.each(scenarios)(
+    'scores $name rollouts in Python over HTTP exactly as the simulator does in process',
+    async ({ setup }) => {
+      const domain = await setup();
+      const config = RlConfigSchema.parse({ episodes: 4, groupSize: 4 });
+      const domainRows = (await planRlRows({ ...domain, config, seed, registry })).rows;
+      const domainSplit = (
+        await planRlRows({
+          ...domain,
+          config: RlConfigSchema.parse({ episodes: 4, segments: 'split' }),
+          seed,
+          registry,
+        })
+      ).rows;
+      const domainServer = await startEnvServer(createEnvService({ ...domain, registry }), { port: 0 });
+      const local = createEnvService({ ...domain, registry });
+      /** The same replay as the shims', on the service in process. */
+      const replayInProcess = async (row: RlRow, messages: ReturnType<typeof agentMessages>) => {
+        const reset = await local.reset(row.reset);
+        let last: { done: boolean; reward: number; rewards?: Record<string, number> } = reset;
+        for (const message of messages) {
+          if (last.done) break;
+          last = await local.step(reset.episode_id, message);
+        }
+        if (last.done) return rowReward(row.reward, last.rewards ?? {}, last.reward);
+        const scored = local.getReward({ query: [''], labels: [reset.episode_id] });
+        const named = Object.fromEntries(
+          Object.entries(scored.extra_logs).flatMap(([name, values]) =>
+            name === 'done' ? [] : [[name, values[0]!]],
+          ),
+        );
+        return rowReward(row.reward, named, scored.rewards[0]!);
+      };
+      const cases = [];
+      for (const row of [...domainRows, ...domainSplit]) {
+        const sim = await simulated(domain, row.episode.index, row.state === 'augmented');
+        expect(sim.variant?.id).toBe(row.variantId);
+        const messages = agentMessages(sim.trajectory.messages);
+        // The oracle's whole rollout: the simulator's own reward.
+        const expected = rowReward(row.reward, sim.rewards.rewards, sim.rewards.total);
+        expect(await replayInProcess(row, messages)).toBe(expected);
+        cases.push({ row, messages, expected });
+        // A rollout cut after its first message: scored as it stands, in process.
+        const cut = messages.slice(0, 1);
+        cases.push({ row, messages: cut, expected: await replayInProcess(row, cut) });
       }
-      if (last.done) return rowReward(row.reward, last.rewards ?? {}, last.reward);
-      const scored = local.getReward({ query: [''], labels: [reset.episode_id] });
-      const named = Object.fromEntries(
-        Object.entries(scored.extra_logs).flatMap(([name, values]) =>
-          name === 'done' ? [] : [[name, values[0]!]],
+      local.close();
+      // Rewards differ between rows, so agreement is not a coincidence of constants.
+      expect(new Set(cases.map((entry) => entry.expected)).size).toBeGreaterThan(2);
+      const input = join(scratch, 'cases.json');
+      await writeFile(
+        input,
+        JSON.stringify(
+          cases.map(({ row, messages }) => ({
+            trl: { reset: JSON.stringify(row.reset), spec: JSON.stringify(row.reward), completion: messages },
+            verl: {
+              ground_truth: JSON.stringify(row.reset),
+              extra_info: { reward_spec: JSON.stringify(row.reward), messages },
+            },
+          })),
         ),
       );
-      return rowReward(row.reward, named, scored.rewards[0]!);
-    };
-    const cases = [];
-    for (const row of [...rows, ...split]) {
-      const sim = await inProcess({ seed, index: row.episode.index, augment: row.state === 'augmented' });
-      expect(sim.variant?.id).toBe(row.variantId);
-      const messages = agentMessages(sim.trajectory.messages);
-      // The oracle's whole rollout: the simulator's own reward.
-      const expected = rowReward(row.reward, sim.rewards.rewards, sim.rewards.total);
-      expect(await replayInProcess(row, messages)).toBe(expected);
-      cases.push({ row, messages, expected });
-      // A rollout cut after its first message: scored as it stands, in process.
-      const cut = messages.slice(0, 1);
-      cases.push({ row, messages: cut, expected: await replayInProcess(row, cut) });
-    }
-    local.close();
-    // Rewards differ between rows, so agreement is not a coincidence of constants.
-    expect(new Set(cases.map((entry) => entry.expected)).size).toBeGreaterThan(2);
-    const input = join(scratch, 'cases.json');
-    await writeFile(
-      input,
-      JSON.stringify(
-        cases.map(({ row, messages }) => ({
-          trl: { reset: JSON.stringify(row.reset), spec: JSON.stringify(row.reward), completion: messages },
-          verl: {
-            ground_truth: JSON.stringify(row.reset),
-            extra_info: { reward_spec: JSON.stringify(row.reward), messages },
-          },
-        })),
-      ),
-    );
-    const driver = join(scratch, 'driver.py');
-    await writeFile(
-      driver,
-      [
-        'import json, sys',
-        `sys.path[:0] = [${JSON.stringify(join(scratch, 'trl'))}, ${JSON.stringify(join(scratch, 'verl'))}]`,
-        'from hsa_trl import hsa_reward',
-        'from hsa_verl import compute_score',
-        'cases = json.load(open(sys.argv[1]))',
-        'trl = hsa_reward(prompts=[None] * len(cases), completions=[c["trl"]["completion"] for c in cases], hsa_reset=[c["trl"]["reset"] for c in cases], hsa_reward_spec=[c["trl"]["spec"] for c in cases])',
-        'verl = [compute_score("hsa/livestream", "", c["verl"]["ground_truth"], c["verl"]["extra_info"]) for c in cases]',
-        'print(json.dumps({"trl": trl, "verl": verl}))',
-      ].join('\n'),
-    );
-    const { stdout } = await run('python3', [driver, input], {
-      env: { ...process.env, HSA_ENV_URL: server.url },
-    });
-    const scored = JSON.parse(stdout) as { trl: number[]; verl: number[] };
-    expect(scored.trl).toEqual(cases.map((entry) => entry.expected));
-    expect(scored.verl).toEqual(cases.map((entry) => entry.expected));
-  }, 60_000);
+      const driver = join(scratch, 'driver.py');
+      await writeFile(
+        driver,
+        [
+          'import json, sys',
+          `sys.path[:0] = [${JSON.stringify(join(scratch, 'trl'))}, ${JSON.stringify(join(scratch, 'verl'))}]`,
+          'from hsa_trl import hsa_reward',
+          'from hsa_verl import compute_score',
+          'cases = json.load(open(sys.argv[1]))',
+          'trl = hsa_reward(prompts=[None] * len(cases), completions=[c["trl"]["completion"] for c in cases], hsa_reset=[c["trl"]["reset"] for c in cases], hsa_reward_spec=[c["trl"]["spec"] for c in cases])',
+          'verl = [compute_score("hsa", "", c["verl"]["ground_truth"], c["verl"]["extra_info"]) for c in cases]',
+          'print(json.dumps({"trl": trl, "verl": verl}))',
+        ].join('\n'),
+      );
+      const { stdout } = await run('python3', [driver, input], {
+        env: { ...process.env, HSA_ENV_URL: domainServer.url },
+      }).finally(() => domainServer.close());
+      const scored = JSON.parse(stdout) as { trl: number[]; verl: number[] };
+      expect(scored.trl).toEqual(cases.map((entry) => entry.expected));
+      expect(scored.verl).toEqual(cases.map((entry) => entry.expected));
+    },
+    60_000,
+  );
 
   it('plays rollouts through the veRL interaction and tool classes as the agent loop calls them', async () => {
     const cases = [];
     for (const row of rows) {
-      const sim = await inProcess({ seed, index: row.episode.index, augment: row.state === 'augmented' });
+      const sim = await simulated({ scenario, harness }, row.episode.index, row.state === 'augmented');
       const oneCallPerMessage = agentMessages(sim.trajectory.messages).every(
         (message) => (message.tool_calls?.length ?? 0) <= 1,
       );
