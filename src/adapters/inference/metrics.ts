@@ -56,7 +56,8 @@ function samplesOf(text: string): Sample[] {
     .split('\n')
     .filter((line) => !line.trimStart().startsWith('# TYPE'))
     .join('\n');
-  const families = parsePrometheusTextFormat(untyped);
+  // The parser drops the last sample of a text that does not end with a newline.
+  const families = parsePrometheusTextFormat(`${untyped}\n`);
   return families.flatMap((family) =>
     family.metrics.map((metric) => ({
       name: family.name,

@@ -180,6 +180,10 @@ describe('server metrics', () => {
     expect(metrics.specDecode).toEqual({ draftTokens: 40, acceptedTokens: 30, acceptanceRate: 0.75 });
   });
 
+  it('reads the last sample of a text without a final newline', () => {
+    expect(parseServerMetrics('vllm:spec_decode_num_draft_tokens_total 8').specDecode).toEqual({ draftTokens: 8 });
+  });
+
   it('subtracts an earlier scrape, and reads /metrics and /health from a server', async () => {
     let scale = 1;
     let healthPolls = 0;
