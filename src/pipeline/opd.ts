@@ -126,15 +126,28 @@ if __name__ == "__main__":
  * const summary = await runOpd({ prompts: 'fixtures/opd/prompts.jsonl', teacher: 'Qwen/Qwen3-4B' }, 'out/pipeline/opd');
  * summary.rows.distillation // 52
  */
-export async function runOpd(input: z.input<typeof OpdConfigSchema>, outDir: string): Promise<OpdSummary> {
+export async function runOpd(
+  input: z.input<typeof OpdConfigSchema>,
+  outDir: string,
+  options: { shard?: { index: number; count: number } } = {},
+): Promise<OpdSummary> {
   const config = OpdConfigSchema.parse(input);
+  // A shard keeps the lines at its positions (every line counts, as the SFT inputs do); ids are tracked over all.
+  const mine = (position: number) => !options.shard || position % options.shard.count === options.shard.index;
   const distillation: string[] = [];
   const gkd: string[] = [];
   const rejects: OpdReject[] = [];
   const seen = new Set<string>();
   let read = 0;
   let withoutReference = 0;
+  let position = 0;
   for await (const record of readJsonl(config.prompts)) {
+    if (!mine(position++)) {
+      // Another shard's line: its id still counts for duplicates, as it would in one run.
+      const other = 'value' in record ? OpdPromptSchema.safeParse(record.value) : undefined;
+      if (other?.success) seen.add(other.data.id);
+      continue;
+    }
     read++;
     if ('issue' in record) {
       rejects.push(reject(record.line, 'prompt', 'syntax_error', [record.issue]));

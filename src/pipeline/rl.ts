@@ -92,6 +92,8 @@ export interface RlPlanOptions {
   /** The pipeline's seed, used when the config gives none. */
   seed: string;
   registry?: Registry;
+  /** Keep the groups whose episode index falls to this shard (index mod count). */
+  shard?: { index: number; count: number };
 }
 
 export interface RlPlan {
@@ -134,6 +136,7 @@ export async function planRlRows(options: RlPlanOptions): Promise<RlPlan> {
   const counts = { groups: 0, rows: 0, augmented: 0, original: 0, augmentSkipped: 0 };
   try {
     for (let index = 0; index < episodes; index++) {
+      if (options.shard && index % options.shard.count !== options.shard.index) continue;
       const groupRandom = random.fork(`group:${index}`);
       counts.groups++;
       for (let state = 0; state < statesPerGroup; state++) {

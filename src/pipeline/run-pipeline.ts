@@ -297,7 +297,7 @@ export async function runPipeline(
   let opd: PipelineManifest['opd'];
   if (config.opd) {
     options.onProgress?.({ stage: 'opd', counts });
-    const summary = await runOpd(config.opd, join(out, 'opd'));
+    const summary = await runOpd(config.opd, join(out, 'opd'), shard ? { shard } : {});
     opd = {
       teacher: summary.teacher,
       student: summary.student,
@@ -314,6 +314,7 @@ export async function runPipeline(
     options.onProgress?.({ stage: 'rl', counts });
     const scenario = dependencies.scenario!;
     const plan = await planRlRows({
+      ...(shard ? { shard } : {}),
       scenario,
       harness: base,
       config: config.rl,

@@ -90,4 +90,22 @@ describe('OPD stage', () => {
     ]);
     expect(rejects[2].reason_text).toContain('the last message must be the user’s');
   });
+
+  it('splits the prompts between shards whose union is the whole run', async () => {
+    const rowsOf = async (dir: string) =>
+      (await readFile(join(dir, 'distillation.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).id);
+    await runOpd({ prompts, teacher: 'base' }, join(scratch, 'whole'));
+    const parts = [];
+    for (const index of [0, 1, 2]) {
+      const summary = await runOpd({ prompts, teacher: 'base' }, join(scratch, `shard-${index}`), {
+        shard: { index, count: 3 },
+      });
+      parts.push(...(await rowsOf(join(scratch, `shard-${index}`))));
+      expect(summary.read).toBe(summary.rows.distillation + summary.rejected);
+    }
+    expect(parts.sort()).toEqual((await rowsOf(join(scratch, 'whole'))).sort());
+  });
 });

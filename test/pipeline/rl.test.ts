@@ -100,6 +100,17 @@ describe('RL stage', () => {
     expect(new Set(split.map((row) => row.group)).size).toBe(8);
   });
 
+  it('splits the groups between shards whose union is the whole plan', async () => {
+    const config = RlConfigSchema.parse({ episodes: 4, groupSize: 4, augmentedShare: 0.5 });
+    const parts: RlRow[] = [];
+    for (const index of [0, 1])
+      parts.push(
+        ...(await planRlRows({ scenario, harness, config, seed, registry, shard: { index, count: 2 } })).rows,
+      );
+    const byId = (list: RlRow[]) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(byId(parts)).toEqual(byId(rows));
+  });
+
   it('refuses a reset whose pinned variant the server would not draw', async () => {
     const service = createEnvService({ scenario, harness, registry });
     const row = rows.find((entry) => entry.state === 'augmented')!;
