@@ -64,6 +64,7 @@ export {
 export { presets } from './augment/presets.js';
 export { createRandom, type Random } from './augment/random.js';
 export { createRegistry, type Registry } from './augment/registry.js';
+export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
 export {
   isPolicyFile,
   parseSeverity,
@@ -71,7 +72,6 @@ export {
   type ResolvePolicyOptions,
   resolvePolicy,
 } from './augment/resolve-policy.js';
-export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
 export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
 export {
   type BenchInput,
@@ -110,7 +110,7 @@ export {
   scoreRow,
 } from './bench/score.js';
 export { canonicalJson } from './harness/canonical-json.js';
-export { checkHarness } from './harness/check-harness.js';
+export { type CheckHarnessOptions, checkHarness } from './harness/check-harness.js';
 export {
   type DocumentFormat,
   findForbiddenKeys,
@@ -122,10 +122,31 @@ export {
 export { harnessJsonSchema } from './harness/harness-json-schema.js';
 export { contentHash, type HarnessHashes, hashHarness } from './harness/hash.js';
 export {
+  type CustomHookCheck,
+  type CustomHookCheckSpec,
+  createHookCheckRegistry,
+  defineHookCheck,
+  type HookCheckFailure,
+  type HookCheckMention,
+  type HookCheckRegistry,
+  noHookChecks,
+} from './harness/hook-checks.js';
+export {
+  type DecideHooksOptions,
+  decideHooks,
+  decideReplyHooks,
+  type HookConsequence,
+  type HookFailure,
+  type HookStageDecision,
+  type HookTurnEnd,
+  rejectedCallContent,
+} from './harness/hook-decision.js';
+export {
   evaluateHook,
   extractNumbers,
   type HookOutcome,
   type HookStep,
+  hookRunsOn,
   runHooks,
 } from './harness/hook-engine.js';
 export {
@@ -156,6 +177,7 @@ export {
   type SafeResult,
 } from './harness/issues.js';
 export { compileJsonSchema, validateAgainstSchema } from './harness/json-schema-validator.js';
+export { type CompiledPattern, compileLinearPattern, type LinearPattern } from './harness/linear-pattern.js';
 export { offeredTools, skillLoaderTool, toChatCompletionTools } from './harness/offered-tools.js';
 export { loadHarnessFile, parseHarness, safeParseHarness } from './harness/parse-harness.js';
 export {
@@ -189,6 +211,7 @@ export {
   SkillSchema,
   type Tool,
   ToolSchema,
+  toolScopedStages,
 } from './harness/schema.js';
 export {
   buildSymbolTable,
@@ -263,6 +286,15 @@ export {
   runTurn,
   type StepRecord,
 } from './runtime/agent-loop.js';
+export type { ToolBackendFactory } from './runtime/backends/backend-factory.js';
+export { moduleBackend, type ToolFunction, type ToolModule } from './runtime/backends/module.js';
+export {
+  type RecordedBackend,
+  type RecordedStats,
+  recordedBackend,
+  recordedResults,
+} from './runtime/backends/recorded.js';
+export { routeBackends } from './runtime/backends/route.js';
 export type {
   ChatCallOptions,
   ChatCompletion,
@@ -317,6 +349,19 @@ export {
 export { renderLatencyHtml, renderLatencyMarkdown } from './runtime/latency-report.js';
 export { mapOrdered } from './runtime/map-ordered.js';
 export { recordedTools } from './runtime/recorded-tools.js';
+export {
+  type GenericScoreDetails,
+  genericRewardNames,
+  genericSkillSelectionReward,
+  groundingReward,
+  hookComplianceReward,
+  judgeReplies,
+  type ScoreGenericOptions,
+  scoreGeneric,
+  type ToolCallMatchDetails,
+  toolCallMatchReward,
+  withReplyScore,
+} from './runtime/rewards/generic/index.js';
 export {
   accuracyReward,
   defaultRewardWeights,
@@ -375,6 +420,16 @@ export {
   keepsFullTrace,
   type SampledCollapseResult,
 } from './trajectory/collapse-hook-retries.js';
+export {
+  type ImportLogOptions,
+  type ImportLogResult,
+  type ImportRepairs,
+  importLogLine,
+  importLogRecord,
+  type LogAliases,
+  LogAliasesSchema,
+  type LogReject,
+} from './trajectory/import-logs.js';
 export { type JsonlRecord, parseJsonlLine, readJsonl } from './trajectory/read-jsonl.js';
 export {
   type ArgumentRename,

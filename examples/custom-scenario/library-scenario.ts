@@ -3,9 +3,11 @@
 import {
   createRandom,
   Episode,
+  isToolError,
   type Message,
   relabelMessages,
   type Scenario,
+  type ToolCall,
   toolsFromFunctions,
 } from '../../src/index.js';
 
@@ -57,36 +59,46 @@ export const scenario: Scenario = {
     });
   },
   oracle: {
-    // Plays the script in the base vocabulary, moved into the played harness's names by the variant's relabel.
+    // Plays the script in the base vocabulary, moved into the played harness's names by the variant's
+    // relabel; a call that fails (a fault) is made again, up to three times.
     async play({ base, episode, variant, tools }) {
       const harness = variant?.harness ?? base;
       const run = new Episode({ harness, context: episode.context, tools });
       const say = (message: Message) =>
         run.assistant(variant ? relabelMessages([message], variant.relabel, 'forward', false)[0]! : message);
-      const call = (id: string, name: string, args: unknown) => ({
-        id,
+      let calls = 0;
+      const call = (name: string, args: unknown) => ({
+        id: `call_${++calls}`,
         type: 'function' as const,
         function: { name, arguments: JSON.stringify(args) },
       });
+      const attempt = async (name: string, args: unknown, first: ToolCall[] = []) => {
+        for (let tries = 0; tries < 3 && run.turnOpen; tries++) {
+          const tool_calls = [...(tries === 0 ? first : []), call(name, args)];
+          const seen = await say({ role: 'assistant', content: null, tool_calls });
+          const result = seen.tools.at(-1);
+          if (result && !isToolError(result.content))
+            return JSON.parse(result.content) as Record<string, unknown>;
+        }
+        deviations.push(`${name} failed three times`);
+        return undefined;
+      };
+      const deviations: string[] = [];
       const { title, days } = episode.meta as { title: string; days: number };
       const loader = base.skills.loader;
       await run.user(episode.task.turns[0]!.viewer);
-      await say({
-        role: 'assistant',
-        content: null,
-        tool_calls: [
-          call('c1', loader.tool, { [loader.argument]: 'loans' }),
-          call('c2', 'find_book', { title }),
-        ],
-      });
-      const found = JSON.parse(run.toolLog[0]!.content) as { book_id: string };
-      await say({
-        role: 'assistant',
-        content: null,
-        tool_calls: [call('c3', 'reserve_book', { book_id: found.book_id, days })],
-      });
-      await say({ role: 'assistant', content: `Reserved ${title} for ${days} days.` });
-      return { trajectory: run.trajectory(episode.id), deviations: [], toolLog: run.toolLog };
+      const found = await attempt('find_book', { title }, [
+        call(loader.tool, { [loader.argument]: 'loans' }),
+      ]);
+      const reserved = found && (await attempt('reserve_book', { book_id: found.book_id, days }));
+      if (run.turnOpen)
+        await say({
+          role: 'assistant',
+          content: reserved
+            ? `Reserved ${title} for ${days} days.`
+            : 'Sorry, the catalogue is not answering.',
+        });
+      return { trajectory: run.trajectory(episode.id), deviations, toolLog: run.toolLog };
     },
   },
 };

@@ -27,6 +27,13 @@ export {
   waitForHealthy,
 } from './inference/index.js';
 export { type ModelJudgeOptions, modelJudge, parseVerdict } from './judge/model-judge.js';
+export {
+  createMcpBackend,
+  type McpBackendFactory,
+  type McpBackendOptions,
+  type McpServerOptions,
+  toToolOutcome,
+} from './mcp/index.js';
 export * from './openai/index.js';
 export {
   type BuiltDependencies,

@@ -10,11 +10,12 @@ import type { PipelineConfig } from '../pipeline/config.js';
 import type { Scenario } from '../runtime/scenario.js';
 import type { ScenarioLoader, ScenarioLoaderInput } from './scenario-loader.js';
 import { loadLivestreamScenario } from './scenarios/livestream.js';
+import { loadReplayScenario } from './scenarios/replay.js';
 
 /** The scenarios a name picks. Register a new one here (one line). */
 export const scenarioLoaders: Readonly<Record<string, ScenarioLoader>> = {
   livestream: loadLivestreamScenario,
-  // replay: loadReplayScenario, (src/cli/scenarios/replay.ts)
+  replay: loadReplayScenario,
 };
 
 const modulePath = /\.(c?m?js|m?ts)$/i;
@@ -77,6 +78,7 @@ export interface ScenarioCliOptions {
   scenario: string;
   trajectories?: string;
   backends?: string;
+  player?: string;
 }
 
 /**
@@ -92,7 +94,8 @@ export function withScenarioOptions(command: Command): Command {
       `what runs the harness: ${Object.keys(scenarioLoaders).sort().join(', ')}, or a module path exporting a scenario`,
     )
     .option('--trajectories <file>', 'gold trajectories JSONL (episodes of the replay scenario)')
-    .option('--backends <file>', 'tool backends per tool, YAML or JSON (replay scenario)');
+    .option('--backends <file>', 'tool backends per tool, YAML or JSON (replay scenario)')
+    .option('--player <name>', "the oracle's scripted policy: gold or base-names (replay scenario)");
 }
 
 /**
@@ -111,6 +114,7 @@ export function scenarioFromOptions(
     harnessPath,
     ...(options.trajectories ? { trajectories: options.trajectories } : {}),
     ...(options.backends ? { backends: options.backends } : {}),
+    ...(options.player ? { player: options.player } : {}),
   });
 }
 

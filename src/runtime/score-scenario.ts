@@ -12,5 +12,7 @@ import type { Scenario, ScenarioScore, ScoreInput } from './scenario.js';
  */
 export function scoreScenarioEpisode(input: ScoreInput & { scenario: Scenario }): ScenarioScore {
   const { scenario, ...rest } = input;
+  // The default scorer. At merge, the generic rewards (`scoreGeneric`, src/runtime/rewards/generic) take
+  // this place; the live-stream scenario keeps the task rewards as its own `rewards`.
   return scenario.rewards ? scenario.rewards(rest) : scoreTaskRewards(rest);
 }

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/augment/plan.js';
-import { compilePolicy } from '../../src/augment/policy.js';
 import { type BenchReject, type GenerateBenchOptions, generateBench } from '../../src/bench/generate.js';
 import { readBenchItems } from '../../src/bench/items.js';
 import { type BenchItem, type BenchRow, BenchRowSchema } from '../../src/bench/schema.js';

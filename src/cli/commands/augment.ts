@@ -3,6 +3,7 @@ import { type AugmentReject, augment } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
+import { loadHookChecks } from '../hook-checks-loader.js';
 import { nonNegativeInteger, openRowOutputs } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
@@ -19,6 +20,7 @@ interface AugmentCliOptions {
   rejects?: string;
   shard?: string;
   severity?: string;
+  hookChecks?: string;
 }
 
 export function registerAugment(program: Command): void {
@@ -46,11 +48,13 @@ export function registerAugment(program: Command): void {
       'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
     )
     .option('--shard <i/n>', 'only the examples whose position modulo n is i')
+    .option('--hook-checks <module>', 'a module exporting the custom hook checks the harness names')
     .action(async (options: AugmentCliOptions) => {
       const started = Date.now();
       const variants = nonNegativeInteger('--variants', options.variants);
       const shard = parseShard(options.shard);
-      const harness = await loadHarnessFile(options.harness);
+      const hookChecks = await loadHookChecks(options.hookChecks);
+      const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
       const { plan, severity } = await policyFromOptions(
         options.policy,
         options.policyFile,
@@ -78,6 +82,7 @@ export function registerAugment(program: Command): void {
           seed: options.seed,
           severity,
           ...(shard ? { shard } : {}),
+          ...(hookChecks ? { hookChecks } : {}),
           onReject,
           onExample: () => {
             counts.examples++;

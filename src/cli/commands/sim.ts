@@ -180,6 +180,9 @@ export function registerSim(program: Command): void {
         progress.done();
         await Promise.all([out.abort(), report.abort(), variants?.abort()]);
         throw error;
+      } finally {
+        // Ends what the scenario holds (MCP connections and their child processes).
+        await scenario.close?.();
       }
       progress.done();
       await Promise.all([out.commit(), report.commit(), variants?.commit()]);
