@@ -2,6 +2,7 @@
 // all three (counts, and the size and sha256 of every file each stage wrote); a config with rl but no
 // scenario to play is refused with a clear message.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { builtinOperators } from '../../perturbations/index.js';
 import { buildPipelineDependencies } from '../../src/adapters/pipeline-dependencies.js';
 import { createRegistry } from '../../src/augment/registry.js';
-import { parsePipelineConfig } from '../../src/pipeline/config.js';
+import { loadPipelineConfig, parsePipelineConfig } from '../../src/pipeline/config.js';
 import { runPipeline } from '../../src/pipeline/run-pipeline.js';
 import { createLivestreamScenario } from '../../src/scenarios/livestream/index.js';
 import { projectRoot } from '../support/run-cli.js';
@@ -84,4 +85,13 @@ describe('the full loop in one pipeline run', () => {
     const dependencies = buildPipelineDependencies(config, { registry });
     await expect(runPipeline(config, dependencies)).rejects.toThrow('rl: the RL stage plays a scenario');
   }, 120_000);
+
+  it('bundles example configs of the whole loop for both fixtures, every path in them present', async () => {
+    for (const name of ['livestream', 'helpdesk']) {
+      const config = await loadPipelineConfig(join(projectRoot, `examples/pipeline/${name}.yaml`));
+      expect(config.opd?.teacher, name).toBeDefined();
+      expect(config.rl?.formats, name).toEqual(['trl', 'verl', 'openrlhf']);
+      for (const file of [config.harness, config.opd!.prompts]) expect(existsSync(file), file).toBe(true);
+    }
+  });
 });
