@@ -62,3 +62,37 @@ for (const [label, options] of [
     `simulate (${label}): ${episodes} episodes in ${(simMs / 1000).toFixed(2)} s → ${((episodes / simMs) * 1000).toFixed(0)} episodes/s (rewards included)`,
   );
 }
+
+// Latency replay: the loop's own overhead per turn (prompt rendering, hooks, tools, bookkeeping), with a
+// model that answers at once, so a turn's time is all overhead. `hsa latency` adds this to every turn.
+{
+  const { replayLatency } = await import('../src/runtime/latency.js');
+  const { createLivestreamScenario } = await import('../src/scenarios/livestream/index.js');
+  const instant = {
+    async complete() {
+      return {
+        id: 'bench',
+        object: 'chat.completion' as const,
+        created: 0,
+        model: 'instant',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant' as const, content: 'Link 1 is 59 yuan after the coupon.' },
+            finish_reason: 'stop' as const,
+          },
+        ],
+      };
+    },
+  };
+  const report = await replayLatency({
+    scenario: createLivestreamScenario(),
+    harness,
+    model: instant,
+    episodes: Number(process.env.BENCH_LATENCY_EPISODES ?? 100),
+    concurrency: 1,
+  });
+  console.log(
+    `latency replay overhead: ${report.turns} turns, ${report.modelCalls} model calls; loop overhead per turn mean ${report.overheadPerTurn.mean.toFixed(3)} ms, P50 ${report.overheadPerTurn.p50.toFixed(3)} ms, P99 ${report.overheadPerTurn.p99.toFixed(3)} ms; whole turn with the instant model (request building included) mean ${report.turn.mean.toFixed(3)} ms, P99 ${report.turn.p99.toFixed(3)} ms`,
+  );
+}

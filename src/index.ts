@@ -237,6 +237,31 @@ export {
   parsePipelineConfig,
 } from './pipeline/config.js';
 export {
+  type OpdConfig,
+  OpdConfigSchema,
+  type OpdPrompt,
+  OpdPromptSchema,
+  type OpdReject,
+  type OpdSummary,
+  runOpd,
+} from './pipeline/opd.js';
+export {
+  type Constraint,
+  type ConstraintFailure,
+  ConstraintSchema,
+  checkConstraints,
+} from './pipeline/opd-constraints.js';
+export {
+  planRlRows,
+  type RlConfig,
+  RlConfigSchema,
+  type RlExporter,
+  type RlPlan,
+  type RlRewardSpec,
+  type RlRow,
+  rowReward,
+} from './pipeline/rl.js';
+export {
   type OutputFile,
   type PipelineDependencies,
   type PipelineManifest,
@@ -314,6 +339,14 @@ export {
   type RulesJudgeOptions,
   rulesJudge,
 } from './runtime/judge.js';
+export {
+  type LatencyReplayOptions,
+  type LatencyReport,
+  type LatencyStats,
+  replayLatency,
+  type TimedChatModel,
+} from './runtime/latency.js';
+export { renderLatencyHtml, renderLatencyMarkdown } from './runtime/latency-report.js';
 export { mapOrdered } from './runtime/map-ordered.js';
 export { recordedTools } from './runtime/recorded-tools.js';
 export {

@@ -9,6 +9,7 @@ import { registerExport } from './commands/export.js';
 import { registerHash } from './commands/hash.js';
 import { registerImport } from './commands/import.js';
 import { registerInvert } from './commands/invert.js';
+import { registerLatency } from './commands/latency.js';
 import { registerOperators } from './commands/operators.js';
 import { registerPipeline } from './commands/pipeline.js';
 import { registerRender } from './commands/render.js';
@@ -36,6 +37,7 @@ export function createProgram(): Command {
   registerSim(program);
   registerEnv(program);
   registerPipeline(program);
+  registerLatency(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -26,6 +26,8 @@ import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
 import { exportsOf, type PipelineConfig } from './config.js';
 import { readInputs } from './inputs.js';
+import { type OpdSummary, runOpd } from './opd.js';
+import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
 import { runSft, type UnitResult } from './sft.js';
 import type { PipelineExporter, Teacher, TrainingExample } from './teacher.js';
 
@@ -37,6 +39,8 @@ export interface PipelineDependencies {
   regenerate?: RegenerateFunction;
   /** The scenario `inputs.simulate.scenario` names, resolved by the caller (the CLI). */
   scenario?: Scenario;
+  /** Writers of the RL stage's trainer files, by format (src/adapters/trainer/rl). */
+  rlExporters?: Readonly<Record<string, RlExporter>>;
 }
 
 export interface PipelineRunOptions {
@@ -44,7 +48,11 @@ export interface PipelineRunOptions {
   resume?: boolean;
   shard?: { index: number; count: number };
   signal?: AbortSignal;
-  onProgress?: (event: { stage: 'sft' | 'export' | 'bench'; counts: RunCounts; detail?: string }) => void;
+  onProgress?: (event: {
+    stage: 'sft' | 'export' | 'bench' | 'opd' | 'rl';
+    counts: RunCounts;
+    detail?: string;
+  }) => void;
 }
 
 export interface OutputFile {
@@ -67,6 +75,27 @@ export interface PipelineManifest {
   files: OutputFile[];
   exports: Array<{ format: string; rows: number; rejected: number; files: OutputFile[] }>;
   bench?: { rows: number; rejected: number; files: OutputFile[] };
+  /** The OPD stage: prompt-only and GKD rows, prompt rejects, the teacher (the pre-SFT base model). */
+  opd?: {
+    teacher: string;
+    student: string;
+    read: number;
+    rows: OpdSummary['rows'];
+    rejected: number;
+    byReason: Record<string, number>;
+    files: OutputFile[];
+  };
+  /** The RL stage: groups, rows and harness states, and each trainer's files. */
+  rl?: {
+    scenario: string;
+    seed: string;
+    groupSize: number;
+    harnessPer: 'group' | 'rollout';
+    segments: 'joint' | 'split';
+    counts: RlPlan['counts'];
+    files: OutputFile[];
+    formats: Array<{ format: string; files: OutputFile[] }>;
+  };
 }
 
 async function fileHash(file: string): Promise<string> {
@@ -149,6 +178,12 @@ export async function runPipeline(
 ): Promise<PipelineManifest> {
   const shard = options.shard;
   checkShard(shard);
+  // Refused before any work: the RL stage plays episodes, so it needs a scenario.
+  if (config.rl && !dependencies.scenario)
+    throw new HarnessAugmentError('rl: the RL stage plays a scenario; set inputs.simulate.scenario', {
+      kind: 'usage',
+      issues: [{ code: 'rl_needs_scenario', path: ['rl'], message: 'no scenario to play the RL episodes' }],
+    });
   const base = await loadHarnessFile(config.harness);
   const baseHash = hashHarness(base).harness;
   const { plan, severity, policy } = await resolvePolicy(config.augment.policy, {
@@ -259,6 +294,60 @@ export async function runPipeline(
     };
   }
 
+  let opd: PipelineManifest['opd'];
+  if (config.opd) {
+    options.onProgress?.({ stage: 'opd', counts });
+    const summary = await runOpd(config.opd, join(out, 'opd'), shard ? { shard } : {});
+    opd = {
+      teacher: summary.teacher,
+      student: summary.student,
+      read: summary.read,
+      rows: summary.rows,
+      rejected: summary.rejected,
+      byReason: summary.byReason,
+      files: await Promise.all(summary.files.map((file) => describeFile(out, file))),
+    };
+  }
+
+  let rl: PipelineManifest['rl'];
+  if (config.rl) {
+    options.onProgress?.({ stage: 'rl', counts });
+    const scenario = dependencies.scenario!;
+    const plan = await planRlRows({
+      ...(shard ? { shard } : {}),
+      scenario,
+      harness: base,
+      config: config.rl,
+      seed,
+      registry: dependencies.registry,
+    });
+    const rlDir = join(out, 'rl');
+    await mkdir(rlDir, { recursive: true });
+    const rowsFile = join(rlDir, 'rows.jsonl');
+    await writeFileAtomic(rowsFile, plan.rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    const formats: Array<{ format: string; files: OutputFile[] }> = [];
+    for (const format of config.rl.formats) {
+      const exporter = dependencies.rlExporters?.[format];
+      if (!exporter)
+        throw new HarnessAugmentError(`no RL exporter for format "${format}"`, { kind: 'usage' });
+      const files = await exporter.write(plan.rows, join(rlDir, format), {
+        envURL: config.rl.envURL,
+        groupSize: config.rl.groupSize,
+      });
+      formats.push({ format, files: await Promise.all(files.map((file) => describeFile(out, file))) });
+    }
+    rl = {
+      scenario: scenario.name,
+      seed: String(config.rl.seed ?? seed),
+      groupSize: config.rl.groupSize,
+      harnessPer: config.rl.harnessPer,
+      segments: config.rl.segments,
+      counts: plan.counts,
+      files: [await describeFile(out, rowsFile)],
+      formats,
+    };
+  }
+
   const manifest: PipelineManifest = {
     tool: { name: 'harness-augment', version },
     runHash,
@@ -278,6 +367,8 @@ export async function runPipeline(
     files: [await describeFile(out, examplesFile), await describeFile(out, join(out, runFiles.rejects))],
     exports: exportsSummary,
     ...(bench ? { bench } : {}),
+    ...(opd ? { opd } : {}),
+    ...(rl ? { rl } : {}),
   };
   await writeFileAtomic(join(out, runFiles.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;

@@ -73,6 +73,16 @@ export function registerPipeline(program: Command): void {
               `bench         ${manifest.bench.rows} rows: ${manifest.bench.files.map((f) => `${config.out}/${f.path}`).join(', ')}`,
             ]
           : []),
+        ...(manifest.opd
+          ? [
+              `opd           ${manifest.opd.rows.distillation} prompt-only + ${manifest.opd.rows.gkd} GKD rows, teacher ${manifest.opd.teacher}: ${config.out}/opd/`,
+            ]
+          : []),
+        ...(manifest.rl
+          ? [
+              `rl            ${manifest.rl.counts.rows} rows in ${manifest.rl.counts.groups} groups (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original): ${manifest.rl.formats.map((entry) => `${config.out}/rl/${entry.format}/`).join(', ')}`,
+            ]
+          : []),
         `manifest: ${config.out}/manifest.json  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
       for (const [name, client] of Object.entries(dependencies.clients)) {

@@ -67,6 +67,11 @@ export const ResetRequestSchema = z.strictObject({
   index: z.number().int().min(0).optional(),
   harness: HarnessChoiceSchema.optional(),
   faults: FaultsSchema.nullable().optional(),
+  /**
+   * The variant id the caller expects the harness choice to give (an RL row's `variant_id`); a server whose
+   * policies, operators or version draw another variant answers 409 instead of scoring the wrong one.
+   */
+  variant_id: z.string().min(1).optional(),
 });
 
 export const StepRequestSchema = z.strictObject({
