@@ -23,6 +23,7 @@ function headlineRows(summary: DemoSummary): string[][] {
   const main = summary.learners.filter((learner) => learner.dimension === undefined);
   return [...main, summary.baseline].map((learner) => [
     learner.name,
+    pct(learner.decisions?.all),
     estimateText(groupOf(learner, 'all')?.original),
     estimateText(groupOf(learner, 'all')?.variants),
     estimateText(groupOf(learner, 'all')?.gap),
@@ -35,6 +36,7 @@ function headlineRows(summary: DemoSummary): string[][] {
 
 const headlineHeader = [
   'learner',
+  'decisions right (original)',
   'original',
   'variants',
   'gap',
@@ -101,7 +103,7 @@ export function renderDemoMarkdown(summary: DemoSummary): string {
     '',
     settingsLine(summary),
     '',
-    'Criterion `names`: the tool calls and the skill loads of the answer key are made, and no call names a tool the harness does not offer. Percent with 95% bootstrap intervals over items; gap = original − variants.',
+    'Criterion `names`: the tool calls and the skill loads of the answer key are made, and no call names a tool the harness does not offer. Percent with 95% bootstrap intervals over items; gap = original − variants. "Decisions right": teacher-forced, every name (action, argument key, enum value) of the held-out items\' gold trajectories under the original harness; for `uniform`, the expectation of a uniform pick among the offered names.',
     '',
     ...markdownTable(headlineHeader, headlineRows(summary)),
     '',
@@ -135,7 +137,15 @@ export function renderDemoMarkdown(summary: DemoSummary): string {
     '## Training',
     '',
     ...markdownTable(
-      ['learner', 'rows', 'decisions', 'vocabulary (action/key/value)', 'loss before', 'loss after'],
+      [
+        'learner',
+        'rows',
+        'decisions',
+        'vocabulary (action/key/value)',
+        'loss before',
+        'loss after',
+        'held-out decisions right (action/key/value)',
+      ],
       summary.learners.map((learner) => [
         learner.name,
         String(learner.training?.rows ?? 0),
@@ -143,6 +153,7 @@ export function renderDemoMarkdown(summary: DemoSummary): string {
         `${learner.training?.vocabulary.action}/${learner.training?.vocabulary.key}/${learner.training?.vocabulary.value}`,
         (learner.training?.initialLoss ?? 0).toFixed(3),
         (learner.training?.finalLoss ?? 0).toFixed(3),
+        `${pct(learner.decisions?.bySlot.action.accuracy)}/${pct(learner.decisions?.bySlot.key.accuracy)}/${pct(learner.decisions?.bySlot.value.accuracy)}`,
       ]),
     ),
     '',
@@ -313,7 +324,7 @@ export function renderDemoHtml(summary: DemoSummary): string {
 <body>
 <h1>hsa demo: fixed-harness vs harness-augmented training</h1>
 <p>${escapeHtml(settingsLine(summary))}</p>
-<p>Criterion <code>names</code>: the tool calls and the skill loads of the answer key are made, and no call names a tool the harness does not offer. Gap = original − variants; intervals are 95% percentile bootstrap over items.</p>
+<p>Criterion <code>names</code>: the tool calls and the skill loads of the answer key are made, and no call names a tool the harness does not offer. Gap = original − variants; intervals are 95% percentile bootstrap over items. “Decisions right”: teacher-forced accuracy of every name written in the held-out items' gold trajectories under the original harness (for <code>uniform</code>: the expectation of a uniform pick among the offered names).</p>
 ${htmlTable(headlineHeader, headlineRows(summary))}
 ${scoreChart}
 ${gapChart}

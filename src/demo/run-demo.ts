@@ -19,7 +19,13 @@ import { type ScoresDocument, scoreBench } from '../bench/score.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
-import { type Learner, learnerChatModel, type MessageDecider, uniformChooser } from '../learner/learner.js';
+import {
+  type DecisionAccuracy,
+  decisionAccuracy,
+  learnerChatModel,
+  type MessageDecider,
+  uniformChooser,
+} from '../learner/learner.js';
 import { type TrainingReport, trainLearner } from '../learner/train-learner.js';
 import { parsePipelineConfig } from '../pipeline/config.js';
 import { type PipelineDependencies, runPipeline } from '../pipeline/run-pipeline.js';
@@ -42,7 +48,7 @@ export interface DemoSizes {
 }
 
 export const defaultDemoSizes: DemoSizes = {
-  trainTasks: 60,
+  trainTasks: 80,
   variants: 3,
   benchItems: 40,
   benchVariants: 2,
@@ -74,6 +80,8 @@ export interface DemoLearner {
   dimension?: Dimension;
   examples: number;
   training: TrainingReport;
+  /** Teacher-forced decision accuracy on the held-out items' gold trajectories (the original harness). */
+  decisions: { learner: DecisionAccuracy; uniform: DecisionAccuracy };
   scores: ScoresDocument;
 }
 
@@ -279,7 +287,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const examples = Math.min(...exports.map((entry) => entry.rows));
 
   const learners: DemoLearner[] = [];
-  const trained: Array<{ name: string; learner: Learner }> = [];
   for (const [index, config] of configs.entries()) {
     const source = exports[index] as (typeof exports)[number];
     progress(`train: ${config.name} on ${examples} TRL rows, ${sizes.steps} steps`);
@@ -293,7 +300,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         .join(''),
     );
     const { learner, report } = await trainLearner(trainFile, { seed: `${seed}/train`, steps: sizes.steps });
-    trained.push({ name: config.name, learner });
     progress(`score: ${config.name} on ${rows.length} bench rows`);
     const predictions = await predict(rows, learner);
     await writeFileAtomic(join(out, config.name, 'predictions.jsonl'), jsonl(predictions));
@@ -305,6 +311,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       ...(config.dimension ? { dimension: config.dimension } : {}),
       examples,
       training: { ...report, file: join(config.name, 'train.jsonl') },
+      decisions: decisionAccuracy(
+        learner,
+        items.map((item) => item.gold),
+      ),
       scores,
     });
   }

@@ -7,6 +7,7 @@ import type { Dimension } from '../augment/operator.js';
 import { type BootstrapEstimate, bootstrapGroup, type ItemTally } from '../bench/bootstrap.js';
 import type { BenchRow } from '../bench/schema.js';
 import type { Comparison, RowResult, ScoresDocument } from '../bench/score.js';
+import type { DecisionAccuracy } from '../learner/learner.js';
 import type { TrainingReport } from '../learner/train-learner.js';
 import type { DemoLearner, DemoSizes } from './run-demo.js';
 
@@ -33,6 +34,8 @@ export interface DemoLearnerSummary {
   dimension?: Dimension;
   examples: number;
   training?: Omit<TrainingReport, 'file'> & { file: string };
+  /** Teacher-forced decision accuracy on the held-out items under the original harness. */
+  decisions?: DecisionAccuracy;
   /** `all`, `renamed`, `held-out`, and `dimension/<d>` for each dimension. */
   groups: Record<string, DemoGroup>;
   /** pass^k on `names`: the share of items all of whose rows pass. */
@@ -176,12 +179,14 @@ export function summarize(input: {
       ...(learner.dimension ? { dimension: learner.dimension } : {}),
       examples: learner.examples,
       training: learner.training,
+      decisions: learner.decisions.learner,
       ...summarizeScores(learner.name, learner.scores, renamed, input.seed),
     })),
     baseline: {
       name: 'uniform',
       policy: 'none (uniform choice among the offered names)',
       examples: 0,
+      ...(input.learners[0] ? { decisions: input.learners[0].decisions.uniform } : {}),
       ...summarizeScores('uniform', input.baseline, renamed, input.seed),
     },
   };

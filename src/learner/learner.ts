@@ -11,6 +11,7 @@ import {
   type Choose,
   conversationOf,
   type DecisionFeatures,
+  decisionsOf,
   endName,
   type ReadMessage,
   type ReadTool,
@@ -164,4 +165,62 @@ export function learnerChatModel(decider: MessageDecider, name = 'hsa-learner'):
       };
     },
   };
+}
+
+/** Teacher-forced decision accuracy: the share of decisions where the pick is the name the example wrote. */
+export interface DecisionAccuracy {
+  decisions: number;
+  /** Share right, over every decision and per slot. */
+  all: number;
+  bySlot: Record<DecisionFeatures['slot'], { decisions: number; accuracy: number }>;
+}
+
+/**
+ * Teacher-forced accuracy over conversations (each followed as written, decision by decision): the learner's
+ * pick against the name written, and what a uniform choice among the offered names would score (its
+ * expectation, 1 / candidates per decision).
+ *
+ * @example
+ * decisionAccuracy(learner, items.map((item) => item.gold)).learner.all // 0.71
+ */
+export function decisionAccuracy(
+  learner: Learner,
+  conversations: ReadonlyArray<{ messages: readonly ReadMessage[]; tools?: readonly ReadTool[] }>,
+): { learner: DecisionAccuracy; uniform: DecisionAccuracy } {
+  const slotNames = ['action', 'key', 'value'] as const;
+  const tally = () => Object.fromEntries(slotNames.map((slot) => [slot, { decisions: 0, right: 0 }]));
+  const mine = tally();
+  const uniform = tally();
+  for (const conversation of conversations)
+    for (const decision of decisionsOf(conversation.messages, conversation.tools ?? [])) {
+      const chosen = pick(learner.model.predict(decision), []);
+      const slot = mine[decision.slot] as { decisions: number; right: number };
+      slot.decisions++;
+      if (chosen === decision.target) slot.right++;
+      const offered = decision.candidates.filter((candidate) => candidate.name === decision.target).length;
+      const baseline = uniform[decision.slot] as { decisions: number; right: number };
+      baseline.decisions++;
+      baseline.right += decision.candidates.length === 0 ? 0 : offered / decision.candidates.length;
+    }
+  const summary = (counts: Record<string, { decisions: number; right: number }>): DecisionAccuracy => {
+    const decisions = slotNames.reduce((total, slot) => total + (counts[slot]?.decisions ?? 0), 0);
+    const right = slotNames.reduce((total, slot) => total + (counts[slot]?.right ?? 0), 0);
+    return {
+      decisions,
+      all: decisions === 0 ? 0 : right / decisions,
+      bySlot: Object.fromEntries(
+        slotNames.map((slot) => {
+          const count = counts[slot] as { decisions: number; right: number };
+          return [
+            slot,
+            {
+              decisions: count.decisions,
+              accuracy: count.decisions === 0 ? 0 : count.right / count.decisions,
+            },
+          ];
+        }),
+      ) as DecisionAccuracy['bySlot'],
+    };
+  };
+  return { learner: summary(mine), uniform: summary(uniform) };
 }

@@ -20,6 +20,7 @@ interface DemoCliOptions {
   trainTasks?: string;
   steps?: string;
   benchItems?: string;
+  benchVariants?: string;
 }
 
 const domainFiles = (folder: string) => ({
@@ -66,9 +67,10 @@ export function registerDemo(program: Command): void {
     .option('--seed <seed>', 'global seed', '42')
     .option('--out <dir>', 'output folder', 'out/demo')
     .option('--no-ablation', 'skip the one-dimension ablation (five more learners)')
-    .option('--train-tasks <n>', 'base tasks per learner (default 60)')
+    .option('--train-tasks <n>', 'base tasks per learner (default 80)')
     .option('--steps <n>', 'Adam steps per learner (default 250)')
     .option('--bench-items <n>', 'held-out bench items (default 40)')
+    .option('--bench-variants <n>', 'bench variants per item and dimension (default 2)')
     .action(async (options: DemoCliOptions) => {
       const started = Date.now();
       const files = domainFiles(domainFolder(options.domain));
@@ -84,6 +86,8 @@ export function registerDemo(program: Command): void {
       if (trainTasks !== undefined) sizes.trainTasks = trainTasks;
       if (steps !== undefined) sizes.steps = steps;
       if (benchItems !== undefined) sizes.benchItems = benchItems;
+      const benchVariants = positive('--bench-variants', options.benchVariants);
+      if (benchVariants !== undefined) sizes.benchVariants = benchVariants;
       const out = resolve(options.out);
       const result = await runDemo({
         ...files,
