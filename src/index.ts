@@ -65,6 +65,7 @@ export { presets } from './augment/presets.js';
 export { createRandom, type Random } from './augment/random.js';
 export { createRegistry, type Registry } from './augment/registry.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
+export { type AnswerRowOptions, answerBenchRow } from './bench/answer-row.js';
 export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
 export {
   type BenchInput,
@@ -102,6 +103,16 @@ export {
   scoreBench,
   scoreRow,
 } from './bench/score.js';
+export { renderDemoHtml, renderDemoMarkdown } from './demo/report.js';
+// The demo: fixed-harness vs harness-augmented learners on a bundled fixture (`hsa demo`).
+export {
+  type DemoOptions,
+  type DemoResult,
+  type DemoSizes,
+  defaultDemoSizes,
+  runDemo,
+} from './demo/run-demo.js';
+export type { DemoSummary } from './demo/summary.js';
 export { canonicalJson } from './harness/canonical-json.js';
 export { checkHarness } from './harness/check-harness.js';
 export {
@@ -197,6 +208,22 @@ export {
   type TextLocation,
 } from './harness/symbol-table.js';
 export { checkTemplate, renderTemplate, templateHelpers } from './harness/template-engine.js';
+// The embedded learner: a pointer-generator over names, trained on a TRL export (a stand-in, not an LM).
+export {
+  type DecisionAccuracy,
+  decisionAccuracy,
+  Learner,
+  learnerChatModel,
+  learnerReplyText,
+  type MessageDecider,
+  uniformChooser,
+} from './learner/learner.js';
+export {
+  readTrlRows,
+  type TrainingReport,
+  type TrainLearnerOptions,
+  trainLearner,
+} from './learner/train-learner.js';
 // Pipeline: configuration, the SFT stage and the runner (teachers, judges and exporters are injected).
 export {
   type EndpointConfig,

@@ -77,6 +77,17 @@ function ablationRows(summary: DemoSummary): string[][] {
   ]);
 }
 
+function routeRows(summary: DemoSummary): string[][] {
+  return summary.learners.map((learner) => [
+    learner.name,
+    pct(learner.routes?.original.unoffered),
+    pct(learner.routes?.variants.unoffered),
+    pct(learner.routes?.renamed.unoffered),
+    pct(learner.routes?.original.generatorWeight),
+    pct(learner.routes?.renamed.generatorWeight),
+  ]);
+}
+
 function markdownTable(header: string[], rows: string[][]): string[] {
   return [
     `| ${header.join(' | ')} |`,
@@ -134,6 +145,20 @@ export function renderDemoMarkdown(summary: DemoSummary): string {
     );
   }
   lines.push(
+    '## How the names came about (tool names and enum values written at prediction time)',
+    '',
+    ...markdownTable(
+      [
+        'learner',
+        'not offered: original',
+        'not offered: variants',
+        'not offered: renamed',
+        'generator weight: original',
+        'generator weight: renamed',
+      ],
+      routeRows(summary),
+    ),
+    '',
     '## Training',
     '',
     ...markdownTable(
@@ -334,6 +359,9 @@ ${htmlTable(['learner', 'criterion', 'original', 'variants', 'gap'], criterionRo
 ${htmlTable(['dimension', 'rows', ...main.map((learner) => learner.name)], dimensionRows(summary))}
 <p>Held-out operators: ${dimensions.map((dimension) => `<code>${escapeHtml(summary.heldOut[dimension])}</code>`).join(', ')}.</p>
 ${ablation}
+<h2>How the names came about</h2>
+<p>Tool names and enum values written at prediction time: the share the prompt did not offer (an old name under a changed harness), and the mean weight of the generator route (the gate).</p>
+${htmlTable(['learner', 'not offered: original', 'not offered: variants', 'not offered: renamed', 'generator weight: original', 'generator weight: renamed'], routeRows(summary))}
 <h2>Training</h2>
 ${lossChart(summary)}
 </body></html>

@@ -17,11 +17,12 @@ import { parseBenchItem } from '../bench/items.js';
 import type { BenchItem, BenchRow, Prediction } from '../bench/schema.js';
 import { type ScoresDocument, scoreBench } from '../bench/score.js';
 import { HarnessAugmentError } from '../harness/issues.js';
-import { loadHarnessFile } from '../harness/parse-harness.js';
+import { fromZodIssues, loadHarnessFile } from '../harness/parse-harness.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
 import {
   type DecisionAccuracy,
   decisionAccuracy,
+  type Learner,
   learnerChatModel,
   type MessageDecider,
   uniformChooser,
@@ -29,7 +30,9 @@ import {
 import { type TrainingReport, trainLearner } from '../learner/train-learner.js';
 import { parsePipelineConfig } from '../pipeline/config.js';
 import { type PipelineDependencies, runPipeline } from '../pipeline/run-pipeline.js';
-import { type DemoSummary, summarize } from './summary.js';
+import { TrajectorySchema } from '../trajectory/schema.js';
+import { isItemCandidate, itemFromTrajectory } from './derive-items.js';
+import { type DemoSummary, renamedRows, summarize } from './summary.js';
 
 /** Sizes of a demo run; the defaults fit in a minute on two cores. */
 export interface DemoSizes {
@@ -61,8 +64,11 @@ export interface DemoOptions {
   harness: string;
   /** Gold trajectories under the base harness (JSONL). */
   trajectories: string;
-  /** Bench items (JSONL); their gold trajectories are never trained on. */
-  items: string;
+  /**
+   * Bench items (JSONL); their gold trajectories are never trained on. Without a file, items are derived from
+   * held-out gold trajectories (`itemFromTrajectory`).
+   */
+  items?: string;
   out: string;
   seed: string | number;
   /** Registry, teachers, judge and exporters (the TRL exporter must be among them). */
@@ -82,6 +88,8 @@ export interface DemoLearner {
   training: TrainingReport;
   /** Teacher-forced decision accuracy on the held-out items' gold trajectories (the original harness). */
   decisions: { learner: DecisionAccuracy; uniform: DecisionAccuracy };
+  /** How its tool names and enum values came about, on original, variant and renamed rows. */
+  routes: Record<'original' | 'variants' | 'renamed', RouteStats>;
   scores: ScoresDocument;
 }
 
@@ -199,6 +207,62 @@ async function predict(rows: readonly BenchRow[], decider: MessageDecider): Prom
   return predictions;
 }
 
+/** How a learner's names came about on a group of rows: written but not offered, and the gate. */
+export interface RouteStats {
+  /** Tool names and enum values written (not `<reply>`, `<end>` or argument keys). */
+  names: number;
+  /** Share of them that the prompt did not offer (the old name under a renamed harness). */
+  unoffered: number;
+  /** Mean gate: the weight of the generator route (1 − it is the copy route's). */
+  generatorWeight: number;
+}
+
+/** Predicts with a learner, tracing every decision; the routes' statistics per group of rows. */
+async function predictTraced(
+  rows: readonly BenchRow[],
+  learner: Learner,
+  renamed: ReadonlySet<string>,
+): Promise<{ predictions: Prediction[]; routes: Record<'original' | 'variants' | 'renamed', RouteStats> }> {
+  const totals = {
+    original: { names: 0, unoffered: 0, gate: 0 },
+    variants: { names: 0, unoffered: 0, gate: 0 },
+    renamed: { names: 0, unoffered: 0, gate: 0 },
+  };
+  const predictions: Prediction[] = [];
+  for (const row of rows) {
+    const groups = row.variantIndex === 0 ? [totals.original] : [totals.variants];
+    if (renamed.has(row.id)) groups.push(totals.renamed);
+    const decider: MessageDecider = {
+      decide(messages, tools) {
+        const { message, decisions } = learner.trace(messages, tools);
+        for (const decision of decisions) {
+          if (decision.slot === 'key' || decision.chosen.startsWith('<')) continue;
+          for (const group of groups) {
+            group.names++;
+            if (!decision.offeredChosen) group.unoffered++;
+            group.gate += decision.gate;
+          }
+        }
+        return message;
+      },
+    };
+    predictions.push(await answerBenchRow(row, learnerChatModel(decider)));
+  }
+  const stats = (total: { names: number; unoffered: number; gate: number }): RouteStats => ({
+    names: total.names,
+    unoffered: total.names === 0 ? 0 : total.unoffered / total.names,
+    generatorWeight: total.names === 0 ? 0 : total.gate / total.names,
+  });
+  return {
+    predictions,
+    routes: {
+      original: stats(totals.original),
+      variants: stats(totals.variants),
+      renamed: stats(totals.renamed),
+    },
+  };
+}
+
 const jsonl = (values: readonly unknown[]) => values.map((value) => `${JSON.stringify(value)}\n`).join('');
 
 /**
@@ -209,30 +273,63 @@ const jsonl = (values: readonly unknown[]) => values.map((value) => `${JSON.stri
  * console.log(renderDemoMarkdown(result.summary));
  */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
-  const sizes: DemoSizes = { ...defaultDemoSizes, ...options.sizes };
+  const requested: DemoSizes = { ...defaultDemoSizes, ...options.sizes };
   const seed = String(options.seed);
   const progress = options.onProgress ?? (() => {});
   const out = options.out;
   await mkdir(out, { recursive: true });
 
   // Held-out examples: no trajectory behind a bench item is trained on.
-  const allItems = await readItems(options.items);
-  const items = createRandom(`${seed}/demo/items`).sample(allItems, sizes.benchItems);
+  const lines = await readLines(options.trajectories);
+  let allItems: BenchItem[];
+  let items: BenchItem[];
+  if (options.items) {
+    allItems = await readItems(options.items);
+    items = createRandom(`${seed}/demo/items`).sample(allItems, requested.benchItems);
+  } else {
+    const base = await loadHarnessFile(options.harness);
+    const candidates = lines
+      .map((line, index) => {
+        const parsed = TrajectorySchema.safeParse(JSON.parse(line));
+        if (!parsed.success)
+          throw new HarnessAugmentError(`${options.trajectories}:${index + 1}: not a trajectory`, {
+            issues: fromZodIssues(parsed.error.issues).map((issue) => ({
+              ...issue,
+              file: options.trajectories,
+              line: index + 1,
+            })),
+          });
+        return parsed.data;
+      })
+      .filter(isItemCandidate);
+    // At most half of the candidates, so that training keeps tasks of every kind.
+    const count = Math.min(requested.benchItems, Math.floor(candidates.length / 2));
+    allItems = createRandom(`${seed}/demo/items`)
+      .sample(candidates, count)
+      .map((gold) => itemFromTrajectory(base, gold, `item-${gold.id}`));
+    items = allItems;
+  }
   const benchSources = new Set(
     allItems.flatMap((item) => [
       item.gold.id,
       ...(typeof item.meta?.source === 'string' ? [item.meta.source] : []),
     ]),
   );
-  const pool = (await readLines(options.trajectories)).filter((line) => {
+  const pool = lines.filter((line) => {
     const id = (JSON.parse(line) as { id?: unknown }).id;
     return typeof id === 'string' && !benchSources.has(id);
   });
-  if (pool.length < sizes.trainTasks)
+  if (pool.length === 0 || items.length === 0)
     throw new HarnessAugmentError(
-      `${options.trajectories}: ${pool.length} trajectories outside the bench, ${sizes.trainTasks} needed`,
+      `${options.trajectories}: ${pool.length} trajectories outside ${items.length} bench items; the demo needs both`,
       { kind: 'usage' },
     );
+  // A small domain trains on every trajectory outside the bench (the report says how many).
+  const sizes: DemoSizes = {
+    ...requested,
+    trainTasks: Math.min(requested.trainTasks, pool.length),
+    benchItems: items.length,
+  };
   const tasks = createRandom(`${seed}/demo/tasks`).sample(pool, sizes.trainTasks);
   const inputs = join(out, 'inputs', 'train.jsonl');
   await mkdir(join(out, 'inputs'), { recursive: true });
@@ -255,6 +352,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const benchFile = join(out, 'bench', 'rows.jsonl');
   await mkdir(join(out, 'bench'), { recursive: true });
   await writeFileAtomic(benchFile, jsonl(rows));
+
+  const renamed = renamedRows(rows);
 
   // The pipeline runs: one per learner, the same tasks, seed, variant count and exports.
   const exports: Array<{ name: string; file: string; rows: number }> = [];
@@ -290,18 +389,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   for (const [index, config] of configs.entries()) {
     const source = exports[index] as (typeof exports)[number];
     progress(`train: ${config.name} on ${examples} TRL rows, ${sizes.steps} steps`);
-    const lines = (await readFile(source.file, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+    const exported = (await readFile(source.file, 'utf8')).split('\n').filter((line) => line.trim() !== '');
     const trainFile = join(out, config.name, 'train.jsonl');
     await writeFileAtomic(
       trainFile,
-      lines
+      exported
         .slice(0, examples)
         .map((line) => `${line}\n`)
         .join(''),
     );
     const { learner, report } = await trainLearner(trainFile, { seed: `${seed}/train`, steps: sizes.steps });
     progress(`score: ${config.name} on ${rows.length} bench rows`);
-    const predictions = await predict(rows, learner);
+    const { predictions, routes } = await predictTraced(rows, learner, renamed);
     await writeFileAtomic(join(out, config.name, 'predictions.jsonl'), jsonl(predictions));
     const scores = scoreBench(rows, predictions, { seed });
     await writeFileAtomic(join(out, config.name, 'scores.json'), `${JSON.stringify(scores, null, 2)}\n`);
@@ -315,6 +414,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         learner,
         items.map((item) => item.gold),
       ),
+      routes,
       scores,
     });
   }

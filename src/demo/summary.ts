@@ -9,7 +9,7 @@ import type { BenchRow } from '../bench/schema.js';
 import type { Comparison, RowResult, ScoresDocument } from '../bench/score.js';
 import type { DecisionAccuracy } from '../learner/learner.js';
 import type { TrainingReport } from '../learner/train-learner.js';
-import type { DemoLearner, DemoSizes } from './run-demo.js';
+import type { DemoLearner, DemoSizes, RouteStats } from './run-demo.js';
 
 /** The criteria the demo reports; `names` is tool selection and skill selection together. */
 export const demoCriteria = [
@@ -36,6 +36,8 @@ export interface DemoLearnerSummary {
   training?: Omit<TrainingReport, 'file'> & { file: string };
   /** Teacher-forced decision accuracy on the held-out items under the original harness. */
   decisions?: DecisionAccuracy;
+  /** Names written (tools, enum values) that were not offered, and the generator's weight, per row group. */
+  routes?: Record<'original' | 'variants' | 'renamed', RouteStats>;
   /** `all`, `renamed`, `held-out`, and `dimension/<d>` for each dimension. */
   groups: Record<string, DemoGroup>;
   /** pass^k on `names`: the share of items all of whose rows pass. */
@@ -180,6 +182,7 @@ export function summarize(input: {
       examples: learner.examples,
       training: learner.training,
       decisions: learner.decisions.learner,
+      routes: learner.routes,
       ...summarizeScores(learner.name, learner.scores, renamed, input.seed),
     })),
     baseline: {

@@ -42,9 +42,9 @@ function fixturesFolder(): string {
 function domainFolder(domain: string): string {
   const folder = join(fixturesFolder(), domain);
   const files = domainFiles(folder);
-  if (!/^[a-z0-9-]+$/.test(domain) || !Object.values(files).every((file) => existsSync(file)))
+  if (!/^[a-z0-9-]+$/.test(domain) || !existsSync(files.harness) || !existsSync(files.trajectories))
     throw new HarnessAugmentError(
-      `--domain: no bundled fixture "${domain}" with harness.yaml, trajectories.jsonl and bench/items.jsonl (try livestream or helpdesk)`,
+      `--domain: no bundled fixture "${domain}" with harness.yaml and trajectories.jsonl (try livestream or helpdesk)`,
       { kind: 'usage' },
     );
   return folder;
@@ -73,7 +73,7 @@ export function registerDemo(program: Command): void {
     .option('--bench-variants <n>', 'bench variants per item and dimension (default 2)')
     .action(async (options: DemoCliOptions) => {
       const started = Date.now();
-      const files = domainFiles(domainFolder(options.domain));
+      const { items, ...files } = domainFiles(domainFolder(options.domain));
       const registry = await builtinRegistry();
       const dependencies = buildPipelineDependencies(
         parsePipelineConfig({ harness: files.harness, inputs: { trajectories: files.trajectories } }),
@@ -91,6 +91,8 @@ export function registerDemo(program: Command): void {
       const out = resolve(options.out);
       const result = await runDemo({
         ...files,
+        // A fixture without bench items gets them derived from held-out gold trajectories.
+        ...(existsSync(items) ? { items } : {}),
         out,
         seed: options.seed,
         dependencies,
