@@ -221,10 +221,10 @@ function barChart(
   blocks.forEach((block, blockIndex) => {
     const y0 = top + blockIndex * blockHeight;
     parts.push(`<text x="0" y="${y0 + blockHeight / 2}" class="label">${escapeHtml(block.label)}</text>`);
-    block.bars.forEach((bar, barIndex) => {
+    for (const bar of block.bars) {
       const y = y0 + series.indexOf(bar.series) * (barHeight + 2);
       const mean = bar.estimate?.mean;
-      if (mean === null || mean === undefined) return;
+      if (mean === null || mean === undefined) continue;
       const start = Math.min(x(0), x(mean));
       parts.push(
         `<rect x="${start}" y="${y}" width="${round(Math.abs(x(mean) - x(0)))}" height="${barHeight}" fill="${color(bar.series)}"><title>${escapeHtml(`${bar.series}: ${estimateText(bar.estimate)}`)}</title></rect>`,
@@ -234,8 +234,7 @@ function barChart(
           `<line x1="${x(bar.estimate.low)}" y1="${y + barHeight / 2}" x2="${x(bar.estimate.high as number)}" y2="${y + barHeight / 2}" class="whisker"/>`,
         );
       parts.push(`<text x="${label + plot + 6}" y="${y + barHeight - 3}" class="value">${pct(mean)}</text>`);
-      void barIndex;
-    });
+    }
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${label + plot + 60}" height="${height}" role="img">${parts.join('')}</svg>`;
 }
