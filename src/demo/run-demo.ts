@@ -50,6 +50,12 @@ export interface DemoSizes {
   ablation: boolean;
 }
 
+/**
+ * The sizes `hsa demo` runs with: about 50 s of CPU on one thread with the ablation.
+ *
+ * @example
+ * await runDemo({ ...options, sizes: { ...defaultDemoSizes, ablation: false } });
+ */
 export const defaultDemoSizes: DemoSizes = {
   trainTasks: 80,
   variants: 3,

@@ -90,7 +90,12 @@ function parseTools(value: string | unknown[], line: number, file: string): Read
   return parsed.data as ReadTool[];
 }
 
-/** The rows of a TRL export file: messages and tools; a bad line is an error naming the file and line. */
+/**
+ * The rows of a TRL export file: messages and tools; a bad line is an error naming the file and line.
+ *
+ * @example
+ * for await (const row of readTrlRows('out/pipeline/exports/trl/train.jsonl')) console.log(row.tools.length);
+ */
 export async function* readTrlRows(
   file: string,
 ): AsyncGenerator<{ line: number; messages: ReadMessage[]; tools: ReadTool[] }> {
