@@ -14,6 +14,7 @@ import { createRandom } from '../augment/random.js';
 import { answerBenchRow } from '../bench/answer-row.js';
 import { generateBench } from '../bench/generate.js';
 import { parseBenchItem } from '../bench/items.js';
+import { writeReport } from '../bench/report.js';
 import type { BenchItem, BenchRow, Prediction } from '../bench/schema.js';
 import { type ScoresDocument, scoreBench } from '../bench/score.js';
 import { HarnessAugmentError } from '../harness/issues.js';
@@ -410,6 +411,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     await writeFileAtomic(join(out, config.name, 'predictions.jsonl'), jsonl(predictions));
     const scores = scoreBench(rows, predictions, { seed });
     await writeFileAtomic(join(out, config.name, 'scores.json'), `${JSON.stringify(scores, null, 2)}\n`);
+    // The bench's own report of this learner, as `hsa bench report` writes it.
+    await writeReport(scores, join(out, config.name, 'report'));
     learners.push({
       name: config.name,
       policy: config.policy.name ?? '',
