@@ -356,6 +356,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
   progress('bench: generating one-dimension variants of held-out items');
   const rows = await buildBench(options, sizes, items);
+  if (rows.length === 0)
+    throw new HarnessAugmentError(
+      `no bench row could be made from ${items.length} items (every item or variant was rejected by generateBench)`,
+      { kind: 'invalid' },
+    );
   const benchFile = join(out, 'bench', 'rows.jsonl');
   await mkdir(join(out, 'bench'), { recursive: true });
   await writeFileAtomic(benchFile, jsonl(rows));
@@ -391,6 +396,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   }
   // The same number of examples for every learner: the smallest export, its first rows.
   const examples = Math.min(...exports.map((entry) => entry.rows));
+  const empty = exports.find((entry) => entry.rows === 0);
+  if (empty)
+    throw new HarnessAugmentError(
+      `the pipeline wrote no training row for "${empty.name}": every task was rejected (reasons in ${join(out, empty.name, 'pipeline', 'rejects.jsonl')})`,
+      { kind: 'invalid' },
+    );
 
   const learners: DemoLearner[] = [];
   for (const [index, config] of configs.entries()) {
