@@ -389,7 +389,12 @@ export function walkArguments(
         [],
       );
       result[key] = value;
-    } else if (kind === 'object' && (script === undefined || isObject(scripted))) {
+    } else if (
+      kind === 'object' &&
+      (script === undefined || isObject(scripted)) &&
+      // A learner that keeps writing object keys stops at a fixed depth.
+      (script !== undefined || (situation.path ?? []).length < maxDepth)
+    ) {
       result[key] = walkArguments(
         { ...situation, path: [...(situation.path ?? []), key] },
         property,
@@ -401,6 +406,9 @@ export function walkArguments(
   }
   return result;
 }
+
+/** How deep a learner's own arguments may nest (a training example is followed to any depth). */
+const maxDepth = 4;
 
 /** One call a message makes: the name written and its arguments. */
 export interface WrittenCall {
