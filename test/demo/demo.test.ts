@@ -173,6 +173,48 @@ describe('hsa demo', () => {
     }
   });
 
+  it('runs the helpdesk fixture, deriving bench items from its held-out gold trajectories', async () => {
+    const out = join(folder, 'helpdesk');
+    const run = runCli(
+      [
+        'demo',
+        '--domain',
+        'helpdesk',
+        '--out',
+        out,
+        '--no-ablation',
+        '--train-tasks',
+        '16',
+        '--bench-items',
+        '6',
+        '--bench-variants',
+        '1',
+        '--steps',
+        '60',
+      ],
+      { timeout: 300_000 },
+    );
+    expect(run.stderr).not.toMatch(/Error|at \w+ \(/);
+    expect(run.status).toBe(0);
+    const helpdesk: DemoSummary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'));
+    expect(helpdesk.bench.items).toBe(6);
+    expect(helpdesk.bench.rows).toBeGreaterThan(6);
+    const [fixed, hsa] = helpdesk.learners.map((learner) => learner.training?.rows as number);
+    expect(fixed).toBeGreaterThan(0);
+    expect(hsa).toBe(fixed);
+    const rows: BenchRow[] = (await readFile(join(out, 'bench/rows.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const trained = (await readFile(join(out, 'inputs/train.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).id);
+    // Held-out examples: no bench item's gold trajectory is trained on.
+    const sources = new Set(rows.map((row) => row.itemId.replace(/^item-/, '')));
+    expect(trained.filter((id: string) => sources.has(id))).toEqual([]);
+  }, 300_000);
+
   it('refuses an unknown domain with a usage error', () => {
     const run = runCli(['demo', '--domain', 'nowhere', '--out', join(folder, 'x')]);
     expect(run.status).toBe(2);
