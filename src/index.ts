@@ -72,6 +72,7 @@ export {
   type ResolvePolicyOptions,
   resolvePolicy,
 } from './augment/resolve-policy.js';
+export { type AnswerRowOptions, answerBenchRow } from './bench/answer-row.js';
 export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
 export {
   type BenchInput,
@@ -109,6 +110,16 @@ export {
   scoreBench,
   scoreRow,
 } from './bench/score.js';
+export { renderDemoHtml, renderDemoMarkdown } from './demo/report.js';
+// The demo: fixed-harness vs harness-augmented learners on a bundled fixture (`hsa demo`).
+export {
+  type DemoOptions,
+  type DemoResult,
+  type DemoSizes,
+  defaultDemoSizes,
+  runDemo,
+} from './demo/run-demo.js';
+export type { DemoSummary } from './demo/summary.js';
 export { canonicalJson } from './harness/canonical-json.js';
 export { type CheckHarnessOptions, checkHarness } from './harness/check-harness.js';
 export {
@@ -227,6 +238,22 @@ export {
   type TextLocation,
 } from './harness/symbol-table.js';
 export { checkTemplate, renderTemplate, templateHelpers } from './harness/template-engine.js';
+// The embedded learner: a pointer-generator over names, trained on a TRL export (a stand-in, not an LM).
+export {
+  type DecisionAccuracy,
+  decisionAccuracy,
+  Learner,
+  learnerChatModel,
+  learnerReplyText,
+  type MessageDecider,
+  uniformChooser,
+} from './learner/learner.js';
+export {
+  readTrlRows,
+  type TrainingReport,
+  type TrainLearnerOptions,
+  trainLearner,
+} from './learner/train-learner.js';
 // Pipeline: configuration, the SFT stage and the runner (teachers, judges and exporters are injected).
 export {
   type EndpointConfig,

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { version } from '../version.js';
 import { registerAugment } from './commands/augment.js';
 import { registerBench } from './commands/bench.js';
+import { registerDemo } from './commands/demo.js';
 import { registerEnv } from './commands/env.js';
 import { registerExplain } from './commands/explain.js';
 import { registerExport } from './commands/export.js';
@@ -38,6 +39,7 @@ export function createProgram(): Command {
   registerEnv(program);
   registerPipeline(program);
   registerLatency(program);
+  registerDemo(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

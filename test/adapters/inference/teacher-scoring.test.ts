@@ -181,7 +181,9 @@ describe('server metrics', () => {
   });
 
   it('reads the last sample of a text without a final newline', () => {
-    expect(parseServerMetrics('vllm:spec_decode_num_draft_tokens_total 8').specDecode).toEqual({ draftTokens: 8 });
+    expect(parseServerMetrics('vllm:spec_decode_num_draft_tokens_total 8').specDecode).toEqual({
+      draftTokens: 8,
+    });
   });
 
   it('subtracts an earlier scrape, and reads /metrics and /health from a server', async () => {
