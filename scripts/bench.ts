@@ -47,15 +47,52 @@ console.log(`ratio augment / I/O floor: ${(augmentMs / floorMs).toFixed(1)}×`);
 
 // The runtime: simulated episodes per second with the oracle, under the base harness and with 20% faults.
 const { simulate } = await import('../src/runtime/sim/simulate.js');
+const { createLivestreamScenario } = await import('../src/scenarios/livestream/index.js');
+const scenario = createLivestreamScenario();
 for (const [label, options] of [
   ['base harness', {}],
   ['20% tool faults', { faults: { rate: 0.2 } }],
 ] as const) {
   const simStarted = performance.now();
   let episodes = 0;
-  for await (const _episode of simulate({ harness, episodes: 1000, seed: 'bench', ...options })) episodes++;
+  for await (const _episode of simulate({ scenario, harness, episodes: 1000, seed: 'bench', ...options }))
+    episodes++;
   const simMs = performance.now() - simStarted;
   console.log(
     `simulate (${label}): ${episodes} episodes in ${(simMs / 1000).toFixed(2)} s → ${((episodes / simMs) * 1000).toFixed(0)} episodes/s (rewards included)`,
+  );
+}
+
+// Latency replay: the loop's own overhead per turn (prompt rendering, hooks, tools, bookkeeping), with a
+// model that answers at once, so a turn's time is all overhead. `hsa latency` adds this to every turn.
+{
+  const { replayLatency } = await import('../src/runtime/latency.js');
+  const { createLivestreamScenario } = await import('../src/scenarios/livestream/index.js');
+  const instant = {
+    async complete() {
+      return {
+        id: 'bench',
+        object: 'chat.completion' as const,
+        created: 0,
+        model: 'instant',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant' as const, content: 'Link 1 is 59 yuan after the coupon.' },
+            finish_reason: 'stop' as const,
+          },
+        ],
+      };
+    },
+  };
+  const report = await replayLatency({
+    scenario: createLivestreamScenario(),
+    harness,
+    model: instant,
+    episodes: Number(process.env.BENCH_LATENCY_EPISODES ?? 100),
+    concurrency: 1,
+  });
+  console.log(
+    `latency replay overhead: ${report.turns} turns, ${report.modelCalls} model calls; loop overhead per turn mean ${report.overheadPerTurn.mean.toFixed(3)} ms, P50 ${report.overheadPerTurn.p50.toFixed(3)} ms, P99 ${report.overheadPerTurn.p99.toFixed(3)} ms; whole turn with the instant model (request building included) mean ${report.turn.mean.toFixed(3)} ms, P99 ${report.turn.p99.toFixed(3)} ms`,
   );
 }

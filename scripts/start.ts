@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { buildPipelineDependencies } from '../src/adapters/pipeline-dependencies.js';
 import { builtinRegistry } from '../src/cli/operators-registry.js';
+import { pipelineScenario } from '../src/cli/scenario-option.js';
 import {
   exportMcpTools,
   exportOpenAITools,
@@ -54,9 +55,13 @@ async function main(): Promise<number> {
 
   console.log(`pipeline  ${configFile} (about a minute)…`);
   const config = await loadPipelineConfig(configFile);
+  const scenario = await pipelineScenario(config);
   const manifest = await runPipeline(
     config,
-    buildPipelineDependencies(config, { registry: await builtinRegistry() }),
+    buildPipelineDependencies(config, {
+      registry: await builtinRegistry(),
+      ...(scenario ? { scenario } : {}),
+    }),
   );
   const { counts } = manifest;
   console.log(
@@ -76,6 +81,22 @@ async function main(): Promise<number> {
           [
             at('bench/rows.jsonl'),
             `${manifest.bench.rows} variant benchmark rows (${config.bench?.variants} variants + base per item)`,
+          ] as [string, string],
+        ]
+      : []),
+    ...(manifest.opd
+      ? [
+          [
+            `${at('opd')}/`,
+            `OPD: ${manifest.opd.rows.distillation} prompt-only rows (DistillationTrainer), ${manifest.opd.rows.gkd} messages rows (GKDTrainer), teacher ${manifest.opd.teacher}`,
+          ] as [string, string],
+        ]
+      : []),
+    ...(manifest.rl
+      ? [
+          [
+            `${at('rl')}/`,
+            `RL: ${manifest.rl.counts.groups} GRPO groups × ${manifest.rl.groupSize} (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original states) for ${manifest.rl.formats.map((entry) => entry.format).join(', ')}`,
           ] as [string, string],
         ]
       : []),

@@ -65,6 +65,14 @@ export { presets } from './augment/presets.js';
 export { createRandom, type Random } from './augment/random.js';
 export { createRegistry, type Registry } from './augment/registry.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
+export {
+  isPolicyFile,
+  parseSeverity,
+  type ResolvedPolicy,
+  type ResolvePolicyOptions,
+  resolvePolicy,
+} from './augment/resolve-policy.js';
+export { type AnswerRowOptions, answerBenchRow } from './bench/answer-row.js';
 export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
 export {
   type BenchInput,
@@ -102,6 +110,16 @@ export {
   scoreBench,
   scoreRow,
 } from './bench/score.js';
+export { renderDemoHtml, renderDemoMarkdown } from './demo/report.js';
+// The demo: fixed-harness vs harness-augmented learners on a bundled fixture (`hsa demo`).
+export {
+  type DemoOptions,
+  type DemoResult,
+  type DemoSizes,
+  defaultDemoSizes,
+  runDemo,
+} from './demo/run-demo.js';
+export type { DemoSummary } from './demo/summary.js';
 export { canonicalJson } from './harness/canonical-json.js';
 export { type CheckHarnessOptions, checkHarness } from './harness/check-harness.js';
 export {
@@ -222,6 +240,22 @@ export {
   type TextLocation,
 } from './harness/symbol-table.js';
 export { checkTemplate, renderTemplate, templateHelpers } from './harness/template-engine.js';
+// The embedded learner: a pointer-generator over names, trained on a TRL export (a stand-in, not an LM).
+export {
+  type DecisionAccuracy,
+  decisionAccuracy,
+  Learner,
+  learnerChatModel,
+  learnerReplyText,
+  type MessageDecider,
+  uniformChooser,
+} from './learner/learner.js';
+export {
+  readTrlRows,
+  type TrainingReport,
+  type TrainLearnerOptions,
+  trainLearner,
+} from './learner/train-learner.js';
 // Pipeline: configuration, the SFT stage and the runner (teachers, judges and exporters are injected).
 export {
   type EndpointConfig,
@@ -231,6 +265,31 @@ export {
   PipelineConfigSchema,
   parsePipelineConfig,
 } from './pipeline/config.js';
+export {
+  type OpdConfig,
+  OpdConfigSchema,
+  type OpdPrompt,
+  OpdPromptSchema,
+  type OpdReject,
+  type OpdSummary,
+  runOpd,
+} from './pipeline/opd.js';
+export {
+  type Constraint,
+  type ConstraintFailure,
+  ConstraintSchema,
+  checkConstraints,
+} from './pipeline/opd-constraints.js';
+export {
+  planRlRows,
+  type RlConfig,
+  RlConfigSchema,
+  type RlExporter,
+  type RlPlan,
+  type RlRewardSpec,
+  type RlRow,
+  rowReward,
+} from './pipeline/rl.js';
 export {
   type OutputFile,
   type PipelineDependencies,
@@ -256,6 +315,15 @@ export {
   runTurn,
   type StepRecord,
 } from './runtime/agent-loop.js';
+export type { ToolBackendFactory } from './runtime/backends/backend-factory.js';
+export { moduleBackend, type ToolFunction, type ToolModule } from './runtime/backends/module.js';
+export {
+  type RecordedBackend,
+  type RecordedStats,
+  recordedBackend,
+  recordedResults,
+} from './runtime/backends/recorded.js';
+export { routeBackends } from './runtime/backends/route.js';
 export type {
   ChatCallOptions,
   ChatCompletion,
@@ -300,8 +368,29 @@ export {
   type RulesJudgeOptions,
   rulesJudge,
 } from './runtime/judge.js';
+export {
+  type LatencyReplayOptions,
+  type LatencyReport,
+  type LatencyStats,
+  replayLatency,
+  type TimedChatModel,
+} from './runtime/latency.js';
+export { renderLatencyHtml, renderLatencyMarkdown } from './runtime/latency-report.js';
 export { mapOrdered } from './runtime/map-ordered.js';
 export { recordedTools } from './runtime/recorded-tools.js';
+export {
+  type GenericScoreDetails,
+  genericRewardNames,
+  genericSkillSelectionReward,
+  groundingReward,
+  hookComplianceReward,
+  judgeReplies,
+  type ScoreGenericOptions,
+  scoreGeneric,
+  type ToolCallMatchDetails,
+  toolCallMatchReward,
+  withReplyScore,
+} from './runtime/rewards/generic/index.js';
 export {
   accuracyReward,
   defaultRewardWeights,
@@ -317,20 +406,30 @@ export {
   toolRationalityReward,
   type ViewerTurn,
 } from './runtime/rewards/index.js';
+export { asScenarioScore, scoreTaskRewards } from './runtime/rewards/task-rewards.js';
+export type {
+  OracleInput,
+  OracleResult,
+  PlannedEpisode,
+  Scenario,
+  ScenarioEpisode,
+  ScenarioOracle,
+  ScenarioRewards,
+  ScenarioRunContext,
+  ScenarioScore,
+  ScenarioVariant,
+  ScoreInput,
+  ToolBackend,
+} from './runtime/scenario.js';
+export { scoreScenarioEpisode } from './runtime/score-scenario.js';
+export { type PlayedEpisode, type PlayOptions, playScenarioEpisode } from './runtime/sim/play.js';
 export {
-  FIXTURE_EPISODES,
-  FIXTURE_SEED,
-  type PlanEntry,
-  planEpisodes,
-} from './runtime/sim/livestream/plan.js';
-export {
-  assertLivestreamHarness,
-  type EpisodeResult,
-  livestreamCatalog,
-  runModelEpisode,
-  runOracleEpisode,
-} from './runtime/sim/livestream/run-episode.js';
-export { type SimulatedEpisode, type SimulateOptions, simulate } from './runtime/sim/simulate.js';
+  assertScenarioRuns,
+  type SimulatedEpisode,
+  type SimulateOptions,
+  simulate,
+  variantFor,
+} from './runtime/sim/simulate.js';
 export {
   baseCall,
   type ToolCallContext,
@@ -341,6 +440,7 @@ export {
   toolError,
   toolsFromFunctions,
 } from './runtime/tool-runtime.js';
+export { variantTools } from './runtime/variant-tools.js';
 export {
   type CollapseResult,
   type CollapseSampleOptions,
@@ -349,6 +449,16 @@ export {
   keepsFullTrace,
   type SampledCollapseResult,
 } from './trajectory/collapse-hook-retries.js';
+export {
+  type ImportLogOptions,
+  type ImportLogResult,
+  type ImportRepairs,
+  importLogLine,
+  importLogRecord,
+  type LogAliases,
+  LogAliasesSchema,
+  type LogReject,
+} from './trajectory/import-logs.js';
 export { type JsonlRecord, parseJsonlLine, readJsonl } from './trajectory/read-jsonl.js';
 export {
   type ArgumentRename,

@@ -60,7 +60,7 @@ export interface AugmentOptions {
   plan: Plan;
   variants: number;
   seed: string | number;
-  /** Severity used where the plan does not set one (default 0.5). */
+  /** Severity used where the plan's operators do not set one (default: the plan's own, else 0.5). */
   severity?: number;
   /** Only examples whose position (0-based, input order) modulo `count` equals `index`. */
   shard?: { index: number; count: number };
@@ -94,7 +94,7 @@ export async function augmentExample(
   const seed = String(options.seed);
   const variantSeed = `${seed}/${original.id}/${variantIndex}`;
   const rng = createRandom(variantSeed);
-  const planned = options.plan.sample(rng.fork('plan'), options.severity ?? 0.5);
+  const planned = options.plan.sample(rng.fork('plan'), options.severity ?? options.plan.severity ?? 0.5);
   const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
   let harness = base;
   let current = original;

@@ -105,6 +105,13 @@ export function parsePolicy(input: unknown, source = 'policy'): Policy {
  * const plan = compilePolicy(presets.hat, registry);
  */
 export function compilePolicy(policy: Policy, registry: Registry): Plan {
+  const plan = compileDimensions(policy, registry);
+  // The policy's severity travels with its plan, so that a plan used without an explicit severity runs as
+  // the policy says (and as `hsa augment --policy` runs it).
+  return { operators: plan.operators, sample: plan.sample, severity: severityValue(policy.severity) };
+}
+
+function compileDimensions(policy: Policy, registry: Registry): Plan {
   const plans: Plan[] = [];
   for (const dimension of applicationOrder) {
     const entry = policy.dimensions[dimension];

@@ -3,12 +3,14 @@ import { Command } from 'commander';
 import { version } from '../version.js';
 import { registerAugment } from './commands/augment.js';
 import { registerBench } from './commands/bench.js';
+import { registerDemo } from './commands/demo.js';
 import { registerEnv } from './commands/env.js';
 import { registerExplain } from './commands/explain.js';
 import { registerExport } from './commands/export.js';
 import { registerHash } from './commands/hash.js';
 import { registerImport } from './commands/import.js';
 import { registerInvert } from './commands/invert.js';
+import { registerLatency } from './commands/latency.js';
 import { registerOperators } from './commands/operators.js';
 import { registerPipeline } from './commands/pipeline.js';
 import { registerRender } from './commands/render.js';
@@ -36,6 +38,8 @@ export function createProgram(): Command {
   registerSim(program);
   registerEnv(program);
   registerPipeline(program);
+  registerLatency(program);
+  registerDemo(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

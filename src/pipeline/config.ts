@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { locateIssues, readDocument } from '../harness/documents.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
+import { OpdConfigSchema } from './opd.js';
+import { RlConfigSchema } from './rl.js';
 
 const EndpointSchema = z.strictObject({
   baseURL: z.url().describe('OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1'),
@@ -36,7 +38,14 @@ export const PipelineConfigSchema = z.strictObject({
       z.strictObject({ trajectories: z.string().min(1) }),
       z.strictObject({
         simulate: z.strictObject({
-          episodes: z.number().int().positive(),
+          /** A scenario name (`livestream`, `replay`) or a module path exporting a scenario; the CLI resolves it. */
+          scenario: z.string().min(1),
+          /** The replay scenario's episodes: a trajectories JSONL file. */
+          trajectories: z.string().min(1).optional(),
+          /** The replay scenario's tool backends: a YAML or JSON file. */
+          backends: z.string().min(1).optional(),
+          /** Episodes to plan (default: the scenario's own count). */
+          episodes: z.number().int().positive().optional(),
           seed: z.string().min(1).optional(),
           idPrefix: z.string().optional(),
         }),
@@ -45,7 +54,7 @@ export const PipelineConfigSchema = z.strictObject({
     // Without it zod says only "Invalid input" when neither shape matches.
     {
       error:
-        'expected { trajectories: <file> } or { simulate: { episodes: <positive integer>, seed?, idPrefix? } }',
+        'expected { trajectories: <file> } or { simulate: { scenario: <name or module>, trajectories?, backends?, episodes?, seed?, idPrefix? } }',
     },
   ),
   seed: z.union([z.string().min(1), z.number().int()]).default('0'),
@@ -107,6 +116,10 @@ export const PipelineConfigSchema = z.strictObject({
       policy: z.string().min(1).default('hat'),
     })
     .optional(),
+  /** On-policy distillation data: a prompt set and the pre-SFT base model as teacher. */
+  opd: OpdConfigSchema.optional(),
+  /** RL data: GRPO groups over the scenario's episodes, original and augmented harness states. */
+  rl: RlConfigSchema.optional(),
   out: z.string().min(1).default('out/pipeline'),
   concurrency: z.number().int().min(1).max(256).default(8),
 });
@@ -195,6 +208,13 @@ export async function loadPipelineConfig(file: string): Promise<PipelineConfig> 
   const at = (path: string) => (isAbsolute(path) ? path : resolve(base, path));
   config.harness = at(config.harness);
   if ('trajectories' in config.inputs) config.inputs.trajectories = at(config.inputs.trajectories);
+  else {
+    const simulate = config.inputs.simulate;
+    if (/\.(c?m?js|m?ts)$/i.test(simulate.scenario)) simulate.scenario = at(simulate.scenario);
+    if (simulate.trajectories) simulate.trajectories = at(simulate.trajectories);
+    if (simulate.backends) simulate.backends = at(simulate.backends);
+  }
+  if (config.opd) config.opd.prompts = at(config.opd.prompts);
   if (config.bench) {
     config.bench.items = at(config.bench.items);
     if (/\.(ya?ml|json)$/i.test(config.bench.policy)) config.bench.policy = at(config.bench.policy);

@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
-import { compilePolicy, loadPolicyFile, type Policy, parsePolicy, severityValue } from '../augment/policy.js';
-import { presets } from '../augment/presets.js';
+import type { Policy } from '../augment/policy.js';
 import type { Registry } from '../augment/registry.js';
+import { resolvePolicy } from '../augment/resolve-policy.js';
 import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
 import { canonicalJson } from '../harness/canonical-json.js';
@@ -19,12 +19,15 @@ import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
+import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
 import { readJsonl } from '../trajectory/read-jsonl.js';
 import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
 import { exportsOf, type PipelineConfig } from './config.js';
 import { readInputs } from './inputs.js';
+import { type OpdSummary, runOpd } from './opd.js';
+import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
 import { runSft, type UnitResult } from './sft.js';
 import type { PipelineExporter, Teacher, TrainingExample } from './teacher.js';
 
@@ -34,6 +37,10 @@ export interface PipelineDependencies {
   judge: Judge;
   exporters: Record<string, PipelineExporter>;
   regenerate?: RegenerateFunction;
+  /** The scenario `inputs.simulate.scenario` names, resolved by the caller (the CLI). */
+  scenario?: Scenario;
+  /** Writers of the RL stage's trainer files, by format (src/adapters/trainer/rl). */
+  rlExporters?: Readonly<Record<string, RlExporter>>;
 }
 
 export interface PipelineRunOptions {
@@ -41,7 +48,11 @@ export interface PipelineRunOptions {
   resume?: boolean;
   shard?: { index: number; count: number };
   signal?: AbortSignal;
-  onProgress?: (event: { stage: 'sft' | 'export' | 'bench'; counts: RunCounts; detail?: string }) => void;
+  onProgress?: (event: {
+    stage: 'sft' | 'export' | 'bench' | 'opd' | 'rl';
+    counts: RunCounts;
+    detail?: string;
+  }) => void;
 }
 
 export interface OutputFile {
@@ -64,6 +75,27 @@ export interface PipelineManifest {
   files: OutputFile[];
   exports: Array<{ format: string; rows: number; rejected: number; files: OutputFile[] }>;
   bench?: { rows: number; rejected: number; files: OutputFile[] };
+  /** The OPD stage: prompt-only and GKD rows, prompt rejects, the teacher (the pre-SFT base model). */
+  opd?: {
+    teacher: string;
+    student: string;
+    read: number;
+    rows: OpdSummary['rows'];
+    rejected: number;
+    byReason: Record<string, number>;
+    files: OutputFile[];
+  };
+  /** The RL stage: groups, rows and harness states, and each trainer's files. */
+  rl?: {
+    scenario: string;
+    seed: string;
+    groupSize: number;
+    harnessPer: 'group' | 'rollout';
+    segments: 'joint' | 'split';
+    counts: RlPlan['counts'];
+    files: OutputFile[];
+    formats: Array<{ format: string; files: OutputFile[] }>;
+  };
 }
 
 async function fileHash(file: string): Promise<string> {
@@ -80,17 +112,19 @@ async function describeFile(outDir: string, file: string): Promise<OutputFile> {
   };
 }
 
-async function resolvePolicyName(name: string): Promise<Policy> {
-  if (/\.(ya?ml|json)$/i.test(name)) return loadPolicyFile(name);
-  const preset = presets[name];
-  if (!preset)
-    throw new HarnessAugmentError(
-      `unknown policy preset "${name}"; presets: ${Object.keys(presets).join(', ')}`,
-      {
-        kind: 'usage',
-      },
-    );
-  return parsePolicy(preset, `preset ${name}`);
+/** The inputs as the manifest records them: files relative to the output folder. */
+function manifestInputs(inputs: PipelineConfig['inputs'], out: string): PipelineConfig['inputs'] {
+  const at = (file: string) => relative(out, file).split('\\').join('/');
+  if ('trajectories' in inputs) return { trajectories: at(inputs.trajectories) };
+  const { simulate } = inputs;
+  return {
+    simulate: {
+      ...simulate,
+      ...(isAbsolute(simulate.scenario) ? { scenario: at(simulate.scenario) } : {}),
+      ...(simulate.trajectories ? { trajectories: at(simulate.trajectories) } : {}),
+      ...(simulate.backends ? { backends: at(simulate.backends) } : {}),
+    },
+  };
 }
 
 /** What identifies a run's output: everything that changes the bytes, nothing that does not (out, concurrency). */
@@ -144,14 +178,18 @@ export async function runPipeline(
 ): Promise<PipelineManifest> {
   const shard = options.shard;
   checkShard(shard);
+  // Refused before any work: the RL stage plays episodes, so it needs a scenario.
+  if (config.rl && !dependencies.scenario)
+    throw new HarnessAugmentError('rl: the RL stage plays a scenario; set inputs.simulate.scenario', {
+      kind: 'usage',
+      issues: [{ code: 'rl_needs_scenario', path: ['rl'], message: 'no scenario to play the RL episodes' }],
+    });
   const base = await loadHarnessFile(config.harness);
   const baseHash = hashHarness(base).harness;
-  const policy = await resolvePolicyName(config.augment.policy);
-  const severity =
-    config.augment.severity === undefined
-      ? severityValue(policy.severity)
-      : severityValue(config.augment.severity);
-  const plan = compilePolicy(policy, dependencies.registry);
+  const { plan, severity, policy } = await resolvePolicy(config.augment.policy, {
+    registry: dependencies.registry,
+    ...(config.augment.severity !== undefined ? { severity: config.augment.severity } : {}),
+  });
   const seed = String(config.seed);
   const out = config.out;
   const runHash = await runHashOf(config, baseHash, policy, options.shard);
@@ -159,7 +197,7 @@ export async function runPipeline(
   const counts = files.counts;
   try {
     if (Number.isFinite(files.done)) {
-      for await (const result of runSft(readInputs(config, base, options.shard), {
+      for await (const result of runSft(readInputs(config, base, options.shard, dependencies.scenario), {
         base,
         baseHash,
         plan,
@@ -230,7 +268,7 @@ export async function runPipeline(
   let bench: PipelineManifest['bench'];
   if (config.bench) {
     options.onProgress?.({ stage: 'bench', counts });
-    const benchPlan = compilePolicy(await resolvePolicyName(config.bench.policy), dependencies.registry);
+    const { plan: benchPlan } = await resolvePolicy(config.bench.policy, { registry: dependencies.registry });
     const rows: string[] = [];
     const rejects: string[] = [];
     for await (const row of generateBench(base, readBenchItems(config.bench.items), {
@@ -256,15 +294,66 @@ export async function runPipeline(
     };
   }
 
+  let opd: PipelineManifest['opd'];
+  if (config.opd) {
+    options.onProgress?.({ stage: 'opd', counts });
+    const summary = await runOpd(config.opd, join(out, 'opd'), shard ? { shard } : {});
+    opd = {
+      teacher: summary.teacher,
+      student: summary.student,
+      read: summary.read,
+      rows: summary.rows,
+      rejected: summary.rejected,
+      byReason: summary.byReason,
+      files: await Promise.all(summary.files.map((file) => describeFile(out, file))),
+    };
+  }
+
+  let rl: PipelineManifest['rl'];
+  if (config.rl) {
+    options.onProgress?.({ stage: 'rl', counts });
+    const scenario = dependencies.scenario!;
+    const plan = await planRlRows({
+      ...(shard ? { shard } : {}),
+      scenario,
+      harness: base,
+      config: config.rl,
+      seed,
+      registry: dependencies.registry,
+    });
+    const rlDir = join(out, 'rl');
+    await mkdir(rlDir, { recursive: true });
+    const rowsFile = join(rlDir, 'rows.jsonl');
+    await writeFileAtomic(rowsFile, plan.rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    const formats: Array<{ format: string; files: OutputFile[] }> = [];
+    for (const format of config.rl.formats) {
+      const exporter = dependencies.rlExporters?.[format];
+      if (!exporter)
+        throw new HarnessAugmentError(`no RL exporter for format "${format}"`, { kind: 'usage' });
+      const files = await exporter.write(plan.rows, join(rlDir, format), {
+        envURL: config.rl.envURL,
+        groupSize: config.rl.groupSize,
+      });
+      formats.push({ format, files: await Promise.all(files.map((file) => describeFile(out, file))) });
+    }
+    rl = {
+      scenario: scenario.name,
+      seed: String(config.rl.seed ?? seed),
+      groupSize: config.rl.groupSize,
+      harnessPer: config.rl.harnessPer,
+      segments: config.rl.segments,
+      counts: plan.counts,
+      files: [await describeFile(out, rowsFile)],
+      formats,
+    };
+  }
+
   const manifest: PipelineManifest = {
     tool: { name: 'harness-augment', version },
     runHash,
     seed,
     harness: { id: base.id, hash: baseHash },
-    inputs:
-      'trajectories' in config.inputs
-        ? { trajectories: relative(out, config.inputs.trajectories).split('\\').join('/') }
-        : config.inputs,
+    inputs: manifestInputs(config.inputs, out),
     policy: {
       name: config.augment.policy,
       severity,
@@ -278,6 +367,8 @@ export async function runPipeline(
     files: [await describeFile(out, examplesFile), await describeFile(out, join(out, runFiles.rejects))],
     exports: exportsSummary,
     ...(bench ? { bench } : {}),
+    ...(opd ? { opd } : {}),
+    ...(rl ? { rl } : {}),
   };
   await writeFileAtomic(join(out, runFiles.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;

@@ -46,11 +46,11 @@ describe('parsePipelineConfig', () => {
   it('accepts the other input kind and export entries with options', () => {
     const config = parsePipelineConfig({
       harness: 'h.yaml',
-      inputs: { simulate: { episodes: 12, seed: 's' } },
+      inputs: { simulate: { scenario: 'livestream', episodes: 12, seed: 's' } },
       teacher: { exact: 'oracle' },
       exports: ['axolotl', { trl: { argumentsEncoding: 'object' } }, { verl: null }],
     });
-    expect(config.inputs).toEqual({ simulate: { episodes: 12, seed: 's' } });
+    expect(config.inputs).toEqual({ simulate: { scenario: 'livestream', episodes: 12, seed: 's' } });
     expect(exportsOf(config)).toEqual([
       ['axolotl', {}],
       ['trl', { argumentsEncoding: 'object' }],
@@ -84,7 +84,10 @@ describe('parsePipelineConfig', () => {
     ],
     [
       'inputs of neither kind',
-      { harness: 'h.yaml', inputs: { trajectories: 't.jsonl', simulate: { episodes: 3 } } },
+      {
+        harness: 'h.yaml',
+        inputs: { trajectories: 't.jsonl', simulate: { scenario: 'livestream', episodes: 3 } },
+      },
       'pipeline.yaml $.inputs: expected { trajectories: <file> } or { simulate: {',
     ],
     [
@@ -189,19 +192,50 @@ describe('loadPipelineConfig', () => {
     expect(config.out).toBe(join(folder, 'configs', 'out'));
   });
 
+  it('resolves a scenario module, its trajectories and backends against the folder; a scenario name stays', async () => {
+    const file = join(folder, 'configs', 'simulate.yaml');
+    await writeFile(
+      file,
+      [
+        'harness: ../harness.yaml',
+        'inputs:',
+        '  simulate:',
+        '    scenario: scenarios/mine.ts',
+        '    trajectories: data/logs.jsonl',
+        '    backends: ../backends.yaml',
+        '',
+      ].join('\n'),
+    );
+    const config = await loadPipelineConfig(file);
+    expect(config.inputs).toEqual({
+      simulate: {
+        scenario: join(folder, 'configs', 'scenarios', 'mine.ts'),
+        trajectories: join(folder, 'configs', 'data', 'logs.jsonl'),
+        backends: join(folder, 'backends.yaml'),
+      },
+    });
+    await writeFile(
+      file,
+      'harness: h.yaml\ninputs: { simulate: { scenario: replay, trajectories: t.jsonl } }\n',
+    );
+    expect((await loadPipelineConfig(file)).inputs).toEqual({
+      simulate: { scenario: 'replay', trajectories: join(folder, 'configs', 't.jsonl') },
+    });
+  });
+
   it('leaves preset names alone and fills the default output folder next to the file', async () => {
     const file = join(folder, 'configs', 'preset.json');
     await writeFile(
       file,
       JSON.stringify({
         harness: 'h.yaml',
-        inputs: { simulate: { episodes: 2 } },
+        inputs: { simulate: { scenario: 'livestream', episodes: 2 } },
         augment: { policy: 'tools-only' },
       }),
     );
     const config = await loadPipelineConfig(file);
     expect(config.augment.policy).toBe('tools-only');
-    expect(config.inputs).toEqual({ simulate: { episodes: 2 } });
+    expect(config.inputs).toEqual({ simulate: { scenario: 'livestream', episodes: 2 } });
     expect(config.out).toBe(join(folder, 'configs', 'out', 'pipeline'));
   });
 

@@ -101,6 +101,11 @@ export interface OpenAICompatibleClient extends ChatModel {
   tokenize(request: TokenizeRequest, options?: ChatCallOptions): Promise<TokenizeResponse>;
   /** GET /models. */
   models(options?: ChatCallOptions): Promise<ModelList>;
+  /**
+   * POST a JSON body to another route with the same retries (`/completions` under baseURL, or a full URL
+   * such as SGLang's `/generate`); without a body, GET. The parsed JSON is returned unchecked.
+   */
+  requestJson(route: string, body?: unknown, options?: ChatCallOptions): Promise<unknown>;
   /** A snapshot of the counters. */
   stats(): OpenAICompatibleStats;
 }
@@ -509,6 +514,17 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
     async models(callOptions) {
       const endpoint: Endpoint = { method: 'GET', url: `${baseURL}/models`, accept: 'application/json' };
       return call(endpoint, callOptions?.signal, parseModelList);
+    },
+
+    async requestJson(route, body, callOptions) {
+      const url = /^https?:\/\//.test(route)
+        ? route
+        : `${baseURL}${route.startsWith('/') ? '' : '/'}${route}`;
+      const endpoint: Endpoint =
+        body === undefined
+          ? { method: 'GET', url, accept: 'application/json' }
+          : { method: 'POST', url, body, accept: 'application/json' };
+      return call(endpoint, callOptions?.signal, (value) => value);
     },
 
     stats() {

@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import { type AugmentReject, augment } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
-import { compilePolicy, severityValue } from '../../augment/policy.js';
-import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { nonNegativeInteger, openRowOutputs } from '../io.js';
-import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
+import { policyFromOptions } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
 
@@ -57,18 +55,11 @@ export function registerAugment(program: Command): void {
       const shard = parseShard(options.shard);
       const hookChecks = await loadHookChecks(options.hookChecks);
       const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
-      const policy = await resolvePolicy(options.policy, options.policyFile);
-      const severity =
-        options.severity === undefined
-          ? severityValue(policy.severity)
-          : /^(slight|medium|heavy)$/.test(options.severity)
-            ? severityValue(options.severity as 'slight')
-            : Number(options.severity);
-      if (!(severity >= 0 && severity <= 1))
-        throw new HarnessAugmentError(`--severity must be slight, medium, heavy or within [0, 1]`, {
-          kind: 'usage',
-        });
-      const plan = compilePolicy(policy, await builtinRegistry());
+      const { plan, severity } = await policyFromOptions(
+        options.policy,
+        options.policyFile,
+        options.severity,
+      );
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       const outputs = await openRowOutputs(options.out, rejectsFile);

@@ -17,6 +17,7 @@ export type EnvErrorCode =
   | 'episode_busy'
   | 'body_too_large'
   | 'too_many_episodes'
+  | 'variant_mismatch'
   | 'internal';
 
 const marker = Symbol.for('harness-augment.env-error');

@@ -67,6 +67,11 @@ export const ResetRequestSchema = z.strictObject({
   index: z.number().int().min(0).optional(),
   harness: HarnessChoiceSchema.optional(),
   faults: FaultsSchema.nullable().optional(),
+  /**
+   * The variant id the caller expects the harness choice to give (an RL row's `variant_id`); a server whose
+   * policies, operators or version draw another variant answers 409 instead of scoring the wrong one.
+   */
+  variant_id: z.string().min(1).optional(),
 });
 
 export const StepRequestSchema = z.strictObject({
@@ -113,13 +118,8 @@ export type GetRewardRequest = z.input<typeof GetRewardRequestSchema>;
 /** A message as a Chat Completions endpoint takes it (trajectory markers stripped). */
 export type ChatMessage = Record<string, unknown> & { role: string };
 
-/** The four rewards of a finished episode, in [0, 1]. */
-export interface EnvRewards {
-  accuracy: number;
-  effectiveness: number;
-  toolRationality: number;
-  skillSelection: number;
-}
+/** The named rewards of a finished episode, in [0, 1] (the scenario's own, e.g. `accuracy`, `toolMatch`). */
+export type EnvRewards = Record<string, number>;
 
 export interface ResetResponse {
   episode_id: string;
@@ -132,12 +132,14 @@ export interface ResetResponse {
   info: {
     /** Viewer turns of the episode. */
     turns: number;
+    /** The scenario's name. */
     scenario: string;
-    /** The plan entry the episode replays, e.g. `env-0007`. */
+    /** The planned episode it plays, e.g. `env-0007`. */
     entry_id: string;
     seed: string;
     index: number;
-    language: string;
+    /** The episode's public labels (its kind, its language), as the scenario gives them. */
+    labels?: Record<string, unknown>;
     variant_id?: string;
     /** Why no certified variant was found for an `augment` request (the episode then runs under the base harness). */
     augment_skipped?: string;
