@@ -173,6 +173,41 @@ export function isOrderSensitive(item: RuleItem): boolean {
   return englishOrderWords.test(opening) || chineseOrderWords.test(opening);
 }
 
+/** The list markers of the order rule: on the line before a list, they override its default. */
+const independentMarker = /<!--\s*(?:hsa:\s*)?(?:independent|unordered)\s*-->/iu;
+const orderedMarker = /<!--\s*(?:hsa:\s*)?(?:ordered|procedure|pin)\s*-->/iu;
+/** An introduction that announces a sequence: "Steps:", "Procedure", "in this order", "步骤", … */
+const sequenceIntroduction =
+  /\b(?:steps?|procedures?|workflow|process|in (?:this|that|the following) order|in order|sequence|sequentially|one after another)\b|步骤|流程|顺序|依次/iu;
+
+/** The last non-blank line before block `index`, when the block before it is plain lines. */
+function introductionOf(blocks: readonly Block[], index: number): string {
+  const before = blocks[index - 1];
+  if (before?.kind !== 'lines') return '';
+  return before.lines.findLast((line) => line.trim() !== '') ?? '';
+}
+
+/**
+ * Whether the items of list block `index` may change places (pinned and sequencing items aside): the
+ * operator must be able to show that they are independent. A numbered list is a procedure and keeps its
+ * order unless the line before it is `<!-- hsa: independent -->`; a bullet list keeps its order when the
+ * line before it is `<!-- hsa: ordered -->` or announces a sequence ("Steps:", "Procedure", "in this
+ * order", 步骤, 顺序, …); otherwise a bullet list is a set of independent rules.
+ *
+ * @example
+ * const blocks = parseBlocks('Rules:\n- a\n- b');
+ * listIsIndependent(blocks, 1) // true
+ * listIsIndependent(parseBlocks('1. Load\n2. Save'), 0) // false
+ */
+export function listIsIndependent(blocks: readonly Block[], index: number): boolean {
+  const block = blocks[index];
+  if (block?.kind !== 'list') return false;
+  const introduction = introductionOf(blocks, index);
+  if (independentMarker.test(introduction)) return true;
+  if (block.items[0]?.ordered) return false;
+  return !orderedMarker.test(introduction) && !sequenceIntroduction.test(introduction);
+}
+
 /**
  * Gives the items of a numbered list the numbers 1, 2, … from the list's first number, in their new order.
  *
