@@ -1,6 +1,7 @@
 // Helpers of the skill-content operators (not an operator): the rules of a skill body are its top-level
 // Markdown list items. Parsing keeps every line as written, so rendering an untouched body gives it back
 // byte for byte.
+import { listKeepsOrder } from '../../src/augment/ordered-lists.js';
 
 /** One top-level list item with its continuation lines, as written. */
 export interface RuleItem {
@@ -173,13 +174,6 @@ export function isOrderSensitive(item: RuleItem): boolean {
   return englishOrderWords.test(opening) || chineseOrderWords.test(opening);
 }
 
-/** The list markers of the order rule: on the line before a list, they override its default. */
-const independentMarker = /<!--\s*(?:hsa:\s*)?(?:independent|unordered)\s*-->/iu;
-const orderedMarker = /<!--\s*(?:hsa:\s*)?(?:ordered|procedure|pin)\s*-->/iu;
-/** An introduction that announces a sequence: "Steps:", "Procedure", "in this order", "步骤", … */
-const sequenceIntroduction =
-  /\b(?:steps?|procedures?|workflow|process|in (?:this|that|the following) order|in order|sequence|sequentially|one after another)\b|步骤|流程|顺序|依次/iu;
-
 /** The last non-blank line before block `index`, when the block before it is plain lines. */
 function introductionOf(blocks: readonly Block[], index: number): string {
   const before = blocks[index - 1];
@@ -192,7 +186,8 @@ function introductionOf(blocks: readonly Block[], index: number): string {
  * operator must be able to show that they are independent. A numbered list is a procedure and keeps its
  * order unless the line before it is `<!-- hsa: independent -->`; a bullet list keeps its order when the
  * line before it is `<!-- hsa: ordered -->` or announces a sequence ("Steps:", "Procedure", "in this
- * order", 步骤, 顺序, …); otherwise a bullet list is a set of independent rules.
+ * order", 步骤, 顺序, …); otherwise a bullet list is a set of independent rules. The rule itself is
+ * `listKeepsOrder`, which the certificate checks too.
  *
  * @example
  * const blocks = parseBlocks('Rules:\n- a\n- b');
@@ -202,10 +197,10 @@ function introductionOf(blocks: readonly Block[], index: number): string {
 export function listIsIndependent(blocks: readonly Block[], index: number): boolean {
   const block = blocks[index];
   if (block?.kind !== 'list') return false;
-  const introduction = introductionOf(blocks, index);
-  if (independentMarker.test(introduction)) return true;
-  if (block.items[0]?.ordered) return false;
-  return !orderedMarker.test(introduction) && !sequenceIntroduction.test(introduction);
+  return !listKeepsOrder({
+    numbered: block.items[0]?.ordered === true,
+    introduction: introductionOf(blocks, index),
+  });
 }
 
 /**
