@@ -43,7 +43,7 @@ const quotePatterns = [
  * file name with an extension (`scripts/init.py`, `reference/forms.md`); or a file name alone.
  */
 const pathPattern =
-  /(?<![\p{L}\p{N}_./~-])(?:(?:\.{1,2}|~)?\/[\w.-]+(?:\/[\w.-]+)*\/?|[\w-][\w.-]*\/(?:[\w.-]+\/)+[\w.-]*|[\w-][\w.-]*\/[\w-]*\.[A-Za-z][A-Za-z0-9]{0,5}|[\w-][\w-]*\/(?=[\s)`'",;:]|$)|[\w-][\w.-]*\.(?:py|md|js|mjs|ts|json|ya?ml|sh|txt|csv|tsv|xlsx?|docx?|pptx?|pdf|html?|xml|toml|ini|cfg|sql|ipynb|png|jpe?g|svg))(?![\p{L}\p{N}_/-])/gu;
+  /(?<![\p{L}\p{N}_./~{-])(?:(?:\.{1,2}|~)?\/[\w.-]+(?:\/[\w.-]+)*\/?|[\w-][\w.-]*\/(?:[\w.-]+\/)+[\w.-]*|[\w-][\w.-]*\/[\w-]*\.[A-Za-z][A-Za-z0-9]{0,5}|[\w-][\w-]*\/(?=[\s)`'",;:]|$)|[\w-][\w.-]*\.(?:py|md|js|mjs|ts|json|ya?ml|sh|txt|csv|tsv|xlsx?|docx?|pptx?|pdf|html?|xml|toml|ini|cfg|sql|ipynb|png|jpe?g|svg))(?![\p{L}\p{N}_/-])/gu;
 /** A number, not glued to a Latin letter, `_` or a placeholder before it. */
 const numberPattern = /(?<![\p{Script=Latin}\p{N}_.,:\uE001])\d+(?:[.,:]\d+)*/gu;
 /** The digits of a list marker at the start of a line: structure, renumbered freely. */
@@ -51,8 +51,24 @@ const listMarker = /^[ \t]*$/u;
 
 const placeholder = (kind: string) => `\uE000${kind}\uE001`;
 
+// The base of many variants is one object: its texts are normalised once per part.
+const normalisedCache = new WeakMap<Harness, Map<HarnessPartName, NormalisedText[]>>();
+
 /** The texts of one part of a harness, mentions of identifiers replaced by placeholders. */
 function normalisedTexts(harness: Harness, part: HarnessPartName): NormalisedText[] {
+  let byPart = normalisedCache.get(harness);
+  if (!byPart) {
+    byPart = new Map();
+    normalisedCache.set(harness, byPart);
+  }
+  const cached = byPart.get(part);
+  if (cached) return cached;
+  const texts = normaliseTexts(harness, part);
+  byPart.set(part, texts);
+  return texts;
+}
+
+function normaliseTexts(harness: Harness, part: HarnessPartName): NormalisedText[] {
   const table = buildSymbolTable(harness);
   const byPath = new Map<string, Array<{ start: number; end: number; kind: string }>>();
   for (const mention of table.mentions) {
