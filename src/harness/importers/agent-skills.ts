@@ -11,6 +11,7 @@ import { HarnessAugmentError, type Issue, type JsonPath, type SafeResult } from 
 import { lineAndColumn } from '../json-syntax.js';
 import { fromZodIssues } from '../parse-harness.js';
 import { type Skill, SkillSchema } from '../schema.js';
+import { stringifyYaml } from '../yaml-text.js';
 import { isPlainObject, jsonTypeOf } from './tool-fields.js';
 
 /** The Agent Skills name rule: lowercase letters and digits in hyphen-separated runs, at most 64 characters. */
@@ -379,7 +380,7 @@ export function renderSkillMarkdown(skill: Skill, options: RenderSkillOptions = 
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
   };
   // No line folding and no block scalars: every string stays on one line, quoted and escaped when needed.
-  const yaml = YAML.stringify(frontMatter, { lineWidth: 0, blockQuote: false, doubleQuotedAsJSON: true });
+  const yaml = stringifyYaml(frontMatter, { lineWidth: 0, blockQuote: false, doubleQuotedAsJSON: true });
   return `---\n${yaml}---\n\n${skill.body}\n`;
 }
 
