@@ -169,6 +169,19 @@ export const ToolSchema = z.strictObject({
     ),
   description: nonEmpty,
   parameters: JsonSchemaObjectSchema,
+  title: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Display name, as MCP tools carry it; not offered to the model.'),
+  annotations: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('MCP tool annotations (title, readOnlyHint, destructiveHint, …): hints kept for export.'),
+  outputSchema: JsonSchemaObjectSchema.optional().describe(
+    'JSON Schema of the structured result (MCP `outputSchema`); kept for export.',
+  ),
+  strict: z.boolean().optional().describe('OpenAI strict mode of the function (`strict`); kept for export.'),
 });
 
 export const ToolsPartSchema = z.strictObject({ version, items: z.array(ToolSchema) });
