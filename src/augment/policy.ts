@@ -32,6 +32,12 @@ const PolicyDimensionSchema = z.strictObject({
     .max(1)
     .default(1)
     .describe('Chance the dimension is perturbed (ignored with `choose`).'),
+  combine: z
+    .enum(['one', 'all'])
+    .default('one')
+    .describe(
+      '`one`: each variant draws one operator by weight (the others stand in when it does not apply); `all`: each variant applies every listed operator, in order.',
+    ),
   operators: z.array(PolicyOperatorSchema).min(1),
 });
 
@@ -141,7 +147,7 @@ export function compilePolicy(policy: Policy, registry: Registry): Plan {
         'severity' in spec && spec.severity !== undefined ? { severity: severityValue(spec.severity) } : {};
       return [spec.weight, op(operator, spec.params, severity)];
     });
-    const plan = oneOf(choices);
+    const plan = entry.combine === 'all' ? pipe(...choices.map(([, choice]) => choice)) : oneOf(choices);
     plans.push(policy.choose === undefined ? sometimes(entry.probability, plan) : plan);
   }
   if (plans.length === 0) return identityPlan;
