@@ -103,15 +103,22 @@ export function parsePolicy(input: unknown, source = 'policy'): Policy {
   return parsed.data;
 }
 
+/** The plan of one dimension of a policy: its operators, drawn one by weight or combined. */
+export interface DimensionPlan {
+  dimension: Dimension;
+  plan: Plan;
+}
+
 /**
- * Compiles a policy into a plan. Unknown operator ids, operators listed under another dimension and bad
- * params are configuration errors that name the path.
+ * Compiles each dimension of a policy into its own plan (one operator by weight, or all of them with
+ * `combine: all`), in application order, without the dimension's probability. Unknown operator ids,
+ * operators listed under another dimension and bad params are configuration errors that name the path.
  *
  * @example
- * const plan = compilePolicy(presets.hat, registry);
+ * compileDimensionPlans(presets.hat, registry).map((entry) => entry.dimension) // ['skill-content', …, 'prompt']
  */
-export function compilePolicy(policy: Policy, registry: Registry): Plan {
-  const plans: Plan[] = [];
+export function compileDimensionPlans(policy: Policy, registry: Registry): DimensionPlan[] {
+  const plans: DimensionPlan[] = [];
   for (const dimension of applicationOrder) {
     const entry = policy.dimensions[dimension];
     if (!entry) continue;
@@ -147,9 +154,27 @@ export function compilePolicy(policy: Policy, registry: Registry): Plan {
         'severity' in spec && spec.severity !== undefined ? { severity: severityValue(spec.severity) } : {};
       return [spec.weight, op(operator, spec.params, severity)];
     });
-    const plan = entry.combine === 'all' ? pipe(...choices.map(([, choice]) => choice)) : oneOf(choices);
-    plans.push(policy.choose === undefined ? sometimes(entry.probability, plan) : plan);
+    plans.push({
+      dimension,
+      plan: entry.combine === 'all' ? pipe(...choices.map(([, choice]) => choice)) : oneOf(choices),
+    });
   }
+  return plans;
+}
+
+/**
+ * Compiles a policy into a plan: each dimension's plan (`compileDimensionPlans`) with its probability,
+ * piped, or `choose` of them. Configuration errors name the path.
+ *
+ * @example
+ * const plan = compilePolicy(presets.hat, registry);
+ */
+export function compilePolicy(policy: Policy, registry: Registry): Plan {
+  const plans = compileDimensionPlans(policy, registry).map(({ dimension, plan }) =>
+    policy.choose === undefined
+      ? sometimes((policy.dimensions[dimension] as { probability: number }).probability, plan)
+      : plan,
+  );
   if (plans.length === 0) return identityPlan;
   return policy.choose === undefined ? pipe(...plans) : kOf(policy.choose, plans);
 }

@@ -138,6 +138,18 @@ function viewerTurns(messages: readonly Message[]): number {
   return messages.filter((message) => message.role === 'user' && !('hsa' in message && message.hsa)).length;
 }
 
+/** How many variant rows changed one dimension, and how many several. */
+function attributionOf(results: readonly RowResult[]): ScoresDocument['attribution'] {
+  const variants = results.filter((result) => result.variantIndex > 0 && result.changed.length > 0);
+  const oneDimension = variants.filter((result) => result.changed.length === 1).length;
+  return {
+    variantRows: variants.length,
+    oneDimension,
+    severalDimensions: variants.length - oneDimension,
+    attributable: variants.length > 0 && oneDimension === variants.length,
+  };
+}
+
 /** Reads a value by key, or by a dotted key path when the key itself is absent. */
 function lookup(args: Record<string, unknown>, key: string): { found: boolean; value?: unknown } {
   if (Object.hasOwn(args, key)) return { found: true, value: args[key] };
@@ -423,6 +435,16 @@ export interface ScoresDocument {
   byOperator: Record<string, GroupScores>;
   /** pass^k: the share of items all of whose rows (original and variants) pass overall. */
   passK: { items: number; k: number; estimate: BootstrapEstimate };
+  /**
+   * Whether per-dimension gaps are attributable: how many variant rows changed exactly one dimension, and
+   * how many changed several (those count in each dimension they changed, so their gaps are confounded).
+   */
+  attribution: {
+    variantRows: number;
+    oneDimension: number;
+    severalDimensions: number;
+    attributable: boolean;
+  };
   rows: RowResult[];
 }
 
@@ -540,6 +562,7 @@ export function scoreBench(
     byOperator: Object.fromEntries(
       operatorNames.map((name) => [name, group(`operator/${name}`, (result) => result.ops.includes(name))]),
     ),
+    attribution: attributionOf(results),
     passK: {
       items: itemIds.length,
       k: Math.max(0, ...itemIds.map((itemId) => byItem.get(itemId)?.length ?? 0)),
