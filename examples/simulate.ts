@@ -1,8 +1,9 @@
-// The live-stream simulator: 20 planned episodes, each moved into a certified `hat` variant of the fixture
-// harness, played by the scripted oracle through the runtime with 20% of the tool calls failing (timeouts,
-// malformed output, permission errors), then scored with the four rewards in the base vocabulary.
-// `hsa sim run --harness fixtures/livestream/harness.yaml --episodes 20 --seed example --augment hat
-// --faults 0.2 --out out/sim.jsonl` does the same from the command line.
+// The live-stream scenario in the simulator: 20 planned episodes, each moved into a certified `hat` variant
+// of the fixture harness, played by the scripted oracle through the runtime with 20% of the tool calls
+// failing (timeouts, malformed output, permission errors), then scored with the scenario's four rewards in
+// the base vocabulary. `hsa sim run --scenario livestream --harness fixtures/livestream/harness.yaml
+// --episodes 20 --seed example --augment hat --faults 0.2 --out out/sim.jsonl` does the same from the
+// command line.
 // Run: npx tsx examples/simulate.ts
 import {
   builtinOperators,
@@ -16,6 +17,7 @@ import {
   simulate,
   validateTrajectory,
 } from '../src/index.js';
+import { createLivestreamScenario } from '../src/scenarios/livestream/index.js';
 
 const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
 const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
@@ -46,6 +48,7 @@ let faults = 0;
 let recovered = 0;
 
 for await (const episode of simulate({
+  scenario: createLivestreamScenario(),
   harness,
   episodes: 20,
   seed: 'example',
@@ -58,16 +61,10 @@ for await (const episode of simulate({
   const recovery = faultRecovery(episode.trajectory.messages, episode.harness.skills.loader.tool);
   faults += recovery.failed;
   recovered += recovery.recovered;
-  for (const name of rewards) sums[name] += episode.rewards[name];
+  const scores: Record<string, number> = { ...episode.rewards.rewards, total: episode.rewards.total };
+  for (const name of rewards) sums[name] += scores[name] ?? 0;
   // Findings say why a reward is below 1 (docs/rewards.md); their codes are enough for a summary line.
-  const { details } = episode.rewards;
-  const findings = [
-    ...details.accuracy.findings,
-    ...details.effectiveness.findings,
-    ...details.toolRationality.findings,
-    ...details.skillSelection.findings,
-  ];
-  const codes = [...new Set(findings.map((finding) => finding.code))];
+  const codes = [...new Set(episode.rewards.findings.map((finding) => finding.code))];
   const kinds = Object.entries(episode.faults.kinds).map(([kind, count]) => `${kind}×${count}`);
   console.log(
     [

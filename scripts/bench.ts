@@ -47,13 +47,16 @@ console.log(`ratio augment / I/O floor: ${(augmentMs / floorMs).toFixed(1)}×`);
 
 // The runtime: simulated episodes per second with the oracle, under the base harness and with 20% faults.
 const { simulate } = await import('../src/runtime/sim/simulate.js');
+const { createLivestreamScenario } = await import('../src/scenarios/livestream/index.js');
+const scenario = createLivestreamScenario();
 for (const [label, options] of [
   ['base harness', {}],
   ['20% tool faults', { faults: { rate: 0.2 } }],
 ] as const) {
   const simStarted = performance.now();
   let episodes = 0;
-  for await (const _episode of simulate({ harness, episodes: 1000, seed: 'bench', ...options })) episodes++;
+  for await (const _episode of simulate({ scenario, harness, episodes: 1000, seed: 'bench', ...options }))
+    episodes++;
   const simMs = performance.now() - simStarted;
   console.log(
     `simulate (${label}): ${episodes} episodes in ${(simMs / 1000).toFixed(2)} s → ${((episodes / simMs) * 1000).toFixed(0)} episodes/s (rewards included)`,

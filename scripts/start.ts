@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { buildPipelineDependencies } from '../src/adapters/pipeline-dependencies.js';
 import { builtinRegistry } from '../src/cli/operators-registry.js';
+import { pipelineScenario } from '../src/cli/scenario-option.js';
 import {
   exportMcpTools,
   exportOpenAITools,
@@ -54,9 +55,13 @@ async function main(): Promise<number> {
 
   console.log(`pipeline  ${configFile} (about a minute)…`);
   const config = await loadPipelineConfig(configFile);
+  const scenario = await pipelineScenario(config);
   const manifest = await runPipeline(
     config,
-    buildPipelineDependencies(config, { registry: await builtinRegistry() }),
+    buildPipelineDependencies(config, {
+      registry: await builtinRegistry(),
+      ...(scenario ? { scenario } : {}),
+    }),
   );
   const { counts } = manifest;
   console.log(

@@ -65,6 +65,13 @@ export { presets } from './augment/presets.js';
 export { createRandom, type Random } from './augment/random.js';
 export { createRegistry, type Registry } from './augment/registry.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
+export {
+  isPolicyFile,
+  parseSeverity,
+  type ResolvedPolicy,
+  type ResolvePolicyOptions,
+  resolvePolicy,
+} from './augment/resolve-policy.js';
 export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
 export {
   type BenchInput,
@@ -103,7 +110,7 @@ export {
   scoreRow,
 } from './bench/score.js';
 export { canonicalJson } from './harness/canonical-json.js';
-export { checkHarness } from './harness/check-harness.js';
+export { type CheckHarnessOptions, checkHarness } from './harness/check-harness.js';
 export {
   type DocumentFormat,
   findForbiddenKeys,
@@ -115,10 +122,31 @@ export {
 export { harnessJsonSchema } from './harness/harness-json-schema.js';
 export { contentHash, type HarnessHashes, hashHarness } from './harness/hash.js';
 export {
+  type CustomHookCheck,
+  type CustomHookCheckSpec,
+  createHookCheckRegistry,
+  defineHookCheck,
+  type HookCheckFailure,
+  type HookCheckMention,
+  type HookCheckRegistry,
+  noHookChecks,
+} from './harness/hook-checks.js';
+export {
+  type DecideHooksOptions,
+  decideHooks,
+  decideReplyHooks,
+  type HookConsequence,
+  type HookFailure,
+  type HookStageDecision,
+  type HookTurnEnd,
+  rejectedCallContent,
+} from './harness/hook-decision.js';
+export {
   evaluateHook,
   extractNumbers,
   type HookOutcome,
   type HookStep,
+  hookRunsOn,
   runHooks,
 } from './harness/hook-engine.js';
 export {
@@ -149,6 +177,7 @@ export {
   type SafeResult,
 } from './harness/issues.js';
 export { compileJsonSchema, validateAgainstSchema } from './harness/json-schema-validator.js';
+export { type CompiledPattern, compileLinearPattern, type LinearPattern } from './harness/linear-pattern.js';
 export { offeredTools, skillLoaderTool, toChatCompletionTools } from './harness/offered-tools.js';
 export { loadHarnessFile, parseHarness, safeParseHarness } from './harness/parse-harness.js';
 export {
@@ -182,6 +211,7 @@ export {
   SkillSchema,
   type Tool,
   ToolSchema,
+  toolScopedStages,
 } from './harness/schema.js';
 export {
   buildSymbolTable,
@@ -231,6 +261,15 @@ export {
   runTurn,
   type StepRecord,
 } from './runtime/agent-loop.js';
+export type { ToolBackendFactory } from './runtime/backends/backend-factory.js';
+export { moduleBackend, type ToolFunction, type ToolModule } from './runtime/backends/module.js';
+export {
+  type RecordedBackend,
+  type RecordedStats,
+  recordedBackend,
+  recordedResults,
+} from './runtime/backends/recorded.js';
+export { routeBackends } from './runtime/backends/route.js';
 export type {
   ChatCallOptions,
   ChatCompletion,
@@ -278,6 +317,19 @@ export {
 export { mapOrdered } from './runtime/map-ordered.js';
 export { recordedTools } from './runtime/recorded-tools.js';
 export {
+  type GenericScoreDetails,
+  genericRewardNames,
+  genericSkillSelectionReward,
+  groundingReward,
+  hookComplianceReward,
+  judgeReplies,
+  type ScoreGenericOptions,
+  scoreGeneric,
+  type ToolCallMatchDetails,
+  toolCallMatchReward,
+  withReplyScore,
+} from './runtime/rewards/generic/index.js';
+export {
   accuracyReward,
   defaultRewardWeights,
   type EpisodeScore,
@@ -292,20 +344,30 @@ export {
   toolRationalityReward,
   type ViewerTurn,
 } from './runtime/rewards/index.js';
+export { asScenarioScore, scoreTaskRewards } from './runtime/rewards/task-rewards.js';
+export type {
+  OracleInput,
+  OracleResult,
+  PlannedEpisode,
+  Scenario,
+  ScenarioEpisode,
+  ScenarioOracle,
+  ScenarioRewards,
+  ScenarioRunContext,
+  ScenarioScore,
+  ScenarioVariant,
+  ScoreInput,
+  ToolBackend,
+} from './runtime/scenario.js';
+export { scoreScenarioEpisode } from './runtime/score-scenario.js';
+export { type PlayedEpisode, type PlayOptions, playScenarioEpisode } from './runtime/sim/play.js';
 export {
-  FIXTURE_EPISODES,
-  FIXTURE_SEED,
-  type PlanEntry,
-  planEpisodes,
-} from './runtime/sim/livestream/plan.js';
-export {
-  assertLivestreamHarness,
-  type EpisodeResult,
-  livestreamCatalog,
-  runModelEpisode,
-  runOracleEpisode,
-} from './runtime/sim/livestream/run-episode.js';
-export { type SimulatedEpisode, type SimulateOptions, simulate } from './runtime/sim/simulate.js';
+  assertScenarioRuns,
+  type SimulatedEpisode,
+  type SimulateOptions,
+  simulate,
+  variantFor,
+} from './runtime/sim/simulate.js';
 export {
   baseCall,
   type ToolCallContext,
@@ -316,6 +378,7 @@ export {
   toolError,
   toolsFromFunctions,
 } from './runtime/tool-runtime.js';
+export { variantTools } from './runtime/variant-tools.js';
 export {
   type CollapseResult,
   type CollapseSampleOptions,
@@ -324,6 +387,16 @@ export {
   keepsFullTrace,
   type SampledCollapseResult,
 } from './trajectory/collapse-hook-retries.js';
+export {
+  type ImportLogOptions,
+  type ImportLogResult,
+  type ImportRepairs,
+  importLogLine,
+  importLogRecord,
+  type LogAliases,
+  LogAliasesSchema,
+  type LogReject,
+} from './trajectory/import-logs.js';
 export { type JsonlRecord, parseJsonlLine, readJsonl } from './trajectory/read-jsonl.js';
 export {
   type ArgumentRename,

@@ -11,6 +11,22 @@ const run = (file: string) =>
   });
 
 describe('runtime examples', () => {
+  it('custom-scenario.ts: a scenario of its own runs under the base and under tools-only variants, the backend seeing base names', () => {
+    const result = run('examples/custom-scenario.ts');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('base harness: 6 episodes, 6 valid, mean total reward 1.000');
+    expect(result.stdout).toContain('tools-only variants: 6 episodes, 6 valid, mean total reward 1.000');
+    // The variants renamed the tools the model saw; the backend always got the base names.
+    const variantTools = /tools-only variants[^\n]*\n {2}tools called: (.+)/
+      .exec(result.stdout)?.[1]
+      ?.split(', ');
+    expect(variantTools?.some((name) => !['find_book', 'load_skill', 'reserve_book'].includes(name))).toBe(
+      true,
+    );
+    expect(result.stdout.match(/the backend was called as: find_book, reserve_book$/gm)).toHaveLength(2);
+  });
+
   it('agent-loop.ts: a scripted model recovers from a tool timeout and a hook retry; the spam is blocked', () => {
     const result = run('examples/agent-loop.ts');
     expect(result.stderr).toBe('');

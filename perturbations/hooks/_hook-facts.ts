@@ -2,6 +2,8 @@
 // it was evaluated, where it failed, how often per turn — and the certificate check every variant passes
 // before it is returned.
 import { certify } from '../../src/augment/certificate.js';
+import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
+import { hookRunsOn } from '../../src/harness/hook-engine.js';
 import type { Harness, Hook } from '../../src/harness/schema.js';
 import { forwardTrajectory, identityRelabel, type Relabel } from '../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../src/trajectory/schema.js';
@@ -33,8 +35,12 @@ const isViewerMessage = (message: Trajectory['messages'][number]) => message.rol
  * @example
  * const facts = hookFacts(trajectory, harness); facts?.failuresPerTurn.get('short_reply')
  */
-export function hookFacts(trajectory: Trajectory, harness: Harness): HookFacts | undefined {
-  const validation = validateTrajectory(trajectory, harness);
+export function hookFacts(
+  trajectory: Trajectory,
+  harness: Harness,
+  hookChecks?: HookCheckRegistry,
+): HookFacts | undefined {
+  const validation = validateTrajectory(trajectory, harness, hookChecks ? { hookChecks } : {});
   if (!validation.valid || !validation.trajectory) return undefined;
   const turnOf: number[] = [];
   let turn = -1;
@@ -57,9 +63,29 @@ export function hookFacts(trajectory: Trajectory, harness: Harness): HookFacts |
 export const mostFailuresInATurn = (facts: HookFacts, hook: string) =>
   Math.max(0, ...(facts.failuresPerTurn.get(hook)?.values() ?? []));
 
+/** The call a pre_tool or post_tool decision was made on, for tool-scoped hooks. */
+function decidedCall(
+  facts: HookFacts,
+  decision: HookDecision,
+): { name: string; arguments: string } | undefined {
+  const messages = facts.trajectory.messages;
+  const message = messages[decision.path[1] as number];
+  if (decision.stage === 'pre_tool' && message?.role === 'assistant')
+    return message.tool_calls?.[decision.path[3] as number]?.function;
+  if (decision.stage === 'post_tool' && message?.role === 'tool') {
+    for (const candidate of messages) {
+      if (candidate.role !== 'assistant') continue;
+      const call = candidate.tool_calls?.find((item) => item.id === message.tool_call_id);
+      if (call) return { name: call.function.name, arguments: '' };
+    }
+  }
+  return undefined;
+}
+
 /**
- * Every step where a hook actually ran: enabled hooks of a stage run in harness order until one fails, so a
- * hook ran on a step when the step passed, when it failed there, or when a later hook failed there.
+ * Every step where a hook actually ran: the hooks that run on a step (enabled, at its stage, scoped to its
+ * call's tool) run in harness order until one fails, so a hook ran on a step when it runs there and the
+ * step passed, when it failed there, or when a later hook failed there.
  *
  * @example
  * evaluationsOf(facts, harness, hook).filter((evaluation) => !evaluation.pass)
@@ -72,6 +98,10 @@ export function evaluationsOf(facts: HookFacts, harness: Harness, hook: Hook): H
   const position = order.indexOf(hook.id);
   return facts.decisions.flatMap((decision): HookEvaluation[] => {
     if (decision.stage !== hook.stage) return [];
+    if (hook.tools !== undefined) {
+      const call = decidedCall(facts, decision);
+      if (!hookRunsOn(hook, { stage: decision.stage, ...(call ? { call } : {}) })) return [];
+    }
     const message = decision.path[1] as number;
     if (decision.failed === undefined) return [{ decision, message, pass: true }];
     if (decision.failed === hook.id) return [{ decision, message, pass: false }];
@@ -91,11 +121,14 @@ export function certifiedUnder(
   base: Harness,
   variant: Harness,
   relabel: Relabel = identityRelabel,
+  hookChecks?: HookCheckRegistry,
 ): boolean {
   try {
-    const moved = forwardTrajectory(trajectory, relabel, variant);
+    const checks = hookChecks ? { hookChecks } : {};
+    const moved = forwardTrajectory(trajectory, relabel, variant, checks);
     if (moved.issues.length > 0) return false;
-    return certify({ base, variant, original: trajectory, rewritten: moved.trajectory, relabel }).certified;
+    return certify({ base, variant, original: trajectory, rewritten: moved.trajectory, relabel, ...checks })
+      .certified;
   } catch {
     return false;
   }

@@ -21,10 +21,10 @@ export const disableUntriggered = defineOperator({
   mode: 'exact',
   description: 'Disables hooks that never fail on the trajectory; every decision stays.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory }) {
+  apply(harness, { rng, severity, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     if (!trajectory) return { skip: 'needs the trajectory to know which hooks never fail' };
-    const facts = hookFacts(trajectory, harness);
+    const facts = hookFacts(trajectory, harness, hookChecks);
     if (!facts) return { skip: 'the trajectory does not validate under the harness' };
     const quiet = harness.hooks.items.flatMap((hook, index) =>
       hook.enabled && !facts.failuresPerTurn.has(hook.id) ? [index] : [],
@@ -38,7 +38,7 @@ export const disableUntriggered = defineOperator({
         at === index ? { ...hook, enabled: false } : hook,
       );
       const candidate = { ...variant, hooks: { ...variant.hooks, items } };
-      if (certifiedUnder(trajectory, harness, candidate)) variant = candidate;
+      if (certifiedUnder(trajectory, harness, candidate, identityRelabel, hookChecks)) variant = candidate;
     }
     if (variant === harness) return { skip: 'disabling a quiet hook breaks the trajectory' };
     return { harness: variant, relabel: identityRelabel };

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOperator, unchanged } from '../../src/augment/operator.js';
 import type { Random } from '../../src/augment/random.js';
+import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
 import type { Harness, Hook } from '../../src/harness/schema.js';
 import type { Relabel, RelabelStep } from '../../src/trajectory/relabel.js';
 import { forwardTrajectory } from '../../src/trajectory/relabel.js';
@@ -88,7 +89,9 @@ function failsOnlyItsHook(
   episode: Episode,
   episodes: readonly Episode[],
   trajectory: HookFacts['trajectory'],
+  hookChecks: HookCheckRegistry | undefined,
 ): boolean {
+  const checks = hookChecks ? { hookChecks } : {};
   const without: Harness = {
     ...harness,
     hooks: {
@@ -98,9 +101,9 @@ function failsOnlyItsHook(
       ),
     },
   };
-  const moved = forwardTrajectory(trajectory, relabel, harness).trajectory;
+  const moved = forwardTrajectory(trajectory, relabel, harness, checks).trajectory;
   const index = episode.at + 2 * episodes.filter((other) => other.at < episode.at).length;
-  return validateTrajectory(moved, without)
+  return validateTrajectory(moved, without, checks)
     .decisions.filter((decision) => decision.path.length === 2 && decision.path[1] === index)
     .every((decision) => decision.failed === undefined);
 }
@@ -125,10 +128,10 @@ export const injectRecovery = defineOperator({
   description:
     'Inserts a failed attempt and its hook feedback before a reply; the harness and the original messages stay.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory }) {
+  apply(harness, { rng, severity, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     if (!trajectory) return { skip: 'needs a trajectory to inject an episode into' };
-    const facts = hookFacts(trajectory, harness);
+    const facts = hookFacts(trajectory, harness, hookChecks);
     if (!facts) return { skip: 'the trajectory does not validate under the harness' };
     const hooks = harness.hooks.items.filter(
       (hook) =>
@@ -177,8 +180,8 @@ export const injectRecovery = defineOperator({
             ],
           };
           const relabel = relabelOf([...episodes, episode]);
-          if (!certifiedUnder(trajectory, harness, harness, relabel)) continue;
-          if (!failsOnlyItsHook(harness, relabel, episode, episodes, trajectory)) continue;
+          if (!certifiedUnder(trajectory, harness, harness, relabel, hookChecks)) continue;
+          if (!failsOnlyItsHook(harness, relabel, episode, episodes, trajectory, hookChecks)) continue;
           episodes.push(episode);
           break search;
         }

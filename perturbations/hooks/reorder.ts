@@ -1,6 +1,7 @@
 // perturbations/hooks/reorder.ts — reorders the hooks of a stage where no step of the trajectory fails two of them; every decision stays.
 import { z } from 'zod';
 import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
 import type { Harness, Hook, HookStage } from '../../src/harness/schema.js';
 import { identityRelabel } from '../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../src/trajectory/schema.js';
@@ -12,7 +13,12 @@ import { certifiedUnder, shareOf } from './_hook-facts.js';
  * evaluated alone on every step of the stage (the other hooks of the stage switched off), so that hooks
  * after the first failing one are evaluated too.
  */
-function someStepFailsTwo(harness: Harness, trajectory: Trajectory, stage: HookStage): boolean {
+function someStepFailsTwo(
+  harness: Harness,
+  trajectory: Trajectory,
+  stage: HookStage,
+  hookChecks?: HookCheckRegistry,
+): boolean {
   const enabled = harness.hooks.items.filter((hook) => hook.enabled && hook.stage === stage);
   const failuresAt = new Map<string, number>();
   for (const alone of enabled) {
@@ -25,7 +31,7 @@ function someStepFailsTwo(harness: Harness, trajectory: Trajectory, stage: HookS
         ),
       },
     };
-    for (const decision of validateTrajectory(trajectory, only).decisions) {
+    for (const decision of validateTrajectory(trajectory, only, hookChecks ? { hookChecks } : {}).decisions) {
       if (decision.stage !== stage || decision.failed !== alone.id) continue;
       const key = JSON.stringify(decision.path);
       const count = (failuresAt.get(key) ?? 0) + 1;
@@ -53,13 +59,13 @@ export const reorderHooks = defineOperator({
   mode: 'exact',
   description: 'Reorders independent hooks of a stage; which hook fails first, and so every decision, stays.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory }) {
+  apply(harness, { rng, severity, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     if (!trajectory) return { skip: 'needs the trajectory to know which hooks fail together' };
     const items = harness.hooks.items;
     const stages = [...new Set(items.map((hook) => hook.stage))]
       .filter((stage) => items.filter((hook) => hook.stage === stage).length >= 2)
-      .filter((stage) => !someStepFailsTwo(harness, trajectory, stage));
+      .filter((stage) => !someStepFailsTwo(harness, trajectory, stage, hookChecks));
     if (stages.length === 0) return { skip: 'no stage has two hooks that can be reordered' };
     const next = [...items];
     for (const stage of rng.fork('stages').sample(stages, shareOf(severity, stages.length))) {
@@ -74,7 +80,7 @@ export const reorderHooks = defineOperator({
       });
     }
     const variant = { ...harness, hooks: { ...harness.hooks, items: next } };
-    if (!certifiedUnder(trajectory, harness, variant))
+    if (!certifiedUnder(trajectory, harness, variant, identityRelabel, hookChecks))
       return { skip: 'the reordered hooks change a decision' };
     return { harness: variant, relabel: identityRelabel };
   },

@@ -19,6 +19,8 @@ const checkMembers: Record<HookCheck['type'], readonly string[]> = {
   max_tool_calls: ['"count": {{count}}', '"max": {{max}}'],
   numbers_grounded: ['"numbers": {{json numbers}}'],
   json_shape: ['"errors": {{json errors}}'],
+  // What a custom check provides is in its registration; the JSON form names only the common variables.
+  custom: [],
 };
 
 /** Variables that always render as plain numbers, so they may stand inside a JSON string. */
@@ -123,7 +125,7 @@ export const rewordFeedback = defineOperator({
   mode: 'exact',
   description: 'Rewords and reformats the feedback of retry hooks; checks, budgets and outcomes stay.',
   params: z.object({ format: z.enum([...formats, 'any']).default('any') }),
-  apply(harness, { rng, severity, params, trajectory }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const retrying = harness.hooks.items.flatMap((hook, index) =>
       hook.onFail.action === 'retry' ? [index] : [],
@@ -139,8 +141,9 @@ export const rewordFeedback = defineOperator({
       const format = rng.fork(`format/${index}`).pick(options);
       hook.onFail.feedback = reworded(hook, feedback, format);
     }
-    if (!safeParseHarness(variant).success) return { skip: 'a reworded feedback template does not compile' };
-    if (trajectory && !certifiedUnder(trajectory, harness, variant)) {
+    if (!safeParseHarness(variant, hookChecks ? { hookChecks } : {}).success)
+      return { skip: 'a reworded feedback template does not compile' };
+    if (trajectory && !certifiedUnder(trajectory, harness, variant, identityRelabel, hookChecks)) {
       return { skip: 'the reworded feedback does not render for the trajectory' };
     }
     return { harness: variant, relabel: identityRelabel };

@@ -112,11 +112,11 @@ export const varyBudgets = defineOperator({
   mode: 'exact',
   description: 'Varies retry budgets and thresholds of hooks within the bounds that keep every decision.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory }) {
+  apply(harness, { rng, severity, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     if (!trajectory)
       return { skip: 'needs the trajectory to know which budgets and thresholds keep its decisions' };
-    const facts = hookFacts(trajectory, harness);
+    const facts = hookFacts(trajectory, harness, hookChecks);
     if (!facts) return { skip: 'the trajectory does not validate under the harness' };
     const knobs = knobsOf(harness, facts).filter(
       (knob) => nearby(knob.current, knob.min, knob.max, 1).length > 0,
@@ -133,7 +133,8 @@ export const varyBudgets = defineOperator({
       if (knob.field === 'max' && (hook.check.type === 'max_length' || hook.check.type === 'max_tool_calls'))
         hook.check.max = value;
     }
-    if (!certifiedUnder(trajectory, harness, variant)) return { skip: 'the varied hooks change a decision' };
+    if (!certifiedUnder(trajectory, harness, variant, identityRelabel, hookChecks))
+      return { skip: 'the varied hooks change a decision' };
     return { harness: variant, relabel: identityRelabel };
   },
 });

@@ -3,6 +3,7 @@
 // operators edit only prose, and split only between top-level paragraphs. It also holds the checks every
 // prompt variant must pass before it is returned.
 
+import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
 import { safeParseHarness } from '../../src/harness/parse-harness.js';
 import { renderSystemPrompt } from '../../src/harness/render-prompt.js';
 import type { Harness } from '../../src/harness/schema.js';
@@ -110,8 +111,13 @@ export function scanTemplate(template: string): TemplateScan | undefined {
  * @example
  * if (!promptVariantHolds(base, variant, context.trajectory)) return { skip: '…' };
  */
-export function promptVariantHolds(base: Harness, variant: Harness, trajectory?: Trajectory): boolean {
-  if (!safeParseHarness(variant).success) return false;
+export function promptVariantHolds(
+  base: Harness,
+  variant: Harness,
+  trajectory?: Trajectory,
+  hookChecks?: HookCheckRegistry,
+): boolean {
+  if (!safeParseHarness(variant, hookChecks ? { hookChecks } : {}).success) return false;
   if (!trajectory) return true;
   try {
     renderSystemPrompt(base, trajectory.context);

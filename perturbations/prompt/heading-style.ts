@@ -20,13 +20,14 @@ export const headingStyle = defineOperator({
   mode: 'exact',
   description: 'Changes the heading style of prompt sections; titles, order and templates stay.',
   params: z.object({ style: HeadingStyleSchema.optional() }),
-  apply(harness, { rng, severity, params, trajectory }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const current = harness.prompt.headingStyle;
     if (params.style === current) return { skip: `the heading style is already "${current}"` };
     const style = params.style ?? rng.pick(HeadingStyleSchema.options.filter((option) => option !== current));
     const variant = { ...harness, prompt: { ...harness.prompt, headingStyle: style } };
-    if (!promptVariantHolds(harness, variant, trajectory)) return { skip: 'the prompt does not render' };
+    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
+      return { skip: 'the prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },
 });

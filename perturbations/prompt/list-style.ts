@@ -20,7 +20,7 @@ export const listStyle = defineOperator({
   mode: 'exact',
   description: 'Changes the list style of the rendered skill and tool lists; their items stay.',
   params: z.object({ style: ListStyleSchema.optional() }),
-  apply(harness, { rng, severity, params, trajectory }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const usesLists = harness.prompt.sections.some((section) => {
       const scan = scanTemplate(section.template);
@@ -34,7 +34,8 @@ export const listStyle = defineOperator({
     if (params.style === current) return { skip: `the list style is already "${current}"` };
     const style = params.style ?? rng.pick(ListStyleSchema.options.filter((option) => option !== current));
     const variant = { ...harness, prompt: { ...harness.prompt, listStyle: style } };
-    if (!promptVariantHolds(harness, variant, trajectory)) return { skip: 'the prompt does not render' };
+    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
+      return { skip: 'the prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },
 });

@@ -27,7 +27,7 @@ export const mergeSections = defineOperator({
   mode: 'exact',
   description: 'Merges adjacent unpinned prompt sections; their text and order stay.',
   params: z.object({ joiner: z.enum(['and', 'slash', 'any']).default('any') }),
-  apply(harness, { rng, severity, params, trajectory }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const original = harness.prompt.sections;
     const pairsIn = (sections: ReadonlyArray<PromptSection & { merged?: boolean }>) =>
@@ -64,7 +64,7 @@ export const mergeSections = defineOperator({
       pinned,
     }));
     const variant = { ...harness, prompt: { ...harness.prompt, sections: next } };
-    if (!promptVariantHolds(harness, variant, trajectory))
+    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
       return { skip: 'the merged prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },

@@ -19,7 +19,7 @@ export const reorderSections = defineOperator({
   mode: 'exact',
   description: 'Shuffles unpinned prompt sections; pinned sections keep their positions, content stays.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory }) {
+  apply(harness, { rng, severity, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const sections = harness.prompt.sections;
     const free = sections.flatMap((section, index) => (section.pinned ? [] : [index]));
@@ -34,7 +34,7 @@ export const reorderSections = defineOperator({
       next[position] = sections[order[index] as number] as (typeof sections)[number];
     });
     const variant = { ...harness, prompt: { ...harness.prompt, sections: next } };
-    if (!promptVariantHolds(harness, variant, trajectory))
+    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
       return { skip: 'the reordered prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },

@@ -100,7 +100,7 @@ export const retitle = defineOperator({
   mode: 'exact',
   description: 'Retitles prompt sections with synonyms; ids, order and templates stay.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory }) {
+  apply(harness, { rng, severity, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const symbols = harnessSymbols(harness);
     const sections = harness.prompt.sections;
@@ -127,7 +127,7 @@ export const retitle = defineOperator({
       return { ...section, title };
     });
     const variant = { ...harness, prompt: { ...harness.prompt, sections: next } };
-    if (!promptVariantHolds(harness, variant, trajectory))
+    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
       return { skip: 'the retitled prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },

@@ -45,7 +45,7 @@ export const splitSection = defineOperator({
   mode: 'exact',
   description: 'Splits prompt sections at a top-level paragraph break; their text and order stay.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory }) {
+  apply(harness, { rng, severity, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const sections = harness.prompt.sections;
     const breaks = sections.map((section) => (section.pinned ? [] : safeBreaks(section.template)));
@@ -69,7 +69,7 @@ export const splitSection = defineOperator({
       );
     });
     const variant = { ...harness, prompt: { ...harness.prompt, sections: next } };
-    if (!promptVariantHolds(harness, variant, trajectory))
+    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
       return { skip: 'the split prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },

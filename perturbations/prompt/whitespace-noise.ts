@@ -78,7 +78,7 @@ export const whitespaceNoise = defineOperator({
       .min(1)
       .default([...noiseKinds]),
   }),
-  apply(harness, { rng, severity, params, trajectory }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const symbols = harnessSymbols(harness);
     const kinds = noiseKinds.filter((kind) => params.kinds.includes(kind));
@@ -125,7 +125,7 @@ export const whitespaceNoise = defineOperator({
     }
     if (changed === 0) return { skip: 'no prompt section has text that whitespace noise can change' };
     const variant = { ...harness, prompt: { ...harness.prompt, sections: next } };
-    if (!promptVariantHolds(harness, variant, trajectory))
+    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
       return { skip: 'the noisy prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },

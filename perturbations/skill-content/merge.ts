@@ -1,6 +1,7 @@
 // skill-content/merge — merges two skills of the same kind into one (both bodies under subheadings); every rule stays, loads of either source become loads of the merged skill, with an exact inverse.
 import { z } from 'zod';
 import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
 import type { JsonPath } from '../../src/harness/issues.js';
 import type { Harness, Skill } from '../../src/harness/schema.js';
 import {
@@ -45,13 +46,26 @@ function skillLoads(trajectory: Trajectory, harness: Harness): Array<{ skill: st
   return loads;
 }
 
-/** Skill ids that a string outside the skills part (hooks, prompt, tools) mentions. */
-function mentionedOutsideSkills(harness: Harness): Set<string> {
+/**
+ * Skill ids that a string outside the skills part (hooks, prompt, tools) mentions in text. A hook field that
+ * names a skill outright (`skill_loaded.skill`, a custom check's params) is not text: it follows the merge.
+ */
+function mentionedOutsideSkills(harness: Harness, hookChecks?: HookCheckRegistry): Set<string> {
   const ids = new Set<string>();
-  for (const mention of buildSymbolTable(harness).mentions) {
-    if (mention.kind === 'skill' && mention.path[0] !== 'skills') ids.add(mention.name);
+  for (const mention of buildSymbolTable(harness, hookChecks).mentions) {
+    if (mention.kind === 'skill' && mention.path[0] !== 'skills' && mention.form !== 'reference')
+      ids.add(mention.name);
   }
   return ids;
+}
+
+/** Skill ids that hook fields name outright; merging one with a skill the trajectory loads could flip a decision. */
+function referencedByHooks(harness: Harness, hookChecks?: HookCheckRegistry): Set<string> {
+  return new Set(
+    buildSymbolTable(harness, hookChecks)
+      .mentions.filter((mention) => mention.kind === 'skill' && mention.form === 'reference')
+      .map((mention) => mention.name),
+  );
 }
 
 function joinIds(a: string, b: string, suffix?: string): string {
@@ -114,12 +128,19 @@ function getAt(root: unknown, path: JsonPath): unknown {
   );
 }
 
-/** Rewrites the mentions of merged skills inside the skills part to the merged ids, through the symbol table. */
-function rewriteMentions(harness: Harness, into: ReadonlyMap<string, string>): Harness {
+/**
+ * Rewrites the mentions of merged skills to the merged ids, through the symbol table: those inside the
+ * skills part and the hook fields that name a skill outright.
+ */
+function rewriteMentions(
+  harness: Harness,
+  into: ReadonlyMap<string, string>,
+  hookChecks?: HookCheckRegistry,
+): Harness {
   const variant = structuredClone(harness);
   const byPath = new Map<string, { path: JsonPath; edits: TextEdit[] }>();
   const reached = new Map<string, number>();
-  for (const mention of buildSymbolTable(harness).mentions) {
+  for (const mention of buildSymbolTable(harness, hookChecks).mentions) {
     const to = mention.kind === 'skill' ? into.get(mention.name) : undefined;
     if (to === undefined) continue;
     const key = JSON.stringify(mention.path);
@@ -147,9 +168,11 @@ function rewriteMentions(harness: Harness, into: ReadonlyMap<string, string>): H
  * the viewer turn of each, so the inverse is exact for that trajectory and a model's output maps a load
  * of the merged skill back to the source the gold loaded in the same turn (`invertOutput`). Mentions of a source in the
  * skills part (other bodies, descriptions, the loader description) are rewritten to the merged id through
- * the symbol table. Needs `context.trajectory`. Leaves out pairs whose sources the trajectory loads in
- * the same turn (the merged skill would be loaded twice) and skills mentioned outside the skills part (in
- * hooks, prompt or tools, which a skill-content operator does not change); skips when no pair is left.
+ * the symbol table, and so are hook fields that name a source outright (`skill_loaded.skill`, a custom
+ * check's params). Needs `context.trajectory`. Leaves out pairs whose sources the trajectory loads in the
+ * same turn (the merged skill would be loaded twice), pairs where a hook names one source and the trajectory
+ * loads the other (the hook would pass where it failed), and skills mentioned in the text of hooks, prompt or
+ * tools (which a skill-content operator does not change); skips when no pair is left.
  *
  * @example
  * await applyOperator(mergeSkills, travelHarness(), { rng: 'seed', trajectory: baggageTrajectory() });
@@ -164,7 +187,7 @@ export const mergeSkills = defineOperator({
   description:
     'Merges two skills of the same kind into one with both bodies under subheadings; loads follow, exact inverse.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory }) {
+  apply(harness, { rng, severity, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     if (!trajectory)
       return { skip: 'merging needs the trajectory: the relabel records which source each load named' };
@@ -174,7 +197,8 @@ export const mergeSkills = defineOperator({
         skills.slice(index + 1).flatMap((b) => (a.kind === b.kind ? [[a, b] as Pair] : [])),
       );
     if (sameKind(harness.skills.items).length === 0) return { skip: 'fewer than two skills of one kind' };
-    const outside = mentionedOutsideSkills(harness);
+    const outside = mentionedOutsideSkills(harness, hookChecks);
+    const referenced = referencedByHooks(harness, hookChecks);
     const mergeable = sameKind(harness.skills.items.filter((skill) => !outside.has(skill.id)));
     if (mergeable.length === 0) {
       return { skip: 'every same-kind pair has a skill that hooks, prompt or tools mention' };
@@ -184,7 +208,11 @@ export const mergeSkills = defineOperator({
         (load) =>
           load.skill === a.id && loads.some((other) => other.turn === load.turn && other.skill === b.id),
       );
-    const pairs = mergeable.filter((pair) => !together(pair));
+    // A hook requiring one source while the trajectory loads the other would pass where it failed.
+    const loaded = new Set(loads.map((load) => load.skill));
+    const flips = ([a, b]: Pair) =>
+      (referenced.has(a.id) && loaded.has(b.id)) || (referenced.has(b.id) && loaded.has(a.id));
+    const pairs = mergeable.filter((pair) => !together(pair) && !flips(pair));
     if (pairs.length === 0)
       return { skip: 'the trajectory loads both skills of every same-kind pair in one turn' };
     const disjoint: Pair[] = [];
@@ -222,7 +250,7 @@ export const mergeSkills = defineOperator({
       return id;
     });
 
-    const rewritten = rewriteMentions(harness, into);
+    const rewritten = rewriteMentions(harness, into, hookChecks);
     const byId = new Map(rewritten.skills.items.map((skill) => [skill.id, skill]));
     const second = new Set(chosen.map(([, b]) => b.id));
     const merged = rewritten.skills.items.flatMap((skill) => {

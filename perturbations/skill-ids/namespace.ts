@@ -32,7 +32,7 @@ export const namespaceSkillIds = defineOperator({
       .optional(),
     separator: z.enum(['.', '/', '::']).default('.'),
   }),
-  apply(harness, { rng, severity, params, trajectory }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const skills = harness.skills.items;
     if (skills.length === 0) return { skip: 'the harness has no skills' };
@@ -57,6 +57,6 @@ export const namespaceSkillIds = defineOperator({
     for (const skill of chosen) if (accept(target(skill))) map[skill.id] = target(skill);
     if (Object.keys(map).length === 0)
       return { skip: 'every namespaced id would collide with a name the harness already uses' };
-    return renameSymbols(harness, { skills: map });
+    return renameSymbols(harness, { skills: map }, { hookChecks });
   },
 });

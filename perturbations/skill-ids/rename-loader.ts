@@ -50,7 +50,7 @@ export const renameSkillLoader = defineOperator({
       .optional(),
     renameArgument: z.boolean().optional(),
   }),
-  apply(harness, { rng, severity, params, trajectory }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const loader = harness.skills.loader;
     if (mentionedInFreeText(trajectory, harness, [loader.tool], 'tool').size > 0) {
@@ -75,9 +75,13 @@ export const renameSkillLoader = defineOperator({
           .shuffle(argumentNames)
           .find((name) => name !== loader.argument);
     }
-    return renameSymbols(harness, {
-      tools: { [loader.tool]: tool },
-      ...(argument !== undefined && argument !== loader.argument ? { loaderArgument: argument } : {}),
-    });
+    return renameSymbols(
+      harness,
+      {
+        tools: { [loader.tool]: tool },
+        ...(argument !== undefined && argument !== loader.argument ? { loaderArgument: argument } : {}),
+      },
+      { hookChecks },
+    );
   },
 });

@@ -112,7 +112,7 @@ export const renameSkillIds = defineOperator({
   params: z.object({
     style: z.enum([...concreteStyles, 'mixed']).default('mixed'),
   }),
-  apply(harness, { rng, severity, params, trajectory }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
     const skills = harness.skills.items;
     if (skills.length === 0) return { skip: 'the harness has no skills' };
@@ -145,6 +145,6 @@ export const renameSkillIds = defineOperator({
       else if (style === 'non-ascii') name = nonAscii(skill, script, draw, accept);
       map[skill.id] = name ?? opaqueCode(prefix, draw, accept);
     });
-    return renameSymbols(harness, { skills: map });
+    return renameSymbols(harness, { skills: map }, { hookChecks });
   },
 });

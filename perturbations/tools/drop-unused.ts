@@ -1,18 +1,23 @@
 // perturbations/tools/drop-unused.ts — drops registry tools the trajectory never calls and no text mentions; the tools it calls, and everything else, stay.
 import { z } from 'zod';
 import { defineOperator, unchanged } from '../../src/augment/operator.js';
+import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
 import type { Harness } from '../../src/harness/schema.js';
 import { buildSymbolTable, findMentions, type SymbolEntry } from '../../src/harness/symbol-table.js';
 import { identityRelabel } from '../../src/trajectory/relabel.js';
 import { affectedCount, trajectoryCalls, trajectoryFreeText } from './internals.js';
 
 /**
- * Tools that some text names: a skill body, a prompt template, a hook message, another tool's
- * descriptions, or a reply or tool result of the trajectory. Dropping one would leave that mention dangling.
+ * Tools that some text names — a skill body, a prompt template, a hook message, another tool's
+ * descriptions, or a reply or tool result of the trajectory — or that a hook scopes to or a custom check names. Dropping one would leave that mention dangling.
  */
-function mentionedTools(harness: Harness, freeText: readonly string[]): Set<string> {
+function mentionedTools(
+  harness: Harness,
+  freeText: readonly string[],
+  hookChecks?: HookCheckRegistry,
+): Set<string> {
   const names = new Set<string>();
-  for (const mention of buildSymbolTable(harness).mentions) {
+  for (const mention of buildSymbolTable(harness, hookChecks).mentions) {
     if (mention.kind !== 'tool') continue;
     const [part, , index] = mention.path;
     // A tool's own description naming the tool itself does not keep it.
@@ -45,12 +50,12 @@ export const dropUnused = defineOperator({
   mode: 'exact',
   description: 'Drops registry tools the trajectory never calls and no text mentions; used tools stay.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory }) {
+  apply(harness, { rng, severity, trajectory, hookChecks }) {
     if (severity <= 0) return unchanged(harness);
     if (!trajectory) return { skip: 'without a trajectory, every tool counts as used' };
     const tools = harness.tools.items;
     const called = new Set(trajectoryCalls(trajectory).map((call) => call.name));
-    const mentioned = mentionedTools(harness, trajectoryFreeText(trajectory));
+    const mentioned = mentionedTools(harness, trajectoryFreeText(trajectory), hookChecks);
     const unused = tools.filter((tool) => !called.has(tool.name) && !mentioned.has(tool.name));
     if (unused.length === 0) return { skip: 'every tool is called by the trajectory or mentioned in a text' };
     // At least one registry tool stays.

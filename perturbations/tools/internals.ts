@@ -2,6 +2,7 @@
 // trajectory calls and says, splitting and styling identifiers, and choosing names that collide with nothing.
 import { certify } from '../../src/augment/certificate.js';
 import type { Random } from '../../src/augment/random.js';
+import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
 import type { Harness } from '../../src/harness/schema.js';
 import { buildSymbolTable, harnessSymbols, harnessTextLocations } from '../../src/harness/symbol-table.js';
 import { membersAt, parseRawJson } from '../../src/trajectory/raw-json.js';
@@ -216,8 +217,8 @@ export function nameChecker(harness: Harness, trajectory?: Trajectory): (name: s
  * @example
  * unresolvedCodeNames(harness).has('height_cm') // true for the live-stream harness
  */
-export function unresolvedCodeNames(harness: Harness): Set<string> {
-  const table = buildSymbolTable(harness);
+export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegistry): Set<string> {
+  const table = buildSymbolTable(harness, hookChecks);
   const recognised = new Set(
     table.mentions.map((mention) => `${JSON.stringify(mention.path)}\u0000${mention.start}`),
   );
@@ -259,10 +260,13 @@ export function certifies(
   base: Harness,
   output: { harness: Harness; relabel: Relabel },
   trajectory: Trajectory | undefined,
+  hookChecks?: HookCheckRegistry,
 ): boolean {
   if (!trajectory) return true;
-  const rewritten = forwardTrajectory(trajectory, output.relabel, output.harness).trajectory;
-  return certify({ base, variant: output.harness, original: trajectory, rewritten, relabel: output.relabel })
+  const checks = hookChecks ? { hookChecks } : {};
+  const rewritten = forwardTrajectory(trajectory, output.relabel, output.harness, checks).trajectory;
+  const { relabel } = output;
+  return certify({ base, variant: output.harness, original: trajectory, rewritten, relabel, ...checks })
     .certified;
 }
 

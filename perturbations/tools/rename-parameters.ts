@@ -67,7 +67,7 @@ export const renameParameters = defineOperator({
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',
   params: Params,
-  apply(harness, { rng, severity, params, trajectory }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity <= 0) return unchanged(harness);
     const unresolved = unresolvedCodeNames(harness);
     const groups = new Map<string, NameGroup>();
@@ -117,7 +117,7 @@ export const renameParameters = defineOperator({
         if (holder && isRecord(holder.properties)) renames.push({ ...occurrence, to });
       }
     }
-    const output = renameSymbols(harness, { parameters: renames });
+    const output = renameSymbols(harness, { parameters: renames }, { hookChecks });
     return { harness: output.harness, relabel: { steps: output.relabel.steps.flatMap(splitRenames) } };
   },
 });

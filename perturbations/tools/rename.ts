@@ -51,7 +51,7 @@ export const renameTools = defineOperator({
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',
   params: Params,
-  apply(harness, { rng, severity, params, trajectory }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity <= 0) return unchanged(harness);
     const tools = harness.tools.items;
     if (tools.length === 0) return { skip: 'the registry has no tools to rename' };
@@ -78,10 +78,10 @@ export const renameTools = defineOperator({
           isFree,
         );
       }
-      return renameSymbols(harness, { tools: map });
+      return renameSymbols(harness, { tools: map }, { hookChecks });
     };
     const output = build(chosen);
-    if (certifies(harness, output, trajectory)) return output;
+    if (certifies(harness, output, trajectory, hookChecks)) return output;
     // A reply or tool result names a renamed tool, and the rewritten text flips a hook (length, numbers, a
     // banned term): keep those names, and rename the others.
     const mentioned = mentionedInFreeText(harness, trajectoryFreeText(trajectory));

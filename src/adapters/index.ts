@@ -3,6 +3,13 @@
 // and the pipeline's dependency builder. They touch the network and the file system; the core never does.
 export { type EnvServer, type EnvServerOptions, envRoutes, startEnvServer } from './env-http/server.js';
 export { type ModelJudgeOptions, modelJudge, parseVerdict } from './judge/model-judge.js';
+export {
+  createMcpBackend,
+  type McpBackendFactory,
+  type McpBackendOptions,
+  type McpServerOptions,
+  toToolOutcome,
+} from './mcp/index.js';
 export * from './openai/index.js';
 export {
   type BuiltDependencies,

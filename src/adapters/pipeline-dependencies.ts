@@ -7,6 +7,7 @@ import type { PipelineDependencies } from '../pipeline/run-pipeline.js';
 import type { PipelineExporter, Teacher } from '../pipeline/teacher.js';
 import type { ChatRequest } from '../runtime/chat-model.js';
 import { allOf, type Judge, majorityVote, rulesJudge } from '../runtime/judge.js';
+import type { Scenario } from '../runtime/scenario.js';
 import { modelJudge } from './judge/model-judge.js';
 import { createOpenAICompatible, type OpenAICompatibleClient } from './openai/index.js';
 import { openAICompatibleTeacher, oracleTeacher, replayTeacher } from './teacher/index.js';
@@ -14,6 +15,8 @@ import { trainerExporters } from './trainer/index.js';
 
 export interface DependencyOptions {
   registry: Registry;
+  /** The scenario of `inputs.simulate`, resolved by the caller (the CLI picks it by name). */
+  scenario?: Scenario;
   /** Environment for API keys (default `process.env`). */
   env?: Record<string, string | undefined>;
 }
@@ -94,6 +97,7 @@ export function buildPipelineDependencies(
     judge: judges.length === 1 ? judges[0]! : allOf(judges),
     exporters: trainerExporters as unknown as Record<string, PipelineExporter>,
     ...(regenerate ? { regenerate } : {}),
+    ...(options.scenario ? { scenario: options.scenario } : {}),
     clients,
   };
 }

@@ -2,6 +2,7 @@
 // random draw comes from a generator derived from (seed, example id, variant index, operator index), so a
 // row is the same on every machine and for every shard count.
 import { contentHash, hashHarness } from '../harness/hash.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { composeRelabels, forwardTrajectory, type Relabel } from '../trajectory/relabel.js';
@@ -59,11 +60,13 @@ export interface AugmentOptions {
   plan: Plan;
   variants: number;
   seed: string | number;
-  /** Severity used where the plan does not set one (default 0.5). */
+  /** Severity used where the plan's operators do not set one (default: the plan's own, else 0.5). */
   severity?: number;
   /** Only examples whose position (0-based, input order) modulo `count` equals `index`. */
   shard?: { index: number; count: number };
   regenerate?: RegenerateFunction;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
   onReject?: (reject: AugmentReject) => void;
   /** Called once per example read (after sharding), for progress. */
   onExample?: (position: number) => void;
@@ -86,12 +89,13 @@ export async function augmentExample(
   base: Harness,
   original: Trajectory,
   variantIndex: number,
-  options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate'>,
+  options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate' | 'hookChecks'>,
 ): Promise<{ row: AugmentRow } | { reject: AugmentReject }> {
   const seed = String(options.seed);
   const variantSeed = `${seed}/${original.id}/${variantIndex}`;
   const rng = createRandom(variantSeed);
-  const planned = options.plan.sample(rng.fork('plan'), options.severity ?? 0.5);
+  const planned = options.plan.sample(rng.fork('plan'), options.severity ?? options.plan.severity ?? 0.5);
+  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
   let harness = base;
   let current = original;
   const relabels: Relabel[] = [];
@@ -106,6 +110,7 @@ export async function augmentExample(
         params: candidate.params,
         trajectory: current,
         ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+        ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
       });
       if ('skip' in applied) {
         skipped.push({ name: candidate.operator.id, reason: applied.skip });
@@ -117,13 +122,13 @@ export async function augmentExample(
       if (applied.changed) changed.add(applied.record.dimension);
       // Later operators read the example in the vocabulary of the harness they are given.
       if (index < planned.length - 1)
-        current = forwardTrajectory(original, composeRelabels(...relabels), harness).trajectory;
+        current = forwardTrajectory(original, composeRelabels(...relabels), harness, checks).trajectory;
       break;
     }
   }
   const relabel = composeRelabels(...relabels);
-  const rewritten = forwardTrajectory(original, relabel, harness).trajectory;
-  const certificate = certify({ base, variant: harness, original, rewritten, relabel });
+  const rewritten = forwardTrajectory(original, relabel, harness, checks).trajectory;
+  const certificate = certify({ base, variant: harness, original, rewritten, relabel, ...checks });
   if (!certificate.certified) {
     return {
       reject: { reason: 'uncertified', exampleId: original.id, variantIndex, issues: certificate.issues },
@@ -188,7 +193,11 @@ export async function* augment(
       continue;
     }
     const value = isRecord(item) ? item.value : item;
-    const validation = validateTrajectory(value, base);
+    const validation = validateTrajectory(
+      value,
+      base,
+      options.hookChecks ? { hookChecks: options.hookChecks } : {},
+    );
     const exampleId = validation.trajectory?.id ?? (value as { id?: unknown } | null)?.id;
     const example = typeof exampleId === 'string' ? { exampleId } : {};
     if (!validation.valid || !validation.trajectory) {

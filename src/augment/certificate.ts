@@ -3,6 +3,7 @@
 // byte for byte, and the variant keeps the protected content of the texts it rewrites. A pair without a
 // certificate is never emitted.
 import { hashHarness } from '../harness/hash.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { inverseTrajectory, type Relabel } from '../trajectory/relabel.js';
@@ -39,6 +40,8 @@ export interface CertifyInput {
   original: Trajectory;
   rewritten: Trajectory;
   relabel: Relabel;
+  /** The custom hook checks the harnesses name (default: none). */
+  hookChecks?: HookCheckRegistry;
 }
 
 /** Hook decisions without their positions, leaving out those on inserted (injected) turns. */
@@ -54,7 +57,7 @@ function decisionTrace(trajectory: Trajectory, decisions: readonly HookDecision[
 
 // The same original is certified against many variants: validate it once per (harness, trajectory) object.
 const originals = new WeakMap<Harness, WeakMap<Trajectory, ReturnType<typeof validateTrajectory>>>();
-function validateOriginal(original: Trajectory, base: Harness) {
+function validateOriginal(original: Trajectory, base: Harness, hookChecks: HookCheckRegistry | undefined) {
   let byTrajectory = originals.get(base);
   if (!byTrajectory) {
     byTrajectory = new WeakMap();
@@ -62,7 +65,7 @@ function validateOriginal(original: Trajectory, base: Harness) {
   }
   let validation = byTrajectory.get(original);
   if (!validation) {
-    validation = validateTrajectory(original, base);
+    validation = validateTrajectory(original, base, hookChecks ? { hookChecks } : {});
     byTrajectory.set(original, validation);
   }
   return validation;
@@ -78,11 +81,12 @@ function validateOriginal(original: Trajectory, base: Harness) {
 export function certify(input: CertifyInput): Certificate {
   const { base, variant, original, rewritten, relabel } = input;
   const issues: Issue[] = [];
-  const underVariant = validateTrajectory(rewritten, variant);
+  const options = input.hookChecks ? { hookChecks: input.hookChecks } : {};
+  const underVariant = validateTrajectory(rewritten, variant, options);
   issues.push(
     ...underVariant.issues.map((issue) => ({ ...issue, message: `under the variant: ${issue.message}` })),
   );
-  const underBase = validateOriginal(original, base);
+  const underBase = validateOriginal(original, base, input.hookChecks);
   if (!underBase.valid) {
     issues.push(
       ...underBase.issues.map((issue) => ({
@@ -106,7 +110,7 @@ export function certify(input: CertifyInput): Certificate {
 
   let inverseExact = false;
   if (underVariant.trajectory) {
-    const restored = inverseTrajectory(underVariant.trajectory, relabel, base).trajectory;
+    const restored = inverseTrajectory(underVariant.trajectory, relabel, base, options).trajectory;
     inverseExact = JSON.stringify(restored) === JSON.stringify(original);
     if (!inverseExact) {
       issues.push({

@@ -2,6 +2,7 @@
 // plus `apply`. Operators import only the public core, the same surface a third-party author gets.
 import type { z } from 'zod';
 import { hashHarness } from '../harness/hash.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
 import type { Harness } from '../harness/schema.js';
@@ -42,6 +43,11 @@ export interface OperatorContext<Params> {
   trajectory?: Trajectory;
   /** For `regenerate` operators. */
   regenerate?: RegenerateFunction;
+  /**
+   * The custom hook checks the harness names: pass them to `renameSymbols`, `buildSymbolTable`,
+   * `safeParseHarness`, `validateTrajectory` and `certify` so that their mentions follow and they run.
+   */
+  hookChecks?: HookCheckRegistry;
 }
 
 /** What `apply` returns: the variant and the relabel that carries trajectories to it. */
@@ -117,6 +123,7 @@ export interface ApplyOptions {
   params?: unknown;
   trajectory?: Trajectory;
   regenerate?: RegenerateFunction;
+  hookChecks?: HookCheckRegistry;
 }
 
 /**
@@ -210,6 +217,7 @@ function prepare<Schema extends z.ZodType>(
     params,
     ...(options.trajectory ? { trajectory: options.trajectory } : {}),
     ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
   };
   return { record, context };
 }

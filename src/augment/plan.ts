@@ -18,6 +18,8 @@ export interface Plan {
   sample(rng: Random, severity: number): PlannedOperator[];
   /** Operators this plan may apply, for listing and validation. */
   readonly operators: readonly Operator[];
+  /** The severity the plan runs at when the caller gives none (a compiled policy's own severity). */
+  readonly severity?: number;
 }
 
 /**

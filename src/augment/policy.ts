@@ -175,8 +175,15 @@ export function compilePolicy(policy: Policy, registry: Registry): Plan {
       ? sometimes((policy.dimensions[dimension] as { probability: number }).probability, plan)
       : plan,
   );
-  if (plans.length === 0) return identityPlan;
-  return policy.choose === undefined ? pipe(...plans) : kOf(policy.choose, plans);
+  const plan =
+    plans.length === 0
+      ? identityPlan
+      : policy.choose === undefined
+        ? pipe(...plans)
+        : kOf(policy.choose, plans);
+  // The policy's severity travels with its plan, so that a plan used without an explicit severity runs as
+  // the policy says (and as `hsa augment --policy` runs it).
+  return { operators: plan.operators, sample: plan.sample, severity: severityValue(policy.severity) };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Renames identifiers through the symbol table: definitions, every mention in the harness's strings, and
 // the relabel that carries trajectories along. Never a blind string replace.
 
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { JsonPath } from '../harness/issues.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
@@ -64,7 +65,8 @@ function renameKey(record: Record<string, unknown>, from: string, to: string): R
 
 /**
  * Renames skills, tools (the loader included), the loader's argument and tool parameters everywhere a
- * harness defines or mentions them, and returns the variant with the relabel for trajectories.
+ * harness defines or mentions them (hook `tools` scopes, `skill_loaded.skill` and the names custom checks
+ * declare included), and returns the variant with the relabel for trajectories.
  *
  * @example
  * const { harness: variant, relabel } = renameSymbols(harness, { tools: { get_shipping_info: 'shipping_lookup' } });
@@ -72,6 +74,7 @@ function renameKey(record: Record<string, unknown>, from: string, to: string): R
 export function renameSymbols(
   harness: Harness,
   renames: SymbolRenames,
+  options: { hookChecks?: HookCheckRegistry } = {},
 ): { harness: Harness; relabel: Relabel } {
   const skills = renames.skills ?? {};
   const tools = renames.tools ?? {};
@@ -109,7 +112,7 @@ export function renameSymbols(
   };
   const editsByPath = new Map<string, { path: JsonPath; edits: TextEdit[] }>();
   const reached = new Map<string, number>();
-  for (const mention of buildSymbolTable(harness).mentions) {
+  for (const mention of buildSymbolTable(harness, options.hookChecks).mentions) {
     const to = newName(mention);
     if (to === undefined || to === mention.name) continue;
     const key = JSON.stringify(mention.path);

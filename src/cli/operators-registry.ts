@@ -1,7 +1,6 @@
 // The CLI is the one place that wires the built-in operators and policy presets together.
-import { loadPolicyFile, type Policy, parsePolicy } from '../augment/policy.js';
-import { presets } from '../augment/presets.js';
 import { createRegistry, type Registry } from '../augment/registry.js';
+import { type ResolvedPolicy, resolvePolicy } from '../augment/resolve-policy.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 
 /** Loaded on demand: commands that do not augment start faster and never touch the operators. */
@@ -10,17 +9,22 @@ export async function builtinRegistry(): Promise<Registry> {
   return createRegistry(builtinOperators);
 }
 
-/** A preset by name, or a policy file. */
-export async function resolvePolicy(name: string | undefined, file: string | undefined): Promise<Policy> {
+/**
+ * The policy of `--policy <name|file>` / `--policy-file <file>` (default `hat`) with `--severity`, compiled
+ * against the built-in operators (`resolvePolicy` in src/augment does the work).
+ *
+ * @example
+ * const { plan, severity } = await policyFromOptions(options.policy, options.policyFile, options.severity);
+ */
+export async function policyFromOptions(
+  name: string | undefined,
+  file: string | undefined,
+  severity?: string,
+): Promise<ResolvedPolicy> {
   if (name && file)
     throw new HarnessAugmentError('give --policy or --policy-file, not both', { kind: 'usage' });
-  if (file) return loadPolicyFile(file);
-  const chosen = name ?? 'hat';
-  const preset = presets[chosen];
-  if (!preset) {
-    throw new HarnessAugmentError(`unknown policy "${chosen}"; presets: ${Object.keys(presets).join(', ')}`, {
-      kind: 'usage',
-    });
-  }
-  return parsePolicy(preset, `preset ${chosen}`);
+  return resolvePolicy(file ?? name ?? 'hat', {
+    registry: await builtinRegistry(),
+    ...(severity !== undefined ? { severity } : {}),
+  });
 }

@@ -14,6 +14,8 @@ export interface ScenarioLoaderInput {
   trajectories?: string;
   /** `--backends`: a YAML/JSON file choosing tool backends per tool (replay scenario). */
   backends?: string;
+  /** `--player`: which scripted policy the scenario's oracle plays (replay: `gold` or `base-names`). */
+  player?: string;
   /** The folder relative paths in the options resolve against (default: the working directory). */
   cwd?: string;
 }

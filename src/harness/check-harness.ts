@@ -1,10 +1,18 @@
 // Rules a harness must keep beyond its shape: unique ids, a loader that does not shadow a tool, tool schemas
-// that compile, hook checks at stages where they mean something, templates and patterns that compile.
+// that compile, hook checks at stages where they mean something and naming tools and skills that exist,
+// custom checks that are registered, templates and linear-time patterns that compile.
 
-import type { Issue } from './issues.js';
+import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
+import { HarnessAugmentError, type Issue } from './issues.js';
 import { compileJsonSchema } from './json-schema-validator.js';
-import { checkStages, type Harness, type HookCheck } from './schema.js';
+import { compileLinearPattern } from './linear-pattern.js';
+import { checkStages, type Harness, type HookCheck, toolScopedStages } from './schema.js';
 import { checkTemplate, templateVariables } from './template-engine.js';
+
+export interface CheckHarnessOptions {
+  /** The custom hook checks the harness may name (default: none). */
+  hookChecks?: HookCheckRegistry;
+}
 
 function duplicates<T>(
   items: readonly T[],
@@ -34,7 +42,8 @@ function duplicates<T>(
  * @example
  * checkHarness(harness) // [] when the harness is sound
  */
-export function checkHarness(harness: Harness): Issue[] {
+export function checkHarness(harness: Harness, options: CheckHarnessOptions = {}): Issue[] {
+  const hookChecks = options.hookChecks ?? noHookChecks;
   const issues: Issue[] = [];
   issues.push(
     ...duplicates(
@@ -89,15 +98,86 @@ export function checkHarness(harness: Harness): Issue[] {
     }
   });
 
+  const toolNames = new Set([loader, ...harness.tools.items.map((tool) => tool.name)]);
+  const skillIds = new Set(harness.skills.items.map((skill) => skill.id));
   harness.hooks.items.forEach((hook, index) => {
     const at = (...rest: Issue['path']) => ['hooks', 'items', index, ...rest];
     const { check, onFail } = hook;
-    if (!checkStages[check.type].includes(hook.stage)) {
+    const custom = check.type === 'custom' ? hookChecks.get(check.name) : undefined;
+    if (check.type === 'custom' && !custom) {
+      issues.push({
+        code: 'unknown_hook_check',
+        path: at('check', 'name'),
+        message: `no custom hook check "${check.name}" is registered (pass it in hookChecks, see createHookCheckRegistry)`,
+      });
+    }
+    const stages = custom ? custom.stages : checkStages[check.type];
+    if ((check.type !== 'custom' || custom) && !stages.includes(hook.stage)) {
       issues.push({
         code: 'check_stage_mismatch',
         path: at('stage'),
-        message: `a "${check.type}" check runs at ${checkStages[check.type].join(', ')}, not at ${hook.stage}`,
+        message: `a "${check.type === 'custom' ? check.name : check.type}" check runs at ${stages.join(', ')}, not at ${hook.stage}`,
       });
+    }
+    if (hook.tools !== undefined) {
+      if (!toolScopedStages.includes(hook.stage))
+        issues.push({
+          code: 'tool_scope_stage',
+          path: at('tools'),
+          message: `only ${toolScopedStages.join(' and ')} hooks can be scoped to tools, not a ${hook.stage} hook`,
+        });
+      hook.tools.forEach((name, position) => {
+        if (name === loader && hook.stage === 'post_tool')
+          issues.push({
+            code: 'tool_scope_stage',
+            path: at('tools', position),
+            message: `a skill load returns the skill's body and runs no post_tool hook; scope "${name}" at pre_tool`,
+          });
+        else if (!toolNames.has(name))
+          issues.push({
+            code: 'unknown_tool',
+            path: at('tools', position),
+            message: `tool "${name}" is neither in the tool registry nor the skill loader`,
+          });
+        else if (hook.tools?.indexOf(name) !== position)
+          issues.push({
+            code: 'duplicate_id',
+            path: at('tools', position),
+            message: `tool "${name}" is listed twice`,
+          });
+      });
+    }
+    if (check.type === 'skill_loaded' && check.skill !== undefined && !skillIds.has(check.skill)) {
+      issues.push({
+        code: 'unknown_skill',
+        path: at('check', 'skill'),
+        message: `skill "${check.skill}" does not exist in the harness`,
+      });
+    }
+    if (check.type === 'custom' && custom) {
+      let params: unknown;
+      try {
+        params = customParams(custom, check.params);
+      } catch (error) {
+        if (!HarnessAugmentError.isInstance(error)) throw error;
+        for (const problem of error.issues)
+          issues.push({
+            code: 'invalid_hook_check_params',
+            path: at('check', 'params', ...problem.path),
+            message: `${check.name}: ${problem.message}`,
+          });
+      }
+      if (params !== undefined)
+        for (const mention of custom.mentions?.(params) ?? []) {
+          const name = valueAt(params, mention.path);
+          const known = mention.kind === 'tool' ? toolNames : skillIds;
+          if (typeof name !== 'string' || !known.has(name))
+            issues.push({
+              code: mention.kind === 'tool' ? 'unknown_tool' : 'unknown_skill',
+              path: at('check', 'params', ...mention.path),
+              message: `${check.name} names ${mention.kind} ${JSON.stringify(name ?? null)}, which does not exist in the harness`,
+            });
+        }
     }
     if (hook.stage === 'input' && onFail.action === 'retry') {
       issues.push({
@@ -107,15 +187,13 @@ export function checkHarness(harness: Harness): Issue[] {
       });
     }
     if (check.type === 'regex') {
-      try {
-        new RegExp(check.pattern, check.flags);
-      } catch (error) {
+      const compiled = compileLinearPattern(check.pattern, check.flags);
+      if (!compiled.ok)
         issues.push({
           code: 'invalid_regex',
           path: at('check', 'pattern'),
-          message: (error as Error).message,
+          message: `pattern is refused: ${compiled.reason}`,
         });
-      }
     }
     if (check.type === 'json_shape') {
       const compiled = compileJsonSchema(check.schema);
@@ -127,13 +205,14 @@ export function checkHarness(harness: Harness): Issue[] {
       if (problem) issues.push({ code: 'template_error', path: at('onFail', 'feedback'), message: problem });
       else {
         // Feedback renders in strict mode: a name the check does not provide would fail at run time.
-        const available = [...feedbackVariables.common, ...feedbackVariables[check.type]];
+        const own = check.type === 'custom' ? (custom?.variables ?? []) : feedbackVariables[check.type];
+        const available = [...feedbackVariables.common, ...own];
         const unknown = templateVariables(onFail.feedback).filter((name) => !available.includes(name));
-        if (unknown.length > 0)
+        if (unknown.length > 0 && (check.type !== 'custom' || custom))
           issues.push({
             code: 'unknown_template_variable',
             path: at('onFail', 'feedback'),
-            message: `reads ${unknown.map((name) => `"${name}"`).join(', ')}, which a ${check.type} check does not provide; it provides ${available.join(', ')}`,
+            message: `reads ${unknown.map((name) => `"${name}"`).join(', ')}, which a ${check.type === 'custom' ? check.name : check.type} check does not provide; it provides ${available.join(', ')}`,
           });
       }
       if (onFail.exhausted === 'fallback' && onFail.fallback === undefined) {
@@ -164,9 +243,20 @@ const feedbackVariables: Readonly<Record<'common' | HookCheck['type'], readonly 
   banned_terms: ['found', 'terms'],
   max_length: ['length', 'max'],
   regex: ['pattern', 'match'],
-  skill_loaded: ['kind'],
+  skill_loaded: ['kind', 'skill'],
   tool_arguments: ['tool', 'errors'],
   max_tool_calls: ['count', 'max'],
   numbers_grounded: ['numbers'],
   json_shape: ['errors'],
+  custom: [],
 };
+
+function valueAt(root: unknown, path: Issue['path']): unknown {
+  return path.reduce<unknown>(
+    (node, key) =>
+      typeof node === 'object' && node !== null && Object.hasOwn(node, key)
+        ? (node as Record<string | number, unknown>)[key]
+        : undefined,
+    root,
+  );
+}

@@ -1,7 +1,11 @@
 // The pure hook engine: a declarative hook and one step of the agent loop in, pass or fail out, with the
-// feedback rendered from the hook's template. The runtime and the trajectory validator both call it.
+// feedback rendered from the hook's template. The hook decision (hook-decision.ts) calls it for the runtime
+// and the trajectory validator alike.
 import { canonicalJson } from './canonical-json.js';
+import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
+import { HarnessAugmentError } from './issues.js';
 import { validateAgainstSchema } from './json-schema-validator.js';
+import { compileLinearPattern } from './linear-pattern.js';
 import { offeredTools } from './offered-tools.js';
 import type { Harness, Hook, HookCheck, HookStage } from './schema.js';
 import { renderTemplate } from './template-engine.js';
@@ -57,7 +61,25 @@ export function extractNumbers(text: string): string[] {
 /** Unicode code points, so that Chinese and emoji count one each. */
 const codePointLength = (text: string) => [...text].length;
 
-function runCheck(check: HookCheck, step: HookStep, harness: Harness): Failure | undefined {
+/**
+ * Whether a hook runs on a step: it is enabled, at the step's stage, and, when it is scoped to tools, the
+ * step's call is to one of them.
+ *
+ * @example
+ * hookRunsOn({ ...hook, stage: 'pre_tool', tools: ['reset_password'] }, { stage: 'pre_tool', call: { name: 'get_user', arguments: '{}' } }) // false
+ */
+export function hookRunsOn(hook: Hook, step: Pick<HookStep, 'stage' | 'call'>): boolean {
+  if (!hook.enabled || hook.stage !== step.stage) return false;
+  if (hook.tools === undefined) return true;
+  return step.call !== undefined && hook.tools.includes(step.call.name);
+}
+
+function runCheck(
+  check: HookCheck,
+  step: HookStep,
+  harness: Harness,
+  hookChecks: HookCheckRegistry,
+): Failure | undefined {
   const text = step.text ?? '';
   switch (check.type) {
     case 'banned_terms': {
@@ -79,30 +101,54 @@ function runCheck(check: HookCheck, step: HookStep, harness: Harness): Failure |
           };
     }
     case 'regex': {
-      const match = new RegExp(check.pattern, check.flags).exec(text);
-      if (check.mode === 'must' && !match)
+      const compiled = compileLinearPattern(check.pattern, check.flags);
+      if (!compiled.ok)
+        throw new HarnessAugmentError(`pattern /${check.pattern}/ is refused: ${compiled.reason}`, {
+          issues: [{ code: 'invalid_regex', path: ['check', 'pattern'], message: compiled.reason }],
+        });
+      const match = compiled.pattern.firstMatch(text);
+      if (check.mode === 'must' && match === undefined)
         return {
           reason: `does not match /${check.pattern}/`,
           details: { pattern: check.pattern, match: '' },
         };
-      if (check.mode === 'must_not' && match)
+      if (check.mode === 'must_not' && match !== undefined)
         return {
-          reason: `matches /${check.pattern}/ at "${match[0]}"`,
-          details: { pattern: check.pattern, match: match[0] },
+          reason: `matches /${check.pattern}/ at "${match}"`,
+          details: { pattern: check.pattern, match },
         };
       return undefined;
     }
     case 'skill_loaded': {
       const loaded = check.scope === 'turn' ? step.loadedSkills?.turn : step.loadedSkills?.conversation;
+      const when = check.scope === 'turn' ? 'in this turn' : 'yet';
+      if (check.skill !== undefined)
+        return (loaded ?? []).includes(check.skill)
+          ? undefined
+          : {
+              reason: `skill "${check.skill}" was not loaded ${when}`,
+              details: { kind: check.kind, skill: check.skill },
+            };
       const kinds = new Map(harness.skills.items.map((skill) => [skill.id, skill.kind]));
       const ok = (loaded ?? []).some((id) => check.kind === 'any' || kinds.get(id) === check.kind);
       const what = check.kind === 'any' ? 'skill' : `${check.kind} skill`;
       return ok
         ? undefined
-        : {
-            reason: `no ${what} was loaded ${check.scope === 'turn' ? 'in this turn' : 'yet'}`,
-            details: { kind: check.kind },
-          };
+        : { reason: `no ${what} was loaded ${when}`, details: { kind: check.kind, skill: '' } };
+    }
+    case 'custom': {
+      const registered = hookChecks.get(check.name);
+      if (!registered)
+        throw new HarnessAugmentError(`hook check "${check.name}" is not registered`, {
+          issues: [
+            {
+              code: 'unknown_hook_check',
+              path: ['check', 'name'],
+              message: `no custom hook check "${check.name}" is registered`,
+            },
+          ],
+        });
+      return registered.run(step, customParams(registered, check.params), harness);
     }
     case 'tool_arguments': {
       const call = step.call;
@@ -174,15 +220,21 @@ function runCheck(check: HookCheck, step: HookStep, harness: Harness): Failure |
 }
 
 /**
- * Evaluates one hook on one step. The feedback is rendered only for `retry` hooks, over
- * `{ hook, reason, attempt, maxRetries, ...details }`.
+ * Evaluates one hook on one step (whether it runs there at all is `hookRunsOn`'s question). The feedback
+ * is rendered only for `retry` hooks, over `{ hook, reason, attempt, maxRetries, ...details }`. Custom
+ * checks are looked up in `hookChecks`; an unregistered one throws a HarnessAugmentError.
  *
  * @example
  * evaluateHook(bannedTermsHook, { stage: 'pre_reply', text: 'The best price!' }, harness)
  * // { pass: false, hook: 'no_absolute_claims', reason: 'uses banned term(s): best', details: { found: ['best'], … }, feedback: '…' }
  */
-export function evaluateHook(hook: Hook, step: HookStep, harness: Harness): HookOutcome {
-  const failure = runCheck(hook.check, step, harness);
+export function evaluateHook(
+  hook: Hook,
+  step: HookStep,
+  harness: Harness,
+  hookChecks: HookCheckRegistry = noHookChecks,
+): HookOutcome {
+  const failure = runCheck(hook.check, step, harness, hookChecks);
   if (!failure) return { pass: true, hook: hook.id };
   const outcome: HookOutcome = {
     pass: false,
@@ -203,15 +255,20 @@ export function evaluateHook(hook: Hook, step: HookStep, harness: Harness): Hook
 }
 
 /**
- * Runs the enabled hooks of the step's stage in harness order and returns the first failure, or a pass.
+ * Runs the hooks that run on the step, in harness order, and returns the first failure, or undefined when
+ * all pass. For the full decision (retry budget, block, fallback) use `decideHooks`.
  *
  * @example
  * const outcome = runHooks(harness, { stage: 'pre_reply', text: reply, loadedSkills, toolResults, userMessages });
  */
-export function runHooks(harness: Harness, step: HookStep): HookOutcome | undefined {
+export function runHooks(
+  harness: Harness,
+  step: HookStep,
+  hookChecks: HookCheckRegistry = noHookChecks,
+): HookOutcome | undefined {
   for (const hook of harness.hooks.items) {
-    if (!hook.enabled || hook.stage !== step.stage) continue;
-    const outcome = evaluateHook(hook, step, harness);
+    if (!hookRunsOn(hook, step)) continue;
+    const outcome = evaluateHook(hook, step, harness, hookChecks);
     if (!outcome.pass) return outcome;
   }
   return undefined;

@@ -101,7 +101,13 @@ const RegexCheck = z.strictObject({
 });
 const SkillLoadedCheck = z.strictObject({
   type: z.literal('skill_loaded'),
-  kind: z.enum(['reply', 'strategy', 'any']).default('reply'),
+  skill: identifier
+    .optional()
+    .describe('A skill id that must have been loaded; when given, `kind` is not consulted.'),
+  kind: z
+    .enum(['reply', 'strategy', 'any'])
+    .default('reply')
+    .describe('Without `skill`: some skill of this kind must have been loaded.'),
   scope: z
     .enum(['turn', 'conversation'])
     .default('turn')
@@ -124,6 +130,16 @@ const JsonShapeCheck = z.strictObject({
   type: z.literal('json_shape'),
   schema: z.record(z.string(), z.unknown()).describe('JSON Schema the parsed reply must satisfy.'),
 });
+const CustomCheck = z
+  .strictObject({
+    type: z.literal('custom'),
+    name: identifier.describe('Name of a check registered with `createHookCheckRegistry`.'),
+    params: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Parameters of the registered check, validated by its own schema.'),
+  })
+  .describe('A registered check, for what the declarative checks cannot say.');
 
 export const HookCheckSchema = z.discriminatedUnion('type', [
   BannedTermsCheck,
@@ -134,6 +150,7 @@ export const HookCheckSchema = z.discriminatedUnion('type', [
   MaxToolCallsCheck,
   NumbersGroundedCheck,
   JsonShapeCheck,
+  CustomCheck,
 ]);
 
 export const HookActionSchema = z.discriminatedUnion('action', [
@@ -148,11 +165,26 @@ export const HookActionSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('fallback'), reply: nonEmpty }),
 ]);
 
+/** A tool name as the registry (or the skill loader) spells it. */
+const toolName = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9_-]{1,64}$/,
+    'must be 1-64 characters of A-Z, a-z, 0-9, _ and - (OpenAI function names)',
+  );
+
 export const HookSchema = z.strictObject({
   id: identifier,
   stage: HookStageSchema,
   description: z.string().optional(),
   enabled: z.boolean().default(true),
+  tools: z
+    .array(toolName)
+    .min(1)
+    .optional()
+    .describe(
+      '`pre_tool` and `post_tool` only: the hook runs only for calls to these tools (registry tools or the skill loader).',
+    ),
   check: HookCheckSchema,
   onFail: HookActionSchema,
 });
@@ -256,9 +288,14 @@ export const checkStages: Record<HookCheck['type'], readonly HookStage[]> = {
   banned_terms: ['input', 'post_tool', 'pre_reply', 'post_reply'],
   max_length: ['input', 'post_tool', 'pre_reply', 'post_reply'],
   regex: ['input', 'post_tool', 'pre_reply', 'post_reply'],
-  skill_loaded: ['pre_reply', 'post_reply'],
+  skill_loaded: ['pre_tool', 'pre_reply', 'post_reply'],
   tool_arguments: ['pre_tool'],
   max_tool_calls: ['pre_tool'],
   numbers_grounded: ['pre_reply', 'post_reply'],
   json_shape: ['pre_reply', 'post_reply'],
+  // A custom check declares its own stages in its registration; see `defineHookCheck`.
+  custom: ['input', 'pre_tool', 'post_tool', 'pre_reply', 'post_reply'],
 };
+
+/** The stages at which tool scoping (`tools` on a hook) means something. */
+export const toolScopedStages: readonly HookStage[] = ['pre_tool', 'post_tool'];

@@ -1,6 +1,7 @@
 // The symbol table: every identifier a harness defines and every place its free text mentions one. Renames
 // go through it, never through a blind string replace, so that "size" the parameter and "size" the word
 // stay apart.
+import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
 import type { JsonPath } from './issues.js';
 import { mentionStandsAlone } from './mention-boundary.js';
 import type { Harness } from './schema.js';
@@ -30,8 +31,12 @@ export interface Mention {
   path: JsonPath;
   start: number;
   end: number;
-  /** `code` when wrapped in backticks, `qualified` for `tool.parameter`, `bare` otherwise. */
-  form: 'code' | 'qualified' | 'bare';
+  /**
+   * `code` when wrapped in backticks, `qualified` for `tool.parameter`, `bare` for prose; `reference` when
+   * the whole string is the identifier (a hook's `tools` entry, `skill_loaded.skill`, a name in a custom
+   * check's params).
+   */
+  form: 'code' | 'qualified' | 'bare' | 'reference';
 }
 
 export interface SymbolTable {
@@ -245,25 +250,82 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
 }
 
 /**
- * Builds the symbol table of a harness: its identifiers and every mention of them in its strings.
+ * The fields of hooks whose whole value names a tool or a skill: `tools` entries of tool-scoped hooks,
+ * `skill_loaded.skill`, and the names a custom check's params hold (as its registration declares).
+ *
+ * @example
+ * hookReferences(harness).filter((mention) => mention.kind === 'tool')
+ */
+export function hookReferences(harness: Harness, hookChecks: HookCheckRegistry = noHookChecks): Mention[] {
+  const references: Mention[] = [];
+  const reference = (kind: 'tool' | 'skill', name: unknown, path: JsonPath) => {
+    if (typeof name === 'string' && name !== '')
+      references.push({ kind, name, path, start: 0, end: name.length, form: 'reference' });
+  };
+  harness.hooks.items.forEach((hook, index) => {
+    const at = ['hooks', 'items', index];
+    hook.tools?.forEach((name, position) => {
+      reference('tool', name, [...at, 'tools', position]);
+    });
+    const { check } = hook;
+    if (check.type === 'skill_loaded') reference('skill', check.skill, [...at, 'check', 'skill']);
+    if (check.type === 'custom') {
+      const registered = hookChecks.get(check.name);
+      if (!registered?.mentions) return;
+      let params: unknown;
+      try {
+        params = customParams(registered, check.params);
+      } catch {
+        return; // The harness check reports bad params.
+      }
+      for (const mention of registered.mentions(params)) {
+        const name = mention.path.reduce<unknown>(
+          (node, key) =>
+            typeof node === 'object' && node !== null && Object.hasOwn(node, key)
+              ? (node as Record<string | number, unknown>)[key]
+              : undefined,
+          check.params,
+        );
+        reference(mention.kind, name, [...at, 'check', 'params', ...mention.path]);
+      }
+    }
+  });
+  return references;
+}
+
+/**
+ * Builds the symbol table of a harness: its identifiers, every mention of them in its strings, and the
+ * hook fields that name a tool or skill outright (see `hookReferences`). Custom checks declare the names
+ * their params hold; pass their registry so those follow renames too.
  *
  * @example
  * const table = buildSymbolTable(harness);
  * table.mentions.filter((mention) => mention.kind === 'tool' && mention.name === 'get_shipping_info');
  */
-export function buildSymbolTable(harness: Harness): SymbolTable {
+export function buildSymbolTable(
+  harness: Harness,
+  hookChecks: HookCheckRegistry = noHookChecks,
+): SymbolTable {
   // Operators, relabels and certificates ask for the table of the same harness object many times; harnesses
-  // are treated as immutable, so it is built once per object (callers must not mutate the result).
-  const cached = tables.get(harness);
+  // are treated as immutable, so it is built once per object and registry (callers must not mutate the result).
+  let byHarness = tables.get(hookChecks);
+  if (!byHarness) {
+    byHarness = new WeakMap();
+    tables.set(hookChecks, byHarness);
+  }
+  const cached = byHarness.get(harness);
   if (cached) return cached;
   const symbols = harnessSymbols(harness);
-  const mentions = harnessTextLocations(harness).flatMap((location) => findMentions(location, symbols));
+  const mentions = [
+    ...harnessTextLocations(harness).flatMap((location) => findMentions(location, symbols)),
+    ...hookReferences(harness, hookChecks),
+  ];
   const table = { symbols, mentions };
-  tables.set(harness, table);
+  byHarness.set(harness, table);
   return table;
 }
 
-const tables = new WeakMap<Harness, SymbolTable>();
+const tables = new WeakMap<HookCheckRegistry, WeakMap<Harness, SymbolTable>>();
 
 /**
  * The mentions of one identifier.

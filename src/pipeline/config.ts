@@ -36,7 +36,14 @@ export const PipelineConfigSchema = z.strictObject({
       z.strictObject({ trajectories: z.string().min(1) }),
       z.strictObject({
         simulate: z.strictObject({
-          episodes: z.number().int().positive(),
+          /** A scenario name (`livestream`, `replay`) or a module path exporting a scenario; the CLI resolves it. */
+          scenario: z.string().min(1),
+          /** The replay scenario's episodes: a trajectories JSONL file. */
+          trajectories: z.string().min(1).optional(),
+          /** The replay scenario's tool backends: a YAML or JSON file. */
+          backends: z.string().min(1).optional(),
+          /** Episodes to plan (default: the scenario's own count). */
+          episodes: z.number().int().positive().optional(),
           seed: z.string().min(1).optional(),
           idPrefix: z.string().optional(),
         }),
@@ -45,7 +52,7 @@ export const PipelineConfigSchema = z.strictObject({
     // Without it zod says only "Invalid input" when neither shape matches.
     {
       error:
-        'expected { trajectories: <file> } or { simulate: { episodes: <positive integer>, seed?, idPrefix? } }',
+        'expected { trajectories: <file> } or { simulate: { scenario: <name or module>, trajectories?, backends?, episodes?, seed?, idPrefix? } }',
     },
   ),
   seed: z.union([z.string().min(1), z.number().int()]).default('0'),
@@ -195,6 +202,12 @@ export async function loadPipelineConfig(file: string): Promise<PipelineConfig> 
   const at = (path: string) => (isAbsolute(path) ? path : resolve(base, path));
   config.harness = at(config.harness);
   if ('trajectories' in config.inputs) config.inputs.trajectories = at(config.inputs.trajectories);
+  else {
+    const simulate = config.inputs.simulate;
+    if (/\.(c?m?js|m?ts)$/i.test(simulate.scenario)) simulate.scenario = at(simulate.scenario);
+    if (simulate.trajectories) simulate.trajectories = at(simulate.trajectories);
+    if (simulate.backends) simulate.backends = at(simulate.backends);
+  }
   if (config.bench) {
     config.bench.items = at(config.bench.items);
     if (/\.(ya?ml|json)$/i.test(config.bench.policy)) config.bench.policy = at(config.bench.policy);

@@ -1,11 +1,12 @@
 // The base tasks of a pipeline run, streamed in order: gold trajectories read from a JSONL file (each
-// validated under the base harness; a bad line becomes a reject with its reason), or episodes the simulator
-// plans and its oracle plays under the base harness.
-import { formatIssue, type Issue } from '../harness/issues.js';
+// validated under the base harness; a bad line becomes a reject with its reason), or the episodes a
+// scenario plans, each with its gold labels (and its gold trajectory, or its oracle's play under the base).
+import { formatIssue, HarnessAugmentError, type Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { taskFromTrajectory } from '../runtime/episode-task.js';
-import { planEpisodes } from '../runtime/sim/livestream/plan.js';
-import { assertLivestreamHarness, runOracleEpisode } from '../runtime/sim/livestream/run-episode.js';
+import type { Scenario } from '../runtime/scenario.js';
+import { withGold } from '../runtime/sim/play.js';
+import { assertScenarioRuns } from '../runtime/sim/simulate.js';
 import { readJsonl } from '../trajectory/read-jsonl.js';
 import { validateTrajectory } from '../trajectory/validate-trajectory.js';
 import type { PipelineConfig } from './config.js';
@@ -78,31 +79,56 @@ async function* fromFile(file: string, base: Harness, keep: Keep): AsyncGenerato
 async function* fromSimulation(
   simulate: Extract<PipelineConfig['inputs'], { simulate: unknown }>['simulate'],
   base: Harness,
+  scenario: Scenario | undefined,
   keep: Keep,
 ): AsyncGenerator<InputItem> {
-  assertLivestreamHarness(base);
-  const seed = simulate.seed ?? 'harness-augment/livestream/v1';
-  const plan = planEpisodes({ episodes: simulate.episodes, seed, idPrefix: simulate.idPrefix ?? 'ls-' });
-  for (const [position, entry] of plan.entries()) {
+  if (!scenario)
+    throw new HarnessAugmentError(
+      `inputs.simulate needs the scenario "${simulate.scenario}" resolved by the caller (dependencies.scenario)`,
+      { kind: 'usage' },
+    );
+  assertScenarioRuns(scenario, base);
+  const seed = simulate.seed ?? scenario.seed ?? '0';
+  const context = { base, seed };
+  const plan = await scenario.plan({
+    ...context,
+    episodes: simulate.episodes ?? scenario.defaultEpisodes(context),
+    ...(simulate.idPrefix !== undefined ? { idPrefix: simulate.idPrefix } : {}),
+  });
+  for (const [position, planned] of plan.entries()) {
     if (!keep(position)) continue;
-    const gold = await runOracleEpisode({ entry, seed, base });
-    yield { task: { id: entry.id, trajectory: gold.trajectory, task: gold.task, episode: { entry, seed } } };
+    // The gold under the base harness: the scenario's own, or its oracle's play.
+    const episode = await withGold(scenario, await scenario.episode(planned, context), context);
+    if (!episode.gold)
+      throw new HarnessAugmentError(
+        `scenario "${scenario.name}" gives episode "${episode.id}" no gold trajectory and has no oracle to play one`,
+        { kind: 'usage' },
+      );
+    yield {
+      task: {
+        id: episode.id,
+        trajectory: episode.gold,
+        task: episode.task,
+        episode: { scenario, episode, seed },
+      },
+    };
   }
 }
 
 /**
  * @example
- * for await (const item of readInputs(config, harness, { index: 0, count: 4 })) if ('task' in item) console.log(item.task.id);
+ * for await (const item of readInputs(config, harness, { index: 0, count: 4 }, scenario)) if ('task' in item) console.log(item.task.id);
  */
 export function readInputs(
   config: PipelineConfig,
   base: Harness,
   shard?: { index: number; count: number },
+  scenario?: Scenario,
 ): AsyncGenerator<InputItem> {
   const keep: Keep = shard ? (position) => position % shard.count === shard.index : () => true;
   return 'trajectories' in config.inputs
     ? fromFile(config.inputs.trajectories, base, keep)
-    : fromSimulation(config.inputs.simulate, base, keep);
+    : fromSimulation(config.inputs.simulate, base, scenario, keep);
 }
 
 export const describeReject = (reject: InputReject) =>

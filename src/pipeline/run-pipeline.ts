@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
-import { compilePolicy, loadPolicyFile, type Policy, parsePolicy, severityValue } from '../augment/policy.js';
-import { presets } from '../augment/presets.js';
+import type { Policy } from '../augment/policy.js';
 import type { Registry } from '../augment/registry.js';
+import { resolvePolicy } from '../augment/resolve-policy.js';
 import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
 import { canonicalJson } from '../harness/canonical-json.js';
@@ -19,6 +19,7 @@ import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
+import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
 import { readJsonl } from '../trajectory/read-jsonl.js';
 import { version } from '../version.js';
@@ -34,6 +35,8 @@ export interface PipelineDependencies {
   judge: Judge;
   exporters: Record<string, PipelineExporter>;
   regenerate?: RegenerateFunction;
+  /** The scenario `inputs.simulate.scenario` names, resolved by the caller (the CLI). */
+  scenario?: Scenario;
 }
 
 export interface PipelineRunOptions {
@@ -80,17 +83,19 @@ async function describeFile(outDir: string, file: string): Promise<OutputFile> {
   };
 }
 
-async function resolvePolicyName(name: string): Promise<Policy> {
-  if (/\.(ya?ml|json)$/i.test(name)) return loadPolicyFile(name);
-  const preset = presets[name];
-  if (!preset)
-    throw new HarnessAugmentError(
-      `unknown policy preset "${name}"; presets: ${Object.keys(presets).join(', ')}`,
-      {
-        kind: 'usage',
-      },
-    );
-  return parsePolicy(preset, `preset ${name}`);
+/** The inputs as the manifest records them: files relative to the output folder. */
+function manifestInputs(inputs: PipelineConfig['inputs'], out: string): PipelineConfig['inputs'] {
+  const at = (file: string) => relative(out, file).split('\\').join('/');
+  if ('trajectories' in inputs) return { trajectories: at(inputs.trajectories) };
+  const { simulate } = inputs;
+  return {
+    simulate: {
+      ...simulate,
+      ...(isAbsolute(simulate.scenario) ? { scenario: at(simulate.scenario) } : {}),
+      ...(simulate.trajectories ? { trajectories: at(simulate.trajectories) } : {}),
+      ...(simulate.backends ? { backends: at(simulate.backends) } : {}),
+    },
+  };
 }
 
 /** What identifies a run's output: everything that changes the bytes, nothing that does not (out, concurrency). */
@@ -146,12 +151,10 @@ export async function runPipeline(
   checkShard(shard);
   const base = await loadHarnessFile(config.harness);
   const baseHash = hashHarness(base).harness;
-  const policy = await resolvePolicyName(config.augment.policy);
-  const severity =
-    config.augment.severity === undefined
-      ? severityValue(policy.severity)
-      : severityValue(config.augment.severity);
-  const plan = compilePolicy(policy, dependencies.registry);
+  const { plan, severity, policy } = await resolvePolicy(config.augment.policy, {
+    registry: dependencies.registry,
+    ...(config.augment.severity !== undefined ? { severity: config.augment.severity } : {}),
+  });
   const seed = String(config.seed);
   const out = config.out;
   const runHash = await runHashOf(config, baseHash, policy, options.shard);
@@ -159,7 +162,7 @@ export async function runPipeline(
   const counts = files.counts;
   try {
     if (Number.isFinite(files.done)) {
-      for await (const result of runSft(readInputs(config, base, options.shard), {
+      for await (const result of runSft(readInputs(config, base, options.shard, dependencies.scenario), {
         base,
         baseHash,
         plan,
@@ -230,7 +233,7 @@ export async function runPipeline(
   let bench: PipelineManifest['bench'];
   if (config.bench) {
     options.onProgress?.({ stage: 'bench', counts });
-    const benchPlan = compilePolicy(await resolvePolicyName(config.bench.policy), dependencies.registry);
+    const { plan: benchPlan } = await resolvePolicy(config.bench.policy, { registry: dependencies.registry });
     const rows: string[] = [];
     const rejects: string[] = [];
     for await (const row of generateBench(base, readBenchItems(config.bench.items), {
@@ -261,10 +264,7 @@ export async function runPipeline(
     runHash,
     seed,
     harness: { id: base.id, hash: baseHash },
-    inputs:
-      'trajectories' in config.inputs
-        ? { trajectories: relative(out, config.inputs.trajectories).split('\\').join('/') }
-        : config.inputs,
+    inputs: manifestInputs(config.inputs, out),
     policy: {
       name: config.augment.policy,
       severity,

@@ -1,9 +1,9 @@
 // The contracts the SFT stage calls: where base tasks come from, who produces a trajectory for a task under
 // a harness (a teacher), and the training example that comes out. Implementations of Teacher live in
-// src/adapters/teacher (replay, the simulator's oracle, an OpenAI-compatible endpoint).
+// src/adapters/teacher (replay, a scenario's oracle, an OpenAI-compatible endpoint).
 import type { Harness } from '../harness/schema.js';
 import type { EpisodeTask } from '../runtime/episode-task.js';
-import type { PlanEntry } from '../runtime/sim/livestream/plan.js';
+import type { Scenario, ScenarioEpisode } from '../runtime/scenario.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Message, OfferedTool, Trajectory } from '../trajectory/schema.js';
 
@@ -12,8 +12,8 @@ export interface BaseTask {
   id: string;
   trajectory: Trajectory;
   task: EpisodeTask;
-  /** For simulated inputs: the simulator's episode, so that the oracle can play it again. */
-  episode?: { entry: PlanEntry; seed: string };
+  /** For simulated inputs: the scenario's episode and the run's seed, so that a teacher can play it again. */
+  episode?: { scenario: Scenario; episode: ScenarioEpisode; seed: string };
 }
 
 /** What a teacher is asked: a task under the base harness (`variant` undefined) or under a variant. */

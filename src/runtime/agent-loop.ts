@@ -1,6 +1,7 @@
 // The agent loop: render the prompt, ask the model, run its tool calls and the hooks, retry with feedback,
 // until the turn ends — the production loop of DESIGN.md §1 with any ChatModel plugged in. Timings and token
 // counts are returned beside the trajectory, never inside it, so that trajectories stay byte-deterministic.
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Harness } from '../harness/schema.js';
 import type { Message, Trajectory } from '../trajectory/schema.js';
 import type { ChatModel, ChatRequest, ChatUsage } from './chat-model.js';
@@ -33,6 +34,8 @@ export interface AgentRunOptions {
   maxStepsPerTurn?: number;
   toolTimeoutMs?: number;
   signal?: AbortSignal;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
 }
 
 export interface AgentRun {
@@ -104,6 +107,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRun> {
     ...(options.context ? { context: options.context } : {}),
     ...(options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
     ...(options.toolTimeoutMs !== undefined ? { toolTimeoutMs: options.toolTimeoutMs } : {}),
+    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
   });
   const steps: StepRecord[] = [];
   try {

@@ -9,7 +9,7 @@ import type { Trajectory } from '../trajectory/schema.js';
 export const TurnTaskSchema = z.strictObject({
   /** The viewer message of this turn. */
   viewer: z.string(),
-  /** Intent labels of the message, e.g. `['price']`, or `['price', 'size']` for a multi-intent danmaku. */
+  /** Intent labels of the message, e.g. `['price']`, or `['price', 'size']` for a message that asks two things. */
   intents: z.array(z.string().min(1)).default([]),
   /** Skills a correct turn loads (strategy skills included), base ids. */
   skills: z.array(z.string().min(1)).default([]),

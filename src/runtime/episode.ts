@@ -4,16 +4,27 @@
 // ends the turn with the block or fallback the hook names. Every decision is the one the trajectory
 // validator replays, so what an Episode records always validates under its harness. The agent loop, the
 // simulator's oracle and the environment server all drive this one class.
-import { evaluateHook, type HookOutcome, type HookStep } from '../harness/hook-engine.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import {
+  decideHooks,
+  decideReplyHooks,
+  type HookConsequence,
+  type HookFailure,
+  type HookStageDecision,
+  rejectedCallContent,
+} from '../harness/hook-decision.js';
+import type { HookStep } from '../harness/hook-engine.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { validateAgainstSchema } from '../harness/json-schema-validator.js';
 import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
-import type { Harness, Hook, HookStage, Tool } from '../harness/schema.js';
+import type { Harness, HookStage, Tool } from '../harness/schema.js';
 import type { AssistantMessage, Message, OfferedTool, ToolCall, Trajectory } from '../trajectory/schema.js';
 import { type ToolErrorKind, type ToolOutcome, type ToolRuntime, toolError } from './tool-runtime.js';
 
-type Failure = Extract<HookOutcome, { pass: false }>;
+type Failure = HookFailure;
+/** A stage decision in which a hook failed. */
+type Failed = HookStageDecision & Required<Pick<HookStageDecision, 'failure' | 'consequence' | 'failures'>>;
 
 /** A step the episode cannot take: the message is malformed or no turn is open. The episode is unchanged. */
 export class StepError extends HarnessAugmentError {
@@ -34,6 +45,8 @@ export interface EpisodeOptions {
   toolTimeoutMs?: number;
   /** Clock for timings, in milliseconds (default `performance.now`). */
   now?: () => number;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
 }
 
 /** Why a turn ended. */
@@ -101,6 +114,7 @@ export class Episode {
   private readonly maxSteps: number;
   private readonly timeoutMs: number;
   private readonly now: () => number;
+  private readonly hookChecks: HookCheckRegistry | undefined;
   private readonly toolResults: string[] = [];
   private readonly userMessages: string[] = [];
   private readonly loadedConversation: string[] = [];
@@ -122,6 +136,7 @@ export class Episode {
     // setTimeout takes at most 2³¹−1 ms; more (or Infinity) would fire at once.
     this.timeoutMs = Math.min(options.toolTimeoutMs ?? 10_000, 2 ** 31 - 1);
     this.now = options.now ?? (() => performance.now());
+    this.hookChecks = options.hookChecks;
     this.toolsByName = new Map(offeredTools(this.harness).map((tool) => [tool.name, tool]));
     this.tools = toChatCompletionTools(this.harness);
     this.messages = [{ role: 'system', content: renderSystemPrompt(this.harness, this.context) }];
@@ -171,12 +186,12 @@ export class Episode {
     this.push(observation, { role: 'user', content: text });
     this.userMessages.push(text);
     this.open = true;
-    const failure = this.decide('input', { text });
-    if (failure) {
-      const next = this.consequence(failure, observation, 'input');
+    const decision = this.decide('input', { text });
+    if (decision) {
       // An input hook cannot ask the viewer to retry: a retry action lets the message through, as the
       // validator reads it.
-      if ('end' in next) this.endTurn(observation, next.end, next.kind);
+      const next = this.commit(decision, observation);
+      if (next.action === 'end') this.endTurn(observation, decision, next);
     }
     return observation;
   }
@@ -218,7 +233,7 @@ export class Episode {
     return this.decide('pre_tool', {
       call: { name, arguments: rawArguments },
       toolCallsThisTurn: this.callsThisTurn + 1,
-    });
+    })?.failure;
   }
 
   // ── steps ─────────────────────────────────────────────────────────────────────────────────────
@@ -303,21 +318,22 @@ export class Episode {
     let marker: string | undefined;
     // What follows the step's results, decided as the validator replays it: the last pre_tool failure that
     // ends the turn, then each post_tool failure in result order (the last one decides).
-    let outcome: { end: Message; kind: TurnEnd } | { feedback: string; hook: string } | undefined;
+    let outcome: Failed | undefined;
     for (const call of message.tool_calls) {
       this.seenCallIds.add(call.id);
       this.callsThisTurn++;
-      const failure = this.decide('pre_tool', { call: call.function, toolCallsThisTurn: this.callsThisTurn });
-      if (failure) {
-        marker ??= failure.hook;
-        const next = this.consequence(failure, observation, 'pre_tool');
-        if ('end' in next) outcome = next;
+      const decision = this.decide('pre_tool', {
+        call: call.function,
+        toolCallsThisTurn: this.callsThisTurn,
+      });
+      if (decision) {
+        marker ??= decision.failure.hook;
+        if (this.commit(decision, observation).action === 'end') outcome = decision;
         planned.push({
           kind: 'rejected',
           call,
-          hook: failure.hook,
-          feedback:
-            'feedback' in next ? next.feedback : `blocked by hook "${failure.hook}": ${failure.reason}`,
+          hook: decision.failure.hook,
+          feedback: rejectedCallContent(decision),
         });
         continue;
       }
@@ -354,23 +370,24 @@ export class Episode {
           if (record.error) logged.error = record.error;
           this.toolLog.push(logged);
           observation.tools.push(logged);
-          const failure = this.decide('post_tool', {
+          const decision = this.decide('post_tool', {
             call: { name: entry.call.function.name, arguments: '' },
             text: content,
           });
-          if (failure) {
-            const next = this.consequence(failure, observation, 'post_tool');
-            outcome = 'end' in next ? next : { feedback: next.feedback, hook: failure.hook };
+          if (decision) {
+            this.commit(decision, observation);
+            outcome = decision;
           }
         }
       }
     });
-    if (outcome && 'end' in outcome) this.endTurn(observation, outcome.end, outcome.kind);
-    else if (outcome)
+    const next = outcome?.consequence;
+    if (outcome && next?.action === 'end') this.endTurn(observation, outcome, next);
+    else if (outcome && next?.action === 'retry')
       this.push(observation, {
         role: 'user',
-        content: outcome.feedback,
-        hsa: { event: 'hook_feedback', hook: outcome.hook },
+        content: next.feedback,
+        hsa: { event: 'hook_feedback', hook: outcome.failure.hook },
       });
   }
 
@@ -459,8 +476,8 @@ export class Episode {
   }
 
   private replyStep(text: string, message: AssistantMessage, observation: Observation) {
-    const failure = this.replyFailure(text);
-    if (!failure) {
+    const decision = this.decideReply(text);
+    if (!decision) {
       this.push(observation, { ...message, content: text });
       this.open = false;
       this.turnEnds[this.turnEnds.length - 1] = 'reply';
@@ -468,33 +485,26 @@ export class Episode {
       observation.end = 'reply';
       return;
     }
-    this.push(observation, {
-      ...message,
-      content: text,
-      hsa: { event: 'hook_rejected', hook: failure.hook },
-    });
-    const stage = this.hook(failure.hook).stage;
-    const next = this.consequence(failure, observation, stage);
-    if ('end' in next) {
-      this.endTurn(observation, next.end, next.kind);
+    const { hook } = decision.failure;
+    this.push(observation, { ...message, content: text, hsa: { event: 'hook_rejected', hook } });
+    const next = this.commit(decision, observation);
+    if (next.action === 'end') {
+      this.endTurn(observation, decision, next);
       return;
     }
-    this.push(observation, {
-      role: 'user',
-      content: next.feedback,
-      hsa: { event: 'hook_feedback', hook: failure.hook },
-    });
+    if (next.action === 'retry')
+      this.push(observation, { role: 'user', content: next.feedback, hsa: { event: 'hook_feedback', hook } });
   }
 
   // ── hooks ─────────────────────────────────────────────────────────────────────────────────────
 
   private replyFailure(text: string, skipHook?: string): Failure | undefined {
-    return this.decide('pre_reply', { text }, skipHook) ?? this.decide('post_reply', { text }, skipHook);
+    return this.decideReply(text, skipHook)?.failure;
   }
 
-  /** Runs the enabled hooks of a stage in order and returns the first failure, as the validator does. */
-  private decide(stage: HookStage, step: Omit<HookStep, 'stage'>, skipHook?: string): Failure | undefined {
-    const full: HookStep = {
+  /** The state a hook sees now, for the one hook decision the validator also makes. */
+  private step(stage: HookStage, step: Omit<HookStep, 'stage'>): HookStep {
+    return {
       stage,
       loadedSkills: { turn: [...this.loadedTurn], conversation: [...this.loadedConversation] },
       toolResults: [...this.toolResults],
@@ -503,74 +513,58 @@ export class Episode {
       toolCallsThisTurn: this.callsThisTurn,
       ...step,
     };
-    for (const hook of this.harness.hooks.items) {
-      if (!hook.enabled || hook.stage !== stage || hook.id === skipHook) continue;
-      const attempt = (this.failuresThisTurn.get(hook.id) ?? 0) + 1;
-      const outcome = evaluateHook(hook, { ...full, attempt }, this.harness);
-      if (!outcome.pass) return outcome;
-    }
-    return undefined;
   }
 
-  private hook(id: string): Hook {
-    return this.harness.hooks.items.find((hook) => hook.id === id) as Hook;
-  }
-
-  /** Counts a failure against its hook's budget: feedback for a retry, or the message that ends the turn. */
-  private consequence(
-    failure: Failure,
-    observation: Observation,
-    stage: HookStage,
-  ): { feedback: string } | { end: Message; kind: TurnEnd } {
-    const { onFail } = this.hook(failure.hook);
-    const event = { hook: failure.hook };
-    this.hookEvents.push(failure.hook);
-    const record = (outcome: HookEventRecord['outcome']) =>
-      observation.hookEvents.push({ hook: failure.hook, stage, outcome, reason: failure.reason });
-    if (onFail.action === 'retry') {
-      const failures = (this.failuresThisTurn.get(failure.hook) ?? 0) + 1;
-      this.failuresThisTurn.set(failure.hook, failures);
-      if (failures <= onFail.maxRetries) {
-        record(stage === 'input' ? 'pass_through' : 'retry');
-        return { feedback: failure.feedback ?? '' };
-      }
-      if (onFail.exhausted === 'fallback') {
-        record('fallback');
-        return {
-          kind: 'hook_fallback',
-          end: {
-            role: 'assistant',
-            content: onFail.fallback ?? '',
-            hsa: { event: 'hook_fallback', ...event },
-          },
-        };
-      }
-      record('blocked');
-      return {
-        kind: 'hook_blocked',
-        end: { role: 'assistant', content: '', hsa: { event: 'hook_blocked', ...event } },
-      };
-    }
-    if (onFail.action === 'fallback') {
-      record('fallback');
-      return {
-        kind: 'hook_fallback',
-        end: { role: 'assistant', content: onFail.reply, hsa: { event: 'hook_fallback', ...event } },
-      };
-    }
-    record('blocked');
+  private decisionOptions(skipHook?: string) {
     return {
-      kind: 'hook_blocked',
-      end: { role: 'assistant', content: onFail.message ?? '', hsa: { event: 'hook_blocked', ...event } },
+      failures: this.failuresThisTurn,
+      ...(this.hookChecks ? { hookChecks: this.hookChecks } : {}),
+      ...(skipHook !== undefined ? { skip: skipHook } : {}),
     };
   }
 
-  private endTurn(observation: Observation, end: Message, kind: TurnEnd) {
-    this.push(observation, end);
+  /** Decides one stage; returns the decision when a hook failed. */
+  private decide(stage: HookStage, step: Omit<HookStep, 'stage'>): Failed | undefined {
+    const decision = decideHooks(this.harness, this.step(stage, step), this.decisionOptions());
+    return decision.failure ? (decision as Failed) : undefined;
+  }
+
+  /** Decides a reply (pre_reply, then post_reply); returns the decision when a hook failed. */
+  private decideReply(text: string, skipHook?: string): Failed | undefined {
+    const decision = decideReplyHooks(
+      this.harness,
+      this.step('pre_reply', { text }),
+      this.decisionOptions(skipHook),
+    ).at(-1);
+    return decision?.failure ? (decision as Failed) : undefined;
+  }
+
+  /** Counts a failure against its hook's budget for the turn and records what followed. */
+  private commit(decision: Failed, observation: Observation): HookConsequence {
+    const { failure, consequence, stage } = decision;
+    this.hookEvents.push(failure.hook);
+    this.failuresThisTurn.set(failure.hook, decision.failures);
+    const outcome: HookEventRecord['outcome'] =
+      consequence.action === 'end'
+        ? consequence.end.event === 'hook_fallback'
+          ? 'fallback'
+          : 'blocked'
+        : consequence.action;
+    observation.hookEvents.push({ hook: failure.hook, stage, outcome, reason: failure.reason });
+    return consequence;
+  }
+
+  private endTurn(
+    observation: Observation,
+    decision: Failed,
+    consequence: Extract<HookConsequence, { action: 'end' }>,
+  ) {
+    const { event, content } = consequence.end;
+    this.push(observation, { role: 'assistant', content, hsa: { event, hook: decision.failure.hook } });
     this.open = false;
-    this.turnEnds[this.turnEnds.length - 1] = kind;
+    this.turnEnds[this.turnEnds.length - 1] = event;
     observation.turnEnded = true;
-    observation.end = kind;
+    observation.end = event;
   }
 
   private observation(): Observation {

@@ -8,6 +8,7 @@ import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
+import type { ToolRecord } from './episode.js';
 import type { EpisodeTask } from './episode-task.js';
 import type { RewardFinding } from './rewards/reward.js';
 import type { ToolCallContext, ToolCallRequest, ToolOutcome, ToolRuntime } from './tool-runtime.js';
@@ -29,6 +30,11 @@ export interface ScenarioEpisode {
   task: EpisodeTask;
   /** The gold trajectory under the base harness, where the scenario has one (a log; an oracle's play). */
   gold?: Trajectory;
+  /**
+   * Public facts about the episode (its kind, its language), written into the `meta` of trajectories played
+   * from it and into the environment's `info.labels`.
+   */
+  labels?: Record<string, unknown>;
   /** Facts the scenario's own oracle, backend or rewards need; never written into trajectories. */
   meta?: Record<string, unknown>;
 }
@@ -74,6 +80,8 @@ export interface OracleResult {
   trajectory: Trajectory;
   /** Where the play departed from the gold labels (a fault it could not recover from, a step limit). */
   deviations: string[];
+  /** The registry tool calls as the runtime ran them (failures counted from it); optional. */
+  toolLog?: readonly ToolRecord[];
 }
 
 /** A scripted policy that plays an episode correctly; a scenario that has none can still be played by a model. */
@@ -109,14 +117,22 @@ export type ScenarioRewards = (input: ScoreInput) => ScenarioScore;
  * for await (const episode of simulate({ scenario, harness, episodes: 20 })) console.log(episode.rewards.total);
  */
 export interface Scenario<Planned extends PlannedEpisode = PlannedEpisode> {
-  /** Short name, e.g. `livestream`, `replay`; written into outputs. */
+  /** Short name, e.g. `replay`, `helpdesk`; written into outputs. */
   readonly name: string;
+  /** The seed of runs that give none (a fixture's own seed); default `'0'`. */
+  readonly seed?: string;
   /** Issues when the harness cannot be run by this scenario (a tool the backend cannot answer, …). */
   check(harness: Harness): Issue[];
   /** Episodes a seed plans when no count is given (a log-replay scenario: the number of logged tasks). */
   defaultEpisodes(context: ScenarioRunContext): number;
   /** Plans `episodes` episodes for the seed, in a stable order: same seed, same plan, on any machine. */
-  plan(context: ScenarioRunContext & { episodes?: number }): readonly Planned[] | Promise<readonly Planned[]>;
+  plan(
+    context: ScenarioRunContext & {
+      episodes?: number;
+      /** Where the scenario numbers its episodes, their ids are `${idPrefix}…` (a log keeps its own ids). */
+      idPrefix?: string;
+    },
+  ): readonly Planned[] | Promise<readonly Planned[]>;
   /** Makes one planned episode ready: context, turns, gold labels (and a gold trajectory where it has one). */
   episode(planned: Planned, context: ScenarioRunContext): Promise<ScenarioEpisode>;
   /** The tool backend of one episode (fresh state per episode, so episodes stay independent). */

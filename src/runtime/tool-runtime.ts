@@ -83,7 +83,7 @@ export function toolsFromFunctions(
  * the variant's relabel, exactly as a model's output is mapped back for scoring.
  *
  * @example
- * baseCall('getPrice', '{"link":3}', row.relabel) // { name: 'get_price_and_coupons', arguments: '{"link_id":3}' }
+ * baseCall('lookupOrder', '{"order":3}', row.relabel) // { name: 'get_order', arguments: '{"order_id":3}' }
  */
 export function baseCall(
   name: string,

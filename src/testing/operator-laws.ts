@@ -14,15 +14,21 @@ import {
 } from '../augment/operator.js';
 import { canonicalJson } from '../harness/canonical-json.js';
 import { hashHarness } from '../harness/hash.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { safeParseHarness } from '../harness/parse-harness.js';
 import type { Harness, HarnessPartName } from '../harness/schema.js';
+import { hookReferences } from '../harness/symbol-table.js';
 import { forwardTrajectory, relabelMessages } from '../trajectory/relabel.js';
 import { type LawCase, randomLawCase } from './random-case.js';
 
 export type { LawCase } from './random-case.js';
 export { randomLawCase } from './random-case.js';
 
-/** Harness parts each dimension may change; identifier renames reach every part through mentions. */
+/**
+ * Harness parts each dimension may change; identifier renames reach every part through mentions. A
+ * skill-content operator may also rewrite the hook fields that name a skill it merges or splits (see
+ * `skillReferencesBlanked`), and nothing else of the hooks.
+ */
 export const partsTouchedBy: Record<Dimension, readonly HarnessPartName[]> = {
   'skill-ids': ['skills', 'hooks', 'prompt', 'tools'],
   'skill-content': ['skills'],
@@ -65,6 +71,22 @@ function partsChanged(before: Harness, after: Harness): HarnessPartName[] {
   return (['skills', 'hooks', 'prompt', 'tools'] as const).filter((part) => a[part] !== b[part]);
 }
 
+/** The harness with every hook field that names a skill outright (`skill_loaded.skill`, custom params) emptied. */
+function skillReferencesBlanked(harness: Harness, hookChecks: HookCheckRegistry | undefined): Harness {
+  const copy = structuredClone(harness);
+  for (const reference of hookReferences(harness, hookChecks)) {
+    if (reference.kind !== 'skill') continue;
+    const parent = reference.path
+      .slice(0, -1)
+      .reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], copy) as Record<
+      string | number,
+      unknown
+    >;
+    parent[reference.path.at(-1) as string | number] = '';
+  }
+  return copy;
+}
+
 /**
  * Runs the operator laws and throws a readable error naming the broken law, the case, the seed and the
  * fast-check replay path. Also fails when the operator never applies, since then nothing was tested.
@@ -103,6 +125,7 @@ export async function checkOperatorLaws(
         report.runs++;
         const original = lawCase.trajectories[trajectoryIndex % lawCase.trajectories.length];
         if (!original) throw new Error(`case ${lawCase.name} has no trajectory`);
+        const checks = lawCase.hookChecks ? { hookChecks: lawCase.hookChecks } : {};
         const where = `case ${lawCase.name}, trajectory ${original.id}, seed ${seed}, severity ${severity}, params ${JSON.stringify(paramSets[paramIndex])}`;
         const run = (withSeverity: number) =>
           applyOperator(operator, lawCase.harness, {
@@ -111,6 +134,7 @@ export async function checkOperatorLaws(
             params: paramSets[paramIndex],
             trajectory: original,
             ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+            ...checks,
           });
         const first = await run(severity);
         const second = await run(severity);
@@ -122,7 +146,7 @@ export async function checkOperatorLaws(
         }
         report.applied++;
 
-        const parsed = safeParseHarness(first.harness);
+        const parsed = safeParseHarness(first.harness, checks);
         if (!parsed.success) {
           throw new LawViolation(
             'variant valid',
@@ -135,19 +159,23 @@ export async function checkOperatorLaws(
             `the variant is not in parsed form (defaults missing) (${where})`,
           );
         }
-        const outside = partsChanged(lawCase.harness, first.harness).filter(
+        const blank = operator.dimension === 'skill-content';
+        const before = blank ? skillReferencesBlanked(lawCase.harness, lawCase.hookChecks) : lawCase.harness;
+        const after = blank ? skillReferencesBlanked(first.harness, lawCase.hookChecks) : first.harness;
+        const outside = partsChanged(before, after).filter(
           (part) => !partsTouchedBy[operator.dimension].includes(part),
         );
         if (outside.length > 0)
           throw new LawViolation('untouched parts untouched', `${outside.join(', ')} changed (${where})`);
 
-        const moved = forwardTrajectory(original, first.relabel, first.harness);
+        const moved = forwardTrajectory(original, first.relabel, first.harness, checks);
         const certificate = certify({
           base: lawCase.harness,
           variant: first.harness,
           original,
           rewritten: moved.trajectory,
           relabel: first.relabel,
+          ...checks,
         });
         if (!certificate.certified) {
           const detail = certificate.issues

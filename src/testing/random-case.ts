@@ -2,6 +2,7 @@
 // live-stream fixture: other names, other schemas, phrases and non-ASCII ids, nested and array parameters.
 
 import { createRandom, type Random } from '../augment/random.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { toChatCompletionTools } from '../harness/offered-tools.js';
 import { parseHarness } from '../harness/parse-harness.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
@@ -14,6 +15,8 @@ export interface LawCase {
   name: string;
   harness: Harness;
   trajectories: Trajectory[];
+  /** The custom hook checks the harness names, if any. */
+  hookChecks?: HookCheckRegistry;
 }
 
 const domains = [
@@ -219,6 +222,34 @@ export function randomLawCase(seed: number): LawCase {
     },
   });
 
+  // A policy hook scoped to one tool: the reply skill must be loaded in the turn before that tool runs.
+  const scopedTool = tools[rng.fork('scoped-tool').int(0, tools.length - 1)];
+  const replySkillId = skills[0]?.id;
+  const scoped =
+    scopedTool !== undefined && replySkillId !== undefined && rng.fork('hook-scoped').chance(0.5);
+  if (scoped)
+    hooks.push({
+      id: 'skill_before_tool',
+      stage: 'pre_tool',
+      enabled: true,
+      tools: [scopedTool.name],
+      check: { type: 'skill_loaded', skill: replySkillId, kind: 'reply', scope: 'turn' },
+      onFail: {
+        action: 'retry',
+        maxRetries: 1,
+        feedback: 'Load {{skill}} before this tool.',
+        exhausted: 'block',
+      },
+    });
+  maybe(0.4, {
+    id: 'short_results',
+    stage: 'post_tool',
+    enabled: true,
+    tools: [tools[0]?.name ?? 'load_skill'],
+    check: { type: 'max_length', max: 2000 },
+    onFail: { action: 'block', message: 'The result is too long to show.' },
+  });
+
   const sections = rng.shuffle([
     {
       id: 'catalog',
@@ -273,6 +304,25 @@ export function randomLawCase(seed: number): LawCase {
         role: 'user',
         content: `Hello, question ${turn + 1} about my ${domain.nouns[0].replaceAll('_', ' ')}?`,
       });
+      // Sometimes the scoped tool is tried before the skill is loaded: its hook rejects it with feedback.
+      if (scoped && turnRng.fork(`early${turn}`).chance(0.5)) {
+        const earlyId = `call_${variant}_${call++}`;
+        const earlyArgs = JSON.stringify(samples.get(scopedTool.name) ?? {});
+        messages.push({
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: earlyId, type: 'function', function: { name: scopedTool.name, arguments: earlyArgs } },
+          ],
+          hsa: { event: 'hook_rejected', hook: 'skill_before_tool' },
+        });
+        messages.push({
+          role: 'tool',
+          tool_call_id: earlyId,
+          content: '',
+          hsa: { event: 'hook_feedback', hook: 'skill_before_tool' },
+        });
+      }
       const loadId = `call_${variant}_${call++}`;
       const loaderArgs = JSON.stringify({ [harness.skills.loader.argument]: replySkill?.id });
       messages.push({

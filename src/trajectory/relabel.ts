@@ -2,6 +2,8 @@
 // content of a trajectory (tool-call names and arguments, skill loads, identifiers mentioned in replies and
 // tool results, inserted episodes) into a variant's vocabulary; the content a harness determines (system
 // prompt, offered tools, skill bodies, hook turns) is then re-derived from the target harness, never patched.
+
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { findMentions, type SymbolEntry } from '../harness/symbol-table.js';
@@ -306,10 +308,16 @@ export function relabelMessages(
  * @example
  * const { trajectory: rewritten, issues } = forwardTrajectory(trajectory, relabel, variant);
  */
-export function forwardTrajectory(trajectory: Trajectory, relabel: Relabel, variant: Harness): Rederived {
+export function forwardTrajectory(
+  trajectory: Trajectory,
+  relabel: Relabel,
+  variant: Harness,
+  options: { hookChecks?: HookCheckRegistry } = {},
+): Rederived {
   return rederiveTrajectory(
     { ...trajectory, messages: relabelMessages(trajectory.messages, relabel, 'forward') },
     variant,
+    options,
   );
 }
 
@@ -320,10 +328,16 @@ export function forwardTrajectory(trajectory: Trajectory, relabel: Relabel, vari
  * @example
  * inverseTrajectory(rewritten, relabel, base).trajectory // deep-equals the original
  */
-export function inverseTrajectory(trajectory: Trajectory, relabel: Relabel, base: Harness): Rederived {
+export function inverseTrajectory(
+  trajectory: Trajectory,
+  relabel: Relabel,
+  base: Harness,
+  options: { hookChecks?: HookCheckRegistry } = {},
+): Rederived {
   return rederiveTrajectory(
     { ...trajectory, messages: relabelMessages(trajectory.messages, relabel, 'inverse') },
     base,
+    options,
   );
 }
 

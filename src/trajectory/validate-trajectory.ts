@@ -1,13 +1,21 @@
 // Validates a trajectory under a harness: its shape, the system prompt, every tool call and result, every
 // skill load, and every hook decision, replaying the agent loop's rules message by message.
 import { canonicalJson } from '../harness/canonical-json.js';
-import { evaluateHook, type HookOutcome, type HookStep } from '../harness/hook-engine.js';
-import type { Issue, JsonPath } from '../harness/issues.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import {
+  type DecideHooksOptions,
+  decideHooks,
+  decideReplyHooks,
+  type HookStageDecision,
+  rejectedCallContent,
+} from '../harness/hook-decision.js';
+import type { HookStep } from '../harness/hook-engine.js';
+import { HarnessAugmentError, type Issue, type JsonPath } from '../harness/issues.js';
 import { validateAgainstSchema } from '../harness/json-schema-validator.js';
 import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
-import type { Harness, Hook, HookStage, Tool } from '../harness/schema.js';
+import type { Harness, HookStage, Tool } from '../harness/schema.js';
 import { type HookEvent, type Trajectory, TrajectorySchema } from './schema.js';
 
 /** One hook evaluation during validation: where, at which stage, and which hook failed (if any). */
@@ -40,6 +48,8 @@ export interface ValidateTrajectoryOptions {
   checkSystemPrompt?: boolean;
   /** Compare the `tools` field, when present, with the harness's offered tools (default true). */
   checkOfferedTools?: boolean;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
 }
 
 /** The result of re-deriving a trajectory's derived content from a harness. */
@@ -68,6 +78,9 @@ interface Expectation {
   at: JsonPath;
 }
 
+/** A stage decision in which a hook failed. */
+type Failed = HookStageDecision & Required<Pick<HookStageDecision, 'failure' | 'consequence' | 'failures'>>;
+
 const emptyStats = (): TrajectoryStats => ({
   messages: 0,
   turns: 0,
@@ -92,7 +105,7 @@ export function validateTrajectory(
     return { valid: false, issues: fromZodIssues(parsed.error.issues), decisions: [], stats: emptyStats() };
   }
   const trajectory = parsed.data;
-  const walker = new TrajectoryWalker(harness, trajectory, false);
+  const walker = new TrajectoryWalker(harness, trajectory, false, options.hookChecks);
   if (options.checkOfferedTools !== false) walker.checkOfferedTools();
   walker.checkSystemMessage(options.checkSystemPrompt !== false);
   walker.walk();
@@ -108,9 +121,13 @@ export function validateTrajectory(
  * @example
  * const { trajectory, issues } = rederiveTrajectory(movedTrajectory, variantHarness);
  */
-export function rederiveTrajectory(trajectory: Trajectory, harness: Harness): Rederived {
+export function rederiveTrajectory(
+  trajectory: Trajectory,
+  harness: Harness,
+  options: { hookChecks?: HookCheckRegistry } = {},
+): Rederived {
   const copy = structuredClone(trajectory);
-  const walker = new TrajectoryWalker(harness, copy, true);
+  const walker = new TrajectoryWalker(harness, copy, true, options.hookChecks);
   if (copy.tools) copy.tools = toChatCompletionTools(harness);
   walker.checkSystemMessage(true);
   walker.walk();
@@ -142,6 +159,7 @@ class TrajectoryWalker {
     private readonly trajectory: Trajectory,
     /** Overwrite derived content with what the harness makes, instead of reporting a mismatch. */
     private readonly repair: boolean,
+    private readonly hookChecks: HookCheckRegistry | undefined,
   ) {
     this.tools = new Map(offeredTools(harness).map((tool) => [tool.name, tool]));
     this.skills = new Map(harness.skills.items.map((skill) => [skill.id, skill.body]));
@@ -299,13 +317,24 @@ class TrajectoryWalker {
     this.callsThisTurn = 0;
     this.failuresThisTurn = new Map();
     this.userMessages.push(content);
-    const outcome = this.decide(path, { stage: 'input', text: content });
-    if (outcome && !outcome.pass) this.expectOutcome(outcome, path);
+    const decision = this.decide(path, { stage: 'input', text: content });
+    if (decision) this.expectOutcome(decision, path);
   }
 
-  /** Runs the enabled hooks of a stage, records the decision and returns the first failure. */
-  private decide(path: JsonPath, step: HookStep): Extract<HookOutcome, { pass: false }> | undefined {
-    const full: HookStep = {
+  /** Decides the hooks of a stage (the one hook decision), records it and returns it when a hook failed. */
+  private decide(path: JsonPath, step: HookStep): Failed | undefined {
+    return this.record(path, (options) => [decideHooks(this.harness, this.fullStep(step), options)]);
+  }
+
+  /** Decides a reply: pre_reply, then post_reply when those pass. */
+  private decideReply(path: JsonPath, text: string): Failed | undefined {
+    return this.record(path, (options) =>
+      decideReplyHooks(this.harness, this.fullStep({ stage: 'pre_reply', text }), options),
+    );
+  }
+
+  private fullStep(step: HookStep): HookStep {
+    return {
       loadedSkills: { turn: this.loadedTurn, conversation: this.loadedConversation },
       toolResults: this.toolResults,
       userMessages: this.userMessages,
@@ -313,59 +342,46 @@ class TrajectoryWalker {
       toolCallsThisTurn: this.callsThisTurn,
       ...step,
     };
-    for (const hook of this.harness.hooks.items) {
-      if (!hook.enabled || hook.stage !== step.stage) continue;
-      let outcome: HookOutcome;
-      try {
-        const attempt = (this.failuresThisTurn.get(hook.id) ?? 0) + 1;
-        outcome = evaluateHook(hook, { ...full, attempt }, this.harness);
-      } catch (error) {
-        this.issue(
-          'template_error',
-          path,
-          `hook "${hook.id}" feedback failed to render: ${(error as Error).message}`,
-        );
-        return undefined;
-      }
-      if (!outcome.pass) {
-        this.decisions.push({ path, stage: step.stage, failed: hook.id });
-        return outcome;
-      }
-    }
-    this.decisions.push({ path, stage: step.stage });
-    return undefined;
   }
 
-  private hook(id: string): Hook {
-    return this.harness.hooks.items.find((hook) => hook.id === id) as Hook;
+  private record(
+    path: JsonPath,
+    compute: (options: DecideHooksOptions) => HookStageDecision[],
+  ): Failed | undefined {
+    let decisions: HookStageDecision[];
+    try {
+      decisions = compute({
+        failures: this.failuresThisTurn,
+        ...(this.hookChecks ? { hookChecks: this.hookChecks } : {}),
+      });
+    } catch (error) {
+      // A feedback that cannot render, an unregistered custom check or a refused pattern: the step cannot be decided.
+      if (HarnessAugmentError.isInstance(error) && error.issues.length > 0)
+        for (const problem of error.issues) this.issue(problem.code, path, problem.message);
+      else
+        this.issue('template_error', path, `a hook feedback failed to render: ${(error as Error).message}`);
+      return undefined;
+    }
+    for (const decision of decisions)
+      this.decisions.push({
+        path,
+        stage: decision.stage,
+        ...(decision.failure ? { failed: decision.failure.hook } : {}),
+      });
+    const last = decisions.at(-1);
+    return last?.failure ? (last as Failed) : undefined;
   }
 
   /**
    * After a failure: counts it against the hook's retry budget and returns the feedback when a retry is
    * allowed, or sets the expectation of the block/fallback message that ends the turn.
    */
-  private expectOutcome(outcome: Extract<HookOutcome, { pass: false }>, at: JsonPath): string | undefined {
-    const { onFail } = this.hook(outcome.hook);
-    if (onFail.action === 'retry') {
-      const failures = (this.failuresThisTurn.get(outcome.hook) ?? 0) + 1;
-      this.failuresThisTurn.set(outcome.hook, failures);
-      if (failures <= onFail.maxRetries) return outcome.feedback ?? '';
-      this.expectation =
-        onFail.exhausted === 'fallback'
-          ? {
-              role: 'assistant',
-              event: 'hook_fallback',
-              hook: outcome.hook,
-              content: onFail.fallback ?? '',
-              at,
-            }
-          : { role: 'assistant', event: 'hook_blocked', hook: outcome.hook, content: '', at };
-      return undefined;
-    }
-    this.expectation =
-      onFail.action === 'fallback'
-        ? { role: 'assistant', event: 'hook_fallback', hook: outcome.hook, content: onFail.reply, at }
-        : { role: 'assistant', event: 'hook_blocked', hook: outcome.hook, content: onFail.message ?? '', at };
+  private expectOutcome(decision: Failed, at: JsonPath): string | undefined {
+    const { failure, consequence } = decision;
+    this.failuresThisTurn.set(failure.hook, decision.failures);
+    if (consequence.action === 'retry') return consequence.feedback;
+    if (consequence.action === 'pass_through') return '';
+    this.expectation = { role: 'assistant', ...consequence.end, hook: failure.hook, at };
     return undefined;
   }
 
@@ -388,9 +404,8 @@ class TrajectoryWalker {
       this.issue('empty_assistant_message', path, 'an assistant message needs content or tool_calls');
       return;
     }
-    const failure =
-      this.decide(path, { stage: 'pre_reply', text: message.content }) ??
-      this.decide(path, { stage: 'post_reply', text: message.content });
+    const decision = this.decideReply(path, message.content);
+    const failure = decision?.failure;
     if (event === 'hook_rejected') {
       this.stats.hookRejections++;
       if (!failure) {
@@ -409,7 +424,7 @@ class TrajectoryWalker {
         );
         return;
       }
-      const feedback = this.expectOutcome(failure, path);
+      const feedback = this.expectOutcome(decision as Failed, path);
       if (feedback !== undefined) {
         this.expectation = {
           role: 'user',
@@ -447,11 +462,12 @@ class TrajectoryWalker {
       const before = this.issues.length;
       this.checkCall(call.function.name, call.function.arguments, at, pending);
       const callIssues = this.issues.splice(before);
-      const failure = this.decide(at, {
+      const decision = this.decide(at, {
         stage: 'pre_tool',
         call: call.function,
         toolCallsThisTurn: this.callsThisTurn,
       });
+      const failure = decision?.failure;
       // In a message marked as rejected, every call that fails a pre_tool hook was rejected by that hook
       // (its feedback names it); the marker names the first one.
       const rejectedHere = failure !== undefined && event?.event === 'hook_rejected';
@@ -463,14 +479,11 @@ class TrajectoryWalker {
           at,
           `hook "${failure.hook}" fails on this call (${failure.reason}), but the message is not marked as rejected by it`,
         );
-      } else if (failure) {
+      } else if (decision && failure) {
         if (failure.hook === event?.hook) rejected = true;
         this.stats.hookRejections++;
-        const feedback = this.expectOutcome(failure, at);
-        pending.rejection = {
-          hook: failure.hook,
-          content: feedback ?? `blocked by hook "${failure.hook}": ${failure.reason}`,
-        };
+        this.expectOutcome(decision, at);
+        pending.rejection = { hook: failure.hook, content: rejectedCallContent(decision) };
       }
       this.pending.set(call.id, pending);
     });
@@ -570,20 +583,20 @@ class TrajectoryWalker {
       return;
     }
     this.toolResults.push(message.content);
-    const failure = this.decide(path, {
+    const decision = this.decide(path, {
       stage: 'post_tool',
       call: { name: call.name, arguments: '' },
       text: message.content,
     });
     // A result that fails a post_tool hook: after the step's results, a user message with the feedback
     // (retry) or the message that ends the turn (block, fallback). With several, the last one decides.
-    if (failure) {
-      const feedback = this.expectOutcome(failure, path);
+    if (decision) {
+      const feedback = this.expectOutcome(decision, path);
       if (feedback !== undefined)
         this.expectation = {
           role: 'user',
           event: 'hook_feedback',
-          hook: failure.hook,
+          hook: decision.failure.hook,
           content: feedback,
           at: path,
         };

@@ -4,13 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EnvServer, startEnvServer } from '../../src/adapters/env-http/server.js';
 import { createEnvService } from '../../src/runtime/env/service.js';
-import { FIXTURE_EPISODES } from '../../src/runtime/sim/livestream/plan.js';
+import { FIXTURE_EPISODES } from '../../src/scenarios/livestream/plan.js';
 import {
   agentMessages,
   type EpisodeSetup,
   expectReplayed,
   harness,
   inProcess,
+  scenario,
 } from '../support/env-episodes.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies of the protocol, checked field by field below
@@ -30,7 +31,7 @@ describe('env HTTP server', () => {
   let service: ReturnType<typeof createEnvService>;
 
   beforeAll(async () => {
-    service = createEnvService({ harness });
+    service = createEnvService({ scenario, harness });
     server = await startEnvServer(service, { port: 0 });
   });
 
@@ -96,7 +97,7 @@ describe('env HTTP server', () => {
     expect(rewards.body.rewards).toEqual(results.map(({ sim }) => sim.rewards.total));
     expect(rewards.body.scores).toEqual(rewards.body.rewards);
     expect(rewards.body.extra_logs.toolRationality).toEqual(
-      results.map(({ sim }) => sim.rewards.toolRationality),
+      results.map(({ sim }) => sim.rewards.rewards.toolRationality!),
     );
   });
 

@@ -1,5 +1,7 @@
 // Reads every import of the source tree and fails when an arrow points the wrong way (DESIGN.md §4):
-// harness ← trajectory ← augment ← perturbations ← {testing, bench, runtime} ← pipeline ← adapters ← cli.
+// harness ← trajectory ← augment ← perturbations ← {testing, bench, runtime} ← pipeline ← adapters ← cli,
+// with the scenarios (src/scenarios/*) beside the pipeline: they import the runtime and below, and only the
+// CLI imports them. The core and the public index hold no live-stream names.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +16,7 @@ const layers: Record<string, number> = {
   'src/bench': 4,
   'src/runtime': 4,
   'src/pipeline': 5,
+  'src/scenarios': 5,
   'src/adapters': 6,
   'src/cli': 7,
 };
@@ -90,6 +93,52 @@ describe('dependency direction', () => {
   it('the public index never exports an adapter or the CLI', () => {
     const index = importsOf(join(projectRoot, 'src/index.ts'));
     expect(index.filter((specifier) => /\/(adapters|cli)\//.test(specifier))).toEqual([]);
+  });
+
+  it('only the CLI imports a scenario', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      if (from?.name === 'src/scenarios' || from?.name === 'src/cli') continue;
+      for (const specifier of importsOf(file)) {
+        if (!specifier.startsWith('.')) continue;
+        if (layerOf(resolve(dirname(file), specifier))?.name === 'src/scenarios')
+          violations.push(`${relative(projectRoot, file)} → ${specifier}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('a scenario imports no other scenario', () => {
+    const scenarioOf = (file: string) =>
+      /^src\/scenarios\/([^/]+)\//.exec(relative(projectRoot, file).split('\\').join('/'))?.[1];
+    const violations: string[] = [];
+    for (const file of files) {
+      const own = scenarioOf(file);
+      if (!own) continue;
+      for (const specifier of importsOf(file)) {
+        if (!specifier.startsWith('.')) continue;
+        const target = scenarioOf(resolve(dirname(file), specifier));
+        if (target && target !== own) violations.push(`${relative(projectRoot, file)} → ${specifier}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('the runtime and the public index hold no live-stream names', () => {
+    // The shop's tool names, its folder name, and the fixture's constants.
+    const shop =
+      /get_product_info_by_link_id|get_price_and_coupons|check_stock_and_sizes|recommend_size|get_shipping_info|get_after_sales_policy|get_live_room_state|compare_products|search_catalog|get_promotion_rules|livestream|live[- ]stream|FIXTURE_|danmaku/i;
+    const checked = [...sourceFiles(join(projectRoot, 'src/runtime')), join(projectRoot, 'src/index.ts')];
+    expect(checked.length).toBeGreaterThan(20);
+    const offenders = checked.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, index) =>
+          shop.test(line) ? [`${relative(projectRoot, file)}:${index + 1}: ${line.trim()}`] : [],
+        ),
+    );
+    expect(offenders).toEqual([]);
   });
 
   it('nothing in the source draws from Math.random', () => {

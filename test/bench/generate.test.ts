@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/augment/plan.js';
-import { compilePolicy } from '../../src/augment/policy.js';
 import { type BenchReject, type GenerateBenchOptions, generateBench } from '../../src/bench/generate.js';
 import { readBenchItems } from '../../src/bench/items.js';
 import { type BenchItem, type BenchRow, BenchRowSchema } from '../../src/bench/schema.js';
-import { builtinRegistry, resolvePolicy } from '../../src/cli/operators-registry.js';
+import { policyFromOptions } from '../../src/cli/operators-registry.js';
 import { offeredTools } from '../../src/harness/offered-tools.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import { renderSystemPrompt } from '../../src/harness/render-prompt.js';
@@ -54,7 +53,7 @@ function keysInSchema(value: Record<string, unknown>, schema: unknown): boolean 
 
 beforeAll(async () => {
   harness = await loadHarnessFile(harnessFile);
-  plan = compilePolicy(await resolvePolicy('hat', undefined), await builtinRegistry());
+  plan = (await policyFromOptions('hat', undefined)).plan;
   items = [];
   for await (const record of readBenchItems(itemsFile)) if ('item' in record) items.push(record.item);
   ({ rows, rejects } = await collect(items));

@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planApplicability } from '../../src/augment/applicability.js';
-import { compilePolicy } from '../../src/augment/policy.js';
-import { builtinRegistry, resolvePolicy } from '../../src/cli/operators-registry.js';
+import { policyFromOptions } from '../../src/cli/operators-registry.js';
 import { toChatCompletionTools } from '../../src/harness/offered-tools.js';
 import { parseHarness } from '../../src/harness/parse-harness.js';
 import { renderSystemPrompt } from '../../src/harness/render-prompt.js';
@@ -36,7 +35,7 @@ const trajectory: Trajectory = {
 describe('applicability of a policy', () => {
   it('tools-only cannot change a harness without tools, and says why', async () => {
     expect(validateTrajectory(trajectory, harness).valid).toBe(true);
-    const plan = compilePolicy(await resolvePolicy('tools-only', undefined), await builtinRegistry());
+    const { plan } = await policyFromOptions('tools-only', undefined);
     const found = await planApplicability(plan, harness, [trajectory]);
     expect(found.canChange).toBe(false);
     expect(found.operators.map((entry) => [entry.operator, entry.applies])).toEqual([

@@ -20,6 +20,8 @@ describe('hsa sim run', () => {
     const run = runCli([
       'sim',
       'run',
+      '--scenario',
+      'livestream',
       '--harness',
       harness,
       '--episodes',
@@ -48,7 +50,17 @@ describe('hsa sim run', () => {
 
   it('--strict with the defaults regenerates the bundled fixture', async () => {
     const out = join(await mkdtemp(join(tmpdir(), 'hsa-fixture-')), 'trajectories.jsonl');
-    const run = runCli(['sim', 'run', '--harness', harness, '--strict', '--out', out]);
+    const run = runCli([
+      'sim',
+      'run',
+      '--scenario',
+      'livestream',
+      '--harness',
+      harness,
+      '--strict',
+      '--out',
+      out,
+    ]);
     expect(run.status).toBe(0);
     expect(
       (await readFile(out, 'utf8')) ===
@@ -60,6 +72,8 @@ describe('hsa sim run', () => {
     const noEndpoint = runCli([
       'sim',
       'run',
+      '--scenario',
+      'livestream',
       '--harness',
       harness,
       '--policy',
@@ -72,7 +86,16 @@ describe('hsa sim run', () => {
     const dir = await mkdtemp(join(tmpdir(), 'hsa-sim-'));
     const other = join(dir, 'other.yaml');
     await writeFile(other, (await readFile(harness, 'utf8')).replaceAll('search_catalog', 'find_products'));
-    const wrong = runCli(['sim', 'run', '--harness', other, '--out', join(dir, 'x.jsonl')]);
+    const wrong = runCli([
+      'sim',
+      'run',
+      '--scenario',
+      'livestream',
+      '--harness',
+      other,
+      '--out',
+      join(dir, 'x.jsonl'),
+    ]);
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toMatch(/lacks search_catalog/);
   });
@@ -86,7 +109,7 @@ describe('hsa pipeline run', () => {
       config,
       [
         `harness: ${harness}`,
-        'inputs: { simulate: { episodes: 10, seed: cli } }',
+        'inputs: { simulate: { scenario: livestream, episodes: 10, seed: cli } }',
         'augment: { policy: hat, variants: 2 }',
         'teacher: { exact: replay, regenerate: oracle }',
         'exports: [trl, { llama-factory: { datasetName: cli_set } }]',
@@ -131,6 +154,8 @@ describe('hsa env serve', () => {
         join(projectRoot, 'src/cli/main.ts'),
         'env',
         'serve',
+        '--scenario',
+        'livestream',
         '--harness',
         harness,
         '--port',

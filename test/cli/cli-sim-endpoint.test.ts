@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
-import { planEpisodes } from '../../src/runtime/sim/livestream/plan.js';
-import { runOracleEpisode } from '../../src/runtime/sim/livestream/run-episode.js';
+import { planEpisodes } from '../../src/scenarios/livestream/plan.js';
+import { runOracleEpisode } from '../../src/scenarios/livestream/run-episode.js';
 import type { AssistantMessage, Message } from '../../src/trajectory/schema.js';
 import { startFakeOpenAIServer } from '../support/fake-openai-server.js';
 import { projectRoot } from '../support/run-cli.js';
@@ -106,6 +106,8 @@ describe('hsa sim run --endpoint', () => {
       const run = await runCliAsync([
         'sim',
         'run',
+        '--scenario',
+        'livestream',
         '--harness',
         join(projectRoot, 'fixtures/livestream/harness.yaml'),
         '--endpoint',

@@ -46,11 +46,11 @@ describe('parsePipelineConfig', () => {
   it('accepts the other input kind and export entries with options', () => {
     const config = parsePipelineConfig({
       harness: 'h.yaml',
-      inputs: { simulate: { episodes: 12, seed: 's' } },
+      inputs: { simulate: { scenario: 'livestream', episodes: 12, seed: 's' } },
       teacher: { exact: 'oracle' },
       exports: ['axolotl', { trl: { argumentsEncoding: 'object' } }, { verl: null }],
     });
-    expect(config.inputs).toEqual({ simulate: { episodes: 12, seed: 's' } });
+    expect(config.inputs).toEqual({ simulate: { scenario: 'livestream', episodes: 12, seed: 's' } });
     expect(exportsOf(config)).toEqual([
       ['axolotl', {}],
       ['trl', { argumentsEncoding: 'object' }],
@@ -84,7 +84,10 @@ describe('parsePipelineConfig', () => {
     ],
     [
       'inputs of neither kind',
-      { harness: 'h.yaml', inputs: { trajectories: 't.jsonl', simulate: { episodes: 3 } } },
+      {
+        harness: 'h.yaml',
+        inputs: { trajectories: 't.jsonl', simulate: { scenario: 'livestream', episodes: 3 } },
+      },
       'pipeline.yaml $.inputs: expected { trajectories: <file> } or { simulate: {',
     ],
     [
@@ -195,13 +198,13 @@ describe('loadPipelineConfig', () => {
       file,
       JSON.stringify({
         harness: 'h.yaml',
-        inputs: { simulate: { episodes: 2 } },
+        inputs: { simulate: { scenario: 'livestream', episodes: 2 } },
         augment: { policy: 'tools-only' },
       }),
     );
     const config = await loadPipelineConfig(file);
     expect(config.augment.policy).toBe('tools-only');
-    expect(config.inputs).toEqual({ simulate: { episodes: 2 } });
+    expect(config.inputs).toEqual({ simulate: { scenario: 'livestream', episodes: 2 } });
     expect(config.out).toBe(join(folder, 'configs', 'out', 'pipeline'));
   });
 

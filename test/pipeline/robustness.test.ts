@@ -9,7 +9,10 @@ import { builtinRegistry } from '../../src/cli/operators-registry.js';
 import { parsePipelineConfig } from '../../src/pipeline/config.js';
 import { runPipeline } from '../../src/pipeline/run-pipeline.js';
 import type { Teacher } from '../../src/pipeline/teacher.js';
+import { createLivestreamScenario } from '../../src/scenarios/livestream/index.js';
 import { projectRoot } from '../support/run-cli.js';
+
+const scenario = createLivestreamScenario();
 
 const registry = await builtinRegistry();
 
@@ -19,12 +22,17 @@ async function setup(policy: string) {
   await writeFile(policyFile, policy);
   const config = parsePipelineConfig({
     harness: join(projectRoot, 'fixtures/livestream/harness.yaml'),
-    inputs: { simulate: { episodes: 4, seed: 'robust' } },
+    inputs: { simulate: { scenario: 'livestream', episodes: 4, seed: 'robust' } },
     augment: { policy: policyFile, variants: 1, includeOriginal: false },
     exports: [],
     out: join(root, 'out'),
   });
-  return { root, policyFile, config, dependencies: buildPipelineDependencies(config, { registry }) };
+  return {
+    root,
+    policyFile,
+    config,
+    dependencies: buildPipelineDependencies(config, { registry, scenario }),
+  };
 }
 
 const renameTools = 'dimensions:\n  tools:\n    probability: 1\n    operators: [tools/rename]\n';

@@ -7,7 +7,10 @@ import { buildPipelineDependencies } from '../../src/adapters/pipeline-dependenc
 import { builtinRegistry } from '../../src/cli/operators-registry.js';
 import { parsePipelineConfig } from '../../src/pipeline/config.js';
 import { runPipeline } from '../../src/pipeline/run-pipeline.js';
+import { createLivestreamScenario } from '../../src/scenarios/livestream/index.js';
 import { projectRoot } from '../support/run-cli.js';
+
+const scenario = createLivestreamScenario();
 
 const lines = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean);
 
@@ -18,12 +21,16 @@ describe('pipeline shards', () => {
     const run = async (out: string, shard?: { index: number; count: number }) => {
       const config = parsePipelineConfig({
         harness: join(projectRoot, 'fixtures/livestream/harness.yaml'),
-        inputs: { simulate: { episodes: 12, seed: 'shards' } },
+        inputs: { simulate: { scenario: 'livestream', episodes: 12, seed: 'shards' } },
         augment: { policy: 'hat', variants: 2 },
         exports: [],
         out: join(root, out),
       });
-      return runPipeline(config, buildPipelineDependencies(config, { registry }), shard ? { shard } : {});
+      return runPipeline(
+        config,
+        buildPipelineDependencies(config, { registry, scenario }),
+        shard ? { shard } : {},
+      );
     };
     const whole = await run('whole');
     const parts = await Promise.all([0, 1, 2].map((index) => run(`part-${index}`, { index, count: 3 })));
@@ -53,7 +60,11 @@ describe('pipeline inputs across shards', () => {
         exports: [],
         out: join(root, out),
       });
-      return runPipeline(config, buildPipelineDependencies(config, { registry }), shard ? { shard } : {});
+      return runPipeline(
+        config,
+        buildPipelineDependencies(config, { registry, scenario }),
+        shard ? { shard } : {},
+      );
     };
     const whole = await run('whole');
     expect(whole.counts).toMatchObject({ examples: 3, rejected: 1, byReason: { duplicate_id: 1 } });

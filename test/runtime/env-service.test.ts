@@ -5,14 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { EnvError } from '../../src/runtime/env/env-error.js';
 import { createEnvService, type EnvService } from '../../src/runtime/env/service.js';
 import { toChatMessages } from '../../src/runtime/episode.js';
-import { FIXTURE_EPISODES, planEpisodes } from '../../src/runtime/sim/livestream/plan.js';
 import type { SimulatedEpisode } from '../../src/runtime/sim/simulate.js';
+import { FIXTURE_EPISODES, planEpisodes } from '../../src/scenarios/livestream/plan.js';
 import {
   agentMessages,
   type EpisodeSetup,
   expectReplayed,
   harness,
   inProcess,
+  scenario,
 } from '../support/env-episodes.js';
 
 /** Replays the in-process run's agent messages through the service; returns what the client saw. */
@@ -49,7 +50,7 @@ const scenarioIndex = (seed: string, name: string) =>
 
 describe('createEnvService', () => {
   it('reset sends the first viewer message and offers the harness tools', async () => {
-    const env = createEnvService({ harness });
+    const env = createEnvService({ scenario, harness });
     const reset = await env.reset({ seed: 's', index: scenarioIndex('s', 'price') });
     expect(reset.episode_id).toBe('ep-1');
     expect(reset.done).toBe(false);
@@ -57,7 +58,8 @@ describe('createEnvService', () => {
     expect(reset.observation.messages.some((message) => 'hsa' in message)).toBe(false);
     expect(reset.observation.tools.map((tool) => tool.function.name)).toContain('get_price_and_coupons');
     expect(reset.info).toMatchObject({
-      scenario: 'price',
+      scenario: 'livestream',
+      labels: { scenario: 'price' },
       seed: 's',
       entry_id: expect.stringMatching(/^env-\d{4}$/),
     });
@@ -67,7 +69,7 @@ describe('createEnvService', () => {
   it('the same resets give identical answers on two servers', async () => {
     const requests = [{ seed: 7, index: 11 }, { seed: 7, index: 12, harness: { augment: 'hat' } }, {}];
     const answers = async () => {
-      const env = createEnvService({ harness });
+      const env = createEnvService({ scenario, harness });
       const out: string[] = [];
       for (const request of requests) out.push(JSON.stringify(await env.reset(request)));
       return out;
@@ -76,7 +78,7 @@ describe('createEnvService', () => {
   });
 
   it('replaying the in-process run gives its trajectory and rewards (original, hat, faults, client variant)', async () => {
-    const env = createEnvService({ harness });
+    const env = createEnvService({ scenario, harness });
     const setups: EpisodeSetup[] = [
       { seed: 'a', index: scenarioIndex('a', 'multi_turn') },
       { seed: 'a', index: scenarioIndex('a', 'item_qa'), augment: true },
@@ -101,7 +103,7 @@ describe('createEnvService', () => {
   });
 
   it('runs a variant the client brings, scored after mapping back', async () => {
-    const env = createEnvService({ harness });
+    const env = createEnvService({ scenario, harness });
     const sim = await inProcess({ seed: 'v', index: 9, augment: true });
     expect(sim.variant).toBeDefined();
     const reset = await env.reset({
@@ -116,7 +118,7 @@ describe('createEnvService', () => {
   });
 
   it('refuses an invalid variant harness with its issues, and an unknown policy', async () => {
-    const env = createEnvService({ harness });
+    const env = createEnvService({ scenario, harness });
     const bad = await refusal(env.reset({ harness: { variant: { harness: { id: 'x' } } } }));
     expect(bad.status).toBe(400);
     expect(bad.code).toBe('invalid_harness');
@@ -133,7 +135,7 @@ describe('createEnvService', () => {
   });
 
   it('a malformed step is a 400 with the reason and leaves the episode as it was', async () => {
-    const env = createEnvService({ harness });
+    const env = createEnvService({ scenario, harness });
     const setup = { seed: 'm', index: 3 };
     const sim = await inProcess(setup);
     const reset = await env.reset(setup);
@@ -151,7 +153,7 @@ describe('createEnvService', () => {
   });
 
   it('unknown episodes are 404, steps after the end 409, and a second concurrent step 409', async () => {
-    const env = createEnvService({ harness });
+    const env = createEnvService({ scenario, harness });
     const unknown = await refusal(env.step('ep-404', { content: 'hi' }));
     expect([unknown.status, unknown.code]).toEqual([404, 'unknown_episode']);
     const setup = { seed: 'd', index: scenarioIndex('d', 'price') };
@@ -170,7 +172,7 @@ describe('createEnvService', () => {
   });
 
   it('an episode whose only viewer message an input hook stops is done at reset', async () => {
-    const env = createEnvService({ harness });
+    const env = createEnvService({ scenario, harness });
     const index = scenarioIndex('i', 'input_spam');
     expect(index).toBeGreaterThanOrEqual(0);
     const sim = await inProcess({ seed: 'i', index });
@@ -184,7 +186,7 @@ describe('createEnvService', () => {
 
   it('idle episodes expire on the injected clock; a request keeps an episode alive', async () => {
     let now = 1_000;
-    const env = createEnvService({ harness, idleMs: 60_000, now: () => now });
+    const env = createEnvService({ scenario, harness, idleMs: 60_000, now: () => now });
     const kept = await env.reset({ seed: 'x', index: 1 });
     const dropped = await env.reset({ seed: 'x', index: 2 });
     now += 59_999;
@@ -199,7 +201,7 @@ describe('createEnvService', () => {
   });
 
   it('caps episodes: running ones refuse a new reset with 429, finished ones give way', async () => {
-    const env = createEnvService({ harness, maxEpisodes: 2 });
+    const env = createEnvService({ scenario, harness, maxEpisodes: 2 });
     const setup = { seed: 'k', index: scenarioIndex('k', 'price') };
     const sim = await inProcess(setup);
     const first = await env.reset(setup);
@@ -216,7 +218,7 @@ describe('createEnvService', () => {
   });
 
   it('get_reward answers in the OpenRLHF shape, running episodes included, and checks lengths', async () => {
-    const env = createEnvService({ harness });
+    const env = createEnvService({ scenario, harness });
     const setup = { seed: 'r', index: 4 };
     const sim = await inProcess(setup);
     const done = await env.reset(setup);
@@ -233,7 +235,7 @@ describe('createEnvService', () => {
       ['accuracy', 'done', 'effectiveness', 'skillSelection', 'toolRationality'].sort(),
     );
     expect(answer.extra_logs.done).toEqual([1, 0, 1]);
-    expect(answer.extra_logs.accuracy![0]).toBe(sim.rewards.accuracy);
+    expect(answer.extra_logs.accuracy![0]).toBe(sim.rewards.rewards.accuracy);
     for (const values of Object.values(answer.extra_logs)) expect(values).toHaveLength(3);
     // A running episode's missing turns count against it.
     expect(answer.rewards[1]).toBeLessThan(1);

@@ -9,18 +9,20 @@ import { canonicalJson } from '../../src/harness/canonical-json.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import type { ChatModel } from '../../src/runtime/chat-model.js';
 import { isToolError } from '../../src/runtime/episode-task.js';
-import { FIXTURE_SEED, planEpisodes } from '../../src/runtime/sim/livestream/plan.js';
-import { runModelEpisode, runOracleEpisode } from '../../src/runtime/sim/livestream/run-episode.js';
 import { type SimulatedEpisode, type SimulateOptions, simulate } from '../../src/runtime/sim/simulate.js';
+import { createLivestreamScenario } from '../../src/scenarios/livestream/index.js';
+import { FIXTURE_SEED, planEpisodes } from '../../src/scenarios/livestream/plan.js';
+import { runModelEpisode, runOracleEpisode } from '../../src/scenarios/livestream/run-episode.js';
 import type { Message } from '../../src/trajectory/schema.js';
 import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
 import { projectRoot } from '../support/run-cli.js';
 
 const harness = await loadHarnessFile(join(projectRoot, 'fixtures/livestream/harness.yaml'));
+const scenario = createLivestreamScenario();
 
-async function collect(options: Omit<SimulateOptions, 'harness'>): Promise<SimulatedEpisode[]> {
+async function collect(options: Omit<SimulateOptions, 'harness' | 'scenario'>): Promise<SimulatedEpisode[]> {
   const episodes: SimulatedEpisode[] = [];
-  for await (const episode of simulate({ harness, ...options })) episodes.push(episode);
+  for await (const episode of simulate({ scenario, harness, ...options })) episodes.push(episode);
   return episodes;
 }
 
@@ -49,7 +51,7 @@ describe('the live-stream simulator', () => {
     const episodes = await collect({ episodes: 500, seed: 'acceptance-base', idPrefix: 'b-' });
     expect(episodes).toHaveLength(500);
     expectAllValid(episodes);
-    expect(mean(episodes.map((episode) => episode.rewards.accuracy))).toBeGreaterThanOrEqual(0.99);
+    expect(mean(episodes.map((episode) => episode.rewards.rewards.accuracy!))).toBeGreaterThanOrEqual(0.99);
     expect(episodes.every((episode) => episode.deviations.length === 0)).toBe(true);
   });
 
@@ -69,9 +71,11 @@ describe('the live-stream simulator', () => {
       (episode) => canonicalJson(episode.harness.tools) !== canonicalJson(harness.tools),
     );
     expect(renamed.length).toBeGreaterThan(200);
-    expect(mean(episodes.map((episode) => episode.rewards.accuracy))).toBeGreaterThanOrEqual(0.99);
+    expect(mean(episodes.map((episode) => episode.rewards.rewards.accuracy!))).toBeGreaterThanOrEqual(0.99);
     // Rewards read each variant in its own vocabulary: a merged skill counts as the skills it merges.
-    expect(mean(episodes.map((episode) => episode.rewards.skillSelection))).toBeGreaterThanOrEqual(0.999);
+    expect(mean(episodes.map((episode) => episode.rewards.rewards.skillSelection!))).toBeGreaterThanOrEqual(
+      0.999,
+    );
   }, 60_000);
 
   it('with 20% tool faults over 1000 episodes, every fault is retried or the harness ends the turn', async () => {
@@ -133,10 +137,10 @@ describe('the live-stream simulator', () => {
       ),
     );
     const clean = episodes.filter((episode) => episode.faults.failed === 0);
-    expect(mean(cut.map((episode) => episode.rewards.effectiveness))).toBeLessThan(
-      mean(clean.map((episode) => episode.rewards.effectiveness)),
+    expect(mean(cut.map((episode) => episode.rewards.rewards.effectiveness!))).toBeLessThan(
+      mean(clean.map((episode) => episode.rewards.rewards.effectiveness!)),
     );
-    expect(mean(episodes.map((episode) => episode.rewards.accuracy))).toBeGreaterThanOrEqual(0.99);
+    expect(mean(episodes.map((episode) => episode.rewards.rewards.accuracy!))).toBeGreaterThanOrEqual(0.99);
   }, 60_000);
 
   it('gives the same episodes for any shard count and concurrency', async () => {

@@ -10,11 +10,13 @@ import { createRegistry } from '../../src/augment/registry.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import type { Harness } from '../../src/harness/schema.js';
 import { toChatMessages } from '../../src/runtime/episode.js';
-import { FIXTURE_EPISODES } from '../../src/runtime/sim/livestream/plan.js';
 import { type SimulatedEpisode, simulate } from '../../src/runtime/sim/simulate.js';
+import { createLivestreamScenario, FIXTURE_EPISODES } from '../../src/scenarios/livestream/index.js';
 import type { Message } from '../../src/trajectory/schema.js';
 import { projectRoot } from './run-cli.js';
 
+/** The live-stream scenario the environment serves. */
+export const scenario = createLivestreamScenario();
 /** The live-stream fixture harness the environment serves; never mutate it. */
 export const harness: Harness = await loadHarnessFile(join(projectRoot, 'fixtures/livestream/harness.yaml'));
 const hat = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
@@ -35,6 +37,7 @@ export interface EpisodeSetup {
  */
 export async function inProcess(setup: EpisodeSetup): Promise<SimulatedEpisode> {
   const run = simulate({
+    scenario,
     harness,
     seed: setup.seed,
     idPrefix: 'env-',
@@ -77,9 +80,9 @@ export function expectReplayed(
   expect(last.done).toBe(true);
   expect(last.reward).toBe(sim.rewards.total);
   expect(last.rewards).toEqual({
-    accuracy: sim.rewards.accuracy,
-    effectiveness: sim.rewards.effectiveness,
-    toolRationality: sim.rewards.toolRationality,
-    skillSelection: sim.rewards.skillSelection,
+    accuracy: sim.rewards.rewards.accuracy,
+    effectiveness: sim.rewards.rewards.effectiveness,
+    toolRationality: sim.rewards.rewards.toolRationality,
+    skillSelection: sim.rewards.rewards.skillSelection,
   });
 }

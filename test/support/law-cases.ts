@@ -5,6 +5,7 @@ import type { LawCase } from '../../src/testing/operator-laws.js';
 import { readJsonl } from '../../src/trajectory/read-jsonl.js';
 import type { Trajectory } from '../../src/trajectory/schema.js';
 import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
+import { resetTrajectory, scopedHarness, scopedHookChecks } from './scoped-hook-harness.js';
 import { baggageTrajectory, travelHarness } from './travel-harness.js';
 
 let cached: Promise<LawCase[]> | undefined;
@@ -38,7 +39,14 @@ export function lawCases(): Promise<LawCase[]> {
   cached ??= (async () => {
     const travel = travelHarness();
     const trajectory = validateTrajectory(baggageTrajectory(), travel).trajectory as Trajectory;
-    return [await fixtureCase(), { name: 'travel', harness: travel, trajectories: [trajectory] }];
+    // Policy hooks scoped to tools, a named skill and a registered custom check.
+    const scoped: LawCase = {
+      name: 'scoped-hooks',
+      harness: scopedHarness(),
+      trajectories: [resetTrajectory()],
+      hookChecks: scopedHookChecks,
+    };
+    return [await fixtureCase(), { name: 'travel', harness: travel, trajectories: [trajectory] }, scoped];
   })();
   return cached;
 }

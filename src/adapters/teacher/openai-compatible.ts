@@ -1,11 +1,11 @@
 // The OpenAI-compatible teacher: runs the runtime's agent loop against an endpoint (vLLM, SGLang, a hosted
-// API) under the variant harness. Simulated tasks use the live-stream sandbox tools; tasks from a dataset
+// API) under the variant harness. Simulated tasks use their scenario's tool backend; tasks from a dataset
 // get their tools answered from the gold trajectory's recorded results.
 import type { Teacher } from '../../pipeline/teacher.js';
 import { runAgent } from '../../runtime/agent-loop.js';
 import type { ChatModel, ChatRequest } from '../../runtime/chat-model.js';
 import { recordedTools } from '../../runtime/recorded-tools.js';
-import { runModelEpisode } from '../../runtime/sim/livestream/run-episode.js';
+import { playScenarioEpisode } from '../../runtime/sim/play.js';
 import type { Message } from '../../trajectory/schema.js';
 
 export interface OpenAICompatibleTeacherOptions {
@@ -29,14 +29,14 @@ export function openAICompatibleTeacher(options: OpenAICompatibleTeacherOptions)
       const variant = request.variant
         ? { harness: request.variant.harness, relabel: request.variant.relabel }
         : undefined;
-      const episode = request.task.episode;
-      if (episode) {
-        const played = await runModelEpisode({
-          entry: episode.entry,
-          seed: episode.seed,
+      const simulated = request.task.episode;
+      if (simulated) {
+        const played = await playScenarioEpisode({
+          scenario: simulated.scenario,
+          episode: simulated.episode,
+          seed: simulated.seed,
           base: request.base,
-          model: options.model,
-          request: options.request,
+          model: { model: options.model, request: options.request },
           ...(variant ? { variant } : {}),
           ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
           ...(request.signal ? { signal: request.signal } : {}),

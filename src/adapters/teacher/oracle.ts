@@ -1,8 +1,8 @@
-// The oracle teacher: the simulator's scripted policy plays the task's episode again under the variant
-// harness (reading the variant's vocabulary through its relabel and the variant's own hooks). It needs
-// simulated inputs, whose plan entry it replays.
+// The oracle teacher: the scenario's scripted policy plays the task's episode again under the variant
+// harness (its tools mapped through the variant's relabel, the variant's own hooks). It needs simulated
+// inputs (`inputs.simulate`) from a scenario that has an oracle.
 import type { Teacher } from '../../pipeline/teacher.js';
-import { runOracleEpisode } from '../../runtime/sim/livestream/run-episode.js';
+import { playScenarioEpisode } from '../../runtime/sim/play.js';
 
 /**
  * @example
@@ -13,15 +13,26 @@ export function oracleTeacher(): Teacher {
     name: 'oracle',
     exact: false,
     async generate(request) {
-      const episode = request.task.episode;
-      if (!episode) return { skip: 'the oracle teacher plays simulated episodes only (use inputs.simulate)' };
-      const played = await runOracleEpisode({
-        entry: episode.entry,
-        seed: episode.seed,
+      const simulated = request.task.episode;
+      if (!simulated)
+        return { skip: 'the oracle teacher plays simulated episodes only (use inputs.simulate)' };
+      if (!simulated.scenario.oracle)
+        return { skip: `scenario "${simulated.scenario.name}" has no oracle to play the episode` };
+      const played = await playScenarioEpisode({
+        scenario: simulated.scenario,
+        episode: simulated.episode,
         base: request.base,
+        seed: simulated.seed,
         ...(request.variant
-          ? { variant: { harness: request.variant.harness, relabel: request.variant.relabel } }
+          ? {
+              variant: {
+                id: request.variant.id,
+                harness: request.variant.harness,
+                relabel: request.variant.relabel,
+              },
+            }
           : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
       });
       return { trajectory: { ...played.trajectory, id: request.task.id } };
     },

@@ -2,15 +2,15 @@ import type { Command } from 'commander';
 import { planApplicability } from '../../augment/applicability.js';
 import { type AugmentReject, augment } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
-import { compilePolicy, severityValue } from '../../augment/policy.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import type { Trajectory } from '../../trajectory/schema.js';
-import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
+import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajectory/validate-trajectory.js';
+import { loadHookChecks } from '../hook-checks-loader.js';
 import { nonNegativeInteger, openRowOutputs } from '../io.js';
-import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
+import { policyFromOptions } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
 
@@ -26,17 +26,22 @@ interface AugmentCliOptions {
   shard?: string;
   severity?: string;
   requireChange?: boolean;
+  hookChecks?: string;
 }
 
 /** How many of the first valid trajectories the up-front applicability check tries operators on. */
 const probeTrajectories = 8;
 
 /** The first valid trajectories of a file, for the applicability check; invalid lines are left to `augment`. */
-async function firstTrajectories(file: string, harness: Harness): Promise<Trajectory[]> {
+async function firstTrajectories(
+  file: string,
+  harness: Harness,
+  options: ValidateTrajectoryOptions,
+): Promise<Trajectory[]> {
   const found: Trajectory[] = [];
   for await (const record of readJsonl(file)) {
     if (!('value' in record)) continue;
-    const validation = validateTrajectory(record.value, harness);
+    const validation = validateTrajectory(record.value, harness, options);
     if (validation.valid && validation.trajectory) found.push(validation.trajectory);
     if (found.length >= probeTrajectories) break;
   }
@@ -72,28 +77,23 @@ export function registerAugment(program: Command): void {
       '--require-change',
       'exit 1 when the policy cannot change this harness (before writing), or when any row is an unchanged copy',
     )
+    .option('--hook-checks <module>', 'a module exporting the custom hook checks the harness names')
     .action(async (options: AugmentCliOptions) => {
       const started = Date.now();
       const variants = nonNegativeInteger('--variants', options.variants);
       const shard = parseShard(options.shard);
-      const harness = await loadHarnessFile(options.harness);
-      const policy = await resolvePolicy(options.policy, options.policyFile);
-      const severity =
-        options.severity === undefined
-          ? severityValue(policy.severity)
-          : /^(slight|medium|heavy)$/.test(options.severity)
-            ? severityValue(options.severity as 'slight')
-            : Number(options.severity);
-      if (!(severity >= 0 && severity <= 1))
-        throw new HarnessAugmentError(`--severity must be slight, medium, heavy or within [0, 1]`, {
-          kind: 'usage',
-        });
-      const plan = compilePolicy(policy, await builtinRegistry());
+      const hookChecks = await loadHookChecks(options.hookChecks);
+      const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
+      const { plan, severity, policy } = await policyFromOptions(
+        options.policy,
+        options.policyFile,
+        options.severity,
+      );
       // Say up front what cannot apply here, rather than writing unchanged copies in silence.
       const applicability = await planApplicability(
         plan,
         harness,
-        await firstTrajectories(options.trajectories, harness),
+        await firstTrajectories(options.trajectories, harness, hookChecks ? { hookChecks } : {}),
       );
       for (const entry of applicability.operators) {
         if (!entry.applies)
@@ -126,6 +126,7 @@ export function registerAugment(program: Command): void {
           seed: options.seed,
           severity,
           ...(shard ? { shard } : {}),
+          ...(hookChecks ? { hookChecks } : {}),
           onReject,
           onExample: () => {
             counts.examples++;

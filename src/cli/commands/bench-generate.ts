@@ -2,13 +2,13 @@
 // into each variant's vocabulary. Output is written atomically; rejects go to their own file.
 import type { Command } from 'commander';
 import { type Dimension, dimensions } from '../../augment/operator.js';
-import { compileDimensionPlans, compilePolicy } from '../../augment/policy.js';
+import { compileDimensionPlans } from '../../augment/policy.js';
 import { type BenchReject, generateBench, type Holdout } from '../../bench/generate.js';
 import { readBenchItems } from '../../bench/items.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { nonNegativeInteger, openRowOutputs } from '../io.js';
-import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
+import { builtinRegistry, policyFromOptions } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
 
 interface BenchGenerateOptions {
@@ -73,7 +73,7 @@ export function registerBenchGenerate(bench: Command): void {
         holdout.dimension = options.holdoutDimension as Dimension;
       }
       const harness = await loadHarnessFile(options.harness);
-      const policy = await resolvePolicy(options.policy, options.policyFile);
+      const { plan, policy } = await policyFromOptions(options.policy, options.policyFile);
       const registry = await builtinRegistry();
       if (options.holdoutOperator !== undefined) {
         const known = registry.list().map((operator) => operator.id);
@@ -84,7 +84,6 @@ export function registerBenchGenerate(bench: Command): void {
           );
         holdout.operator = options.holdoutOperator;
       }
-      const plan = compilePolicy(policy, registry);
       if (options.attribution !== 'mixed' && options.attribution !== 'one-dimension')
         throw new HarnessAugmentError(
           `--attribution must be mixed or one-dimension, got "${options.attribution}"`,

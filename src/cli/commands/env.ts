@@ -1,15 +1,15 @@
 // `hsa env serve`: the RL environment server (Gym-like /reset and /step, OpenRLHF /get_reward, /health) over
-// the live-stream simulator. Parses options, wires the service to the HTTP adapter, prints where it listens,
+// a scenario's episodes. Parses options, wires the service to the HTTP adapter, prints where it listens,
 // and shuts down cleanly on SIGINT or SIGTERM.
 import type { Command } from 'commander';
 import { startEnvServer } from '../../adapters/env-http/server.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { createEnvService } from '../../runtime/env/service.js';
-import { FIXTURE_SEED } from '../../runtime/sim/livestream/plan.js';
 import { nonNegativeInteger } from '../io.js';
+import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 
-interface EnvServeOptions {
+interface EnvServeOptions extends ScenarioCliOptions {
   harness: string;
   host: string;
   port: string;
@@ -17,7 +17,7 @@ interface EnvServeOptions {
   maxBody: string;
   maxEpisodes: string;
   faults?: string;
-  seed: string;
+  seed?: string;
   idleMinutes: string;
 }
 
@@ -72,21 +72,22 @@ function untilSignal(): Promise<NodeJS.Signals> {
  * Registers `hsa env serve`.
  *
  * @example
- * registerEnv(program); // hsa env serve --harness fixtures/livestream/harness.yaml --port 8000
+ * registerEnv(program); // hsa env serve --scenario replay --harness h.yaml --trajectories t.jsonl --port 8000
  */
 export function registerEnv(program: Command): void {
-  const env = program.command('env').description('serve the live-stream simulator as an RL environment');
-  env
+  const env = program.command('env').description("serve a scenario's episodes as an RL environment");
+  const serve = env
     .command('serve')
     .description('HTTP environment: POST /reset, POST /step, POST /get_reward (OpenRLHF), GET /health')
-    .requiredOption('--harness <file>', 'base harness (the live-stream harness or one with its tools)')
+    .requiredOption('--harness <file>', 'base harness');
+  withScenarioOptions(serve)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--port <port>', 'port (0: any free port)', '8000')
     .option('--token-env <var>', 'require "Authorization: Bearer <token>", the token read from this variable')
     .option('--max-body <size>', 'largest request body (e.g. 1mb, 512kb)', '1mb')
     .option('--max-episodes <n>', 'most episodes held at once', '1024')
     .option('--faults <rate>', 'default share of tool calls that fail (a reset may override it)')
-    .option('--seed <seed>', 'seed of resets that give none', FIXTURE_SEED)
+    .option('--seed <seed>', "seed of resets that give none (default: the scenario's own seed)")
     .option('--idle-minutes <n>', 'drop an episode after this many minutes without a request', '10')
     .action(async (options: EnvServeOptions) => {
       const port = nonNegativeInteger('--port', options.port);
@@ -107,9 +108,12 @@ export function registerEnv(program: Command): void {
       const faults = faultRate(options.faults);
       const secret = token(options.tokenEnv);
       const harness = await loadHarnessFile(options.harness);
+      const scenario = await scenarioFromOptions(options, harness, options.harness);
+      const seed = options.seed ?? scenario.seed ?? '0';
       const service = createEnvService({
+        scenario,
         harness,
-        seed: options.seed,
+        seed,
         maxEpisodes,
         idleMs: idleMinutes * 60_000,
         // Ids of this process differ from a previous run's, so a client holding old ids gets a 404.
@@ -124,7 +128,7 @@ export function registerEnv(program: Command): void {
       });
       const lines = [
         `hsa env serve: listening on ${server.url}`,
-        `  harness ${harness.id}, seed ${options.seed}${faults !== undefined ? `, fault rate ${faults}` : ''}, at most ${maxEpisodes} episodes, idle timeout ${idleMinutes} min, body limit ${maxBodyBytes} bytes`,
+        `  scenario ${scenario.name}, harness ${harness.id}, seed ${seed}${faults !== undefined ? `, fault rate ${faults}` : ''}, at most ${maxEpisodes} episodes, idle timeout ${idleMinutes} min, body limit ${maxBodyBytes} bytes`,
         `  auth: ${secret !== undefined ? `Bearer token from $${options.tokenEnv} (GET /health is open)` : 'none'}`,
         `  POST ${server.url}/reset       start an episode: {"seed", "index", "harness": "original" | {"augment": "hat"}, "faults": {"rate"}}`,
         `  POST ${server.url}/step        one assistant message: {"episode_id", "message"}`,
@@ -141,5 +145,6 @@ export function registerEnv(program: Command): void {
       process.stdout.write(`hsa env serve: ${signal}, shutting down\n`);
       await server.close();
       service.close();
+      await scenario.close?.();
     });
 }

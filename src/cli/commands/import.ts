@@ -8,13 +8,99 @@ import {
   skeletonHarness,
 } from '../../harness/importers/index.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { parseHarness } from '../../harness/parse-harness.js';
-import { emit, exitCodes, printIssues, serialize } from '../io.js';
+import { fromZodIssues, loadHarnessFile, parseHarness } from '../../harness/parse-harness.js';
+import { type ImportLogOptions, importLogRecord, LogAliasesSchema } from '../../trajectory/import-logs.js';
+import { readJsonl } from '../../trajectory/read-jsonl.js';
+import { emit, exitCodes, openRowOutputs, printIssues, serialize } from '../io.js';
 
 interface ImportOptions {
   output?: string;
   id?: string;
   skipInvalid?: boolean;
+}
+
+interface ImportTrajectoriesOptions {
+  harness: string;
+  output: string;
+  rejects?: string;
+  aliases?: string;
+  system: string;
+  hookTurns: string;
+}
+
+function oneOf<T extends string>(option: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new HarnessAugmentError(`${option} must be ${allowed.join(' or ')}, got "${value}"`, {
+    kind: 'usage',
+  });
+}
+
+async function loadAliases(file: string) {
+  const document = await readDocument(file);
+  const parsed = LogAliasesSchema.safeParse(document.value);
+  if (parsed.success) return parsed.data;
+  const issues = locateIssues(fromZodIssues(parsed.error.issues), document);
+  throw new HarnessAugmentError(`${file}: not an alias map ({ tools: { old: new }, skills: { old: new } })`, {
+    issues,
+  });
+}
+
+/** `hsa import trajectories`: logs in, trajectories that validate out, rejects with line and reason. */
+async function importTrajectories(logs: string, options: ImportTrajectoriesOptions) {
+  const harness = await loadHarnessFile(options.harness);
+  const settings: ImportLogOptions = {
+    system: oneOf('--system', options.system, ['keep', 'render'] as const),
+    hookTurns: oneOf('--hook-turns', options.hookTurns, ['strict', 'loose'] as const),
+    ...(options.aliases ? { aliases: await loadAliases(options.aliases) } : {}),
+  };
+  const rejectsFile = options.rejects ?? `${options.output.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
+  const outputs = await openRowOutputs(options.output, rejectsFile);
+  const counts = { read: 0, written: 0, rejected: 0 };
+  const totals = { aliasedTools: 0, aliasedSkills: 0, skillBodies: 0, hookMarkers: 0, systemRendered: 0 };
+  const byReason: Record<string, number> = {};
+  try {
+    for await (const record of readJsonl(logs)) {
+      counts.read++;
+      const result =
+        'issue' in record
+          ? ({
+              ok: false,
+              reject: { line: record.line, reason: 'invalid_json', message: record.issue.message },
+            } as const)
+          : importLogRecord(record.value, harness, settings, record.line);
+      if (result.ok) {
+        counts.written++;
+        const { repairs } = result;
+        totals.aliasedTools += repairs.aliasedTools;
+        totals.aliasedSkills += repairs.aliasedSkills;
+        totals.skillBodies += repairs.skillBodies;
+        totals.hookMarkers += repairs.hookMarkers;
+        if (repairs.systemRendered) totals.systemRendered++;
+        await outputs.row(result.trajectory);
+      } else {
+        counts.rejected++;
+        byReason[result.reject.reason] = (byReason[result.reject.reason] ?? 0) + 1;
+        outputs.reject({ file: logs, ...result.reject });
+      }
+    }
+  } catch (error) {
+    await outputs.abort();
+    throw error;
+  }
+  await outputs.finish(options.rejects !== undefined);
+  const reasons = Object.entries(byReason)
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([reason, count]) => `${reason} ${count}`)
+    .join(', ');
+  const lines = [
+    `read ${counts.read} log lines: ${counts.written} written + ${counts.rejected} rejected`,
+    `rejected by reason: ${reasons || 'none'}`,
+    `reconciled: ${totals.systemRendered} system prompts rendered, ${totals.aliasedTools} tool names and ${totals.aliasedSkills} skill ids aliased, ${totals.skillBodies} skill bodies filled, ${totals.hookMarkers} hook decisions marked`,
+    `out: ${options.output}${counts.rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  // The trajectories were written, but part of the log could not be: say so in the exit code too.
+  if (counts.rejected > 0) process.exitCode = 1;
 }
 
 const idFrom = (source: string, fallback: string) =>
@@ -37,7 +123,9 @@ function located<T>(document: ParsedDocument, run: (value: unknown) => T): T {
 export function registerImport(program: Command): void {
   const command = program
     .command('import')
-    .description('build a harness from tools or skills in another format');
+    .description(
+      'build a harness from tools or skills in another format, or bring logged conversations under a harness',
+    );
   const finish = async (harnessInput: unknown, options: ImportOptions) => {
     const harness = parseHarness(harnessInput);
     await emit(serialize(harness, options.output), options.output);
@@ -90,4 +178,31 @@ export function registerImport(program: Command): void {
         process.exitCode = exitCodes.invalid;
       }
     });
+  command
+    .command('trajectories')
+    .description(
+      'logged conversations (JSONL) as trajectories that validate under a harness; what cannot be reconciled goes to a rejects file',
+    )
+    .argument('<logs>', 'log JSONL file: one conversation per line with `messages` (and `context`)')
+    .requiredOption('--harness <file>', 'the harness the trajectories must validate under')
+    .requiredOption('-o, --output <file>', 'trajectories JSONL to write')
+    .option(
+      '--rejects <file>',
+      'rejects JSONL with line and reason (default: <output without .jsonl>.rejects.jsonl, written when anything is rejected)',
+    )
+    .option(
+      '--aliases <file>',
+      'YAML or JSON map of legacy names: { tools: { old: new }, skills: { old: new } }',
+    )
+    .option(
+      '--system <mode>',
+      'render: the harness renders the system prompt from the context; keep: the logged one stays',
+      'render',
+    )
+    .option(
+      '--hook-turns <mode>',
+      "strict: a logged feedback or fallback turn must carry the harness's text; loose: any turn in that place is re-rendered",
+      'strict',
+    )
+    .action(importTrajectories);
 }

@@ -5,6 +5,7 @@ import { loadPipelineConfig } from '../../pipeline/config.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
 import { builtinRegistry } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
+import { pipelineScenario } from '../scenario-option.js';
 import { parseShard } from '../shard.js';
 
 interface PipelineRunCliOptions {
@@ -34,7 +35,11 @@ export function registerPipeline(program: Command): void {
       const config = await loadPipelineConfig(file);
       if (options.out) config.out = resolve(options.out);
       const shard = parseShard(options.shard);
-      const dependencies = buildPipelineDependencies(config, { registry: await builtinRegistry() });
+      const scenario = await pipelineScenario(config);
+      const dependencies = buildPipelineDependencies(config, {
+        registry: await builtinRegistry(),
+        ...(scenario ? { scenario } : {}),
+      });
       const progress = createProgress('pipeline');
       const manifest = await runPipeline(config, dependencies, {
         ...(options.resume ? { resume: true } : {}),
@@ -45,7 +50,10 @@ export function registerPipeline(program: Command): void {
               ? `${counts.tasks} tasks, ${counts.examples} examples, ${counts.rejected} rejected`
               : `${stage} ${detail ?? ''}`,
           ),
-      }).finally(() => progress.done());
+      }).finally(async () => {
+        progress.done();
+        await scenario?.close?.();
+      });
       const { counts } = manifest;
       const reasons = Object.entries(counts.byReason)
         .map(([reason, n]) => `${reason} ${n}`)

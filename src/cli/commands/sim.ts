@@ -1,18 +1,16 @@
 import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
-import { compilePolicy, severityValue } from '../../augment/policy.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
-
-import { FIXTURE_SEED } from '../../runtime/sim/livestream/plan.js';
 import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { nonNegativeInteger, openAtomicLines } from '../io.js';
-import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
+import { policyFromOptions } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
+import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 import { parseShard } from '../shard.js';
 
-interface SimRunOptions {
+interface SimRunOptions extends ScenarioCliOptions {
   harness: string;
   policy: string;
   endpoint?: string;
@@ -20,9 +18,9 @@ interface SimRunOptions {
   apiKeyEnv: string;
   temperature?: string;
   maxTokens?: string;
-  episodes: string;
-  seed: string;
-  idPrefix: string;
+  episodes?: string;
+  seed?: string;
+  idPrefix?: string;
   augment?: string;
   severity?: string;
   faults?: string;
@@ -42,32 +40,24 @@ function rate(text: string | undefined): number | undefined {
   return value;
 }
 
-async function augmentPlan(name: string, severity: string | undefined) {
-  const isFile = /\.(ya?ml|json)$/i.test(name);
-  const policy = await resolvePolicy(isFile ? undefined : name, isFile ? name : undefined);
-  const level =
-    severity === undefined
-      ? severityValue(policy.severity)
-      : /^(slight|medium|heavy)$/.test(severity)
-        ? severityValue(severity as 'slight')
-        : Number(severity);
-  return { plan: compilePolicy(policy, await builtinRegistry()), severity: level };
+async function augmentPlan(reference: string, severity: string | undefined) {
+  const { plan, severity: level } = await policyFromOptions(reference, undefined, severity);
+  return { plan, severity: level };
 }
-
-const rewardNames = ['accuracy', 'effectiveness', 'toolRationality', 'skillSelection', 'total'] as const;
 
 const mean = (values: number[]) =>
   values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
 
 export function registerSim(program: Command): void {
-  const sim = program.command('sim').description('simulate live-stream episodes with the oracle or a model');
-  sim
+  const sim = program.command('sim').description("simulate a scenario's episodes with its oracle or a model");
+  const run = sim
     .command('run')
     .description('play simulated episodes under a harness (or augmented variants) and score them')
-    .requiredOption('--harness <file>', 'base harness (the live-stream harness or one with its tools)')
+    .requiredOption('--harness <file>', 'base harness');
+  withScenarioOptions(run)
     .option(
       '--policy <policy>',
-      'who answers: oracle (the scripted policy) or model (needs --endpoint)',
+      "who answers: oracle (the scenario's scripted policy) or model (needs --endpoint)",
       'oracle',
     )
     .option(
@@ -78,9 +68,9 @@ export function registerSim(program: Command): void {
     .option('--api-key-env <var>', 'environment variable holding the API key', 'OPENAI_API_KEY')
     .option('--temperature <t>', 'sampling temperature for the model')
     .option('--max-tokens <n>', 'max_tokens for the model')
-    .option('--episodes <n>', 'number of episodes', '396')
-    .option('--seed <seed>', 'seed of the run', FIXTURE_SEED)
-    .option('--id-prefix <prefix>', 'episode id prefix', 'ls-')
+    .option('--episodes <n>', "number of episodes (default: the scenario's own count)")
+    .option('--seed <seed>', "seed of the run (default: the scenario's own seed)")
+    .option('--id-prefix <prefix>', 'episode id prefix, where the scenario numbers its episodes')
     .option(
       '--augment <policy>',
       'run each episode under a certified variant: a preset name or a policy file',
@@ -108,11 +98,15 @@ export function registerSim(program: Command): void {
         throw new HarnessAugmentError('a model policy needs --endpoint and --model', { kind: 'usage' });
       const faults = rate(options.faults);
       const shard = parseShard(options.shard);
+      const scenario = await scenarioFromOptions(options, harness, options.harness);
       const simulateOptions: SimulateOptions = {
+        scenario,
         harness,
-        episodes: nonNegativeInteger('--episodes', options.episodes),
-        seed: options.seed,
-        idPrefix: options.idPrefix,
+        ...(options.episodes !== undefined
+          ? { episodes: nonNegativeInteger('--episodes', options.episodes) }
+          : {}),
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
+        ...(options.idPrefix !== undefined ? { idPrefix: options.idPrefix } : {}),
         ...(faults !== undefined ? { faults: { rate: faults } } : {}),
         ...(shard ? { shard } : {}),
         ...(options.strict ? { strict: true } : {}),
@@ -141,7 +135,13 @@ export function registerSim(program: Command): void {
       const variants = options.augment ? await openAtomicLines(variantsFile) : undefined;
       const progress = createProgress('sim');
       const totals = { episodes: 0, invalid: 0, faults: 0, deviations: 0, augmentSkipped: 0 };
-      const rewards: Record<string, number[]> = Object.fromEntries(rewardNames.map((name) => [name, []]));
+      // Reward names in the order the scenario's scores give them, then the total.
+      const rewards = new Map<string, number[]>();
+      const add = (name: string, value: number) => {
+        const values = rewards.get(name);
+        if (values) values.push(value);
+        else rewards.set(name, [value]);
+      };
       const invalidIds: string[] = [];
       try {
         for await (const episode of simulate(simulateOptions)) {
@@ -154,12 +154,13 @@ export function registerSim(program: Command): void {
           totals.faults += episode.faults.failed;
           totals.deviations += episode.deviations.length;
           if (episode.augmentSkipped) totals.augmentSkipped++;
-          for (const name of rewardNames) rewards[name]!.push(episode.rewards[name]);
+          const scores = { ...episode.rewards.rewards, total: episode.rewards.total };
+          for (const [name, value] of Object.entries(scores)) add(name, value);
           await out.write(`${JSON.stringify(episode.trajectory)}\n`);
           await report.write(
             `${JSON.stringify({
               id: episode.id,
-              rewards: Object.fromEntries(rewardNames.map((name) => [name, episode.rewards[name]])),
+              rewards: scores,
               valid: validation.valid,
               faults: episode.faults,
               ...(episode.variant ? { variantId: episode.variant.id } : {}),
@@ -179,13 +180,16 @@ export function registerSim(program: Command): void {
         progress.done();
         await Promise.all([out.abort(), report.abort(), variants?.abort()]);
         throw error;
+      } finally {
+        // Ends what the scenario holds (MCP connections and their child processes).
+        await scenario.close?.();
       }
       progress.done();
       await Promise.all([out.commit(), report.commit(), variants?.commit()]);
       const lines = [
         `episodes: ${totals.episodes} (${useModel ? `model ${options.model}` : 'oracle'}${options.augment ? `, augmented with ${options.augment}` : ''}${faults !== undefined ? `, fault rate ${faults}` : ''})`,
         `valid under their harness: ${totals.episodes - totals.invalid} / ${totals.episodes}${invalidIds.length > 0 ? ` (invalid: ${invalidIds.join(', ')}…)` : ''}`,
-        `mean rewards: ${rewardNames.map((name) => `${name} ${mean(rewards[name]!).toFixed(4)}`).join(', ')}`,
+        `mean rewards: ${[...rewards].map(([name, values]) => `${name} ${mean(values).toFixed(4)}`).join(', ')}`,
         `tool faults: ${totals.faults}; script deviations: ${totals.deviations}${options.augment ? `; episodes without a certified variant: ${totals.augmentSkipped}` : ''}`,
         `out: ${options.out}  report: ${reportFile}${variants ? `  variants: ${variantsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];

@@ -2,12 +2,14 @@ import type { Command } from 'commander';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { validateTrajectoriesFile } from '../../trajectory/validate-trajectories-file.js';
+import { loadHookChecks } from '../hook-checks-loader.js';
 import { exitCodes, printIssues } from '../io.js';
 
 interface ValidateOptions {
   trajectories?: string;
   json?: boolean;
   systemCheck: boolean;
+  hookChecks?: string;
 }
 
 export function registerValidate(program: Command): void {
@@ -18,10 +20,13 @@ export function registerValidate(program: Command): void {
     .option('-t, --trajectories <file>', 'trajectories JSONL file to validate under the harness')
     .option('--json', 'print a JSON report instead of lines')
     .option('--no-system-check', 'do not compare system messages with the rendered prompt')
+    .option('--hook-checks <module>', 'a module exporting the custom hook checks the harness names')
     .action(async (harnessFile: string, options: ValidateOptions) => {
+      const hookChecks = await loadHookChecks(options.hookChecks);
+      const checks = hookChecks ? { hookChecks } : {};
       let harness: Awaited<ReturnType<typeof loadHarnessFile>>;
       try {
-        harness = await loadHarnessFile(harnessFile);
+        harness = await loadHarnessFile(harnessFile, checks);
       } catch (error) {
         if (!options.json || !HarnessAugmentError.isInstance(error) || error.kind !== 'invalid') throw error;
         process.stdout.write(
@@ -42,6 +47,7 @@ export function registerValidate(program: Command): void {
       const report = options.trajectories
         ? await validateTrajectoriesFile(options.trajectories, harness, {
             checkSystemPrompt: options.systemCheck,
+            ...checks,
           })
         : undefined;
       if (options.json) {

@@ -1,15 +1,15 @@
 // Turns a reset's harness choice into the harness an episode runs under: the base harness, a certified
 // variant sampled from a named policy exactly as the simulator samples it, or a variant the client built
 // itself (checked here, so that a bad one is a 400 listing its issues rather than a crash mid-episode).
-import { augmentExample } from '../../augment/augment.js';
 import type { Plan } from '../../augment/plan.js';
-import { compilePolicy, type PolicyInput, parsePolicy, severityValue } from '../../augment/policy.js';
+import { type PolicyInput, severityValue } from '../../augment/policy.js';
 import { createRegistry, type Registry } from '../../augment/registry.js';
-import { HarnessAugmentError } from '../../harness/issues.js';
+import { resolvePolicy } from '../../augment/resolve-policy.js';
 import { safeParseHarness } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Relabel } from '../../trajectory/relabel.js';
-import type { Trajectory } from '../../trajectory/schema.js';
+import type { ScenarioEpisode } from '../scenario.js';
+import { variantFor } from '../sim/simulate.js';
 import { EnvError } from './env-error.js';
 import type { HarnessChoice } from './schemas.js';
 
@@ -22,9 +22,6 @@ export interface ChosenHarness {
   /** Why no certified variant was found (the episode then runs under the base harness). */
   augmentSkipped?: string;
 }
-
-/** Variant indexes tried before an episode falls back to the base harness (as the simulator does). */
-const variantAttempts = 4;
 
 /**
  * Named policies compiled on first use and kept. The registry defaults to the built-in operators, loaded
@@ -58,9 +55,9 @@ export function createPlanCache(policies: Readonly<Record<string, PolicyInput>>,
         );
       let entry = compiled.get(name);
       if (!entry) {
-        entry = loadRegistry().then((loaded) => {
-          const policy = parsePolicy(policies[name], `preset ${name}`);
-          return { plan: compilePolicy(policy, loaded), severity: severityValue(policy.severity) };
+        entry = loadRegistry().then(async (loaded) => {
+          const { plan, severity } = await resolvePolicy(name, { registry: loaded, presets: policies });
+          return { plan, severity };
         });
         compiled.set(name, entry);
       }
@@ -73,8 +70,8 @@ export type PlanCache = ReturnType<typeof createPlanCache>;
 
 export interface ChooseHarnessOptions {
   base: Harness;
-  /** The episode's gold run under the base harness: what a sampled variant must carry over. */
-  gold: Trajectory;
+  /** The episode; its gold trajectory is what a sampled variant must carry over. */
+  episode: ScenarioEpisode;
   /** The run seed (variants draw from `${seed}/${gold.id}/${variantIndex}`, as in `hsa sim run`). */
   seed: string;
   plans: PlanCache;
@@ -84,7 +81,7 @@ export interface ChooseHarnessOptions {
  * Resolves a reset's harness choice.
  *
  * @example
- * const chosen = await chooseHarness({ augment: 'hat' }, { base, gold: gold.trajectory, seed: '7', plans });
+ * const chosen = await chooseHarness({ augment: 'hat' }, { base, episode, seed: '7', plans });
  */
 export async function chooseHarness(
   choice: HarnessChoice | undefined,
@@ -115,25 +112,13 @@ export async function chooseHarness(
     choice.severity === undefined
       ? policySeverity
       : severityValue(choice.severity as Parameters<typeof severityValue>[0]);
-  const start = choice.variant_index ?? 0;
-  let reason = 'no certified variant';
-  for (let index = start; index < start + variantAttempts; index++) {
-    let result: Awaited<ReturnType<typeof augmentExample>>;
-    try {
-      result = await augmentExample(options.base, options.gold, index, {
-        plan,
-        seed: options.seed,
-        severity,
-      });
-    } catch (error) {
-      // An operator that throws on this example counts as one failed attempt, not as a server error.
-      if (!HarnessAugmentError.isInstance(error)) throw error;
-      reason = error.message;
-      continue;
-    }
-    if ('row' in result)
-      return { harness: result.row.harness, relabel: result.row.relabel, variantId: result.row.variantId };
-    reason = result.reject.reason;
-  }
-  return { harness: options.base, augmentSkipped: reason };
+  const found = await variantFor(
+    options.base,
+    options.episode,
+    { plan, severity },
+    options.seed,
+    choice.variant_index ?? 0,
+  );
+  if ('harness' in found) return { harness: found.harness, relabel: found.relabel, variantId: found.id };
+  return { harness: options.base, augmentSkipped: found.skipped };
 }

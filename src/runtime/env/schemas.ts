@@ -114,13 +114,8 @@ export type GetRewardRequest = z.input<typeof GetRewardRequestSchema>;
 /** A message as a Chat Completions endpoint takes it (trajectory markers stripped). */
 export type ChatMessage = Record<string, unknown> & { role: string };
 
-/** The four rewards of a finished episode, in [0, 1]. */
-export interface EnvRewards {
-  accuracy: number;
-  effectiveness: number;
-  toolRationality: number;
-  skillSelection: number;
-}
+/** The named rewards of a finished episode, in [0, 1] (the scenario's own, e.g. `accuracy`, `toolMatch`). */
+export type EnvRewards = Record<string, number>;
 
 export interface ResetResponse {
   episode_id: string;
@@ -133,12 +128,14 @@ export interface ResetResponse {
   info: {
     /** Viewer turns of the episode. */
     turns: number;
+    /** The scenario's name. */
     scenario: string;
-    /** The plan entry the episode replays, e.g. `env-0007`. */
+    /** The planned episode it plays, e.g. `env-0007`. */
     entry_id: string;
     seed: string;
     index: number;
-    language: string;
+    /** The episode's public labels (its kind, its language), as the scenario gives them. */
+    labels?: Record<string, unknown>;
     variant_id?: string;
     /** Why no certified variant was found for an `augment` request (the episode then runs under the base harness). */
     augment_skipped?: string;

@@ -1,8 +1,8 @@
-// The RL environment as a service, without the network: Gym-like `reset`/`step` over simulated live-stream
-// episodes (under the base harness, a sampled variant or a client's own variant, with seeded tool faults),
-// OpenRLHF's `get_reward`, and `health`. Each episode is the runtime's Episode, driven one assistant message
-// at a time; the viewer's next message is sent when a turn ends, and the four rewards are computed in the
-// base vocabulary against the episode's gold labels when the last turn ends: the same numbers `hsa sim run`
+// The RL environment as a service, without the network: Gym-like `reset`/`step` over a scenario's episodes
+// (under the base harness, a sampled variant or a client's own variant, with seeded tool faults), OpenRLHF's
+// `get_reward`, and `health`. Each episode is the runtime's Episode, driven one assistant message at a time;
+// the user's next message is sent when a turn ends, and the scenario's rewards are computed in the base
+// vocabulary against the episode's gold labels when the last turn ends: the same numbers `hsa sim run`
 // computes for the same episode played in process. The only state shared between episodes is the store.
 import type { PolicyInput } from '../../augment/policy.js';
 import { presets } from '../../augment/presets.js';
@@ -14,18 +14,13 @@ import type { Relabel } from '../../trajectory/relabel.js';
 import type { Message } from '../../trajectory/schema.js';
 import { version } from '../../version.js';
 import { Episode, type HookEventRecord, StepError, toChatMessages } from '../episode.js';
-import type { EpisodeTask } from '../episode-task.js';
 import { withFaults } from '../faults.js';
-import { type EpisodeScore, scoreVariantEpisode } from '../rewards/index.js';
-import { FIXTURE_EPISODES, FIXTURE_SEED, type PlanEntry, planEpisodes } from '../sim/livestream/plan.js';
-import {
-  assertLivestreamHarness,
-  livestreamCatalog,
-  runOracleEpisode,
-} from '../sim/livestream/run-episode.js';
-import { shopTools } from '../sim/livestream/shop-tools.js';
-import { type RoomContext, Shop } from '../sim/livestream/world.js';
+import type { PlannedEpisode, Scenario, ScenarioEpisode, ScenarioScore, ToolBackend } from '../scenario.js';
+import { scoreScenarioEpisode } from '../score-scenario.js';
+import { withGold } from '../sim/play.js';
+import { assertScenarioRuns } from '../sim/simulate.js';
 import type { ToolRuntime } from '../tool-runtime.js';
+import { variantTools } from '../variant-tools.js';
 import { EnvError } from './env-error.js';
 import { EpisodeStore, type StoreEntry } from './episode-store.js';
 import { type ChosenHarness, chooseHarness, createPlanCache } from './harness-choice.js';
@@ -42,9 +37,11 @@ import {
 } from './schemas.js';
 
 export interface EnvServiceOptions {
-  /** The base harness: the live-stream harness, or one with the same tools. */
+  /** The domain whose episodes the service plays (plans, tools, rewards). */
+  scenario: Scenario;
+  /** The base harness. */
   harness: Harness;
-  /** Seed of resets that give none (default: the fixture's seed). */
+  /** Seed of resets that give none (default: the scenario's seed, else `'0'`). */
   seed?: string;
   /** Tool faults of resets that say nothing about faults (default: none). */
   faults?: { rate: number };
@@ -60,7 +57,7 @@ export interface EnvServiceOptions {
   registry?: Registry;
   /** Tag in episode ids (`ep-<instance>-<n>`), so that a restarted server does not answer for old ids. */
   instance?: string;
-  /** Most assistant messages in one viewer turn (default 12, as in the simulator). */
+  /** Most assistant messages in one user turn (default 12, as in the simulator). */
   maxStepsPerTurn?: number;
 }
 
@@ -79,28 +76,21 @@ export interface EnvService {
 
 interface LiveEpisode extends StoreEntry {
   episode: Episode;
-  entry: PlanEntry;
-  task: EpisodeTask;
+  planned: PlannedEpisode;
+  made: ScenarioEpisode;
+  /** The seed the episode was planned with. */
+  seed: string;
   /** Maps base names to the episode's harness names; absent under the base harness. */
   relabel?: Relabel;
   /** Index of the next viewer message to send. */
   nextViewer: number;
-  score?: EpisodeScore;
+  score?: ScenarioScore;
 }
 
 /** Plans kept per seed; a plan is cheap to rebuild, this only saves the work for busy seeds. */
 const cachedPlans = 64;
 
-const rewardNames = ['accuracy', 'effectiveness', 'toolRationality', 'skillSelection'] as const;
-
-function rewardsOf(score: EpisodeScore): EnvRewards {
-  return {
-    accuracy: score.accuracy,
-    effectiveness: score.effectiveness,
-    toolRationality: score.toolRationality,
-    skillSelection: score.skillSelection,
-  };
-}
+const rewardsOf = (score: ScenarioScore): EnvRewards => ({ ...score.rewards });
 
 function faultRate(rate: unknown, where: string): number {
   if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1))
@@ -114,17 +104,18 @@ function faultRate(rate: unknown, where: string): number {
 }
 
 /**
- * Creates the environment service over a base harness.
+ * Creates the environment service over a scenario and a base harness.
  *
  * @example
- * const env = createEnvService({ harness: await loadHarnessFile('fixtures/livestream/harness.yaml') });
+ * const env = createEnvService({ scenario, harness: await loadHarnessFile('harness.yaml') });
  * const { episode_id, observation } = await env.reset({ seed: 7, index: 3, harness: { augment: 'hat' } });
  * const result = await env.step(episode_id, await model.chat(observation.messages, observation.tools));
  */
 export function createEnvService(options: EnvServiceOptions): EnvService {
+  const { scenario } = options;
   const base = options.harness;
-  assertLivestreamHarness(base);
-  const defaultSeed = options.seed ?? FIXTURE_SEED;
+  assertScenarioRuns(scenario, base);
+  const defaultSeed = options.seed ?? scenario.seed ?? '0';
   const defaultFaults = options.faults ? { rate: faultRate(options.faults.rate, 'faults') } : undefined;
   const store = new EpisodeStore<LiveEpisode>({
     ...(options.maxEpisodes !== undefined ? { maxEpisodes: options.maxEpisodes } : {}),
@@ -133,56 +124,68 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
     idPrefix: options.instance ? `ep-${options.instance}-` : 'ep-',
   });
   const plans = createPlanCache(options.policies ?? presets, options.registry);
-  const planBySeed = new Map<string, PlanEntry[]>();
+  const planBySeed = new Map<string, Promise<readonly PlannedEpisode[]>>();
 
-  function planFor(seed: string): PlanEntry[] {
+  /** The episodes one seed plans: the scenario's default count, ids `env-…` where it numbers them. */
+  function planFor(seed: string): Promise<readonly PlannedEpisode[]> {
     let plan = planBySeed.get(seed);
     if (plan) {
       // Most recently used last: the first key is the one to drop.
       planBySeed.delete(seed);
     } else {
-      plan = planEpisodes({ episodes: FIXTURE_EPISODES, seed, idPrefix: 'env-' });
+      const context = { base, seed };
+      plan = Promise.resolve(
+        scenario.plan({ ...context, episodes: scenario.defaultEpisodes(context), idPrefix: 'env-' }),
+      );
+      plan.catch(() => planBySeed.delete(seed));
       if (planBySeed.size >= cachedPlans) planBySeed.delete(planBySeed.keys().next().value as string);
     }
     planBySeed.set(seed, plan);
     return plan;
   }
 
-  /** Sends viewer messages while the turn is closed and turns remain; appends what they produced. */
+  /** Sends user messages while the turn is closed and turns remain; appends what they produced. */
   async function sendViewers(live: LiveEpisode, messages: Message[], hookEvents: HookEventRecord[]) {
-    while (!live.episode.turnOpen && live.nextViewer < live.task.turns.length) {
-      const turn = live.task.turns[live.nextViewer]!;
+    const turns = live.made.task.turns;
+    while (!live.episode.turnOpen && live.nextViewer < turns.length) {
+      const turn = turns[live.nextViewer]!;
       live.nextViewer++;
       const observation = await live.episode.user(turn.viewer);
       messages.push(...observation.messages);
       hookEvents.push(...observation.hookEvents);
     }
-    if (!live.episode.turnOpen && live.nextViewer >= live.task.turns.length) {
+    if (!live.episode.turnOpen && live.nextViewer >= turns.length) {
       live.done = true;
       live.score = score(live);
     }
   }
 
-  /** The episode's rewards, in the vocabulary it was played in, against the base harness's reply rules. */
-  function score(live: LiveEpisode): EpisodeScore {
+  /** The episode's rewards, from the trajectory in the vocabulary it was played in. */
+  function score(live: LiveEpisode): ScenarioScore {
     const trajectory = {
-      ...live.episode.trajectory(live.entry.id),
+      ...live.episode.trajectory(live.made.id),
       harness: { id: live.episode.harness.id, hash: hashHarness(live.episode.harness).harness },
     };
-    const variant = live.relabel ? { harness: live.episode.harness, relabel: live.relabel } : undefined;
-    return scoreVariantEpisode(trajectory, base, variant, live.task);
+    return scoreScenarioEpisode({
+      scenario,
+      base,
+      seed: live.seed,
+      episode: live.made,
+      trajectory,
+      ...(live.relabel ? { variant: { harness: live.episode.harness, relabel: live.relabel } } : {}),
+    });
   }
 
   function toolsFor(
-    shop: Shop,
+    backend: ToolBackend,
     chosen: ChosenHarness,
     seed: string,
-    entry: PlanEntry,
+    made: ScenarioEpisode,
     rate: number | undefined,
   ) {
-    const tools: ToolRuntime = shopTools(shop, chosen.relabel);
+    const tools: ToolRuntime = variantTools(backend, chosen.relabel);
     // The same fault seed as the simulator's, so that call k fails here exactly when it fails in process.
-    return rate !== undefined && rate > 0 ? withFaults(tools, { rate, seed: `${seed}:${entry.id}` }) : tools;
+    return rate !== undefined && rate > 0 ? withFaults(tools, { rate, seed: `${seed}:${made.id}` }) : tools;
   }
 
   return {
@@ -191,29 +194,30 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
       const parsed = parseRequest(ResetRequestSchema, request ?? {}, '/reset');
       const seed = String(parsed.seed ?? defaultSeed);
       const index = parsed.index ?? 0;
-      if (index >= FIXTURE_EPISODES)
+      const plan = await planFor(seed);
+      if (index >= plan.length)
         throw new EnvError(
           400,
           'invalid_request',
-          `/reset: index must be below ${FIXTURE_EPISODES} (the episodes of one seed), got ${index}`,
+          `/reset: index must be below ${plan.length} (the episodes of one seed), got ${index}`,
         );
       const faults = parsed.faults === null ? undefined : (parsed.faults ?? defaultFaults);
       const release = store.reserve();
+      let backend: ToolBackend | undefined;
       try {
-        const entry = planFor(seed)[index]!;
-        const gold = await runOracleEpisode({
-          entry,
-          seed,
-          base,
-          ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
-        });
-        const chosen = await chooseHarness(parsed.harness, { base, gold: gold.trajectory, seed, plans });
-        const context = (gold.trajectory.context ?? {}) as Record<string, unknown>;
-        const shop = new Shop(livestreamCatalog(), context as unknown as RoomContext);
+        const planned = plan[index]!;
+        const context = { base, seed };
+        const made = await scenario.episode(planned, context);
+        // A sampled variant carries the gold over: the scenario's own, or its oracle's play.
+        const augmented = typeof parsed.harness === 'object' && 'augment' in parsed.harness;
+        const episodeForChoice = augmented ? await withGold(scenario, made, context) : made;
+        const chosen = await chooseHarness(parsed.harness, { base, episode: episodeForChoice, seed, plans });
+        backend = await scenario.backend(made, context);
+        const held = backend;
         const episode = new Episode({
           harness: chosen.harness,
-          context,
-          tools: toolsFor(shop, chosen, seed, entry, faults?.rate),
+          context: made.context,
+          tools: toolsFor(held, chosen, seed, made, faults?.rate),
           ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
         });
         const live: LiveEpisode = {
@@ -221,17 +225,20 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
           lastUsed: store.now(),
           busy: false,
           done: false,
-          close: () => episode.close(),
+          close: () => {
+            episode.close();
+            void held.close?.().catch(() => {});
+          },
           episode,
-          entry,
-          task: gold.task,
+          planned,
+          made,
+          seed,
           nextViewer: 0,
           ...(chosen.relabel ? { relabel: chosen.relabel } : {}),
         };
         const hookEvents: HookEventRecord[] = [];
         await sendViewers(live, [], hookEvents);
         store.add(live, release);
-        const language = gold.trajectory.meta?.language;
         return {
           episode_id: live.id,
           observation: {
@@ -242,12 +249,12 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
           reward: live.score?.total ?? 0,
           ...(live.score ? { rewards: rewardsOf(live.score) } : {}),
           info: {
-            turns: gold.task.turns.length,
-            scenario: entry.scenario.name,
-            entry_id: entry.id,
+            turns: made.task.turns.length,
+            scenario: scenario.name,
+            entry_id: made.id,
             seed,
             index,
-            language: typeof language === 'string' ? language : entry.lang,
+            ...(made.labels ? { labels: made.labels } : {}),
             ...(chosen.variantId ? { variant_id: chosen.variantId } : {}),
             ...(chosen.augmentSkipped ? { augment_skipped: chosen.augmentSkipped } : {}),
             ...(faults && faults.rate > 0 ? { faults: { rate: faults.rate } } : {}),
@@ -256,6 +263,7 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
         };
       } catch (error) {
         release();
+        await backend?.close?.().catch(() => {});
         throw error;
       }
     },
@@ -341,17 +349,21 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
           },
         );
       const rewards: number[] = [];
-      const extra: Record<string, number[]> = Object.fromEntries(
-        [...rewardNames, 'done'].map((name) => [name, [] as number[]]),
-      );
-      for (const label of parsed.labels) {
+      const scores = parsed.labels.map((label) => {
         const live = store.find(label)!;
         store.touch(live);
         // A running episode is scored as it stands (its missing turns count against it).
-        const current = live.score ?? score(live);
+        return { score: live.score ?? score(live), done: live.done };
+      });
+      // One log per reward name, in the order the scores name them, then `done`.
+      const names = [...new Set(scores.flatMap(({ score: current }) => Object.keys(current.rewards)))];
+      const extra: Record<string, number[]> = Object.fromEntries(
+        [...names, 'done'].map((name) => [name, [] as number[]]),
+      );
+      for (const { score: current, done } of scores) {
         rewards.push(current.total);
-        for (const name of rewardNames) extra[name]!.push(current[name]);
-        extra.done!.push(live.done ? 1 : 0);
+        for (const name of names) extra[name]!.push(current.rewards[name] ?? 0);
+        extra.done!.push(done ? 1 : 0);
       }
       return { rewards, scores: [...rewards], extra_logs: extra };
     },

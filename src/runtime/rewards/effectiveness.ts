@@ -93,7 +93,7 @@ function judgeTurn(
  * partly, and 0.5 otherwise.
  *
  * @example
- * effectivenessReward(trajectory, harness, task).score // 0.5 when a two-question danmaku got half an answer
+ * effectivenessReward(trajectory, harness, task).score // 0.5 when a two-question message got half an answer
  */
 export function effectivenessReward(
   trajectory: Trajectory,

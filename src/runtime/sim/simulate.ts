@@ -1,8 +1,8 @@
-// The simulator: plans N live-stream episodes from a seed, optionally moves each into an augmented harness
-// variant, plays it with the scripted oracle or a model through the runtime, injects tool faults, and scores
-// it with the four rewards against the episode's gold labels. Episodes are independent and seeded by id, so
-// the output is the same for any concurrency and any shard count.
-
+// The simulator, for any scenario: plans N seeded episodes, makes each ready, optionally moves it into a
+// certified variant of the base harness (the gold trajectory carried over exactly), plays it with the
+// scenario's oracle or a model through the runtime with seeded tool faults, and scores it (the scenario's
+// rewards, or the default scorer) in the base vocabulary. Episodes are independent and seeded by id, so the
+// output is the same for any concurrency and any shard count.
 import { augmentExample } from '../../augment/augment.js';
 import type { Plan } from '../../augment/plan.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
@@ -14,26 +14,23 @@ import type { ChatModel } from '../chat-model.js';
 import type { EpisodeTask } from '../episode-task.js';
 import type { FaultOptions } from '../faults.js';
 import { mapOrdered } from '../map-ordered.js';
-import { type EpisodeScore, scoreVariantEpisode } from '../rewards/index.js';
+import type { PlannedEpisode, Scenario, ScenarioEpisode, ScenarioScore } from '../scenario.js';
+import { scoreScenarioEpisode } from '../score-scenario.js';
 import { checkShard } from '../shard.js';
-import { FIXTURE_EPISODES, FIXTURE_SEED, type PlanEntry, planEpisodes } from './livestream/plan.js';
-import {
-  assertLivestreamHarness,
-  type EpisodeResult,
-  runModelEpisode,
-  runOracleEpisode,
-} from './livestream/run-episode.js';
+import { playScenarioEpisode, withGold } from './play.js';
 
 export interface SimulateOptions {
-  /** The base harness (the live-stream harness, or one with the same tools). */
+  /** The domain that plans the episodes, answers the tools and may play them (its oracle). */
+  scenario: Scenario;
+  /** The base harness. */
   harness: Harness;
-  /** Number of episodes (default: the fixture's 396). */
+  /** Number of episodes (default: the scenario's `defaultEpisodes`). */
   episodes?: number;
-  /** Seed of the run (default: the fixture's seed, so that the defaults regenerate the fixture). */
+  /** Seed of the run (default: the scenario's `seed`, else `'0'`). */
   seed?: string;
-  /** Episode ids are `${idPrefix}0001`, … (default `ls-`). */
+  /** Episode ids are `${idPrefix}0001`, … where the scenario numbers its episodes. */
   idPrefix?: string;
-  /** Play with a model through the agent loop instead of the scripted oracle. */
+  /** Play with a model through the agent loop instead of the scenario's oracle. */
   model?: { model: ChatModel; request?: AgentRunOptions['request'] };
   /** Run each episode under a certified variant sampled from this plan. */
   augment?: { plan: Plan; severity?: number };
@@ -61,28 +58,49 @@ export interface SimulatedEpisode {
   variant?: { id: string; relabel: Relabel; ops: string[] };
   /** Why no certified variant was found (the episode then runs under the base harness). */
   augmentSkipped?: string;
-  rewards: EpisodeScore;
-  /** Registry tool calls that failed (faults), and how many of them the episode recovered from. */
+  /** The episode's scores: named rewards, their total and the findings behind them. */
+  rewards: ScenarioScore;
+  /** Registry tool calls that failed (faults), by kind. */
   faults: { failed: number; kinds: Record<string, number> };
   deviations: string[];
 }
 
 /** Variant indexes tried before an episode falls back to the base harness. */
-const VARIANT_ATTEMPTS = 4;
+export const VARIANT_ATTEMPTS = 4;
 
-async function variantFor(
-  options: SimulateOptions,
+/** Why an episode cannot be augmented exactly: a variant carries a gold trajectory over, it has none (and no oracle to play one). */
+export const NO_GOLD_TO_CARRY = 'the episode has no gold trajectory to carry over to a variant';
+
+/**
+ * A certified variant of `base` for an episode's gold trajectory, tried at variant indexes 0…3, or why none
+ * was found. The environment service samples its variants the same way.
+ *
+ * @example
+ * const found = await variantFor(base, episode, { plan, severity: 1 }, seed);
+ */
+export async function variantFor(
+  base: Harness,
+  episode: ScenarioEpisode,
+  augment: { plan: Plan; severity?: number },
   seed: string,
-  gold: EpisodeResult,
+  start = 0,
 ): Promise<{ harness: Harness; relabel: Relabel; id: string; ops: string[] } | { skipped: string }> {
-  const augment = options.augment!;
+  if (!episode.gold) return { skipped: NO_GOLD_TO_CARRY };
   let reason = 'no certified variant';
-  for (let index = 0; index < VARIANT_ATTEMPTS; index++) {
-    const result = await augmentExample(options.harness, gold.trajectory, index, {
-      plan: augment.plan,
-      seed,
-      ...(augment.severity !== undefined ? { severity: augment.severity } : {}),
-    });
+  for (let index = start; index < start + VARIANT_ATTEMPTS; index++) {
+    let result: Awaited<ReturnType<typeof augmentExample>>;
+    try {
+      result = await augmentExample(base, episode.gold, index, {
+        plan: augment.plan,
+        seed,
+        ...(augment.severity !== undefined ? { severity: augment.severity } : {}),
+      });
+    } catch (error) {
+      // An operator that throws on this example counts as one failed attempt.
+      if (!HarnessAugmentError.isInstance(error)) throw error;
+      reason = error.message;
+      continue;
+    }
     if ('row' in result) {
       const { row } = result;
       return {
@@ -97,52 +115,47 @@ async function variantFor(
   return { skipped: reason };
 }
 
-async function playEpisode(
+async function simulateOne(
   options: SimulateOptions,
   seed: string,
-  entry: PlanEntry,
+  planned: PlannedEpisode,
 ): Promise<SimulatedEpisode> {
+  const { scenario } = options;
   const base = options.harness;
-  const strict = options.strict === true;
-  const gold = await runOracleEpisode({
-    entry,
-    seed,
-    base,
-    strict,
-    ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
-  });
-  let variant: Awaited<ReturnType<typeof variantFor>> | undefined;
-  if (options.augment) variant = await variantFor(options, seed, gold);
+  const context = { base, seed };
+  const made = await scenario.episode(planned, context);
+  // A variant carries the gold over: the scenario's own, or its oracle's play under the base harness.
+  const episode = options.augment ? await withGold(scenario, made, context) : made;
+  const variant = options.augment ? await variantFor(base, episode, options.augment, seed) : undefined;
   const live =
-    variant && 'harness' in variant ? { harness: variant.harness, relabel: variant.relabel } : undefined;
-  const common = {
-    entry,
-    seed,
-    base,
+    variant && 'harness' in variant
+      ? { id: variant.id, harness: variant.harness, relabel: variant.relabel }
+      : undefined;
+  const played = await playScenarioEpisode({
+    ...context,
+    scenario,
+    episode,
     ...(live ? { variant: live } : {}),
+    ...(options.model ? { model: options.model } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.strict ? { strict: true } : {}),
     ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
-  };
-  let played: EpisodeResult;
-  if (options.model)
-    played = await runModelEpisode({
-      ...common,
-      gold,
-      model: options.model.model,
-      ...(options.model.request ? { request: options.model.request } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-  else if (live || options.faults) played = await runOracleEpisode(common);
-  else played = gold;
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const kinds: Record<string, number> = {};
-  for (const record of played.episode.toolLog)
-    if (record.error) kinds[record.error] = (kinds[record.error] ?? 0) + 1;
+  for (const record of played.toolLog) if (record.error) kinds[record.error] = (kinds[record.error] ?? 0) + 1;
   const result: SimulatedEpisode = {
-    id: entry.id,
+    id: episode.id,
     trajectory: played.trajectory,
     harness: live?.harness ?? base,
-    task: gold.task,
-    rewards: scoreVariantEpisode(played.trajectory, base, live, gold.task),
+    task: episode.task,
+    rewards: scoreScenarioEpisode({
+      ...context,
+      scenario,
+      episode,
+      trajectory: played.trajectory,
+      ...(live ? { variant: live } : {}),
+    }),
     faults: { failed: Object.values(kinds).reduce((sum, count) => sum + count, 0), kinds },
     deviations: played.deviations,
   };
@@ -153,29 +166,57 @@ async function playEpisode(
 }
 
 /**
- * Simulates episodes in plan order.
+ * Checks that a scenario can run a harness: throws a usage error listing the scenario's issues.
  *
  * @example
- * for await (const episode of simulate({ harness, episodes: 50, seed: '7', faults: { rate: 0.2 } }))
- *   console.log(episode.id, episode.rewards.accuracy);
+ * assertScenarioRuns(scenario, harness);
+ */
+export function assertScenarioRuns(scenario: Scenario, harness: Harness): void {
+  const issues = scenario.check(harness);
+  if (issues.length > 0)
+    throw new HarnessAugmentError(
+      `scenario "${scenario.name}" cannot run harness "${harness.id}": ${issues.map((issue) => issue.message).join('; ')}`,
+      { kind: 'usage', issues },
+    );
+}
+
+/**
+ * Simulates a scenario's episodes in plan order.
+ *
+ * @example
+ * for await (const episode of simulate({ scenario, harness, episodes: 50, seed: '7', faults: { rate: 0.2 } }))
+ *   console.log(episode.id, episode.rewards.total);
  */
 export async function* simulate(options: SimulateOptions): AsyncGenerator<SimulatedEpisode> {
-  assertLivestreamHarness(options.harness);
-  const episodes = options.episodes ?? FIXTURE_EPISODES;
-  if (!Number.isInteger(episodes) || episodes < 1)
-    throw new HarnessAugmentError(`episodes must be a positive integer, got ${episodes}`, { kind: 'usage' });
+  const { scenario } = options;
+  assertScenarioRuns(scenario, options.harness);
+  if (!options.model && !scenario.oracle)
+    throw new HarnessAugmentError(
+      `scenario "${scenario.name}" has no oracle: simulate it with a model (an endpoint)`,
+      { kind: 'usage' },
+    );
+  if (options.episodes !== undefined && (!Number.isInteger(options.episodes) || options.episodes < 1))
+    throw new HarnessAugmentError(`episodes must be a positive integer, got ${options.episodes}`, {
+      kind: 'usage',
+    });
   if (options.strict && (options.faults || options.model))
     throw new HarnessAugmentError('strict mode replays the oracle without faults or a model', {
       kind: 'usage',
     });
-  const seed = options.seed ?? FIXTURE_SEED;
-  const plan = planEpisodes({ episodes, seed, idPrefix: options.idPrefix ?? 'ls-' });
+  const seed = options.seed ?? scenario.seed ?? '0';
+  const context = { base: options.harness, seed };
+  const episodes = options.episodes ?? scenario.defaultEpisodes(context);
+  const plan = await scenario.plan({
+    ...context,
+    episodes,
+    ...(options.idPrefix !== undefined ? { idPrefix: options.idPrefix } : {}),
+  });
   const shard = options.shard;
   checkShard(shard);
   const mine = shard ? plan.filter((_, index) => index % shard.count === shard.index) : plan;
   const concurrency = options.concurrency ?? (options.model ? 8 : 1);
-  yield* mapOrdered(mine, concurrency, async (entry) => {
+  yield* mapOrdered(mine, concurrency, async (planned) => {
     options.signal?.throwIfAborted();
-    return playEpisode(options, seed, entry);
+    return simulateOne(options, seed, planned);
   });
 }

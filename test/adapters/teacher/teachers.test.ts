@@ -20,7 +20,11 @@ import { parsePipelineConfig } from '../../../src/pipeline/config.js';
 import { readInputs } from '../../../src/pipeline/inputs.js';
 import type { BaseTask, TeacherRequest } from '../../../src/pipeline/teacher.js';
 import { taskFromTrajectory } from '../../../src/runtime/episode-task.js';
-import { runOracleEpisode } from '../../../src/runtime/sim/livestream/run-episode.js';
+import {
+  createLivestreamScenario,
+  type PlanEntry,
+  runOracleEpisode,
+} from '../../../src/scenarios/livestream/index.js';
 import type { AssistantMessage, Message, Trajectory } from '../../../src/trajectory/schema.js';
 import { validateTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 import {
@@ -37,6 +41,8 @@ let registry: Registry;
 /** ls-0001: a skill load, a price lookup, a reply a hook rejects, the feedback, the good reply. */
 let datasetTask: BaseTask;
 let simulatedTasks: BaseTask[];
+/** The live-stream plan entry a simulated task replays. */
+const entryOf = (task: BaseTask) => task.episode!.episode.meta!.entry as PlanEntry;
 
 beforeAll(async () => {
   base = await loadHarnessFile(harnessFile);
@@ -46,10 +52,11 @@ beforeAll(async () => {
   datasetTask = { id: gold.id, trajectory: gold, task: taskFromTrajectory(gold, base) };
   const config = parsePipelineConfig({
     harness: harnessFile,
-    inputs: { simulate: { episodes: 3, seed: 'teachers-test' } },
+    inputs: { simulate: { scenario: 'livestream', episodes: 3, seed: 'teachers-test' } },
   });
   simulatedTasks = [];
-  for await (const item of readInputs(config, base)) if ('task' in item) simulatedTasks.push(item.task);
+  for await (const item of readInputs(config, base, undefined, createLivestreamScenario()))
+    if ('task' in item) simulatedTasks.push(item.task);
 });
 
 /** A certified variant of `task` that renames every registry tool (opaque names) and then parameters. */
@@ -110,7 +117,7 @@ describe('oracleTeacher', () => {
     expect(simulatedTasks).toHaveLength(3);
     for (const task of simulatedTasks) {
       const result = await oracleTeacher().generate({ base, task, unitId: `${task.id}/base` });
-      const again = await runOracleEpisode({ entry: task.episode!.entry, seed: task.episode!.seed, base });
+      const again = await runOracleEpisode({ entry: entryOf(task), seed: task.episode!.seed, base });
       expect(result).toEqual({ trajectory: { ...again.trajectory, id: task.id } });
       // The simulated input itself was played the same way.
       expect(result).toEqual({ trajectory: task.trajectory });
@@ -123,7 +130,7 @@ describe('oracleTeacher', () => {
     const result = await oracleTeacher().generate(variantRequest(task, row));
     if (!('trajectory' in result)) throw new Error(result.skip);
     const again = await runOracleEpisode({
-      entry: task.episode!.entry,
+      entry: entryOf(task),
       seed: task.episode!.seed,
       base,
       variant: { harness: row.harness, relabel: row.relabel },

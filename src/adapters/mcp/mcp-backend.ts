@@ -1,0 +1,174 @@
+// The `mcp` tool backend: a real MCP server, spawned over stdio or reached over Streamable HTTP, through
+// the official SDK client. One connection per backend factory, opened on first use and shared by the
+// episodes; calls arrive in the base vocabulary (the runtime mapped them back from a variant's) and go to
+// the server unchanged; `close` ends the connection and, for stdio, the child process.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { McpTool } from '../../harness/importers/mcp-tools.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import type { ToolBackendFactory } from '../../runtime/backends/backend-factory.js';
+import type { ToolBackend } from '../../runtime/scenario.js';
+import { toolError } from '../../runtime/tool-runtime.js';
+import { type McpCallResult, toToolOutcome } from './to-tool-outcome.js';
+
+/** Where the server is: a command to spawn (stdio) or a Streamable HTTP endpoint. */
+export type McpServerOptions =
+  | {
+      command: string;
+      args?: readonly string[];
+      /** Added to the SDK's default environment (PATH, HOME, …), not replacing it. */
+      env?: Readonly<Record<string, string>>;
+      cwd?: string;
+    }
+  | { url: string; headers?: Readonly<Record<string, string>> };
+
+export interface McpBackendOptions {
+  /** The client name sent in `initialize` (default `harness-augment`). */
+  clientName?: string;
+  /** Milliseconds a request may take before the SDK gives up (default: the SDK's 60 000). */
+  requestTimeoutMs?: number;
+  /**
+   * Send one call at a time, in the order the runtime made them (default true). The runtime runs the calls
+   * of one message concurrently; a server without its own locking (server-memory rewrites one file per
+   * call) could then lose an update, and the same episodes would not leave the same state on every run.
+   */
+  serial?: boolean;
+}
+
+/** A backend factory holding one MCP connection. */
+export interface McpBackendFactory extends ToolBackendFactory {
+  /** Connects (once) and reads the server's tools; later calls return at once. */
+  connect(): Promise<void>;
+  /** The server's tools as `tools/list` gave them (all pages); empty before `connect`. */
+  readonly listed: readonly McpTool[];
+  /** Tool names the server lists; empty before `connect`. */
+  readonly tools: readonly string[];
+  /** The child process id of a stdio server while it runs. */
+  readonly pid: number | null;
+  close(): Promise<void>;
+}
+
+const where = (server: McpServerOptions) =>
+  'url' in server ? server.url : [server.command, ...(server.args ?? [])].join(' ');
+
+/**
+ * An MCP server as a tool backend factory.
+ *
+ * @example
+ * const memory = createMcpBackend({ command: 'node', args: ['server.js'], env: { MEMORY_FILE_PATH: file } });
+ * await memory.connect();
+ * const scenario = createReplayScenario({ trajectories, backends: { default: memory } });
+ * // … run episodes …
+ * await scenario.close(); // closes the connection and ends the child process
+ */
+export function createMcpBackend(
+  server: McpServerOptions,
+  options: McpBackendOptions = {},
+): McpBackendFactory {
+  let client: Client | undefined;
+  let transport: StdioClientTransport | StreamableHTTPClientTransport | undefined;
+  let connecting: Promise<void> | undefined;
+  let listed: McpTool[] = [];
+  let stderr = '';
+  let closed = false;
+  const requestOptions = options.requestTimeoutMs !== undefined ? { timeout: options.requestTimeoutMs } : {};
+
+  const open = async () => {
+    if ('url' in server) {
+      transport = new StreamableHTTPClientTransport(new URL(server.url), {
+        ...(server.headers ? { requestInit: { headers: { ...server.headers } } } : {}),
+      });
+    } else {
+      const stdio = new StdioClientTransport({
+        command: server.command,
+        args: [...(server.args ?? [])],
+        env: { ...getDefaultEnvironment(), ...(server.env ?? {}) },
+        ...(server.cwd ? { cwd: server.cwd } : {}),
+        stderr: 'pipe',
+      });
+      // Kept (its tail) for error messages; a pipe nobody reads could fill and stall the server.
+      stdio.stderr?.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+      });
+      transport = stdio;
+    }
+    client = new Client({ name: options.clientName ?? 'harness-augment', version: '1' });
+    try {
+      await client.connect(transport, requestOptions);
+      const tools: McpTool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : {}, requestOptions);
+        tools.push(...(page.tools as McpTool[]));
+        cursor = page.nextCursor;
+      } while (cursor);
+      listed = tools;
+    } catch (error) {
+      await client.close().catch(() => {});
+      client = undefined;
+      const detail = stderr.trim()
+        ? ` (server said: ${stderr.trim().split('\n').slice(-3).join(' | ')})`
+        : '';
+      throw new HarnessAugmentError(
+        `cannot connect to the MCP server ${where(server)}: ${(error as Error).message}${detail}`,
+        { kind: 'usage', cause: error },
+      );
+    }
+  };
+
+  const connect = () => {
+    if (closed)
+      return Promise.reject(new HarnessAugmentError('the MCP backend is closed', { kind: 'usage' }));
+    connecting ??= open();
+    return connecting;
+  };
+
+  const serial = options.serial ?? true;
+  let queue: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    if (!serial) return work();
+    const run = queue.then(work, work);
+    queue = run.catch(() => {});
+    return run;
+  };
+
+  const backend: ToolBackend = {
+    call: (request, context) =>
+      inTurn(async () => {
+        await connect();
+        try {
+          const result = await client!.callTool(
+            { name: request.name, arguments: request.arguments },
+            undefined,
+            {
+              ...requestOptions,
+              signal: context.signal,
+            },
+          );
+          return toToolOutcome(result as McpCallResult);
+        } catch (error) {
+          if (context.signal.aborted) return toolError('timeout', `"${request.name}" did not answer in time`);
+          return toolError('tool_error', (error as Error).message);
+        }
+      }),
+  };
+
+  const factory = () => backend;
+  // Getters, not values: Object.assign would copy what they read before the server is connected.
+  return Object.defineProperties(factory, {
+    connect: { value: connect },
+    listed: { get: () => listed },
+    tools: { get: () => listed.map((tool) => tool.name).sort() },
+    pid: { get: () => (transport instanceof StdioClientTransport ? transport.pid : null) },
+    close: {
+      value: async () => {
+        closed = true;
+        await connecting?.catch(() => {});
+        const current = client;
+        client = undefined;
+        await current?.close();
+      },
+    },
+  }) as unknown as McpBackendFactory;
+}

@@ -1,0 +1,128 @@
+// Plays one episode of any scenario: the scenario's backend answers the tools (in the played harness's
+// vocabulary through `variantTools`, with seeded faults where asked), and either a model through the agent
+// loop or the scenario's oracle plays the episode's user turns. The simulator and the teachers call this.
+import { hashHarness } from '../../harness/hash.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import type { Trajectory } from '../../trajectory/schema.js';
+import { type AgentRunOptions, runAgent } from '../agent-loop.js';
+import type { ChatModel } from '../chat-model.js';
+import type { ToolRecord } from '../episode.js';
+import { type FaultOptions, withFaults } from '../faults.js';
+import type { Scenario, ScenarioEpisode, ScenarioRunContext, ScenarioVariant } from '../scenario.js';
+import type { ToolRuntime } from '../tool-runtime.js';
+import { variantTools } from '../variant-tools.js';
+
+export interface PlayOptions extends ScenarioRunContext {
+  scenario: Scenario;
+  episode: ScenarioEpisode;
+  /** Play under this variant of the base harness; undefined: under the base. */
+  variant?: ScenarioVariant;
+  /** Play with a model through the agent loop instead of the scenario's oracle. */
+  model?: { model: ChatModel; request?: AgentRunOptions['request'] };
+  /** Seeded tool faults; the draw for call k uses `${seed}:${episode.id}:fault:${k}`. */
+  faults?: Omit<FaultOptions, 'seed'>;
+  /** Assert every hook decision of a scripted oracle (fixture generation). */
+  strict?: boolean;
+  maxStepsPerTurn?: number;
+  signal?: AbortSignal;
+}
+
+export interface PlayedEpisode {
+  /** The episode as played, in the played harness's vocabulary. */
+  trajectory: Trajectory;
+  deviations: string[];
+  /** Registry tool calls as they ran. */
+  toolLog: readonly ToolRecord[];
+}
+
+/** Counts the registry calls a runtime answers, for oracles that do not report their tool log. */
+function logged(runtime: ToolRuntime, log: ToolRecord[]): ToolRuntime {
+  return {
+    async call(request, context) {
+      const outcome = await runtime.call(request, context);
+      log.push({
+        callId: request.id,
+        name: request.name,
+        content: outcome.content,
+        ms: 0,
+        ...(outcome.error ? { error: outcome.error } : {}),
+      });
+      return outcome;
+    },
+  };
+}
+
+const isUserTurn = (message: Trajectory['messages'][number]) => message.role === 'user' && !message.hsa;
+
+/**
+ * Plays one episode.
+ *
+ * @example
+ * const played = await playScenarioEpisode({ scenario, episode, base, seed, variant, faults: { rate: 0.2 } });
+ */
+export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedEpisode> {
+  const { scenario, episode, base, seed } = options;
+  if (!options.model && !scenario.oracle)
+    throw new HarnessAugmentError(
+      `scenario "${scenario.name}" has no oracle: play its episodes with a model (an endpoint)`,
+      { kind: 'usage' },
+    );
+  const context = { base, seed };
+  const backend = await scenario.backend(episode, context);
+  try {
+    let tools = variantTools(backend, options.variant?.relabel);
+    if (options.faults) tools = withFaults(tools, { ...options.faults, seed: `${seed}:${episode.id}` });
+    const harness = options.variant?.harness ?? base;
+    if (options.model) {
+      const run = await runAgent({
+        harness,
+        context: episode.context,
+        tools,
+        model: options.model.model,
+        viewerMessages: episode.task.turns.map((turn) => turn.viewer),
+        request: options.model.request ?? {},
+        ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const trajectory: Trajectory = {
+        ...run.trajectory(episode.id, {
+          ...episode.labels,
+          turns: run.messages.filter(isUserTurn).length,
+          hook_events: [...run.episode.hookEvents],
+        }),
+        harness: { id: harness.id, hash: hashHarness(harness).harness },
+      };
+      return { trajectory, deviations: [], toolLog: run.episode.toolLog };
+    }
+    const log: ToolRecord[] = [];
+    const result = await scenario.oracle!.play({
+      ...context,
+      episode,
+      tools: logged(tools, log),
+      ...(options.variant ? { variant: options.variant } : {}),
+      ...(options.strict ? { strict: true } : {}),
+      ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { trajectory: result.trajectory, deviations: result.deviations, toolLog: result.toolLog ?? log };
+  } finally {
+    await backend.close?.();
+  }
+}
+
+/**
+ * An episode with its gold trajectory under the base harness: the scenario's own, else its oracle's play
+ * (without faults); unchanged when it has neither. A variant needs the gold to carry over.
+ *
+ * @example
+ * const withGold = await withGold(scenario, episode, { base, seed });
+ */
+export async function withGold(
+  scenario: Scenario,
+  episode: ScenarioEpisode,
+  context: ScenarioRunContext,
+): Promise<ScenarioEpisode> {
+  if (episode.gold || !scenario.oracle) return episode;
+  const played = await playScenarioEpisode({ ...context, scenario, episode });
+  return { ...episode, gold: played.trajectory };
+}

@@ -1,0 +1,18 @@
+// The log-replay scenario's public surface, for the CLI, examples and tests.
+export type { ToolBackendFactory } from '../../runtime/backends/backend-factory.js';
+export { moduleBackend, type ToolFunction, type ToolModule } from '../../runtime/backends/module.js';
+export {
+  type RecordedBackend,
+  type RecordedStats,
+  recordedBackend,
+  recordedResults,
+} from '../../runtime/backends/recorded.js';
+export { type ReplayPlayer, replayOracle, replayPlayers } from './replay-oracle.js';
+export {
+  createReplayScenario,
+  type ReplayPlannedEpisode,
+  type ReplayScenario,
+  type ReplayScenarioOptions,
+  type ToolBackendChoice,
+} from './replay-scenario.js';
+export { ScriptedModel, scriptedTurns, viewerMessages } from './scripted-model.js';
