@@ -145,6 +145,18 @@ function countItems(texts: readonly NormalisedText[]): Map<string, number> {
   return counts;
 }
 
+/**
+ * The protected items of the variant's texts, each counted the more often of two readings: with the
+ * variant's mentions as placeholders, and as written. A symbol the variant adds (a distractor tool, a new
+ * optional parameter) can make an unchanged `` `email` `` read as a mention; the text is still the same.
+ */
+function countVariantItems(texts: readonly NormalisedText[]): Map<string, number> {
+  const counts = countItems(texts);
+  const asWritten = countItems(texts.map((location) => ({ ...location, text: location.raw, mentions: [] })));
+  for (const [key, count] of asWritten) if (count > (counts.get(key) ?? 0)) counts.set(key, count);
+  return counts;
+}
+
 /** The base and variant texts to compare, grouped so that content may move inside a group but not leave it. */
 function groups(
   base: Harness,
@@ -200,7 +212,7 @@ export function checkContentPreservation(
   const issues: Issue[] = [];
   for (const group of groups(base, variant, relabel)) {
     const before = countItems(group.base);
-    const after = countItems(group.variant);
+    const after = countVariantItems(group.variant);
     for (const [key, count] of before) {
       const [kind, text] = key.split('\u0000') as [ProtectedContentKind, string];
       checked[kind] += count;

@@ -111,6 +111,26 @@ describe('checkContentPreservation', () => {
     expect(checkContentPreservation(tools, dropped, identityRelabel).kept).toBe(true);
   });
 
+  it('is not fooled by a symbol the variant adds: an unchanged `email` stays the same text', () => {
+    const body = 'Ask whether the identifier is `email` or `username`.';
+    const harness = withBody(base, body);
+    const added = {
+      ...harness,
+      tools: {
+        ...harness.tools,
+        items: [
+          ...harness.tools.items,
+          {
+            name: 'contact_lookup',
+            description: 'Find a contact.',
+            parameters: { type: 'object', properties: { email: { type: 'string' } } },
+          },
+        ],
+      },
+    };
+    expect(checkContentPreservation(harness, added, identityRelabel).issues).toEqual([]);
+  });
+
   it('makes the certificate fail with its reason', () => {
     const trajectory = rederiveTrajectory(baggageTrajectory(), base).trajectory;
     const variant = withBody(base, procedure.replace('48 hours', 'two days'));

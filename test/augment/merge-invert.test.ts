@@ -33,12 +33,12 @@ function turnMessages(messages: readonly Message[], turn: number): Message[] {
   });
 }
 
-describe('merged skills invert from the output', async () => {
-  const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
+describe.each(['livestream', 'helpdesk'])('merged skills invert from the output: %s', async (fixture) => {
+  const harness = await loadHarnessFile(`fixtures/${fixture}/harness.yaml`);
   const originals = new Map<string, Trajectory>();
   const rows: AugmentRow[] = [];
   const input = (async function* () {
-    for await (const record of readJsonl('fixtures/livestream/trajectories.jsonl')) {
+    for await (const record of readJsonl(`fixtures/${fixture}/trajectories.jsonl`)) {
       if ('value' in record) originals.set((record.value as Trajectory).id, record.value as Trajectory);
       yield record;
     }
@@ -59,8 +59,8 @@ describe('merged skills invert from the output', async () => {
     const loading = mergeRows.filter((row) =>
       loads(row.trajectory.messages, row.harness.skills.loader).some((load) => into(row).has(load.skill)),
     );
-    expect(mergeRows.length).toBeGreaterThan(100);
-    expect(loading.length).toBeGreaterThan(100);
+    expect(mergeRows.length).toBeGreaterThan(40);
+    expect(loading.length).toBeGreaterThan(40);
   });
 
   it('maps the whole output back to the gold loads, on every merge row', () => {
