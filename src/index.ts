@@ -146,10 +146,12 @@ export {
   type DecideHooksOptions,
   decideHooks,
   decideReplyHooks,
+  type FailedHookDecision,
   type HookConsequence,
   type HookFailure,
   type HookStageDecision,
   type HookTurnEnd,
+  hookFailed,
   rejectedCallContent,
 } from './harness/hook-decision.js';
 export {

@@ -2,10 +2,10 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import YAML from 'yaml';
 import { formatOf } from '../harness/documents.js';
 import { formatIssue, HarnessAugmentError, type Issue } from '../harness/issues.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
+import { stringifyYaml } from '../harness/yaml-text.js';
 
 export const exitCodes = { ok: 0, invalid: 1, usage: 2, internal: 3 } as const;
 
@@ -22,7 +22,7 @@ export async function emit(text: string, file?: string): Promise<void> {
 export function serialize(value: unknown, file?: string, fallback: 'json' | 'yaml' = 'yaml'): string {
   const format = file ? formatOf(file) : fallback;
   return format === 'yaml'
-    ? YAML.stringify(value, { lineWidth: 0, aliasDuplicateObjects: false })
+    ? stringifyYaml(value, { lineWidth: 0, aliasDuplicateObjects: false })
     : `${JSON.stringify(value, null, 2)}\n`;
 }
 

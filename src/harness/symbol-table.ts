@@ -3,6 +3,7 @@
 // stay apart.
 import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
 import type { JsonPath } from './issues.js';
+import { mentionStandsAlone } from './mention-boundary.js';
 import type { Harness } from './schema.js';
 
 export type SymbolKind = 'skill' | 'tool' | 'parameter' | 'section' | 'hook';
@@ -51,8 +52,6 @@ export interface TextLocation {
   template?: boolean;
 }
 
-const wordCharacter = /[\p{L}\p{N}_]/u;
-
 /**
  * Whether an identifier is distinctive enough to be recognised outside code spans: it holds `_`, `-`, `.`,
  * a digit, an inner capital (camelCase) or a space (a phrase). A plain word such as `baggage` is only a
@@ -65,8 +64,6 @@ const wordCharacter = /[\p{L}\p{N}_]/u;
 export function isDistinctiveIdentifier(name: string): boolean {
   return /[_\-.\d\s]/u.test(name) || /\p{Ll}\p{Lu}/u.test(name);
 }
-const isBoundary = (text: string, index: number) =>
-  index < 0 || index >= text.length || !wordCharacter.test(text[index] as string);
 
 /** Spans `[start, end)` of `{{ … }}` blocks in a template, which hold code rather than prose. */
 function mustacheSpans(text: string): Array<[number, number]> {
@@ -188,7 +185,8 @@ export function harnessSymbols(harness: Harness): SymbolEntry[] {
 }
 
 /**
- * Finds the mentions of the given symbols in one string, as whole words. A parameter matches only in code
+ * Finds the mentions of the given symbols in one string, as whole tokens (`mentionStandsAlone`: never
+ * inside a path, a URL, a file name or a longer identifier). A parameter matches only in code
  * form (`` `link_id` ``) or qualified by its tool (`get_price.link_id`), since parameter names are often
  * ordinary words; other identifiers match bare too when they are distinctive (see `isDistinctiveIdentifier`).
  *
@@ -202,6 +200,14 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
   const inCode = (start: number) => skipped.some(([from, to]) => start >= from && start < to);
   const mentions: Mention[] = [];
   const seen = new Set<string>();
+  // `tool.parameter` is one qualified token: the tool's mention may be followed by `.parameter`.
+  const memberSuffixes = new Map<string, string[]>();
+  for (const symbol of symbols) {
+    if (symbol.kind !== 'parameter' || symbol.tool === undefined) continue;
+    const list = memberSuffixes.get(symbol.tool) ?? [];
+    list.push(`.${symbol.name}`);
+    memberSuffixes.set(symbol.tool, list);
+  }
   for (const symbol of symbols) {
     // The same parameter name may belong to several tools; each occurrence is reported once per owner.
     const key = `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`;
@@ -213,13 +219,20 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
       if (start < 0) break;
       from = start + 1;
       const end = start + symbol.name.length;
-      if (!isBoundary(text, start - 1) || !isBoundary(text, end) || inCode(start)) continue;
+      if (inCode(start)) continue;
       const code = text[start - 1] === '`' && text[end] === '`';
+      const qualifier =
+        symbol.kind === 'parameter' && symbol.tool !== undefined ? `${symbol.tool}.` : undefined;
       const qualified =
-        symbol.kind === 'parameter' &&
-        symbol.tool !== undefined &&
-        start > symbol.tool.length &&
-        text.startsWith(`${symbol.tool}.`, start - symbol.tool.length - 1);
+        qualifier !== undefined &&
+        start >= qualifier.length &&
+        text.startsWith(qualifier, start - qualifier.length);
+      const context = {
+        code,
+        ...(qualified ? { prefixes: [qualifier as string] } : {}),
+        ...(symbol.kind === 'tool' ? { suffixes: memberSuffixes.get(symbol.name) ?? [] } : {}),
+      };
+      if (!mentionStandsAlone(text, start, end, context)) continue;
       if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name)))
         continue;
       mentions.push({

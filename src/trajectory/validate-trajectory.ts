@@ -6,7 +6,9 @@ import {
   type DecideHooksOptions,
   decideHooks,
   decideReplyHooks,
+  type FailedHookDecision,
   type HookStageDecision,
+  hookFailed,
   rejectedCallContent,
 } from '../harness/hook-decision.js';
 import type { HookStep } from '../harness/hook-engine.js';
@@ -78,8 +80,7 @@ interface Expectation {
   at: JsonPath;
 }
 
-/** A stage decision in which a hook failed. */
-type Failed = HookStageDecision & Required<Pick<HookStageDecision, 'failure' | 'consequence' | 'failures'>>;
+type Failed = FailedHookDecision;
 
 const emptyStats = (): TrajectoryStats => ({
   messages: 0,
@@ -369,7 +370,7 @@ class TrajectoryWalker {
         ...(decision.failure ? { failed: decision.failure.hook } : {}),
       });
     const last = decisions.at(-1);
-    return last?.failure ? (last as Failed) : undefined;
+    return hookFailed(last) ? last : undefined;
   }
 
   /**

@@ -1,8 +1,13 @@
 import type { Command } from 'commander';
+import { planApplicability } from '../../augment/applicability.js';
 import { type AugmentReject, augment } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
+import type { Harness } from '../../harness/schema.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
+import type { Trajectory } from '../../trajectory/schema.js';
+import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { nonNegativeInteger, openRowOutputs } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
@@ -20,7 +25,27 @@ interface AugmentCliOptions {
   rejects?: string;
   shard?: string;
   severity?: string;
+  requireChange?: boolean;
   hookChecks?: string;
+}
+
+/** How many of the first valid trajectories the up-front applicability check tries operators on. */
+const probeTrajectories = 8;
+
+/** The first valid trajectories of a file, for the applicability check; invalid lines are left to `augment`. */
+async function firstTrajectories(
+  file: string,
+  harness: Harness,
+  options: ValidateTrajectoryOptions,
+): Promise<Trajectory[]> {
+  const found: Trajectory[] = [];
+  for await (const record of readJsonl(file)) {
+    if (!('value' in record)) continue;
+    const validation = validateTrajectory(record.value, harness, options);
+    if (validation.valid && validation.trajectory) found.push(validation.trajectory);
+    if (found.length >= probeTrajectories) break;
+  }
+  return found;
 }
 
 export function registerAugment(program: Command): void {
@@ -48,6 +73,10 @@ export function registerAugment(program: Command): void {
       'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
     )
     .option('--shard <i/n>', 'only the examples whose position modulo n is i')
+    .option(
+      '--require-change',
+      'exit 1 when the policy cannot change this harness (before writing), or when any row is an unchanged copy',
+    )
     .option('--hook-checks <module>', 'a module exporting the custom hook checks the harness names')
     .action(async (options: AugmentCliOptions) => {
       const started = Date.now();
@@ -55,16 +84,31 @@ export function registerAugment(program: Command): void {
       const shard = parseShard(options.shard);
       const hookChecks = await loadHookChecks(options.hookChecks);
       const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
-      const { plan, severity } = await policyFromOptions(
+      const { plan, severity, policy } = await policyFromOptions(
         options.policy,
         options.policyFile,
         options.severity,
       );
+      // Say up front what cannot apply here, rather than writing unchanged copies in silence.
+      const applicability = await planApplicability(
+        plan,
+        harness,
+        await firstTrajectories(options.trajectories, harness, hookChecks ? { hookChecks } : {}),
+      );
+      for (const entry of applicability.operators) {
+        if (!entry.applies)
+          process.stderr.write(`warning: ${entry.operator} cannot apply to this harness: ${entry.reason}\n`);
+      }
+      if (!applicability.canChange) {
+        const message = `policy ${policy.name ?? '(file)'} cannot change this harness: every variant would be an unchanged copy`;
+        if (options.requireChange) throw new HarnessAugmentError(message, { issues: [] });
+        process.stderr.write(`warning: ${message}\n`);
+      }
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       const outputs = await openRowOutputs(options.out, rejectsFile);
       const progress = createProgress('augment');
-      const counts = { examples: 0, rows: 0, rejectedExamples: 0, uncertified: 0 };
+      const counts = { examples: 0, rows: 0, rejectedExamples: 0, uncertified: 0, unchanged: 0 };
       const byReason: Record<string, number> = {};
       const coverage = Object.fromEntries(
         dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }]),
@@ -90,6 +134,7 @@ export function registerAugment(program: Command): void {
           },
         })) {
           counts.rows++;
+          if (row.provenance.changed.length === 0) counts.unchanged++;
           for (const dimension of row.provenance.planned)
             (coverage[dimension] as { planned: number }).planned++;
           for (const dimension of row.provenance.changed)
@@ -125,7 +170,12 @@ export function registerAugment(program: Command): void {
         `out: ${options.out}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
-      // Rows were written, but part of the input could not be: say so in the exit code too.
-      if (rejected > 0) process.exitCode = 1;
+      if (counts.unchanged > 0 && options.requireChange)
+        process.stderr.write(
+          `${counts.unchanged} of ${counts.rows} rows are unchanged copies of the base (--require-change)\n`,
+        );
+      // Rows were written, but part of the input could not be (or, with --require-change, some rows are
+      // unchanged copies): say so in the exit code too.
+      if (rejected > 0 || (options.requireChange && counts.unchanged > 0)) process.exitCode = 1;
     });
 }

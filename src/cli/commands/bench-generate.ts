@@ -2,6 +2,7 @@
 // into each variant's vocabulary. Output is written atomically; rejects go to their own file.
 import type { Command } from 'commander';
 import { type Dimension, dimensions } from '../../augment/operator.js';
+import { compileDimensionPlans } from '../../augment/policy.js';
 import { type BenchReject, generateBench, type Holdout } from '../../bench/generate.js';
 import { readBenchItems } from '../../bench/items.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
@@ -21,6 +22,7 @@ interface BenchGenerateOptions {
   holdoutDimension?: string;
   holdoutOperator?: string;
   rejects?: string;
+  attribution?: string;
 }
 
 export function registerBenchGenerate(bench: Command): void {
@@ -50,6 +52,11 @@ export function registerBenchGenerate(bench: Command): void {
       'rows applying this operator (e.g. tools/rename) are test, the rest train',
     )
     .option(
+      '--attribution <mode>',
+      "mixed (default: each variant follows the whole policy) or one-dimension (variant v perturbs only the policy's ((v - 1) mod n)-th dimension, so per-dimension gaps are attributable)",
+      'mixed',
+    )
+    .option(
       '--rejects <file>',
       'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
     )
@@ -66,7 +73,7 @@ export function registerBenchGenerate(bench: Command): void {
         holdout.dimension = options.holdoutDimension as Dimension;
       }
       const harness = await loadHarnessFile(options.harness);
-      const { plan } = await policyFromOptions(options.policy, options.policyFile);
+      const { plan, policy } = await policyFromOptions(options.policy, options.policyFile);
       const registry = await builtinRegistry();
       if (options.holdoutOperator !== undefined) {
         const known = registry.list().map((operator) => operator.id);
@@ -77,6 +84,17 @@ export function registerBenchGenerate(bench: Command): void {
           );
         holdout.operator = options.holdoutOperator;
       }
+      if (options.attribution !== 'mixed' && options.attribution !== 'one-dimension')
+        throw new HarnessAugmentError(
+          `--attribution must be mixed or one-dimension, got "${options.attribution}"`,
+          { kind: 'usage' },
+        );
+      const attribution = options.attribution;
+      const dimensionPlans = attribution === 'one-dimension' ? compileDimensionPlans(policy, registry) : [];
+      if (attribution === 'one-dimension' && dimensionPlans.length === 0)
+        throw new HarnessAugmentError(`--attribution one-dimension: the policy perturbs no dimension`, {
+          kind: 'usage',
+        });
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       const outputs = await openRowOutputs(options.out, rejectsFile);
@@ -93,6 +111,8 @@ export function registerBenchGenerate(bench: Command): void {
       try {
         for await (const row of generateBench(harness, readBenchItems(options.items), {
           plan,
+          attribution,
+          dimensionPlans,
           variants,
           seed: options.seed,
           ...(holdout.dimension || holdout.operator ? { holdout } : {}),

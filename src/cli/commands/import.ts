@@ -4,18 +4,19 @@ import { locateIssues, type ParsedDocument, readDocument } from '../../harness/d
 import {
   importMcpTools,
   importOpenAITools,
-  loadSkillsFolder,
+  readSkillsFolder,
   skeletonHarness,
 } from '../../harness/importers/index.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { fromZodIssues, loadHarnessFile, parseHarness } from '../../harness/parse-harness.js';
 import { type ImportLogOptions, importLogRecord, LogAliasesSchema } from '../../trajectory/import-logs.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
-import { emit, openRowOutputs, serialize } from '../io.js';
+import { emit, exitCodes, openRowOutputs, printIssues, serialize } from '../io.js';
 
 interface ImportOptions {
   output?: string;
   id?: string;
+  skipInvalid?: boolean;
 }
 
 interface ImportTrajectoriesOptions {
@@ -155,9 +156,27 @@ export function registerImport(program: Command): void {
     .argument('<folder>', 'folder holding one sub-folder per skill')
     .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
     .option('--id <id>', 'harness id (default: the folder name)')
+    .option(
+      '--skip-invalid',
+      'leave out invalid skills, report each on standard error (file, line, reason), import the others; exits 1 when any was left out',
+    )
     .action(async (folder: string, options: ImportOptions) => {
-      const skills = await loadSkillsFolder(folder);
-      await finish(skeletonHarness({ id: options.id ?? idFrom(folder, 'skills'), skills }), options);
+      const read = await readSkillsFolder(folder);
+      if (read.issues.length > 0 && !options.skipInvalid)
+        throw new HarnessAugmentError(`${folder}: invalid skills: ${read.issues.length} issue(s)`, {
+          issues: read.issues,
+        });
+      await finish(
+        skeletonHarness({ id: options.id ?? idFrom(folder, 'skills'), skills: read.skills }),
+        options,
+      );
+      if (read.skipped.length > 0) {
+        printIssues(read.issues, process.stderr);
+        process.stderr.write(
+          `imported ${read.skills.length} skills, left out ${read.skipped.length}: ${read.skipped.join(', ')}\n`,
+        );
+        process.exitCode = exitCodes.invalid;
+      }
     });
   command
     .command('trajectories')

@@ -38,6 +38,7 @@ export const RelabelSchema = z.strictObject({
         into: z.string().min(1),
         sources: z.array(z.string()),
         loads: z.array(z.string()),
+        loadTurns: z.array(z.number().int().min(0)).optional(),
         loader: LoaderNamesSchema,
       }),
     ]),
