@@ -15,13 +15,16 @@ import { registerRender } from './commands/render.js';
 import { registerSchema } from './commands/schema.js';
 import { registerSim } from './commands/sim.js';
 import { registerValidate } from './commands/validate.js';
+import { addGlobalOutputOptions } from './output.js';
 
 export function createProgram(): Command {
   const program = new Command('hsa')
     .description('Harness-State Augmentation: validate, render, import, export and augment agent harnesses')
     .version(version, '-v, --version')
     .showHelpAfterError('(run hsa --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride();
+  addGlobalOutputOptions(program);
   registerValidate(program);
   registerRender(program);
   registerImport(program);
@@ -36,6 +39,10 @@ export function createProgram(): Command {
   registerSim(program);
   registerEnv(program);
   registerPipeline(program);
-  for (const command of program.commands) command.exitOverride();
+  for (const command of allCommands(program)) command.exitOverride();
   return program;
+}
+
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((child) => [child, ...allCommands(child)]);
 }

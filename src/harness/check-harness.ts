@@ -1,7 +1,7 @@
 // Rules a harness must keep beyond its shape: unique ids, a loader that does not shadow a tool, tool schemas
 // that compile, hook checks at stages where they mean something, templates and patterns that compile.
 
-import type { Issue } from './issues.js';
+import { type Issue, quote } from './issues.js';
 import { compileJsonSchema } from './json-schema-validator.js';
 import { checkStages, type Harness, type HookCheck } from './schema.js';
 import { checkTemplate, templateVariables } from './template-engine.js';
@@ -22,7 +22,7 @@ function duplicates<T>(
       issues.push({
         code: 'duplicate_id',
         path: path(index),
-        message: `${what} "${value}" is already defined at index ${first}`,
+        message: `${what} ${quote(value)} is already defined at index ${first}`,
       });
   });
   return issues;

@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
 import { compilePolicy, loadPolicyFile, type Policy, parsePolicy, severityValue } from '../augment/policy.js';
@@ -17,7 +17,7 @@ import { canonicalJson } from '../harness/canonical-json.js';
 import { hashHarness } from '../harness/hash.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
-import { writeFileAtomic } from '../harness/write-file-atomic.js';
+import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
 import { checkShard } from '../runtime/shard.js';
 import { readJsonl } from '../trajectory/read-jsonl.js';
@@ -210,7 +210,7 @@ export async function runPipeline(
     // What a format could not hold, with the reason, beside (not inside) the export folder that trainers read.
     if (summary.rejected > 0) {
       const rejectsFile = join(out, 'export-rejects', `${format}.jsonl`);
-      await mkdir(dirname(rejectsFile), { recursive: true });
+      await makeFolder(dirname(rejectsFile));
       await writeFileAtomic(
         rejectsFile,
         (summary.rejects ?? [])
@@ -240,7 +240,7 @@ export async function runPipeline(
       onReject: (reject) => rejects.push(`${JSON.stringify(reject)}\n`),
     }))
       rows.push(`${JSON.stringify(row)}\n`);
-    await mkdir(join(out, 'bench'), { recursive: true });
+    await makeFolder(join(out, 'bench'));
     const rowsFile = join(out, 'bench', 'rows.jsonl');
     await writeFileAtomic(rowsFile, rows.join(''));
     const benchFiles = [rowsFile];

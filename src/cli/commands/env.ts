@@ -8,6 +8,7 @@ import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { createEnvService } from '../../runtime/env/service.js';
 import { FIXTURE_SEED } from '../../runtime/sim/livestream/plan.js';
 import { nonNegativeInteger } from '../io.js';
+import { outputMode, printResult } from '../output.js';
 
 interface EnvServeOptions {
   harness: string;
@@ -100,7 +101,7 @@ export function registerEnv(program: Command): void {
             kind: 'usage',
           },
         );
-      const maxEpisodes = nonNegativeInteger('--max-episodes', options.maxEpisodes);
+      const maxEpisodes = nonNegativeInteger('--max-episodes', options.maxEpisodes, 1_000_000);
       if (maxEpisodes < 1)
         throw new HarnessAugmentError('--max-episodes must be at least 1', { kind: 'usage' });
       const maxBodyBytes = byteSize(options.maxBody);
@@ -132,13 +133,16 @@ export function registerEnv(program: Command): void {
         `  GET  ${server.url}/health`,
         '  Ctrl-C to stop',
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      printResult(
+        { url: server.url, harness: harness.id, seed: options.seed, maxEpisodes, maxBodyBytes },
+        lines,
+      );
       if (secret === undefined && !loopback.test(options.host))
         process.stderr.write(
           `hsa: warning: listening on ${options.host} without a token; anyone who can reach it can use it (see --token-env)\n`,
         );
       const signal = await untilSignal();
-      process.stdout.write(`hsa env serve: ${signal}, shutting down\n`);
+      if (!outputMode().json) printResult(undefined, `hsa env serve: ${signal}, shutting down`);
       await server.close();
       service.close();
     });

@@ -9,10 +9,11 @@ import {
 } from '../../harness/importers/index.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { parseHarness } from '../../harness/parse-harness.js';
-import { emit, serialize } from '../io.js';
+import { serialize } from '../io.js';
+import { outOption, writeProduct } from '../output.js';
 
 interface ImportOptions {
-  output?: string;
+  out?: string;
   id?: string;
 }
 
@@ -39,13 +40,13 @@ export function registerImport(program: Command): void {
     .description('build a harness from tools or skills in another format');
   const finish = async (harnessInput: unknown, options: ImportOptions) => {
     const harness = parseHarness(harnessInput);
-    await emit(serialize(harness, options.output), options.output);
+    await writeProduct('harness', harness, serialize(harness, options.out), options.out);
   };
   command
     .command('mcp')
     .description('tools from an MCP tools/list result (the JSON-RPC response or its result)')
     .argument('<file>', 'JSON file')
-    .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
+    .addOption(outOption('file', 'harness file to write (.yaml or .json); standard output when absent'))
     .option('--id <id>', 'harness id (default: the file name)')
     .action(async (file: string, options: ImportOptions) => {
       const tools = located(await readDocument(file), importMcpTools);
@@ -55,7 +56,7 @@ export function registerImport(program: Command): void {
     .command('openai-tools')
     .description('tools from an OpenAI `tools` array (Chat Completions or Responses form)')
     .argument('<file>', 'JSON file')
-    .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
+    .addOption(outOption('file', 'harness file to write (.yaml or .json); standard output when absent'))
     .option('--id <id>', 'harness id (default: the file name)')
     .action(async (file: string, options: ImportOptions) => {
       const tools = located(await readDocument(file), importOpenAITools);
@@ -65,7 +66,7 @@ export function registerImport(program: Command): void {
     .command('skills')
     .description('skills from a folder of Agent Skills (<name>/SKILL.md)')
     .argument('<folder>', 'folder holding one sub-folder per skill')
-    .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
+    .addOption(outOption('file', 'harness file to write (.yaml or .json); standard output when absent'))
     .option('--id <id>', 'harness id (default: the folder name)')
     .action(async (folder: string, options: ImportOptions) => {
       const skills = await loadSkillsFolder(folder);

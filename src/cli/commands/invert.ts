@@ -4,7 +4,7 @@ import { readDocument } from '../../harness/documents.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { invertOutput } from '../../trajectory/relabel.js';
 import { type Message, MessageSchema } from '../../trajectory/schema.js';
-import { emit } from '../io.js';
+import { outOption, prepareOutputFile, writeProduct } from '../output.js';
 import { readRows } from '../rows.js';
 
 /** Accepts a message, an array of messages, or a Chat Completions response. */
@@ -31,8 +31,9 @@ export function registerInvert(program: Command): void {
       '--output <file>',
       'the model output: an assistant message, an array of messages, or a Chat Completions response',
     )
-    .option('-o, --out <file>', 'write the result to a file instead of standard output')
+    .addOption(outOption('file', 'write the result to a file instead of standard output'))
     .action(async (options: { rows: string; id: string; output: string; out?: string }) => {
+      if (options.out !== undefined) await prepareOutputFile(options.out);
       let row: AugmentRow | undefined;
       for await (const found of readRows(options.rows, options.id)) row = found;
       if (!row) throw new HarnessAugmentError(`no row ${options.id}`, { kind: 'usage' });
@@ -61,6 +62,6 @@ export function registerInvert(program: Command): void {
                   message: inverted[index],
                 })),
               };
-      await emit(JSON.stringify(result, null, 2), options.out);
+      await writeProduct('result', result, JSON.stringify(result, null, 2), options.out);
     });
 }

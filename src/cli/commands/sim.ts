@@ -9,6 +9,7 @@ import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { nonNegativeInteger, openAtomicLines } from '../io.js';
 import { builtinRegistry, resolvePolicy } from '../operators-registry.js';
+import { outOption, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
 
@@ -90,7 +91,7 @@ export function registerSim(program: Command): void {
     .option('--concurrency <n>', 'episodes played at once')
     .option('--shard <i/n>', 'only the episodes whose position modulo n is i')
     .option('--strict', 'assert every hook decision of the oracle script (fixture generation)')
-    .requiredOption('--out <file>', 'trajectories JSONL')
+    .addOption(outOption('file', 'trajectories JSONL', { required: true }))
     .option('--report <file>', 'per-episode rewards JSONL (default <out>.rewards.jsonl)')
     .option(
       '--variants-out <file>',
@@ -110,14 +111,14 @@ export function registerSim(program: Command): void {
       const shard = parseShard(options.shard);
       const simulateOptions: SimulateOptions = {
         harness,
-        episodes: nonNegativeInteger('--episodes', options.episodes),
+        episodes: nonNegativeInteger('--episodes', options.episodes, 10_000_000),
         seed: options.seed,
         idPrefix: options.idPrefix,
         ...(faults !== undefined ? { faults: { rate: faults } } : {}),
         ...(shard ? { shard } : {}),
         ...(options.strict ? { strict: true } : {}),
         ...(options.concurrency
-          ? { concurrency: nonNegativeInteger('--concurrency', options.concurrency) }
+          ? { concurrency: nonNegativeInteger('--concurrency', options.concurrency, 1024) }
           : {}),
       };
       if (options.augment) simulateOptions.augment = await augmentPlan(options.augment, options.severity);
@@ -139,7 +140,7 @@ export function registerSim(program: Command): void {
       const out = await openAtomicLines(options.out);
       const report = await openAtomicLines(reportFile);
       const variants = options.augment ? await openAtomicLines(variantsFile) : undefined;
-      const progress = createProgress('sim');
+      const progress = createProgress('sim', { total: simulateOptions.episodes, unit: 'episodes' });
       const totals = { episodes: 0, invalid: 0, faults: 0, deviations: 0, augmentSkipped: 0 };
       const rewards: Record<string, number[]> = Object.fromEntries(rewardNames.map((name) => [name, []]));
       const invalidIds: string[] = [];
@@ -173,7 +174,7 @@ export function registerSim(program: Command): void {
             await variants.write(
               `${JSON.stringify({ id: episode.id, variantId: episode.variant.id, ops: episode.variant.ops, harness: episode.harness, relabel: episode.variant.relabel })}\n`,
             );
-          progress.update(`${totals.episodes} episodes`);
+          progress.update(totals.episodes);
         }
       } catch (error) {
         progress.done();
@@ -189,7 +190,10 @@ export function registerSim(program: Command): void {
         `tool faults: ${totals.faults}; script deviations: ${totals.deviations}${options.augment ? `; episodes without a certified variant: ${totals.augmentSkipped}` : ''}`,
         `out: ${options.out}  report: ${reportFile}${variants ? `  variants: ${variantsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      printResult(
+        { out: options.out, report: reportFile, ...(variants ? { variants: variantsFile } : {}), ...totals },
+        lines,
+      );
       if (totals.invalid > 0) process.exitCode = 1;
     });
 }

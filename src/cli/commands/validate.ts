@@ -3,6 +3,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { validateTrajectoriesFile } from '../../trajectory/validate-trajectories-file.js';
 import { exitCodes, printIssues } from '../io.js';
+import { outputMode } from '../output.js';
 
 interface ValidateOptions {
   trajectories?: string;
@@ -16,9 +17,9 @@ export function registerValidate(program: Command): void {
     .description('check a harness file, and optionally a trajectories JSONL file under it')
     .argument('<harness>', 'harness file (.yaml, .yml or .json)')
     .option('-t, --trajectories <file>', 'trajectories JSONL file to validate under the harness')
-    .option('--json', 'print a JSON report instead of lines')
     .option('--no-system-check', 'do not compare system messages with the rendered prompt')
     .action(async (harnessFile: string, options: ValidateOptions) => {
+      options.json = outputMode().json;
       let harness: Awaited<ReturnType<typeof loadHarnessFile>>;
       try {
         harness = await loadHarnessFile(harnessFile);
@@ -48,7 +49,7 @@ export function registerValidate(program: Command): void {
         process.stdout.write(
           `${JSON.stringify({ harness: summary, ...(report ? { trajectories: { file: options.trajectories, ...report } } : {}) }, null, 2)}\n`,
         );
-      } else {
+      } else if (!outputMode().quiet) {
         process.stdout.write(
           `${harnessFile}: valid harness "${harness.id}" (${summary.skills} skills, ${summary.hooks} hooks, ${summary.sections} prompt sections, ${summary.tools} tools)\n`,
         );

@@ -2,15 +2,16 @@
 // followed by a Markdown body. The harness fields that the format has no place for travel in `metadata`
 // under `hsa-` keys, so that rendering then parsing a skill gives it back exactly.
 import type { Dirent } from 'node:fs';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { createLineLocator, findForbiddenKeys } from '../documents.js';
 import { contentHash } from '../hash.js';
-import { HarnessAugmentError, type Issue, type JsonPath, type SafeResult } from '../issues.js';
+import { HarnessAugmentError, type Issue, type JsonPath, quote, type SafeResult } from '../issues.js';
 import { lineAndColumn } from '../json-syntax.js';
 import { fromZodIssues } from '../parse-harness.js';
 import { type Skill, SkillSchema } from '../schema.js';
+import { makeFolder } from '../write-file-atomic.js';
 import { isPlainObject, jsonTypeOf } from './tool-fields.js';
 
 /** The Agent Skills name rule: lowercase letters and digits in hyphen-separated runs, at most 64 characters. */
@@ -220,7 +221,7 @@ function readName(value: unknown, issues: Issue[]): string | undefined {
     issues.push({
       code: 'invalid_skill_name',
       path: ['name'],
-      message: `name ${JSON.stringify(value)} must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
+      message: `name ${quote(value)} must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
     });
     return undefined;
   }
@@ -494,7 +495,7 @@ export async function writeSkillsFolder(skills: Skill[], dir: string): Promise<s
   const files: string[] = [];
   for (const { name, text } of rendered) {
     const folder = join(dir, name);
-    await mkdir(folder, { recursive: true });
+    await makeFolder(folder);
     const file = join(folder, fileName);
     await writeFile(file, text, 'utf8');
     files.push(file);
