@@ -13,6 +13,8 @@ export const runFiles = {
   rejects: 'rejects.jsonl',
   checkpoint: 'checkpoint.json',
   manifest: 'manifest.json',
+  /** Where exports are written before they move into `exports/`. */
+  staging: '.staging',
 } as const;
 
 /** Counts that the checkpoint carries across a resume. */
@@ -120,6 +122,7 @@ export async function openRunFiles(
     await rm(join(dir, 'exports'), { recursive: true, force: true });
     await rm(join(dir, 'bench'), { recursive: true, force: true });
     await rm(join(dir, 'export-rejects'), { recursive: true, force: true });
+    await rm(join(dir, runFiles.staging), { recursive: true, force: true });
     checkpoint = {
       version: 1,
       runHash: options.runHash,
