@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { version } from '../version.js';
 import { registerAugment } from './commands/augment.js';
 import { registerBench } from './commands/bench.js';
+import { registerCheckExports } from './commands/check-exports.js';
 import { registerEnv } from './commands/env.js';
 import { registerExplain } from './commands/explain.js';
 import { registerExport } from './commands/export.js';
@@ -39,6 +40,7 @@ export function createProgram(): Command {
   registerSim(program);
   registerEnv(program);
   registerPipeline(program);
+  registerCheckExports(program);
   for (const command of allCommands(program)) command.exitOverride();
   return program;
 }

@@ -17,7 +17,9 @@ export interface OpenAIRowOptions {
 }
 
 /** A message as OpenAI fine-tuning reads it: an assistant message may carry `weight` (0: not trained on). */
-export type OpenAIMessage = ExportedMessage | (Extract<ExportedMessage, { role: 'assistant' }> & { weight: 0 | 1 });
+export type OpenAIMessage =
+  | ExportedMessage
+  | (Extract<ExportedMessage, { role: 'assistant' }> & { weight: 0 | 1 });
 
 export interface OpenAIRow {
   messages: OpenAIMessage[];

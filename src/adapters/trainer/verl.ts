@@ -3,7 +3,6 @@
 // time and written as each group fills, so memory holds one row group, not the whole file.
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileWriter, ParquetWriter } from 'hyparquet-writer';
 import { z } from 'zod';
 import { makeFolder, writeFileAtomic } from '../../harness/write-file-atomic.js';
 import { version } from '../../version.js';
@@ -58,6 +57,9 @@ async function openVerlSink(outDir: string, options: VerlExportOptions): Promise
   const rowGroupSize = options.rowGroupSize ?? 1000;
   await makeFolder(outDir);
   const temporary = temporaryPath(file);
+  // Imported here, not at the top: hyparquet-writer is ESM only, and `require('harness-augment/adapters')`
+  // must work on Node versions without require(esm) (before 20.19) for every other adapter.
+  const { fileWriter, ParquetWriter } = await import('hyparquet-writer');
   const writer = new ParquetWriter({
     writer: fileWriter(temporary),
     schema: verlParquetSchema({ enableThinking }),
