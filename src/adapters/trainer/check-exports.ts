@@ -88,7 +88,12 @@ function decodeArguments(message: Record<string, unknown>): Record<string, unkno
   };
 }
 
-/** Role alternation as chat templates and trainers expect it; the first problem, or undefined. */
+/**
+ * Role alternation as chat templates and trainers expect it; the first problem, or undefined.
+ *
+ * @example
+ * alternationProblem([{ role: 'user' }, { role: 'user' }]) // 'messages[1]: two user messages in a row'
+ */
 export function alternationProblem(messages: ReadonlyArray<Record<string, unknown>>): string | undefined {
   let previous: string | undefined;
   let openCalls = 0;
