@@ -64,8 +64,17 @@ export async function openAtomicLines(file: string): Promise<AtomicLineWriter> {
       return stream.write(line)
         ? Promise.resolve()
         : new Promise((resolve, reject) => {
-            stream.once('drain', () => resolve());
-            stream.once('error', reject);
+            // Both listeners go when either fires: a long run must not pile them up.
+            const onDrain = () => {
+              stream.off('error', onError);
+              resolve();
+            };
+            const onError = (error: Error) => {
+              stream.off('drain', onDrain);
+              reject(error);
+            };
+            stream.once('drain', onDrain);
+            stream.once('error', onError);
           });
     },
     async commit() {
