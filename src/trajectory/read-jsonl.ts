@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { cannotRead, findForbiddenKeys } from '../harness/documents.js';
-import { HarnessAugmentError, type Issue } from '../harness/issues.js';
+import type { Issue } from '../harness/issues.js';
 import { findJsonSyntaxError, lineAndColumn } from '../harness/json-syntax.js';
 
 export type JsonlRecord = { line: number; value: unknown } | { line: number; issue: Issue };
