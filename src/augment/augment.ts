@@ -70,6 +70,11 @@ export interface AugmentOptions {
   onReject?: (reject: AugmentReject) => void;
   /** Called once per example read (after sharding), for progress. */
   onExample?: (position: number) => void;
+  /**
+   * Examples (after sharding) already done by an interrupted run: they are read and validated (so that a
+   * later duplicate id is still caught) but neither augmented nor reported. Default 0.
+   */
+  skipExamples?: number;
 }
 
 /** An input item: a trajectory, or a JSONL record with its line number. */
@@ -178,9 +183,18 @@ export async function* augment(
   const reject = options.onReject ?? (() => {});
   const seen = new Set<string>();
   let position = -1;
+  let skip = options.skipExamples ?? 0;
   for await (const item of trajectories as AsyncIterable<AugmentInput>) {
     position++;
     if (options.shard && position % options.shard.count !== options.shard.index) continue;
+    if (skip > 0) {
+      skip--;
+      const value = isRecord(item) ? item.value : item;
+      if (isRecord(item) && item.issue) continue;
+      const validation = validateTrajectory(value, base);
+      if (validation.valid && validation.trajectory) seen.add(validation.trajectory.id);
+      continue;
+    }
     options.onExample?.(position);
     const line = isRecord(item) ? item.line : undefined;
     const at = line === undefined ? {} : { line };

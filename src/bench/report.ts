@@ -1,8 +1,8 @@
 // Reports of a scores document: Markdown for reading in a terminal or a pull request, and one
 // self-contained HTML file (inline CSS and SVG, no network) for a browser.
-import { mkdir } from 'node:fs/promises';
+
 import { join } from 'node:path';
-import { writeFileAtomic } from '../harness/write-file-atomic.js';
+import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { BootstrapEstimate } from './bootstrap.js';
 import { renderHtmlReport } from './report-html.js';
 import { criteria } from './schema.js';
@@ -116,7 +116,7 @@ export async function writeReport(
   scores: ScoresDocument,
   directory: string,
 ): Promise<{ markdown: string; html: string }> {
-  await mkdir(directory, { recursive: true });
+  await makeFolder(directory);
   const markdown = join(directory, 'report.md');
   const html = join(directory, 'report.html');
   await writeFileAtomic(markdown, renderMarkdownReport(scores));

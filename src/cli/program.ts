@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { version } from '../version.js';
 import { registerAugment } from './commands/augment.js';
 import { registerBench } from './commands/bench.js';
+import { registerCheckExports } from './commands/check-exports.js';
 import { registerDemo } from './commands/demo.js';
 import { registerEnv } from './commands/env.js';
 import { registerExplain } from './commands/explain.js';
@@ -17,13 +18,16 @@ import { registerRender } from './commands/render.js';
 import { registerSchema } from './commands/schema.js';
 import { registerSim } from './commands/sim.js';
 import { registerValidate } from './commands/validate.js';
+import { addGlobalOutputOptions } from './output.js';
 
 export function createProgram(): Command {
   const program = new Command('hsa')
     .description('Harness-State Augmentation: validate, render, import, export and augment agent harnesses')
     .version(version, '-v, --version')
     .showHelpAfterError('(run hsa --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride();
+  addGlobalOutputOptions(program);
   registerValidate(program);
   registerRender(program);
   registerImport(program);
@@ -40,6 +44,11 @@ export function createProgram(): Command {
   registerPipeline(program);
   registerLatency(program);
   registerDemo(program);
-  for (const command of program.commands) command.exitOverride();
+  registerCheckExports(program);
+  for (const command of allCommands(program)) command.exitOverride();
   return program;
+}
+
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((child) => [child, ...allCommands(child)]);
 }

@@ -1,7 +1,45 @@
 // Atomic file writes: a temporary file renamed into place, so that a reader never sees half a file and an
-// interrupted run leaves the previous file intact.
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// interrupted run leaves the previous file intact; and a bounded `mkdir -p`.
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+
+/**
+ * Creates a folder and its missing parents, one level at a time. Node's `mkdir(…, { recursive: true })`
+ * never returns on some paths (under `/proc`, for one); this fails with the first level that cannot be made.
+ *
+ * @example
+ * await makeFolder('out/run-1/exports');
+ */
+export async function makeFolder(folder: string): Promise<void> {
+  const missing: string[] = [];
+  let current = resolve(folder);
+  for (;;) {
+    const info = await stat(current).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (info) {
+      if (!info.isDirectory())
+        throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${current}'`), {
+          code: 'ENOTDIR',
+          syscall: 'mkdir',
+          path: current,
+        });
+      break;
+    }
+    missing.push(current);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (const path of missing.reverse()) {
+    await mkdir(path).catch(async (error: NodeJS.ErrnoException) => {
+      // Another process made it meanwhile: fine when it is a folder.
+      if (error.code === 'EEXIST' && (await stat(path)).isDirectory()) return;
+      throw error;
+    });
+  }
+}
 
 /**
  * Writes a text file atomically, creating its folder.
@@ -10,7 +48,7 @@ import { dirname } from 'node:path';
  * await writeFileAtomic('out/report.md', markdown);
  */
 export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+  await makeFolder(dirname(file));
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, content, 'utf8');
   await rename(temporary, file);

@@ -25,7 +25,7 @@ const EndpointSchema = z.strictObject({
   maxTokens: z.number().int().positive().optional(),
 });
 
-const ExportFormatSchema = z.enum(['trl', 'axolotl', 'llama-factory', 'openai', 'verl']);
+export const ExportFormatSchema = z.enum(['trl', 'axolotl', 'llama-factory', 'openai', 'verl']);
 
 const TeacherKindSchema = z.enum(['replay', 'oracle', 'openai-compatible']);
 

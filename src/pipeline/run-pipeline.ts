@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Policy } from '../augment/policy.js';
@@ -17,7 +17,7 @@ import { canonicalJson } from '../harness/canonical-json.js';
 import { hashHarness } from '../harness/hash.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
-import { writeFileAtomic } from '../harness/write-file-atomic.js';
+import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
@@ -233,11 +233,18 @@ export async function runPipeline(
 
   const examplesFile = join(out, runFiles.examples);
   const exportsSummary: PipelineManifest['exports'] = [];
+  // Each format is written into a staging folder beside `exports/` and moved into place when complete, so
+  // `exports/` (which trainers read as a folder) never holds a temporary file, even after a SIGKILL.
+  const staging = join(out, runFiles.staging);
+  await rm(staging, { recursive: true, force: true });
+  await removePartials(join(out, 'exports'));
   for (const [format, exportOptions] of exportsOf(config)) {
     const exporter = dependencies.exporters[format];
     if (!exporter) throw new HarnessAugmentError(`no exporter for format "${format}"`, { kind: 'usage' });
     options.onProgress?.({ stage: 'export', counts, detail: format });
-    const sink = await exporter.open(join(out, 'exports', format), exportOptions);
+    const staged = join(staging, format);
+    const final = join(out, 'exports', format);
+    const sink = await exporter.open(staged, exportOptions);
     try {
       for await (const example of readExamples(examplesFile)) await sink.write(example);
     } catch (error) {
@@ -245,10 +252,16 @@ export async function runPipeline(
       throw error;
     }
     const summary = await sink.close();
+    await rm(final, { recursive: true, force: true });
+    await makeFolder(dirname(final));
+    await rename(staged, final);
+    summary.files = summary.files.map((file) =>
+      file.startsWith(`${staged}/`) || file === staged ? `${final}${file.slice(staged.length)}` : file,
+    );
     // What a format could not hold, with the reason, beside (not inside) the export folder that trainers read.
     if (summary.rejected > 0) {
       const rejectsFile = join(out, 'export-rejects', `${format}.jsonl`);
-      await mkdir(dirname(rejectsFile), { recursive: true });
+      await makeFolder(dirname(rejectsFile));
       await writeFileAtomic(
         rejectsFile,
         (summary.rejects ?? [])
@@ -278,7 +291,7 @@ export async function runPipeline(
       onReject: (reject) => rejects.push(`${JSON.stringify(reject)}\n`),
     }))
       rows.push(`${JSON.stringify(row)}\n`);
-    await mkdir(join(out, 'bench'), { recursive: true });
+    await makeFolder(join(out, 'bench'));
     const rowsFile = join(out, 'bench', 'rows.jsonl');
     await writeFileAtomic(rowsFile, rows.join(''));
     const benchFiles = [rowsFile];
@@ -322,7 +335,7 @@ export async function runPipeline(
       registry: dependencies.registry,
     });
     const rlDir = join(out, 'rl');
-    await mkdir(rlDir, { recursive: true });
+    await makeFolder(rlDir);
     const rowsFile = join(rlDir, 'rows.jsonl');
     await writeFileAtomic(rowsFile, plan.rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
     const formats: Array<{ format: string; files: OutputFile[] }> = [];
@@ -370,8 +383,20 @@ export async function runPipeline(
     ...(opd ? { opd } : {}),
     ...(rl ? { rl } : {}),
   };
+  await rm(staging, { recursive: true, force: true });
   await writeFileAtomic(join(out, runFiles.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
+}
+
+/** Removes temporary `*.partial` and `*.tmp` files that an older, killed run left under a folder. */
+async function removePartials(folder: string): Promise<void> {
+  const entries = await readdir(folder, { withFileTypes: true, recursive: true }).catch(() => []);
+  for (const entry of entries) {
+    if (entry.isFile() && /\.(partial|tmp)$/.test(entry.name))
+      await rm(join(entry.parentPath ?? (entry as { path?: string }).path ?? folder, entry.name), {
+        force: true,
+      });
+  }
 }
 
 /** Reads a finished run's manifest. */

@@ -48,6 +48,8 @@ export function axolotlDatasetConfig(datasetPath: string) {
         roles: { system: ['system'], user: ['user'], assistant: ['assistant'], tool: ['tool'] },
         roles_to_train: ['assistant'],
         train_on_eos: 'turn',
+        // Per-message override: hook-rejected attempts carry `training: false`.
+        message_field_training: 'training',
       },
     ],
   };

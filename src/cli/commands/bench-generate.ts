@@ -9,6 +9,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { nonNegativeInteger, openRowOutputs } from '../io.js';
 import { builtinRegistry, policyFromOptions } from '../operators-registry.js';
+import { outOption, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 
 interface BenchGenerateOptions {
@@ -37,7 +38,7 @@ export function registerBenchGenerate(bench: Command): void {
       '5',
     )
     .option('--seed <seed>', 'global seed (the same seeds as `hsa augment`)', '0')
-    .requiredOption('--out <file>', 'output bench rows JSONL')
+    .addOption(outOption('file', 'output bench rows JSONL', { required: true }))
     .option(
       '--policy <name>',
       'a preset: identity, hat, tools-only, rotbench-slight|medium|heavy|union (default hat)',
@@ -62,7 +63,7 @@ export function registerBenchGenerate(bench: Command): void {
     )
     .action(async (options: BenchGenerateOptions) => {
       const started = Date.now();
-      const variants = nonNegativeInteger('--variants', options.variants);
+      const variants = nonNegativeInteger('--variants', options.variants, 10_000);
       const holdout: Holdout = {};
       if (options.holdoutDimension !== undefined) {
         if (!(dimensions as readonly string[]).includes(options.holdoutDimension))
@@ -98,7 +99,7 @@ export function registerBenchGenerate(bench: Command): void {
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       const outputs = await openRowOutputs(options.out, rejectsFile);
-      const progress = createProgress('bench generate');
+      const progress = createProgress('bench generate', { unit: 'items' });
       const counts = { items: 0, rows: 0, rejectedItems: 0, uncertified: 0 };
       const splits = { train: 0, test: 0 };
       const byReason: Record<string, number> = {};
@@ -119,7 +120,7 @@ export function registerBenchGenerate(bench: Command): void {
           onReject,
           onItem: () => {
             counts.items++;
-            progress.update(`${counts.items} items, ${counts.rows} rows`);
+            progress.update(counts.items, `${counts.rows} rows`);
           },
         })) {
           counts.rows++;
@@ -152,7 +153,16 @@ export function registerBenchGenerate(bench: Command): void {
         }`,
         `out: ${options.out}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      printResult(
+        {
+          out: options.out,
+          ...(rejected > 0 || options.rejects ? { rejects: rejectsFile } : {}),
+          ...counts,
+          splits,
+          byReason,
+        },
+        lines,
+      );
       // Rows were written, but part of the input could not be: say so in the exit code too.
       if (rejected > 0) process.exitCode = 1;
     });

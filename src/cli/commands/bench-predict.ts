@@ -7,6 +7,7 @@ import { answerBenchRow } from '../../bench/answer-row.js';
 import { BenchRowSchema } from '../../bench/schema.js';
 import { mapOrdered } from '../../runtime/map-ordered.js';
 import { nonNegativeInteger, openAtomicLines } from '../io.js';
+import { outOption } from '../output.js';
 import { createProgress } from '../progress.js';
 import { readJsonlAs } from './bench-score.js';
 
@@ -34,7 +35,7 @@ export function registerBenchPredict(bench: Command): void {
     .option('--max-tokens <n>', 'max_tokens per completion')
     .option('--max-steps <n>', 'most model calls per row (skill loads and tool calls included)', '8')
     .option('--concurrency <n>', 'rows answered at once', '4')
-    .requiredOption('--out <file>', 'predictions JSONL')
+    .addOption(outOption('file', 'predictions JSONL', { required: true }))
     .action(async (options: BenchPredictOptions) => {
       const started = Date.now();
       const rows = await readJsonlAs(options.bench, BenchRowSchema, 'bench row');
@@ -50,14 +51,14 @@ export function registerBenchPredict(bench: Command): void {
       const maxSteps = nonNegativeInteger('--max-steps', options.maxSteps);
       const concurrency = Math.max(1, nonNegativeInteger('--concurrency', options.concurrency));
       const out = await openAtomicLines(options.out);
-      const progress = createProgress('bench predict');
+      const progress = createProgress('bench predict', { total: rows.length, unit: 'rows' });
       let done = 0;
       try {
         for await (const prediction of mapOrdered(rows, concurrency, (row) =>
           answerBenchRow(row, model, { request, maxSteps }),
         )) {
           await out.write(`${JSON.stringify(prediction)}\n`);
-          progress.update(`${++done}/${rows.length} rows`);
+          progress.update(++done);
         }
       } catch (error) {
         progress.done();

@@ -11,6 +11,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { parsePipelineConfig } from '../../pipeline/config.js';
 import { nonNegativeInteger } from '../io.js';
 import { builtinRegistry } from '../operators-registry.js';
+import { outOption } from '../output.js';
 
 interface DemoCliOptions {
   domain: string;
@@ -65,7 +66,7 @@ export function registerDemo(program: Command): void {
     )
     .option('--domain <name>', 'bundled fixture: livestream or helpdesk', 'livestream')
     .option('--seed <seed>', 'global seed', '42')
-    .option('--out <dir>', 'output folder', 'out/demo')
+    .addOption(outOption('folder', 'output folder').default('out/demo'))
     .option('--no-ablation', 'skip the one-dimension ablation (five more learners)')
     .option('--train-tasks <n>', 'base tasks per learner (default 80)')
     .option('--steps <n>', 'Adam steps per learner (default 250)')

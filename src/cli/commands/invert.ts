@@ -4,7 +4,8 @@ import { readDocument } from '../../harness/documents.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { invertOutput } from '../../trajectory/relabel.js';
 import { type Message, MessageSchema } from '../../trajectory/schema.js';
-import { emit, nonNegativeInteger } from '../io.js';
+import { nonNegativeInteger } from '../io.js';
+import { outOption, prepareOutputFile, writeProduct } from '../output.js';
 import { readRows } from '../rows.js';
 
 /** Accepts a message, an array of messages, or a Chat Completions response. */
@@ -35,8 +36,9 @@ export function registerInvert(program: Command): void {
       '--turn <n>',
       'the viewer turn the output answers (1 = first viewer message); merged skills map back to the source the gold loaded in that turn',
     )
-    .option('-o, --out <file>', 'write the result to a file instead of standard output')
+    .addOption(outOption('file', 'write the result to a file instead of standard output'))
     .action(async (options: { rows: string; id: string; output: string; out?: string; turn?: string }) => {
+      if (options.out !== undefined) await prepareOutputFile(options.out);
       const turn = options.turn === undefined ? undefined : nonNegativeInteger('--turn', options.turn);
       let row: AugmentRow | undefined;
       for await (const found of readRows(options.rows, options.id)) row = found;
@@ -66,6 +68,6 @@ export function registerInvert(program: Command): void {
                   message: inverted[index],
                 })),
               };
-      await emit(JSON.stringify(result, null, 2), options.out);
+      await writeProduct('result', result, JSON.stringify(result, null, 2), options.out);
     });
 }

@@ -8,6 +8,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { renderLatencyHtml, renderLatencyMarkdown } from '../../runtime/latency-report.js';
 import { nonNegativeInteger } from '../io.js';
+import { outOption } from '../output.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 
 interface LatencyOptions extends ScenarioCliOptions {
@@ -56,7 +57,9 @@ export function registerLatency(program: Command): void {
     .option('--seed <seed>', "plan seed (default: the scenario's own seed)")
     .option('--max-tokens <n>', 'max_tokens per call')
     .option('--temperature <t>', 'sampling temperature')
-    .option('--out <dir>', 'where latency.json, latency.md and latency.html go', 'out/latency')
+    .addOption(
+      outOption('folder', 'where latency.json, latency.md and latency.html go').default('out/latency'),
+    )
     .action(async (options: LatencyOptions) => {
       const concurrency = nonNegativeInteger('--concurrency', options.concurrency);
       if (concurrency < 1)

@@ -2,15 +2,16 @@
 // followed by a Markdown body. The harness fields that the format has no place for travel in `metadata`
 // under `hsa-` keys, so that rendering then parsing a skill gives it back exactly.
 import type { Dirent } from 'node:fs';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import YAML from 'yaml';
 import { createLineLocator, findForbiddenKeys } from '../documents.js';
 import { contentHash } from '../hash.js';
-import { HarnessAugmentError, type Issue, type JsonPath, type SafeResult } from '../issues.js';
+import { HarnessAugmentError, type Issue, type JsonPath, quote, type SafeResult } from '../issues.js';
 import { lineAndColumn } from '../json-syntax.js';
 import { fromZodIssues } from '../parse-harness.js';
 import { type SkillFile as BundledFile, type Skill, SkillSchema } from '../schema.js';
+import { makeFolder } from '../write-file-atomic.js';
 import { stringifyYaml } from '../yaml-text.js';
 import { isPlainObject, jsonTypeOf } from './tool-fields.js';
 
@@ -243,7 +244,7 @@ function readName(value: unknown, issues: Issue[]): string | undefined {
     issues.push({
       code: 'invalid_skill_name',
       path: ['name'],
-      message: `name ${JSON.stringify(value)} must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
+      message: `name ${quote(value)} must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
     });
     return undefined;
   }
@@ -607,14 +608,14 @@ export async function writeSkillsFolder(skills: Skill[], dir: string): Promise<s
   const files: string[] = [];
   for (const [index, { name, text }] of rendered.entries()) {
     const folder = join(dir, name);
-    await mkdir(folder, { recursive: true });
+    await makeFolder(folder);
     const file = join(folder, fileName);
     await writeFile(file, text, 'utf8');
     files.push(file);
     // Bundled files come back byte for byte, next to the SKILL.md that links to them.
     for (const bundled of skills[index]?.files ?? []) {
       const target = join(folder, ...bundled.path.split('/'));
-      await mkdir(dirname(target), { recursive: true });
+      await makeFolder(dirname(target));
       await writeFile(target, Buffer.from(bundled.content, bundled.encoding));
     }
   }

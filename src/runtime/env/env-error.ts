@@ -16,6 +16,7 @@ export type EnvErrorCode =
   | 'episode_done'
   | 'episode_busy'
   | 'body_too_large'
+  | 'unsupported_media_type'
   | 'too_many_episodes'
   | 'variant_mismatch'
   | 'internal';

@@ -82,6 +82,27 @@ export const StepRequestSchema = z.strictObject({
 });
 
 /**
+ * Refuses a step message whose tool-call `arguments` are not the JSON text of the arguments (a string), as
+ * the protocol says: re-serialising an object would train on text the model never wrote.
+ *
+ * @example
+ * checkStepArguments({ role: 'assistant', tool_calls: [{ function: { name: 'f', arguments: { a: 1 } } }] }) // throws 400 invalid_step
+ */
+export function checkStepArguments(message: unknown): void {
+  const calls = (message as { tool_calls?: unknown } | null)?.tool_calls;
+  if (!Array.isArray(calls)) return;
+  calls.forEach((call, index) => {
+    const given = (call as { function?: { arguments?: unknown } } | null)?.function?.arguments;
+    if (given !== undefined && typeof given !== 'string')
+      throw new EnvError(
+        400,
+        'invalid_step',
+        `/step: tool_calls[${index}].function.arguments must be the JSON text of the arguments (a string), not ${given === null ? 'null' : Array.isArray(given) ? 'an array' : `a${typeof given === 'object' ? 'n' : ''} ${typeof given}`} (the episode is unchanged)`,
+      );
+  });
+}
+
+/**
  * OpenRLHF's remote reward request (`openrlhf/utils/remote_rm_utils.py`): `query` (prompt + response texts),
  * `prompts`, `labels`, one entry per sample. Extra keys some forks send are ignored.
  */

@@ -87,7 +87,9 @@ describe('hsa import skills → hsa export skills', () => {
     expect(existsSync(join(folder, 'refused.yaml'))).toBe(false);
     const run = runCli(['import', 'skills', source, '--skip-invalid', '-o', harnessFile]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`${join(source, 'brand-guidelines', 'SKILL.md')}:3 $.description: description has`);
+    expect(run.stderr).toContain(
+      `${join(source, 'brand-guidelines', 'SKILL.md')}:3 $.description: description has`,
+    );
     expect(run.stderr).toContain('[description_too_long]');
     expect(run.stderr).toContain('imported 2 skills, left out 1');
   });
