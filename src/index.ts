@@ -8,6 +8,7 @@ export {
   skillIdOperators,
   toolOperators,
 } from '../perturbations/index.js';
+export { planApplicability } from './augment/applicability.js';
 export {
   type AugmentInput,
   type AugmentOptions,
@@ -19,6 +20,7 @@ export {
   type Provenance,
 } from './augment/augment.js';
 export { type Certificate, type CertifyInput, certify } from './augment/certificate.js';
+export { checkContentPreservation } from './augment/content-preservation.js';
 export { diffJson, formatChanges, type JsonChange } from './augment/json-diff.js';
 export {
   type AppliedOperator,
@@ -39,6 +41,7 @@ export {
   type RegenerateRequest,
   unchanged,
 } from './augment/operator.js';
+export { listKeepsOrder, orderedLists } from './augment/ordered-lists.js';
 export {
   identityPlan,
   kOf,
@@ -51,6 +54,7 @@ export {
 } from './augment/plan.js';
 export {
   applicationOrder,
+  compileDimensionPlans,
   compilePolicy,
   loadPolicyFile,
   type Policy,
@@ -172,6 +176,7 @@ export {
   type McpToolsListResult,
   type OpenAIChatTool,
   parseSkillMarkdown,
+  readSkillsFolder,
   renderSkillMarkdown,
   type SkeletonOptions,
   safeImportMcpTools,
@@ -189,8 +194,9 @@ export {
   type JsonPath,
   type SafeResult,
 } from './harness/issues.js';
-export { compileJsonSchema, validateAgainstSchema } from './harness/json-schema-validator.js';
+export { compileJsonSchema, schemaDialect, validateAgainstSchema } from './harness/json-schema-validator.js';
 export { type CompiledPattern, compileLinearPattern, type LinearPattern } from './harness/linear-pattern.js';
+export { mentionStandsAlone } from './harness/mention-boundary.js';
 export { offeredTools, skillLoaderTool, toChatCompletionTools } from './harness/offered-tools.js';
 export { loadHarnessFile, parseHarness, safeParseHarness } from './harness/parse-harness.js';
 export {
@@ -240,6 +246,7 @@ export {
   type TextLocation,
 } from './harness/symbol-table.js';
 export { checkTemplate, renderTemplate, templateHelpers } from './harness/template-engine.js';
+export { stringifyYaml } from './harness/yaml-text.js';
 // The embedded learner: a pointer-generator over names, trained on a TRL export (a stand-in, not an LM).
 export {
   type DecisionAccuracy,
