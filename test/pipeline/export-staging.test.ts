@@ -10,6 +10,7 @@ import { builtinRegistry } from '../../src/cli/operators-registry.js';
 import { parsePipelineConfig } from '../../src/pipeline/config.js';
 import { runPipeline } from '../../src/pipeline/run-pipeline.js';
 import type { PipelineExporter } from '../../src/pipeline/teacher.js';
+import { createLivestreamScenario } from '../../src/scenarios/livestream/index.js';
 import { projectRoot } from '../support/run-cli.js';
 
 const registry = await builtinRegistry();
@@ -31,10 +32,12 @@ async function digest(dir: string): Promise<Record<string, string>> {
   return result;
 }
 
+const scenario = createLivestreamScenario();
+
 function configFor(out: string) {
   return parsePipelineConfig({
     harness: join(projectRoot, 'fixtures/livestream/harness.yaml'),
-    inputs: { simulate: { episodes: 6, seed: 'staging' } },
+    inputs: { simulate: { scenario: 'livestream', episodes: 6, seed: 'staging' } },
     augment: { policy: 'hat', variants: 1 },
     exports: ['trl', 'verl'],
     out,
@@ -45,10 +48,10 @@ describe('export staging', () => {
   it('a crash during an export leaves no temporary file in exports/, and --resume equals a whole run', async () => {
     const root = await mkdtemp(join(tmpdir(), 'hsa-staging-'));
     const whole = configFor(join(root, 'whole'));
-    await runPipeline(whole, buildPipelineDependencies(whole, { registry }));
+    await runPipeline(whole, buildPipelineDependencies(whole, { registry, scenario }));
 
     const crashed = configFor(join(root, 'crashed'));
-    const dependencies = buildPipelineDependencies(crashed, { registry });
+    const dependencies = buildPipelineDependencies(crashed, { registry, scenario });
     const seen: string[] = [];
     const verl = dependencies.exporters.verl as PipelineExporter;
     // The verl export dies on its third row, after it has started writing: what is in exports/ then?
@@ -77,7 +80,7 @@ describe('export staging', () => {
     // A stray temporary file from an older version of the tool, inside exports/.
     await mkdir(join(crashed.out, 'exports', 'trl'), { recursive: true });
     await writeFile(join(crashed.out, 'exports', 'trl', 'train.jsonl.4242.1.partial'), '{"half":');
-    const manifest = await runPipeline(crashed, buildPipelineDependencies(crashed, { registry }), {
+    const manifest = await runPipeline(crashed, buildPipelineDependencies(crashed, { registry, scenario }), {
       resume: true,
     });
     expect(JSON.stringify(manifest.exports)).not.toContain('.staging');

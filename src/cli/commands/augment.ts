@@ -100,6 +100,9 @@ export function registerAugment(program: Command): void {
         options.policyFile,
         options.severity,
       );
+      const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
+      await prepareOutputFile(options.out);
+      await prepareOutputFile(rejectsFile);
       // Say up front what cannot apply here, rather than writing unchanged copies in silence.
       const applicability = await planApplicability(
         plan,
@@ -116,9 +119,6 @@ export function registerAugment(program: Command): void {
         process.stderr.write(`warning: ${message}\n`);
       }
 
-      const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
-      await prepareOutputFile(options.out);
-      await prepareOutputFile(rejectsFile);
       // The run's identity: a checkpoint of other inputs or options is never resumed.
       const runHash = contentHash({
         harness: hashHarness(harness).harness,
