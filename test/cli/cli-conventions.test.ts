@@ -14,7 +14,7 @@ writeFileSync(
   config,
   [
     `harness: ${join(projectRoot, 'fixtures/livestream/harness.yaml')}`,
-    'inputs: { simulate: { episodes: 4, seed: conventions } }',
+    'inputs: { simulate: { scenario: livestream, episodes: 4, seed: conventions } }',
     'augment: { policy: hat, variants: 1 }',
     'exports: [{ trl: { argumentsEncoding: string } }]',
     `out: ${join(folder, 'unused')}`,

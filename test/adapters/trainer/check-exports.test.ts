@@ -14,6 +14,7 @@ import {
 import { builtinRegistry } from '../../../src/cli/operators-registry.js';
 import { parsePipelineConfig } from '../../../src/pipeline/config.js';
 import { runPipeline } from '../../../src/pipeline/run-pipeline.js';
+import { createLivestreamScenario } from '../../../src/scenarios/livestream/index.js';
 import { projectRoot } from '../../support/run-cli.js';
 import { hsa } from '../../support/run-hsa.js';
 
@@ -29,13 +30,16 @@ async function pipelineOutput(exports: unknown[]) {
   const root = await mkdtemp(join(tmpdir(), 'hsa-check-exports-'));
   const config = parsePipelineConfig({
     harness: join(projectRoot, 'fixtures/livestream/harness.yaml'),
-    inputs: { simulate: { episodes: 12, seed: 'check' } },
+    inputs: { simulate: { scenario: 'livestream', episodes: 12, seed: 'check' } },
     augment: { policy: 'hat', variants: 1 },
     collapse: { keepShare: 1 },
     exports,
     out: join(root, 'out'),
   });
-  await runPipeline(config, buildPipelineDependencies(config, { registry }));
+  await runPipeline(
+    config,
+    buildPipelineDependencies(config, { registry, scenario: createLivestreamScenario() }),
+  );
   return config.out;
 }
 
