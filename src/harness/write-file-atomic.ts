@@ -1,7 +1,7 @@
 // Atomic file writes: a temporary file renamed into place, so that a reader never sees half a file and an
 // interrupted run leaves the previous file intact; and a bounded `mkdir -p`.
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /**
  * Creates a folder and its missing parents, one level at a time. Node's `mkdir(…, { recursive: true })`
@@ -49,7 +49,26 @@ export async function makeFolder(folder: string): Promise<void> {
  */
 export async function writeFileAtomic(file: string, content: string): Promise<void> {
   await makeFolder(dirname(file));
-  const temporary = `${file}.${process.pid}.tmp`;
+  const temporary = temporaryName(file, process.pid);
   await writeFile(temporary, content, 'utf8');
   await rename(temporary, file);
+}
+
+const temporaryName = (file: string, pid: number) => `${file}.${pid}.tmp`;
+
+/**
+ * Removes the temporaries that a killed `writeFileAtomic(file, …)` left beside `file` (any process's), so that
+ * a resumed run leaves no stray files behind.
+ *
+ * @example
+ * await removeAtomicTemporaries('out/pipeline/checkpoint.json');
+ */
+export async function removeAtomicTemporaries(file: string): Promise<void> {
+  const name = basename(file);
+  const folder = dirname(file);
+  const entries = await readdir(folder).catch(() => [] as string[]);
+  const pattern = /^\.\d+\.tmp$/;
+  for (const entry of entries)
+    if (entry.startsWith(name) && pattern.test(entry.slice(name.length)))
+      await rm(join(folder, entry), { force: true });
 }

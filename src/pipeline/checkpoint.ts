@@ -6,7 +6,7 @@
 import { type FileHandle, open, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessAugmentError } from '../harness/issues.js';
-import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
+import { makeFolder, removeAtomicTemporaries, writeFileAtomic } from '../harness/write-file-atomic.js';
 
 export const runFiles = {
   examples: 'examples.jsonl',
@@ -90,6 +90,7 @@ export async function openRunFiles(
   options: { resume: boolean; runHash: string },
 ): Promise<RunFiles> {
   await makeFolder(dir);
+  for (const name of [runFiles.checkpoint, runFiles.manifest]) await removeAtomicTemporaries(join(dir, name));
   const examplesPath = join(dir, runFiles.examples);
   const rejectsPath = join(dir, runFiles.rejects);
   let checkpoint = options.resume ? await readCheckpoint(dir) : undefined;
@@ -202,6 +203,7 @@ export async function openCheckpointedLines<State>(options: {
   resume: boolean;
 }): Promise<CheckpointedLines<State>> {
   const names = Object.keys(options.files).sort();
+  await removeAtomicTemporaries(options.checkpoint);
   let recorded: LinesCheckpoint<State> | undefined;
   if (options.resume) {
     try {
