@@ -137,7 +137,7 @@ function exportsOption(text: string, config: PipelineConfig): PipelineConfig['ex
     const parsed = ExportFormatSchema.safeParse(name);
     if (!parsed.success)
       throw new HarnessAugmentError(
-        `--exports: unknown format or export folder ${quote(name)}; one of ${[...new Set([...ExportFormatSchema.options, ...configured.map((candidate) => candidate.folder)])].join(', ')}`,
+        `--exports: unknown format ${quote(name)}; one of ${ExportFormatSchema.options.join(', ')}, or the folder of a configured export (${configured.map((candidate) => candidate.folder).join(', ')})`,
         { kind: 'usage' },
       );
     return parsed.data;
