@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisClient } from '../../src/adapters/queue/redis-connection.js';
+import { endRedisClient, type RedisClient, redisClient } from '../../src/adapters/queue/redis-connection.js';
 import {
   freePort,
   hasIoredis,
@@ -57,6 +57,23 @@ function startHsa(args: string[]): { child: ChildProcess; exited: Promise<number
   return { child, exited };
 }
 
+/** A queue and its events for the test to watch, on clients it ends itself (BullMQ leaves them open). */
+async function watch(url: string) {
+  const clients: RedisClient[] = [await redisClient(url), await redisClient(url)];
+  const queue = new Queue('hsa-sft', { connection: clients[0] as never });
+  const events = new QueueEvents('hsa-sft', { connection: clients[1] as never });
+  await events.waitUntilReady();
+  return {
+    queue,
+    events,
+    async close() {
+      await events.close();
+      await queue.close();
+      await Promise.all(clients.map(endRedisClient));
+    },
+  };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(skip)('hsa pipeline run --queue with hsa worker (real redis-server)', () => {
@@ -94,11 +111,10 @@ describe.skipIf(skip)('hsa pipeline run --queue with hsa worker (real redis-serv
     const single = await hsa(['pipeline', 'run', config, '--out', join(root, 'single')]);
     expect(single.status, single.stderr).toBe(0);
 
-    const queue = new Queue('hsa-sft', { connection: (await redisClient(redis.url)) as never });
-    const events = new QueueEvents('hsa-sft', { connection: (await redisClient(redis.url)) as never });
+    const watched = await watch(redis.url);
+    const { queue } = watched;
     const stalled = new Set<string>();
-    events.on('stalled', ({ jobId }) => stalled.add(jobId));
-    await events.waitUntilReady();
+    watched.events.on('stalled', ({ jobId }) => stalled.add(jobId));
     // Short locks and stall checks (BullMQ options) so that the killed worker's job comes back in seconds;
     // several stalls allowed, since a loaded machine may miss a lock renewal.
     const workerArgs = ['--lock-duration', '2000', '--stalled-interval', '1000', '--max-stalled-count', '5'];
@@ -154,14 +170,12 @@ describe.skipIf(skip)('hsa pipeline run --queue with hsa worker (real redis-serv
     expect(manifest.counts.units).toBe(12 * 3);
     // The merge removed the run's jobs from Redis.
     expect(await queue.getCompletedCount()).toBe(0);
-    await events.close();
-    await queue.close();
+    await watched.close();
   }, 180_000);
 
   it('a job of another run hash fails at once, with the reason', async () => {
-    const queue = new Queue('hsa-sft', { connection: (await redisClient(redis.url)) as never });
-    const events = new QueueEvents('hsa-sft', { connection: (await redisClient(redis.url)) as never });
-    await events.waitUntilReady();
+    const watched = await watch(redis.url);
+    const { queue, events } = watched;
     const data = {
       version: 1,
       runHash: `sha256:${'0'.repeat(64)}`,
@@ -177,8 +191,7 @@ describe.skipIf(skip)('hsa pipeline run --queue with hsa worker (real redis-serv
     );
     const failed = await Job.fromId(queue, job.id as string);
     expect(failed?.attemptsMade).toBe(1);
-    await events.close();
-    await queue.close();
+    await watched.close();
   }, 60_000);
 
   it('an unreachable Redis is one line and exit 2, for the coordinator and a worker', async () => {

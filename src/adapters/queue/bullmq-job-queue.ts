@@ -4,10 +4,8 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { JobQueueV1, UnitJob } from '../../pipeline/job-queue.js';
 import { unitJobId } from '../../pipeline/job-queue.js';
-import { describeRedisUrl, probeRedis, redisClient } from './redis-connection.js';
-
-/** The queue both sides use unless told otherwise. */
-export const defaultQueueName = 'hsa-sft';
+import { defaultQueueName } from './queue-name.js';
+import { describeRedisUrl, endRedisClient, probeRedis, redisClient } from './redis-connection.js';
 
 /** The BullMQ job name of an SFT unit. */
 export const unitJobName = 'sft-unit';
@@ -38,8 +36,10 @@ export interface BullJobQueueOptions {
 export async function createBullJobQueue(options: BullJobQueueOptions): Promise<JobQueueV1> {
   await probeRedis(options.url, options.connectTimeoutMs ? { timeoutMs: options.connectTimeoutMs } : {});
   const name = options.name ?? defaultQueueName;
+  const queueClient = await redisClient(options.url);
+  const eventsClient = await redisClient(options.url);
   const queue = new Queue(name, {
-    connection: (await redisClient(options.url)) as never,
+    connection: queueClient as never,
     defaultJobOptions: {
       attempts: options.attempts ?? 3,
       backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
@@ -48,7 +48,7 @@ export async function createBullJobQueue(options: BullJobQueueOptions): Promise<
       removeOnFail: false,
     },
   });
-  const events = new QueueEvents(name, { connection: (await redisClient(options.url)) as never });
+  const events = new QueueEvents(name, { connection: eventsClient as never });
   // Reconnection errors are BullMQ's to retry; without a listener they would crash the process.
   queue.on('error', () => {});
   events.on('error', () => {});
@@ -88,6 +88,7 @@ export async function createBullJobQueue(options: BullJobQueueOptions): Promise<
     async close() {
       await events.close();
       await queue.close();
+      await Promise.all([endRedisClient(queueClient), endRedisClient(eventsClient)]);
     },
   };
 }

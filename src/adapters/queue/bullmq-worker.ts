@@ -7,8 +7,8 @@ import { hostname } from 'node:os';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { UnitJobProcessor } from '../../pipeline/job-queue.js';
-import { defaultQueueName } from './bullmq-job-queue.js';
-import { probeRedis, redisClient } from './redis-connection.js';
+import { defaultQueueName } from './queue-name.js';
+import { endRedisClient, probeRedis, redisClient } from './redis-connection.js';
 
 export interface BullUnitWorkerOptions {
   url: string;
@@ -44,6 +44,7 @@ export interface BullUnitWorker {
 export async function startBullUnitWorker(options: BullUnitWorkerOptions): Promise<BullUnitWorker> {
   await probeRedis(options.url, options.connectTimeoutMs ? { timeoutMs: options.connectTimeoutMs } : {});
   const name = `${hostname()}:${process.pid}`;
+  const client = await redisClient(options.url, { name });
   const worker = new Worker(
     options.name ?? defaultQueueName,
     async (job) => {
@@ -56,7 +57,7 @@ export async function startBullUnitWorker(options: BullUnitWorkerOptions): Promi
       }
     },
     {
-      connection: (await redisClient(options.url, { name })) as never,
+      connection: client as never,
       name,
       concurrency: options.concurrency ?? 1,
       ...(options.lockDuration !== undefined ? { lockDuration: options.lockDuration } : {}),
@@ -72,6 +73,9 @@ export async function startBullUnitWorker(options: BullUnitWorkerOptions): Promi
   await worker.waitUntilReady();
   return {
     name,
-    close: () => worker.close(),
+    async close() {
+      await worker.close();
+      await endRedisClient(client);
+    },
   };
 }

@@ -117,6 +117,16 @@ export async function probeRedis(url: string, options: { timeoutMs?: number } = 
 }
 
 /**
+ * Ends a client that BullMQ was given: BullMQ does not close a connection passed in as an instance.
+ *
+ * @example
+ * await queue.close(); await endRedisClient(client);
+ */
+export async function endRedisClient(client: RedisClient): Promise<void> {
+  await client.quit().catch(() => client.disconnect());
+}
+
+/**
  * A client for one BullMQ object (a queue, a worker, queue events), reconnecting as BullMQ expects.
  *
  * @example

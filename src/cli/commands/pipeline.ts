@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
-import { createBullJobQueue, defaultQueueName } from '../../adapters/queue/index.js';
+import { defaultQueueName } from '../../adapters/queue/queue-name.js';
 import { HarnessAugmentError, quote } from '../../harness/issues.js';
 import {
   ExportFormatSchema,
@@ -75,17 +75,20 @@ export function registerPipeline(program: Command): void {
       const scenario = await pipelineScenario(config);
       // Units the workers have finished (BullMQ QueueEvents), ahead of those merged in order.
       let finished = 0;
+      // BullMQ is loaded only for a queued run (it takes a good part of a second to load).
       const queue = options.queue
-        ? await createBullJobQueue({
-            url: options.queue,
-            name: options.queueName,
-            attempts,
-            connectTimeoutMs,
-            onCompleted: () => finished++,
-          }).catch(async (error: unknown) => {
-            await scenario?.close?.();
-            throw error;
-          })
+        ? await (await import('../../adapters/queue/bullmq-job-queue.js'))
+            .createBullJobQueue({
+              url: options.queue,
+              name: options.queueName,
+              attempts,
+              connectTimeoutMs,
+              onCompleted: () => finished++,
+            })
+            .catch(async (error: unknown) => {
+              await scenario?.close?.();
+              throw error;
+            })
         : undefined;
       const dependencies = buildPipelineDependencies(config, {
         registry: await builtinRegistry(),

@@ -4,7 +4,7 @@
 // SIGTERM (running jobs finish first); a killed worker's jobs come back to the queue through BullMQ.
 import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
-import { defaultQueueName, startBullUnitWorker } from '../../adapters/queue/index.js';
+import { defaultQueueName } from '../../adapters/queue/queue-name.js';
 import { createUnitProcessor } from '../../pipeline/unit-processor.js';
 import { positiveInteger } from '../io.js';
 import { builtinRegistry } from '../operators-registry.js';
@@ -96,6 +96,7 @@ See docs/pipeline.md, "Scale-out on Redis (BullMQ)".`,
           ? undefined
           : positiveInteger('--max-stalled-count', options.maxStalledCount, 1000);
       const stopped = untilSignal();
+      const { startBullUnitWorker } = await import('../../adapters/queue/bullmq-worker.js');
       const worker = await startBullUnitWorker({
         url: options.queue,
         name: options.queueName,
