@@ -31,8 +31,13 @@ export interface BullUnitWorkerOptions {
 export interface BullUnitWorker {
   /** The worker's name in BullMQ (`host:pid`), which a job records as `processedBy`. */
   readonly name: string;
-  /** Stops taking jobs, waits for the running ones, and disconnects. */
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs, waits up to `graceMs` (default 10 s) for the running ones, and disconnects; past that
+   * (Redis gone, a job stuck) it drops the connections, and the jobs it held come back to the queue as
+   * stalled. Resolves to whether it closed cleanly; after a forced close BullMQ may still hold timers, so
+   * a process should exit.
+   */
+  close(options?: { graceMs?: number }): Promise<boolean>;
 }
 
 /**
@@ -73,9 +78,22 @@ export async function startBullUnitWorker(options: BullUnitWorkerOptions): Promi
   await worker.waitUntilReady();
   return {
     name,
-    async close() {
-      await worker.close();
-      await endRedisClient(client);
+    async close(closeOptions = {}) {
+      let timer: NodeJS.Timeout | undefined;
+      const clean = await Promise.race([
+        worker.close().then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), closeOptions.graceMs ?? 10_000);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (clean) await endRedisClient(client);
+      else {
+        // BullMQ's own close waits for Redis; the connections are dropped instead.
+        void worker.close(true).catch(() => {});
+        client.disconnect();
+      }
+      return clean;
     },
   };
 }

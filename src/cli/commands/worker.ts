@@ -113,7 +113,14 @@ See docs/pipeline.md, "Scale-out on Redis (BullMQ)".`,
       log(`hsa worker ${worker.name}: waiting for jobs on ${options.queueName}`);
       const signal = await stopped;
       log(`hsa worker ${worker.name}: ${signal}, finishing the running jobs`);
-      await worker.close();
+      const clean = await worker.close();
       await processor.close();
+      if (!clean) {
+        log(
+          `hsa worker ${worker.name}: Redis did not answer; its running jobs come back to the queue as stalled`,
+        );
+        // BullMQ keeps retrying timers after a forced close; nothing of ours is left to finish.
+        setTimeout(() => process.exit(), 100).unref();
+      }
     });
 }
