@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBullJobQueue } from '../../src/adapters/queue/bullmq-job-queue.js';
 import { endRedisClient, type RedisClient, redisClient } from '../../src/adapters/queue/redis-connection.js';
 import {
   freePort,
@@ -193,6 +194,27 @@ describe.skipIf(skip)('hsa pipeline run --queue with hsa worker (real redis-serv
     expect(failed?.attemptsMade).toBe(1);
     await watched.close();
   }, 60_000);
+
+  it('adding a run’s jobs again (a coordinator restarted after a crash) adds none', async () => {
+    const name = 'hsa-idempotence';
+    const jobQueue = await createBullJobQueue({ url: redis.url, name });
+    const runHash = `sha256:${'1'.repeat(64)}`;
+    const jobs = [0, 1, 2, 3, 4].map((unit) => ({ version: 1 as const, runHash, unit, config: {} }));
+    await jobQueue.add(jobs);
+    await jobQueue.add(jobs.slice(2));
+    await jobQueue.add(jobs);
+    const clients: RedisClient[] = [await redisClient(redis.url)];
+    const queue = new Queue(name, { connection: clients[0] as never });
+    expect(await queue.getWaitingCount()).toBe(5);
+    expect((await queue.getWaiting()).map((job) => job.id).sort()).toEqual(
+      jobs.map((job) => `${'1'.repeat(64)}-${job.unit}`).sort(),
+    );
+    await jobQueue.forget?.(runHash, [0, 1, 2, 3, 4]);
+    expect(await queue.getWaitingCount()).toBe(0);
+    await queue.close();
+    await Promise.all(clients.map(endRedisClient));
+    await jobQueue.close();
+  });
 
   it('an unreachable Redis is one line and exit 2, for the coordinator and a worker', async () => {
     const port = await freePort();
