@@ -38,7 +38,7 @@ export interface JobQueueV1 {
    * job has failed for good (out of attempts, or refused by the worker).
    */
   result(runHash: string, unit: number, options?: { signal?: AbortSignal }): Promise<unknown>;
-  /** Removes a finished run's jobs (after the merge has written them). */
+  /** Removes jobs whose results the merge has written. */
   forget?(runHash: string, units: readonly number[]): Promise<void>;
   close(): Promise<void>;
 }

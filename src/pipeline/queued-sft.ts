@@ -1,6 +1,7 @@
 // The coordinator's side of a queued SFT stage: add a job for each unit still to do (ids from the run hash
 // and the unit index, so adding again after a crash adds nothing), then take the results back in unit
-// order, each checked to be the unit asked for, for the pipeline to write as if it had run them itself.
+// order, each checked to be the unit asked for, for the pipeline to write as if it had run them itself;
+// a merged unit's job is removed from the queue.
 import { z } from 'zod';
 import { HarnessAugmentError } from '../harness/issues.js';
 import type { PipelineConfig } from './config.js';
@@ -71,6 +72,8 @@ export async function* runSftOnQueue(
         `job ${unitJobId(options.runHash, unit)} came back without the result of unit ${unit}`,
       );
     yield value as UnitResult;
+    // The unit is written (and checkpointed) once the caller asks for the next one: its job can go, so
+    // that Redis holds only the results not merged yet.
+    await queue.forget?.(options.runHash, [unit]);
   }
-  await queue.forget?.(options.runHash, indexes);
 }

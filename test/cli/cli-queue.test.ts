@@ -174,6 +174,25 @@ describe.skipIf(skip)('hsa pipeline run --queue with hsa worker (real redis-serv
     await watched.close();
   }, 180_000);
 
+  it('a coordinator SIGKILLed mid-merge and run again with --resume writes the same bytes', async () => {
+    // The two workers left from the test above still run.
+    const out = join(root, 'resumed');
+    const args = ['pipeline', 'run', config, '--out', out, '--queue', redis.url];
+    const first = startHsa(args);
+    const merged = async () =>
+      readFile(join(out, 'checkpoint.json'), 'utf8').then(
+        (text) => (JSON.parse(text) as { units: number }).units,
+        () => 0,
+      );
+    while ((await merged()) < 3) await sleep(10);
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+    expect(await merged(), 'the run finished before the kill').toBeLessThan(36);
+    const second = startHsa([...args, '--resume']);
+    expect(await second.exited).toBe(0);
+    expect(await digest(out)).toEqual(await digest(join(root, 'single')));
+  }, 120_000);
+
   it('a job of another run hash fails at once, with the reason', async () => {
     const watched = await watch(redis.url);
     const { queue, events } = watched;
