@@ -20,7 +20,7 @@ import { checkShard } from '../runtime/shard.js';
 import { readJsonl } from '../trajectory/read-jsonl.js';
 import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
-import { exportsOf, type PipelineConfig } from './config.js';
+import { exportsOf, exportTarget, type PipelineConfig } from './config.js';
 import { readInputs } from './inputs.js';
 import type { JobQueueV1 } from './job-queue.js';
 import { type OpdSummary, runOpd } from './opd.js';
@@ -74,7 +74,8 @@ export interface PipelineManifest {
   shard?: { index: number; count: number };
   counts: RunCounts & { read: number };
   files: OutputFile[];
-  exports: Array<{ format: string; rows: number; rejected: number; files: OutputFile[] }>;
+  /** `folder` (under `exports/`) is given when it is not the format's name. */
+  exports: Array<{ format: string; folder?: string; rows: number; rejected: number; files: OutputFile[] }>;
   bench?: { rows: number; rejected: number; files: OutputFile[] };
   /** The OPD stage: prompt-only and GKD rows, prompt rejects, the teacher (the pre-SFT base model). */
   opd?: {
@@ -218,12 +219,13 @@ export async function runPipeline(
   const staging = join(out, runFiles.staging);
   await rm(staging, { recursive: true, force: true });
   await removePartials(join(out, 'exports'));
-  for (const [format, exportOptions] of exportsOf(config)) {
+  for (const [format, configured] of exportsOf(config)) {
+    const { folder, options: exportOptions } = exportTarget(format, configured);
     const exporter = dependencies.exporters[format];
     if (!exporter) throw new HarnessAugmentError(`no exporter for format "${format}"`, { kind: 'usage' });
-    options.onProgress?.({ stage: 'export', counts, detail: format });
-    const staged = join(staging, format);
-    const final = join(out, 'exports', format);
+    options.onProgress?.({ stage: 'export', counts, detail: folder });
+    const staged = join(staging, folder);
+    const final = join(out, 'exports', folder);
     const sink = await exporter.open(staged, exportOptions);
     try {
       for await (const example of readExamples(examplesFile)) await sink.write(example);
@@ -240,7 +242,7 @@ export async function runPipeline(
     );
     // What a format could not hold, with the reason, beside (not inside) the export folder that trainers read.
     if (summary.rejected > 0) {
-      const rejectsFile = join(out, 'export-rejects', `${format}.jsonl`);
+      const rejectsFile = join(out, 'export-rejects', `${folder}.jsonl`);
       await makeFolder(dirname(rejectsFile));
       await writeFileAtomic(
         rejectsFile,
@@ -252,6 +254,7 @@ export async function runPipeline(
     }
     exportsSummary.push({
       format,
+      ...(folder === format ? {} : { folder }),
       rows: summary.rows,
       rejected: summary.rejected,
       files: await Promise.all(summary.files.map((file) => describeFile(out, file))),

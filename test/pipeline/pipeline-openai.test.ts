@@ -264,18 +264,16 @@ describe('the pipeline against an OpenAI-compatible server with injected faults'
     // retried exactly once by its own reason, and only timeouts may exceed the injected delays.
     const extraTimeouts = (client.retriesByReason.timeout ?? 0) - (server.faults.delay ?? 0);
     expect(extraTimeouts).toBeGreaterThanOrEqual(0);
-    const calls = server.requests - injected - extraTimeouts;
+    const calls = client.calls;
     expect(injected / calls).toBeGreaterThan(0.05);
     expect(injected / calls).toBeLessThan(0.15);
 
     expect(client.retries).toBe(injected + extraTimeouts);
-    expect(client).toMatchObject({
-      calls,
-      requests: server.requests,
-      succeeded: calls,
-      failed: 0,
-      aborted: 0,
-    });
+    expect(client).toMatchObject({ requests: server.requests, succeeded: calls, failed: 0, aborted: 0 });
+    // Each call is one request plus its retries; a load-caused timeout can fire before its request leaves
+    // the client, so a few retries may send nothing: between the injected faults and all retries.
+    expect(server.requests).toBeGreaterThanOrEqual(calls + injected);
+    expect(server.requests).toBeLessThanOrEqual(calls + client.retries);
     expect(server.answered).toBeGreaterThanOrEqual(calls);
     expect(server.answered).toBeLessThanOrEqual(calls + extraTimeouts);
     const expected: Record<string, number> = {};

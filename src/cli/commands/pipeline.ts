@@ -6,6 +6,7 @@ import { HarnessAugmentError, quote } from '../../harness/issues.js';
 import {
   ExportFormatSchema,
   exportsOf,
+  exportTarget,
   loadPipelineConfig,
   type PipelineConfig,
 } from '../../pipeline/config.js';
@@ -152,22 +153,31 @@ export function registerPipeline(program: Command): void {
     });
 }
 
-/** `--exports trl,openai`: the formats, each with the options the configuration gives it, if any. */
+/**
+ * `--exports trl,openai`: the exports to write, each named by its format or by the `folder` a configured
+ * export has; a configured entry keeps its options.
+ */
 function exportsOption(text: string, config: PipelineConfig): PipelineConfig['exports'] {
-  const configured = new Map(exportsOf(config));
-  const formats = text
+  const configured = exportsOf(config).map(([format, options]) => ({
+    format,
+    options,
+    folder: exportTarget(format, options).folder,
+  }));
+  const names = text
     .split(',')
-    .map((format) => format.trim())
+    .map((name) => name.trim())
     .filter(Boolean);
-  if (formats.length === 0) throw new HarnessAugmentError('--exports names no format', { kind: 'usage' });
-  return formats.map((format) => {
-    const parsed = ExportFormatSchema.safeParse(format);
+  if (names.length === 0) throw new HarnessAugmentError('--exports names no format', { kind: 'usage' });
+  return names.map((name) => {
+    const entry = configured.find((candidate) => candidate.folder === name);
+    if (entry)
+      return Object.keys(entry.options).length > 0 ? { [entry.format]: entry.options } : entry.format;
+    const parsed = ExportFormatSchema.safeParse(name);
     if (!parsed.success)
       throw new HarnessAugmentError(
-        `--exports: unknown format ${quote(format)}; one of ${ExportFormatSchema.options.join(', ')}`,
+        `--exports: unknown format ${quote(name)}; one of ${ExportFormatSchema.options.join(', ')}, or the folder of a configured export (${configured.map((candidate) => candidate.folder).join(', ')})`,
         { kind: 'usage' },
       );
-    const options = configured.get(format);
-    return options && Object.keys(options).length > 0 ? { [parsed.data]: options } : parsed.data;
+    return parsed.data;
   }) as PipelineConfig['exports'];
 }
