@@ -22,7 +22,24 @@ export interface UnitProcessor {
 
 interface OpenRun {
   runner: Promise<SftUnitRunner>;
-  dependencies?: PipelineDependencies;
+  /** Closes the run's scenario (its tool backends) once the run is prepared or has failed to be. */
+  close(): Promise<void>;
+}
+
+function mismatch(job: UnitJob, computed: string): HarnessAugmentError {
+  return new HarnessAugmentError(
+    `job ${unitJobId(job.runHash, job.unit)} belongs to run ${job.runHash}, but this worker's files and version give ${computed}: the harness, input or policy files differ on this machine, or its hsa version does`,
+    {
+      kind: 'usage',
+      issues: [
+        {
+          code: 'run_hash_mismatch',
+          path: ['runHash'],
+          message: `the job's run is ${job.runHash}; this worker computes ${computed}`,
+        },
+      ],
+    },
+  );
 }
 
 /**
@@ -35,34 +52,27 @@ interface OpenRun {
 export function createUnitProcessor(options: UnitProcessorOptions): UnitProcessor {
   const limit = Math.max(1, options.runs ?? 4);
   const runs = new Map<string, OpenRun>();
-  const closeRun = async (open: OpenRun) => {
-    await open.runner.catch(() => {});
-    await open.dependencies?.scenario?.close?.();
-  };
   const openRun = (job: UnitJob): OpenRun => {
-    const open: OpenRun = { runner: Promise.resolve() as unknown as Promise<SftUnitRunner> };
-    open.runner = (async () => {
-      const source = `job ${unitJobId(job.runHash, job.unit)}: config`;
-      const config = parsePipelineConfig(job.config, source);
-      const dependencies = await options.dependencies(config);
-      open.dependencies = dependencies;
+    let dependencies: PipelineDependencies | undefined;
+    const runner = (async () => {
+      const config = parsePipelineConfig(job.config, `job ${unitJobId(job.runHash, job.unit)}: config`);
+      dependencies = await options.dependencies(config);
       const run = await prepareSftRun(config, dependencies, job.shard);
-      if (run.runHash !== job.runHash)
-        throw new HarnessAugmentError(
-          `job ${unitJobId(job.runHash, job.unit)} belongs to run ${job.runHash}, but this worker's files and version give ${run.runHash}: the harness, input or policy files differ on this machine, or its hsa version does`,
-          {
-            kind: 'usage',
-            issues: [
-              {
-                code: 'run_hash_mismatch',
-                path: ['runHash'],
-                message: `the job's run is ${job.runHash}; this worker computes ${run.runHash}`,
-              },
-            ],
-          },
-        );
+      if (run.runHash !== job.runHash) throw mismatch(job, run.runHash);
       return openSftUnitRunner(run, config, dependencies, job.shard);
     })();
+    const open: OpenRun = {
+      runner,
+      async close() {
+        await runner.catch(() => {});
+        await dependencies?.scenario?.close?.();
+      },
+    };
+    // A run that could not be prepared is not kept: the next job of it tries again.
+    runner.catch(() => {
+      if (runs.get(job.runHash) === open) runs.delete(job.runHash);
+      void open.close();
+    });
     return open;
   };
   return {
@@ -82,7 +92,7 @@ export function createUnitProcessor(options: UnitProcessorOptions): UnitProcesso
       while (runs.size > limit) {
         const [oldest, evicted] = runs.entries().next().value as [string, OpenRun];
         runs.delete(oldest);
-        void closeRun(evicted);
+        void evicted.close();
       }
       const runner = await open.runner;
       const result = await runner.runUnit(job.unit);
@@ -93,7 +103,7 @@ export function createUnitProcessor(options: UnitProcessorOptions): UnitProcesso
     async close() {
       const open = [...runs.values()];
       runs.clear();
-      await Promise.all(open.map(closeRun));
+      await Promise.all(open.map((run) => run.close()));
     },
   };
 }
