@@ -273,6 +273,14 @@ export {
   parsePipelineConfig,
 } from './pipeline/config.js';
 export {
+  type JobQueueV1,
+  type UnitJob,
+  type UnitJobProcessor,
+  UnitJobSchema,
+  unitJobId,
+} from './pipeline/job-queue.js';
+export { createMemoryJobQueue, type MemoryJobQueue } from './pipeline/memory-job-queue.js';
+export {
   type OpdConfig,
   OpdConfigSchema,
   type OpdPrompt,
@@ -305,6 +313,8 @@ export {
   readManifest,
   runPipeline,
 } from './pipeline/run-pipeline.js';
+export { planSftUnits, runSftUnit, type SftUnit, type UnitResult } from './pipeline/sft.js';
+export { prepareSftRun, type SftRun } from './pipeline/sft-run.js';
 export type {
   BaseTask,
   ExportSink,
@@ -314,6 +324,11 @@ export type {
   TeacherResult,
   TrainingExample,
 } from './pipeline/teacher.js';
+export {
+  createUnitProcessor,
+  type UnitProcessor,
+  type UnitProcessorOptions,
+} from './pipeline/unit-processor.js';
 // Runtime: the agent loop, episodes, tools and faults, the simulator, rewards and judges, the RL environment.
 export {
   type AgentRun,

@@ -8,15 +8,11 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
-import type { Policy } from '../augment/policy.js';
 import type { Registry } from '../augment/registry.js';
 import { resolvePolicy } from '../augment/resolve-policy.js';
 import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
-import { canonicalJson } from '../harness/canonical-json.js';
-import { hashHarness } from '../harness/hash.js';
 import { HarnessAugmentError } from '../harness/issues.js';
-import { loadHarnessFile } from '../harness/parse-harness.js';
 import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
@@ -26,9 +22,12 @@ import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
 import { exportsOf, exportTarget, type PipelineConfig } from './config.js';
 import { readInputs } from './inputs.js';
+import type { JobQueueV1 } from './job-queue.js';
 import { type OpdSummary, runOpd } from './opd.js';
+import { runSftOnQueue } from './queued-sft.js';
 import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
 import { runSft, type UnitResult } from './sft.js';
+import { prepareSftRun, sftUnitIndexes } from './sft-run.js';
 import type { PipelineExporter, Teacher, TrainingExample } from './teacher.js';
 
 export interface PipelineDependencies {
@@ -48,6 +47,8 @@ export interface PipelineRunOptions {
   resume?: boolean;
   shard?: { index: number; count: number };
   signal?: AbortSignal;
+  /** Run the SFT stage's units on this queue's workers instead of in this process; the output is the same. */
+  queue?: JobQueueV1;
   onProgress?: (event: {
     stage: 'sft' | 'export' | 'bench' | 'opd' | 'rl';
     counts: RunCounts;
@@ -128,22 +129,6 @@ function manifestInputs(inputs: PipelineConfig['inputs'], out: string): Pipeline
   };
 }
 
-/** What identifies a run's output: everything that changes the bytes, nothing that does not (out, concurrency). */
-async function runHashOf(
-  config: PipelineConfig,
-  harnessHash: string,
-  policy: Policy,
-  shard: PipelineRunOptions['shard'],
-) {
-  const { out: _out, concurrency: _concurrency, ...rest } = config;
-  const inputHash =
-    'trajectories' in config.inputs ? await fileHash(config.inputs.trajectories) : 'simulated';
-  return `sha256:${createHash('sha256')
-    // The policy's content, not its file name: an edited policy file makes another run.
-    .update(canonicalJson({ config: rest, harnessHash, inputHash, policy, shard: shard ?? null, version }))
-    .digest('hex')}`;
-}
-
 async function* readExamples(file: string): AsyncGenerator<TrainingExample> {
   for await (const record of readJsonl(file)) {
     if ('issue' in record) throw new HarnessAugmentError(`${file} is corrupt at line ${record.line}`);
@@ -185,36 +170,31 @@ export async function runPipeline(
       kind: 'usage',
       issues: [{ code: 'rl_needs_scenario', path: ['rl'], message: 'no scenario to play the RL episodes' }],
     });
-  const base = await loadHarnessFile(config.harness);
-  const baseHash = hashHarness(base).harness;
-  const { plan, severity, policy } = await resolvePolicy(config.augment.policy, {
-    registry: dependencies.registry,
-    ...(config.augment.severity !== undefined ? { severity: config.augment.severity } : {}),
-  });
-  const seed = String(config.seed);
+  const sft = await prepareSftRun(config, dependencies, shard);
+  const { base, baseHash, severity, seed, runHash } = sft;
   const out = config.out;
-  const runHash = await runHashOf(config, baseHash, policy, options.shard);
   const files = await openRunFiles(out, { resume: options.resume === true, runHash });
   const counts = files.counts;
   try {
     if (Number.isFinite(files.done)) {
-      for await (const result of runSft(readInputs(config, base, options.shard, dependencies.scenario), {
-        base,
-        baseHash,
-        plan,
-        registry: dependencies.registry,
-        severity,
-        variants: config.augment.variants,
-        includeOriginal: config.augment.includeOriginal,
-        seed,
-        teachers: dependencies.teachers,
-        judge: dependencies.judge,
-        keepShare: config.collapse.keepShare,
-        concurrency: config.concurrency,
-        skipUnits: files.done,
-        ...(dependencies.regenerate ? { regenerate: dependencies.regenerate } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      })) {
+      const signal = options.signal ? { signal: options.signal } : {};
+      const results = options.queue
+        ? runSftOnQueue(options.queue, {
+            runHash,
+            config,
+            ...(shard ? { shard } : {}),
+            units: sftUnitIndexes(sft, config, dependencies, {
+              ...(shard ? { shard } : {}),
+              skip: files.done,
+            }),
+            ...signal,
+          })
+        : runSft(readInputs(config, base, shard, dependencies.scenario), {
+            ...sft.options,
+            skipUnits: files.done,
+            ...signal,
+          });
+      for await (const result of results) {
         count(counts, result);
         await files.commitUnit(
           {

@@ -55,11 +55,21 @@ export interface UnitResult {
   fullTrace?: boolean;
 }
 
-type Unit =
+/** One work unit: an input that could not become a task, or one task under one harness. */
+export type SftUnit =
   | { unit: number; firstOfTask: boolean; kind: 'reject'; reject: SftReject }
   | { unit: number; firstOfTask: boolean; kind: 'variant'; task: BaseTask; variantIndex: number | 'base' };
 
-async function* unitsOf(inputs: AsyncIterable<InputItem>, options: SftOptions): AsyncGenerator<Unit> {
+/**
+ * The units of the inputs, numbered in order: one per rejected input, one per harness of each task.
+ *
+ * @example
+ * for await (const unit of planSftUnits(readInputs(config, harness), options)) console.log(unit.unit);
+ */
+export async function* planSftUnits(
+  inputs: AsyncIterable<InputItem>,
+  options: Pick<SftOptions, 'includeOriginal' | 'variants'>,
+): AsyncGenerator<SftUnit> {
   let unit = 0;
   for await (const item of inputs) {
     if ('reject' in item) {
@@ -90,7 +100,10 @@ function exampleOf(id: string, trajectory: Trajectory, meta: Record<string, unkn
   return { id, messages: trajectory.messages, tools: trajectory.tools ?? [], meta };
 }
 
-async function runUnit(unit: Extract<Unit, { kind: 'variant' }>, options: SftOptions): Promise<UnitResult> {
+async function runUnit(
+  unit: Extract<SftUnit, { kind: 'variant' }>,
+  options: SftOptions,
+): Promise<UnitResult> {
   const { task, variantIndex } = unit;
   const unitId = `${task.id}/${variantIndex}`;
   const result: UnitResult = { unit: unit.unit, firstOfTask: unit.firstOfTask };
@@ -203,12 +216,19 @@ export async function* runSft(
 ): AsyncGenerator<UnitResult> {
   const skip = options.skipUnits ?? 0;
   async function* pending() {
-    for await (const unit of unitsOf(inputs, options)) if (unit.unit >= skip) yield unit;
+    for await (const unit of planSftUnits(inputs, options)) if (unit.unit >= skip) yield unit;
   }
-  yield* mapOrdered(pending(), options.concurrency, async (unit) => {
-    options.signal?.throwIfAborted();
-    if (unit.kind === 'reject')
-      return { unit: unit.unit, firstOfTask: unit.firstOfTask, reject: unit.reject };
-    return runUnit(unit, options);
-  });
+  yield* mapOrdered(pending(), options.concurrency, (unit) => runSftUnit(unit, options));
+}
+
+/**
+ * Runs one unit: the work of the in-process loop and of a queue worker alike.
+ *
+ * @example
+ * const result = await runSftUnit(unit, options);
+ */
+export async function runSftUnit(unit: SftUnit, options: SftOptions): Promise<UnitResult> {
+  options.signal?.throwIfAborted();
+  if (unit.kind === 'reject') return { unit: unit.unit, firstOfTask: unit.firstOfTask, reject: unit.reject };
+  return runUnit(unit, options);
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
+import { defaultQueueName } from '../../adapters/queue/queue-name.js';
 import { HarnessAugmentError, quote } from '../../harness/issues.js';
 import {
   ExportFormatSchema,
@@ -23,6 +24,10 @@ interface PipelineRunCliOptions {
   out?: string;
   concurrency?: string;
   exports?: string;
+  queue?: string;
+  queueName: string;
+  attempts: string;
+  connectTimeout: string;
 }
 
 export function registerPipeline(program: Command): void {
@@ -46,6 +51,17 @@ export function registerPipeline(program: Command): void {
       '--exports <formats>',
       `comma-separated trainer formats (overrides the config’s \`exports\`; options of a format listed there are kept): ${ExportFormatSchema.options.join(', ')}`,
     )
+    .option(
+      '--queue <url>',
+      'run the SFT units as BullMQ jobs on this Redis (redis://host:port) for `hsa worker` processes; the output is the same',
+    )
+    .option('--queue-name <name>', 'BullMQ queue name (the workers’ --queue-name)', defaultQueueName)
+    .option('--attempts <n>', 'with --queue: tries per unit before the run fails (BullMQ attempts)', '3')
+    .option(
+      '--connect-timeout <ms>',
+      'with --queue: how long to wait for Redis before exiting with code 2',
+      '5000',
+    )
     .action(async (file: string, options: PipelineRunCliOptions) => {
       const started = Date.now();
       const config = await loadPipelineConfig(file);
@@ -55,7 +71,26 @@ export function registerPipeline(program: Command): void {
       if (options.exports !== undefined) config.exports = exportsOption(options.exports, config);
       await prepareOutputFolder(config.out);
       const shard = parseShard(options.shard);
+      const attempts = positiveInteger('--attempts', options.attempts, 100);
+      const connectTimeoutMs = positiveInteger('--connect-timeout', options.connectTimeout, 600_000);
       const scenario = await pipelineScenario(config);
+      // Units the workers have finished (BullMQ QueueEvents), ahead of those merged in order.
+      let finished = 0;
+      // BullMQ is loaded only for a queued run (it takes a good part of a second to load).
+      const queue = options.queue
+        ? await (await import('../../adapters/queue/bullmq-job-queue.js'))
+            .createBullJobQueue({
+              url: options.queue,
+              name: options.queueName,
+              attempts,
+              connectTimeoutMs,
+              onCompleted: () => finished++,
+            })
+            .catch(async (error: unknown) => {
+              await scenario?.close?.();
+              throw error;
+            })
+        : undefined;
       const dependencies = buildPipelineDependencies(config, {
         registry: await builtinRegistry(),
         ...(scenario ? { scenario } : {}),
@@ -63,16 +98,18 @@ export function registerPipeline(program: Command): void {
       const progress = createProgress('pipeline', { unit: 'units' });
       const manifest = await runPipeline(config, dependencies, {
         ...(options.resume ? { resume: true } : {}),
+        ...(queue ? { queue } : {}),
         ...(shard ? { shard } : {}),
         onProgress: ({ stage, counts, detail }) =>
           progress.update(
             counts.units,
             stage === 'sft'
-              ? `${counts.tasks} tasks, ${counts.examples} examples, ${counts.rejected} rejected`
+              ? `${counts.tasks} tasks, ${counts.examples} examples, ${counts.rejected} rejected${queue ? `; ${finished} finished by workers` : ''}`
               : `${stage} ${detail ?? ''}`,
           ),
       }).finally(async () => {
         progress.done();
+        await queue?.close();
         await scenario?.close?.();
       });
       const { counts } = manifest;
@@ -104,6 +141,7 @@ export function registerPipeline(program: Command): void {
               `rl            ${manifest.rl.counts.rows} rows in ${manifest.rl.counts.groups} groups (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original): ${manifest.rl.formats.map((entry) => `${config.out}/rl/${entry.format}/`).join(', ')}`,
             ]
           : []),
+        ...(queue ? [`queue: ${queue.name}`] : []),
         `manifest: ${config.out}/manifest.json  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
       for (const [name, client] of Object.entries(dependencies.clients)) {
