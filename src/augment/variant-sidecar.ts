@@ -84,6 +84,8 @@ function renders(harness: Harness, context: Record<string, unknown>): string | u
 export interface SidecarWriter {
   /** The row's line, and the sidecar lines it introduces (empty when its harness and relabel are known). */
   write(row: AugmentRow): { row: string; sidecar: string };
+  /** A harness's hash, and its sidecar line (empty when known), for rows of other shapes. */
+  harness(harness: Harness): { hash: string; sidecar: string };
 }
 
 /**
@@ -100,15 +102,18 @@ export interface SidecarWriter {
  */
 export function createSidecarWriter(options: { known?: Iterable<string> } = {}): SidecarWriter {
   const known = new Set(options.known ?? []);
+  const harnessEntry = (harness: Harness) => {
+    const hash = hashHarness(harness).harness;
+    if (known.has(hash)) return { hash, sidecar: '' };
+    known.add(hash);
+    return { hash, sidecar: `${JSON.stringify({ kind: 'harness', hash, harness })}\n` };
+  };
   return {
+    harness: harnessEntry,
     write(row) {
-      const harnessHash = hashHarness(row.harness).harness;
+      const { hash: harnessHash, sidecar: harnessLine } = harnessEntry(row.harness);
       const relabelHash = contentHash(row.relabel);
-      let sidecar = '';
-      if (!known.has(harnessHash)) {
-        known.add(harnessHash);
-        sidecar += `${JSON.stringify({ kind: 'harness', hash: harnessHash, harness: row.harness })}\n`;
-      }
+      let sidecar = harnessLine;
       if (!known.has(relabelHash)) {
         known.add(relabelHash);
         sidecar += `${JSON.stringify({ kind: 'relabel', hash: relabelHash, relabel: row.relabel })}\n`;
@@ -130,25 +135,44 @@ function referenceRow(row: AugmentRow, harnessHash: string, relabelHash: string)
   return out;
 }
 
-/** Marks the offered tools and the system prompt as derived, where the harness makes them exactly so. */
 function referenceTrajectory(trajectory: AugmentRow['trajectory'], harness: Harness): unknown {
+  return markDerived(trajectory, harness, trajectory.context ?? {});
+}
+
+/**
+ * A copy of a trajectory-like value (`tools`, `messages`) whose offered tools and system prompt are markers
+ * (`{ $derived, ...marker }`, the prompt's also with `promptMarker`) where `harness` makes them exactly so;
+ * the rest, keys in their order, unchanged. `resolveDerived` undoes it.
+ *
+ * @example
+ * const line = JSON.stringify(markDerived(example, harness, context, { $ref: hash }, { context }));
+ */
+export function markDerived(
+  value: { tools?: unknown; messages: ReadonlyArray<{ role: string; content?: unknown }> },
+  harness: Harness,
+  context: Record<string, unknown>,
+  marker: Record<string, unknown> = {},
+  promptMarker: Record<string, unknown> = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(trajectory)) {
-    if (key === 'tools' && value !== undefined && JSON.stringify(value) === offeredToolsText(harness))
-      out[key] = derivedTools;
+  for (const [key, part] of Object.entries(value)) {
+    if (key === 'tools' && part !== undefined && JSON.stringify(part) === offeredToolsText(harness))
+      out[key] = { ...derivedTools, ...marker };
     else if (key === 'messages') {
-      const [first, ...rest] = trajectory.messages;
-      const derived =
-        first?.role === 'system' && first.content === renders(harness, trajectory.context ?? {});
+      const [first, ...rest] = value.messages;
+      const derived = first?.role === 'system' && first.content === renders(harness, context);
       out[key] = derived
         ? [
             Object.fromEntries(
-              Object.entries(first).map(([name, part]) => [name, name === 'content' ? derivedPrompt : part]),
+              Object.entries(first).map(([name, content]) => [
+                name,
+                name === 'content' ? { ...derivedPrompt, ...marker, ...promptMarker } : content,
+              ]),
             ),
             ...rest,
           ]
-        : value;
-    } else out[key] = value;
+        : part;
+    } else out[key] = part;
   }
   return out;
 }
@@ -339,7 +363,7 @@ export async function openSidecars(
         if (key === 'harness') out[key] = variant;
         else if (key === 'relabel')
           out[key] = relabelRef === undefined ? part : await relabel(relabelRef, at);
-        else if (key === 'trajectory') out[key] = resolveTrajectory(part, variant, at);
+        else if (key === 'trajectory') out[key] = await resolveDerived(part, { harness }, at, variant);
         else out[key] = part;
       }
       return out as unknown as AugmentRow;
@@ -354,7 +378,9 @@ function referenceOf(value: unknown): string | undefined {
   return typeof reference === 'string' ? reference : undefined;
 }
 
-function isDerived(value: unknown, kind: DerivedMarker['$derived']): boolean {
+type Marker = DerivedMarker & Partial<SidecarReference> & { context?: Record<string, unknown> };
+
+function isDerived(value: unknown, kind: DerivedMarker['$derived']): value is Marker {
   return typeof value === 'object' && value !== null && (value as DerivedMarker).$derived === kind;
 }
 
@@ -365,20 +391,40 @@ function hasDerived(trajectory: unknown): boolean {
   );
 }
 
-function resolveTrajectory(value: unknown, harness: Harness, at: string): unknown {
+/**
+ * Undoes `markDerived`: each marker becomes the offered tools or the system prompt of its harness (the
+ * marker's `$ref` through the sidecars, else `harness`), the prompt rendered for the marker's context, else
+ * the value's own.
+ *
+ * @example
+ * const example = await resolveDerived(JSON.parse(line), sidecars, 'examples.jsonl:3');
+ */
+export async function resolveDerived(
+  value: unknown,
+  sidecars: Pick<SidecarResolver, 'harness'>,
+  at: string,
+  harness?: Harness,
+): Promise<unknown> {
   if (!hasDerived(value)) return value;
-  const trajectory = value as Record<string, unknown> & {
+  const holder = value as Record<string, unknown> & {
     context?: Record<string, unknown>;
     messages: Array<Record<string, unknown>>;
   };
+  const harnessOf = async (marker: Marker): Promise<Harness> => {
+    if (typeof marker.$ref === 'string') return sidecars.harness(marker.$ref, at);
+    if (!harness) throw new HarnessAugmentError(`${at}: a derived marker names no harness`);
+    return harness;
+  };
   const out: Record<string, unknown> = {};
-  for (const [key, part] of Object.entries(trajectory)) {
-    if (key === 'tools' && isDerived(part, 'offered_tools')) out[key] = toChatCompletionTools(harness);
-    else if (key === 'messages' && isDerived(trajectory.messages[0]?.content, 'system_prompt')) {
-      const [first, ...rest] = trajectory.messages as [Record<string, unknown>, ...unknown[]];
-      const prompt = renders(harness, trajectory.context ?? {});
+  for (const [key, part] of Object.entries(holder)) {
+    if (key === 'tools' && isDerived(part, 'offered_tools'))
+      out[key] = toChatCompletionTools(await harnessOf(part));
+    else if (key === 'messages' && isDerived(holder.messages[0]?.content, 'system_prompt')) {
+      const [first, ...rest] = holder.messages as [Record<string, unknown>, ...unknown[]];
+      const marker = first.content as Marker;
+      const prompt = renders(await harnessOf(marker), marker.context ?? holder.context ?? {});
       if (prompt === undefined)
-        throw new HarnessAugmentError(`${at}: the system prompt cannot be rendered from the variant harness`);
+        throw new HarnessAugmentError(`${at}: the system prompt cannot be rendered from the harness`);
       out[key] = [
         Object.fromEntries(
           Object.entries(first).map(([name, content]) => [name, name === 'content' ? prompt : content]),
@@ -420,7 +466,13 @@ export async function* readAugmentedRows(
   }
 }
 
-/** The sidecars a rows file has beside it: `<rows>.variants.jsonl`, then `variants.jsonl` in its folder. */
+/**
+ * The sidecars a rows file has beside it, of `<rows without .jsonl>.variants.jsonl` and `variants.jsonl` in
+ * its folder (the pipeline's), those that exist.
+ *
+ * @example
+ * await defaultSidecars('out/pipeline/examples.jsonl') // ['out/pipeline/variants.jsonl']
+ */
 export async function defaultSidecars(file: string): Promise<string[]> {
   const candidates = [sidecarPathOf(file), join(dirname(file), 'variants.jsonl')];
   const found: string[] = [];

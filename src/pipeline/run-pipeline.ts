@@ -11,6 +11,7 @@ import type { RegenerateFunction } from '../augment/operator.js';
 import type { Policy } from '../augment/policy.js';
 import type { Registry } from '../augment/registry.js';
 import { resolvePolicy } from '../augment/resolve-policy.js';
+import { readSidecarHashes } from '../augment/variant-sidecar.js';
 import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
 import { canonicalJson } from '../harness/canonical-json.js';
@@ -21,15 +22,15 @@ import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
-import { readJsonl } from '../trajectory/read-jsonl.js';
 import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
 import { exportsOf, type PipelineConfig } from './config.js';
+import { createExampleWriter, readTrainingExamples } from './example-sidecar.js';
 import { readInputs } from './inputs.js';
 import { type OpdSummary, runOpd } from './opd.js';
 import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
 import { runSft, type UnitResult } from './sft.js';
-import type { PipelineExporter, Teacher, TrainingExample } from './teacher.js';
+import type { PipelineExporter, Teacher } from './teacher.js';
 
 export interface PipelineDependencies {
   registry: Registry;
@@ -46,6 +47,8 @@ export interface PipelineDependencies {
 export interface PipelineRunOptions {
   /** Continue an interrupted run from its checkpoint. */
   resume?: boolean;
+  /** Write whole examples (tools and system prompt) instead of naming their harness in `variants.jsonl`. */
+  inlineHarness?: boolean;
   shard?: { index: number; count: number };
   signal?: AbortSignal;
   onProgress?: (event: {
@@ -133,21 +136,25 @@ async function runHashOf(
   harnessHash: string,
   policy: Policy,
   shard: PipelineRunOptions['shard'],
+  inline: boolean,
 ) {
   const { out: _out, concurrency: _concurrency, ...rest } = config;
   const inputHash =
     'trajectories' in config.inputs ? await fileHash(config.inputs.trajectories) : 'simulated';
   return `sha256:${createHash('sha256')
     // The policy's content, not its file name: an edited policy file makes another run.
-    .update(canonicalJson({ config: rest, harnessHash, inputHash, policy, shard: shard ?? null, version }))
+    .update(
+      canonicalJson({
+        config: rest,
+        harnessHash,
+        inputHash,
+        policy,
+        shard: shard ?? null,
+        version,
+        ...(inline ? { rows: 'inline' } : {}),
+      }),
+    )
     .digest('hex')}`;
-}
-
-async function* readExamples(file: string): AsyncGenerator<TrainingExample> {
-  for await (const record of readJsonl(file)) {
-    if ('issue' in record) throw new HarnessAugmentError(`${file} is corrupt at line ${record.line}`);
-    yield record.value as TrainingExample;
-  }
 }
 
 function count(counts: RunCounts, result: UnitResult) {
@@ -192,8 +199,16 @@ export async function runPipeline(
   });
   const seed = String(config.seed);
   const out = config.out;
-  const runHash = await runHashOf(config, baseHash, policy, options.shard);
-  const files = await openRunFiles(out, { resume: options.resume === true, runHash });
+  const inline = options.inlineHarness === true;
+  const runHash = await runHashOf(config, baseHash, policy, options.shard, inline);
+  const files = await openRunFiles(out, { resume: options.resume === true, runHash, sidecar: !inline });
+  const variantsFile = join(out, runFiles.variants);
+  // A resumed writer knows the harnesses the sidecar already holds (cut back to the checkpoint).
+  const writer = createExampleWriter({
+    inline,
+    known:
+      !inline && files.done > 0 && Number.isFinite(files.done) ? await readSidecarHashes(variantsFile) : [],
+  });
   const counts = files.counts;
   try {
     if (Number.isFinite(files.done)) {
@@ -215,10 +230,12 @@ export async function runPipeline(
         ...(options.signal ? { signal: options.signal } : {}),
       })) {
         count(counts, result);
+        const lines = result.example ? writer.write(result.example, result.source) : undefined;
         await files.commitUnit(
           {
-            examples: result.example ? [`${JSON.stringify(result.example)}\n`] : [],
+            examples: lines ? [lines.example] : [],
             rejects: result.reject ? [`${JSON.stringify(result.reject)}\n`] : [],
+            variants: lines?.sidecar ? [lines.sidecar] : [],
           },
           counts,
         );
@@ -246,7 +263,7 @@ export async function runPipeline(
     const final = join(out, 'exports', format);
     const sink = await exporter.open(staged, exportOptions);
     try {
-      for await (const example of readExamples(examplesFile)) await sink.write(example);
+      for await (const example of readTrainingExamples(examplesFile)) await sink.write(example);
     } catch (error) {
       await sink.abort?.();
       throw error;
@@ -377,7 +394,11 @@ export async function runPipeline(
     judge: dependencies.judge.name,
     ...(options.shard ? { shard: options.shard } : {}),
     counts: { ...counts, read: counts.tasks },
-    files: [await describeFile(out, examplesFile), await describeFile(out, join(out, runFiles.rejects))],
+    files: [
+      await describeFile(out, examplesFile),
+      await describeFile(out, join(out, runFiles.rejects)),
+      ...(inline ? [] : [await describeFile(out, variantsFile)]),
+    ],
     exports: exportsSummary,
     ...(bench ? { bench } : {}),
     ...(opd ? { opd } : {}),

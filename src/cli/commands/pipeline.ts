@@ -22,6 +22,7 @@ interface PipelineRunCliOptions {
   out?: string;
   concurrency?: string;
   exports?: string;
+  inlineHarness?: boolean;
 }
 
 export function registerPipeline(program: Command): void {
@@ -35,6 +36,10 @@ export function registerPipeline(program: Command): void {
     )
     .argument('<config>', 'pipeline configuration (YAML or JSON)')
     .option('--resume', 'continue an interrupted run from its checkpoint in the output folder')
+    .option(
+      '--inline-harness',
+      'write whole examples (default: examples name their harness, written once to variants.jsonl)',
+    )
     .option(
       '--shard <i/n>',
       'only the tasks whose position modulo n is i (run each shard into its own --out)',
@@ -62,6 +67,7 @@ export function registerPipeline(program: Command): void {
       const progress = createProgress('pipeline', { unit: 'units' });
       const manifest = await runPipeline(config, dependencies, {
         ...(options.resume ? { resume: true } : {}),
+        ...(options.inlineHarness ? { inlineHarness: true } : {}),
         ...(shard ? { shard } : {}),
         onProgress: ({ stage, counts, detail }) =>
           progress.update(
