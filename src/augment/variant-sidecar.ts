@@ -80,10 +80,23 @@ function renders(harness: Harness, context: Record<string, unknown>): string | u
   }
 }
 
+/**
+ * A row that carries a variant harness and relabel: an augmented row (with its `trajectory`) or a bench row
+ * (with its `input`: messages and tools, the system prompt rendered from a context the row does not hold).
+ */
+export interface RowWithVariant {
+  harness: Harness;
+  relabel: Relabel;
+  trajectory?: AugmentRow['trajectory'];
+  input?: { messages: ReadonlyArray<{ role: string; content?: unknown }>; tools?: unknown };
+}
+
 /** Writes rows by reference; it remembers which sidecar entries it has written. */
 export interface SidecarWriter {
   /** The row's line, and the sidecar lines it introduces (empty when its harness and relabel are known). */
-  write(row: AugmentRow): { row: string; sidecar: string };
+  write(row: RowWithVariant): { row: string; sidecar: string };
+  /** The row by reference as a value (`write` stringifies it), and the sidecar lines it introduces. */
+  reference(row: RowWithVariant): { row: Record<string, unknown>; sidecar: string };
   /** A harness's hash, and its sidecar line (empty when known), for rows of other shapes. */
   harness(harness: Harness): { hash: string; sidecar: string };
 }
@@ -108,35 +121,43 @@ export function createSidecarWriter(options: { known?: Iterable<string> } = {}):
     known.add(hash);
     return { hash, sidecar: `${JSON.stringify({ kind: 'harness', hash, harness })}\n` };
   };
+  const reference = (row: RowWithVariant) => {
+    const { hash: harnessHash, sidecar: harnessLine } = harnessEntry(row.harness);
+    const relabelHash = contentHash(row.relabel);
+    let sidecar = harnessLine;
+    if (!known.has(relabelHash)) {
+      known.add(relabelHash);
+      sidecar += `${JSON.stringify({ kind: 'relabel', hash: relabelHash, relabel: row.relabel })}\n`;
+    }
+    return { row: referenceRow(row, harnessHash, relabelHash), sidecar };
+  };
   return {
     harness: harnessEntry,
+    reference,
     write(row) {
-      const { hash: harnessHash, sidecar: harnessLine } = harnessEntry(row.harness);
-      const relabelHash = contentHash(row.relabel);
-      let sidecar = harnessLine;
-      if (!known.has(relabelHash)) {
-        known.add(relabelHash);
-        sidecar += `${JSON.stringify({ kind: 'relabel', hash: relabelHash, relabel: row.relabel })}\n`;
-      }
-      return { row: `${JSON.stringify(referenceRow(row, harnessHash, relabelHash))}\n`, sidecar };
+      const { row: value, sidecar } = reference(row);
+      return { row: `${JSON.stringify(value)}\n`, sidecar };
     },
   };
 }
 
 /** The row with references in place of its harness and relabel, keys in their order. */
-function referenceRow(row: AugmentRow, harnessHash: string, relabelHash: string): Record<string, unknown> {
+function referenceRow(
+  row: RowWithVariant,
+  harnessHash: string,
+  relabelHash: string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row)) {
     if (key === 'harness') out[key] = { $ref: harnessHash };
     else if (key === 'relabel') out[key] = { $ref: relabelHash };
-    else if (key === 'trajectory') out[key] = referenceTrajectory(row.trajectory, row.harness);
+    else if (key === 'trajectory' && row.trajectory)
+      out[key] = markDerived(row.trajectory, row.harness, row.trajectory.context ?? {});
+    // A bench row's prompt was rendered from its item's context, which the row does not hold: tools only.
+    else if (key === 'input' && row.input) out[key] = markDerived(row.input, row.harness, undefined);
     else out[key] = value;
   }
   return out;
-}
-
-function referenceTrajectory(trajectory: AugmentRow['trajectory'], harness: Harness): unknown {
-  return markDerived(trajectory, harness, trajectory.context ?? {});
 }
 
 /**
@@ -150,7 +171,7 @@ function referenceTrajectory(trajectory: AugmentRow['trajectory'], harness: Harn
 export function markDerived(
   value: { tools?: unknown; messages: ReadonlyArray<{ role: string; content?: unknown }> },
   harness: Harness,
-  context: Record<string, unknown>,
+  context: Record<string, unknown> | undefined,
   marker: Record<string, unknown> = {},
   promptMarker: Record<string, unknown> = {},
 ): Record<string, unknown> {
@@ -160,7 +181,8 @@ export function markDerived(
       out[key] = { ...derivedTools, ...marker };
     else if (key === 'messages') {
       const [first, ...rest] = value.messages;
-      const derived = first?.role === 'system' && first.content === renders(harness, context);
+      const derived =
+        context !== undefined && first?.role === 'system' && first.content === renders(harness, context);
       out[key] = derived
         ? [
             Object.fromEntries(
@@ -363,7 +385,8 @@ export async function openSidecars(
         if (key === 'harness') out[key] = variant;
         else if (key === 'relabel')
           out[key] = relabelRef === undefined ? part : await relabel(relabelRef, at);
-        else if (key === 'trajectory') out[key] = await resolveDerived(part, { harness }, at, variant);
+        else if (key === 'trajectory' || key === 'input')
+          out[key] = await resolveDerived(part, { harness }, at, variant);
         else out[key] = part;
       }
       return out as unknown as AugmentRow;
