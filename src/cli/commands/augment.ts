@@ -207,9 +207,9 @@ export function registerAugment(program: Command): void {
             (coverage[dimension] as { planned: number }).planned++;
           for (const dimension of row.provenance.changed)
             (coverage[dimension] as { changed: number }).changed++;
-          const lines = writer ? writer.write(row) : { row: `${JSON.stringify(row)}\n`, sidecar: '' };
-          unit.rows += lines.row;
-          unit.variants += lines.sidecar;
+          const written = writer ? writer.write(row) : { row: `${JSON.stringify(row)}\n`, sidecar: '' };
+          unit.rows += written.row;
+          unit.variants += written.sidecar;
         }
         if (open) finished.push({ ...unit, state: structuredClone(state) });
         await flush();
