@@ -30,7 +30,7 @@ import { readInputs } from './inputs.js';
 import { type OpdSummary, runOpd } from './opd.js';
 import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
 import { runSft, type UnitResult } from './sft.js';
-import type { PipelineExporter, Teacher } from './teacher.js';
+import type { PipelineExporter, Teacher, TrainingExample } from './teacher.js';
 
 export interface PipelineDependencies {
   registry: Registry;
@@ -157,6 +157,11 @@ async function runHashOf(
     .digest('hex')}`;
 }
 
+/** The SFT set, inline or by reference (resolved through `variants.jsonl` beside it). */
+async function* readExamples(file: string): AsyncGenerator<TrainingExample> {
+  yield* readTrainingExamples(file);
+}
+
 function count(counts: RunCounts, result: UnitResult) {
   counts.units++;
   if (result.firstOfTask) counts.tasks++;
@@ -263,7 +268,7 @@ export async function runPipeline(
     const final = join(out, 'exports', format);
     const sink = await exporter.open(staged, exportOptions);
     try {
-      for await (const example of readTrainingExamples(examplesFile)) await sink.write(example);
+      for await (const example of readExamples(examplesFile)) await sink.write(example);
     } catch (error) {
       await sink.abort?.();
       throw error;
