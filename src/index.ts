@@ -76,6 +76,22 @@ export {
   type ResolvePolicyOptions,
   resolvePolicy,
 } from './augment/resolve-policy.js';
+export {
+  createSidecarWriter,
+  type DerivedMarker,
+  defaultSidecars,
+  markDerived,
+  openSidecars,
+  readAugmentedRows,
+  readSidecarHashes,
+  resolveDerived,
+  type SidecarLine,
+  SidecarLineSchema,
+  type SidecarReference,
+  type SidecarResolver,
+  type SidecarWriter,
+  sidecarPathOf,
+} from './augment/variant-sidecar.js';
 export { type AnswerRowOptions, answerBenchRow } from './bench/answer-row.js';
 export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
 export {
@@ -272,6 +288,12 @@ export {
   PipelineConfigSchema,
   parsePipelineConfig,
 } from './pipeline/config.js';
+export {
+  createExampleWriter,
+  type ExampleSource,
+  type ExampleWriter,
+  readTrainingExamples,
+} from './pipeline/example-sidecar.js';
 export {
   type JobQueueV1,
   type UnitJob,

@@ -10,6 +10,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Registry } from '../augment/registry.js';
 import { resolvePolicy } from '../augment/resolve-policy.js';
+import { readSidecarHashes } from '../augment/variant-sidecar.js';
 import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
 import { HarnessAugmentError } from '../harness/issues.js';
@@ -17,10 +18,10 @@ import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
-import { readJsonl } from '../trajectory/read-jsonl.js';
 import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
 import { exportsOf, exportTarget, type PipelineConfig } from './config.js';
+import { createExampleWriter, readTrainingExamples } from './example-sidecar.js';
 import { readInputs } from './inputs.js';
 import type { JobQueueV1 } from './job-queue.js';
 import { type OpdSummary, runOpd } from './opd.js';
@@ -45,6 +46,8 @@ export interface PipelineDependencies {
 export interface PipelineRunOptions {
   /** Continue an interrupted run from its checkpoint. */
   resume?: boolean;
+  /** Write whole examples (tools and system prompt) instead of naming their harness in `variants.jsonl`. */
+  inlineHarness?: boolean;
   shard?: { index: number; count: number };
   signal?: AbortSignal;
   /** Run the SFT stage's units on this queue's workers instead of in this process; the output is the same. */
@@ -129,11 +132,9 @@ function manifestInputs(inputs: PipelineConfig['inputs'], out: string): Pipeline
   };
 }
 
+/** The SFT set, inline or by reference (resolved through `variants.jsonl` beside it). */
 async function* readExamples(file: string): AsyncGenerator<TrainingExample> {
-  for await (const record of readJsonl(file)) {
-    if ('issue' in record) throw new HarnessAugmentError(`${file} is corrupt at line ${record.line}`);
-    yield record.value as TrainingExample;
-  }
+  yield* readTrainingExamples(file);
 }
 
 function count(counts: RunCounts, result: UnitResult) {
@@ -173,7 +174,20 @@ export async function runPipeline(
   const sft = await prepareSftRun(config, dependencies, shard);
   const { base, baseHash, severity, seed, runHash } = sft;
   const out = config.out;
-  const files = await openRunFiles(out, { resume: options.resume === true, runHash });
+  const inline = options.inlineHarness === true;
+  // The units' hash (what a queue worker checks) is the same either way; inline rows are another output.
+  const files = await openRunFiles(out, {
+    resume: options.resume === true,
+    runHash: inline ? `${runHash}+inline` : runHash,
+    sidecar: !inline,
+  });
+  const variantsFile = join(out, runFiles.variants);
+  // A resumed writer knows the harnesses the sidecar already holds (cut back to the checkpoint).
+  const writer = createExampleWriter({
+    inline,
+    known:
+      !inline && files.done > 0 && Number.isFinite(files.done) ? await readSidecarHashes(variantsFile) : [],
+  });
   const counts = files.counts;
   try {
     if (Number.isFinite(files.done)) {
@@ -196,10 +210,12 @@ export async function runPipeline(
           });
       for await (const result of results) {
         count(counts, result);
+        const lines = result.example ? writer.write(result.example, result.source) : undefined;
         await files.commitUnit(
           {
-            examples: result.example ? [`${JSON.stringify(result.example)}\n`] : [],
+            examples: lines ? [lines.example] : [],
             rejects: result.reject ? [`${JSON.stringify(result.reject)}\n`] : [],
+            variants: lines?.sidecar ? [lines.sidecar] : [],
           },
           counts,
         );
@@ -360,7 +376,11 @@ export async function runPipeline(
     judge: dependencies.judge.name,
     ...(options.shard ? { shard: options.shard } : {}),
     counts: { ...counts, read: counts.tasks },
-    files: [await describeFile(out, examplesFile), await describeFile(out, join(out, runFiles.rejects))],
+    files: [
+      await describeFile(out, examplesFile),
+      await describeFile(out, join(out, runFiles.rejects)),
+      ...(inline ? [] : [await describeFile(out, variantsFile)]),
+    ],
     exports: exportsSummary,
     ...(bench ? { bench } : {}),
     ...(opd ? { opd } : {}),

@@ -14,6 +14,7 @@ import type { Judge } from '../runtime/judge.js';
 import { mapOrdered } from '../runtime/map-ordered.js';
 import { collapseHookRetries, keepsFullTrace } from '../trajectory/collapse-hook-retries.js';
 import type { Trajectory } from '../trajectory/schema.js';
+import type { ExampleSource } from './example-sidecar.js';
 import type { InputItem } from './inputs.js';
 import type { BaseTask, Teacher, TeacherRequest, TrainingExample } from './teacher.js';
 
@@ -49,6 +50,8 @@ export interface UnitResult {
   /** A new task started with this unit (for counting). */
   firstOfTask: boolean;
   example?: TrainingExample;
+  /** The harness and request context the example's system prompt and tools were made from. */
+  source?: ExampleSource;
   reject?: SftReject;
   teacher?: string;
   collapsed?: number;
@@ -193,6 +196,7 @@ async function runUnit(
     result.collapsed = collapsed.collapsed;
   }
   result.fullTrace = full;
+  result.source = { harness, context: trajectory.context ?? {} };
   result.example = exampleOf(unitId, trajectory, {
     exampleId: task.id,
     ...variantMeta,

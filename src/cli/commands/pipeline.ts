@@ -28,6 +28,7 @@ interface PipelineRunCliOptions {
   queueName: string;
   attempts: string;
   connectTimeout: string;
+  inlineHarness?: boolean;
 }
 
 export function registerPipeline(program: Command): void {
@@ -41,6 +42,10 @@ export function registerPipeline(program: Command): void {
     )
     .argument('<config>', 'pipeline configuration (YAML or JSON)')
     .option('--resume', 'continue an interrupted run from its checkpoint in the output folder')
+    .option(
+      '--inline-harness',
+      'write whole examples (default: examples name their harness, written once to variants.jsonl)',
+    )
     .option(
       '--shard <i/n>',
       'only the tasks whose position modulo n is i (run each shard into its own --out)',
@@ -99,6 +104,7 @@ export function registerPipeline(program: Command): void {
       const manifest = await runPipeline(config, dependencies, {
         ...(options.resume ? { resume: true } : {}),
         ...(queue ? { queue } : {}),
+        ...(options.inlineHarness ? { inlineHarness: true } : {}),
         ...(shard ? { shard } : {}),
         onProgress: ({ stage, counts, detail }) =>
           progress.update(
