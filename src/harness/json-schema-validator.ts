@@ -1,12 +1,33 @@
-// One ajv instance for tool parameters and JSON-shape checks; compiled validators are cached per schema object.
+// Compiled validators for tool parameters and JSON-shape checks, cached by schema object and by schema hash
+// in a bounded cache that really releases memory: each cache generation has its own ajv instance.
+import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
 // Variants are fresh copies of a harness, so the same schema arrives as many objects: cache by identity
-// first, then by content. Compiling is by far the most expensive step of validation.
+// first, then by content hash. Compiling is by far the most expensive step of validation. ajv keeps every
+// schema it compiled (its own cache never shrinks), so when the content cache is full the whole generation
+// — the ajv instance and the validators it compiled — is dropped together and a fresh one starts.
 const byObject = new WeakMap<object, ValidateFunction>();
-const byContent = new Map<string, ValidateFunction>();
-const contentCacheSize = 4_096;
+let generation = newGeneration();
+/** Distinct schemas one generation holds before it is replaced. */
+export const schemaCacheSize = 2_048;
+
+function newGeneration() {
+  return {
+    ajv: new Ajv({ allErrors: true, strict: false, validateFormats: false }),
+    byHash: new Map<string, ValidateFunction>(),
+  };
+}
+
+/**
+ * How many distinct schemas the current cache generation holds (at most `schemaCacheSize`).
+ *
+ * @example
+ * compiledSchemaCount() <= schemaCacheSize // true
+ */
+export function compiledSchemaCount(): number {
+  return generation.byHash.size;
+}
 
 export type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
 
@@ -21,16 +42,16 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledSche
   if (cached) return { ok: true, validate: cached };
   // Remote $id / $schema values must not make ajv try to resolve or reject anything: strip them on a copy.
   const { $id: _id, $schema: _schema, ...local } = schema;
-  const key = JSON.stringify(local);
-  const known = byContent.get(key);
+  const key = createHash('sha256').update(JSON.stringify(local)).digest('base64');
+  const known = generation.byHash.get(key);
   if (known) {
     byObject.set(schema, known);
     return { ok: true, validate: known };
   }
+  if (generation.byHash.size >= schemaCacheSize) generation = newGeneration();
   try {
-    const validate = ajv.compile(local);
-    if (byContent.size >= contentCacheSize) byContent.clear();
-    byContent.set(key, validate);
+    const validate = generation.ajv.compile(local);
+    generation.byHash.set(key, validate);
     byObject.set(schema, validate);
     return { ok: true, validate };
   } catch (error) {
