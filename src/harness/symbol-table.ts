@@ -191,6 +191,8 @@ export function harnessSymbols(harness: Harness): SymbolEntry[] {
  * Finds the mentions of the given symbols in one string, as whole words. A parameter matches only in code
  * form (`` `link_id` ``) or qualified by its tool (`get_price.link_id`), since parameter names are often
  * ordinary words; other identifiers match bare too when they are distinctive (see `isDistinctiveIdentifier`).
+ * One scan of the text serves all symbols (a trie of their names); where several names start at the same
+ * position, only the longest that qualifies is reported.
  *
  * @example
  * findMentions({ path: ['x'], text: 'Call `get_price` first.' }, harnessSymbols(harness))
@@ -200,40 +202,88 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
   const { text, path } = location;
   const skipped = location.template ? mustacheSpans(text) : [];
   const inCode = (start: number) => skipped.some(([from, to]) => start >= from && start < to);
+  const trie = nameTrie(symbols);
   const mentions: Mention[] = [];
+  // One pass over the text: at each word start, the trie lists every name that begins there; the longest
+  // one that stands alone (whole word, and code or qualified form where the kind asks for it) is reported,
+  // never a shorter name at the same position.
+  for (let start = 0; start < text.length; start++) {
+    if (!isBoundary(text, start - 1) || inCode(start)) continue;
+    const candidates: NameNode[] = [];
+    let node: NameNode | undefined = trie;
+    for (let index = start; index < text.length; index++) {
+      node = node.next.get(text[index] as string);
+      if (!node) break;
+      if (node.symbols.length > 0 && isBoundary(text, index + 1)) candidates.push(node);
+    }
+    for (let at = candidates.length - 1; at >= 0; at--) {
+      const found = mentionsAt(text, start, (candidates[at] as NameNode).symbols, path);
+      if (found.length === 0) continue;
+      mentions.push(...found);
+      break;
+    }
+  }
+  return mentions;
+}
+
+/** A trie node: the symbols whose name ends here, and the next characters. */
+interface NameNode {
+  next: Map<string, NameNode>;
+  symbols: SymbolEntry[];
+}
+
+const tries = new WeakMap<readonly SymbolEntry[], NameNode>();
+
+/** The trie of the symbols' names, built once per symbol list; a (kind, tool, name) appears once. */
+function nameTrie(symbols: readonly SymbolEntry[]): NameNode {
+  const cached = tries.get(symbols);
+  if (cached) return cached;
+  const root: NameNode = { next: new Map(), symbols: [] };
   const seen = new Set<string>();
   for (const symbol of symbols) {
     // The same parameter name may belong to several tools; each occurrence is reported once per owner.
     const key = `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key) || symbol.name === '') continue;
     seen.add(key);
-    let from = 0;
-    for (;;) {
-      const start = text.indexOf(symbol.name, from);
-      if (start < 0) break;
-      from = start + 1;
-      const end = start + symbol.name.length;
-      if (!isBoundary(text, start - 1) || !isBoundary(text, end) || inCode(start)) continue;
-      const code = text[start - 1] === '`' && text[end] === '`';
-      const qualified =
-        symbol.kind === 'parameter' &&
-        symbol.tool !== undefined &&
-        start > symbol.tool.length &&
-        text.startsWith(`${symbol.tool}.`, start - symbol.tool.length - 1);
-      if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name)))
-        continue;
-      mentions.push({
-        kind: symbol.kind,
-        name: symbol.name,
-        ...(symbol.tool !== undefined ? { tool: symbol.tool } : {}),
-        path,
-        start,
-        end,
-        form: qualified ? 'qualified' : code ? 'code' : 'bare',
-      });
+    let node = root;
+    for (const character of symbol.name.split('')) {
+      let child = node.next.get(character);
+      if (!child) {
+        child = { next: new Map(), symbols: [] };
+        node.next.set(character, child);
+      }
+      node = child;
     }
+    node.symbols.push(symbol);
   }
-  return mentions.sort((a, b) => a.start - b.start || b.end - a.end);
+  tries.set(symbols, root);
+  return root;
+}
+
+/** The mentions of same-named symbols at `start`, those whose kind accepts the form they are written in. */
+function mentionsAt(text: string, start: number, symbols: readonly SymbolEntry[], path: JsonPath): Mention[] {
+  const found: Mention[] = [];
+  for (const symbol of symbols) {
+    const end = start + symbol.name.length;
+    const code = text[start - 1] === '`' && text[end] === '`';
+    const qualified =
+      symbol.kind === 'parameter' &&
+      symbol.tool !== undefined &&
+      start > symbol.tool.length &&
+      text.startsWith(`${symbol.tool}.`, start - symbol.tool.length - 1);
+    if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name)))
+      continue;
+    found.push({
+      kind: symbol.kind,
+      name: symbol.name,
+      ...(symbol.tool !== undefined ? { tool: symbol.tool } : {}),
+      path,
+      start,
+      end,
+      form: qualified ? 'qualified' : code ? 'code' : 'bare',
+    });
+  }
+  return found;
 }
 
 /**
