@@ -127,8 +127,9 @@ export async function augmentExample(
     }
   }
   const relabel = composeRelabels(...relabels);
-  const rewritten = forwardTrajectory(original, relabel, harness, checks).trajectory;
-  const certificate = certify({ base, variant: harness, original, rewritten, relabel, ...checks });
+  const forward = forwardTrajectory(original, relabel, harness, checks);
+  const rewritten = forward.trajectory;
+  const certificate = certify({ base, variant: harness, original, rewritten, relabel, forward, ...checks });
   if (!certificate.certified) {
     return {
       reject: { reason: 'uncertified', exampleId: original.id, variantIndex, issues: certificate.issues },

@@ -7,7 +7,7 @@ import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { inverseTrajectory, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import { type HookDecision, validateTrajectory } from '../trajectory/validate-trajectory.js';
+import { type HookDecision, type Rederived, validateTrajectory } from '../trajectory/validate-trajectory.js';
 
 export interface Certificate {
   certified: boolean;
@@ -33,6 +33,12 @@ export interface CertifyInput {
   relabel: Relabel;
   /** The custom hook checks the harnesses name (default: none). */
   hookChecks?: HookCheckRegistry;
+  /**
+   * What the forward relabel derived when it made `rewritten` under `variant` (its issues and hook
+   * decisions): the certificate uses them instead of validating `rewritten` again. Its derived content is
+   * the variant's by construction, so the two agree; leave it out to validate from scratch.
+   */
+  forward?: Pick<Rederived, 'issues' | 'decisions'>;
 }
 
 /** Hook decisions without their positions, leaving out those on inserted (injected) turns. */
@@ -73,7 +79,14 @@ export function certify(input: CertifyInput): Certificate {
   const { base, variant, original, rewritten, relabel } = input;
   const issues: Issue[] = [];
   const options = input.hookChecks ? { hookChecks: input.hookChecks } : {};
-  const underVariant = validateTrajectory(rewritten, variant, options);
+  const underVariant = input.forward
+    ? {
+        valid: input.forward.issues.length === 0,
+        issues: input.forward.issues,
+        trajectory: rewritten,
+        decisions: input.forward.decisions,
+      }
+    : validateTrajectory(rewritten, variant, options);
   issues.push(
     ...underVariant.issues.map((issue) => ({ ...issue, message: `under the variant: ${issue.message}` })),
   );
