@@ -65,8 +65,19 @@ const wordCharacter = /[\p{L}\p{N}_]/u;
 export function isDistinctiveIdentifier(name: string): boolean {
   return /[_\-.\d\s]/u.test(name) || /\p{Ll}\p{Lu}/u.test(name);
 }
-const isBoundary = (text: string, index: number) =>
-  index < 0 || index >= text.length || !wordCharacter.test(text[index] as string);
+/** Whether the character at `index` is not a word character (ASCII decided without the Unicode pattern). */
+const isBoundary = (text: string, index: number) => {
+  if (index < 0 || index >= text.length) return true;
+  const code = text.charCodeAt(index);
+  if (code < 128)
+    return !(
+      (code >= 48 && code <= 57) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 97 && code <= 122) ||
+      code === 95
+    );
+  return !wordCharacter.test(text[index] as string);
+};
 
 /** Spans `[start, end)` of `{{ … }}` blocks in a template, which hold code rather than prose. */
 function mustacheSpans(text: string): Array<[number, number]> {
@@ -232,17 +243,28 @@ interface NameNode {
   symbols: SymbolEntry[];
 }
 
+// Callers often build a fresh symbol list per text (the same names each time): tries are cached by list
+// object, then by the list's content in a small bounded map.
 const tries = new WeakMap<readonly SymbolEntry[], NameNode>();
+const triesByContent = new Map<string, NameNode>();
+const trieCacheSize = 512;
 
 /** The trie of the symbols' names, built once per symbol list; a (kind, tool, name) appears once. */
 function nameTrie(symbols: readonly SymbolEntry[]): NameNode {
   const cached = tries.get(symbols);
   if (cached) return cached;
+  const keys = symbols.map((symbol) => `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`);
+  const content = keys.join('\u0001');
+  const known = triesByContent.get(content);
+  if (known) {
+    tries.set(symbols, known);
+    return known;
+  }
   const root: NameNode = { next: new Map(), symbols: [] };
   const seen = new Set<string>();
-  for (const symbol of symbols) {
+  for (const [index, symbol] of symbols.entries()) {
     // The same parameter name may belong to several tools; each occurrence is reported once per owner.
-    const key = `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`;
+    const key = keys[index] as string;
     if (seen.has(key) || symbol.name === '') continue;
     seen.add(key);
     let node = root;
@@ -257,6 +279,8 @@ function nameTrie(symbols: readonly SymbolEntry[]): NameNode {
     node.symbols.push(symbol);
   }
   tries.set(symbols, root);
+  if (triesByContent.size >= trieCacheSize) triesByContent.clear();
+  triesByContent.set(content, root);
   return root;
 }
 
