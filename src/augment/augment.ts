@@ -70,7 +70,16 @@ export interface AugmentOptions {
   onReject?: (reject: AugmentReject) => void;
   /** Called once per example read (after sharding), for progress. */
   onExample?: (position: number) => void;
+  /**
+   * Runs the variants of one valid example elsewhere (a worker thread): it must return what
+   * `augmentExample` returns for variant indexes 0 … variants - 1. Up to `concurrency` examples run at once;
+   * rows and rejects still come out in input order, so the output does not depend on the concurrency.
+   */
+  parallel?: { concurrency: number; augmentVariants: (trajectory: Trajectory) => Promise<ExampleResult[]> };
 }
+
+/** What one (example, variant index) gives: a row or the reason it could not. */
+export type ExampleResult = { row: AugmentRow } | { reject: AugmentReject };
 
 /** An input item: a trajectory, or a JSONL record with its line number. */
 export type AugmentInput = unknown | { line: number; value: unknown } | { line: number; issue: Issue };
@@ -90,7 +99,7 @@ export async function augmentExample(
   original: Trajectory,
   variantIndex: number,
   options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate' | 'hookChecks'>,
-): Promise<{ row: AugmentRow } | { reject: AugmentReject }> {
+): Promise<ExampleResult> {
   const seed = String(options.seed);
   const variantSeed = `${seed}/${original.id}/${variantIndex}`;
   const rng = createRandom(variantSeed);
@@ -177,6 +186,26 @@ export async function* augment(
   options: AugmentOptions,
 ): AsyncGenerator<AugmentRow> {
   const reject = options.onReject ?? (() => {});
+  const runVariants =
+    options.parallel?.augmentVariants ??
+    (async (trajectory: Trajectory) => {
+      const results: ExampleResult[] = [];
+      for (let variantIndex = 0; variantIndex < options.variants; variantIndex++)
+        results.push(await augmentExample(base, trajectory, variantIndex, options));
+      return results;
+    });
+  const concurrency = Math.max(1, Math.floor(options.parallel?.concurrency ?? 1));
+  // An ordered window: examples start as they are read, their results come out in input order.
+  const window: Array<{ at: { line?: number }; results: Promise<ExampleResult[]> }> = [];
+  async function* drain(keep: number): AsyncGenerator<AugmentRow> {
+    while (window.length > keep) {
+      const { at, results } = window.shift() as (typeof window)[number];
+      for (const result of await results) {
+        if ('row' in result) yield result.row;
+        else reject({ ...result.reject, ...at });
+      }
+    }
+  }
   const seen = new Set<string>();
   let position = -1;
   for await (const item of trajectories as AsyncIterable<AugmentInput>) {
@@ -185,12 +214,16 @@ export async function* augment(
     options.onExample?.(position);
     const line = isRecord(item) ? item.line : undefined;
     const at = line === undefined ? {} : { line };
+    const early = (value: AugmentReject) => {
+      window.push({ at: {}, results: Promise.resolve([{ reject: value }]) });
+    };
     if (isRecord(item) && item.issue) {
-      reject({
+      early({
         reason: item.issue.code === 'forbidden_key' ? 'forbidden_key' : 'syntax_error',
         ...at,
         issues: [item.issue],
       });
+      yield* drain(concurrency - 1);
       continue;
     }
     const value = isRecord(item) ? item.value : item;
@@ -202,7 +235,8 @@ export async function* augment(
     const exampleId = validation.trajectory?.id ?? (value as { id?: unknown } | null)?.id;
     const example = typeof exampleId === 'string' ? { exampleId } : {};
     if (!validation.valid || !validation.trajectory) {
-      reject({ reason: 'invalid_trajectory', ...example, ...at, issues: validation.issues });
+      early({ reason: 'invalid_trajectory', ...example, ...at, issues: validation.issues });
+      yield* drain(concurrency - 1);
       continue;
     }
     if (seen.has(validation.trajectory.id)) {
@@ -211,16 +245,18 @@ export async function* augment(
         path: ['id'],
         message: `trajectory id "${validation.trajectory.id}" appears twice`,
       };
-      reject({ reason: 'duplicate_id', ...example, ...at, issues: [issue] });
+      early({ reason: 'duplicate_id', ...example, ...at, issues: [issue] });
+      yield* drain(concurrency - 1);
       continue;
     }
     seen.add(validation.trajectory.id);
-    for (let variantIndex = 0; variantIndex < options.variants; variantIndex++) {
-      const result = await augmentExample(base, validation.trajectory, variantIndex, options);
-      if ('row' in result) yield result.row;
-      else reject({ ...result.reject, ...at });
-    }
+    const results = runVariants(validation.trajectory);
+    // A failure is observed when its turn comes; until then it must not count as unhandled.
+    results.catch(() => undefined);
+    window.push({ at, results });
+    yield* drain(concurrency - 1);
   }
+  yield* drain(0);
 }
 
 /** Dimensions a row's policy perturbed: those of the operators that applied. */

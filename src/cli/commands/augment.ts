@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { type AugmentReject, augment } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
@@ -8,6 +9,7 @@ import { nonNegativeInteger, openRowOutputs } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
 import { createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
+import { type AugmentPool, createAugmentPool } from '../workers/augment-pool.js';
 
 interface AugmentCliOptions {
   harness: string;
@@ -21,6 +23,7 @@ interface AugmentCliOptions {
   shard?: string;
   severity?: string;
   hookChecks?: string;
+  workers?: string;
 }
 
 export function registerAugment(program: Command): void {
@@ -49,6 +52,10 @@ export function registerAugment(program: Command): void {
     )
     .option('--shard <i/n>', 'only the examples whose position modulo n is i')
     .option('--hook-checks <module>', 'a module exporting the custom hook checks the harness names')
+    .option(
+      '--workers <n>',
+      'worker threads (default: available cores); rows are the same bytes for any count',
+    )
     .action(async (options: AugmentCliOptions) => {
       const started = Date.now();
       const variants = nonNegativeInteger('--variants', options.variants);
@@ -60,6 +67,26 @@ export function registerAugment(program: Command): void {
         options.policyFile,
         options.severity,
       );
+
+      const workers =
+        options.workers === undefined
+          ? availableParallelism()
+          : Math.max(1, nonNegativeInteger('--workers', options.workers));
+      const pool: AugmentPool | undefined =
+        workers > 1
+          ? createAugmentPool(
+              {
+                harnessFile: options.harness,
+                seed: options.seed,
+                variants,
+                ...(options.policy !== undefined ? { policy: options.policy } : {}),
+                ...(options.policyFile !== undefined ? { policyFile: options.policyFile } : {}),
+                ...(options.severity !== undefined ? { severity: options.severity } : {}),
+                ...(options.hookChecks !== undefined ? { hookChecks: options.hookChecks } : {}),
+              },
+              workers,
+            )
+          : undefined;
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       const outputs = await openRowOutputs(options.out, rejectsFile);
@@ -83,6 +110,7 @@ export function registerAugment(program: Command): void {
           severity,
           ...(shard ? { shard } : {}),
           ...(hookChecks ? { hookChecks } : {}),
+          ...(pool ? { parallel: pool } : {}),
           onReject,
           onExample: () => {
             counts.examples++;
@@ -100,6 +128,8 @@ export function registerAugment(program: Command): void {
         progress.done();
         await outputs.abort();
         throw error;
+      } finally {
+        await pool?.close();
       }
       progress.done();
       await outputs.finish(options.rejects !== undefined);

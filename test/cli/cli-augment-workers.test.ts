@@ -1,0 +1,85 @@
+// `hsa augment --workers N` and `--shard i/n`: rows and rejects are the same bytes whatever the worker count,
+// and the shards of a run are exactly its rows, each byte for byte, with none missing and none twice.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.js';
+
+const fixture = new URL('../../fixtures/livestream/', import.meta.url).pathname;
+let folder: string;
+
+function augmentRun(
+  name: string,
+  extra: string[],
+): { rows: string[]; rejects: string; status: number | null } {
+  const out = join(folder, `${name}.jsonl`);
+  const run = runCli(
+    [
+      'augment',
+      '--harness',
+      join(fixture, 'harness.yaml'),
+      '--trajectories',
+      join(folder, 'input.jsonl'),
+      '--variants',
+      '2',
+      '--seed',
+      'workers',
+      '--out',
+      out,
+      ...extra,
+    ],
+    { timeout: 300_000 },
+  );
+  expect(run.stderr).toBe('');
+  const text = readFileSync(out, 'utf8');
+  return {
+    rows: text === '' ? [] : text.trimEnd().split('\n'),
+    // Written only when something was rejected.
+    rejects: existsSync(join(folder, `${name}.rejects.jsonl`))
+      ? readFileSync(join(folder, `${name}.rejects.jsonl`), 'utf8')
+      : '',
+    status: run.status,
+  };
+}
+
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'hsa-augment-workers-'));
+  const lines = readFileSync(join(fixture, 'trajectories.jsonl'), 'utf8').split('\n').slice(0, 9);
+  // A bad line among the good ones: rejects must keep their place too. (No duplicate id: a duplicate is
+  // only found within one shard, so a copy in another shard would be augmented there.)
+  lines.splice(3, 0, '{"id": oops}');
+  writeFileSync(join(folder, 'input.jsonl'), `${lines.join('\n')}\n`);
+});
+
+afterAll(() => {
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('hsa augment --workers and --shard', () => {
+  it('writes the same bytes with 1 and 2 worker threads, and every shard split is the whole run', () => {
+    const one = augmentRun('one', ['--workers', '1']);
+    const two = augmentRun('two', ['--workers', '2']);
+    expect(one.status).toBe(1); // the bad line is rejected
+    expect(one.rows.length).toBeGreaterThan(0);
+    expect(two.rows).toEqual(one.rows);
+    expect(two.rejects).toBe(one.rejects);
+    expect(
+      one.rejects
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).reason),
+    ).toEqual(['syntax_error']);
+
+    for (const count of [1, 2, 3]) {
+      const union: string[] = [];
+      for (let index = 0; index < count; index++)
+        union.push(
+          ...augmentRun(`shard-${index}-of-${count}`, ['--workers', '2', '--shard', `${index}/${count}`])
+            .rows,
+        );
+      expect(new Set(union).size).toBe(union.length);
+      expect([...union].sort()).toEqual([...one.rows].sort());
+    }
+  }, 600_000);
+});
