@@ -7,7 +7,7 @@
 //
 // Knobs (environment): BENCH_EXAMPLES (fixture trajectories per policy, default 100), BENCH_VARIANTS
 // (default 8), BENCH_RSS_INPUTS (default 10000,100000), BENCH_WORKERS (default 2), BENCH_SKIP (comma list
-// of sections to leave out: policies, memory, workers, pipeline, simulate).
+// of sections to leave out: policies, memory, workers, pipeline, simulate, latency).
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
@@ -184,6 +184,48 @@ if (!skip.has('simulate')) {
     );
   }
   results.simulate = simulated;
+}
+
+if (!skip.has('latency')) {
+  // Latency replay: the loop's own overhead per turn (prompt rendering, hooks, tools, bookkeeping), with a
+  // model that answers at once, so a turn's time is all overhead. `hsa latency` adds this to every turn.
+  const { replayLatency } = await import('../src/runtime/latency.js');
+  const { createLivestreamScenario } = await import('../src/scenarios/livestream/index.js');
+  const instant = {
+    async complete() {
+      return {
+        id: 'bench',
+        object: 'chat.completion' as const,
+        created: 0,
+        model: 'instant',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant' as const, content: 'Link 1 is 59 yuan after the coupon.' },
+            finish_reason: 'stop' as const,
+          },
+        ],
+      };
+    },
+  };
+  const report = await replayLatency({
+    scenario: createLivestreamScenario(),
+    harness,
+    model: instant,
+    episodes: Number(process.env.BENCH_LATENCY_EPISODES ?? 100),
+    concurrency: 1,
+  });
+  results.latency = {
+    turns: report.turns,
+    overheadPerTurnMs: {
+      mean: report.overheadPerTurn.mean,
+      p50: report.overheadPerTurn.p50,
+      p99: report.overheadPerTurn.p99,
+    },
+  };
+  console.log(
+    `latency replay overhead: ${report.turns} turns, ${report.modelCalls} model calls; loop overhead per turn mean ${report.overheadPerTurn.mean.toFixed(3)} ms, P50 ${report.overheadPerTurn.p50.toFixed(3)} ms, P99 ${report.overheadPerTurn.p99.toFixed(3)} ms; whole turn with the instant model (request building included) mean ${report.turn.mean.toFixed(3)} ms, P99 ${report.turn.p99.toFixed(3)} ms`,
+  );
 }
 
 await mkdir(dirname(outFile), { recursive: true });

@@ -84,6 +84,22 @@ async function main(): Promise<number> {
           ] as [string, string],
         ]
       : []),
+    ...(manifest.opd
+      ? [
+          [
+            `${at('opd')}/`,
+            `OPD: ${manifest.opd.rows.distillation} prompt-only rows (DistillationTrainer), ${manifest.opd.rows.gkd} messages rows (GKDTrainer), teacher ${manifest.opd.teacher}`,
+          ] as [string, string],
+        ]
+      : []),
+    ...(manifest.rl
+      ? [
+          [
+            `${at('rl')}/`,
+            `RL: ${manifest.rl.counts.groups} GRPO groups × ${manifest.rl.groupSize} (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original states) for ${manifest.rl.formats.map((entry) => entry.format).join(', ')}`,
+          ] as [string, string],
+        ]
+      : []),
     [at('manifest.json'), 'counts, reject reasons, seeds, hashes, tool version, sha256 of every file'],
   ];
 

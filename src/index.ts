@@ -8,6 +8,7 @@ export {
   skillIdOperators,
   toolOperators,
 } from '../perturbations/index.js';
+export { planApplicability } from './augment/applicability.js';
 export {
   type AugmentInput,
   type AugmentOptions,
@@ -19,6 +20,7 @@ export {
   type Provenance,
 } from './augment/augment.js';
 export { type Certificate, type CertifyInput, certify } from './augment/certificate.js';
+export { checkContentPreservation } from './augment/content-preservation.js';
 export { diffJson, formatChanges, type JsonChange } from './augment/json-diff.js';
 export {
   type AppliedOperator,
@@ -39,6 +41,7 @@ export {
   type RegenerateRequest,
   unchanged,
 } from './augment/operator.js';
+export { listKeepsOrder, orderedLists } from './augment/ordered-lists.js';
 export {
   identityPlan,
   kOf,
@@ -51,6 +54,7 @@ export {
 } from './augment/plan.js';
 export {
   applicationOrder,
+  compileDimensionPlans,
   compilePolicy,
   loadPolicyFile,
   type Policy,
@@ -72,6 +76,7 @@ export {
   type ResolvePolicyOptions,
   resolvePolicy,
 } from './augment/resolve-policy.js';
+export { type AnswerRowOptions, answerBenchRow } from './bench/answer-row.js';
 export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
 export {
   type BenchInput,
@@ -109,6 +114,16 @@ export {
   scoreBench,
   scoreRow,
 } from './bench/score.js';
+export { renderDemoHtml, renderDemoMarkdown } from './demo/report.js';
+// The demo: fixed-harness vs harness-augmented learners on a bundled fixture (`hsa demo`).
+export {
+  type DemoOptions,
+  type DemoResult,
+  type DemoSizes,
+  defaultDemoSizes,
+  runDemo,
+} from './demo/run-demo.js';
+export type { DemoSummary } from './demo/summary.js';
 export { canonicalJson } from './harness/canonical-json.js';
 export { type CheckHarnessOptions, checkHarness } from './harness/check-harness.js';
 export {
@@ -135,10 +150,12 @@ export {
   type DecideHooksOptions,
   decideHooks,
   decideReplyHooks,
+  type FailedHookDecision,
   type HookConsequence,
   type HookFailure,
   type HookStageDecision,
   type HookTurnEnd,
+  hookFailed,
   rejectedCallContent,
 } from './harness/hook-decision.js';
 export {
@@ -159,6 +176,7 @@ export {
   type McpToolsListResult,
   type OpenAIChatTool,
   parseSkillMarkdown,
+  readSkillsFolder,
   renderSkillMarkdown,
   type SkeletonOptions,
   safeImportMcpTools,
@@ -176,8 +194,9 @@ export {
   type JsonPath,
   type SafeResult,
 } from './harness/issues.js';
-export { compileJsonSchema, validateAgainstSchema } from './harness/json-schema-validator.js';
+export { compileJsonSchema, schemaDialect, validateAgainstSchema } from './harness/json-schema-validator.js';
 export { type CompiledPattern, compileLinearPattern, type LinearPattern } from './harness/linear-pattern.js';
+export { mentionStandsAlone } from './harness/mention-boundary.js';
 export { offeredTools, skillLoaderTool, toChatCompletionTools } from './harness/offered-tools.js';
 export { loadHarnessFile, parseHarness, safeParseHarness } from './harness/parse-harness.js';
 export {
@@ -227,6 +246,23 @@ export {
   type TextLocation,
 } from './harness/symbol-table.js';
 export { checkTemplate, renderTemplate, templateHelpers } from './harness/template-engine.js';
+export { stringifyYaml } from './harness/yaml-text.js';
+// The embedded learner: a pointer-generator over names, trained on a TRL export (a stand-in, not an LM).
+export {
+  type DecisionAccuracy,
+  decisionAccuracy,
+  Learner,
+  learnerChatModel,
+  learnerReplyText,
+  type MessageDecider,
+  uniformChooser,
+} from './learner/learner.js';
+export {
+  readTrlRows,
+  type TrainingReport,
+  type TrainLearnerOptions,
+  trainLearner,
+} from './learner/train-learner.js';
 // Pipeline: configuration, the SFT stage and the runner (teachers, judges and exporters are injected).
 export {
   type EndpointConfig,
@@ -236,6 +272,31 @@ export {
   PipelineConfigSchema,
   parsePipelineConfig,
 } from './pipeline/config.js';
+export {
+  type OpdConfig,
+  OpdConfigSchema,
+  type OpdPrompt,
+  OpdPromptSchema,
+  type OpdReject,
+  type OpdSummary,
+  runOpd,
+} from './pipeline/opd.js';
+export {
+  type Constraint,
+  type ConstraintFailure,
+  ConstraintSchema,
+  checkConstraints,
+} from './pipeline/opd-constraints.js';
+export {
+  planRlRows,
+  type RlConfig,
+  RlConfigSchema,
+  type RlExporter,
+  type RlPlan,
+  type RlRewardSpec,
+  type RlRow,
+  rowReward,
+} from './pipeline/rl.js';
 export {
   type OutputFile,
   type PipelineDependencies,
@@ -314,6 +375,14 @@ export {
   type RulesJudgeOptions,
   rulesJudge,
 } from './runtime/judge.js';
+export {
+  type LatencyReplayOptions,
+  type LatencyReport,
+  type LatencyStats,
+  replayLatency,
+  type TimedChatModel,
+} from './runtime/latency.js';
+export { renderLatencyHtml, renderLatencyMarkdown } from './runtime/latency-report.js';
 export { mapOrdered } from './runtime/map-ordered.js';
 export { recordedTools } from './runtime/recorded-tools.js';
 export {

@@ -164,8 +164,9 @@ function rewriteMentions(
  * down; a body without one gets its description as a `##` subheading), the descriptions are joined and the
  * higher risk is kept. A share (= severity) of the disjoint pairs that qualify is merged, at least one.
  * The relabel has one `merge_skills` step per pair: loads of either source become loads of the merged
- * skill, and `loads` records, in order, the source each load of the given trajectory named, so the inverse
- * is exact for that trajectory (other outputs map back to the first source). Mentions of a source in the
+ * skill; `loads` records, in order, the source each load of the given trajectory named, and `loadTurns`
+ * the viewer turn of each, so the inverse is exact for that trajectory and a model's output maps a load
+ * of the merged skill back to the source the gold loaded in the same turn (`invertOutput`). Mentions of a source in the
  * skills part (other bodies, descriptions, the loader description) are rewritten to the merged id through
  * the symbol table, and so are hook fields that name a source outright (`skill_loaded.skill`, a custom
  * check's params). Needs `context.trajectory`. Leaves out pairs whose sources the trajectory loads in the
@@ -179,7 +180,8 @@ function rewriteMentions(
  */
 export const mergeSkills = defineOperator({
   id: 'skill-content/merge',
-  version: 1,
+  // 2: the relabel records the viewer turn of each load (`loadTurns`), so outputs invert by turn.
+  version: 2,
   dimension: 'skill-content',
   mode: 'exact',
   description:
@@ -264,6 +266,7 @@ export const mergeSkills = defineOperator({
       into: ids[index] as string,
       sources: [a.id, b.id],
       loads: loads.filter((load) => load.skill === a.id || load.skill === b.id).map((load) => load.skill),
+      loadTurns: loads.filter((load) => load.skill === a.id || load.skill === b.id).map((load) => load.turn),
       loader,
     }));
     return { harness: { ...rewritten, skills: { ...rewritten.skills, items: merged } }, relabel: { steps } };

@@ -1,4 +1,4 @@
-// skill-content/reorder-rules — reorders the independent rules of skill bodies; order-sensitive rules, every rule's text and all ids stay.
+// skill-content/reorder-rules — reorders the rules of independent lists in skill bodies; procedures (numbered or announced lists), pinned rules, every rule's text and all ids stay.
 import { z } from 'zod';
 import { defineOperator, unchanged } from '../../src/augment/operator.js';
 import type { Random } from '../../src/augment/random.js';
@@ -7,6 +7,7 @@ import { identityRelabel } from '../../src/trajectory/relabel.js';
 import {
   type Block,
   isOrderSensitive,
+  listIsIndependent,
   parseBlocks,
   type RuleItem,
   renderBlocks,
@@ -17,17 +18,20 @@ import {
 /** What a rule says, whatever its marker. */
 const content = (item: RuleItem) => [item.head, ...item.rest].join('\n');
 
-/** The positions of a list's movable rules, when at least two of them differ. */
-function movable(block: Extract<Block, { kind: 'list' }>): number[] {
+/** The positions of the movable rules of list block `index`, when the list is independent and two of them differ. */
+function movable(blocks: readonly Block[], index: number): number[] {
+  const block = blocks[index];
+  if (block?.kind !== 'list' || !listIsIndependent(blocks, index)) return [];
   const positions = block.items.flatMap((item, index) => (isOrderSensitive(item) ? [] : [index]));
   const distinct = new Set(positions.map((index) => content(block.items[index] as RuleItem)));
   return distinct.size >= 2 ? positions : [];
 }
 
 function reorderBody(body: string, rng: Random): string {
-  const blocks = parseBlocks(body).map((block, blockIndex): Block => {
+  const parsed = parseBlocks(body);
+  const blocks = parsed.map((block, blockIndex): Block => {
     if (block.kind !== 'list') return block;
-    const positions = movable(block);
+    const positions = movable(parsed, blockIndex);
     if (positions.length < 2) return block;
     const at = (position: number) => block.items[position] as RuleItem;
     let order = rng.fork(blockIndex).shuffle(positions);
@@ -45,15 +49,20 @@ function reorderBody(body: string, rng: Random): string {
   return renderBlocks(blocks);
 }
 
-const reorderable = (skill: Skill) =>
-  parseBlocks(skill.body).some((block) => block.kind === 'list' && movable(block).length >= 2);
+const reorderable = (skill: Skill) => {
+  const blocks = parseBlocks(skill.body);
+  return blocks.some((_, index) => movable(blocks, index).length >= 2);
+};
 
 /**
- * Shuffles the independent rules (top-level Markdown list items) within each list of a share (= severity,
- * at least one) of the skill bodies. Rules pinned with `(order-sensitive)` or `<!-- pin -->`, or opening
- * with a sequencing word (First, Then, After, Finally, 先, 然后, 最后, …), keep their positions; numbered
- * lists are renumbered. Ids do not change, so the relabel is the identity. Skips when no body has two
- * movable rules.
+ * Shuffles the rules (top-level Markdown list items) of the independent lists of a share (= severity, at
+ * least one) of the skill bodies. A list is independent only when the operator can show it
+ * (`listIsIndependent`): numbered lists are procedures and keep their order unless the line before them is
+ * `<!-- hsa: independent -->`; bullet lists keep theirs after `<!-- hsa: ordered -->` or an introduction
+ * that announces a sequence ("Steps:", "in this order", 步骤). Inside an independent list, rules pinned
+ * with `(order-sensitive)` or `<!-- pin -->`, or opening with a sequencing word (First, Then, After,
+ * Finally, 先, 然后, 最后, …), keep their positions; numbered lists are renumbered. Ids do not change, so
+ * the relabel is the identity. Skips when no body has two movable rules.
  *
  * @example
  * await applyOperator(reorderRules, travelHarness(), { rng: 'seed', severity: 1 });
@@ -61,11 +70,12 @@ const reorderable = (skill: Skill) =>
  */
 export const reorderRules = defineOperator({
   id: 'skill-content/reorder-rules',
-  version: 1,
+  // 2: numbered lists and announced procedures keep their order.
+  version: 2,
   dimension: 'skill-content',
   mode: 'exact',
   description:
-    'Reorders independent rules of skill bodies and renumbers numbered lists; pinned rules and ids stay.',
+    'Reorders the rules of independent (unnumbered, unannounced) lists of skill bodies; procedures, pinned rules and ids stay.',
   params: z.object({}),
   apply(harness, { rng, severity }) {
     if (severity === 0) return unchanged(harness);

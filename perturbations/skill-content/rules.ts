@@ -1,6 +1,7 @@
 // Helpers of the skill-content operators (not an operator): the rules of a skill body are its top-level
 // Markdown list items. Parsing keeps every line as written, so rendering an untouched body gives it back
 // byte for byte.
+import { listKeepsOrder } from '../../src/augment/ordered-lists.js';
 
 /** One top-level list item with its continuation lines, as written. */
 export interface RuleItem {
@@ -171,6 +172,35 @@ export function isOrderSensitive(item: RuleItem): boolean {
   if (pinMarkers.test(text)) return true;
   const opening = text.replace(/^[*_~`"'“‘「(\s]+/u, '');
   return englishOrderWords.test(opening) || chineseOrderWords.test(opening);
+}
+
+/** The last non-blank line before block `index`, when the block before it is plain lines. */
+function introductionOf(blocks: readonly Block[], index: number): string {
+  const before = blocks[index - 1];
+  if (before?.kind !== 'lines') return '';
+  return before.lines.findLast((line) => line.trim() !== '') ?? '';
+}
+
+/**
+ * Whether the items of list block `index` may change places (pinned and sequencing items aside): the
+ * operator must be able to show that they are independent. A numbered list is a procedure and keeps its
+ * order unless the line before it is `<!-- hsa: independent -->`; a bullet list keeps its order when the
+ * line before it is `<!-- hsa: ordered -->` or announces a sequence ("Steps:", "Procedure", "in this
+ * order", 步骤, 顺序, …); otherwise a bullet list is a set of independent rules. The rule itself is
+ * `listKeepsOrder`, which the certificate checks too.
+ *
+ * @example
+ * const blocks = parseBlocks('Rules:\n- a\n- b');
+ * listIsIndependent(blocks, 1) // true
+ * listIsIndependent(parseBlocks('1. Load\n2. Save'), 0) // false
+ */
+export function listIsIndependent(blocks: readonly Block[], index: number): boolean {
+  const block = blocks[index];
+  if (block?.kind !== 'list') return false;
+  return !listKeepsOrder({
+    numbered: block.items[0]?.ordered === true,
+    introduction: introductionOf(blocks, index),
+  });
 }
 
 /**

@@ -2,6 +2,30 @@
 // OpenAI-compatible client, teachers, the model judge, trainer exporters, the environment's HTTP server
 // and the pipeline's dependency builder. They touch the network and the file system; the core never does.
 export { type EnvServer, type EnvServerOptions, envRoutes, startEnvServer } from './env-http/server.js';
+export {
+  buildSglangServeCommand,
+  buildVllmServeCommand,
+  createInferenceClient,
+  createTeacherScorer,
+  diffServerMetrics,
+  type InferenceClient,
+  type InferenceEngine,
+  measureLatency,
+  parseServerMetrics,
+  parseSpeculativeConfig,
+  type ServeCommand,
+  type ServeOptions,
+  type ServerMetrics,
+  type SpeculativeConfig,
+  shellLine,
+  summarizeHistogram,
+  type TeacherScore,
+  type TeacherScorer,
+  timedChatModel,
+  toolParserFor,
+  toolParsers,
+  waitForHealthy,
+} from './inference/index.js';
 export { type ModelJudgeOptions, modelJudge, parseVerdict } from './judge/model-judge.js';
 export {
   createMcpBackend,
@@ -18,3 +42,4 @@ export {
 } from './pipeline-dependencies.js';
 export * from './teacher/index.js';
 export * from './trainer/index.js';
+export { openRlhfRlExporter, rlExporters, trlRlExporter, verlRlExporter } from './trainer/rl/index.js';

@@ -12,6 +12,7 @@ import { modelJudge } from './judge/model-judge.js';
 import { createOpenAICompatible, type OpenAICompatibleClient } from './openai/index.js';
 import { openAICompatibleTeacher, oracleTeacher, replayTeacher } from './teacher/index.js';
 import { trainerExporters } from './trainer/index.js';
+import { rlExporters } from './trainer/rl/index.js';
 
 export interface DependencyOptions {
   registry: Registry;
@@ -98,6 +99,7 @@ export function buildPipelineDependencies(
     exporters: trainerExporters as unknown as Record<string, PipelineExporter>,
     ...(regenerate ? { regenerate } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
+    rlExporters,
     clients,
   };
 }

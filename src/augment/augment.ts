@@ -71,6 +71,11 @@ export interface AugmentOptions {
   /** Called once per example read (after sharding), for progress. */
   onExample?: (position: number) => void;
   /**
+   * Examples (after sharding) already done by an interrupted run: they are read and validated (so that a
+   * later duplicate id is still caught) but neither augmented nor reported. Default 0.
+   */
+  skipExamples?: number;
+  /**
    * Runs the variants of one valid example elsewhere (a worker thread): it must return what
    * `augmentExample` returns for variant indexes 0 … variants - 1. Up to `concurrency` examples run at once;
    * rows and rejects still come out in input order, so the output does not depend on the concurrency.
@@ -195,11 +200,14 @@ export async function* augment(
       return results;
     });
   const concurrency = Math.max(1, Math.floor(options.parallel?.concurrency ?? 1));
-  // An ordered window: examples start as they are read, their results come out in input order.
-  const window: Array<{ at: { line?: number }; results: Promise<ExampleResult[]> }> = [];
+  // An ordered window: examples start as they are read, their results come out in input order. `onExample`
+  // is called when an example's turn to come out arrives, so that everything reported before it belongs to
+  // the examples before it (the CLI's checkpoint units rely on this).
+  const window: Array<{ position: number; at: { line?: number }; results: Promise<ExampleResult[]> }> = [];
   async function* drain(keep: number): AsyncGenerator<AugmentRow> {
     while (window.length > keep) {
-      const { at, results } = window.shift() as (typeof window)[number];
+      const { position: done, at, results } = window.shift() as (typeof window)[number];
+      options.onExample?.(done);
       for (const result of await results) {
         if ('row' in result) yield result.row;
         else reject({ ...result.reject, ...at });
@@ -208,14 +216,22 @@ export async function* augment(
   }
   const seen = new Set<string>();
   let position = -1;
+  let skip = options.skipExamples ?? 0;
   for await (const item of trajectories as AsyncIterable<AugmentInput>) {
     position++;
     if (options.shard && position % options.shard.count !== options.shard.index) continue;
-    options.onExample?.(position);
+    if (skip > 0) {
+      skip--;
+      const value = isRecord(item) ? item.value : item;
+      if (isRecord(item) && item.issue) continue;
+      const validation = validateTrajectory(value, base);
+      if (validation.valid && validation.trajectory) seen.add(validation.trajectory.id);
+      continue;
+    }
     const line = isRecord(item) ? item.line : undefined;
     const at = line === undefined ? {} : { line };
     const early = (value: AugmentReject) => {
-      window.push({ at: {}, results: Promise.resolve([{ reject: value }]) });
+      window.push({ position, at: {}, results: Promise.resolve([{ reject: value }]) });
     };
     if (isRecord(item) && item.issue) {
       early({
@@ -253,7 +269,7 @@ export async function* augment(
     const results = runVariants(validation.trajectory);
     // A failure is observed when its turn comes; until then it must not count as unhandled.
     results.catch(() => undefined);
-    window.push({ at, results });
+    window.push({ position, at, results });
     yield* drain(concurrency - 1);
   }
   yield* drain(0);

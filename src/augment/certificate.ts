@@ -1,6 +1,7 @@
 // The certificate: proof that a (variant, rewritten trajectory) pair preserves the task. The rewritten
-// trajectory validates under the variant, hooks decide as they did, and the inverse restores the original
-// byte for byte. A pair without a certificate is never emitted.
+// trajectory validates under the variant, hooks decide as they did, the inverse restores the original
+// byte for byte, and the variant keeps the protected content of the texts it rewrites. A pair without a
+// certificate is never emitted.
 import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
@@ -8,6 +9,7 @@ import type { Harness } from '../harness/schema.js';
 import { inverseTrajectory, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { type HookDecision, type Rederived, validateTrajectory } from '../trajectory/validate-trajectory.js';
+import { type ContentPreservation, checkContentPreservation } from './content-preservation.js';
 
 export interface Certificate {
   certified: boolean;
@@ -20,7 +22,14 @@ export interface Certificate {
     hooksAgree: boolean;
     /** The inverse relabel restores the original byte for byte. */
     inverseExact: boolean;
+    /**
+     * The variant keeps the protected content of the base (numbers, code, paths, URLs, quoted strings,
+     * the order of ordered lists), identifiers aside (`checkContentPreservation`).
+     */
+    contentKept: boolean;
   };
+  /** What the content-preservation check counted in the base. */
+  content: ContentPreservation['checked'];
   /** What failed, when not certified. */
   issues: Issue[];
 }
@@ -124,12 +133,25 @@ export function certify(input: CertifyInput): Certificate {
       });
     }
   }
-  const checks = { validUnderVariant: underVariant.valid, hooksAgree, inverseExact };
+  const content = checkContentPreservation(base, variant, relabel);
+  issues.push(...content.issues);
+  const checks = {
+    validUnderVariant: underVariant.valid,
+    hooksAgree,
+    inverseExact,
+    contentKept: content.kept,
+  };
   return {
-    certified: checks.validUnderVariant && checks.hooksAgree && checks.inverseExact && underBase.valid,
+    certified:
+      checks.validUnderVariant &&
+      checks.hooksAgree &&
+      checks.inverseExact &&
+      checks.contentKept &&
+      underBase.valid,
     baseHash: hashHarness(base).harness,
     variantHash: hashHarness(variant).harness,
     checks,
+    content: content.checked,
     issues,
   };
 }

@@ -32,6 +32,12 @@ const PolicyDimensionSchema = z.strictObject({
     .max(1)
     .default(1)
     .describe('Chance the dimension is perturbed (ignored with `choose`).'),
+  combine: z
+    .enum(['one', 'all'])
+    .default('one')
+    .describe(
+      '`one`: each variant draws one operator by weight (the others stand in when it does not apply); `all`: each variant applies every listed operator, in order.',
+    ),
   operators: z.array(PolicyOperatorSchema).min(1),
 });
 
@@ -97,22 +103,22 @@ export function parsePolicy(input: unknown, source = 'policy'): Policy {
   return parsed.data;
 }
 
-/**
- * Compiles a policy into a plan. Unknown operator ids, operators listed under another dimension and bad
- * params are configuration errors that name the path.
- *
- * @example
- * const plan = compilePolicy(presets.hat, registry);
- */
-export function compilePolicy(policy: Policy, registry: Registry): Plan {
-  const plan = compileDimensions(policy, registry);
-  // The policy's severity travels with its plan, so that a plan used without an explicit severity runs as
-  // the policy says (and as `hsa augment --policy` runs it).
-  return { operators: plan.operators, sample: plan.sample, severity: severityValue(policy.severity) };
+/** The plan of one dimension of a policy: its operators, drawn one by weight or combined. */
+export interface DimensionPlan {
+  dimension: Dimension;
+  plan: Plan;
 }
 
-function compileDimensions(policy: Policy, registry: Registry): Plan {
-  const plans: Plan[] = [];
+/**
+ * Compiles each dimension of a policy into its own plan (one operator by weight, or all of them with
+ * `combine: all`), in application order, without the dimension's probability. Unknown operator ids,
+ * operators listed under another dimension and bad params are configuration errors that name the path.
+ *
+ * @example
+ * compileDimensionPlans(presets.hat, registry).map((entry) => entry.dimension) // ['skill-content', …, 'prompt']
+ */
+export function compileDimensionPlans(policy: Policy, registry: Registry): DimensionPlan[] {
+  const plans: DimensionPlan[] = [];
   for (const dimension of applicationOrder) {
     const entry = policy.dimensions[dimension];
     if (!entry) continue;
@@ -148,11 +154,36 @@ function compileDimensions(policy: Policy, registry: Registry): Plan {
         'severity' in spec && spec.severity !== undefined ? { severity: severityValue(spec.severity) } : {};
       return [spec.weight, op(operator, spec.params, severity)];
     });
-    const plan = oneOf(choices);
-    plans.push(policy.choose === undefined ? sometimes(entry.probability, plan) : plan);
+    plans.push({
+      dimension,
+      plan: entry.combine === 'all' ? pipe(...choices.map(([, choice]) => choice)) : oneOf(choices),
+    });
   }
-  if (plans.length === 0) return identityPlan;
-  return policy.choose === undefined ? pipe(...plans) : kOf(policy.choose, plans);
+  return plans;
+}
+
+/**
+ * Compiles a policy into a plan: each dimension's plan (`compileDimensionPlans`) with its probability,
+ * piped, or `choose` of them. Configuration errors name the path.
+ *
+ * @example
+ * const plan = compilePolicy(presets.hat, registry);
+ */
+export function compilePolicy(policy: Policy, registry: Registry): Plan {
+  const plans = compileDimensionPlans(policy, registry).map(({ dimension, plan }) =>
+    policy.choose === undefined
+      ? sometimes((policy.dimensions[dimension] as { probability: number }).probability, plan)
+      : plan,
+  );
+  const plan =
+    plans.length === 0
+      ? identityPlan
+      : policy.choose === undefined
+        ? pipe(...plans)
+        : kOf(policy.choose, plans);
+  // The policy's severity travels with its plan, so that a plan used without an explicit severity runs as
+  // the policy says (and as `hsa augment --policy` runs it).
+  return { operators: plan.operators, sample: plan.sample, severity: severityValue(policy.severity) };
 }
 
 /**

@@ -47,7 +47,8 @@ const allHooks = [
  * - `identity`: no perturbation (the original harness, certified);
  * - `hat`: all five HSA dimensions, each with probability 0.8, medium severity (Harness-Aware Training);
  * - `tools-only`: Hammer-style masking of tool and parameter names;
- * - `rotbench-slight|medium|heavy|union`: tool-noise levels after RoTBench (names, descriptions, parameters).
+ * - `rotbench-slight|medium|heavy`: tool-noise levels after RoTBench, each applying all of its operators
+ *   (names, descriptions, parameters, schema style); `rotbench-union`: one operator of any level per variant.
  */
 export const presets: Readonly<Record<string, PolicyInput>> = Object.freeze({
   identity: { name: 'identity', description: 'No perturbation.', dimensions: {} },
@@ -78,16 +79,21 @@ export const presets: Readonly<Record<string, PolicyInput>> = Object.freeze({
   },
   'rotbench-slight': {
     name: 'rotbench-slight',
-    description: 'Slight tool noise: some names re-cased, descriptions reworded.',
+    description:
+      'Slight tool noise, all combined: some names re-cased, descriptions reworded, registry reordered.',
     severity: 'slight',
-    dimensions: { tools: { operators: ['tools/rename', 'tools/reword-descriptions', 'tools/reorder'] } },
+    dimensions: {
+      tools: { combine: 'all', operators: ['tools/rename', 'tools/reword-descriptions', 'tools/reorder'] },
+    },
   },
   'rotbench-medium': {
     name: 'rotbench-medium',
-    description: 'Medium tool noise: opaque names, reworded descriptions, reordered properties.',
+    description:
+      'Medium tool noise, all combined: opaque names, reworded descriptions, reordered properties.',
     severity: 'medium',
     dimensions: {
       tools: {
+        combine: 'all',
         operators: [
           { op: 'tools/rename', params: { style: 'opaque' } },
           'tools/reword-descriptions',
@@ -98,14 +104,17 @@ export const presets: Readonly<Record<string, PolicyInput>> = Object.freeze({
   },
   'rotbench-heavy': {
     name: 'rotbench-heavy',
-    description: 'Heavy tool noise: opaque names, renamed and added parameters, nested arguments.',
+    description:
+      'Heavy tool noise, all combined: opaque names, renamed and added parameters, another schema style, nested arguments.',
     severity: 'heavy',
     dimensions: {
       tools: {
+        combine: 'all',
         operators: [
           { op: 'tools/rename', params: { style: 'opaque' } },
           'tools/rename-parameters',
           'tools/add-optional-parameters',
+          'tools/change-schema-style',
           'tools/nest-arguments',
         ],
       },
@@ -113,7 +122,8 @@ export const presets: Readonly<Record<string, PolicyInput>> = Object.freeze({
   },
   'rotbench-union': {
     name: 'rotbench-union',
-    description: 'Any of the RoTBench noise levels.',
+    description:
+      'One tool-noise operator per variant, drawn from any RoTBench level at that level’s severity.',
     severity: 'medium',
     dimensions: {
       tools: {

@@ -6,8 +6,10 @@ import { type AugmentRow, augmentExample, type Provenance } from '../augment/aug
 import { certify } from '../augment/certificate.js';
 import type { Dimension } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
+import type { DimensionPlan } from '../augment/policy.js';
 import { contentHash, hashHarness } from '../harness/hash.js';
 import type { Issue } from '../harness/issues.js';
+import { HarnessAugmentError } from '../harness/issues.js';
 import { toChatCompletionTools } from '../harness/offered-tools.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
 import type { Harness } from '../harness/schema.js';
@@ -34,6 +36,14 @@ export interface BenchReject {
 
 export interface GenerateBenchOptions {
   plan: Plan;
+  /**
+   * `one-dimension`: variant v perturbs only dimension `dimensionPlans[(v - 1) % n]`, so each variant row
+   * changes one dimension and per-dimension gaps are attributable; `mixed` (default): every variant uses
+   * `plan`, which may change several dimensions at once.
+   */
+  attribution?: 'mixed' | 'one-dimension';
+  /** The per-dimension plans `one-dimension` cycles through (`compileDimensionPlans`). */
+  dimensionPlans?: readonly DimensionPlan[];
   /** Perturbed variants per item; each item also gets variant 0, the base harness. */
   variants: number;
   seed: string | number;
@@ -172,6 +182,18 @@ export async function* generateBench(
 ): AsyncGenerator<BenchRow> {
   const reject = options.onReject ?? (() => {});
   const seed = String(options.seed);
+  const dimensionPlans = options.dimensionPlans ?? [];
+  if (options.attribution === 'one-dimension' && dimensionPlans.length === 0)
+    throw new HarnessAugmentError(
+      "attribution one-dimension needs the policy's dimension plans (dimensionPlans)",
+      {
+        kind: 'usage',
+      },
+    );
+  const planOf = (variantIndex: number): Plan =>
+    options.attribution === 'one-dimension'
+      ? (dimensionPlans[(variantIndex - 1) % dimensionPlans.length] as DimensionPlan).plan
+      : options.plan;
   const baseHash = hashHarness(base).harness;
   const seen = new Set<string>();
   let position = -1;
@@ -215,7 +237,7 @@ export async function* generateBench(
         variantIndex === 0
           ? baseVariant(base, item, seed)
           : await augmentExample(base, item.gold, variantIndex, {
-              plan: options.plan,
+              plan: planOf(variantIndex),
               seed,
               ...(options.severity === undefined ? {} : { severity: options.severity }),
             });

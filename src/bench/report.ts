@@ -1,8 +1,8 @@
 // Reports of a scores document: Markdown for reading in a terminal or a pull request, and one
 // self-contained HTML file (inline CSS and SVG, no network) for a browser.
-import { mkdir } from 'node:fs/promises';
+
 import { join } from 'node:path';
-import { writeFileAtomic } from '../harness/write-file-atomic.js';
+import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { BootstrapEstimate } from './bootstrap.js';
 import { renderHtmlReport } from './report-html.js';
 import { criteria } from './schema.js';
@@ -43,6 +43,21 @@ function groupTable(title: string, groups: Record<string, GroupScores>): string[
   ];
 }
 
+/** Says whether the per-dimension gaps can be read as the effect of each dimension. */
+function attributionNote(scores: ScoresDocument): string[] {
+  const attribution = scores.attribution;
+  if (!attribution || attribution.variantRows === 0) return [];
+  if (attribution.attributable)
+    return [
+      `Every variant row changed exactly one dimension (${attribution.variantRows} rows): each per-dimension gap is attributable to its dimension.`,
+      '',
+    ];
+  return [
+    `**Per-dimension gaps are confounded**: ${attribution.severalDimensions} of ${attribution.variantRows} variant rows changed several dimensions at once and count in each of them, so a gap may come from another dimension of the same rows. For attributable gaps, generate with one dimension per variant: \`hsa bench generate --attribution one-dimension\`.`,
+    '',
+  ];
+}
+
 /**
  * The Markdown report: headline numbers, per criterion, per dimension, per operator, missing predictions.
  *
@@ -74,6 +89,7 @@ export function renderMarkdownReport(scores: ScoresDocument): string {
     ),
     '',
     ...groupTable('Per dimension', scores.byDimension),
+    ...attributionNote(scores),
     ...groupTable('Per operator', scores.byOperator),
   ];
   if (scores.missing.length > 0) {
@@ -100,7 +116,7 @@ export async function writeReport(
   scores: ScoresDocument,
   directory: string,
 ): Promise<{ markdown: string; html: string }> {
-  await mkdir(directory, { recursive: true });
+  await makeFolder(directory);
   const markdown = join(directory, 'report.md');
   const html = join(directory, 'report.html');
   await writeFileAtomic(markdown, renderMarkdownReport(scores));

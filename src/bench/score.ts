@@ -5,7 +5,7 @@
 import { canonicalJson } from '../harness/canonical-json.js';
 import { validateAgainstSchema } from '../harness/json-schema-validator.js';
 import type { Harness } from '../harness/schema.js';
-import { type Relabel, relabelMessages } from '../trajectory/relabel.js';
+import { type OutputContext, type Relabel, relabelMessages } from '../trajectory/relabel.js';
 import type { AssistantMessage, Message } from '../trajectory/schema.js';
 import { type BootstrapEstimate, bootstrapGroup, type ItemTally } from './bootstrap.js';
 import type { BenchRow, Criterion, Expectations, ExpectedCall, Prediction } from './schema.js';
@@ -124,12 +124,30 @@ export function mapExpectations(
   relabel: Pick<BenchRow, 'relabel'>['relabel'] | Relabel,
   direction: 'forward' | 'inverse',
   harness: Harness,
+  context: OutputContext = {},
 ): Expectations {
   const steps = relabel as Relabel;
   const loader = harness.skills.loader;
   const messages = expectationMessages(expect, loader);
-  const mapped = relabelMessages(messages, steps, direction, false);
+  const mapped = relabelMessages(messages, steps, direction, false, context);
   return readExpectations(mapped, expect);
+}
+
+/** The number of viewer messages (hook turns aside) of a conversation. */
+function viewerTurns(messages: readonly Message[]): number {
+  return messages.filter((message) => message.role === 'user' && !('hsa' in message && message.hsa)).length;
+}
+
+/** How many variant rows changed one dimension, and how many several. */
+function attributionOf(results: readonly RowResult[]): ScoresDocument['attribution'] {
+  const variants = results.filter((result) => result.variantIndex > 0 && result.changed.length > 0);
+  const oneDimension = variants.filter((result) => result.changed.length === 1).length;
+  return {
+    variantRows: variants.length,
+    oneDimension,
+    severalDimensions: variants.length - oneDimension,
+    attributable: variants.length > 0 && oneDimension === variants.length,
+  };
 }
 
 /** Reads a value by key, or by a dotted key path when the key itself is absent. */
@@ -167,10 +185,12 @@ export function scoreRow(row: BenchRow, prediction: Prediction | undefined): Row
   if (!prediction) return { ...failed };
   const relabel = relabelOf(row);
   const harness = row.harness;
-  const base = mapExpectations(row.expect, relabel, 'inverse', harness);
+  // The output answers the row's last viewer turn; merged skills map back to what the gold loaded there.
+  const context = { turn: viewerTurns(row.input.messages) };
+  const base = mapExpectations(row.expect, relabel, 'inverse', harness, context);
   const loader = baseLoader(harness, relabel);
   const output = prediction.output.filter((message) => message.role === 'assistant');
-  const inverted = relabelMessages(output, relabel, 'inverse', false);
+  const inverted = relabelMessages(output, relabel, 'inverse', false, context);
   // Calls pair one to one, in order, before and after the inverse (a model's output holds no inserted turn).
   const rawCalls = toolCallsOf(output);
   const baseCalls = toolCallsOf(inverted);
@@ -415,6 +435,16 @@ export interface ScoresDocument {
   byOperator: Record<string, GroupScores>;
   /** pass^k: the share of items all of whose rows (original and variants) pass overall. */
   passK: { items: number; k: number; estimate: BootstrapEstimate };
+  /**
+   * Whether per-dimension gaps are attributable: how many variant rows changed exactly one dimension, and
+   * how many changed several (those count in each dimension they changed, so their gaps are confounded).
+   */
+  attribution: {
+    variantRows: number;
+    oneDimension: number;
+    severalDimensions: number;
+    attributable: boolean;
+  };
   rows: RowResult[];
 }
 
@@ -532,6 +562,7 @@ export function scoreBench(
     byOperator: Object.fromEntries(
       operatorNames.map((name) => [name, group(`operator/${name}`, (result) => result.ops.includes(name))]),
     ),
+    attribution: attributionOf(results),
     passK: {
       items: itemIds.length,
       k: Math.max(0, ...itemIds.map((itemId) => byItem.get(itemId)?.length ?? 0)),

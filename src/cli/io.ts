@@ -1,11 +1,12 @@
 // Output for the CLI: atomic file writes, issue lines, and the exit codes users script against.
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import YAML from 'yaml';
 import { formatOf } from '../harness/documents.js';
-import { formatIssue, HarnessAugmentError, type Issue } from '../harness/issues.js';
-import { writeFileAtomic } from '../harness/write-file-atomic.js';
+import { formatIssue, HarnessAugmentError, type Issue, quote } from '../harness/issues.js';
+import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
+import { stringifyYaml } from '../harness/yaml-text.js';
+import { prepareOutputFile } from './output.js';
 
 export const exitCodes = { ok: 0, invalid: 1, usage: 2, internal: 3 } as const;
 
@@ -22,7 +23,7 @@ export async function emit(text: string, file?: string): Promise<void> {
 export function serialize(value: unknown, file?: string, fallback: 'json' | 'yaml' = 'yaml'): string {
   const format = file ? formatOf(file) : fallback;
   return format === 'yaml'
-    ? YAML.stringify(value, { lineWidth: 0, aliasDuplicateObjects: false })
+    ? stringifyYaml(value, { lineWidth: 0, aliasDuplicateObjects: false })
     : `${JSON.stringify(value, null, 2)}\n`;
 }
 
@@ -40,20 +41,45 @@ export interface AtomicLineWriter {
 }
 
 export async function openAtomicLines(file: string): Promise<AtomicLineWriter> {
-  await mkdir(dirname(file), { recursive: true });
+  await prepareOutputFile(file);
+  await makeFolder(dirname(file));
   const temporary = `${file}.${process.pid}.partial`;
   const stream: WriteStream = createWriteStream(temporary, { encoding: 'utf8' });
+  // Open now: a path that cannot be written fails here, not as a write that never drains.
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  });
+  let failure: Error | undefined;
+  stream.on('error', (error) => {
+    failure = error;
+  });
   const closed = () =>
     new Promise<void>((resolve, reject) =>
       stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
     );
   return {
-    write: (line) =>
-      stream.write(line)
+    write(line) {
+      if (failure) return Promise.reject(failure);
+      return stream.write(line)
         ? Promise.resolve()
-        : new Promise((resolve) => stream.once('drain', () => resolve())),
+        : new Promise((resolve, reject) => {
+            // Both listeners go when either fires: a long run must not pile them up.
+            const onDrain = () => {
+              stream.off('error', onError);
+              resolve();
+            };
+            const onError = (error: Error) => {
+              stream.off('drain', onDrain);
+              reject(error);
+            };
+            stream.once('drain', onDrain);
+            stream.once('error', onError);
+          });
+    },
     async commit() {
       await closed();
+      if (failure) throw failure;
       await rename(temporary, file);
     },
     async abort() {
@@ -63,12 +89,34 @@ export async function openAtomicLines(file: string): Promise<AtomicLineWriter> {
   };
 }
 
-/** Parses a count option; a bad value is a usage error naming the option. */
-export function nonNegativeInteger(name: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new HarnessAugmentError(`${name} must be a non-negative integer, got "${text}"`, { kind: 'usage' });
+/**
+ * Parses a count option within `[0, max]`; a bad value is a usage error naming the option and the bound.
+ *
+ * @example
+ * nonNegativeInteger('--variants', '8', 10_000) // 8
+ */
+export function nonNegativeInteger(name: string, text: string, max = 1_000_000): number {
+  const value = /^\s*[\d.eE+]+\s*$/.test(text) ? Number(text) : Number.NaN;
+  if (Number.isInteger(value) && value > max) {
+    throw new HarnessAugmentError(`${name} must be at most ${max}, got ${text}`, { kind: 'usage' });
   }
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new HarnessAugmentError(`${name} must be a non-negative integer, got ${quote(text)}`, {
+      kind: 'usage',
+    });
+  }
+  return value;
+}
+
+/**
+ * Parses a count option within `[1, max]`.
+ *
+ * @example
+ * positiveInteger('--concurrency', '4', 1024) // 4
+ */
+export function positiveInteger(name: string, text: string, max = 1_000_000): number {
+  const value = nonNegativeInteger(name, text, max);
+  if (value < 1) throw new HarnessAugmentError(`${name} must be at least 1, got ${text}`, { kind: 'usage' });
   return value;
 }
 

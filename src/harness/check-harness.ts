@@ -3,7 +3,7 @@
 // custom checks that are registered, templates and linear-time patterns that compile.
 
 import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
-import { HarnessAugmentError, type Issue } from './issues.js';
+import { HarnessAugmentError, type Issue, quote } from './issues.js';
 import { compileJsonSchema } from './json-schema-validator.js';
 import { compileLinearPattern } from './linear-pattern.js';
 import { checkStages, type Harness, type HookCheck, toolScopedStages } from './schema.js';
@@ -30,7 +30,7 @@ function duplicates<T>(
       issues.push({
         code: 'duplicate_id',
         path: path(index),
-        message: `${what} "${value}" is already defined at index ${first}`,
+        message: `${what} ${quote(value)} is already defined at index ${first}`,
       });
   });
   return issues;

@@ -1,11 +1,18 @@
-// Reads JSON and YAML documents: syntax errors name the file, line and column; `__proto__` keys are
-// refused so that no later copy of the data can reach an object's prototype.
-import { readFile } from 'node:fs/promises';
+// Reads JSON and YAML documents: syntax errors name the file, line and column; invalid UTF-8, duplicate
+// keys, alias bombs and nesting deeper than `maxNestingDepth` are refused; `__proto__` keys are refused so
+// that no later copy of the data can reach an object's prototype.
+import { readFile, stat } from 'node:fs/promises';
 import YAML from 'yaml';
 import { HarnessAugmentError, type Issue, type JsonPath } from './issues.js';
 import { findJsonSyntaxError, lineAndColumn } from './json-syntax.js';
 
 export type DocumentFormat = 'json' | 'yaml';
+
+/**
+ * The deepest nesting of arrays and objects accepted in user data. Every recursive walk over user data
+ * (schemas, symbol tables, canonical JSON) relies on it: a deeper document is refused at the boundary.
+ */
+export const maxNestingDepth = 256;
 
 /** A parsed document with what is needed to point back into its text. */
 export interface ParsedDocument {
@@ -39,23 +46,42 @@ export function parseDocument(
   const where = file ?? '<input>';
   let value: unknown;
   if (format === 'json') {
-    const syntax = findJsonSyntaxError(text);
+    const syntax = findJsonSyntaxError(text, { maxDepth: maxNestingDepth });
     if (syntax) {
       const { line, column } = lineAndColumn(text, syntax.offset);
       throw syntaxError(where, line, column, `invalid JSON: ${syntax.message}`);
     }
     value = JSON.parse(text);
   } else {
-    const document = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+    let document: YAML.Document.Parsed;
+    try {
+      document = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+    } catch (error) {
+      throw tooDeep(where, error);
+    }
     const first = document.errors[0];
     if (first) {
+      if (/call stack/i.test(first.message)) throw tooDeep(where, new RangeError(first.message));
       const position = first.linePos?.[0] ?? { line: 1, col: 1 };
       throw syntaxError(where, position.line, position.col, `invalid YAML: ${first.message.split('\n')[0]}`);
     }
-    value = document.toJS({ maxAliasCount: 100 });
+    try {
+      value = document.toJS({ maxAliasCount: 100 });
+    } catch (error) {
+      // The parser's guard against "billion laughs": aliases that expand into an exponential document.
+      if (error instanceof RangeError) throw tooDeep(where, error);
+      const message = error instanceof Error ? error.message : String(error);
+      if (!/alias/i.test(message)) throw error;
+      throw new HarnessAugmentError(`${where}: invalid YAML: too many aliases (an alias bomb?): ${message}`, {
+        kind: 'usage',
+        issues: [{ code: 'alias_bomb', path: [], message, file: where }],
+      });
+    }
   }
   const forbidden = findForbiddenKeys(value);
   if (forbidden.length > 0) {
+    const deep = forbidden.find((issue) => issue.code === 'too_deep');
+    if (deep) throw tooDeep(where, deep.message);
     throw new HarnessAugmentError(`${where}: forbidden keys`, {
       issues: locateIssues(forbidden, { text, format, ...(file ? { file } : {}) }),
     });
@@ -70,15 +96,89 @@ export function parseDocument(
  * const { value } = await readDocument('fixtures/livestream/harness.yaml');
  */
 export async function readDocument(file: string): Promise<ParsedDocument> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new HarnessAugmentError(`${file}: cannot read: ${reason}`, { kind: 'usage', cause: error });
-  }
+  const bytes = await readFileBytes(file);
+  const text = decodeUtf8(bytes, file);
   return parseDocument(text.replace(/^\uFEFF/, ''), { format: formatOf(file), file });
+}
+
+/**
+ * Reads a whole file as bytes; a missing file, a folder or an unreadable file is a `usage` error.
+ *
+ * @example
+ * const bytes = await readFileBytes('harness.json');
+ */
+export async function readFileBytes(file: string): Promise<Buffer> {
+  try {
+    if ((await stat(file)).isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+    return await readFile(file);
+  } catch (error) {
+    throw cannotRead(file, error);
+  }
+}
+
+/**
+ * The one-line `usage` error for a file that cannot be read.
+ *
+ * @example
+ * throw cannotRead('x.json', error)
+ */
+export function cannotRead(file: string, error: unknown): HarnessAugmentError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'it is a folder, not a file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : (error as Error).message;
+  return new HarnessAugmentError(`${file}: cannot read: ${reason}`, { kind: 'usage', cause: error });
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decodes UTF-8, refusing invalid bytes (they would otherwise become U+FFFD silently) with the line and
+ * column of the first one.
+ *
+ * @example
+ * decodeUtf8(Buffer.from('id: x'), 'h.yaml') // 'id: x'
+ */
+export function decodeUtf8(bytes: Uint8Array, where: string): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    let valid = 0;
+    // Find the first bad byte: the longest prefix that decodes (binary search over prefixes).
+    let high = bytes.length;
+    while (valid < high) {
+      const middle = Math.ceil((valid + high) / 2);
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, middle), { stream: true });
+        valid = middle;
+      } catch {
+        high = middle - 1;
+      }
+    }
+    const prefix = new TextDecoder('utf-8').decode(bytes.subarray(0, valid));
+    const { line, column } = lineAndColumn(prefix, prefix.length);
+    throw syntaxError(
+      where,
+      line,
+      column,
+      `invalid UTF-8 (byte 0x${(bytes[valid] ?? 0).toString(16)} at offset ${valid})`,
+    );
+  }
+}
+
+function tooDeep(where: string, cause: unknown): HarnessAugmentError {
+  if (cause instanceof Error && !(cause instanceof RangeError)) throw cause;
+  return new HarnessAugmentError(`${where}: nesting deeper than ${maxNestingDepth} levels is not allowed`, {
+    kind: 'usage',
+    issues: [
+      { code: 'too_deep', path: [], message: `nesting deeper than ${maxNestingDepth} levels`, file: where },
+    ],
+  });
 }
 
 function syntaxError(where: string, line: number, column: number, message: string) {
@@ -89,26 +189,51 @@ function syntaxError(where: string, line: number, column: number, message: strin
 }
 
 /**
- * Lists every `__proto__` key in a parsed value. Such a key has no meaning in a harness or trajectory and
- * is a known prototype-pollution vector for code that copies data key by key.
+ * Lists every `__proto__` key in a parsed value, and nesting deeper than `maxNestingDepth` (`too_deep`).
+ * Such a key has no meaning in a harness or trajectory and is a known prototype-pollution vector for code
+ * that copies data key by key; such depth would overflow the stack of a recursive walk. The walk itself is
+ * iterative.
  *
  * @example
  * findForbiddenKeys(JSON.parse('{"a":{"__proto__":{}}}')) // [{ code: 'forbidden_key', path: ['a', '__proto__'], … }]
  */
-export function findForbiddenKeys(value: unknown, path: JsonPath = []): Issue[] {
-  if (Array.isArray(value)) return value.flatMap((item, index) => findForbiddenKeys(item, [...path, index]));
-  if (typeof value !== 'object' || value === null) return [];
+export function findForbiddenKeys(value: unknown, path: JsonPath = [], maxDepth = maxNestingDepth): Issue[] {
   const issues: Issue[] = [];
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__') {
+  const stack: Array<{ value: unknown; path: JsonPath }> = [{ value, path }];
+  while (stack.length > 0) {
+    const current = stack.pop() as { value: unknown; path: JsonPath };
+    if (typeof current.value !== 'object' || current.value === null) continue;
+    if (current.path.length - path.length >= maxDepth) {
       issues.push({
-        code: 'forbidden_key',
-        path: [...path, key],
-        message: 'the key "__proto__" is not allowed',
+        code: 'too_deep',
+        path: current.path.slice(0, path.length + 8),
+        message: `nesting deeper than ${maxDepth} levels is not allowed`,
       });
-    } else {
-      issues.push(...findForbiddenKeys((value as Record<string, unknown>)[key], [...path, key]));
+      // One issue is enough: the rest of that branch is as deep.
+      return issues;
     }
+    const children: Array<{ value: unknown; path: JsonPath }> = [];
+    if (Array.isArray(current.value)) {
+      for (const [index, item] of current.value.entries())
+        children.push({ value: item, path: [...current.path, index] });
+    } else {
+      for (const key of Object.keys(current.value)) {
+        if (key === '__proto__') {
+          issues.push({
+            code: 'forbidden_key',
+            path: [...current.path, key],
+            message: 'the key "__proto__" is not allowed',
+          });
+        } else
+          children.push({
+            value: (current.value as Record<string, unknown>)[key],
+            path: [...current.path, key],
+          });
+      }
+    }
+    // Depth first, in document order.
+    for (let index = children.length - 1; index >= 0; index--)
+      stack.push(children[index] as (typeof children)[0]);
   }
   return issues;
 }
@@ -126,7 +251,11 @@ export function createLineLocator(
   let parsed: YAML.Document.Parsed | undefined;
   return (path) => {
     // JSON is YAML 1.2, so one parser gives positions for both formats.
-    parsed ??= YAML.parseDocument(document.text);
+    try {
+      parsed ??= YAML.parseDocument(document.text);
+    } catch {
+      return undefined;
+    }
     for (let length = path.length; length >= 0; length--) {
       const node = (length === 0 ? parsed.contents : parsed.getIn(path.slice(0, length), true)) as {
         range?: [number, number, number];

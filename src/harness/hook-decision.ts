@@ -40,6 +40,19 @@ export interface HookStageDecision {
   failures?: number;
 }
 
+/** A stage decision in which a hook failed: its failure, consequence and count are set. */
+export type FailedHookDecision = HookStageDecision &
+  Required<Pick<HookStageDecision, 'failure' | 'consequence' | 'failures'>>;
+
+/**
+ * Whether a hook failed in the decision.
+ *
+ * @example
+ * if (hookFailed(decision)) countFailure(decision.failure.hook, decision.failures);
+ */
+export const hookFailed = (decision: HookStageDecision | undefined): decision is FailedHookDecision =>
+  decision?.failure !== undefined;
+
 export interface DecideHooksOptions {
   /** Failures per hook id so far in this turn; a retry hook allows `maxRetries` of them. */
   failures?: ReadonlyMap<string, number>;

@@ -77,5 +77,33 @@ export function formatPath(path: JsonPath): string {
 export function formatIssue(issue: Issue): string {
   const where = [issue.file, issue.line].filter((part) => part !== undefined).join(':');
   const location = where ? `${where} ${formatPath(issue.path)}` : formatPath(issue.path);
-  return `${location}: ${issue.message} [${issue.code}]`;
+  return `${truncateText(location)}: ${truncateText(issue.message)} [${issue.code}]`;
+}
+
+/** The longest piece of user data an error message quotes; the rest is cut and counted. */
+export const quoteLimit = 200;
+
+/**
+ * Cuts text longer than `limit` characters, saying how much was cut, so that a message quoting a 20 MB
+ * argument stays one readable line.
+ *
+ * @example
+ * truncateText('x'.repeat(500), 10) // 'xxxxxxxxxx… (490 more characters)'
+ */
+export function truncateText(text: string, limit = 4 * quoteLimit): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)}… (${text.length - limit} more characters)`;
+}
+
+/**
+ * Quotes user data for an error message: JSON-encoded, cut at `quoteLimit` characters.
+ *
+ * @example
+ * quote('get_price') // '"get_price"'
+ */
+export function quote(value: unknown, limit = quoteLimit): string {
+  const text = typeof value === 'string' ? value : String(value);
+  const cut = text.length > limit ? text.slice(0, limit) : text;
+  const quoted = JSON.stringify(cut);
+  return text.length > limit ? `${quoted.slice(0, -1)}…" (${text.length} characters)` : quoted;
 }

@@ -1,12 +1,95 @@
-// Compiled validators for tool parameters and JSON-shape checks, cached by schema object and by schema hash
-// in a bounded cache that really releases memory: each cache generation has its own ajv instance.
+// JSON Schema validation for tool parameters and JSON-shape checks: the dialect comes from `$schema`
+// (draft-07, 2019-09, 2020-12), `format` is checked (ajv-formats), `pattern` runs on a linear-time engine
+// (re2js), and compiled validators are cached by object and by schema hash in a bounded cache that really
+// releases memory: each cache generation has its own ajv instances.
 import { createHash } from 'node:crypto';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { RegExpEngine } from 'ajv/dist/types/index.js';
+import addFormatsModule from 'ajv-formats';
+import { RE2JS } from 're2js';
+
+/** The JSON Schema dialects the validator knows. */
+export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
+
+/**
+ * `pattern` and `patternProperties` run on re2js, whose time is linear in the input: a hostile pattern
+ * cannot hang validation. JavaScript syntax is translated first; lookaround and backreferences, which no
+ * linear-time engine has, make the schema invalid with the engine's message.
+ */
+const linearTimeRegExp: RegExpEngine = Object.assign(
+  (pattern: string) => RE2JS.compile(RE2JS.translateRegExp(pattern)),
+  { code: 'require("re2js").RE2JS.compile' },
+);
+
+const options: Options = {
+  allErrors: true,
+  strict: false,
+  validateFormats: true,
+  logger: false,
+  code: { regExp: linearTimeRegExp },
+};
+// ajv-formats is CommonJS with a default export; under ESM interop it may arrive wrapped once more.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as <T extends Ajv>(ajv: T) => T;
+/** A fresh ajv instance for a dialect, with formats. */
+const newEngine: Record<SchemaDialect, () => Ajv> = {
+  'draft-07': () => addFormats(new Ajv(options)),
+  '2019-09': () => addFormats(new Ajv2019(options)) as unknown as Ajv,
+  '2020-12': () => addFormats(new Ajv2020(options)) as unknown as Ajv,
+};
+
+const dialectIds: ReadonlyArray<readonly [RegExp, SchemaDialect]> = [
+  [/^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/u, '2020-12'],
+  [/^https?:\/\/json-schema\.org\/draft\/2019-09\/schema#?$/u, '2019-09'],
+  [/^https?:\/\/json-schema\.org\/draft-0[4-7]\/schema#?$/u, 'draft-07'],
+];
+/** Keywords that only drafts after 07 define; a schema without `$schema` that uses one is read as 2020-12. */
+const laterKeywords = new Set([
+  'prefixItems',
+  'dependentRequired',
+  'dependentSchemas',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'minContains',
+  'maxContains',
+  '$defs',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$anchor',
+]);
+
+function usesLaterKeywords(node: unknown, depth = 0): boolean {
+  if (depth > 64 || typeof node !== 'object' || node === null) return false;
+  if (Array.isArray(node)) return node.some((child) => usesLaterKeywords(child, depth + 1));
+  return Object.entries(node).some(
+    ([key, child]) => laterKeywords.has(key) || usesLaterKeywords(child, depth + 1),
+  );
+}
+
+/**
+ * The dialect a schema is validated in: the one its `$schema` names (draft-04 to draft-07 read as
+ * draft-07, 2019-09, 2020-12); without `$schema`, draft-07 unless the schema uses a keyword only later
+ * drafts define (`prefixItems`, `dependentRequired`, `unevaluatedProperties`, `$defs`, …), then 2020-12.
+ * An unknown `$schema` is read like a missing one.
+ *
+ * @example
+ * schemaDialect({ $schema: 'https://json-schema.org/draft/2020-12/schema' }) // '2020-12'
+ * schemaDialect({ type: 'object' }) // 'draft-07'
+ */
+export function schemaDialect(schema: Record<string, unknown>): SchemaDialect {
+  const declared = typeof schema.$schema === 'string' ? schema.$schema.trim() : undefined;
+  if (declared !== undefined) {
+    for (const [pattern, dialect] of dialectIds) if (pattern.test(declared)) return dialect;
+  }
+  return usesLaterKeywords(schema) ? '2020-12' : 'draft-07';
+}
 
 // Variants are fresh copies of a harness, so the same schema arrives as many objects: cache by identity
 // first, then by content hash. Compiling is by far the most expensive step of validation. ajv keeps every
 // schema it compiled (its own cache never shrinks), so when the content cache is full the whole generation
-// — the ajv instance and the validators it compiled — is dropped together and a fresh one starts.
+// — its ajv instances and the validators they compiled — is dropped together and a fresh one starts.
 const byObject = new WeakMap<object, ValidateFunction>();
 let generation = newGeneration();
 /** Distinct schemas one generation holds before it is replaced. */
@@ -14,7 +97,7 @@ export const schemaCacheSize = 2_048;
 
 function newGeneration() {
   return {
-    ajv: new Ajv({ allErrors: true, strict: false, validateFormats: false }),
+    engines: {} as Partial<Record<SchemaDialect, Ajv>>,
     byHash: new Map<string, ValidateFunction>(),
   };
 }
@@ -32,7 +115,9 @@ export function compiledSchemaCount(): number {
 export type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
 
 /**
- * Compiles a JSON Schema once; returns the error message when it is not a valid schema.
+ * Compiles a JSON Schema once in its dialect (`schemaDialect`); returns the error message when it is not
+ * a valid schema, or when a `pattern` needs a feature the linear-time engine lacks (lookaround,
+ * backreferences).
  *
  * @example
  * const compiled = compileJsonSchema({ type: 'object' }); if (compiled.ok) compiled.validate({});
@@ -40,9 +125,14 @@ export type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: fa
 export function compileJsonSchema(schema: Record<string, unknown>): CompiledSchema {
   const cached = byObject.get(schema);
   if (cached) return { ok: true, validate: cached };
+  const dialect = schemaDialect(schema);
   // Remote $id / $schema values must not make ajv try to resolve or reject anything: strip them on a copy.
   const { $id: _id, $schema: _schema, ...local } = schema;
-  const key = createHash('sha256').update(JSON.stringify(local)).digest('base64');
+  const key = createHash('sha256')
+    .update(dialect)
+    .update('\u0000')
+    .update(JSON.stringify(local))
+    .digest('base64');
   const known = generation.byHash.get(key);
   if (known) {
     byObject.set(schema, known);
@@ -50,8 +140,10 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledSche
   }
   if (generation.byHash.size >= schemaCacheSize) generation = newGeneration();
   try {
-    const validate = generation.ajv.compile(local);
-    generation.byHash.set(key, validate);
+    const current = generation;
+    current.engines[dialect] ??= newEngine[dialect]();
+    const validate = current.engines[dialect].compile(local);
+    current.byHash.set(key, validate);
     byObject.set(schema, validate);
     return { ok: true, validate };
   } catch (error) {
@@ -60,10 +152,11 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledSche
 }
 
 /**
- * Validates a value against a JSON Schema and returns readable errors (empty when valid).
+ * Validates a value against a JSON Schema in its dialect and returns readable errors (empty when valid).
  *
  * @example
  * validateAgainstSchema({ type: 'integer' }, '7') // ['must be integer']
+ * validateAgainstSchema({ type: 'string', format: 'email' }, 'x') // ['must match format "email"']
  */
 export function validateAgainstSchema(schema: Record<string, unknown>, value: unknown): string[] {
   const compiled = compileJsonSchema(schema);
@@ -74,9 +167,11 @@ export function validateAgainstSchema(schema: Record<string, unknown>, value: un
     const extra =
       error.keyword === 'additionalProperties'
         ? ` ("${(error.params as { additionalProperty: string }).additionalProperty}")`
-        : error.keyword === 'enum'
-          ? ` (${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)})`
-          : '';
+        : error.keyword === 'unevaluatedProperties'
+          ? ` ("${(error.params as { unevaluatedProperty: string }).unevaluatedProperty}")`
+          : error.keyword === 'enum'
+            ? ` (${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)})`
+            : '';
     return `${where}${error.message ?? 'is invalid'}${extra}`.trim();
   });
 }

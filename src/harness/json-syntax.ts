@@ -1,5 +1,6 @@
 // Locates the first syntax error in JSON text. Node's JSON.parse messages do not always carry a position,
-// and "file, line and column" is what a user needs to fix a broken file.
+// and "file, line and column" is what a user needs to fix a broken file. A duplicate key is an error (as in
+// YAML), and so is nesting deeper than the limit (the scan is recursive; the limit keeps it off the stack's end).
 
 /** Where JSON text stops being JSON: a 0-based offset and what was expected there. */
 export interface JsonSyntaxError {
@@ -13,8 +14,13 @@ export interface JsonSyntaxError {
  * @example
  * findJsonSyntaxError('{"a": }') // { offset: 6, message: 'expected a value' }
  */
-export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
+export function findJsonSyntaxError(
+  text: string,
+  options: { maxDepth?: number } = {},
+): JsonSyntaxError | undefined {
+  const maxDepth = options.maxDepth ?? 256;
   let index = 0;
+  let depth = 0;
   const fail = (message: string): never => {
     throw { offset: index, message } satisfies JsonSyntaxError;
   };
@@ -49,6 +55,16 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const parseValue = (): void => {
     skipSpace();
     const char = text[index];
+    if (char === '{' || char === '[') {
+      if (depth >= maxDepth) fail(`nesting deeper than ${maxDepth} levels is not allowed`);
+      depth++;
+      parseContainer(char);
+      depth--;
+      return;
+    }
+    parseScalar(char);
+  };
+  const parseContainer = (char: string): void => {
     if (char === '{') {
       index++;
       skipSpace();
@@ -56,10 +72,18 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
         index++;
         return;
       }
+      const keys = new Set<string>();
       for (;;) {
         skipSpace();
         if (text[index] !== '"') fail('expected a property name in double quotes');
+        const start = index;
         parseString();
+        const key = JSON.parse(text.slice(start, index)) as string;
+        if (keys.has(key)) {
+          index = start;
+          fail(`duplicate key ${JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key)}`);
+        }
+        keys.add(key);
         skipSpace();
         expect(':');
         parseValue();
@@ -88,6 +112,8 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
         } else fail("expected ',' or ']'");
       }
     }
+  };
+  const parseScalar = (char: string | undefined): void => {
     if (char === '"') {
       parseString();
       return;

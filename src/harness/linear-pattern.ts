@@ -22,6 +22,7 @@ const flagBits: Record<string, number> = {
 
 const cache = new Map<string, CompiledPattern>();
 const cacheLimit = 512;
+const answerLimit = 4096;
 
 /**
  * Compiles a user pattern for the linear-time engine. Flags `i`, `m`, `s` and `u` keep their JavaScript
@@ -59,16 +60,28 @@ function compile(source: string, flags: string): CompiledPattern {
       reason: `${message} (patterns run in linear time with re2js: backreferences and lookaround are not supported)`,
     };
   }
+  // re2js runs in linear time but far slower than V8's backtracking engine, and augmentation evaluates the
+  // same few texts (viewer messages, replies) under many variants: remember recent answers. The answer is a
+  // pure function of the text, so the cache changes nothing but time.
+  const seen = new Map<string, boolean>();
+  const test = (text: string): boolean => {
+    const known = seen.get(text);
+    if (known !== undefined) return known;
+    // `test` does not track groups and is several times faster than a matcher's `find`.
+    const found = regex.test(text);
+    if (seen.size >= answerLimit) seen.clear();
+    seen.set(text, found);
+    return found;
+  };
   return {
     ok: true,
     pattern: {
       firstMatch(text) {
+        if (!test(text)) return undefined;
         const matcher = regex.matcher(text);
         return matcher.find() ? (matcher.group() ?? '') : undefined;
       },
-      test(text) {
-        return regex.matcher(text).find();
-      },
+      test,
     },
   };
 }

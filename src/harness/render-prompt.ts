@@ -1,10 +1,10 @@
 // Renders the system prompt: each section's template over the harness and the request context, under a
 // heading in the pipeline's heading style, sections joined by a blank line.
 
-import YAML from 'yaml';
 import { HarnessAugmentError } from './issues.js';
 import type { Harness, HeadingStyle, ListStyle, PromptSection } from './schema.js';
 import { renderTemplate } from './template-engine.js';
+import { stringifyYaml } from './yaml-text.js';
 
 /** Request context: free data the templates read as `context.*` (room state, products, history, …). */
 export type RequestContext = Record<string, unknown>;
@@ -50,7 +50,7 @@ export function formatList(
         2,
       );
     case 'yaml':
-      return YAML.stringify(
+      return stringifyYaml(
         rows.map((row) => ({
           name: row.name,
           ...(row.kind ? { kind: row.kind } : {}),

@@ -12,6 +12,25 @@ const version = z.string().min(1).describe('Free-form version of this part, e.g.
 
 // ── Skills ──────────────────────────────────────────────────────────────────────────────────────────
 
+/** A relative path inside a skill's folder: `/`-separated, no empty, `.` or `..` segment, no `\`, `:` or NUL. */
+const bundledPath = z
+  .string()
+  .regex(/^[^/\\:\0]+(?:\/[^/\\:\0]+)*$/u, 'must be a relative path with "/" separators')
+  .refine((path) => path.split('/').every((segment) => segment !== '.' && segment !== '..'), {
+    message: 'must not hold "." or ".." segments',
+  });
+
+export const SkillFileSchema = z
+  .strictObject({
+    path: bundledPath.describe('Path inside the skill folder, e.g. `scripts/extract.py`.'),
+    encoding: z
+      .enum(['utf8', 'base64'])
+      .default('utf8')
+      .describe('`utf8` for text, `base64` for any other bytes.'),
+    content: z.string(),
+  })
+  .describe('A file bundled with a skill (scripts, reference documents, assets), kept byte for byte.');
+
 export const SkillSchema = z
   .strictObject({
     id: identifier.describe('Skill id; the argument of the skill-loading tool.'),
@@ -24,6 +43,18 @@ export const SkillSchema = z
       .enum(['low', 'medium', 'high'])
       .optional()
       .describe('Compliance risk of replies under this skill.'),
+    frontMatter: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'Agent Skills front-matter fields besides name and description (license, compatibility, allowed-tools, metadata, …), kept for export.',
+      ),
+    files: z
+      .array(SkillFileSchema)
+      .optional()
+      .describe(
+        'Files the skill folder bundles next to its SKILL.md, kept for export; never shown to the model.',
+      ),
   })
   .describe('A reply rule or strategy as a Markdown module.');
 
@@ -201,6 +232,19 @@ export const ToolSchema = z.strictObject({
     ),
   description: nonEmpty,
   parameters: JsonSchemaObjectSchema,
+  title: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Display name, as MCP tools carry it; not offered to the model.'),
+  annotations: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('MCP tool annotations (title, readOnlyHint, destructiveHint, …): hints kept for export.'),
+  outputSchema: JsonSchemaObjectSchema.optional().describe(
+    'JSON Schema of the structured result (MCP `outputSchema`); kept for export.',
+  ),
+  strict: z.boolean().optional().describe('OpenAI strict mode of the function (`strict`); kept for export.'),
 });
 
 export const ToolsPartSchema = z.strictObject({ version, items: z.array(ToolSchema) });
@@ -222,6 +266,7 @@ export const HarnessSchema = z
   );
 
 export type Skill = z.infer<typeof SkillSchema>;
+export type SkillFile = z.infer<typeof SkillFileSchema>;
 export type SkillLoader = z.infer<typeof SkillLoaderSchema>;
 export type HookStage = z.infer<typeof HookStageSchema>;
 export type HookCheck = z.infer<typeof HookCheckSchema>;

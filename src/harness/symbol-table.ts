@@ -3,6 +3,7 @@
 // stay apart.
 import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
 import type { JsonPath } from './issues.js';
+import { mentionStandsAlone, urlSpans } from './mention-boundary.js';
 import type { Harness } from './schema.js';
 
 export type SymbolKind = 'skill' | 'tool' | 'parameter' | 'section' | 'hook';
@@ -51,8 +52,6 @@ export interface TextLocation {
   template?: boolean;
 }
 
-const wordCharacter = /[\p{L}\p{N}_]/u;
-
 /**
  * Whether an identifier is distinctive enough to be recognised outside code spans: it holds `_`, `-`, `.`,
  * a digit, an inner capital (camelCase) or a space (a phrase). A plain word such as `baggage` is only a
@@ -65,19 +64,21 @@ const wordCharacter = /[\p{L}\p{N}_]/u;
 export function isDistinctiveIdentifier(name: string): boolean {
   return /[_\-.\d\s]/u.test(name) || /\p{Ll}\p{Lu}/u.test(name);
 }
-/** Whether the character at `index` is not a word character (ASCII decided without the Unicode pattern). */
-const isBoundary = (text: string, index: number) => {
-  if (index < 0 || index >= text.length) return true;
+/** Whether the character at `index` continues an identifier (letter, digit, `_`, `-`), ASCII decided fast. */
+const continuesIdentifier = (text: string, index: number) => {
+  if (index < 0 || index >= text.length) return false;
   const code = text.charCodeAt(index);
   if (code < 128)
-    return !(
+    return (
       (code >= 48 && code <= 57) ||
       (code >= 65 && code <= 90) ||
       (code >= 97 && code <= 122) ||
-      code === 95
+      code === 95 ||
+      code === 45
     );
-  return !wordCharacter.test(text[index] as string);
+  return identifierCharacter.test(text[index] as string);
 };
+const identifierCharacter = /[\p{L}\p{N}_-]/u;
 
 /** Spans `[start, end)` of `{{ … }}` blocks in a template, which hold code rather than prose. */
 function mustacheSpans(text: string): Array<[number, number]> {
@@ -199,7 +200,8 @@ export function harnessSymbols(harness: Harness): SymbolEntry[] {
 }
 
 /**
- * Finds the mentions of the given symbols in one string, as whole words. A parameter matches only in code
+ * Finds the mentions of the given symbols in one string, as whole tokens (`mentionStandsAlone`: never
+ * inside a path, a URL, a file name or a longer identifier). A parameter matches only in code
  * form (`` `link_id` ``) or qualified by its tool (`get_price.link_id`), since parameter names are often
  * ordinary words; other identifiers match bare too when they are distinctive (see `isDistinctiveIdentifier`).
  * One scan of the text serves all symbols (a trie of their names); where several names start at the same
@@ -215,20 +217,25 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
   const inCode = (start: number) => skipped.some(([from, to]) => start >= from && start < to);
   const trie = nameTrie(symbols);
   const mentions: Mention[] = [];
-  // One pass over the text: at each word start, the trie lists every name that begins there; the longest
-  // one that stands alone (whole word, and code or qualified form where the kind asks for it) is reported,
-  // never a shorter name at the same position.
+  let urls: Array<[number, number]> | undefined;
+  // One pass over the text: at each position where a token may start (a name glued to a letter, digit, `_`
+  // or `-` before it never stands alone; a qualified parameter follows a `.`), the trie lists every name
+  // that begins there; the longest one that stands alone (`mentionStandsAlone`, and code or qualified form
+  // where the kind asks for it) is reported, never a shorter name at the same position.
   for (let start = 0; start < text.length; start++) {
-    if (!isBoundary(text, start - 1) || inCode(start)) continue;
+    if (continuesIdentifier(text, start - 1) || inCode(start)) continue;
+    let node: NameNode | undefined = trie.next.get(text[start] as string);
+    if (!node) continue;
     const candidates: NameNode[] = [];
-    let node: NameNode | undefined = trie;
-    for (let index = start; index < text.length; index++) {
+    for (let index = start + 1; node; index++) {
+      if (node.symbols.length > 0 && !continuesIdentifier(text, index)) candidates.push(node);
+      if (index >= text.length) break;
       node = node.next.get(text[index] as string);
-      if (!node) break;
-      if (node.symbols.length > 0 && isBoundary(text, index + 1)) candidates.push(node);
     }
     for (let at = candidates.length - 1; at >= 0; at--) {
-      const found = mentionsAt(text, start, (candidates[at] as NameNode).symbols, path);
+      urls ??= urlSpans(text);
+      const symbolsHere = (candidates[at] as NameNode).symbols;
+      const found = mentionsAt(text, start, symbolsHere, path, trie.memberSuffixes, urls);
       if (found.length === 0) continue;
       mentions.push(...found);
       break;
@@ -243,14 +250,19 @@ interface NameNode {
   symbols: SymbolEntry[];
 }
 
+/** The root of a name trie, with the `.parameter` suffixes each tool's mention may carry. */
+interface NameTrie extends NameNode {
+  memberSuffixes: Map<string, string[]>;
+}
+
 // Callers often build a fresh symbol list per text (the same names each time): tries are cached by list
 // object, then by the list's content in a small bounded map.
-const tries = new WeakMap<readonly SymbolEntry[], NameNode>();
-const triesByContent = new Map<string, NameNode>();
+const tries = new WeakMap<readonly SymbolEntry[], NameTrie>();
+const triesByContent = new Map<string, NameTrie>();
 const trieCacheSize = 512;
 
 /** The trie of the symbols' names, built once per symbol list; a (kind, tool, name) appears once. */
-function nameTrie(symbols: readonly SymbolEntry[]): NameNode {
+function nameTrie(symbols: readonly SymbolEntry[]): NameTrie {
   const cached = tries.get(symbols);
   if (cached) return cached;
   const keys = symbols.map((symbol) => `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`);
@@ -260,14 +272,21 @@ function nameTrie(symbols: readonly SymbolEntry[]): NameNode {
     tries.set(symbols, known);
     return known;
   }
-  const root: NameNode = { next: new Map(), symbols: [] };
+  const root: NameTrie = { next: new Map(), symbols: [], memberSuffixes: new Map() };
+  // `tool.parameter` is one qualified token: the tool's mention may be followed by `.parameter`.
+  for (const symbol of symbols) {
+    if (symbol.kind !== 'parameter' || symbol.tool === undefined) continue;
+    const list = root.memberSuffixes.get(symbol.tool) ?? [];
+    list.push(`.${symbol.name}`);
+    root.memberSuffixes.set(symbol.tool, list);
+  }
   const seen = new Set<string>();
   for (const [index, symbol] of symbols.entries()) {
     // The same parameter name may belong to several tools; each occurrence is reported once per owner.
     const key = keys[index] as string;
     if (seen.has(key) || symbol.name === '') continue;
     seen.add(key);
-    let node = root;
+    let node: NameNode = root;
     for (const character of symbol.name.split('')) {
       let child = node.next.get(character);
       if (!child) {
@@ -284,17 +303,32 @@ function nameTrie(symbols: readonly SymbolEntry[]): NameNode {
   return root;
 }
 
-/** The mentions of same-named symbols at `start`, those whose kind accepts the form they are written in. */
-function mentionsAt(text: string, start: number, symbols: readonly SymbolEntry[], path: JsonPath): Mention[] {
+/** The mentions of same-named symbols at `start`, those that stand alone in the form their kind accepts. */
+function mentionsAt(
+  text: string,
+  start: number,
+  symbols: readonly SymbolEntry[],
+  path: JsonPath,
+  memberSuffixes: ReadonlyMap<string, string[]>,
+  urls: ReadonlyArray<readonly [number, number]>,
+): Mention[] {
   const found: Mention[] = [];
   for (const symbol of symbols) {
     const end = start + symbol.name.length;
     const code = text[start - 1] === '`' && text[end] === '`';
+    const qualifier =
+      symbol.kind === 'parameter' && symbol.tool !== undefined ? `${symbol.tool}.` : undefined;
     const qualified =
-      symbol.kind === 'parameter' &&
-      symbol.tool !== undefined &&
-      start > symbol.tool.length &&
-      text.startsWith(`${symbol.tool}.`, start - symbol.tool.length - 1);
+      qualifier !== undefined &&
+      start >= qualifier.length &&
+      text.startsWith(qualifier, start - qualifier.length);
+    const context = {
+      code,
+      urls,
+      ...(qualified ? { prefixes: [qualifier as string] } : {}),
+      ...(symbol.kind === 'tool' ? { suffixes: memberSuffixes.get(symbol.name) ?? [] } : {}),
+    };
+    if (!mentionStandsAlone(text, start, end, context)) continue;
     if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name)))
       continue;
     found.push({

@@ -111,6 +111,7 @@ export function checkTemplate(template: string): string | undefined {
   let problem: string | undefined;
   try {
     sandbox.precompile(template, compileOptions);
+    problem = findPartial(Handlebars.parse(template));
   } catch (error) {
     problem = error instanceof Error ? error.message.split('\n')[0] : String(error);
   }
@@ -120,6 +121,26 @@ export function checkTemplate(template: string): string | undefined {
 }
 
 type AstNode = { type: string; [key: string]: unknown };
+
+/** No partial is ever registered, so `{{> name}}` could only fail at render time: say so at check time. */
+function findPartial(program: unknown): string | undefined {
+  const stack: unknown[] = [program];
+  while (stack.length > 0) {
+    const node = stack.pop() as AstNode | undefined;
+    if (!node || typeof node !== 'object') continue;
+    if (node.type === 'PartialStatement' || node.type === 'PartialBlockStatement') {
+      const name = (node.name as { original?: unknown } | undefined)?.original;
+      return `partials are not supported: {{> ${String(name)}}} names no template (write the text in place)`;
+    }
+    if (node.type === 'DecoratorBlock' || node.type === 'Decorator') return 'decorators are not supported';
+    for (const key of ['body', 'program', 'inverse'] as const) {
+      const child = node[key];
+      if (Array.isArray(child)) stack.push(...child);
+      else if (child) stack.push(child);
+    }
+  }
+  return undefined;
+}
 
 /** Blocks whose body reads another context (an item, a sub-object): its names are not the root's. */
 const contextBlocks = new Set(['each', 'with']);

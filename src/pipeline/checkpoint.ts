@@ -3,16 +3,18 @@
 // file was at that moment. After a crash — even SIGKILL between the two writes — `--resume` cuts every file
 // back to the recorded length and carries on with the next unit, so the output has no duplicate and no gap
 // and equals an uninterrupted run byte for byte.
-import { type FileHandle, mkdir, open, readFile, rm, stat, truncate } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessAugmentError } from '../harness/issues.js';
-import { writeFileAtomic } from '../harness/write-file-atomic.js';
+import { makeFolder, removeAtomicTemporaries, writeFileAtomic } from '../harness/write-file-atomic.js';
 
 export const runFiles = {
   examples: 'examples.jsonl',
   rejects: 'rejects.jsonl',
   checkpoint: 'checkpoint.json',
   manifest: 'manifest.json',
+  /** Where exports are written before they move into `exports/`. */
+  staging: '.staging',
 } as const;
 
 /** Counts that the checkpoint carries across a resume. */
@@ -87,7 +89,8 @@ export async function openRunFiles(
   dir: string,
   options: { resume: boolean; runHash: string },
 ): Promise<RunFiles> {
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir);
+  for (const name of [runFiles.checkpoint, runFiles.manifest]) await removeAtomicTemporaries(join(dir, name));
   const examplesPath = join(dir, runFiles.examples);
   const rejectsPath = join(dir, runFiles.rejects);
   let checkpoint = options.resume ? await readCheckpoint(dir) : undefined;
@@ -120,6 +123,7 @@ export async function openRunFiles(
     await rm(join(dir, 'exports'), { recursive: true, force: true });
     await rm(join(dir, 'bench'), { recursive: true, force: true });
     await rm(join(dir, 'export-rejects'), { recursive: true, force: true });
+    await rm(join(dir, runFiles.staging), { recursive: true, force: true });
     checkpoint = {
       version: 1,
       runHash: options.runHash,
@@ -157,6 +161,114 @@ export async function openRunFiles(
       state.complete = true;
       await save();
       await close();
+    },
+    close,
+  };
+}
+
+/** The checkpoint of `openCheckpointedLines`: units done, each file's length then, and the caller's state. */
+export interface LinesCheckpoint<State> {
+  version: 1;
+  runHash: string;
+  units: number;
+  bytes: Record<string, number>;
+  state: State;
+}
+
+/** Line files appended one unit at a time, with a checkpoint after each unit (see the file header). */
+export interface CheckpointedLines<State> {
+  /** Units already done by an earlier run (0 on a fresh start). */
+  readonly done: number;
+  /** The state recorded with the last finished unit, or undefined on a fresh start. */
+  readonly state: State | undefined;
+  /** Appends one finished unit's text to each named file and records it with `state`. */
+  commitUnit(text: Partial<Record<string, string>>, state: State): Promise<void>;
+  /** Syncs and closes the files and removes the checkpoint: the run is complete. */
+  complete(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The crash-safe append contract of the pipeline, for any set of line files: fresh (the files and the
+ * checkpoint are removed) or resumed (each file is cut back to the length its checkpoint records). The
+ * checkpoint is removed on `complete`, so a resumed complete run starts over.
+ *
+ * @example
+ * const files = await openCheckpointedLines({ files: { rows: 'out.jsonl' }, checkpoint: 'out.jsonl.checkpoint.json', runHash, resume: true });
+ */
+export async function openCheckpointedLines<State>(options: {
+  files: Record<string, string>;
+  checkpoint: string;
+  runHash: string;
+  resume: boolean;
+}): Promise<CheckpointedLines<State>> {
+  const names = Object.keys(options.files).sort();
+  await removeAtomicTemporaries(options.checkpoint);
+  let recorded: LinesCheckpoint<State> | undefined;
+  if (options.resume) {
+    try {
+      recorded = JSON.parse(await readFile(options.checkpoint, 'utf8')) as LinesCheckpoint<State>;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new HarnessAugmentError(`${options.checkpoint} is unreadable: ${(error as Error).message}`, {
+          kind: 'usage',
+        });
+    }
+  }
+  if (recorded && recorded.runHash !== options.runHash)
+    throw new HarnessAugmentError(
+      `${options.checkpoint} belongs to a run of other options or input; run without --resume to start over`,
+      { kind: 'usage' },
+    );
+  if (recorded) {
+    for (const name of names) {
+      const path = options.files[name] as string;
+      const bytes = recorded.bytes[name] ?? 0;
+      const size = await stat(path).then(
+        (info) => info.size,
+        () => -1,
+      );
+      if (size < bytes)
+        throw new HarnessAugmentError(
+          `${path} holds ${size < 0 ? 'nothing' : `${size} bytes`}, less than the ${bytes} its checkpoint records; run without --resume to start over`,
+          { kind: 'usage' },
+        );
+      await truncate(path, bytes);
+    }
+  } else {
+    for (const name of names) await rm(options.files[name] as string, { force: true });
+    await rm(options.checkpoint, { force: true });
+  }
+  const handles = new Map<string, FileHandle>();
+  for (const name of names) handles.set(name, await open(options.files[name] as string, 'a'));
+  const checkpoint: LinesCheckpoint<State> = recorded ?? {
+    version: 1,
+    runHash: options.runHash,
+    units: 0,
+    bytes: Object.fromEntries(names.map((name) => [name, 0])),
+    state: undefined as State,
+  };
+  const close = async () => {
+    await Promise.all([...handles.values()].map((handle) => handle.close().catch(() => {})));
+  };
+  return {
+    done: checkpoint.units,
+    state: recorded?.state,
+    async commitUnit(text, state) {
+      for (const name of names) {
+        const chunk = text[name];
+        if (!chunk) continue;
+        await (handles.get(name) as FileHandle).appendFile(chunk);
+        checkpoint.bytes[name] = (checkpoint.bytes[name] ?? 0) + Buffer.byteLength(chunk);
+      }
+      checkpoint.units++;
+      checkpoint.state = state;
+      await writeFileAtomic(options.checkpoint, `${JSON.stringify(checkpoint)}\n`);
+    },
+    async complete() {
+      await Promise.all([...handles.values()].map((handle) => handle.sync()));
+      await close();
+      await rm(options.checkpoint, { force: true });
     },
     close,
   };

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { locateIssues, readDocument } from '../harness/documents.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
+import { OpdConfigSchema } from './opd.js';
+import { RlConfigSchema } from './rl.js';
 
 const EndpointSchema = z.strictObject({
   baseURL: z.url().describe('OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1'),
@@ -23,7 +25,7 @@ const EndpointSchema = z.strictObject({
   maxTokens: z.number().int().positive().optional(),
 });
 
-const ExportFormatSchema = z.enum(['trl', 'axolotl', 'llama-factory', 'openai', 'verl']);
+export const ExportFormatSchema = z.enum(['trl', 'axolotl', 'llama-factory', 'openai', 'verl']);
 
 const TeacherKindSchema = z.enum(['replay', 'oracle', 'openai-compatible']);
 
@@ -114,6 +116,10 @@ export const PipelineConfigSchema = z.strictObject({
       policy: z.string().min(1).default('hat'),
     })
     .optional(),
+  /** On-policy distillation data: a prompt set and the pre-SFT base model as teacher. */
+  opd: OpdConfigSchema.optional(),
+  /** RL data: GRPO groups over the scenario's episodes, original and augmented harness states. */
+  rl: RlConfigSchema.optional(),
   out: z.string().min(1).default('out/pipeline'),
   concurrency: z.number().int().min(1).max(256).default(8),
 });
@@ -208,6 +214,7 @@ export async function loadPipelineConfig(file: string): Promise<PipelineConfig> 
     if (simulate.trajectories) simulate.trajectories = at(simulate.trajectories);
     if (simulate.backends) simulate.backends = at(simulate.backends);
   }
+  if (config.opd) config.opd.prompts = at(config.opd.prompts);
   if (config.bench) {
     config.bench.items = at(config.bench.items);
     if (/\.(ya?ml|json)$/i.test(config.bench.policy)) config.bench.policy = at(config.bench.policy);

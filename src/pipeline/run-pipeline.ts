@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Policy } from '../augment/policy.js';
@@ -17,7 +17,7 @@ import { canonicalJson } from '../harness/canonical-json.js';
 import { hashHarness } from '../harness/hash.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
-import { writeFileAtomic } from '../harness/write-file-atomic.js';
+import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
@@ -26,6 +26,8 @@ import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
 import { exportsOf, type PipelineConfig } from './config.js';
 import { readInputs } from './inputs.js';
+import { type OpdSummary, runOpd } from './opd.js';
+import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
 import { runSft, type UnitResult } from './sft.js';
 import type { PipelineExporter, Teacher, TrainingExample } from './teacher.js';
 
@@ -37,6 +39,8 @@ export interface PipelineDependencies {
   regenerate?: RegenerateFunction;
   /** The scenario `inputs.simulate.scenario` names, resolved by the caller (the CLI). */
   scenario?: Scenario;
+  /** Writers of the RL stage's trainer files, by format (src/adapters/trainer/rl). */
+  rlExporters?: Readonly<Record<string, RlExporter>>;
 }
 
 export interface PipelineRunOptions {
@@ -44,7 +48,11 @@ export interface PipelineRunOptions {
   resume?: boolean;
   shard?: { index: number; count: number };
   signal?: AbortSignal;
-  onProgress?: (event: { stage: 'sft' | 'export' | 'bench'; counts: RunCounts; detail?: string }) => void;
+  onProgress?: (event: {
+    stage: 'sft' | 'export' | 'bench' | 'opd' | 'rl';
+    counts: RunCounts;
+    detail?: string;
+  }) => void;
 }
 
 export interface OutputFile {
@@ -67,6 +75,27 @@ export interface PipelineManifest {
   files: OutputFile[];
   exports: Array<{ format: string; rows: number; rejected: number; files: OutputFile[] }>;
   bench?: { rows: number; rejected: number; files: OutputFile[] };
+  /** The OPD stage: prompt-only and GKD rows, prompt rejects, the teacher (the pre-SFT base model). */
+  opd?: {
+    teacher: string;
+    student: string;
+    read: number;
+    rows: OpdSummary['rows'];
+    rejected: number;
+    byReason: Record<string, number>;
+    files: OutputFile[];
+  };
+  /** The RL stage: groups, rows and harness states, and each trainer's files. */
+  rl?: {
+    scenario: string;
+    seed: string;
+    groupSize: number;
+    harnessPer: 'group' | 'rollout';
+    segments: 'joint' | 'split';
+    counts: RlPlan['counts'];
+    files: OutputFile[];
+    formats: Array<{ format: string; files: OutputFile[] }>;
+  };
 }
 
 async function fileHash(file: string): Promise<string> {
@@ -149,6 +178,12 @@ export async function runPipeline(
 ): Promise<PipelineManifest> {
   const shard = options.shard;
   checkShard(shard);
+  // Refused before any work: the RL stage plays episodes, so it needs a scenario.
+  if (config.rl && !dependencies.scenario)
+    throw new HarnessAugmentError('rl: the RL stage plays a scenario; set inputs.simulate.scenario', {
+      kind: 'usage',
+      issues: [{ code: 'rl_needs_scenario', path: ['rl'], message: 'no scenario to play the RL episodes' }],
+    });
   const base = await loadHarnessFile(config.harness);
   const baseHash = hashHarness(base).harness;
   const { plan, severity, policy } = await resolvePolicy(config.augment.policy, {
@@ -198,11 +233,18 @@ export async function runPipeline(
 
   const examplesFile = join(out, runFiles.examples);
   const exportsSummary: PipelineManifest['exports'] = [];
+  // Each format is written into a staging folder beside `exports/` and moved into place when complete, so
+  // `exports/` (which trainers read as a folder) never holds a temporary file, even after a SIGKILL.
+  const staging = join(out, runFiles.staging);
+  await rm(staging, { recursive: true, force: true });
+  await removePartials(join(out, 'exports'));
   for (const [format, exportOptions] of exportsOf(config)) {
     const exporter = dependencies.exporters[format];
     if (!exporter) throw new HarnessAugmentError(`no exporter for format "${format}"`, { kind: 'usage' });
     options.onProgress?.({ stage: 'export', counts, detail: format });
-    const sink = await exporter.open(join(out, 'exports', format), exportOptions);
+    const staged = join(staging, format);
+    const final = join(out, 'exports', format);
+    const sink = await exporter.open(staged, exportOptions);
     try {
       for await (const example of readExamples(examplesFile)) await sink.write(example);
     } catch (error) {
@@ -210,10 +252,16 @@ export async function runPipeline(
       throw error;
     }
     const summary = await sink.close();
+    await rm(final, { recursive: true, force: true });
+    await makeFolder(dirname(final));
+    await rename(staged, final);
+    summary.files = summary.files.map((file) =>
+      file.startsWith(`${staged}/`) || file === staged ? `${final}${file.slice(staged.length)}` : file,
+    );
     // What a format could not hold, with the reason, beside (not inside) the export folder that trainers read.
     if (summary.rejected > 0) {
       const rejectsFile = join(out, 'export-rejects', `${format}.jsonl`);
-      await mkdir(dirname(rejectsFile), { recursive: true });
+      await makeFolder(dirname(rejectsFile));
       await writeFileAtomic(
         rejectsFile,
         (summary.rejects ?? [])
@@ -243,7 +291,7 @@ export async function runPipeline(
       onReject: (reject) => rejects.push(`${JSON.stringify(reject)}\n`),
     }))
       rows.push(`${JSON.stringify(row)}\n`);
-    await mkdir(join(out, 'bench'), { recursive: true });
+    await makeFolder(join(out, 'bench'));
     const rowsFile = join(out, 'bench', 'rows.jsonl');
     await writeFileAtomic(rowsFile, rows.join(''));
     const benchFiles = [rowsFile];
@@ -256,6 +304,60 @@ export async function runPipeline(
       rows: rows.length,
       rejected: rejects.length,
       files: await Promise.all(benchFiles.map((file) => describeFile(out, file))),
+    };
+  }
+
+  let opd: PipelineManifest['opd'];
+  if (config.opd) {
+    options.onProgress?.({ stage: 'opd', counts });
+    const summary = await runOpd(config.opd, join(out, 'opd'), shard ? { shard } : {});
+    opd = {
+      teacher: summary.teacher,
+      student: summary.student,
+      read: summary.read,
+      rows: summary.rows,
+      rejected: summary.rejected,
+      byReason: summary.byReason,
+      files: await Promise.all(summary.files.map((file) => describeFile(out, file))),
+    };
+  }
+
+  let rl: PipelineManifest['rl'];
+  if (config.rl) {
+    options.onProgress?.({ stage: 'rl', counts });
+    const scenario = dependencies.scenario!;
+    const plan = await planRlRows({
+      ...(shard ? { shard } : {}),
+      scenario,
+      harness: base,
+      config: config.rl,
+      seed,
+      registry: dependencies.registry,
+    });
+    const rlDir = join(out, 'rl');
+    await makeFolder(rlDir);
+    const rowsFile = join(rlDir, 'rows.jsonl');
+    await writeFileAtomic(rowsFile, plan.rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    const formats: Array<{ format: string; files: OutputFile[] }> = [];
+    for (const format of config.rl.formats) {
+      const exporter = dependencies.rlExporters?.[format];
+      if (!exporter)
+        throw new HarnessAugmentError(`no RL exporter for format "${format}"`, { kind: 'usage' });
+      const files = await exporter.write(plan.rows, join(rlDir, format), {
+        envURL: config.rl.envURL,
+        groupSize: config.rl.groupSize,
+      });
+      formats.push({ format, files: await Promise.all(files.map((file) => describeFile(out, file))) });
+    }
+    rl = {
+      scenario: scenario.name,
+      seed: String(config.rl.seed ?? seed),
+      groupSize: config.rl.groupSize,
+      harnessPer: config.rl.harnessPer,
+      segments: config.rl.segments,
+      counts: plan.counts,
+      files: [await describeFile(out, rowsFile)],
+      formats,
     };
   }
 
@@ -278,9 +380,23 @@ export async function runPipeline(
     files: [await describeFile(out, examplesFile), await describeFile(out, join(out, runFiles.rejects))],
     exports: exportsSummary,
     ...(bench ? { bench } : {}),
+    ...(opd ? { opd } : {}),
+    ...(rl ? { rl } : {}),
   };
+  await rm(staging, { recursive: true, force: true });
   await writeFileAtomic(join(out, runFiles.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
+}
+
+/** Removes temporary `*.partial` and `*.tmp` files that an older, killed run left under a folder. */
+async function removePartials(folder: string): Promise<void> {
+  const entries = await readdir(folder, { withFileTypes: true, recursive: true }).catch(() => []);
+  for (const entry of entries) {
+    if (entry.isFile() && /\.(partial|tmp)$/.test(entry.name))
+      await rm(join(entry.parentPath ?? (entry as { path?: string }).path ?? folder, entry.name), {
+        force: true,
+      });
+  }
 }
 
 /** Reads a finished run's manifest. */

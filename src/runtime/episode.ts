@@ -8,9 +8,10 @@ import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import {
   decideHooks,
   decideReplyHooks,
+  type FailedHookDecision,
   type HookConsequence,
   type HookFailure,
-  type HookStageDecision,
+  hookFailed,
   rejectedCallContent,
 } from '../harness/hook-decision.js';
 import type { HookStep } from '../harness/hook-engine.js';
@@ -23,8 +24,7 @@ import type { AssistantMessage, Message, OfferedTool, ToolCall, Trajectory } fro
 import { type ToolErrorKind, type ToolOutcome, type ToolRuntime, toolError } from './tool-runtime.js';
 
 type Failure = HookFailure;
-/** A stage decision in which a hook failed. */
-type Failed = HookStageDecision & Required<Pick<HookStageDecision, 'failure' | 'consequence' | 'failures'>>;
+type Failed = FailedHookDecision;
 
 /** A step the episode cannot take: the message is malformed or no turn is open. The episode is unchanged. */
 export class StepError extends HarnessAugmentError {
@@ -526,7 +526,7 @@ export class Episode {
   /** Decides one stage; returns the decision when a hook failed. */
   private decide(stage: HookStage, step: Omit<HookStep, 'stage'>): Failed | undefined {
     const decision = decideHooks(this.harness, this.step(stage, step), this.decisionOptions());
-    return decision.failure ? (decision as Failed) : undefined;
+    return hookFailed(decision) ? decision : undefined;
   }
 
   /** Decides a reply (pre_reply, then post_reply); returns the decision when a hook failed. */
@@ -536,7 +536,7 @@ export class Episode {
       this.step('pre_reply', { text }),
       this.decisionOptions(skipHook),
     ).at(-1);
-    return decision?.failure ? (decision as Failed) : undefined;
+    return hookFailed(decision) ? decision : undefined;
   }
 
   /** Counts a failure against its hook's budget for the turn and records what followed. */

@@ -1,6 +1,6 @@
 // Scoring of one played episode, in one place: the scenario's own rewards when it has them, else the
-// default scorer (the four task rewards against the episode's gold labels).
-import { scoreTaskRewards } from './rewards/task-rewards.js';
+// generic rewards (tool-call match, skill selection, hook compliance, grounding) against the episode's gold.
+import { scoreGeneric } from './rewards/generic/score-generic.js';
 import type { Scenario, ScenarioScore, ScoreInput } from './scenario.js';
 
 /**
@@ -12,7 +12,5 @@ import type { Scenario, ScenarioScore, ScoreInput } from './scenario.js';
  */
 export function scoreScenarioEpisode(input: ScoreInput & { scenario: Scenario }): ScenarioScore {
   const { scenario, ...rest } = input;
-  // The default scorer. At merge, the generic rewards (`scoreGeneric`, src/runtime/rewards/generic) take
-  // this place; the live-stream scenario keeps the task rewards as its own `rewards`.
-  return scenario.rewards ? scenario.rewards(rest) : scoreTaskRewards(rest);
+  return scenario.rewards ? scenario.rewards(rest) : scoreGeneric(rest);
 }

@@ -1,8 +1,9 @@
 // Streams a JSONL file line by line with 1-based line numbers; a bad line becomes an issue, never a crash.
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { findForbiddenKeys } from '../harness/documents.js';
-import { HarnessAugmentError, type Issue } from '../harness/issues.js';
+import { cannotRead, findForbiddenKeys } from '../harness/documents.js';
+import type { Issue } from '../harness/issues.js';
 import { findJsonSyntaxError, lineAndColumn } from '../harness/json-syntax.js';
 
 export type JsonlRecord = { line: number; value: unknown } | { line: number; issue: Issue };
@@ -42,6 +43,11 @@ export function parseJsonlLine(text: string, line: number, file?: string): Jsonl
  * for await (const record of readJsonl('trajectories.jsonl')) if ('value' in record) use(record.value);
  */
 export async function* readJsonl(file: string): AsyncGenerator<JsonlRecord> {
+  try {
+    if ((await stat(file)).isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+  } catch (error) {
+    throw cannotRead(file, error);
+  }
   const stream = createReadStream(file, { encoding: 'utf8' });
   const opened = new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
@@ -50,9 +56,7 @@ export async function* readJsonl(file: string): AsyncGenerator<JsonlRecord> {
   try {
     await opened;
   } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new HarnessAugmentError(`${file}: cannot read: ${reason}`, { kind: 'usage', cause: error });
+    throw cannotRead(file, error);
   }
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;

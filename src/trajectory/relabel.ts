@@ -34,7 +34,25 @@ export type RelabelStep =
   | { type: 'rename_arguments'; tool: string; renames: ArgumentRename[] }
   | { type: 'nest_arguments'; tool: string; under: string }
   | { type: 'insert_messages'; at: number; messages: Message[] }
-  | { type: 'merge_skills'; into: string; sources: string[]; loads: string[]; loader: LoaderNames };
+  | {
+      type: 'merge_skills';
+      into: string;
+      sources: string[];
+      /** The source each load of the given trajectory named, in order. */
+      loads: string[];
+      /** The viewer turn of each of `loads` (1 = after the first viewer message), so an output maps back by turn. */
+      loadTurns?: number[];
+      loader: LoaderNames;
+    };
+
+/** What is known about where a model's output sits in the conversation, for steps that map back by context. */
+export interface OutputContext {
+  /**
+   * The viewer turn the output answers (1 = the first viewer message). Viewer messages inside the output
+   * advance it. Without it (and without viewer messages), a merged skill maps back by its order of loads.
+   */
+  turn?: number;
+}
 
 /** An invertible map over trajectories: steps run forward left to right and inverse right to left. */
 export interface Relabel {
@@ -145,19 +163,53 @@ function mapFreeText(messages: Message[], map: (text: string) => string): Messag
   });
 }
 
-/** Calls of the loader, in order, with the skill each names. */
+/**
+ * Calls of the loader, in order, with the skill each names and the viewer turn it is in (`turn` advances
+ * at each viewer message that is not a hook turn, from `startTurn`).
+ */
 function mapSkillLoads(
   messages: Message[],
   loader: LoaderNames,
-  map: (skill: string, index: number) => string,
+  map: (skill: string, index: number, turn: number | undefined) => string,
+  startTurn?: number,
 ): Message[] {
   let index = 0;
-  return mapToolCalls(messages, (name, args) => {
-    if (name !== loader.tool) return { name, args };
-    const mapped = mapJsonStringValues(args, [], loader.argument, (skill) => map(skill, index));
-    index++;
-    return { name, args: mapped ?? args };
+  let turn = startTurn;
+  return messages.map((message) => {
+    if (message.role === 'user' && !('hsa' in message && message.hsa)) turn = (turn ?? 0) + 1;
+    return mapToolCalls([message], (name, args) => {
+      if (name !== loader.tool) return { name, args };
+      const mapped = mapJsonStringValues(args, [], loader.argument, (skill) => map(skill, index, turn));
+      index++;
+      return { name, args: mapped ?? args };
+    })[0] as Message;
   });
+}
+
+/**
+ * The source a load of a merged skill in a model's output stands for: the source the gold loaded in the
+ * same turn (its k-th load there for the output's k-th), else the only source the gold loaded at all, else
+ * the gold's load of the same rank, else the first source.
+ */
+function mergedSourceOf(
+  step: Extract<RelabelStep, { type: 'merge_skills' }>,
+  rank: number,
+  rankInTurn: number,
+  turn: number | undefined,
+): string {
+  const turns = step.loadTurns;
+  if (turn !== undefined && turns !== undefined && turns.length === step.loads.length) {
+    const inTurn = step.loads.filter((_, index) => turns[index] === turn);
+    const found = inTurn[rankInTurn] ?? inTurn.at(-1);
+    if (found !== undefined) return found;
+  }
+  const distinct = [...new Set(step.loads)];
+  if (distinct.length === 1) return distinct[0] as string;
+  if (turn === undefined) {
+    const found = step.loads[rank] ?? step.loads.at(-1);
+    if (found !== undefined) return found;
+  }
+  return step.sources[0] as string;
 }
 
 function applyStep(
@@ -165,6 +217,7 @@ function applyStep(
   step: RelabelStep,
   direction: Direction,
   isTrajectory: boolean,
+  context: OutputContext,
 ): Message[] {
   switch (step.type) {
     case 'rename_tools': {
@@ -206,14 +259,23 @@ function applyStep(
         const sources = new Set(step.sources);
         return mapSkillLoads(messages, step.loader, (skill) => (sources.has(skill) ? step.into : skill));
       }
-      // The k-th load of the merged skill was a load of loads[k]; outside a known trajectory, the first source.
+      // In the trajectory, the k-th load of the merged skill was a load of loads[k]. In a model's output,
+      // the turn says which source the gold loaded there (`mergedSourceOf`).
       let merged = 0;
-      return mapSkillLoads(messages, { tool: step.loader.tool, argument: step.loader.argument }, (skill) => {
-        if (skill !== step.into) return skill;
-        const original = isTrajectory ? step.loads[merged] : undefined;
-        merged++;
-        return original ?? (step.sources[0] as string);
-      });
+      const perTurn = new Map<number | undefined, number>();
+      return mapSkillLoads(
+        messages,
+        { tool: step.loader.tool, argument: step.loader.argument },
+        (skill, _index, turn) => {
+          if (skill !== step.into) return skill;
+          const rank = merged++;
+          const rankInTurn = perTurn.get(turn) ?? 0;
+          perTurn.set(turn, rankInTurn + 1);
+          if (isTrajectory) return step.loads[rank] ?? (step.sources[0] as string);
+          return mergedSourceOf(step, rank, rankInTurn, turn);
+        },
+        isTrajectory ? undefined : context.turn,
+      );
     }
   }
 }
@@ -230,9 +292,13 @@ export function relabelMessages(
   relabel: Relabel,
   direction: Direction,
   isTrajectory = true,
+  context: OutputContext = {},
 ): Message[] {
   const steps = direction === 'forward' ? relabel.steps : [...relabel.steps].reverse().map(invertStep);
-  return steps.reduce((current, step) => applyStep(current, step, direction, isTrajectory), messages);
+  return steps.reduce(
+    (current, step) => applyStep(current, step, direction, isTrajectory, context),
+    messages,
+  );
 }
 
 /**
@@ -277,15 +343,21 @@ export function inverseTrajectory(
 
 /**
  * Maps a model's output under a variant back to the base vocabulary (tool names, arguments, skill ids,
- * mentions), for scoring against the original gold.
+ * mentions), for scoring against the original gold. A load of a merged skill becomes the source the gold
+ * loaded in the same viewer turn: the turn is counted from the viewer messages the output holds, or given
+ * as `context.turn` for an output that answers one turn.
  *
  * @example
- * invertOutput({ role: 'assistant', content: null, tool_calls: [...] }, row.relabel)
+ * invertOutput({ role: 'assistant', content: null, tool_calls: [...] }, row.relabel, { turn: 2 })
  */
-export function invertOutput(output: Message, relabel: Relabel): Message;
-export function invertOutput(output: Message[], relabel: Relabel): Message[];
-export function invertOutput(output: Message | Message[], relabel: Relabel): Message | Message[] {
+export function invertOutput(output: Message, relabel: Relabel, context?: OutputContext): Message;
+export function invertOutput(output: Message[], relabel: Relabel, context?: OutputContext): Message[];
+export function invertOutput(
+  output: Message | Message[],
+  relabel: Relabel,
+  context: OutputContext = {},
+): Message | Message[] {
   const messages: Message[] = Array.isArray(output) ? output : [output];
-  const inverted = relabelMessages(messages, relabel, 'inverse', false);
+  const inverted = relabelMessages(messages, relabel, 'inverse', false, context);
   return Array.isArray(output) ? inverted : (inverted[0] as Message);
 }

@@ -6,11 +6,13 @@ import {
   type DecideHooksOptions,
   decideHooks,
   decideReplyHooks,
+  type FailedHookDecision,
   type HookStageDecision,
+  hookFailed,
   rejectedCallContent,
 } from '../harness/hook-decision.js';
 import type { HookStep } from '../harness/hook-engine.js';
-import { HarnessAugmentError, type Issue, type JsonPath } from '../harness/issues.js';
+import { HarnessAugmentError, type Issue, type JsonPath, quote } from '../harness/issues.js';
 import { validateAgainstSchema } from '../harness/json-schema-validator.js';
 import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
@@ -78,8 +80,7 @@ interface Expectation {
   at: JsonPath;
 }
 
-/** A stage decision in which a hook failed. */
-type Failed = HookStageDecision & Required<Pick<HookStageDecision, 'failure' | 'consequence' | 'failures'>>;
+type Failed = FailedHookDecision;
 
 const emptyStats = (): TrajectoryStats => ({
   messages: 0,
@@ -190,7 +191,7 @@ class TrajectoryWalker {
           ['tools', index],
           name === undefined
             ? 'the harness offers no tool at this position'
-            : `does not match the harness's offered tool "${name}" at this position`,
+            : `does not match the harness's offered tool ${quote(name)} at this position`,
         );
         return;
       }
@@ -243,7 +244,7 @@ class TrajectoryWalker {
             this.issue(
               'invalid_hook_event',
               [...path, 'hsa', 'event'],
-              `a user message cannot be "${message.hsa.event}"`,
+              `a user message cannot be ${quote(message.hsa.event)}`,
             );
           else this.viewerMessage(message.content, path);
           return;
@@ -269,7 +270,11 @@ class TrajectoryWalker {
 
   private closeOpenCalls() {
     for (const [id, call] of this.pending) {
-      this.issue('unanswered_tool_call', call.path, `tool call "${id}" (${call.name}) has no tool result`);
+      this.issue(
+        'unanswered_tool_call',
+        call.path,
+        `tool call ${quote(id)} (${quote(call.name)}) has no tool result`,
+      );
     }
     this.pending.clear();
   }
@@ -285,7 +290,7 @@ class TrajectoryWalker {
       this.issue(
         'unexpected_hook_event',
         [...path, 'hsa'],
-        `no hook decision calls for a "${event?.event}" message here`,
+        `no hook decision calls for a ${quote(event?.event)} message here`,
       );
       return;
     }
@@ -304,7 +309,7 @@ class TrajectoryWalker {
       this.issue(
         'hook_outcome_mismatch',
         [...path, 'content'],
-        `must be ${JSON.stringify(expected.content)} as hook "${expected.hook}" renders it, found ${JSON.stringify(content)}`,
+        `must be ${quote(expected.content)} as hook "${expected.hook}" renders it, found ${quote(content)}`,
       );
     }
   }
@@ -369,7 +374,7 @@ class TrajectoryWalker {
         ...(decision.failure ? { failed: decision.failure.hook } : {}),
       });
     const last = decisions.at(-1);
-    return last?.failure ? (last as Failed) : undefined;
+    return hookFailed(last) ? last : undefined;
   }
 
   /**
@@ -412,7 +417,7 @@ class TrajectoryWalker {
         this.issue(
           'hook_outcome_mismatch',
           [...path, 'hsa'],
-          `marked as rejected by "${message.hsa?.hook}", but every hook passes`,
+          `marked as rejected by ${quote(message.hsa?.hook)}, but every hook passes`,
         );
         return;
       }
@@ -420,7 +425,7 @@ class TrajectoryWalker {
         this.issue(
           'hook_outcome_mismatch',
           [...path, 'hsa', 'hook'],
-          `the first failing hook is "${failure.hook}", not "${message.hsa?.hook}"`,
+          `the first failing hook is "${failure.hook}", not ${quote(message.hsa?.hook)}`,
         );
         return;
       }
@@ -456,7 +461,7 @@ class TrajectoryWalker {
       this.stats.toolCalls++;
       this.callsThisTurn++;
       if (this.seenCallIds.has(call.id))
-        this.issue('duplicate_tool_call_id', [...at, 'id'], `tool call id "${call.id}" is used twice`);
+        this.issue('duplicate_tool_call_id', [...at, 'id'], `tool call id ${quote(call.id)} is used twice`);
       this.seenCallIds.add(call.id);
       const pending: PendingCall = { name: call.function.name, path: at };
       const before = this.issues.length;
@@ -499,7 +504,11 @@ class TrajectoryWalker {
   private checkCall(name: string, rawArguments: string, at: JsonPath, pending: PendingCall) {
     const tool = this.tools.get(name);
     if (!tool) {
-      this.issue('unknown_tool', [...at, 'function', 'name'], `tool "${name}" does not exist in the harness`);
+      this.issue(
+        'unknown_tool',
+        [...at, 'function', 'name'],
+        `tool ${quote(name)} does not exist in the harness`,
+      );
       return;
     }
     let value: unknown;
@@ -509,7 +518,7 @@ class TrajectoryWalker {
       this.issue(
         'invalid_arguments_json',
         [...at, 'function', 'arguments'],
-        `arguments of "${name}" are not valid JSON`,
+        `arguments of ${quote(name)} are not valid JSON`,
       );
       return;
     }
@@ -519,14 +528,18 @@ class TrajectoryWalker {
         this.issue(
           'unknown_skill',
           [...at, 'function', 'arguments'],
-          `skill "${skill}" does not exist in the harness`,
+          `skill ${quote(skill)} does not exist in the harness`,
         );
         return;
       }
       if (typeof skill === 'string') pending.skill = skill;
     }
     for (const error of validateAgainstSchema(tool.parameters, value)) {
-      this.issue('invalid_arguments', [...at, 'function', 'arguments'], `arguments of "${name}": ${error}`);
+      this.issue(
+        'invalid_arguments',
+        [...at, 'function', 'arguments'],
+        `arguments of ${quote(name)}: ${error}`,
+      );
     }
   }
 
@@ -538,8 +551,8 @@ class TrajectoryWalker {
         known ? 'duplicate_tool_result' : 'orphan_tool_result',
         [...path, 'tool_call_id'],
         known
-          ? `tool call "${message.tool_call_id}" is already answered`
-          : `no open tool call has the id "${message.tool_call_id}"`,
+          ? `tool call ${quote(message.tool_call_id)} is already answered`
+          : `no open tool call has the id ${quote(message.tool_call_id)}`,
       );
       return;
     }
@@ -558,7 +571,7 @@ class TrajectoryWalker {
         this.issue(
           'hook_outcome_mismatch',
           [...path, 'content'],
-          `must be ${JSON.stringify(content)} as hook "${hook}" renders it`,
+          `must be ${quote(content)} as hook "${hook}" renders it`,
         );
       }
       return;
@@ -575,7 +588,7 @@ class TrajectoryWalker {
         this.issue(
           'skill_body_mismatch',
           [...path, 'content'],
-          `the result of loading "${call.skill}" must be the skill's body`,
+          `the result of loading ${quote(call.skill)} must be the skill's body`,
         );
       }
       this.loadedTurn.push(call.skill);

@@ -156,6 +156,7 @@ describe('env HTTP server', () => {
       const chunk = new TextEncoder().encode(' '.repeat(1024));
       const streamed = await fetch(`${small.url}/reset`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: new ReadableStream({
           start(controller) {
             for (let i = 0; i < 64; i++) controller.enqueue(chunk);

@@ -1,7 +1,8 @@
 // Reads every import of the source tree and fails when an arrow points the wrong way (DESIGN.md §4):
 // harness ← trajectory ← augment ← perturbations ← {testing, bench, runtime} ← pipeline ← adapters ← cli,
 // with the scenarios (src/scenarios/*) beside the pipeline: they import the runtime and below, and only the
-// CLI imports them. The core and the public index hold no live-stream names.
+// CLI imports them. The learner and the demo (src/learner, src/demo) sit at the pipeline's level too, and
+// nothing below the CLI imports them. The core and the public index hold no live-stream names.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ const layers: Record<string, number> = {
   'src/runtime': 4,
   'src/pipeline': 5,
   'src/scenarios': 5,
+  'src/learner': 5,
+  'src/demo': 5,
   'src/adapters': 6,
   'src/cli': 7,
 };
@@ -71,6 +74,21 @@ describe('dependency direction', () => {
         const target = layerOf(resolve(dirname(file), specifier));
         if (target && target.rank > from.rank)
           violations.push(`${relative(projectRoot, file)} → ${specifier} (${target.name})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('nothing below the CLI imports the learner or the demo, except each other', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      if (!from || from.name === 'src/cli' || from.name === 'src/learner' || from.name === 'src/demo')
+        continue;
+      for (const specifier of importsOf(file)) {
+        const target = specifier.startsWith('.') ? layerOf(resolve(dirname(file), specifier)) : undefined;
+        if (target && (target.name === 'src/learner' || target.name === 'src/demo'))
+          violations.push(`${relative(projectRoot, file)} → ${specifier}`);
       }
     }
     expect(violations).toEqual([]);

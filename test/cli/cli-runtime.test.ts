@@ -176,6 +176,7 @@ describe('hsa env serve', () => {
     expect(await health.json()).toMatchObject({ status: 'ok' });
     const reset = await fetch(`${url}/reset`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ seed: 'cli', index: 0 }),
     });
     expect(reset.status).toBe(200);

@@ -3,6 +3,7 @@
 // at one position, only the longest qualifying one is reported.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { mentionStandsAlone } from '../../src/harness/mention-boundary.js';
 import {
   findMentions,
   isDistinctiveIdentifier,
@@ -10,27 +11,31 @@ import {
   type SymbolEntry,
 } from '../../src/harness/symbol-table.js';
 
-const wordCharacter = /[\p{L}\p{N}_]/u;
-const boundary = (text: string, index: number) =>
-  index < 0 || index >= text.length || !wordCharacter.test(text[index] as string);
-
-/** The definition, one symbol at a time: quadratic, but obviously right. */
+/** The definition, one symbol at a time (as main's `findMentions` had it): quadratic, but obviously right. */
 function reference(text: string, symbols: readonly SymbolEntry[]): Mention[] {
   const all: Mention[] = [];
   const seen = new Set<string>();
+  const memberSuffixes = new Map<string, string[]>();
+  for (const symbol of symbols) {
+    if (symbol.kind !== 'parameter' || symbol.tool === undefined) continue;
+    memberSuffixes.set(symbol.tool, [...(memberSuffixes.get(symbol.tool) ?? []), `.${symbol.name}`]);
+  }
   for (const symbol of symbols) {
     const key = `${symbol.kind}/${symbol.tool ?? ''}/${symbol.name}`;
     if (seen.has(key)) continue;
     seen.add(key);
     for (let start = text.indexOf(symbol.name); start >= 0; start = text.indexOf(symbol.name, start + 1)) {
       const end = start + symbol.name.length;
-      if (!boundary(text, start - 1) || !boundary(text, end)) continue;
       const code = text[start - 1] === '`' && text[end] === '`';
+      const qualifier = symbol.kind === 'parameter' && symbol.tool !== undefined ? `${symbol.tool}.` : '';
       const qualified =
-        symbol.kind === 'parameter' &&
-        symbol.tool !== undefined &&
-        start > symbol.tool.length &&
-        text.startsWith(`${symbol.tool}.`, start - symbol.tool.length - 1);
+        qualifier !== '' && start >= qualifier.length && text.startsWith(qualifier, start - qualifier.length);
+      const context = {
+        code,
+        ...(qualified ? { prefixes: [qualifier] } : {}),
+        ...(symbol.kind === 'tool' ? { suffixes: memberSuffixes.get(symbol.name) ?? [] } : {}),
+      };
+      if (!mentionStandsAlone(text, start, end, context)) continue;
       if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name)))
         continue;
       all.push({
@@ -63,7 +68,25 @@ const symbolArbitrary = fc.oneof(
   }),
 );
 const textArbitrary = fc
-  .array(fc.constantFrom(...names, 'lookup', ' ', '`', '.', '_', '-', 'x', '\n', 'é'), { maxLength: 30 })
+  .array(
+    fc.constantFrom(
+      ...names,
+      'lookup',
+      ' ',
+      '`',
+      '.',
+      '_',
+      '-',
+      'x',
+      '\n',
+      'é',
+      '/',
+      ':',
+      'http://',
+      ' folder',
+    ),
+    { maxLength: 30 },
+  )
   .map((parts) => parts.join(''));
 
 describe('findMentions, one scan for all symbols', () => {
@@ -91,10 +114,17 @@ describe('findMentions, one scan for all symbols', () => {
 
   it('falls back to a shorter name when the longer one is not in a form its kind accepts', () => {
     const symbols: SymbolEntry[] = [
-      { kind: 'tool', name: 'get_price', definedAt: [] },
-      { kind: 'parameter', name: 'get_price.v2', tool: 'lookup', definedAt: [] },
+      { kind: 'tool', name: 'look_up', definedAt: [] },
+      { kind: 'parameter', name: 'look_up now', tool: 'lookup', definedAt: [] },
     ];
-    const found = findMentions({ path: [], text: 'get_price.v2 is bare' }, symbols);
-    expect(found.map((mention) => [mention.name, mention.start, mention.end])).toEqual([['get_price', 0, 9]]);
+    const found = findMentions({ path: [], text: 'look_up now, please' }, symbols);
+    expect(found.map((mention) => [mention.name, mention.start, mention.end])).toEqual([['look_up', 0, 7]]);
+  });
+
+  it('keeps the boundary rule: no mention inside a path, a URL or a longer token', () => {
+    const symbols: SymbolEntry[] = [{ kind: 'tool', name: 'get_price', definedAt: [] }];
+    const text = 'see ./get_price/x, https://a.example/get_price, get_price.md, get_price-v2 and get_price.';
+    const found = findMentions({ path: [], text }, symbols);
+    expect(found.map((mention) => mention.start)).toEqual([text.lastIndexOf('get_price')]);
   });
 });

@@ -192,6 +192,37 @@ describe('loadPipelineConfig', () => {
     expect(config.out).toBe(join(folder, 'configs', 'out'));
   });
 
+  it('resolves a scenario module, its trajectories and backends against the folder; a scenario name stays', async () => {
+    const file = join(folder, 'configs', 'simulate.yaml');
+    await writeFile(
+      file,
+      [
+        'harness: ../harness.yaml',
+        'inputs:',
+        '  simulate:',
+        '    scenario: scenarios/mine.ts',
+        '    trajectories: data/logs.jsonl',
+        '    backends: ../backends.yaml',
+        '',
+      ].join('\n'),
+    );
+    const config = await loadPipelineConfig(file);
+    expect(config.inputs).toEqual({
+      simulate: {
+        scenario: join(folder, 'configs', 'scenarios', 'mine.ts'),
+        trajectories: join(folder, 'configs', 'data', 'logs.jsonl'),
+        backends: join(folder, 'backends.yaml'),
+      },
+    });
+    await writeFile(
+      file,
+      'harness: h.yaml\ninputs: { simulate: { scenario: replay, trajectories: t.jsonl } }\n',
+    );
+    expect((await loadPipelineConfig(file)).inputs).toEqual({
+      simulate: { scenario: 'replay', trajectories: join(folder, 'configs', 't.jsonl') },
+    });
+  });
+
   it('leaves preset names alone and fills the default output folder next to the file', async () => {
     const file = join(folder, 'configs', 'preset.json');
     await writeFile(

@@ -259,11 +259,16 @@ describe('the pipeline against an OpenAI-compatible server with injected faults'
       'http_500',
       'http_503',
     ]);
-    const calls = server.requests - injected;
+    // A request that machine load (not the server) slows past the client's timeout is retried too. Those
+    // retries are counted apart, so that the test holds on a loaded machine: every injected fault is
+    // retried exactly once by its own reason, and only timeouts may exceed the injected delays.
+    const extraTimeouts = (client.retriesByReason.timeout ?? 0) - (server.faults.delay ?? 0);
+    expect(extraTimeouts).toBeGreaterThanOrEqual(0);
+    const calls = server.requests - injected - extraTimeouts;
     expect(injected / calls).toBeGreaterThan(0.05);
     expect(injected / calls).toBeLessThan(0.15);
 
-    expect(client.retries).toBe(injected);
+    expect(client.retries).toBe(injected + extraTimeouts);
     expect(client).toMatchObject({
       calls,
       requests: server.requests,
@@ -271,12 +276,14 @@ describe('the pipeline against an OpenAI-compatible server with injected faults'
       failed: 0,
       aborted: 0,
     });
-    expect(server.answered).toBe(calls);
+    expect(server.answered).toBeGreaterThanOrEqual(calls);
+    expect(server.answered).toBeLessThanOrEqual(calls + extraTimeouts);
     const expected: Record<string, number> = {};
     for (const [kind, count] of Object.entries(server.faults)) {
       const reason = kind.startsWith('http_') ? kind : kind === 'delay' ? 'timeout' : 'connection';
       expected[reason] = (expected[reason] ?? 0) + count;
     }
+    if (extraTimeouts > 0) expected.timeout = (expected.timeout ?? 0) + extraTimeouts;
     expect(client.retriesByReason).toEqual(expected);
   });
 

@@ -83,7 +83,7 @@ describe('simulate with a scenario of its own', () => {
     });
     expect(played.map((episode) => episode.augmentSkipped)).toEqual([NO_GOLD_TO_CARRY, NO_GOLD_TO_CARRY]);
     expect(played[0]!.trajectory.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Noted.' });
-    // The default scorer: no tools called where the labels expect two.
-    expect(played[0]!.rewards.rewards.toolRationality).toBeLessThan(1);
+    // The default (generic) scorer: no tools called where the labels expect two.
+    expect(played[0]!.rewards.rewards.toolCallMatch).toBeLessThan(1);
   });
 });

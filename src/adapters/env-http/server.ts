@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { EnvError } from '../../runtime/env/env-error.js';
-import { parseRequest, StepRequestSchema } from '../../runtime/env/schemas.js';
+import { checkStepArguments, parseRequest, StepRequestSchema } from '../../runtime/env/schemas.js';
 import type { EnvService } from '../../runtime/env/service.js';
 
 export interface EnvServerOptions {
@@ -45,6 +45,7 @@ export const envRoutes: Readonly<Record<string, Route>> = Object.freeze({
     auth: true,
     run: (service, body) => {
       const { episode_id, message } = parseRequest(StepRequestSchema, body, '/step');
+      checkStepArguments(message);
       return service.step(episode_id, message);
     },
   },
@@ -102,6 +103,10 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
     request.once('end', () => resolve(Buffer.concat(chunks)));
     request.once('error', reject);
   });
+}
+
+function isJson(header: string | undefined): boolean {
+  return typeof header === 'string' && /^application\/json\s*(;|$)/i.test(header.trim());
 }
 
 function parseJson(raw: Buffer): unknown {
@@ -170,12 +175,20 @@ export async function startEnvServer(
         headers['www-authenticate'] = 'Bearer';
         throw new EnvError(401, 'unauthorized', `${path} needs the header "Authorization: Bearer <token>"`);
       }
+      // A web page may POST text/plain or a form to localhost without asking (no CORS preflight); it can
+      // never send application/json that way, so requiring it keeps pages from driving the server.
+      if (route.method === 'POST' && !isJson(request.headers['content-type']))
+        throw new EnvError(
+          415,
+          'unsupported_media_type',
+          `${path} takes "Content-Type: application/json", not ${request.headers['content-type'] ? JSON.stringify(request.headers['content-type']) : 'none'}`,
+        );
       const body = route.method === 'POST' ? parseJson(await readBody(request, limit)) : undefined;
       send(response, 200, await route.run(service, body), headers);
     } catch (error) {
       const { status, body } = errorResponse(error);
       // After a 413 the rest of the body is unread: close the connection rather than read it.
-      if (status === 413) headers.connection = 'close';
+      if (status === 413 || status === 415) headers.connection = 'close';
       send(response, status, body, headers);
     }
   }

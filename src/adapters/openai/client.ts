@@ -79,7 +79,17 @@ export interface OpenAICompatibleOptions {
   onRetry?: (info: RetryInfo) => void;
   /** The full URL of `/tokenize` (default: baseURL without its trailing `/v1`, plus `/tokenize`, as vLLM serves it). */
   tokenizeURL?: string;
+  /**
+   * The largest response body read, in bytes (default 16 MiB): a larger one is cut off as soon as it
+   * passes the limit (never buffered whole) and fails as `invalid_response`, not retried.
+   */
+  maxResponseBytes?: number;
+  /** The largest single Server-Sent Event of a stream, in bytes (default 16 MiB); a larger one fails the same way. */
+  maxEventBytes?: number;
 }
+
+/** The default of `maxResponseBytes` and `maxEventBytes`: 16 MiB. */
+export const defaultMaxResponseBytes = 16 * 1024 * 1024;
 
 /** A ChatModel over an OpenAI-compatible endpoint, with streaming and the vLLM extras. */
 export interface OpenAICompatibleClient extends ChatModel {
@@ -101,6 +111,11 @@ export interface OpenAICompatibleClient extends ChatModel {
   tokenize(request: TokenizeRequest, options?: ChatCallOptions): Promise<TokenizeResponse>;
   /** GET /models. */
   models(options?: ChatCallOptions): Promise<ModelList>;
+  /**
+   * POST a JSON body to another route with the same retries (`/completions` under baseURL, or a full URL
+   * such as SGLang's `/generate`); without a body, GET. The parsed JSON is returned unchecked.
+   */
+  requestJson(route: string, body?: unknown, options?: ChatCallOptions): Promise<unknown>;
   /** A snapshot of the counters. */
   stats(): OpenAICompatibleStats;
 }
@@ -151,7 +166,49 @@ async function transport<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
+    if (error instanceof InvalidResponseError) throw error;
     throw new TransportError(error);
+  }
+}
+
+/**
+ * Reads a body as text, at most `limit` bytes: past it the read is cancelled (the rest is never received)
+ * and an InvalidResponseError is thrown, or with `cut` the text so far is returned.
+ */
+async function readLimited(
+  response: Response,
+  limit: number,
+  options: { cut?: boolean } = {},
+): Promise<string> {
+  const tooLarge = () =>
+    new InvalidResponseError(
+      `the response body is larger than the client's limit of ${limit} bytes (maxResponseBytes)`,
+    );
+  const declared = Number(response.headers.get('content-length'));
+  if (!options.cut && Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  let text = '';
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => undefined);
+        if (options.cut) return text + decoder.decode(value.subarray(0, value.byteLength - (size - limit)));
+        throw tooLarge();
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+    return text + decoder.decode();
+  } finally {
+    reader.releaseLock();
   }
 }
 
@@ -212,6 +269,8 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
   const baseURL = options.baseURL.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 60_000;
+  const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
+  const maxEventBytes = options.maxEventBytes ?? defaultMaxResponseBytes;
   const maxRetries = options.maxRetries ?? 4;
   const backoff = options.backoff ?? {};
   const random = options.random ?? seedrandom('hsa-client');
@@ -236,7 +295,10 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
     if (endpoint.body !== undefined) init.body = JSON.stringify(endpoint.body);
     const response = await transport(() => fetchImpl(endpoint.url, init));
     if (response.ok) return response;
-    const body = await response.text().catch(() => '');
+    // An error body is only read for its message: a small piece is enough.
+    const body = await readLimited(response, Math.min(maxResponseBytes, 64 * 1024), { cut: true }).catch(
+      () => '',
+    );
     const said = serverMessage(body) ?? body.slice(0, 200);
     const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
     const requested = retryAfterMs(response.headers);
@@ -352,7 +414,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
   }
 
   async function readJson(response: Response): Promise<unknown> {
-    const text = await transport(() => response.text());
+    const text = await transport(() => readLimited(response, maxResponseBytes));
     try {
       return JSON.parse(text);
     } catch {
@@ -388,7 +450,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
     if (!response.body) throw new InvalidResponseError('the streamed response has no body');
     let sawDone = false;
     let sawFinish = false;
-    const events = readServerSentEvents(response.body, () => attempt.restartTimer());
+    const events = readServerSentEvents(response.body, () => attempt.restartTimer(), { maxEventBytes });
     try {
       for (;;) {
         const next = await transport(() => events.next());
@@ -509,6 +571,17 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
     async models(callOptions) {
       const endpoint: Endpoint = { method: 'GET', url: `${baseURL}/models`, accept: 'application/json' };
       return call(endpoint, callOptions?.signal, parseModelList);
+    },
+
+    async requestJson(route, body, callOptions) {
+      const url = /^https?:\/\//.test(route)
+        ? route
+        : `${baseURL}${route.startsWith('/') ? '' : '/'}${route}`;
+      const endpoint: Endpoint =
+        body === undefined
+          ? { method: 'GET', url, accept: 'application/json' }
+          : { method: 'POST', url, body, accept: 'application/json' };
+      return call(endpoint, callOptions?.signal, (value) => value);
     },
 
     stats() {

@@ -3,6 +3,8 @@
 // of a CRLF, or in the middle of a field. The decoder keeps the partial state, so the events it yields do
 // not depend on how the bytes were split.
 
+import { InvalidResponseError } from './response-schemas.js';
+
 /** One dispatched event: its `data` lines joined with "\n", and `event`/`id` when the server set them. */
 export interface ServerSentEvent {
   data: string;
@@ -24,6 +26,11 @@ const CR = 13;
  */
 export class ServerSentEventDecoder {
   private readonly text = new TextDecoder('utf-8');
+  /** Characters held for the event being read (its data lines and the open line). */
+  private held = 0;
+
+  /** @param maxEventLength the longest event, in characters of its lines, before `push` throws. */
+  constructor(private readonly maxEventLength = Number.POSITIVE_INFINITY) {}
   /** The start of a line whose end has not arrived yet. */
   private partialLine = '';
   /** The previous piece ended with CR: a LF at the start of the next one belongs to it. */
@@ -69,6 +76,10 @@ export class ServerSentEventDecoder {
       start = index + 1;
     }
     this.partialLine += text.slice(start);
+    if (this.held + this.partialLine.length > this.maxEventLength)
+      throw new InvalidResponseError(
+        `a stream event is larger than the client's limit of ${this.maxEventLength} bytes (maxEventBytes)`,
+      );
     return events;
   }
 
@@ -82,8 +93,10 @@ export class ServerSentEventDecoder {
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.dataLines.push(value);
-    else if (field === 'event') this.event = value;
+    if (field === 'data') {
+      this.dataLines.push(value);
+      this.held += value.length + 1;
+    } else if (field === 'event') this.event = value;
     else if (field === 'id') this.id = value;
     // `retry` and unknown fields are ignored, as the format requires.
   }
@@ -96,6 +109,7 @@ export class ServerSentEventDecoder {
       events.push(event);
     }
     this.dataLines = [];
+    this.held = 0;
     this.event = undefined;
   }
 }
@@ -110,8 +124,9 @@ export class ServerSentEventDecoder {
 export async function* readServerSentEvents(
   body: ReadableStream<Uint8Array>,
   onRead?: () => void,
+  options: { maxEventBytes?: number } = {},
 ): AsyncGenerator<ServerSentEvent, void, undefined> {
-  const decoder = new ServerSentEventDecoder();
+  const decoder = new ServerSentEventDecoder(options.maxEventBytes);
   const reader = body.getReader();
   let finished = false;
   try {

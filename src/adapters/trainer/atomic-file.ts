@@ -2,8 +2,9 @@
 // half-written dataset and an interrupted export leaves the previous file intact. (The CLI has its own
 // line writer; adapters may not import the CLI, so this is the small copy the exporters need.)
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { makeFolder } from '../../harness/write-file-atomic.js';
 
 let sequence = 0;
 
@@ -35,7 +36,7 @@ export interface AtomicFile {
  * await out.commit();
  */
 export async function openAtomicFile(file: string): Promise<AtomicFile> {
-  await mkdir(dirname(file), { recursive: true });
+  await makeFolder(dirname(file));
   const temporary = temporaryPath(file);
   const stream = createWriteStream(temporary, { encoding: 'utf8' });
   await new Promise<void>((resolve, reject) => {

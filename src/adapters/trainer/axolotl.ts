@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
+import { quoteAmbiguousScalars } from '../../harness/yaml-text.js';
 import { parseExporterOptions } from './exporter-options.js';
 import { openJsonlSink } from './jsonl-sink.js';
 import type { TrainerExporter } from './spec.js';
@@ -47,6 +48,8 @@ export function axolotlDatasetConfig(datasetPath: string) {
         roles: { system: ['system'], user: ['user'], assistant: ['assistant'], tool: ['tool'] },
         roles_to_train: ['assistant'],
         train_on_eos: 'turn',
+        // Per-message override: hook-rejected attempts carry `training: false`.
+        message_field_training: 'training',
       },
     ],
   };
@@ -59,7 +62,7 @@ export function axolotlDatasetConfig(datasetPath: string) {
  * renderAxolotlConfig('out/axolotl/train.jsonl').startsWith('# Axolotl dataset entry') // true
  */
 export function renderAxolotlConfig(datasetPath: string): string {
-  const document = new YAML.Document(axolotlDatasetConfig(datasetPath));
+  const document = quoteAmbiguousScalars(new YAML.Document(axolotlDatasetConfig(datasetPath)));
   document.commentBefore =
     ' Axolotl dataset entry written by harness-augment (format: axolotl).\n' +
     ' Merge it into a training config (base_model, sequence_len, …), then run: axolotl train config.yml';

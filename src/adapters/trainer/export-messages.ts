@@ -30,6 +30,12 @@ export interface PreparedExample {
   tools: TrainingExample['tools'];
   /** Parsed arguments by message index and call index, for the formats that want objects. */
   parsedArguments: ReadonlyMap<string, unknown>;
+  /**
+   * Indexes of the assistant messages a hook rejected (`hsa.event: hook_rejected`), kept whole so the model
+   * learns to recover: formats that can mark a message as not trained on (OpenAI `weight: 0`, Axolotl
+   * `training: false`) mark these.
+   */
+  rejected: ReadonlySet<number>;
 }
 
 /**
@@ -109,6 +115,11 @@ export function prepareExample(example: unknown): SafeResult<PreparedExample> {
       messages: parsed.data.messages.map(exportMessage),
       tools: parsed.data.tools,
       parsedArguments,
+      rejected: new Set(
+        parsed.data.messages.flatMap((message, index) =>
+          message.role === 'assistant' && message.hsa?.event === 'hook_rejected' ? [index] : [],
+        ),
+      ),
     },
   };
 }

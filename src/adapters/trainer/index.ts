@@ -13,6 +13,12 @@ export {
   renderAxolotlConfig,
 } from './axolotl.js';
 export {
+  alternationProblem,
+  type ChatTemplateSource,
+  checkExports,
+  type ExportCheckResult,
+} from './check-exports.js';
+export {
   type LlamaFactoryExportOptions,
   llamaFactoryDatasetEntry,
   llamaFactoryExporter,

@@ -21,6 +21,9 @@ export interface AxolotlTool {
 
 export type AxolotlMessage =
   | Exclude<ExportedMessage, { role: 'tool' }>
+  | Omit<Extract<ExportedMessage, { role: 'assistant' }>, 'content'>
+  | (Omit<Extract<ExportedMessage, { role: 'assistant' }>, 'content'> & { training: false })
+  | (Extract<ExportedMessage, { role: 'assistant' }> & { training: false })
   | { role: 'tool'; content: string; tool_call_id: string; name?: string };
 
 export interface AxolotlRow {
@@ -41,12 +44,19 @@ export function safeToAxolotlRow(
 ): SafeResult<AxolotlRow> {
   const prepared = prepareExample(example);
   if (!prepared.success) return prepared;
-  const { messages, tools } = prepared.data;
+  const { messages, tools, rejected } = prepared.data;
   const names = options.toolNames === false ? new Map<number, string>() : toolResultNames(messages);
   return {
     success: true,
     data: {
       messages: messages.map((message, index): AxolotlMessage => {
+        // A hook-rejected attempt: in the context, not in the loss (`message_field_training: training`).
+        if (message.role === 'assistant') {
+          // As for TRL: no `content: null` for the template to trip over (gpt-oss, LFM2.5).
+          const { content, ...rest } = message;
+          const kept = content === null ? rest : message;
+          return rejected.has(index) ? { ...kept, training: false } : (kept as AxolotlMessage);
+        }
         const name = names.get(index);
         return message.role === 'tool' && name !== undefined ? { ...message, name } : message;
       }),

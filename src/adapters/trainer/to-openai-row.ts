@@ -16,8 +16,13 @@ export interface OpenAIRowOptions {
   parallelToolCalls?: boolean;
 }
 
+/** A message as OpenAI fine-tuning reads it: an assistant message may carry `weight` (0: not trained on). */
+export type OpenAIMessage =
+  | ExportedMessage
+  | (Extract<ExportedMessage, { role: 'assistant' }> & { weight: 0 | 1 });
+
 export interface OpenAIRow {
-  messages: ExportedMessage[];
+  messages: OpenAIMessage[];
   tools?: OfferedTool[];
   parallel_tool_calls?: boolean;
 }
@@ -130,13 +135,17 @@ export function safeToOpenAIRow(
 ): SafeResult<OpenAIRow> {
   const prepared = prepareExample(example);
   if (!prepared.success) return prepared;
-  const { messages, tools } = prepared.data;
+  const { messages, tools, rejected } = prepared.data;
   const issues = formatIssues(messages, tools, options);
   if (issues.length > 0) return { success: false, issues };
   return {
     success: true,
     data: {
-      messages,
+      // A hook-rejected attempt kept whole stays in the context (the feedback answers it) but is not
+      // trained on: OpenAI's per-message `weight: 0`.
+      messages: messages.map((message, index) =>
+        message.role === 'assistant' && rejected.has(index) ? { ...message, weight: 0 as const } : message,
+      ),
       ...(tools.length > 0 ? { tools } : {}),
       ...(options.parallelToolCalls === undefined ? {} : { parallel_tool_calls: options.parallelToolCalls }),
     },

@@ -28,7 +28,7 @@ export interface TrlToolCall extends Omit<ToolCall, 'function'> {
 
 export type TrlMessage =
   | Exclude<ExportedMessage, { role: 'assistant' } | { role: 'tool' }>
-  | { role: 'assistant'; content: string | null; name?: string; tool_calls?: TrlToolCall[] }
+  | { role: 'assistant'; content?: string | null; name?: string; tool_calls?: TrlToolCall[] }
   | { role: 'tool'; content: string; tool_call_id: string; name?: string };
 
 export interface TrlRow {
@@ -52,8 +52,12 @@ export function safeToTrlRow(example: TrainingExample, options: TrlRowOptions = 
   const names = options.toolNames === false ? new Map<number, string>() : toolResultNames(messages);
   const converted = messages.map((message, messageIndex): TrlMessage => {
     if (message.role === 'assistant' && message.tool_calls) {
+      // No `content: null`: TRL ≥ 1.0 passes it to the template as None, and templates such as gpt-oss's
+      // and LFM2.5's test `'content' in message` and then fail on None. A missing key reads as undefined.
+      const { content, ...rest } = message;
       return {
-        ...message,
+        ...rest,
+        ...(content === null ? {} : { content }),
         tool_calls: message.tool_calls.map((call, callIndex) => ({
           ...call,
           function: {

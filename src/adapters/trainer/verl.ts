@@ -1,11 +1,10 @@
 // The `verl` exporter: a parquet file for veRL's multi-turn SFT trainer (MultiTurnSFTDataset) and the
 // small Python dataset class that decodes its JSON-text columns. Rows are buffered one row group at a
 // time and written as each group fills, so memory holds one row group, not the whole file.
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileWriter, ParquetWriter } from 'hyparquet-writer';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../harness/write-file-atomic.js';
+import { makeFolder, writeFileAtomic } from '../../harness/write-file-atomic.js';
 import { version } from '../../version.js';
 import { temporaryPath } from './atomic-file.js';
 import { parseExporterOptions } from './exporter-options.js';
@@ -56,8 +55,11 @@ async function openVerlSink(outDir: string, options: VerlExportOptions): Promise
   const enableThinking = options.enableThinking !== undefined;
   const file = join(outDir, options.fileName ?? 'train.parquet');
   const rowGroupSize = options.rowGroupSize ?? 1000;
-  await mkdir(outDir, { recursive: true });
+  await makeFolder(outDir);
   const temporary = temporaryPath(file);
+  // Imported here, not at the top: hyparquet-writer is ESM only, and `require('harness-augment/adapters')`
+  // must work on Node versions without require(esm) (before 20.19) for every other adapter.
+  const { fileWriter, ParquetWriter } = await import('hyparquet-writer');
   const writer = new ParquetWriter({
     writer: fileWriter(temporary),
     schema: verlParquetSchema({ enableThinking }),

@@ -1,13 +1,24 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
+import { planApplicability } from '../../augment/applicability.js';
 import { type AugmentReject, augment } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
+import { contentHash, hashHarness } from '../../harness/hash.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
+import type { Harness } from '../../harness/schema.js';
+import { openCheckpointedLines } from '../../pipeline/checkpoint.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
+import type { Trajectory } from '../../trajectory/schema.js';
+import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
-import { nonNegativeInteger, openRowOutputs } from '../io.js';
+import { nonNegativeInteger } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
-import { createProgress } from '../progress.js';
+import { outOption, prepareOutputFile, printResult } from '../output.js';
+import { countLines, createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
 import { type AugmentPool, createAugmentPool } from '../workers/augment-pool.js';
 
@@ -22,8 +33,29 @@ interface AugmentCliOptions {
   rejects?: string;
   shard?: string;
   severity?: string;
+  requireChange?: boolean;
   hookChecks?: string;
   workers?: string;
+  resume?: boolean;
+}
+
+/** How many of the first valid trajectories the up-front applicability check tries operators on. */
+const probeTrajectories = 8;
+
+/** The first valid trajectories of a file, for the applicability check; invalid lines are left to `augment`. */
+async function firstTrajectories(
+  file: string,
+  harness: Harness,
+  options: ValidateTrajectoryOptions,
+): Promise<Trajectory[]> {
+  const found: Trajectory[] = [];
+  for await (const record of readJsonl(file)) {
+    if (!('value' in record)) continue;
+    const validation = validateTrajectory(record.value, harness, options);
+    if (validation.valid && validation.trajectory) found.push(validation.trajectory);
+    if (found.length >= probeTrajectories) break;
+  }
+  return found;
 }
 
 export function registerAugment(program: Command): void {
@@ -45,33 +77,111 @@ export function registerAugment(program: Command): void {
       '--severity <level>',
       'default severity: slight, medium, heavy or a number in [0, 1] (overrides the policy)',
     )
-    .requiredOption('--out <file>', 'output rows JSONL')
+    .addOption(outOption('file', 'output rows JSONL', { required: true }))
     .option(
       '--rejects <file>',
       'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
     )
     .option('--shard <i/n>', 'only the examples whose position modulo n is i')
+    .option(
+      '--require-change',
+      'exit 1 when the policy cannot change this harness (before writing), or when any row is an unchanged copy',
+    )
     .option('--hook-checks <module>', 'a module exporting the custom hook checks the harness names')
     .option(
       '--workers <n>',
-      'worker threads (default: available cores); rows are the same bytes for any count',
+      'worker threads (default: available cores, at most one per 32 input lines); rows are the same bytes for any count',
+    )
+    .option(
+      '--resume',
+      'continue an interrupted run from <out>.checkpoint.json (the output equals an uninterrupted run)',
     )
     .action(async (options: AugmentCliOptions) => {
       const started = Date.now();
-      const variants = nonNegativeInteger('--variants', options.variants);
+      const variants = nonNegativeInteger('--variants', options.variants, maxVariants);
       const shard = parseShard(options.shard);
+      const requestedWorkers =
+        options.workers === undefined
+          ? undefined
+          : Math.max(1, nonNegativeInteger('--workers', options.workers));
       const hookChecks = await loadHookChecks(options.hookChecks);
       const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
-      const { plan, severity } = await policyFromOptions(
+      const { plan, severity, policy } = await policyFromOptions(
         options.policy,
         options.policyFile,
         options.severity,
       );
 
+      const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
+      await prepareOutputFile(options.out);
+      await prepareOutputFile(rejectsFile);
+      // Say up front what cannot apply here, rather than writing unchanged copies in silence.
+      const applicability = await planApplicability(
+        plan,
+        harness,
+        await firstTrajectories(options.trajectories, harness, hookChecks ? { hookChecks } : {}),
+      );
+      for (const entry of applicability.operators) {
+        if (!entry.applies)
+          process.stderr.write(`warning: ${entry.operator} cannot apply to this harness: ${entry.reason}\n`);
+      }
+      if (!applicability.canChange) {
+        const message = `policy ${policy.name ?? '(file)'} cannot change this harness: every variant would be an unchanged copy`;
+        if (options.requireChange) throw new HarnessAugmentError(message, { issues: [] });
+        process.stderr.write(`warning: ${message}\n`);
+      }
+
+      // The run's identity: a checkpoint of other inputs or options is never resumed.
+      const runHash = contentHash({
+        harness: hashHarness(harness).harness,
+        trajectories: await fileHash(options.trajectories),
+        policy,
+        severity,
+        variants,
+        seed: options.seed,
+        shard: shard ?? null,
+        rejects: rejectsFile,
+      });
+      const files = await openCheckpointedLines<AugmentState>({
+        files: { rows: options.out, rejects: rejectsFile },
+        checkpoint: `${options.out}.checkpoint.json`,
+        runHash,
+        resume: options.resume === true,
+      });
+      const state: AugmentState = files.state ?? {
+        counts: { examples: 0, rows: 0, rejectedExamples: 0, uncertified: 0, unchanged: 0 },
+        byReason: {},
+        coverage: Object.fromEntries(dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }])),
+      };
+      const { counts, byReason, coverage } = state;
+      const lines = await countLines(options.trajectories);
+      const total =
+        lines === undefined ? undefined : shard ? Math.ceil((lines - shard.index) / shard.count) : lines;
+      // A worker thread costs a start-up (loading the library and the harness): small inputs stay on one.
       const workers =
-        options.workers === undefined
-          ? availableParallelism()
-          : Math.max(1, nonNegativeInteger('--workers', options.workers));
+        requestedWorkers ??
+        Math.max(
+          1,
+          Math.min(availableParallelism(), Math.floor((total ?? minLinesPerWorker) / minLinesPerWorker)),
+        );
+      const progress = createProgress('augment', {
+        ...(total === undefined ? {} : { total }),
+        unit: 'examples',
+      });
+      // One unit per example: its rows and rejects are appended together, then the checkpoint.
+      let unit = { rows: '', rejects: '' };
+      const finished: Array<{ rows: string; rejects: string; state: AugmentState }> = [];
+      let open = false;
+      const flush = async () => {
+        for (const done of finished.splice(0))
+          await files.commitUnit({ rows: done.rows, rejects: done.rejects }, done.state);
+      };
+      const onReject = (reject: AugmentReject) => {
+        byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
+        if (reject.reason === 'uncertified') counts.uncertified++;
+        else counts.rejectedExamples++;
+        unit.rejects += `${JSON.stringify(reject)}\n`;
+      };
       const pool: AugmentPool | undefined =
         workers > 1
           ? createAugmentPool(
@@ -87,21 +197,6 @@ export function registerAugment(program: Command): void {
               workers,
             )
           : undefined;
-
-      const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
-      const outputs = await openRowOutputs(options.out, rejectsFile);
-      const progress = createProgress('augment');
-      const counts = { examples: 0, rows: 0, rejectedExamples: 0, uncertified: 0 };
-      const byReason: Record<string, number> = {};
-      const coverage = Object.fromEntries(
-        dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }]),
-      );
-      const onReject = (reject: AugmentReject) => {
-        byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
-        if (reject.reason === 'uncertified') counts.uncertified++;
-        else counts.rejectedExamples++;
-        outputs.reject(reject);
-      };
       try {
         for await (const row of augment(harness, readJsonl(options.trajectories), {
           plan,
@@ -111,32 +206,43 @@ export function registerAugment(program: Command): void {
           ...(shard ? { shard } : {}),
           ...(hookChecks ? { hookChecks } : {}),
           ...(pool ? { parallel: pool } : {}),
+          skipExamples: files.done,
           onReject,
           onExample: () => {
+            if (open) finished.push({ ...unit, state: structuredClone(state) });
+            unit = { rows: '', rejects: '' };
+            open = true;
             counts.examples++;
-            progress.update(`${counts.examples} examples, ${counts.rows} rows`);
+            progress.update(counts.examples, `${counts.rows} rows`);
           },
         })) {
+          await flush();
           counts.rows++;
+          if (row.provenance.changed.length === 0) counts.unchanged++;
           for (const dimension of row.provenance.planned)
             (coverage[dimension] as { planned: number }).planned++;
           for (const dimension of row.provenance.changed)
             (coverage[dimension] as { changed: number }).changed++;
-          await outputs.row(row);
+          unit.rows += `${JSON.stringify(row)}\n`;
         }
+        if (open) finished.push({ ...unit, state: structuredClone(state) });
+        await flush();
       } catch (error) {
         progress.done();
-        await outputs.abort();
+        // The checkpoint stays: --resume continues from the last finished example.
+        await files.close();
         throw error;
       } finally {
         await pool?.close();
       }
       progress.done();
-      await outputs.finish(options.rejects !== undefined);
+      await files.complete();
       const rejected = counts.rejectedExamples + counts.uncertified;
+      if (rejected === 0 && options.rejects === undefined) await rm(rejectsFile, { force: true });
 
       const augmented = counts.examples - counts.rejectedExamples;
-      const lines = [
+      const seconds = (Date.now() - started) / 1000;
+      const summary = [
         `read ${counts.examples} trajectories: ${augmented} augmented + ${counts.rejectedExamples} rejected`,
         `rows: ${counts.rows} written + ${counts.uncertified} uncertified = ${augmented} × ${variants} variants`,
         `rejected by reason: ${
@@ -152,10 +258,59 @@ export function registerAugment(program: Command): void {
           const share = planned === 0 ? '-' : `${((100 * changed) / planned).toFixed(1)}%`;
           return `  ${dimension.padEnd(14)} ${String(changed).padStart(6)} / ${String(planned).padEnd(6)} ${share}`;
         }),
-        `out: ${options.out}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+        `out: ${options.out}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${seconds.toFixed(1)} s)`,
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
-      // Rows were written, but part of the input could not be: say so in the exit code too.
-      if (rejected > 0) process.exitCode = 1;
+      printResult(
+        {
+          out: options.out,
+          ...(rejected > 0 || options.rejects ? { rejects: rejectsFile } : {}),
+          read: counts.examples,
+          augmented,
+          rejectedExamples: counts.rejectedExamples,
+          rows: counts.rows,
+          uncertified: counts.uncertified,
+          variants,
+          byReason,
+          coverage,
+          unchanged: counts.unchanged,
+          seconds,
+        },
+        summary,
+      );
+      if (counts.unchanged > 0 && options.requireChange)
+        process.stderr.write(
+          `${counts.unchanged} of ${counts.rows} rows are unchanged copies of the base (--require-change)\n`,
+        );
+      // Rows were written, but part of the input could not be (or, with --require-change, some rows are
+      // unchanged copies): say so in the exit code too.
+      if (rejected > 0 || (options.requireChange && counts.unchanged > 0)) process.exitCode = 1;
     });
+}
+
+/** Input lines per worker thread below which the default `--workers` adds no thread. */
+const minLinesPerWorker = 32;
+
+/** The most variants per trajectory `--variants` accepts. */
+export const maxVariants = 10_000;
+
+interface AugmentState {
+  counts: {
+    examples: number;
+    rows: number;
+    rejectedExamples: number;
+    uncertified: number;
+    unchanged: number;
+  };
+  byReason: Record<string, number>;
+  coverage: Record<string, { planned: number; changed: number }>;
+}
+
+async function fileHash(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  } catch {
+    // Unreadable: reading it fails below with a clear message.
+  }
+  return hash.digest('hex');
 }

@@ -2,12 +2,14 @@
 // into each variant's vocabulary. Output is written atomically; rejects go to their own file.
 import type { Command } from 'commander';
 import { type Dimension, dimensions } from '../../augment/operator.js';
+import { compileDimensionPlans } from '../../augment/policy.js';
 import { type BenchReject, generateBench, type Holdout } from '../../bench/generate.js';
 import { readBenchItems } from '../../bench/items.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { nonNegativeInteger, openRowOutputs } from '../io.js';
 import { builtinRegistry, policyFromOptions } from '../operators-registry.js';
+import { outOption, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 
 interface BenchGenerateOptions {
@@ -21,6 +23,7 @@ interface BenchGenerateOptions {
   holdoutDimension?: string;
   holdoutOperator?: string;
   rejects?: string;
+  attribution?: string;
 }
 
 export function registerBenchGenerate(bench: Command): void {
@@ -35,7 +38,7 @@ export function registerBenchGenerate(bench: Command): void {
       '5',
     )
     .option('--seed <seed>', 'global seed (the same seeds as `hsa augment`)', '0')
-    .requiredOption('--out <file>', 'output bench rows JSONL')
+    .addOption(outOption('file', 'output bench rows JSONL', { required: true }))
     .option(
       '--policy <name>',
       'a preset: identity, hat, tools-only, rotbench-slight|medium|heavy|union (default hat)',
@@ -50,12 +53,17 @@ export function registerBenchGenerate(bench: Command): void {
       'rows applying this operator (e.g. tools/rename) are test, the rest train',
     )
     .option(
+      '--attribution <mode>',
+      "mixed (default: each variant follows the whole policy) or one-dimension (variant v perturbs only the policy's ((v - 1) mod n)-th dimension, so per-dimension gaps are attributable)",
+      'mixed',
+    )
+    .option(
       '--rejects <file>',
       'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
     )
     .action(async (options: BenchGenerateOptions) => {
       const started = Date.now();
-      const variants = nonNegativeInteger('--variants', options.variants);
+      const variants = nonNegativeInteger('--variants', options.variants, 10_000);
       const holdout: Holdout = {};
       if (options.holdoutDimension !== undefined) {
         if (!(dimensions as readonly string[]).includes(options.holdoutDimension))
@@ -66,7 +74,7 @@ export function registerBenchGenerate(bench: Command): void {
         holdout.dimension = options.holdoutDimension as Dimension;
       }
       const harness = await loadHarnessFile(options.harness);
-      const { plan } = await policyFromOptions(options.policy, options.policyFile);
+      const { plan, policy } = await policyFromOptions(options.policy, options.policyFile);
       const registry = await builtinRegistry();
       if (options.holdoutOperator !== undefined) {
         const known = registry.list().map((operator) => operator.id);
@@ -77,10 +85,21 @@ export function registerBenchGenerate(bench: Command): void {
           );
         holdout.operator = options.holdoutOperator;
       }
+      if (options.attribution !== 'mixed' && options.attribution !== 'one-dimension')
+        throw new HarnessAugmentError(
+          `--attribution must be mixed or one-dimension, got "${options.attribution}"`,
+          { kind: 'usage' },
+        );
+      const attribution = options.attribution;
+      const dimensionPlans = attribution === 'one-dimension' ? compileDimensionPlans(policy, registry) : [];
+      if (attribution === 'one-dimension' && dimensionPlans.length === 0)
+        throw new HarnessAugmentError(`--attribution one-dimension: the policy perturbs no dimension`, {
+          kind: 'usage',
+        });
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       const outputs = await openRowOutputs(options.out, rejectsFile);
-      const progress = createProgress('bench generate');
+      const progress = createProgress('bench generate', { unit: 'items' });
       const counts = { items: 0, rows: 0, rejectedItems: 0, uncertified: 0 };
       const splits = { train: 0, test: 0 };
       const byReason: Record<string, number> = {};
@@ -93,13 +112,15 @@ export function registerBenchGenerate(bench: Command): void {
       try {
         for await (const row of generateBench(harness, readBenchItems(options.items), {
           plan,
+          attribution,
+          dimensionPlans,
           variants,
           seed: options.seed,
           ...(holdout.dimension || holdout.operator ? { holdout } : {}),
           onReject,
           onItem: () => {
             counts.items++;
-            progress.update(`${counts.items} items, ${counts.rows} rows`);
+            progress.update(counts.items, `${counts.rows} rows`);
           },
         })) {
           counts.rows++;
@@ -132,7 +153,16 @@ export function registerBenchGenerate(bench: Command): void {
         }`,
         `out: ${options.out}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      printResult(
+        {
+          out: options.out,
+          ...(rejected > 0 || options.rejects ? { rejects: rejectsFile } : {}),
+          ...counts,
+          splits,
+          byReason,
+        },
+        lines,
+      );
       // Rows were written, but part of the input could not be: say so in the exit code too.
       if (rejected > 0) process.exitCode = 1;
     });

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { writeReport } from '../../bench/report.js';
 import type { ScoresDocument } from '../../bench/score.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { outOption, prepareOutputFolder, printResult } from '../output.js';
 
 interface BenchReportOptions {
   scores: string;
@@ -42,10 +43,11 @@ export function registerBenchReport(bench: Command): void {
     .command('report')
     .description('write report.md and a self-contained report.html from a scores file')
     .requiredOption('--scores <file>', 'scores JSON (from hsa bench score)')
-    .requiredOption('--out <dir>', 'directory for report.md and report.html')
+    .addOption(outOption('folder', 'directory for report.md and report.html', { required: true }))
     .action(async (options: BenchReportOptions) => {
       const scores = await readScores(options.scores);
+      await prepareOutputFolder(options.out);
       const written = await writeReport(scores, options.out);
-      process.stdout.write(`wrote ${written.markdown} and ${written.html}\n`);
+      printResult(written, `wrote ${written.markdown} and ${written.html}`);
     });
 }

@@ -6,7 +6,8 @@ import { BenchRowSchema, PredictionSchema } from '../../bench/schema.js';
 import { type ScoresDocument, scoreBench } from '../../bench/score.js';
 import { HarnessAugmentError, type Issue } from '../../harness/issues.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
-import { exitCodes, writeFileAtomic } from '../io.js';
+import { exitCodes, nonNegativeInteger, writeFileAtomic } from '../io.js';
+import { outOption, outputMode, prepareOutputFile, printResult } from '../output.js';
 
 interface BenchScoreOptions {
   bench: string;
@@ -92,18 +93,12 @@ export function registerBenchScore(bench: Command): void {
       '--predictions <file>',
       'predictions JSONL: {"id": row id, "output": [assistant messages]}',
     )
-    .requiredOption('--out <file>', 'scores JSON to write')
+    .addOption(outOption('file', 'scores JSON to write', { required: true }))
     .option('--seed <seed>', 'bootstrap seed', '0')
     .option('--resamples <n>', 'bootstrap resamples', '1000')
     .action(async (options: BenchScoreOptions) => {
-      const resamples = Number(options.resamples);
-      if (!Number.isInteger(resamples) || resamples < 0)
-        throw new HarnessAugmentError(
-          `--resamples must be a non-negative integer, got "${options.resamples}"`,
-          {
-            kind: 'usage',
-          },
-        );
+      const resamples = nonNegativeInteger('--resamples', options.resamples, 1_000_000);
+      await prepareOutputFile(options.out);
       const rows = await readJsonlAs(options.bench, BenchRowSchema, 'bench row');
       const predictions = await readJsonlAs(options.predictions, PredictionSchema, 'prediction');
       const ids = new Set(rows.map((row) => row.id));
@@ -112,12 +107,15 @@ export function registerBenchScore(bench: Command): void {
         .map((prediction) => prediction.id);
       const scores = scoreBench(rows, predictions, { seed: options.seed, resamples });
       await writeFileAtomic(options.out, `${JSON.stringify(scores, null, 2)}\n`);
-      process.stdout.write(scoresTable(scores));
+      printResult(
+        { out: options.out, missing: scores.missing.length, unknown: unknown.length },
+        scoresTable(scores),
+      );
       if (unknown.length > 0)
         process.stderr.write(
           `hsa: ${unknown.length} predictions name no bench row (ignored): ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', …' : ''}\n`,
         );
-      process.stdout.write(`out: ${options.out}\n`);
+      printResult(undefined, outputMode().json ? '' : `out: ${options.out}`);
       if (scores.missing.length > 0) {
         process.stderr.write(
           `hsa: ${scores.missing.length} rows have no prediction (scored as failures, listed under "missing" in ${options.out}): ${scores.missing.slice(0, 5).join(', ')}${scores.missing.length > 5 ? ', …' : ''}\n`,

@@ -1,12 +1,16 @@
 // `hsa bench …`: variant benchmark sets — generate, score, report. Each subcommand lives in its own file.
 import type { Command } from 'commander';
 import { registerBenchGenerate } from './bench-generate.js';
+import { registerBenchPredict } from './bench-predict.js';
 import { registerBenchReport } from './bench-report.js';
 import { registerBenchScore } from './bench-score.js';
 
 export function registerBench(program: Command): void {
-  const bench = program.command('bench').description('generate, score and report variant benchmark sets');
+  const bench = program
+    .command('bench')
+    .description('generate, predict, score and report variant benchmark sets');
   registerBenchGenerate(bench);
+  registerBenchPredict(bench);
   registerBenchScore(bench);
   registerBenchReport(bench);
   for (const command of bench.commands) command.exitOverride();

@@ -7,6 +7,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { createEnvService } from '../../runtime/env/service.js';
 import { nonNegativeInteger } from '../io.js';
+import { outputMode, printResult } from '../output.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 
 interface EnvServeOptions extends ScenarioCliOptions {
@@ -101,7 +102,7 @@ export function registerEnv(program: Command): void {
             kind: 'usage',
           },
         );
-      const maxEpisodes = nonNegativeInteger('--max-episodes', options.maxEpisodes);
+      const maxEpisodes = nonNegativeInteger('--max-episodes', options.maxEpisodes, 1_000_000);
       if (maxEpisodes < 1)
         throw new HarnessAugmentError('--max-episodes must be at least 1', { kind: 'usage' });
       const maxBodyBytes = byteSize(options.maxBody);
@@ -136,13 +137,16 @@ export function registerEnv(program: Command): void {
         `  GET  ${server.url}/health`,
         '  Ctrl-C to stop',
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      printResult(
+        { url: server.url, harness: harness.id, seed: options.seed, maxEpisodes, maxBodyBytes },
+        lines,
+      );
       if (secret === undefined && !loopback.test(options.host))
         process.stderr.write(
           `hsa: warning: listening on ${options.host} without a token; anyone who can reach it can use it (see --token-env)\n`,
         );
       const signal = await untilSignal();
-      process.stdout.write(`hsa env serve: ${signal}, shutting down\n`);
+      if (!outputMode().json) printResult(undefined, `hsa env serve: ${signal}, shutting down`);
       await server.close();
       service.close();
       await scenario.close?.();

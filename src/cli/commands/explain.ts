@@ -4,6 +4,8 @@ import { hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
+import { nonNegativeInteger } from '../io.js';
+import { outputMode, printResult } from '../output.js';
 import { readRows } from '../rows.js';
 
 export function registerExplain(program: Command): void {
@@ -17,10 +19,12 @@ export function registerExplain(program: Command): void {
     .action(async (file: string, options: { id?: string; harness?: string; limit: string }) => {
       const base: Harness | undefined = options.harness ? await loadHarnessFile(options.harness) : undefined;
       const baseHash = base ? hashHarness(base).harness : undefined;
+      const limit = nonNegativeInteger('--limit', options.limit);
+      const explained: unknown[] = [];
       let shown = 0;
       for await (const row of readRows(file, options.id)) {
-        if (options.id === undefined && shown >= Number(options.limit)) {
-          process.stdout.write(`… more rows; use --id or --limit\n`);
+        if (options.id === undefined && shown >= limit) {
+          if (!outputMode().json) process.stdout.write(`… more rows; use --id or --limit\n`);
           break;
         }
         shown++;
@@ -60,7 +64,16 @@ export function registerExplain(program: Command): void {
           lines.push(`  ${changes.length} change(s) against the base:`);
           lines.push(...formatChanges(changes).map((line) => `    ${line}`));
         }
-        process.stdout.write(`${lines.join('\n')}\n`);
+        if (outputMode().json)
+          explained.push({
+            id: row.id,
+            variantId: row.variantId,
+            provenance: row.provenance,
+            relabel: row.relabel,
+            ...(base ? { changes: diffJson(base, row.harness) } : {}),
+          });
+        else printResult(undefined, lines);
       }
+      if (outputMode().json) printResult(explained, []);
     });
 }

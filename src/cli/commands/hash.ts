@@ -1,15 +1,14 @@
 import type { Command } from 'commander';
 import { hashHarness } from '../../harness/hash.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
-import { emit } from '../io.js';
+import { printResult } from '../output.js';
 
 export function registerHash(program: Command): void {
   program
     .command('hash')
     .description('print the content hashes of a harness and of its four parts')
     .argument('<harness>', 'harness file')
-    .option('--json', 'print JSON')
-    .action(async (harnessFile: string, options: { json?: boolean }) => {
+    .action(async (harnessFile: string) => {
       const harness = await loadHarnessFile(harnessFile);
       const hashes = hashHarness(harness);
       const versions = {
@@ -18,14 +17,10 @@ export function registerHash(program: Command): void {
         prompt: harness.prompt.version,
         tools: harness.tools.version,
       };
-      if (options.json) {
-        await emit(JSON.stringify({ id: harness.id, hashes, versions }, null, 2));
-        return;
-      }
       const lines = [`harness  ${hashes.harness}  ${harness.id}`];
       for (const part of ['skills', 'hooks', 'prompt', 'tools'] as const) {
         lines.push(`${part.padEnd(8)} ${hashes[part]}  v${versions[part]}`);
       }
-      await emit(lines.join('\n'));
+      printResult({ id: harness.id, hashes, versions }, lines);
     });
 }

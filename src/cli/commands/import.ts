@@ -4,23 +4,25 @@ import { locateIssues, type ParsedDocument, readDocument } from '../../harness/d
 import {
   importMcpTools,
   importOpenAITools,
-  loadSkillsFolder,
+  readSkillsFolder,
   skeletonHarness,
 } from '../../harness/importers/index.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { fromZodIssues, loadHarnessFile, parseHarness } from '../../harness/parse-harness.js';
 import { type ImportLogOptions, importLogRecord, LogAliasesSchema } from '../../trajectory/import-logs.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
-import { emit, openRowOutputs, serialize } from '../io.js';
+import { exitCodes, openRowOutputs, printIssues, serialize } from '../io.js';
+import { outOption, printResult, writeProduct } from '../output.js';
 
 interface ImportOptions {
-  output?: string;
+  out?: string;
   id?: string;
+  skipInvalid?: boolean;
 }
 
 interface ImportTrajectoriesOptions {
   harness: string;
-  output: string;
+  out: string;
   rejects?: string;
   aliases?: string;
   system: string;
@@ -52,8 +54,8 @@ async function importTrajectories(logs: string, options: ImportTrajectoriesOptio
     hookTurns: oneOf('--hook-turns', options.hookTurns, ['strict', 'loose'] as const),
     ...(options.aliases ? { aliases: await loadAliases(options.aliases) } : {}),
   };
-  const rejectsFile = options.rejects ?? `${options.output.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
-  const outputs = await openRowOutputs(options.output, rejectsFile);
+  const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
+  const outputs = await openRowOutputs(options.out, rejectsFile);
   const counts = { read: 0, written: 0, rejected: 0 };
   const totals = { aliasedTools: 0, aliasedSkills: 0, skillBodies: 0, hookMarkers: 0, systemRendered: 0 };
   const byReason: Record<string, number> = {};
@@ -95,9 +97,9 @@ async function importTrajectories(logs: string, options: ImportTrajectoriesOptio
     `read ${counts.read} log lines: ${counts.written} written + ${counts.rejected} rejected`,
     `rejected by reason: ${reasons || 'none'}`,
     `reconciled: ${totals.systemRendered} system prompts rendered, ${totals.aliasedTools} tool names and ${totals.aliasedSkills} skill ids aliased, ${totals.skillBodies} skill bodies filled, ${totals.hookMarkers} hook decisions marked`,
-    `out: ${options.output}${counts.rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}`,
+    `out: ${options.out}${counts.rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}`,
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  printResult({ ...counts, byReason, reconciled: totals, out: options.out, rejects: rejectsFile }, lines);
   // The trajectories were written, but part of the log could not be: say so in the exit code too.
   if (counts.rejected > 0) process.exitCode = 1;
 }
@@ -127,13 +129,13 @@ export function registerImport(program: Command): void {
     );
   const finish = async (harnessInput: unknown, options: ImportOptions) => {
     const harness = parseHarness(harnessInput);
-    await emit(serialize(harness, options.output), options.output);
+    await writeProduct('harness', harness, serialize(harness, options.out), options.out);
   };
   command
     .command('mcp')
     .description('tools from an MCP tools/list result (the JSON-RPC response or its result)')
     .argument('<file>', 'JSON file')
-    .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
+    .addOption(outOption('file', 'harness file to write (.yaml or .json); standard output when absent'))
     .option('--id <id>', 'harness id (default: the file name)')
     .action(async (file: string, options: ImportOptions) => {
       const tools = located(await readDocument(file), importMcpTools);
@@ -143,7 +145,7 @@ export function registerImport(program: Command): void {
     .command('openai-tools')
     .description('tools from an OpenAI `tools` array (Chat Completions or Responses form)')
     .argument('<file>', 'JSON file')
-    .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
+    .addOption(outOption('file', 'harness file to write (.yaml or .json); standard output when absent'))
     .option('--id <id>', 'harness id (default: the file name)')
     .action(async (file: string, options: ImportOptions) => {
       const tools = located(await readDocument(file), importOpenAITools);
@@ -153,11 +155,29 @@ export function registerImport(program: Command): void {
     .command('skills')
     .description('skills from a folder of Agent Skills (<name>/SKILL.md)')
     .argument('<folder>', 'folder holding one sub-folder per skill')
-    .option('-o, --output <file>', 'harness file to write (.yaml or .json); standard output when absent')
+    .addOption(outOption('file', 'harness file to write (.yaml or .json); standard output when absent'))
     .option('--id <id>', 'harness id (default: the folder name)')
+    .option(
+      '--skip-invalid',
+      'leave out invalid skills, report each on standard error (file, line, reason), import the others; exits 1 when any was left out',
+    )
     .action(async (folder: string, options: ImportOptions) => {
-      const skills = await loadSkillsFolder(folder);
-      await finish(skeletonHarness({ id: options.id ?? idFrom(folder, 'skills'), skills }), options);
+      const read = await readSkillsFolder(folder);
+      if (read.issues.length > 0 && !options.skipInvalid)
+        throw new HarnessAugmentError(`${folder}: invalid skills: ${read.issues.length} issue(s)`, {
+          issues: read.issues,
+        });
+      await finish(
+        skeletonHarness({ id: options.id ?? idFrom(folder, 'skills'), skills: read.skills }),
+        options,
+      );
+      if (read.skipped.length > 0) {
+        printIssues(read.issues, process.stderr);
+        process.stderr.write(
+          `imported ${read.skills.length} skills, left out ${read.skipped.length}: ${read.skipped.join(', ')}\n`,
+        );
+        process.exitCode = exitCodes.invalid;
+      }
     });
   command
     .command('trajectories')
@@ -166,10 +186,10 @@ export function registerImport(program: Command): void {
     )
     .argument('<logs>', 'log JSONL file: one conversation per line with `messages` (and `context`)')
     .requiredOption('--harness <file>', 'the harness the trajectories must validate under')
-    .requiredOption('-o, --output <file>', 'trajectories JSONL to write')
+    .addOption(outOption('file', 'trajectories JSONL to write', { required: true }))
     .option(
       '--rejects <file>',
-      'rejects JSONL with line and reason (default: <output without .jsonl>.rejects.jsonl, written when anything is rejected)',
+      'rejects JSONL with line and reason (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
     )
     .option(
       '--aliases <file>',

@@ -4,7 +4,8 @@ import { readDocument } from '../../harness/documents.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { invertOutput } from '../../trajectory/relabel.js';
 import { type Message, MessageSchema } from '../../trajectory/schema.js';
-import { emit } from '../io.js';
+import { nonNegativeInteger } from '../io.js';
+import { outOption, prepareOutputFile, writeProduct } from '../output.js';
 import { readRows } from '../rows.js';
 
 /** Accepts a message, an array of messages, or a Chat Completions response. */
@@ -31,8 +32,14 @@ export function registerInvert(program: Command): void {
       '--output <file>',
       'the model output: an assistant message, an array of messages, or a Chat Completions response',
     )
-    .option('-o, --out <file>', 'write the result to a file instead of standard output')
-    .action(async (options: { rows: string; id: string; output: string; out?: string }) => {
+    .option(
+      '--turn <n>',
+      'the viewer turn the output answers (1 = first viewer message); merged skills map back to the source the gold loaded in that turn',
+    )
+    .addOption(outOption('file', 'write the result to a file instead of standard output'))
+    .action(async (options: { rows: string; id: string; output: string; out?: string; turn?: string }) => {
+      if (options.out !== undefined) await prepareOutputFile(options.out);
+      const turn = options.turn === undefined ? undefined : nonNegativeInteger('--turn', options.turn);
       let row: AugmentRow | undefined;
       for await (const found of readRows(options.rows, options.id)) row = found;
       if (!row) throw new HarnessAugmentError(`no row ${options.id}`, { kind: 'usage' });
@@ -48,7 +55,7 @@ export function registerInvert(program: Command): void {
           },
         );
       }
-      const inverted = invertOutput(parsed.messages, row.relabel);
+      const inverted = invertOutput(parsed.messages, row.relabel, turn === undefined ? {} : { turn });
       const result =
         parsed.shape === 'message'
           ? inverted[0]
@@ -61,6 +68,6 @@ export function registerInvert(program: Command): void {
                   message: inverted[index],
                 })),
               };
-      await emit(JSON.stringify(result, null, 2), options.out);
+      await writeProduct('result', result, JSON.stringify(result, null, 2), options.out);
     });
 }

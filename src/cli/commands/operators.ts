@@ -1,13 +1,16 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { builtinRegistry } from '../operators-registry.js';
+import { printResult } from '../output.js';
 
 export function registerOperators(program: Command): void {
   program
     .command('operators')
     .description('list the perturbation operators with their dimension, mode and parameters')
-    .option('--json', 'print an array of { name, dimension, mode, version, description, params }')
-    .action(async (options: { json?: boolean }) => {
+    .description(
+      'list the perturbation operators (with --json: an array of { name, dimension, mode, version, description, params })',
+    )
+    .action(async () => {
       const operators = (await builtinRegistry()).list();
       const rows = operators.map((operator) => ({
         name: operator.id,
@@ -17,10 +20,6 @@ export function registerOperators(program: Command): void {
         description: operator.description,
         params: z.toJSONSchema(operator.params, { io: 'input' }),
       }));
-      if (options.json) {
-        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-        return;
-      }
       const lines: string[] = [];
       for (const row of rows) {
         const properties =
@@ -40,6 +39,6 @@ export function registerOperators(program: Command): void {
         );
       }
       lines.push(`${rows.length} operators`);
-      process.stdout.write(`${lines.join('\n')}\n`);
+      printResult(rows, lines);
     });
 }

@@ -1,9 +1,17 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
-import { loadPipelineConfig } from '../../pipeline/config.js';
+import { HarnessAugmentError, quote } from '../../harness/issues.js';
+import {
+  ExportFormatSchema,
+  exportsOf,
+  loadPipelineConfig,
+  type PipelineConfig,
+} from '../../pipeline/config.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
+import { positiveInteger } from '../io.js';
 import { builtinRegistry } from '../operators-registry.js';
+import { outOption, prepareOutputFolder, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { pipelineScenario } from '../scenario-option.js';
 import { parseShard } from '../shard.js';
@@ -12,6 +20,8 @@ interface PipelineRunCliOptions {
   resume?: boolean;
   shard?: string;
   out?: string;
+  concurrency?: string;
+  exports?: string;
 }
 
 export function registerPipeline(program: Command): void {
@@ -29,23 +39,33 @@ export function registerPipeline(program: Command): void {
       '--shard <i/n>',
       'only the tasks whose position modulo n is i (run each shard into its own --out)',
     )
-    .option('--out <dir>', 'output folder (overrides the config’s `out`)')
+    .addOption(outOption('folder', 'output folder (overrides the config’s `out`)'))
+    .option('--concurrency <n>', 'work units in flight at once (overrides the config’s `concurrency`, 1-256)')
+    .option(
+      '--exports <formats>',
+      `comma-separated trainer formats (overrides the config’s \`exports\`; options of a format listed there are kept): ${ExportFormatSchema.options.join(', ')}`,
+    )
     .action(async (file: string, options: PipelineRunCliOptions) => {
       const started = Date.now();
       const config = await loadPipelineConfig(file);
       if (options.out) config.out = resolve(options.out);
+      if (options.concurrency !== undefined)
+        config.concurrency = positiveInteger('--concurrency', options.concurrency, 256);
+      if (options.exports !== undefined) config.exports = exportsOption(options.exports, config);
+      await prepareOutputFolder(config.out);
       const shard = parseShard(options.shard);
       const scenario = await pipelineScenario(config);
       const dependencies = buildPipelineDependencies(config, {
         registry: await builtinRegistry(),
         ...(scenario ? { scenario } : {}),
       });
-      const progress = createProgress('pipeline');
+      const progress = createProgress('pipeline', { unit: 'units' });
       const manifest = await runPipeline(config, dependencies, {
         ...(options.resume ? { resume: true } : {}),
         ...(shard ? { shard } : {}),
         onProgress: ({ stage, counts, detail }) =>
           progress.update(
+            counts.units,
             stage === 'sft'
               ? `${counts.tasks} tasks, ${counts.examples} examples, ${counts.rejected} rejected`
               : `${stage} ${detail ?? ''}`,
@@ -73,13 +93,43 @@ export function registerPipeline(program: Command): void {
               `bench         ${manifest.bench.rows} rows: ${manifest.bench.files.map((f) => `${config.out}/${f.path}`).join(', ')}`,
             ]
           : []),
+        ...(manifest.opd
+          ? [
+              `opd           ${manifest.opd.rows.distillation} prompt-only + ${manifest.opd.rows.gkd} GKD rows, teacher ${manifest.opd.teacher}: ${config.out}/opd/`,
+            ]
+          : []),
+        ...(manifest.rl
+          ? [
+              `rl            ${manifest.rl.counts.rows} rows in ${manifest.rl.counts.groups} groups (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original): ${manifest.rl.formats.map((entry) => `${config.out}/rl/${entry.format}/`).join(', ')}`,
+            ]
+          : []),
         `manifest: ${config.out}/manifest.json  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
       for (const [name, client] of Object.entries(dependencies.clients)) {
         const stats = client.stats();
         lines.push(`${name} endpoint: ${stats.requests} requests, ${stats.retries} retries`);
       }
-      process.stdout.write(`${lines.join('\n')}\n`);
+      printResult({ out: config.out, manifest }, lines);
       if (counts.rejected > 0 && counts.examples === 0) process.exitCode = 1;
     });
+}
+
+/** `--exports trl,openai`: the formats, each with the options the configuration gives it, if any. */
+function exportsOption(text: string, config: PipelineConfig): PipelineConfig['exports'] {
+  const configured = new Map(exportsOf(config));
+  const formats = text
+    .split(',')
+    .map((format) => format.trim())
+    .filter(Boolean);
+  if (formats.length === 0) throw new HarnessAugmentError('--exports names no format', { kind: 'usage' });
+  return formats.map((format) => {
+    const parsed = ExportFormatSchema.safeParse(format);
+    if (!parsed.success)
+      throw new HarnessAugmentError(
+        `--exports: unknown format ${quote(format)}; one of ${ExportFormatSchema.options.join(', ')}`,
+        { kind: 'usage' },
+      );
+    const options = configured.get(format);
+    return options && Object.keys(options).length > 0 ? { [parsed.data]: options } : parsed.data;
+  }) as PipelineConfig['exports'];
 }

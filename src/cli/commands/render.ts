@@ -3,7 +3,7 @@ import { readDocument } from '../../harness/documents.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { renderSystemPrompt } from '../../harness/render-prompt.js';
-import { emit } from '../io.js';
+import { outOption, prepareOutputFile, writeProduct } from '../output.js';
 
 export function registerRender(program: Command): void {
   program
@@ -11,8 +11,9 @@ export function registerRender(program: Command): void {
     .description('render the system prompt of a harness for a request context')
     .argument('<harness>', 'harness file')
     .option('-c, --context <file>', 'request context as JSON or YAML (room state, products, …)')
-    .option('-o, --output <file>', 'write the prompt to a file instead of standard output')
-    .action(async (harnessFile: string, options: { context?: string; output?: string }) => {
+    .addOption(outOption('file', 'write the prompt to a file instead of standard output'))
+    .action(async (harnessFile: string, options: { context?: string; out?: string }) => {
+      if (options.out !== undefined) await prepareOutputFile(options.out);
       const harness = await loadHarnessFile(harnessFile);
       let context: Record<string, unknown> = {};
       if (options.context) {
@@ -24,6 +25,7 @@ export function registerRender(program: Command): void {
         }
         context = value as Record<string, unknown>;
       }
-      await emit(renderSystemPrompt(harness, context), options.output);
+      const prompt = renderSystemPrompt(harness, context);
+      await writeProduct('prompt', prompt, prompt, options.out);
     });
 }

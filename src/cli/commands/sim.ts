@@ -6,6 +6,7 @@ import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { nonNegativeInteger, openAtomicLines } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
+import { outOption, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 import { parseShard } from '../shard.js';
@@ -80,7 +81,7 @@ export function registerSim(program: Command): void {
     .option('--concurrency <n>', 'episodes played at once')
     .option('--shard <i/n>', 'only the episodes whose position modulo n is i')
     .option('--strict', 'assert every hook decision of the oracle script (fixture generation)')
-    .requiredOption('--out <file>', 'trajectories JSONL')
+    .addOption(outOption('file', 'trajectories JSONL', { required: true }))
     .option('--report <file>', 'per-episode rewards JSONL (default <out>.rewards.jsonl)')
     .option(
       '--variants-out <file>',
@@ -103,7 +104,7 @@ export function registerSim(program: Command): void {
         scenario,
         harness,
         ...(options.episodes !== undefined
-          ? { episodes: nonNegativeInteger('--episodes', options.episodes) }
+          ? { episodes: nonNegativeInteger('--episodes', options.episodes, 10_000_000) }
           : {}),
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
         ...(options.idPrefix !== undefined ? { idPrefix: options.idPrefix } : {}),
@@ -111,7 +112,7 @@ export function registerSim(program: Command): void {
         ...(shard ? { shard } : {}),
         ...(options.strict ? { strict: true } : {}),
         ...(options.concurrency
-          ? { concurrency: nonNegativeInteger('--concurrency', options.concurrency) }
+          ? { concurrency: nonNegativeInteger('--concurrency', options.concurrency, 1024) }
           : {}),
       };
       if (options.augment) simulateOptions.augment = await augmentPlan(options.augment, options.severity);
@@ -133,7 +134,7 @@ export function registerSim(program: Command): void {
       const out = await openAtomicLines(options.out);
       const report = await openAtomicLines(reportFile);
       const variants = options.augment ? await openAtomicLines(variantsFile) : undefined;
-      const progress = createProgress('sim');
+      const progress = createProgress('sim', { total: simulateOptions.episodes, unit: 'episodes' });
       const totals = { episodes: 0, invalid: 0, faults: 0, deviations: 0, augmentSkipped: 0 };
       // Reward names in the order the scenario's scores give them, then the total.
       const rewards = new Map<string, number[]>();
@@ -174,7 +175,7 @@ export function registerSim(program: Command): void {
             await variants.write(
               `${JSON.stringify({ id: episode.id, variantId: episode.variant.id, ops: episode.variant.ops, harness: episode.harness, relabel: episode.variant.relabel })}\n`,
             );
-          progress.update(`${totals.episodes} episodes`);
+          progress.update(totals.episodes);
         }
       } catch (error) {
         progress.done();
@@ -193,7 +194,10 @@ export function registerSim(program: Command): void {
         `tool faults: ${totals.faults}; script deviations: ${totals.deviations}${options.augment ? `; episodes without a certified variant: ${totals.augmentSkipped}` : ''}`,
         `out: ${options.out}  report: ${reportFile}${variants ? `  variants: ${variantsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      printResult(
+        { out: options.out, report: reportFile, ...(variants ? { variants: variantsFile } : {}), ...totals },
+        lines,
+      );
       if (totals.invalid > 0) process.exitCode = 1;
     });
 }

@@ -4,6 +4,7 @@ import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { validateTrajectoriesFile } from '../../trajectory/validate-trajectories-file.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { exitCodes, printIssues } from '../io.js';
+import { outputMode } from '../output.js';
 
 interface ValidateOptions {
   trajectories?: string;
@@ -18,10 +19,10 @@ export function registerValidate(program: Command): void {
     .description('check a harness file, and optionally a trajectories JSONL file under it')
     .argument('<harness>', 'harness file (.yaml, .yml or .json)')
     .option('-t, --trajectories <file>', 'trajectories JSONL file to validate under the harness')
-    .option('--json', 'print a JSON report instead of lines')
     .option('--no-system-check', 'do not compare system messages with the rendered prompt')
     .option('--hook-checks <module>', 'a module exporting the custom hook checks the harness names')
     .action(async (harnessFile: string, options: ValidateOptions) => {
+      options.json = outputMode().json;
       const hookChecks = await loadHookChecks(options.hookChecks);
       const checks = hookChecks ? { hookChecks } : {};
       let harness: Awaited<ReturnType<typeof loadHarnessFile>>;
@@ -54,7 +55,7 @@ export function registerValidate(program: Command): void {
         process.stdout.write(
           `${JSON.stringify({ harness: summary, ...(report ? { trajectories: { file: options.trajectories, ...report } } : {}) }, null, 2)}\n`,
         );
-      } else {
+      } else if (!outputMode().quiet) {
         process.stdout.write(
           `${harnessFile}: valid harness "${harness.id}" (${summary.skills} skills, ${summary.hooks} hooks, ${summary.sections} prompt sections, ${summary.tools} tools)\n`,
         );

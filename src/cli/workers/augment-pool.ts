@@ -26,7 +26,18 @@ function workerFile(): string {
  * const pool = createAugmentPool(setup, 4); try { … } finally { await pool.close(); }
  */
 export function createAugmentPool(setup: AugmentWorkerSetup, threads: number): AugmentPool {
-  const pool = new Piscina({ filename: workerFile(), minThreads: threads, maxThreads: threads });
+  const filename = workerFile();
+  // From source (tests, `tsx`), a worker needs the TypeScript loader unless the process already has one.
+  const loader =
+    filename.endsWith('.ts') && !process.execArgv.some((argument) => argument.includes('tsx'))
+      ? ['--import', 'tsx']
+      : [];
+  const pool = new Piscina({
+    filename,
+    minThreads: threads,
+    maxThreads: threads,
+    execArgv: [...process.execArgv, ...loader],
+  });
   return {
     augmentVariants: (trajectory) => pool.run({ setup, trajectory }) as Promise<ExampleResult[]>,
     concurrency: threads * 2,

@@ -2,15 +2,17 @@
 // followed by a Markdown body. The harness fields that the format has no place for travel in `metadata`
 // under `hsa-` keys, so that rendering then parsing a skill gives it back exactly.
 import type { Dirent } from 'node:fs';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import YAML from 'yaml';
 import { createLineLocator, findForbiddenKeys } from '../documents.js';
 import { contentHash } from '../hash.js';
-import { HarnessAugmentError, type Issue, type JsonPath, type SafeResult } from '../issues.js';
+import { HarnessAugmentError, type Issue, type JsonPath, quote, type SafeResult } from '../issues.js';
 import { lineAndColumn } from '../json-syntax.js';
 import { fromZodIssues } from '../parse-harness.js';
-import { type Skill, SkillSchema } from '../schema.js';
+import { type SkillFile as BundledFile, type Skill, SkillSchema } from '../schema.js';
+import { makeFolder } from '../write-file-atomic.js';
+import { stringifyYaml } from '../yaml-text.js';
 import { isPlainObject, jsonTypeOf } from './tool-fields.js';
 
 /** The Agent Skills name rule: lowercase letters and digits in hyphen-separated runs, at most 64 characters. */
@@ -184,12 +186,14 @@ function readSkillDocument(text: string, source: string | undefined): SkillDocum
     return fail(withLines(issues), lineOf, name);
 
   const idFromMetadata = metadata.id !== undefined;
+  const frontMatter = otherFrontMatter(value);
   const skill = {
     id: metadata.id ?? name,
     kind: metadata.kind ?? 'reply',
     description,
     body: split.body,
     ...(metadata.risk === undefined ? {} : { risk: metadata.risk }),
+    ...(frontMatter === undefined ? {} : { frontMatter }),
   };
   const parsed = SkillSchema.safeParse(skill);
   if (!parsed.success) {
@@ -201,6 +205,26 @@ function readSkillDocument(text: string, source: string | undefined): SkillDocum
     return fail(withLines(moved), lineOf, name);
   }
   return { name, lineOf, result: { success: true, data: parsed.data } };
+}
+
+const hsaKeys = new Set<string>(Object.values(skillMetadataKeys));
+
+/**
+ * The front-matter fields a harness skill keeps for export: all but `name` and `description`, and
+ * `metadata` without its `hsa-` keys (dropped when nothing else is left in it).
+ */
+function otherFrontMatter(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  const kept: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === 'name' || key === 'description') continue;
+    if (key === 'metadata' && isPlainObject(entry)) {
+      const rest = Object.fromEntries(Object.entries(entry).filter(([inner]) => !hsaKeys.has(inner)));
+      if (Object.keys(rest).length > 0 || Object.keys(entry).length === 0) kept.metadata = rest;
+      continue;
+    }
+    kept[key] = entry;
+  }
+  return Object.keys(kept).length > 0 ? kept : undefined;
 }
 
 function readName(value: unknown, issues: Issue[]): string | undefined {
@@ -220,7 +244,7 @@ function readName(value: unknown, issues: Issue[]): string | undefined {
     issues.push({
       code: 'invalid_skill_name',
       path: ['name'],
-      message: `name ${JSON.stringify(value)} must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
+      message: `name ${quote(value)} must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
     });
     return undefined;
   }
@@ -318,7 +342,8 @@ export function safeParseSkillMarkdown(text: string, source?: string): SafeResul
 /**
  * Parses the text of a SKILL.md into a skill: the id is `metadata.hsa-id` or else `name`, the kind
  * `metadata.hsa-kind` or else `reply`, the risk `metadata.hsa-risk`. Throws a HarnessAugmentError listing
- * every issue. `license`, `compatibility`, `allowed-tools` and other metadata are not kept.
+ * every issue. `license`, `compatibility`, `allowed-tools`, other `metadata` and any other front-matter
+ * field are kept in `frontMatter`, so `renderSkillMarkdown` writes them back.
  *
  * @example
  * parseSkillMarkdown('---\nname: item-qa\ndescription: Product questions\n---\n\nQuote the final price.\n')
@@ -338,7 +363,8 @@ export function parseSkillMarkdown(text: string, source?: string): Skill {
 /**
  * Renders a skill as a SKILL.md whose `parseSkillMarkdown` gives the same skill back: the name in the Agent
  * Skills format, the exact id in `metadata.hsa-id` when the name differs, a `strategy` kind and a risk in
- * `metadata`. Throws a HarnessAugmentError when the skill is invalid or its description is too long.
+ * `metadata`, then the kept front-matter fields (`frontMatter`). Bundled `files` are written by
+ * `writeSkillsFolder`. Throws a HarnessAugmentError when the skill is invalid or its description is too long.
  *
  * @example
  * renderSkillMarkdown({ id: 'item_qa', kind: 'reply', description: 'Product questions', body: 'Quote the final price.' })
@@ -369,29 +395,96 @@ export function renderSkillMarkdown(skill: Skill, options: RenderSkillOptions = 
       ],
     });
   }
-  const metadata: Record<string, string> = {};
+  const { metadata: keptMetadata, ...keptFields } = skill.frontMatter ?? {};
+  const metadata: Record<string, unknown> = isPlainObject(keptMetadata) ? { ...keptMetadata } : {};
   if (skill.id !== name) metadata[skillMetadataKeys.id] = skill.id;
   if (skill.kind !== 'reply') metadata[skillMetadataKeys.kind] = skill.kind;
   if (skill.risk !== undefined) metadata[skillMetadataKeys.risk] = skill.risk;
   const frontMatter = {
     name,
     description: skill.description,
-    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+    ...keptFields,
+    ...(Object.keys(metadata).length > 0 || isPlainObject(keptMetadata) ? { metadata } : {}),
   };
   // No line folding and no block scalars: every string stays on one line, quoted and escaped when needed.
-  const yaml = YAML.stringify(frontMatter, { lineWidth: 0, blockQuote: false, doubleQuotedAsJSON: true });
+  const yaml = stringifyYaml(frontMatter, { lineWidth: 0, blockQuote: false, doubleQuotedAsJSON: true });
   return `---\n${yaml}---\n\n${skill.body}\n`;
+}
+
+/** What reading a folder of Agent Skills gives: the valid skills and the issues of the others. */
+export interface SkillsFolder {
+  skills: Skill[];
+  /** Issues with file and line; each invalid SKILL.md is left out of `skills`. */
+  issues: Issue[];
+  /** The SKILL.md files left out, in folder order. */
+  skipped: string[];
+}
+
+/** Options of `loadSkillsFolder`. */
+export interface LoadSkillsOptions {
+  /** Leave out invalid skills (their issues go to `onIssue`) instead of throwing. */
+  skipInvalid?: boolean;
+  onIssue?: (issue: Issue) => void;
+}
+
+/** The most bytes a skill folder may bundle; beyond it the skill is invalid. */
+const maxBundledBytes = 16 * 1024 * 1024;
+const maxBundledFiles = 2_000;
+
+/**
+ * The files a skill folder bundles besides its SKILL.md, in code-unit order of their paths, text as UTF-8
+ * and other bytes as base64. Links are not followed.
+ */
+async function readBundledFiles(folder: string, file: string): Promise<{ files: BundledFile[] } | Issue> {
+  const files: BundledFile[] = [];
+  let bytes = 0;
+  const walk = async (relative: string): Promise<Issue | undefined> => {
+    const entries = await readdir(join(folder, relative), { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (path === fileName || entry.isSymbolicLink()) continue;
+      if (entry.isDirectory()) {
+        const issue = await walk(path);
+        if (issue) return issue;
+        continue;
+      }
+      if (!entry.isFile()) continue;
+      const content = await readFile(join(folder, path));
+      bytes += content.length;
+      if (files.length >= maxBundledFiles || bytes > maxBundledBytes) {
+        return {
+          code: 'bundle_too_large',
+          path: ['files'],
+          file,
+          message: `the skill folder bundles more than ${maxBundledFiles} files or ${maxBundledBytes} bytes`,
+        };
+      }
+      const text = content.toString('utf8');
+      const isText = Buffer.from(text, 'utf8').equals(content);
+      files.push({
+        path,
+        encoding: isText ? 'utf8' : 'base64',
+        content: isText ? text : content.toString('base64'),
+      });
+    }
+    return undefined;
+  };
+  const issue = await walk('');
+  return issue ?? { files };
 }
 
 /**
  * Reads every `<dir>/<folder>/SKILL.md`, folders in code-unit order of their names, so the result is the
- * same on every machine; folders without a SKILL.md are skipped. Throws a HarnessAugmentError listing the
- * issues of all files, including a `name` that differs from its folder and ids used twice.
+ * same on every machine; folders without a SKILL.md are left aside. Each skill keeps its other
+ * front-matter fields and the files its folder bundles (`scripts/`, `reference/*.md`, assets). Returns
+ * the valid skills and, for each invalid file, its issues with file and line: a bad field, a `name` that
+ * differs from its folder, an id used twice.
  *
  * @example
- * const skills = await loadSkillsFolder('fixtures/importers/skills');
+ * const { skills, issues } = await readSkillsFolder('fixtures/importers/skills');
  */
-export async function loadSkillsFolder(dir: string): Promise<Skill[]> {
+export async function readSkillsFolder(dir: string): Promise<SkillsFolder> {
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -410,6 +503,7 @@ export async function loadSkillsFolder(dir: string): Promise<Skill[]> {
 
   const skills: Skill[] = [];
   const issues: Issue[] = [];
+  const skipped: string[] = [];
   const firstFile = new Map<string, string>();
   for (const folder of folders) {
     const file = join(dir, folder, fileName);
@@ -423,9 +517,10 @@ export async function loadSkillsFolder(dir: string): Promise<Skill[]> {
         cause: error,
       });
     }
+    const found: Issue[] = [];
     const document = readSkillDocument(text, file);
     if (document.name !== undefined && document.name !== folder) {
-      issues.push({
+      found.push({
         code: 'name_mismatch',
         path: ['name'],
         file,
@@ -433,34 +528,53 @@ export async function loadSkillsFolder(dir: string): Promise<Skill[]> {
         message: `name "${document.name}" must match its folder "${folder}"`,
       });
     }
-    if (!document.result.success) {
-      issues.push(...document.result.issues);
-      continue;
-    }
-    const skill = document.result.data;
-    const earlier = firstFile.get(skill.id);
-    if (earlier !== undefined) {
+    if (!document.result.success) found.push(...document.result.issues);
+    const skill = document.result.success ? document.result.data : undefined;
+    const earlier = skill ? firstFile.get(skill.id) : undefined;
+    if (skill && earlier !== undefined) {
       const path = skill.id === document.name ? ['name'] : ['metadata', skillMetadataKeys.id];
-      issues.push({
+      found.push({
         code: 'duplicate_id',
         path,
         file,
         line: document.lineOf(path),
         message: `skill id "${skill.id}" is already used by ${earlier}`,
       });
+    }
+    const bundle = skill && found.length === 0 ? await readBundledFiles(join(dir, folder), file) : undefined;
+    if (bundle && 'code' in bundle) found.push(bundle);
+    if (!skill || found.length > 0 || !bundle || 'code' in bundle) {
+      issues.push(...found);
+      skipped.push(file);
       continue;
     }
     firstFile.set(skill.id, file);
-    skills.push(skill);
+    skills.push(bundle.files.length > 0 ? { ...skill, files: bundle.files } : skill);
   }
-  if (issues.length > 0)
-    throw new HarnessAugmentError(`${dir}: invalid skills: ${issues.length} issue(s)`, { issues });
-  return skills;
+  return { skills, issues, skipped };
 }
 
 /**
- * Writes each skill to `<dir>/<name>/SKILL.md` (creating folders, replacing files) and returns the paths
- * written, in the order of the skills. Names come from `skillName`; when two skills would share a name the
+ * Reads a folder of Agent Skills (`readSkillsFolder`). Throws a HarnessAugmentError listing the issues of
+ * all files, unless `skipInvalid` is set: then the invalid skills are left out and their issues go to
+ * `onIssue`.
+ *
+ * @example
+ * const skills = await loadSkillsFolder('skills', { skipInvalid: true, onIssue: (issue) => console.error(formatIssue(issue)) });
+ */
+export async function loadSkillsFolder(dir: string, options: LoadSkillsOptions = {}): Promise<Skill[]> {
+  const folder = await readSkillsFolder(dir);
+  if (folder.issues.length > 0 && !options.skipInvalid)
+    throw new HarnessAugmentError(`${dir}: invalid skills: ${folder.issues.length} issue(s)`, {
+      issues: folder.issues,
+    });
+  for (const issue of folder.issues) options.onIssue?.(issue);
+  return folder.skills;
+}
+
+/**
+ * Writes each skill to `<dir>/<name>/SKILL.md` with its bundled files beside it (creating folders,
+ * replacing files) and returns the SKILL.md paths written, in the order of the skills. Names come from `skillName`; when two skills would share a name the
  * later ones get `-2`, `-3`, … Throws a HarnessAugmentError when a skill is invalid or ids repeat.
  *
  * @example
@@ -492,12 +606,18 @@ export async function writeSkillsFolder(skills: Skill[], dir: string): Promise<s
     text: renderSkillMarkdown(skills[index] as Skill, { name }),
   }));
   const files: string[] = [];
-  for (const { name, text } of rendered) {
+  for (const [index, { name, text }] of rendered.entries()) {
     const folder = join(dir, name);
-    await mkdir(folder, { recursive: true });
+    await makeFolder(folder);
     const file = join(folder, fileName);
     await writeFile(file, text, 'utf8');
     files.push(file);
+    // Bundled files come back byte for byte, next to the SKILL.md that links to them.
+    for (const bundled of skills[index]?.files ?? []) {
+      const target = join(folder, ...bundled.path.split('/'));
+      await makeFolder(dirname(target));
+      await writeFile(target, Buffer.from(bundled.content, bundled.encoding));
+    }
   }
   return files;
 }

@@ -1,9 +1,12 @@
 // The public surface of the importers: MCP tools, OpenAI tools, Agent Skills SKILL.md, and a skeleton harness.
 export {
+  type LoadSkillsOptions,
   loadSkillsFolder,
   parseSkillMarkdown,
   type RenderSkillOptions,
+  readSkillsFolder,
   renderSkillMarkdown,
+  type SkillsFolder,
   safeParseSkillMarkdown,
   skillMetadataKeys,
   skillName,

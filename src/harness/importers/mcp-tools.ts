@@ -116,10 +116,33 @@ export function safeImportMcpTools(result: unknown): SafeResult<Tool[]> {
     } else {
       parameters = readParameters(entry.inputSchema, at('inputSchema'), issues);
     }
+    let outputSchema: Record<string, unknown> | undefined;
+    if (entry.outputSchema !== undefined) {
+      if (isPlainObject(entry.outputSchema)) outputSchema = structuredClone(entry.outputSchema);
+      else
+        issues.push({
+          code: 'invalid_type',
+          path: at('outputSchema'),
+          message: `outputSchema must be a JSON Schema object, not ${jsonTypeOf(entry.outputSchema)}`,
+        });
+    }
+    if (entry.annotations !== undefined && !isPlainObject(entry.annotations))
+      issues.push({
+        code: 'invalid_type',
+        path: at('annotations'),
+        message: `annotations must be an object, not ${jsonTypeOf(entry.annotations)}`,
+      });
     if (name === undefined || parameters === undefined) return;
     named.push({ name, path: at('name') });
     // MCP's display-name order is title, annotations.title, name; a harness tool needs a description.
-    tools.push({ name, description: description ?? title ?? annotationTitle ?? name, parameters });
+    tools.push({
+      name,
+      description: description ?? title ?? annotationTitle ?? name,
+      parameters,
+      ...(title === undefined ? {} : { title }),
+      ...(isPlainObject(entry.annotations) ? { annotations: structuredClone(entry.annotations) } : {}),
+      ...(outputSchema === undefined ? {} : { outputSchema }),
+    });
   });
   checkDuplicateNames(named, issues);
   return issues.length > 0 ? { success: false, issues } : { success: true, data: tools };
@@ -127,8 +150,8 @@ export function safeImportMcpTools(result: unknown): SafeResult<Tool[]> {
 
 /**
  * Reads an MCP `tools/list` result, bare or inside its JSON-RPC response, into harness tools; throws a
- * HarnessAugmentError listing every issue. `title`, `outputSchema`, `annotations`, `icons` and `_meta` are
- * not kept: a harness tool has only a name, a description and parameters.
+ * HarnessAugmentError listing every issue. `title`, `annotations` and `outputSchema` are kept on the
+ * harness tool (and written back by `exportMcpTools`); `icons` and `_meta` are not.
  *
  * @example
  * const tools = importMcpTools(JSON.parse(await readFile('tools-list.json', 'utf8')));
@@ -142,7 +165,8 @@ export function importMcpTools(result: unknown): Tool[] {
 }
 
 /**
- * Writes harness tools as an MCP `tools/list` result; `parameters` become `inputSchema`. Throws a
+ * Writes harness tools as an MCP `tools/list` result; `parameters` become `inputSchema`, and `title`,
+ * `outputSchema` and `annotations` are written when the tool has them. Throws a
  * HarnessAugmentError when a tool breaks the harness rules.
  *
  * @example
@@ -156,8 +180,13 @@ export function exportMcpTools(tools: Tool[]): { tools: McpTool[] } {
   return {
     tools: tools.map((tool) => ({
       name: tool.name,
+      ...(tool.title === undefined ? {} : { title: tool.title }),
       description: tool.description,
       inputSchema: structuredClone(tool.parameters) as McpTool['inputSchema'],
+      ...(tool.outputSchema === undefined ? {} : { outputSchema: structuredClone(tool.outputSchema) }),
+      ...(tool.annotations === undefined
+        ? {}
+        : { annotations: structuredClone(tool.annotations) as McpToolAnnotations }),
     })),
   };
 }

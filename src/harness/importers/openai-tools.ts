@@ -99,9 +99,21 @@ export function safeImportOpenAITools(value: unknown): SafeResult<Tool[]> {
       definition.parameters === undefined || definition.parameters === null
         ? noParameters()
         : readParameters(definition.parameters, field('parameters'), issues);
+    const strict = definition.strict;
+    if (strict !== undefined && strict !== null && typeof strict !== 'boolean')
+      issues.push({
+        code: 'invalid_type',
+        path: field('strict'),
+        message: `strict must be a boolean, not ${jsonTypeOf(strict)}`,
+      });
     if (name === undefined || parameters === undefined) return;
     named.push({ name, path: field('name') });
-    tools.push({ name, description: description ?? name, parameters });
+    tools.push({
+      name,
+      description: description ?? name,
+      parameters,
+      ...(typeof strict === 'boolean' ? { strict } : {}),
+    });
   });
   checkDuplicateNames(named, issues);
   return issues.length > 0 ? { success: false, issues } : { success: true, data: tools };
@@ -110,7 +122,7 @@ export function safeImportOpenAITools(value: unknown): SafeResult<Tool[]> {
 /**
  * Reads OpenAI function tools (Chat Completions or Responses form) into harness tools; throws a
  * HarnessAugmentError listing every issue. A missing description becomes the name, missing parameters an
- * empty object schema, and `strict` is not kept.
+ * empty object schema; `strict` is kept (and written back by `exportOpenAITools`).
  *
  * @example
  * const tools = importOpenAITools(request.tools);
@@ -142,6 +154,7 @@ export function exportOpenAITools(tools: Tool[]): OpenAIChatTool[] {
       name: tool.name,
       description: tool.description,
       parameters: structuredClone(tool.parameters),
+      ...(tool.strict === undefined ? {} : { strict: tool.strict }),
     },
   }));
 }

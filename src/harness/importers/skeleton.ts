@@ -13,7 +13,10 @@ export interface SkeletonOptions {
   skills?: Skill[];
 }
 
-/** The three prompt sections of a skeleton: a pinned role, the skill list with the loader, the tool list. */
+/**
+ * The three prompt sections of a skeleton: a pinned role, the skill list with the loader, the tool list.
+ * The lists are `{{skillList}}` and `{{toolList}}`, which the prompt operators restyle.
+ */
 const skeletonSections: NonNullable<HarnessInput['prompt']['sections']> = [
   {
     id: 'role',
@@ -25,14 +28,15 @@ const skeletonSections: NonNullable<HarnessInput['prompt']['sections']> = [
   {
     id: 'skills',
     title: 'Skills',
+    // `{{skillList}}` and `{{toolList}}` render in the prompt's list style, so `prompt/list-style` applies.
     template:
-      '{{#each skills}}- {{id}}: {{description}}\n{{/each}}' +
+      '{{skillList}}\n' +
       'Before you follow a skill, call `{{loader.tool}}` with `{{loader.argument}}` set to its id to read its rules.',
   },
   {
     id: 'tools',
     title: 'Tools',
-    template: '{{#each tools}}- {{name}}: {{description}}\n{{/each}}',
+    template: '{{toolList}}',
   },
 ];
 

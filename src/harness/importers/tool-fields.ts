@@ -2,7 +2,7 @@
 // definition, pushes an issue with the field's JSON path when it is wrong, and returns the usable value.
 // Internal: not re-exported from the importers' index.
 
-import { formatPath, type Issue, type JsonPath } from '../issues.js';
+import { formatPath, type Issue, type JsonPath, quote } from '../issues.js';
 import { compileJsonSchema } from '../json-schema-validator.js';
 import { fromZodIssues } from '../parse-harness.js';
 import { type Tool, ToolSchema } from '../schema.js';
@@ -55,7 +55,7 @@ export function readToolName(value: unknown, path: JsonPath, issues: Issue[]): s
     issues.push({
       code: 'invalid_tool_name',
       path,
-      message: `tool name ${JSON.stringify(value)} must be 1-64 characters of A-Z, a-z, 0-9, _ and - (OpenAI function names)`,
+      message: `tool name ${quote(value)} must be 1-64 characters of A-Z, a-z, 0-9, _ and - (OpenAI function names)`,
     });
     return undefined;
   }

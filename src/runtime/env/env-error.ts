@@ -16,7 +16,9 @@ export type EnvErrorCode =
   | 'episode_done'
   | 'episode_busy'
   | 'body_too_large'
+  | 'unsupported_media_type'
   | 'too_many_episodes'
+  | 'variant_mismatch'
   | 'internal';
 
 const marker = Symbol.for('harness-augment.env-error');

@@ -38,6 +38,7 @@ export const RelabelSchema = z.strictObject({
         into: z.string().min(1),
         sources: z.array(z.string()),
         loads: z.array(z.string()),
+        loadTurns: z.array(z.number().int().min(0)).optional(),
         loader: LoaderNamesSchema,
       }),
     ]),
@@ -67,6 +68,11 @@ export const ResetRequestSchema = z.strictObject({
   index: z.number().int().min(0).optional(),
   harness: HarnessChoiceSchema.optional(),
   faults: FaultsSchema.nullable().optional(),
+  /**
+   * The variant id the caller expects the harness choice to give (an RL row's `variant_id`); a server whose
+   * policies, operators or version draw another variant answers 409 instead of scoring the wrong one.
+   */
+  variant_id: z.string().min(1).optional(),
 });
 
 export const StepRequestSchema = z.strictObject({
@@ -74,6 +80,27 @@ export const StepRequestSchema = z.strictObject({
   /** An assistant message in the Chat Completions shape; the Episode checks it (a bad one is a 400). */
   message: z.unknown(),
 });
+
+/**
+ * Refuses a step message whose tool-call `arguments` are not the JSON text of the arguments (a string), as
+ * the protocol says: re-serialising an object would train on text the model never wrote.
+ *
+ * @example
+ * checkStepArguments({ role: 'assistant', tool_calls: [{ function: { name: 'f', arguments: { a: 1 } } }] }) // throws 400 invalid_step
+ */
+export function checkStepArguments(message: unknown): void {
+  const calls = (message as { tool_calls?: unknown } | null)?.tool_calls;
+  if (!Array.isArray(calls)) return;
+  calls.forEach((call, index) => {
+    const given = (call as { function?: { arguments?: unknown } } | null)?.function?.arguments;
+    if (given !== undefined && typeof given !== 'string')
+      throw new EnvError(
+        400,
+        'invalid_step',
+        `/step: tool_calls[${index}].function.arguments must be the JSON text of the arguments (a string), not ${given === null ? 'null' : Array.isArray(given) ? 'an array' : `a${typeof given === 'object' ? 'n' : ''} ${typeof given}`} (the episode is unchanged)`,
+      );
+  });
+}
 
 /**
  * OpenRLHF's remote reward request (`openrlhf/utils/remote_rm_utils.py`): `query` (prompt + response texts),

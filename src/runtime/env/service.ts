@@ -212,6 +212,12 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
         const augmented = typeof parsed.harness === 'object' && 'augment' in parsed.harness;
         const episodeForChoice = augmented ? await withGold(scenario, made, context) : made;
         const chosen = await chooseHarness(parsed.harness, { base, episode: episodeForChoice, seed, plans });
+        if (parsed.variant_id !== undefined && parsed.variant_id !== chosen.variantId)
+          throw new EnvError(
+            409,
+            'variant_mismatch',
+            `/reset: the row expects variant "${parsed.variant_id}", this server draws ${chosen.variantId ? `"${chosen.variantId}"` : 'the base harness'} for it (different policies, operators or version)`,
+          );
         backend = await scenario.backend(made, context);
         const held = backend;
         const episode = new Episode({

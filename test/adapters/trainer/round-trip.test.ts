@@ -80,7 +80,11 @@ function trlProblems(row: unknown, argumentsEncoding: 'object' | 'string'): stri
       problems.push('bad role');
       continue;
     }
-    if (!('content' in message)) problems.push('message without content');
+    // An assistant tool-call message leaves `content` out (TRL ≥ 1.0 would hand the template None);
+    // every other message has it, and none is null.
+    if (!('content' in message) && !(message.role === 'assistant' && Array.isArray(message.tool_calls)))
+      problems.push('message without content');
+    if (message.content === null) problems.push('content is null');
     for (const call of (message.tool_calls as Array<{ function: { arguments: unknown } }> | undefined) ??
       []) {
       const ok =

@@ -46,6 +46,12 @@ describe('parseSkillMarkdown', () => {
         "Answer a viewer's question about one product in the live room (price, size, material, stock). Use when the viewer names a link number or a product on screen.",
       body: expect.stringMatching(/^# Product questions\n\n1\. Look the product up/),
       risk: 'medium',
+      // Every other front-matter field is kept for export; the hsa- metadata keys are read, not kept.
+      frontMatter: {
+        license: 'Apache-2.0',
+        'allowed-tools': 'get_product_info_by_link_id check_stock',
+        metadata: { author: 'livestream-ops', version: '1.2' },
+      },
     });
     expect(skill.body.endsWith('if the field is silent, say you will check.')).toBe(true);
   });

@@ -58,14 +58,23 @@ describe('skeletonHarness', () => {
         'You are the assistant of live-room. Live-stream shopping assistant.',
         '',
         '## Skills',
-        '- item_qa: Product questions',
-        '- price_objection: Price complaints',
+        '- item_qa (reply): Product questions',
+        '- price_objection (strategy): Price complaints',
         'Before you follow a skill, call `load_skill` with `skill_id` set to its id to read its rules.',
         '',
         '## Tools',
         '- get_product_info_by_link_id: Product details by cart link number',
       ].join('\n'),
     );
+  });
+
+  it('lists skills and tools through {{skillList}} and {{toolList}}, so prompt/list-style applies', async () => {
+    const { listStyle } = await import('../../../perturbations/prompt/list-style.js');
+    const { applyOperator } = await import('../../../src/augment/operator.js');
+    const harness = skeletonHarness({ id: 'live-room', tools, skills });
+    const applied = await applyOperator(listStyle, harness, { rng: 'x', params: { style: 'table' } });
+    if ('skip' in applied) throw new Error(applied.skip);
+    expect(renderSystemPrompt(applied.harness)).toContain('| item_qa | reply | Product questions |');
   });
 
   it('builds an empty harness from an id alone', () => {

@@ -96,6 +96,7 @@ describe('skill-content/merge', () => {
         into: 'rebooking_baggage',
         sources: ['rebooking', 'baggage'],
         loads: ['baggage'],
+        loadTurns: [1],
         loader: { tool: 'load_skill', argument: 'skill_id' },
       },
     ]);

@@ -32,9 +32,10 @@ describe('skill-content/reorder-rules', () => {
     expect(result.relabel.steps).toEqual([]);
   });
 
-  it('keeps order-sensitive rules in place and renumbers numbered lists', async () => {
+  it('keeps order-sensitive rules in place and renumbers numbered lists marked independent', async () => {
     const body = [
-      '# Steps',
+      '# Checks',
+      '<!-- hsa: independent -->',
       '1. First resolve the product.',
       '2. Quote the price.',
       '3. Name the coupon.',
@@ -46,24 +47,52 @@ describe('skill-content/reorder-rules', () => {
     for (const seed of ['a', 'b', 'c', 'd']) {
       const result = applied(await applyOperator(reorderRules, withBody(body), { rng: seed }));
       const lines = result.harness.skills.items[0]!.body.split('\n');
-      expect(lines[0]).toBe('# Steps');
-      expect(lines[1]).toBe('1. First resolve the product.');
-      expect(lines[5]).toBe('5. Finally thank the viewer.');
-      expect(lines[6]).toBe('6. Keep it short (order-sensitive)');
-      expect(lines.slice(2, 5).map((line) => line.slice(0, 3))).toEqual(['2. ', '3. ', '4. ']);
+      expect(lines.slice(0, 3)).toEqual([
+        '# Checks',
+        '<!-- hsa: independent -->',
+        '1. First resolve the product.',
+      ]);
+      expect(lines[6]).toBe('5. Finally thank the viewer.');
+      expect(lines[7]).toBe('6. Keep it short (order-sensitive)');
+      expect(lines.slice(3, 6).map((line) => line.slice(0, 3))).toEqual(['2. ', '3. ', '4. ']);
       expect(
         lines
-          .slice(2, 5)
+          .slice(3, 6)
           .map((line) => line.slice(3))
           .sort(),
       ).toEqual(['Mention stock.', 'Name the coupon.', 'Quote the price.']);
-      expect(lines.slice(2, 5).map((line) => line.slice(3))).not.toEqual([
+      expect(lines.slice(3, 6).map((line) => line.slice(3))).not.toEqual([
         'Quote the price.',
         'Name the coupon.',
         'Mention stock.',
       ]);
-      expect(lines[7]).toBe('');
+      expect(lines[8]).toBe('');
     }
+  });
+
+  it('never reorders a procedure: numbered lists, announced or marked bullet lists', async () => {
+    const procedures = [
+      // Modelled on a public spreadsheet skill: a plain numbered procedure, no sequencing words.
+      '## Workflow\n\n1. Choose the workbook.\n2. Load it with `openpyxl`.\n3. Modify the cells.\n4. Save to `out/report.xlsx`.\n5. Recalculate formulas.\n6. Verify no `#REF!` errors remain.',
+      'Follow these steps:\n- Choose the workbook.\n- Load it.\n- Save it.',
+      'Do this in order:\n- Choose the workbook.\n- Load it.',
+      '<!-- hsa: ordered -->\n- Choose the workbook.\n- Load it.',
+      '按以下步骤：\n- 选择文件。\n- 加载文件。',
+    ];
+    for (const body of procedures) {
+      expect(await applyOperator(reorderRules, withBody(body), { rng: 'x', severity: 1 }), body).toEqual({
+        skip: 'no skill body has two independent rules to reorder',
+      });
+    }
+  });
+
+  it('reorders a bullet list of independent rules next to a procedure, leaving the procedure', async () => {
+    const body =
+      '1. Load the file.\n2. Save the file.\n\nRules:\n- Never guess a price.\n- Keep replies short.\n- Quote `total`.';
+    const result = applied(await applyOperator(reorderRules, withBody(body), { rng: 'r', severity: 1 }));
+    const after = result.harness.skills.items[0]!.body;
+    expect(after.startsWith('1. Load the file.\n2. Save the file.\n\nRules:\n')).toBe(true);
+    expect(after).not.toBe(body);
   });
 
   it('skips when no body has two independent rules', async () => {

@@ -8,7 +8,8 @@ template. harness-augment writes `tools` as JSON text, because one parquet schem
 schemas that differ from row to row without padding them with nulls, and keeps each tool call's
 `arguments` as the JSON text the model wrote. This subclass decodes both, and drops the message fields
 that are null in the parquet file, just before the chat template sees them, so templates that `tojson`
-the arguments (Qwen2.5, Llama 3.x) render them once.
+the arguments (Qwen2.5, Llama 3.x) render them once. Rows may arrive as pandas hands parquet over (numpy
+arrays of dicts holding more arrays): they become plain lists and dicts first.
 """
 
 import json
@@ -16,16 +17,37 @@ import json
 from verl.utils.dataset.multiturn_sft_dataset import MultiTurnSFTDataset
 
 
+def _plain(value):
+    """Parquet rows come out of pandas as numpy arrays (lists) holding dicts (structs) that hold more
+    arrays; chat templates need plain lists and dicts (an array's truth value is ambiguous)."""
+    if not isinstance(value, (str, bytes, dict, list, tuple)) and hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _decode_arguments(arguments):
+    # The JSON text the model wrote, decoded once; a value that is not JSON text is left as it is.
+    if isinstance(arguments, str):
+        try:
+            return json.loads(arguments)
+        except ValueError:
+            return arguments
+    return arguments
+
+
 def _decode_message(message):
-    message = {key: value for key, value in dict(message).items() if value is not None}
+    message = {key: value for key, value in _plain(message).items() if value is not None}
     calls = message.get("tool_calls")
     if calls is not None:
         decoded = []
         for call in calls:
             call = dict(call)
             function = dict(call["function"])
-            if isinstance(function.get("arguments"), str):
-                function["arguments"] = json.loads(function["arguments"])
+            function["arguments"] = _decode_arguments(function.get("arguments"))
             call["function"] = function
             decoded.append(call)
         message["tool_calls"] = decoded
@@ -33,12 +55,14 @@ def _decode_message(message):
 
 
 def _decode_conversation(conversation):
-    if isinstance(conversation, (list, tuple)) and all(isinstance(item, dict) for item in conversation):
+    conversation = _plain(conversation)
+    if isinstance(conversation, list) and all(isinstance(item, dict) for item in conversation):
         return [_decode_message(message) for message in conversation]
     return conversation
 
 
 def _decode_tools(tools):
+    tools = _plain(tools)
     return json.loads(tools) if isinstance(tools, str) else tools
 
 
@@ -47,9 +71,11 @@ def _decode_on_the_way_in(target):
         return
     original = target.apply_chat_template
 
-    def apply_chat_template(conversation, *args, **kwargs):
+    def apply_chat_template(conversation=None, *args, **kwargs):
         if "tools" in kwargs:
             kwargs["tools"] = _decode_tools(kwargs["tools"])
+        if conversation is None and "messages" in kwargs:
+            conversation = kwargs.pop("messages")
         return original(_decode_conversation(conversation), *args, **kwargs)
 
     target.apply_chat_template = apply_chat_template

@@ -1,0 +1,247 @@
+// The consumer-side check of trainer exports: reads each format's rows the way its trainer does (tools
+// decoded, arguments as the trainer hands them to the template), checks role alternation, and renders every
+// row through `@huggingface/jinja` with the user's chat templates. It reports, per format and template, how
+// many rows fail and why; it never changes a file.
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Template } from '@huggingface/jinja';
+import { HarnessAugmentError, truncateText } from '../../harness/issues.js';
+
+/** A chat template to render rows through, by name (the file name) and source. */
+export interface ChatTemplateSource {
+  name: string;
+  source: string;
+}
+
+/** What failed for one (format, check) pair: counts and the first reasons, each with how often it occurred. */
+export interface ExportCheckResult {
+  format: string;
+  /** `structure` for the format's own rules, else the template's name. */
+  check: string;
+  rows: number;
+  failed: number;
+  reasons: Array<{ reason: string; rows: number }>;
+  /** The largest rendered row, in characters (a hint for the trainer's max length). */
+  longestRendered?: number;
+}
+
+interface Conversation {
+  messages: Array<Record<string, unknown>>;
+  tools: unknown[];
+}
+
+/** Formats whose rows the check reads, and where: the data file inside the format's folder. */
+const readers: Record<string, { file: string; read: (row: unknown) => Conversation }> = {
+  trl: {
+    file: 'train.jsonl',
+    read(row) {
+      const { messages, tools } = row as { messages: Conversation['messages']; tools: unknown };
+      if (typeof tools !== 'string') throw new Error('`tools` is not JSON text (SFTTrainer json.loads it)');
+      const decoded = JSON.parse(tools) as unknown;
+      if (!Array.isArray(decoded)) throw new Error('`tools` does not decode to an array');
+      return { messages, tools: decoded };
+    },
+  },
+  axolotl: {
+    file: 'train.jsonl',
+    read(row) {
+      const { messages, tools } = row as { messages: Conversation['messages']; tools: unknown };
+      if (!Array.isArray(tools)) throw new Error('`tools` is not a list (Axolotl: "Unknown tools format")');
+      // Axolotl decodes `parameters` and `arguments` JSON text before the template sees them.
+      const decodedTools = tools.map((tool) => {
+        const fn = (tool as { function: Record<string, unknown> }).function;
+        return {
+          ...(tool as object),
+          function: {
+            ...fn,
+            ...(typeof fn.parameters === 'string' ? { parameters: JSON.parse(fn.parameters) } : {}),
+          },
+        };
+      });
+      return { messages: messages.map(decodeArguments), tools: decodedTools };
+    },
+  },
+  openai: {
+    file: 'train.jsonl',
+    read(row) {
+      const { messages, tools } = row as { messages: Conversation['messages']; tools?: unknown };
+      if (tools !== undefined && !Array.isArray(tools)) throw new Error('`tools` is not an array');
+      return { messages, tools: (tools as unknown[] | undefined) ?? [] };
+    },
+  },
+};
+
+function decodeArguments(message: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(message.tool_calls)) return message;
+  return {
+    ...message,
+    tool_calls: message.tool_calls.map((call: { function: { arguments: unknown } }) => ({
+      ...call,
+      function: {
+        ...call.function,
+        arguments:
+          typeof call.function.arguments === 'string'
+            ? JSON.parse(call.function.arguments)
+            : call.function.arguments,
+      },
+    })),
+  };
+}
+
+/**
+ * Role alternation as chat templates and trainers expect it; the first problem, or undefined.
+ *
+ * @example
+ * alternationProblem([{ role: 'user' }, { role: 'user' }]) // 'messages[1]: two user messages in a row'
+ */
+export function alternationProblem(messages: ReadonlyArray<Record<string, unknown>>): string | undefined {
+  let previous: string | undefined;
+  let openCalls = 0;
+  for (const [index, message] of messages.entries()) {
+    const role = message.role;
+    if (role === 'system') {
+      if (index !== 0) return `messages[${index}]: a system message after the first turn`;
+    } else if (role === 'user') {
+      if (previous === 'user') return `messages[${index}]: two user messages in a row`;
+      if (openCalls > 0) return `messages[${index}]: a user message while tool calls are unanswered`;
+    } else if (role === 'assistant') {
+      // Two assistant messages in a row (a rejected attempt, then the fallback) are allowed: the trainers
+      // accept them; a strict-alternation template (Mistral, Gemma) refuses them when rendered.
+      if (previous === undefined || previous === 'system')
+        return `messages[${index}]: an assistant message before any user message`;
+      openCalls = Array.isArray(message.tool_calls) ? message.tool_calls.length : 0;
+    } else if (role === 'tool') {
+      if (openCalls === 0) return `messages[${index}]: a tool message that answers no call`;
+      openCalls--;
+    } else return `messages[${index}]: unknown role ${JSON.stringify(role)}`;
+    previous = role as string;
+  }
+  if (previous !== 'assistant') return 'the conversation does not end with an assistant message';
+  return undefined;
+}
+
+/**
+ * Checks the exports under `folder` (a pipeline output, its `exports/`, or one format's folder): each
+ * format's structure, and every row rendered through each template.
+ *
+ * @example
+ * const results = await checkExports('out/pipeline', { templates: [{ name: 'qwen', source }] });
+ */
+export async function checkExports(
+  folder: string,
+  options: { templates?: readonly ChatTemplateSource[] } = {},
+): Promise<ExportCheckResult[]> {
+  const formats = await findFormats(folder);
+  if (formats.length === 0)
+    throw new HarnessAugmentError(
+      `${folder}: no export to check (looked for ${Object.keys(readers).join(', ')} folders with their data file)`,
+      { kind: 'usage' },
+    );
+  const compiled = (options.templates ?? []).map((template) => {
+    try {
+      return { name: template.name, template: new Template(template.source) };
+    } catch (error) {
+      throw new HarnessAugmentError(`${template.name}: not a Jinja template: ${(error as Error).message}`, {
+        kind: 'usage',
+      });
+    }
+  });
+  const results: ExportCheckResult[] = [];
+  for (const { format, file } of formats) {
+    const reader = readers[format] as (typeof readers)[string];
+    const lines = (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+    const structure = tally(format, 'structure');
+    const conversations: Array<Conversation | undefined> = lines.map((line) => {
+      try {
+        const conversation = reader.read(JSON.parse(line));
+        const problem = alternationProblem(conversation.messages);
+        if (problem) throw new Error(problem);
+        structure.pass();
+        return conversation;
+      } catch (error) {
+        structure.fail((error as Error).message);
+        return undefined;
+      }
+    });
+    results.push(structure.result());
+    // OpenAI renders its own template server-side; rendering its rows through a local one means nothing.
+    if (format === 'openai') continue;
+    for (const { name, template } of compiled) {
+      const rendered = tally(format, name);
+      for (const conversation of conversations) {
+        if (!conversation) continue;
+        try {
+          const text = template.render({
+            messages: conversation.messages,
+            tools: conversation.tools,
+            add_generation_prompt: false,
+            bos_token: '',
+            eos_token: '',
+          });
+          rendered.pass(text.length);
+        } catch (error) {
+          rendered.fail((error as Error).message);
+        }
+      }
+      results.push(rendered.result());
+    }
+  }
+  return results;
+}
+
+function tally(format: string, check: string) {
+  let rows = 0;
+  let failed = 0;
+  let longest = 0;
+  const reasons = new Map<string, number>();
+  return {
+    pass(length = 0) {
+      rows++;
+      longest = Math.max(longest, length);
+    },
+    fail(reason: string) {
+      rows++;
+      failed++;
+      const key = truncateText(reason.split('\n')[0] ?? '', 200);
+      reasons.set(key, (reasons.get(key) ?? 0) + 1);
+    },
+    result(): ExportCheckResult {
+      return {
+        format,
+        check,
+        rows,
+        failed,
+        reasons: [...reasons.entries()]
+          .map(([reason, count]) => ({ reason, rows: count }))
+          .sort((a, b) => b.rows - a.rows || a.reason.localeCompare(b.reason))
+          .slice(0, 5),
+        ...(longest > 0 ? { longestRendered: longest } : {}),
+      };
+    },
+  };
+}
+
+async function findFormats(folder: string): Promise<Array<{ format: string; file: string }>> {
+  const candidates = [folder, join(folder, 'exports')];
+  const found: Array<{ format: string; file: string }> = [];
+  const exists = async (path: string) =>
+    readFile(path).then(
+      () => true,
+      () => false,
+    );
+  // One format's own folder.
+  const own = basename(folder);
+  if (readers[own] && (await exists(join(folder, (readers[own] as { file: string }).file))))
+    return [{ format: own, file: join(folder, (readers[own] as { file: string }).file) }];
+  for (const base of candidates) {
+    const entries = await readdir(base, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const reader = readers[entry.name];
+      if (!entry.isDirectory() || !reader) continue;
+      const file = join(base, entry.name, reader.file);
+      if (await exists(file)) found.push({ format: entry.name, file });
+    }
+    if (found.length > 0) return found;
+  }
+  return found;
+}

@@ -1,0 +1,91 @@
+// The order rule for Markdown lists, shared by the operators that move rules and by the certificate that
+// checks them: numbered lists are procedures, bullet lists are independent unless announced or marked.
+
+/** `<!-- hsa: independent -->` on the line before a list: its items may change places. */
+const independentMarker = /<!--\s*(?:hsa:\s*)?(?:independent|unordered)\s*-->/iu;
+/** `<!-- hsa: ordered -->` (or `procedure`, `pin`) on the line before a list: its items keep their order. */
+const orderedMarker = /<!--\s*(?:hsa:\s*)?(?:ordered|procedure|pin)\s*-->/iu;
+/** An introduction that announces a sequence: "Steps:", "Procedure", "in this order", 步骤, … */
+const sequenceIntroduction =
+  /\b(?:steps?|procedures?|workflow|process|in (?:this|that|the following) order|in order|sequence|sequentially|one after another)\b|步骤|流程|顺序|依次/iu;
+
+/**
+ * Whether a list whose introduction (the last non-blank line before it) is `introduction` keeps its
+ * order: a numbered list does unless the introduction is `<!-- hsa: independent -->`; a bullet list does
+ * when the introduction is `<!-- hsa: ordered -->` or announces a sequence ("Steps:", "Procedure",
+ * "in this order", 步骤, 顺序, …).
+ *
+ * @example
+ * listKeepsOrder({ numbered: true, introduction: 'Then:' }) // true
+ * listKeepsOrder({ numbered: false, introduction: 'Rules:' }) // false
+ */
+export function listKeepsOrder(list: { numbered: boolean; introduction: string }): boolean {
+  if (independentMarker.test(list.introduction)) return false;
+  if (list.numbered) return true;
+  return orderedMarker.test(list.introduction) || sequenceIntroduction.test(list.introduction);
+}
+
+/** A list of a text whose order must be kept, with the text of each item's first line. */
+export interface OrderedList {
+  /** UTF-16 offset of the list's first item. */
+  start: number;
+  items: string[];
+}
+
+const bulletItem = /^([-*+])[ \t]+(\S.*)$/u;
+const numberedItem = /^\d{1,9}[.)][ \t]+(\S.*)$/u;
+const fence = /^(```|~~~)/u;
+/** Lines that start a block of their own and so end a list item (as the skill-content operators parse). */
+const blockStart = /^(#{1,6}\s|```|~~~|\||>|<!--)/u;
+
+/**
+ * Finds the top-level lists of a Markdown text that keep their order (`listKeepsOrder`), outside code
+ * fences, with at least two items. A list runs over consecutive item lines and their continuation lines;
+ * a blank line, a heading, a fence, a table, a quote or a comment ends it.
+ *
+ * @example
+ * orderedLists('1. Load\n2. Save').map((list) => list.items) // [['Load', 'Save']]
+ */
+export function orderedLists(text: string): OrderedList[] {
+  const lists: OrderedList[] = [];
+  let inFence = false;
+  let introduction = '';
+  let current: (OrderedList & { numbered: boolean; marker: string; introduction: string }) | undefined;
+  let offset = 0;
+  const close = () => {
+    if (current && current.items.length >= 2 && listKeepsOrder(current))
+      lists.push({ start: current.start, items: current.items });
+    current = undefined;
+  };
+  for (const line of text.split('\n')) {
+    const lineStart = offset;
+    offset += line.length + 1;
+    if (inFence) {
+      if (fence.test(line)) inFence = false;
+      continue;
+    }
+    if (fence.test(line)) {
+      close();
+      inFence = true;
+      introduction = '';
+      continue;
+    }
+    const numbered = numberedItem.exec(line);
+    const bullet = numbered ? undefined : bulletItem.exec(line);
+    if (numbered || bullet) {
+      const isNumbered = numbered !== null;
+      const marker = bullet ? (bullet[1] as string) : '';
+      if (!current || current.numbered !== isNumbered || current.marker !== marker) {
+        close();
+        current = { start: lineStart, items: [], numbered: isNumbered, marker, introduction };
+      }
+      current.items.push(((numbered ?? bullet) as RegExpExecArray).at(-1)?.trim() as string);
+      continue;
+    }
+    if (current && line.trim() !== '' && (/^\s/u.test(line) || !blockStart.test(line))) continue;
+    close();
+    if (line.trim() !== '') introduction = line;
+  }
+  close();
+  return lists;
+}

@@ -1,0 +1,125 @@
+// `hsa latency`: replays a scenario's episodes against a served model (the runtime's loop, tools and
+// hooks) at a concurrency, and writes the latency report as JSON, Markdown and offline HTML.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { measureLatency } from '../../adapters/inference/measure-latency.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import { loadHarnessFile } from '../../harness/parse-harness.js';
+import { renderLatencyHtml, renderLatencyMarkdown } from '../../runtime/latency-report.js';
+import { nonNegativeInteger } from '../io.js';
+import { outOption } from '../output.js';
+import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
+
+interface LatencyOptions extends ScenarioCliOptions {
+  endpoint: string;
+  model: string;
+  harness: string;
+  apiKeyEnv: string;
+  concurrency: string;
+  duration?: string;
+  episodes?: string;
+  deadline: string;
+  seed?: string;
+  maxTokens?: string;
+  temperature?: string;
+  out: string;
+}
+
+function positive(name: string, text: string): number {
+  const value = Number(text);
+  if (!(value > 0))
+    throw new HarnessAugmentError(`${name} must be a positive number, got "${text}"`, { kind: 'usage' });
+  return value;
+}
+
+/**
+ * Registers `hsa latency`.
+ *
+ * @example
+ * registerLatency(program); // hsa latency --endpoint http://127.0.0.1:8000/v1 --model agent --harness h.yaml --scenario livestream
+ */
+export function registerLatency(program: Command): void {
+  const command = program
+    .command('latency')
+    .description(
+      'replay full agent episodes against a served model and report P50/P95/P99, TTFT and the deadline share',
+    )
+    .requiredOption('--endpoint <url>', 'OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1')
+    .requiredOption('--model <name>', 'model name sent to the endpoint')
+    .requiredOption('--harness <file>', 'base harness');
+  withScenarioOptions(command)
+    .option('--api-key-env <var>', 'environment variable holding the API key', 'OPENAI_API_KEY')
+    .option('--concurrency <n>', 'episodes in flight at once', '1')
+    .option('--duration <seconds>', 'replay the plan round after round for this long (default: one pass)')
+    .option('--episodes <n>', "episodes to plan (default: the scenario's own count)")
+    .option('--deadline <seconds>', 'a turn slower than this misses the deadline', '15')
+    .option('--seed <seed>', "plan seed (default: the scenario's own seed)")
+    .option('--max-tokens <n>', 'max_tokens per call')
+    .option('--temperature <t>', 'sampling temperature')
+    .addOption(
+      outOption('folder', 'where latency.json, latency.md and latency.html go').default('out/latency'),
+    )
+    .action(async (options: LatencyOptions) => {
+      const concurrency = nonNegativeInteger('--concurrency', options.concurrency);
+      if (concurrency < 1)
+        throw new HarnessAugmentError('--concurrency must be at least 1', { kind: 'usage' });
+      const deadlineMs = positive('--deadline', options.deadline) * 1000;
+      const durationMs =
+        options.duration !== undefined ? positive('--duration', options.duration) * 1000 : undefined;
+      const episodes =
+        options.episodes !== undefined ? nonNegativeInteger('--episodes', options.episodes) : undefined;
+      const harness = await loadHarnessFile(options.harness);
+      const scenario = await scenarioFromOptions(options, harness, options.harness);
+      const apiKey = process.env[options.apiKeyEnv];
+      try {
+        const report = await measureLatency({
+          endpoint: options.endpoint,
+          model: options.model,
+          scenario,
+          harness,
+          concurrency,
+          deadlineMs,
+          ...(apiKey ? { apiKey } : {}),
+          ...(durationMs !== undefined ? { durationMs } : {}),
+          ...(episodes !== undefined ? { episodes } : {}),
+          ...(options.seed !== undefined
+            ? { seed: options.seed }
+            : scenario.seed
+              ? { seed: scenario.seed }
+              : {}),
+          request: {
+            ...(options.maxTokens !== undefined
+              ? { max_tokens: nonNegativeInteger('--max-tokens', options.maxTokens) }
+              : {}),
+            ...(options.temperature !== undefined ? { temperature: Number(options.temperature) } : {}),
+          },
+        });
+        await mkdir(options.out, { recursive: true });
+        await writeFile(join(options.out, 'latency.json'), `${JSON.stringify(report, null, 2)}\n`);
+        await writeFile(join(options.out, 'latency.md'), renderLatencyMarkdown(report));
+        await writeFile(join(options.out, 'latency.html'), renderLatencyHtml(report));
+        const lines = [
+          `${report.episodes} episodes, ${report.turns} turns, ${report.modelCalls} model calls at concurrency ${report.concurrency} in ${(report.wallMs / 1000).toFixed(1)} s`,
+          `turn end to end: P50 ${report.turn.p50} ms, P95 ${report.turn.p95} ms, P99 ${report.turn.p99} ms; ${(100 * report.underDeadline).toFixed(1)}% within ${deadlineMs / 1000} s`,
+          ...(report.timeToFirstToken
+            ? [
+                `time to first token: P50 ${report.timeToFirstToken.p50} ms, P95 ${report.timeToFirstToken.p95} ms`,
+              ]
+            : []),
+          `server /metrics: ${report.server ? 'read' : 'not available'}`,
+          ...(report.errors.episodes > 0
+            ? [`${report.errors.episodes} episodes failed: ${report.errors.messages.join('; ')}`]
+            : []),
+          `written: ${join(options.out, 'latency.json')}, latency.md, latency.html`,
+        ];
+        process.stdout.write(`${lines.join('\n')}\n`);
+        if (report.episodes === 0 && report.errors.episodes > 0)
+          throw new HarnessAugmentError(`every episode failed: ${report.errors.messages[0]}`, {
+            kind: 'usage',
+          });
+      } finally {
+        await scenario.close?.();
+      }
+    });
+}

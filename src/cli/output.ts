@@ -1,0 +1,191 @@
+// The CLI's output conventions, in one place: `--json` for results and errors, `--quiet`, `-o, --out`,
+// output paths checked before any work, and error lines that are one line each.
+//
+// Recipe for a command (three lines):
+//   program.command('x').addOption(outOption('file', 'rows JSONL', { required: true }))   // -o, --out
+//   const out = await prepareOutputFile(options.out);     // fails now, exit 2, when it cannot be written
+//   printResult({ rows, out }, [`rows: ${rows}`]);         // JSON with --json, nothing with --quiet
+// `--json` and `--quiet` are global (defined once on the program); progress comes from `createProgress`
+// in ./progress.ts, which is silent unless standard error is a terminal.
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { type Command, Option } from 'commander';
+import { HarnessAugmentError, type Issue } from '../harness/issues.js';
+import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
+
+/** The global output switches, read by every command through this module. */
+export interface OutputMode {
+  json: boolean;
+  quiet: boolean;
+}
+
+const mode: OutputMode = { json: false, quiet: false };
+
+/** The switches in force for this run. */
+export function outputMode(): Readonly<OutputMode> {
+  return mode;
+}
+
+/** Sets the switches; `hsa` does it from argv before parsing, so that parse errors honour `--json` too. */
+export function setOutputMode(next: Partial<OutputMode>): void {
+  if (next.json !== undefined) mode.json = next.json;
+  if (next.quiet !== undefined) mode.quiet = next.quiet;
+}
+
+/** Adds `--json` and `--quiet` to the program; every subcommand accepts them, before or after its name. */
+export function addGlobalOutputOptions(program: Command): Command {
+  return program
+    .option('--json', 'print the result, or the error, as one JSON document on standard output')
+    .option('-q, --quiet', 'print no progress and no summary (errors are still printed)')
+    .hook('preAction', (_root, action) => {
+      const options = action.optsWithGlobals() as { json?: boolean; quiet?: boolean };
+      setOutputMode({ json: options.json === true, quiet: options.quiet === true });
+    });
+}
+
+/**
+ * The `-o, --out` option, one spelling for every command that writes a file or a folder.
+ *
+ * @example
+ * command.addOption(outOption('file', 'rows JSONL', { required: true }))
+ */
+export function outOption(
+  kind: 'file' | 'folder',
+  description: string,
+  options: { required?: boolean } = {},
+) {
+  const option = new Option(`-o, --out <${kind}>`, description);
+  return options.required ? option.makeOptionMandatory() : option;
+}
+
+/**
+ * Prints a command's result: the JSON value with `--json`, nothing with `--quiet`, else the lines.
+ *
+ * @example
+ * printResult({ rows: 3 }, ['rows: 3'])
+ */
+export function printResult(json: unknown, lines: readonly string[] | string): void {
+  if (mode.json) {
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
+  if (mode.quiet) return;
+  const text = typeof lines === 'string' ? lines : lines.join('\n');
+  if (text.length > 0) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/**
+ * Prints a command's product (a prompt, a schema, a harness) that goes to standard output when no file is
+ * named: with `--json` it is wrapped as `{ [key]: value }`, else printed as is; `--quiet` does not hide it.
+ */
+export function printProduct(key: string, value: unknown, text: string): void {
+  if (mode.json) process.stdout.write(`${JSON.stringify({ [key]: value }, null, 2)}\n`);
+  else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** The JSON document printed for an error under `--json`. */
+export function errorDocument(
+  exitCode: number,
+  kind: string,
+  message: string,
+  issues: readonly Issue[] = [],
+) {
+  return { error: { exitCode, kind, message, issues } };
+}
+
+/**
+ * Checks that a file can be written before any work is done: not a folder, no file in the way of its
+ * folder, the folder creatable and writable. Throws a `usage` error (exit 2) naming the path.
+ *
+ * @example
+ * await prepareOutputFile('out/rows.jsonl')
+ */
+export async function prepareOutputFile(file: string): Promise<string> {
+  const existing = await stat(file).catch(() => undefined);
+  if (existing?.isDirectory()) throw cannotWrite(file, 'it is a folder, not a file');
+  await prepareFolder(dirname(resolve(file)), file);
+  return file;
+}
+
+/**
+ * Checks that a folder exists or can be created, and is writable. Throws a `usage` error (exit 2).
+ *
+ * @example
+ * await prepareOutputFolder('out/run-1')
+ */
+export async function prepareOutputFolder(folder: string): Promise<string> {
+  const existing = await stat(folder).catch(() => undefined);
+  if (existing && !existing.isDirectory()) throw cannotWrite(folder, 'it is a file, not a folder');
+  await prepareFolder(resolve(folder), folder);
+  return folder;
+}
+
+async function prepareFolder(folder: string, named: string): Promise<void> {
+  try {
+    await makeFolder(folder);
+    await access(folder, constants.W_OK);
+  } catch (error) {
+    throw cannotWrite(named, describeFileError(error));
+  }
+}
+
+function cannotWrite(path: string, reason: string): HarnessAugmentError {
+  return new HarnessAugmentError(`${path}: cannot write: ${reason}`, { kind: 'usage' });
+}
+
+/**
+ * A short reason for a file-system error, for a one-line message.
+ *
+ * @example
+ * describeFileError(Object.assign(new Error('x'), { code: 'ENOTDIR' })) // 'a part of the path is a file, not a folder'
+ */
+export function describeFileError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or folder';
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return 'a part of the path is a file, not a folder';
+    case 'EISDIR':
+      return 'it is a folder, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    default:
+      return (error as Error | undefined)?.message ?? String(error);
+  }
+}
+
+/** Whether an error is a Node file-system error (it carries an errno code and a system call). */
+export function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
+  const candidate = error as NodeJS.ErrnoException | undefined;
+  return (
+    candidate instanceof Error &&
+    typeof candidate.code === 'string' &&
+    /^E[A-Z]+$/.test(candidate.code) &&
+    typeof candidate.syscall === 'string'
+  );
+}
+
+/**
+ * Writes a command's product to `file` (checked first, written atomically) or, when none is named, prints
+ * it (wrapped as `{ [key]: value }` with `--json`). With `--json` and a file, prints `{ out: file }`.
+ *
+ * @example
+ * await writeProduct('prompt', prompt, prompt, options.out)
+ */
+export async function writeProduct(key: string, value: unknown, text: string, file?: string): Promise<void> {
+  if (file === undefined) {
+    printProduct(key, value, text);
+    return;
+  }
+  await prepareOutputFile(file);
+  await writeFileAtomic(file, text.endsWith('\n') ? text : `${text}\n`);
+  if (mode.json) process.stdout.write(`${JSON.stringify({ out: file }, null, 2)}\n`);
+}

@@ -1,0 +1,65 @@
+// Runs `hsa` in process and turns every failure into one clear line and an exit code (tests call it too).
+// 0 valid, 1 invalid input (issues listed), 2 usage or I/O error, 3 internal error.
+import { CommanderError } from 'commander';
+import { HarnessAugmentError, type Issue, truncateText } from '../harness/issues.js';
+import { exitCodes, printIssues } from './io.js';
+import { describeFileError, errorDocument, isFileSystemError, outputMode, setOutputMode } from './output.js';
+import { createProgram } from './program.js';
+
+/**
+ * Runs `hsa` with the given argv (node and script first, as `process.argv`) and returns the exit code.
+ * Every failure becomes one line on standard error (and a JSON document with `--json`), never a stack trace
+ * for bad input.
+ */
+export async function runHsa(argv: string[]): Promise<number> {
+  // Known before parsing, so that a usage error from the parser honours them too.
+  setOutputMode({ json: argv.includes('--json'), quiet: argv.includes('--quiet') || argv.includes('-q') });
+  process.exitCode = undefined;
+  try {
+    await createProgram().parseAsync(argv);
+    const code = process.exitCode;
+    process.exitCode = undefined;
+    return typeof code === 'number' ? code : exitCodes.ok;
+  } catch (error) {
+    return report(error);
+  }
+}
+
+function report(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Commander has already printed the message; help and version are successes.
+    if (error.exitCode === 0) return exitCodes.ok;
+    return fail(exitCodes.usage, 'usage', error.message.replace(/^error: /, ''), [], false);
+  }
+  if (HarnessAugmentError.isInstance(error)) {
+    if (error.kind === 'usage') return fail(exitCodes.usage, 'usage', error.message, error.issues);
+    return fail(exitCodes.invalid, 'invalid', error.message, error.issues);
+  }
+  if (isFileSystemError(error)) {
+    const where = error.path ?? '';
+    return fail(
+      exitCodes.usage,
+      'usage',
+      `${where ? `${where}: ` : ''}cannot ${error.syscall}: ${describeFileError(error)}`,
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const code = fail(exitCodes.internal, 'internal', `internal error: ${message}`);
+  if (process.env.HSA_DEBUG) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+  else process.stderr.write('hsa: set HSA_DEBUG=1 for the stack trace, and please report it\n');
+  return code;
+}
+
+function fail(
+  code: number,
+  kind: string,
+  message: string,
+  issues: readonly Issue[] = [],
+  printLine = true,
+): number {
+  const line = truncateText(message.split('\n')[0] ?? '');
+  if (printLine) process.stderr.write(`hsa: ${line}\n`);
+  if (outputMode().json) process.stdout.write(`${JSON.stringify(errorDocument(code, kind, line, issues))}\n`);
+  else if (kind === 'invalid') printIssues(issues);
+  return code;
+}

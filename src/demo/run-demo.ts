@@ -1,0 +1,458 @@
+// `runDemo`: the HAT effect end to end on a CPU. Training data goes through the real pipeline (replay
+// teacher, certificates, collapsing) into TRL exports; learners are trained on those files; a variant
+// benchmark of held-out items, under held-out seeds, one dimension per variant, is answered by each learner
+// through `answerBenchRow` and scored by `scoreBench` (what `hsa bench score` runs). Every learner gets the
+// same features, settings, number of examples and steps; only the policy behind its data differs.
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { type Dimension, dimensions } from '../augment/operator.js';
+import { compilePolicy, type PolicyInput, parsePolicy } from '../augment/policy.js';
+import { presets } from '../augment/presets.js';
+import { createRandom } from '../augment/random.js';
+import { answerBenchRow } from '../bench/answer-row.js';
+import { generateBench } from '../bench/generate.js';
+import { parseBenchItem } from '../bench/items.js';
+import { writeReport } from '../bench/report.js';
+import type { BenchItem, BenchRow, Prediction } from '../bench/schema.js';
+import { type ScoresDocument, scoreBench } from '../bench/score.js';
+import { HarnessAugmentError } from '../harness/issues.js';
+import { fromZodIssues, loadHarnessFile } from '../harness/parse-harness.js';
+import { writeFileAtomic } from '../harness/write-file-atomic.js';
+import {
+  type DecisionAccuracy,
+  decisionAccuracy,
+  type Learner,
+  learnerChatModel,
+  type MessageDecider,
+  uniformChooser,
+} from '../learner/learner.js';
+import { type TrainingReport, trainLearner } from '../learner/train-learner.js';
+import { parsePipelineConfig } from '../pipeline/config.js';
+import { type PipelineDependencies, runPipeline } from '../pipeline/run-pipeline.js';
+import { TrajectorySchema } from '../trajectory/schema.js';
+import { isItemCandidate, itemFromTrajectory } from './derive-items.js';
+import { type DemoSummary, renamedRows, summarize } from './summary.js';
+
+/** Sizes of a demo run; the defaults fit in a minute on two cores. */
+export interface DemoSizes {
+  /** Base tasks (gold trajectories not behind any bench item) each learner is trained from. */
+  trainTasks: number;
+  /** Variants per task (each task also keeps its original): trainTasks × (variants + 1) examples. */
+  variants: number;
+  /** Bench items (held out of training). */
+  benchItems: number;
+  /** Bench variants per item and dimension (one dimension per variant). */
+  benchVariants: number;
+  /** Adam steps of every learner. */
+  steps: number;
+  /** Run the one-dimension ablation (five more learners). */
+  ablation: boolean;
+}
+
+/**
+ * The sizes `hsa demo` runs with: about 50 s of CPU on one thread with the ablation.
+ *
+ * @example
+ * await runDemo({ ...options, sizes: { ...defaultDemoSizes, ablation: false } });
+ */
+export const defaultDemoSizes: DemoSizes = {
+  trainTasks: 80,
+  variants: 3,
+  benchItems: 40,
+  benchVariants: 2,
+  steps: 250,
+  ablation: true,
+};
+
+export interface DemoOptions {
+  /** The base harness file. */
+  harness: string;
+  /** Gold trajectories under the base harness (JSONL). */
+  trajectories: string;
+  /**
+   * Bench items (JSONL); their gold trajectories are never trained on. Without a file, items are derived from
+   * held-out gold trajectories (`itemFromTrajectory`).
+   */
+  items?: string;
+  out: string;
+  seed: string | number;
+  /** Registry, teachers, judge and exporters (the TRL exporter must be among them). */
+  dependencies: PipelineDependencies;
+  sizes?: Partial<DemoSizes>;
+  onProgress?: (message: string) => void;
+}
+
+/** One trained learner of the demo. */
+export interface DemoLearner {
+  name: string;
+  /** What its training data was made with. */
+  policy: string;
+  /** The dimension an ablation learner was trained on. */
+  dimension?: Dimension;
+  examples: number;
+  training: TrainingReport;
+  /** Teacher-forced decision accuracy on the held-out items' gold trajectories (the original harness). */
+  decisions: { learner: DecisionAccuracy; uniform: DecisionAccuracy };
+  /** How its tool names and enum values came about, on original, variant and renamed rows. */
+  routes: Record<'original' | 'variants' | 'renamed', RouteStats>;
+  scores: ScoresDocument;
+}
+
+export interface DemoResult {
+  summary: DemoSummary;
+  learners: DemoLearner[];
+  rows: BenchRow[];
+  files: { report: string; markdown: string; summary: string; bench: string };
+}
+
+/**
+ * The operator held out of HSA training in each dimension: the last one the `hat` preset lists. Bench
+ * rows made with it are the `test` split of that dimension (an unseen kind of change).
+ */
+export function heldOutOperators(): Record<Dimension, string> {
+  const hat = presets.hat as PolicyInput;
+  return Object.fromEntries(
+    dimensions.map((dimension) => {
+      const operators = hat.dimensions?.[dimension]?.operators ?? [];
+      const last = operators.at(-1);
+      return [dimension, typeof last === 'string' ? last : (last?.op ?? '')];
+    }),
+  ) as Record<Dimension, string>;
+}
+
+function operatorId(entry: string | { op: string }): string {
+  return typeof entry === 'string' ? entry : entry.op;
+}
+
+/** `hat`, restricted to some dimensions, without the held-out operators. */
+export function demoPolicy(name: string, only: readonly Dimension[] | 'all'): PolicyInput {
+  const hat = presets.hat as PolicyInput;
+  const held = heldOutOperators();
+  const chosen = only === 'all' ? dimensions : only;
+  return {
+    name,
+    description: `hat over ${chosen.join(', ')}, without the held-out operators (${chosen.map((dimension) => held[dimension]).join(', ')})`,
+    severity: hat.severity ?? 'medium',
+    dimensions: Object.fromEntries(
+      chosen.map((dimension) => {
+        const entry = hat.dimensions?.[dimension];
+        return [
+          dimension,
+          {
+            probability: entry?.probability ?? 1,
+            operators: (entry?.operators ?? []).filter(
+              (operator) => operatorId(operator) !== held[dimension],
+            ),
+          },
+        ];
+      }),
+    ),
+  };
+}
+
+/** The bench policy of one dimension: every `hat` operator of it, always applied. */
+function benchPolicy(dimension: Dimension): PolicyInput {
+  const hat = presets.hat as PolicyInput;
+  return {
+    name: `bench-${dimension}`,
+    severity: hat.severity ?? 'medium',
+    dimensions: { [dimension]: { probability: 1, operators: hat.dimensions?.[dimension]?.operators ?? [] } },
+  };
+}
+
+async function readLines(file: string): Promise<string[]> {
+  const lines: string[] = [];
+  for await (const line of createInterface({
+    input: createReadStream(file),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  }))
+    if (line.trim() !== '') lines.push(line);
+  return lines;
+}
+
+async function readItems(file: string): Promise<BenchItem[]> {
+  const items: BenchItem[] = [];
+  for (const [index, line] of (await readLines(file)).entries()) {
+    const result = parseBenchItem(JSON.parse(line));
+    if (!('item' in result))
+      throw new HarnessAugmentError(`${file}:${index + 1}: not a bench item`, {
+        issues: result.issues.map((issue) => ({ ...issue, file, line: index + 1 })),
+      });
+    items.push(result.item);
+  }
+  return items;
+}
+
+/** The bench rows: variant 0 and, per dimension, `benchVariants` one-dimension variants, re-indexed. */
+async function buildBench(options: DemoOptions, sizes: DemoSizes, items: BenchItem[]): Promise<BenchRow[]> {
+  const base = await loadHarnessFile(options.harness);
+  const held = heldOutOperators();
+  const byItem = new Map<string, BenchRow[]>(items.map((item) => [item.id, []]));
+  for (const [position, dimension] of dimensions.entries()) {
+    const plan = compilePolicy(parsePolicy(benchPolicy(dimension)), options.dependencies.registry);
+    for await (const row of generateBench(base, items, {
+      plan,
+      variants: sizes.benchVariants,
+      // Held-out seeds: the bench's variants never share a seed with the training variants.
+      seed: `${options.seed}/bench/${dimension}`,
+      holdout: { operator: held[dimension] },
+    })) {
+      if (row.variantIndex === 0 && position > 0) continue;
+      const variantIndex = row.variantIndex === 0 ? 0 : position * sizes.benchVariants + row.variantIndex;
+      byItem.get(row.itemId)?.push({ ...row, id: `${row.itemId}/${variantIndex}`, variantIndex });
+    }
+  }
+  return items.flatMap((item) => byItem.get(item.id) ?? []);
+}
+
+async function predict(rows: readonly BenchRow[], decider: MessageDecider): Promise<Prediction[]> {
+  const model = learnerChatModel(decider);
+  const predictions: Prediction[] = [];
+  for (const row of rows) predictions.push(await answerBenchRow(row, model));
+  return predictions;
+}
+
+/** How a learner's names came about on a group of rows: written but not offered, and the gate. */
+export interface RouteStats {
+  /** Tool names and enum values written (not `<reply>`, `<end>` or argument keys). */
+  names: number;
+  /** Share of them that the prompt did not offer (the old name under a renamed harness). */
+  unoffered: number;
+  /** Mean gate: the weight of the generator route (1 − it is the copy route's). */
+  generatorWeight: number;
+}
+
+/** Predicts with a learner, tracing every decision; the routes' statistics per group of rows. */
+async function predictTraced(
+  rows: readonly BenchRow[],
+  learner: Learner,
+  renamed: ReadonlySet<string>,
+): Promise<{ predictions: Prediction[]; routes: Record<'original' | 'variants' | 'renamed', RouteStats> }> {
+  const totals = {
+    original: { names: 0, unoffered: 0, gate: 0 },
+    variants: { names: 0, unoffered: 0, gate: 0 },
+    renamed: { names: 0, unoffered: 0, gate: 0 },
+  };
+  const predictions: Prediction[] = [];
+  for (const row of rows) {
+    const groups = row.variantIndex === 0 ? [totals.original] : [totals.variants];
+    if (renamed.has(row.id)) groups.push(totals.renamed);
+    const decider: MessageDecider = {
+      decide(messages, tools) {
+        const { message, decisions } = learner.trace(messages, tools);
+        for (const decision of decisions) {
+          if (decision.slot === 'key' || decision.chosen.startsWith('<')) continue;
+          for (const group of groups) {
+            group.names++;
+            if (!decision.offeredChosen) group.unoffered++;
+            group.gate += decision.gate;
+          }
+        }
+        return message;
+      },
+    };
+    predictions.push(await answerBenchRow(row, learnerChatModel(decider)));
+  }
+  const stats = (total: { names: number; unoffered: number; gate: number }): RouteStats => ({
+    names: total.names,
+    unoffered: total.names === 0 ? 0 : total.unoffered / total.names,
+    generatorWeight: total.names === 0 ? 0 : total.gate / total.names,
+  });
+  return {
+    predictions,
+    routes: {
+      original: stats(totals.original),
+      variants: stats(totals.variants),
+      renamed: stats(totals.renamed),
+    },
+  };
+}
+
+const jsonl = (values: readonly unknown[]) => values.map((value) => `${JSON.stringify(value)}\n`).join('');
+
+/**
+ * Runs the demo into `options.out` and returns what it measured.
+ *
+ * @example
+ * const result = await runDemo({ harness, trajectories, items, out: 'out/demo', seed: 42, dependencies });
+ * console.log(renderDemoMarkdown(result.summary));
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const requested: DemoSizes = { ...defaultDemoSizes, ...options.sizes };
+  const seed = String(options.seed);
+  const progress = options.onProgress ?? (() => {});
+  const out = options.out;
+  await mkdir(out, { recursive: true });
+
+  // Held-out examples: no trajectory behind a bench item is trained on.
+  const lines = await readLines(options.trajectories);
+  let allItems: BenchItem[];
+  let items: BenchItem[];
+  if (options.items) {
+    allItems = await readItems(options.items);
+    items = createRandom(`${seed}/demo/items`).sample(allItems, requested.benchItems);
+  } else {
+    const base = await loadHarnessFile(options.harness);
+    const candidates = lines
+      .map((line, index) => {
+        const parsed = TrajectorySchema.safeParse(JSON.parse(line));
+        if (!parsed.success)
+          throw new HarnessAugmentError(`${options.trajectories}:${index + 1}: not a trajectory`, {
+            issues: fromZodIssues(parsed.error.issues).map((issue) => ({
+              ...issue,
+              file: options.trajectories,
+              line: index + 1,
+            })),
+          });
+        return parsed.data;
+      })
+      .filter(isItemCandidate);
+    // At most half of the candidates, so that training keeps tasks of every kind.
+    const count = Math.min(requested.benchItems, Math.floor(candidates.length / 2));
+    allItems = createRandom(`${seed}/demo/items`)
+      .sample(candidates, count)
+      .map((gold) => itemFromTrajectory(base, gold, `item-${gold.id}`));
+    items = allItems;
+  }
+  const benchSources = new Set(
+    allItems.flatMap((item) => [
+      item.gold.id,
+      ...(typeof item.meta?.source === 'string' ? [item.meta.source] : []),
+    ]),
+  );
+  const pool = lines.filter((line) => {
+    const id = (JSON.parse(line) as { id?: unknown }).id;
+    return typeof id === 'string' && !benchSources.has(id);
+  });
+  if (pool.length === 0 || items.length === 0)
+    throw new HarnessAugmentError(
+      `${options.trajectories}: ${pool.length} trajectories outside ${items.length} bench items; the demo needs both`,
+      { kind: 'usage' },
+    );
+  // A small domain trains on every trajectory outside the bench (the report says how many).
+  const sizes: DemoSizes = {
+    ...requested,
+    trainTasks: Math.min(requested.trainTasks, pool.length),
+    benchItems: items.length,
+  };
+  const tasks = createRandom(`${seed}/demo/tasks`).sample(pool, sizes.trainTasks);
+  const inputs = join(out, 'inputs', 'train.jsonl');
+  await mkdir(join(out, 'inputs'), { recursive: true });
+  await writeFileAtomic(inputs, tasks.map((line) => `${line}\n`).join(''));
+
+  const configs: Array<{ name: string; policy: PolicyInput; dimension?: Dimension }> = [
+    { name: 'fixed', policy: presets.identity as PolicyInput },
+    { name: 'hsa', policy: demoPolicy('hsa', 'all') },
+    ...(sizes.ablation
+      ? dimensions.map((dimension) => ({
+          name: `hsa-${dimension}`,
+          policy: demoPolicy(`hsa-${dimension}`, [dimension]),
+          dimension,
+        }))
+      : []),
+  ];
+
+  progress('bench: generating one-dimension variants of held-out items');
+  const rows = await buildBench(options, sizes, items);
+  if (rows.length === 0)
+    throw new HarnessAugmentError(
+      `no bench row could be made from ${items.length} items (every item or variant was rejected by generateBench)`,
+      { kind: 'invalid' },
+    );
+  const benchFile = join(out, 'bench', 'rows.jsonl');
+  await mkdir(join(out, 'bench'), { recursive: true });
+  await writeFileAtomic(benchFile, jsonl(rows));
+
+  const renamed = renamedRows(rows);
+
+  // The pipeline runs: one per learner, the same tasks, seed, variant count and exports.
+  const exports: Array<{ name: string; file: string; rows: number }> = [];
+  for (const config of configs) {
+    progress(`pipeline: ${config.name} (${config.policy.name ?? 'policy'})`);
+    const directory = join(out, config.name);
+    await mkdir(directory, { recursive: true });
+    const policyFile = join(directory, 'policy.json');
+    await writeFileAtomic(policyFile, `${JSON.stringify(config.policy, null, 2)}\n`);
+    const pipelineConfig = parsePipelineConfig({
+      harness: options.harness,
+      inputs: { trajectories: inputs },
+      seed,
+      augment: { policy: policyFile, variants: sizes.variants, includeOriginal: true },
+      teacher: { exact: 'replay', regenerate: 'oracle' },
+      exports: [{ trl: { argumentsEncoding: 'object' } }],
+      out: join(directory, 'pipeline'),
+      concurrency: 1,
+    });
+    const manifest = await runPipeline(pipelineConfig, options.dependencies);
+    const trl = manifest.exports.find((entry) => entry.format === 'trl');
+    if (!trl) throw new HarnessAugmentError('the pipeline wrote no TRL export', { kind: 'usage' });
+    exports.push({
+      name: config.name,
+      file: join(directory, 'pipeline', 'exports', 'trl', 'train.jsonl'),
+      rows: trl.rows,
+    });
+  }
+  // The same number of examples for every learner: the smallest export, its first rows.
+  const examples = Math.min(...exports.map((entry) => entry.rows));
+  const empty = exports.find((entry) => entry.rows === 0);
+  if (empty)
+    throw new HarnessAugmentError(
+      `the pipeline wrote no training row for "${empty.name}": every task was rejected (reasons in ${join(out, empty.name, 'pipeline', 'rejects.jsonl')})`,
+      { kind: 'invalid' },
+    );
+
+  const learners: DemoLearner[] = [];
+  for (const [index, config] of configs.entries()) {
+    const source = exports[index] as (typeof exports)[number];
+    progress(`train: ${config.name} on ${examples} TRL rows, ${sizes.steps} steps`);
+    const exported = (await readFile(source.file, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+    const trainFile = join(out, config.name, 'train.jsonl');
+    await writeFileAtomic(
+      trainFile,
+      exported
+        .slice(0, examples)
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
+    const { learner, report } = await trainLearner(trainFile, { seed: `${seed}/train`, steps: sizes.steps });
+    progress(`score: ${config.name} on ${rows.length} bench rows`);
+    const { predictions, routes } = await predictTraced(rows, learner, renamed);
+    await writeFileAtomic(join(out, config.name, 'predictions.jsonl'), jsonl(predictions));
+    const scores = scoreBench(rows, predictions, { seed });
+    await writeFileAtomic(join(out, config.name, 'scores.json'), `${JSON.stringify(scores, null, 2)}\n`);
+    // The bench's own report of this learner, as `hsa bench report` writes it.
+    await writeReport(scores, join(out, config.name, 'report'));
+    learners.push({
+      name: config.name,
+      policy: config.policy.name ?? '',
+      ...(config.dimension ? { dimension: config.dimension } : {}),
+      examples,
+      training: { ...report, file: join(config.name, 'train.jsonl') },
+      decisions: decisionAccuracy(
+        learner,
+        items.map((item) => item.gold),
+      ),
+      routes,
+      scores,
+    });
+  }
+  const baselinePredictions = await predict(rows, uniformChooser(createRandom(`${seed}/uniform`)));
+  await mkdir(join(out, 'uniform'), { recursive: true });
+  await writeFileAtomic(join(out, 'uniform', 'predictions.jsonl'), jsonl(baselinePredictions));
+  const baseline = scoreBench(rows, baselinePredictions, { seed });
+
+  const summary = summarize({ seed, sizes, rows, learners, baseline, heldOut: heldOutOperators() });
+  const { renderDemoHtml, renderDemoMarkdown } = await import('./report.js');
+  const files = {
+    report: join(out, 'report.html'),
+    markdown: join(out, 'report.md'),
+    summary: join(out, 'summary.json'),
+    bench: benchFile,
+  };
+  await writeFileAtomic(files.summary, `${JSON.stringify(summary, null, 2)}\n`);
+  await writeFileAtomic(files.markdown, renderDemoMarkdown(summary));
+  await writeFileAtomic(files.report, renderDemoHtml(summary));
+  return { summary, learners, rows, files };
+}

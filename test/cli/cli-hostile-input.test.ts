@@ -1,0 +1,223 @@
+// Hostile input through the real `hsa` program, in process: every case exits 1 (bad content) or 2 (usage,
+// I/O) with one clear line, never 3, and never hangs.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { hsa } from '../support/run-hsa.js';
+import { travelContext, travelHarnessInput } from '../support/travel-harness.js';
+
+let folder: string;
+let harnessFile: string;
+let trajectoriesFile: string;
+const fixtureHarness = 'fixtures/livestream/harness.yaml';
+
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'hsa-hostile-'));
+  harnessFile = join(folder, 'travel.json');
+  writeFileSync(harnessFile, JSON.stringify(travelHarnessInput(), null, 2));
+  writeFileSync(join(folder, 'context.json'), JSON.stringify(travelContext));
+  trajectoriesFile = join(folder, 'two.jsonl');
+  const lines = readFileSync('fixtures/livestream/trajectories.jsonl', 'utf8').split('\n').slice(0, 2);
+  writeFileSync(trajectoriesFile, `${lines.join('\n')}\n`);
+});
+
+const oneLine = (stderr: string) => stderr.split('\n').filter(Boolean);
+
+const augmentArgs = (out: string, extra: string[] = []) => [
+  'augment',
+  '--harness',
+  fixtureHarness,
+  '--trajectories',
+  trajectoriesFile,
+  '--variants',
+  '1',
+  '--out',
+  out,
+  ...extra,
+];
+
+describe('output paths that cannot be written (exit 2, one line, before any work)', () => {
+  it('a path under /proc exits 2 instead of hanging', async () => {
+    const run = await hsa(augmentArgs('/proc/hsa-nowhere/rows.jsonl'));
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      expect.stringMatching(/^hsa: \/proc\/hsa-nowhere\/rows\.jsonl: cannot write: /),
+    ]);
+  });
+
+  it('--out naming an existing folder', async () => {
+    const existing = join(folder, 'a-folder');
+    mkdirSync(existing, { recursive: true });
+    const run = await hsa(augmentArgs(existing));
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([`hsa: ${existing}: cannot write: it is a folder, not a file`]);
+  });
+
+  it('--out under a file', async () => {
+    const run = await hsa(augmentArgs(join(harnessFile, 'rows.jsonl')));
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      `hsa: ${join(harnessFile, 'rows.jsonl')}: cannot write: a part of the path is a file, not a folder`,
+    ]);
+  });
+
+  it('the same for a command writing one file (render -o)', async () => {
+    const run = await hsa([
+      'render',
+      harnessFile,
+      '-c',
+      join(folder, 'context.json'),
+      '-o',
+      join(harnessFile, 'prompt.txt'),
+    ]);
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toHaveLength(1);
+  });
+});
+
+describe('bad input files (exit 1 or 2, never 3)', () => {
+  it('a folder passed where a file is expected', async () => {
+    const run = await hsa(
+      augmentArgs(join(folder, 'rows.jsonl')).map((arg) => (arg === trajectoriesFile ? folder : arg)),
+    );
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([`hsa: ${folder}: cannot read: it is a folder, not a file`]);
+    const validate = await hsa(['validate', folder]);
+    expect(validate.status).toBe(2);
+    expect(oneLine(validate.stderr)).toEqual([`hsa: ${folder}: cannot read: it is a folder, not a file`]);
+  });
+
+  it('a YAML alias bomb', async () => {
+    const bomb = join(folder, 'bomb.yaml');
+    const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let level = 1; level < 9; level++)
+      lines.push(`a${level}: &a${level} [${Array.from({ length: 10 }, () => `*a${level - 1}`).join(', ')}]`);
+    writeFileSync(bomb, `${lines.join('\n')}\n`);
+    const run = await hsa(['validate', bomb]);
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      expect.stringMatching(/^hsa: .*bomb\.yaml: invalid YAML: too many aliases/),
+    ]);
+  });
+
+  it('a 3,000-deep JSON Schema', async () => {
+    // Built as text: the value is too deep for JSON.stringify itself.
+    const schema = `${'{"type":"object","properties":{"a":'.repeat(3000)}{"type":"string"}${'}}'.repeat(3000)}`;
+    const marker = '"__deep__"';
+    const harness = travelHarnessInput() as { tools: { items: Array<{ parameters: unknown }> } };
+    (harness.tools.items[0] as { parameters: unknown }).parameters = '__deep__';
+    const deep = join(folder, 'deep.json');
+    writeFileSync(deep, JSON.stringify(harness).replace(marker, schema));
+    const run = await hsa(['validate', deep]);
+    expect([1, 2]).toContain(run.status);
+    expect(oneLine(run.stderr)).toEqual([
+      expect.stringMatching(/deep\.json:1:\d+: invalid JSON: nesting deeper than 256 levels/),
+    ]);
+    const deepYaml = join(folder, 'deep.yaml');
+    writeFileSync(
+      deepYaml,
+      `${YAML.stringify({ ...harness, tools: undefined }).trimEnd()}\ntools: ${JSON.stringify(harness.tools).replace(marker, schema)}\n`,
+    );
+    const yamlRun = await hsa(['validate', deepYaml]);
+    expect([1, 2]).toContain(yamlRun.status);
+    expect(yamlRun.stderr).toMatch(/deeper than 256 levels/);
+    // In memory, through the library: the same limit, as an issue.
+    const { safeParseHarness } = await import('../../src/harness/parse-harness.js');
+    const value = JSON.parse(JSON.stringify(harness).replace(marker, schema));
+    const result = safeParseHarness(value);
+    expect(result.success).toBe(false);
+    expect(!result.success && result.issues[0]?.code).toBe('too_deep');
+  });
+
+  it('invalid UTF-8 and duplicate keys in a JSON harness are refused, as in YAML', async () => {
+    const text = readFileSync(harnessFile);
+    const broken = join(folder, 'latin1.json');
+    const at = text.indexOf('Support agent');
+    writeFileSync(
+      broken,
+      Buffer.concat([text.subarray(0, at), Buffer.from([0xe9, 0x20]), text.subarray(at)]),
+    );
+    const utf8 = await hsa(['validate', broken]);
+    expect(utf8.status).toBe(2);
+    expect(oneLine(utf8.stderr)).toEqual([expect.stringMatching(/latin1\.json:3:\d+: invalid UTF-8/)]);
+
+    const duplicate = join(folder, 'duplicate.json');
+    writeFileSync(
+      duplicate,
+      text.toString('utf8').replace('"id": "airline-support",', '"id": "airline-support",\n  "id": "other",'),
+    );
+    const keys = await hsa(['validate', duplicate]);
+    expect(keys.status).toBe(2);
+    expect(oneLine(keys.stderr)).toEqual([
+      expect.stringMatching(/duplicate\.json:3:\d+: invalid JSON: duplicate key "id"/),
+    ]);
+  });
+
+  it('a missing Handlebars partial fails validate, not only render', async () => {
+    const harness = travelHarnessInput() as { prompt: { sections: Array<{ template: string }> } };
+    (harness.prompt.sections[0] as { template: string }).template += '\n{{> footer}}';
+    const file = join(folder, 'partial.json');
+    writeFileSync(file, JSON.stringify(harness));
+    const run = await hsa(['validate', file]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/partial/);
+  });
+
+  it('numeric options have upper bounds', async () => {
+    const run = await hsa(
+      augmentArgs(join(folder, 'never.jsonl')).map((arg) => (arg === '1' ? '1e12' : arg)),
+    );
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual(['hsa: --variants must be at most 10000, got 1e12']);
+  });
+
+  it('error messages cut quoted user data', async () => {
+    const trajectory = JSON.parse(readFileSync(trajectoriesFile, 'utf8').split('\n')[0] as string);
+    const call = trajectory.messages.find((message: { tool_calls?: unknown[] }) => message.tool_calls)
+      .tool_calls[0];
+    call.function.name = 'x'.repeat(2_000_000);
+    const file = join(folder, 'long-name.jsonl');
+    writeFileSync(file, `${JSON.stringify(trajectory)}\n`);
+    const run = await hsa(['validate', fixtureHarness, '-t', file]);
+    expect(run.status).toBe(1);
+    expect(run.stdout.length + run.stderr.length).toBeLessThan(20_000);
+    expect(run.stdout).toMatch(/tool "x{200}…" \(2000000 characters\) does not exist/);
+  });
+});
+
+describe('--json', () => {
+  it('prints errors as one JSON document too', async () => {
+    const run = await hsa(['validate', join(folder, 'nope.yaml'), '--json']);
+    expect(run.status).toBe(2);
+    expect(JSON.parse(run.stdout)).toEqual({
+      error: {
+        exitCode: 2,
+        kind: 'usage',
+        message: `${join(folder, 'nope.yaml')}: cannot read: no such file`,
+        issues: [],
+      },
+    });
+    const unknown = await hsa(['frobnicate', '--json']);
+    expect(unknown.status).toBe(2);
+    expect(JSON.parse(unknown.stdout).error.kind).toBe('usage');
+  });
+
+  it('prints results as JSON on every command that reports something', async () => {
+    const hash = await hsa(['hash', harnessFile, '--json']);
+    expect(JSON.parse(hash.stdout).id).toBe('airline-support');
+    const render = await hsa(['--json', 'render', harnessFile, '-c', join(folder, 'context.json')]);
+    expect(typeof JSON.parse(render.stdout).prompt).toBe('string');
+    const out = join(folder, 'rows-json.jsonl');
+    const augment = await hsa([...augmentArgs(out), '--json']);
+    expect(augment.status, augment.stderr).toBe(0);
+    expect(JSON.parse(augment.stdout)).toMatchObject({ out, read: 2, rows: 2 });
+  });
+
+  it('--quiet prints no summary', async () => {
+    const run = await hsa([...augmentArgs(join(folder, 'rows-quiet.jsonl')), '--quiet']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('');
+  });
+});
