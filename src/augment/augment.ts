@@ -18,6 +18,13 @@ import {
 } from './operator.js';
 import type { Plan, PlannedOperator } from './plan.js';
 import { createRandom } from './random.js';
+import {
+  createVariantPool,
+  defaultPoolAttempts,
+  defaultVariantPoolSize,
+  type PoolProvenance,
+  type VariantPool,
+} from './variant-pool.js';
 
 /** Provenance: enough to replay a variant exactly. */
 export interface Provenance {
@@ -32,6 +39,8 @@ export interface Provenance {
   planned: Dimension[];
   /** Dimensions whose operators changed the harness or, through the relabel, the trajectory (an operator may apply and change nothing). */
   changed: Dimension[];
+  /** Rows whose variant came from the run's variant pool: which entry, and what was added for the example. */
+  pool?: PoolProvenance;
 }
 
 /** One output row: stands alone, with the full variant harness. */
@@ -81,6 +90,12 @@ export interface AugmentOptions {
    * rows and rejects still come out in input order, so the output does not depend on the concurrency.
    */
   parallel?: { concurrency: number; augmentVariants: (trajectory: Trajectory) => Promise<ExampleResult[]> };
+  /**
+   * The variant pool (`createVariantPool`): `size` shared variants built once and drawn by each example,
+   * trying `attempts` entries before a build of its own. Default `{ size: defaultVariantPoolSize }`;
+   * `{ size: 0 }` builds every variant for its example alone, as before the pool.
+   */
+  pool?: { size: number; attempts?: number };
 }
 
 /** What one (example, variant index) gives: a row or the reason it could not. */
@@ -191,12 +206,17 @@ export async function* augment(
   options: AugmentOptions,
 ): AsyncGenerator<AugmentRow> {
   const reject = options.onReject ?? (() => {});
+  const pool = options.parallel ? undefined : variantPoolFor(base, options);
   const runVariants =
     options.parallel?.augmentVariants ??
     (async (trajectory: Trajectory) => {
       const results: ExampleResult[] = [];
       for (let variantIndex = 0; variantIndex < options.variants; variantIndex++)
-        results.push(await augmentExample(base, trajectory, variantIndex, options));
+        results.push(
+          await (pool
+            ? pool.augment(trajectory, variantIndex)
+            : augmentExample(base, trajectory, variantIndex, options)),
+        );
       return results;
     });
   const concurrency = Math.max(1, Math.floor(options.parallel?.concurrency ?? 1));
@@ -273,6 +293,35 @@ export async function* augment(
     yield* drain(concurrency - 1);
   }
   yield* drain(0);
+}
+
+/**
+ * The variant pool of a run under these options, or `undefined` when `pool.size` is 0 (every variant is then
+ * built for its example alone). Examples that no pool entry certifies fall back to `augmentExample`.
+ *
+ * @example
+ * const pool = variantPoolFor(harness, { plan, seed: 42 });
+ * const result = pool ? await pool.augment(trajectory, 0) : await augmentExample(harness, trajectory, 0, { plan, seed: 42 });
+ */
+export function variantPoolFor(
+  base: Harness,
+  options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate' | 'hookChecks' | 'pool'>,
+): VariantPool | undefined {
+  const size = options.pool?.size ?? defaultVariantPoolSize;
+  if (size <= 0) return undefined;
+  return createVariantPool(
+    base,
+    {
+      plan: options.plan,
+      seed: options.seed,
+      size,
+      attempts: options.pool?.attempts ?? defaultPoolAttempts,
+      ...(options.severity !== undefined ? { severity: options.severity } : {}),
+      ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+      ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+    },
+    (trajectory, variantIndex) => augmentExample(base, trajectory, variantIndex, options),
+  );
 }
 
 /** Dimensions a row's policy perturbed: those of the operators that applied. */

@@ -77,6 +77,25 @@ function validateOriginal(original: Trajectory, base: Harness, hookChecks: HookC
   return validation;
 }
 
+// The content check needs no example: a variant shared by many examples (a pool entry) is checked once per
+// (base, variant, relabel) objects.
+const contentChecks = new WeakMap<
+  Harness,
+  WeakMap<Relabel, { base: Harness; result: ContentPreservation }>
+>();
+function contentPreservation(base: Harness, variant: Harness, relabel: Relabel): ContentPreservation {
+  let byRelabel = contentChecks.get(variant);
+  if (!byRelabel) {
+    byRelabel = new WeakMap();
+    contentChecks.set(variant, byRelabel);
+  }
+  const cached = byRelabel.get(relabel);
+  if (cached && cached.base === base) return cached.result;
+  const result = checkContentPreservation(base, variant, relabel);
+  byRelabel.set(relabel, { base, result });
+  return result;
+}
+
 /**
  * Checks a rewritten trajectory against its variant and its original.
  *
@@ -133,7 +152,7 @@ export function certify(input: CertifyInput): Certificate {
       });
     }
   }
-  const content = checkContentPreservation(base, variant, relabel);
+  const content = contentPreservation(base, variant, relabel);
   issues.push(...content.issues);
   const checks = {
     validUnderVariant: underVariant.valid,

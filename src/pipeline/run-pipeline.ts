@@ -204,6 +204,7 @@ export async function runPipeline(
         registry: dependencies.registry,
         severity,
         variants: config.augment.variants,
+        variantPool: config.augment.pool,
         includeOriginal: config.augment.includeOriginal,
         seed,
         teachers: dependencies.teachers,

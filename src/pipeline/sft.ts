@@ -2,10 +2,11 @@
 // examples. Work units (one task under one harness) run with bounded concurrency and come out in a fixed
 // order; each unit's lines depend only on the configuration, the seed and the unit, so a resumed run and a
 // run with another concurrency write the same bytes.
-import { augmentExample } from '../augment/augment.js';
+import { augmentExample, variantPoolFor } from '../augment/augment.js';
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
 import type { Registry } from '../augment/registry.js';
+import type { VariantPool } from '../augment/variant-pool.js';
 import { hashHarness } from '../harness/hash.js';
 import { formatIssue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
@@ -31,6 +32,8 @@ export interface SftOptions {
   keepShare: number;
   concurrency: number;
   regenerate?: RegenerateFunction;
+  /** Entries of the variant pool the units draw their variants from (default `defaultVariantPoolSize`; 0: none). */
+  variantPool?: number;
   /** Units already done by an interrupted run: skipped without work. */
   skipUnits?: number;
   signal?: AbortSignal;
@@ -90,7 +93,11 @@ function exampleOf(id: string, trajectory: Trajectory, meta: Record<string, unkn
   return { id, messages: trajectory.messages, tools: trajectory.tools ?? [], meta };
 }
 
-async function runUnit(unit: Extract<Unit, { kind: 'variant' }>, options: SftOptions): Promise<UnitResult> {
+async function runUnit(
+  unit: Extract<Unit, { kind: 'variant' }>,
+  options: SftOptions,
+  pool: VariantPool | undefined,
+): Promise<UnitResult> {
   const { task, variantIndex } = unit;
   const unitId = `${task.id}/${variantIndex}`;
   const result: UnitResult = { unit: unit.unit, firstOfTask: unit.firstOfTask };
@@ -103,12 +110,9 @@ async function runUnit(unit: Extract<Unit, { kind: 'variant' }>, options: SftOpt
   let teacher = options.teachers.exact;
   let variantMeta: Record<string, unknown> = { variantId: 'base', variantIndex: -1, ops: [] };
   if (variantIndex !== 'base') {
-    const augmented = await augmentExample(options.base, task.trajectory, variantIndex, {
-      plan: options.plan,
-      seed: options.seed,
-      severity: options.severity,
-      ...(options.regenerate ? { regenerate: options.regenerate } : {}),
-    });
+    const augmented = pool
+      ? await pool.augment(task.trajectory, variantIndex)
+      : await augmentExample(options.base, task.trajectory, variantIndex, augmentOptionsOf(options));
     if ('reject' in augmented) {
       result.reject = {
         id: unitId,
@@ -191,6 +195,15 @@ async function runUnit(unit: Extract<Unit, { kind: 'variant' }>, options: SftOpt
   return result;
 }
 
+function augmentOptionsOf(options: SftOptions) {
+  return {
+    plan: options.plan,
+    seed: options.seed,
+    severity: options.severity,
+    ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+  };
+}
+
 /**
  * Runs the SFT stage over the inputs, one result per unit in order (units before `skipUnits` are skipped).
  *
@@ -202,6 +215,11 @@ export async function* runSft(
   options: SftOptions,
 ): AsyncGenerator<UnitResult> {
   const skip = options.skipUnits ?? 0;
+  // One pool per run: a unit's variant depends on its seed only, never on which units ran before it.
+  const pool = variantPoolFor(options.base, {
+    ...augmentOptionsOf(options),
+    ...(options.variantPool !== undefined ? { pool: { size: options.variantPool } } : {}),
+  });
   async function* pending() {
     for await (const unit of unitsOf(inputs, options)) if (unit.unit >= skip) yield unit;
   }
@@ -209,6 +227,6 @@ export async function* runSft(
     options.signal?.throwIfAborted();
     if (unit.kind === 'reject')
       return { unit: unit.unit, firstOfTask: unit.firstOfTask, reject: unit.reject };
-    return runUnit(unit, options);
+    return runUnit(unit, options, pool);
   });
 }

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { planApplicability } from '../../augment/applicability.js';
 import { type AugmentReject, augment } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
+import { defaultVariantPoolSize } from '../../augment/variant-pool.js';
 import { contentHash, hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
@@ -36,6 +37,7 @@ interface AugmentCliOptions {
   requireChange?: boolean;
   hookChecks?: string;
   workers?: string;
+  variantPool?: string;
   resume?: boolean;
 }
 
@@ -93,6 +95,10 @@ export function registerAugment(program: Command): void {
       'worker threads (default: available cores, at most one per 32 input lines); rows are the same bytes for any count',
     )
     .option(
+      '--variant-pool <n>',
+      `shared variants built once and drawn by each example (default ${defaultVariantPoolSize}; 0: every variant built for its example)`,
+    )
+    .option(
       '--resume',
       'continue an interrupted run from <out>.checkpoint.json (the output equals an uninterrupted run)',
     )
@@ -104,6 +110,10 @@ export function registerAugment(program: Command): void {
         options.workers === undefined
           ? undefined
           : Math.max(1, nonNegativeInteger('--workers', options.workers));
+      const variantPool =
+        options.variantPool === undefined
+          ? defaultVariantPoolSize
+          : nonNegativeInteger('--variant-pool', options.variantPool);
       const hookChecks = await loadHookChecks(options.hookChecks);
       const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
       const { plan, severity, policy } = await policyFromOptions(
@@ -139,6 +149,7 @@ export function registerAugment(program: Command): void {
         severity,
         variants,
         seed: options.seed,
+        variantPool,
         shard: shard ?? null,
         rejects: rejectsFile,
       });
@@ -189,6 +200,7 @@ export function registerAugment(program: Command): void {
                 harnessFile: options.harness,
                 seed: options.seed,
                 variants,
+                variantPool,
                 ...(options.policy !== undefined ? { policy: options.policy } : {}),
                 ...(options.policyFile !== undefined ? { policyFile: options.policyFile } : {}),
                 ...(options.severity !== undefined ? { severity: options.severity } : {}),
@@ -206,6 +218,7 @@ export function registerAugment(program: Command): void {
           ...(shard ? { shard } : {}),
           ...(hookChecks ? { hookChecks } : {}),
           ...(pool ? { parallel: pool } : {}),
+          pool: { size: variantPool },
           skipExamples: files.done,
           onReject,
           onExample: () => {

@@ -1,9 +1,15 @@
 // The worker-thread side of `hsa augment --workers N`: loads the harness, policy and hook checks once per
 // thread, then augments one example (all its variant indexes) per task, exactly as the main thread would.
 import { builtinOperators } from '../../../perturbations/index.js';
-import { type AugmentOptions, augmentExample, type ExampleResult } from '../../augment/augment.js';
+import {
+  type AugmentOptions,
+  augmentExample,
+  type ExampleResult,
+  variantPoolFor,
+} from '../../augment/augment.js';
 import { createRegistry } from '../../augment/registry.js';
 import { resolvePolicy } from '../../augment/resolve-policy.js';
+import type { VariantPool } from '../../augment/variant-pool.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
@@ -19,6 +25,8 @@ export interface AugmentWorkerSetup {
   hookChecks?: string;
   seed: string;
   variants: number;
+  /** Entries of the variant pool (0: every variant built for its example). */
+  variantPool: number;
 }
 
 export interface AugmentWorkerTask {
@@ -29,6 +37,8 @@ export interface AugmentWorkerTask {
 interface Loaded {
   harness: Harness;
   options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'hookChecks'>;
+  /** This thread's copy of the run's pool: entries are built from their seeds, so every copy agrees. */
+  pool: VariantPool | undefined;
 }
 
 let loadedKey: string | undefined;
@@ -45,7 +55,12 @@ async function load(setup: AugmentWorkerSetup): Promise<Loaded> {
     registry: createRegistry(builtinOperators),
     ...(setup.severity !== undefined ? { severity: setup.severity } : {}),
   });
-  return { harness, options: { plan, seed: setup.seed, severity, ...(hookChecks ? { hookChecks } : {}) } };
+  const options = { plan, seed: setup.seed, severity, ...(hookChecks ? { hookChecks } : {}) };
+  return {
+    harness,
+    options,
+    pool: variantPoolFor(harness, { ...options, pool: { size: setup.variantPool } }),
+  };
 }
 
 /**
@@ -60,9 +75,13 @@ export default async function augmentInWorker(task: AugmentWorkerTask): Promise<
     loadedKey = key;
     loaded = load(task.setup);
   }
-  const { harness, options } = await loaded;
+  const { harness, options, pool } = await loaded;
   const results: ExampleResult[] = [];
   for (let variantIndex = 0; variantIndex < task.setup.variants; variantIndex++)
-    results.push(await augmentExample(harness, task.trajectory, variantIndex, options));
+    results.push(
+      await (pool
+        ? pool.augment(task.trajectory, variantIndex)
+        : augmentExample(harness, task.trajectory, variantIndex, options)),
+    );
   return results;
 }
