@@ -6,8 +6,9 @@
 // ratios new / old. Timings are reported, never asserted: a benchmark decides nothing in the test suite.
 //
 // Knobs (environment): BENCH_EXAMPLES (fixture trajectories per policy, default 100), BENCH_VARIANTS
-// (default 8), BENCH_RSS_INPUTS (default 10000,100000), BENCH_WORKERS (default 2), BENCH_SKIP (comma list
-// of sections to leave out: policies, memory, workers, pipeline, simulate, latency).
+// (default 8), BENCH_RSS_INPUTS (default 10000,100000), BENCH_WORKERS (default 2), BENCH_PIPELINE_UNITS
+// (default 500), BENCH_SKIP (comma list of sections to leave out: policies, memory, workers, pipeline,
+// simulate, latency).
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
@@ -27,6 +28,7 @@ const rssInputs = (process.env.BENCH_RSS_INPUTS ?? '10000,100000').split(',').ma
 const workers = Number(process.env.BENCH_WORKERS ?? 2);
 const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 const outFile = process.env.BENCH_OUT ?? 'out/bench.json';
+const pipelineUnits = Number(process.env.BENCH_PIPELINE_UNITS ?? 500);
 
 const cpuSeconds = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
@@ -35,7 +37,7 @@ const cpuSeconds = (since: NodeJS.CpuUsage) => {
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
-  settings: { examples, variants, rssInputs, workers },
+  settings: { examples, variants, rssInputs, workers, pipelineUnits },
 };
 
 const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
@@ -47,7 +49,9 @@ const registry = createRegistry(builtinOperators);
 
 if (!skip.has('policies')) {
   const policies: Record<string, unknown> = {};
-  for (const policyName of ['identity', 'tools-only', 'hat']) {
+  // `hat` draws from the variant pool (the default); `hat-no-pool` builds every variant for its example.
+  for (const label of ['identity', 'tools-only', 'hat', 'hat-no-pool']) {
+    const policyName = label === 'hat-no-pool' ? 'hat' : label;
     const plan = compilePolicy(parsePolicy(presets[policyName]), registry);
     const kept: unknown[] = [];
     let bytes = 0;
@@ -59,6 +63,7 @@ if (!skip.has('policies')) {
       plan,
       variants,
       seed: 'bench',
+      ...(label === 'hat-no-pool' ? { pool: { size: 0 } } : {}),
       onReject: () => rejected++,
     })) {
       bytes += Buffer.byteLength(JSON.stringify(row)) + 1;
@@ -81,9 +86,9 @@ if (!skip.has('policies')) {
       ratioToFloor: augmentCpu / floorCpu,
       bytesPerRow: bytes / Math.max(1, kept.length),
     };
-    policies[policyName] = figure;
+    policies[label] = figure;
     console.log(
-      `augment ${policyName.padEnd(10)} ${examples} × ${variants}: ${kept.length} rows, ${rejected} rejected, ` +
+      `augment ${label.padEnd(11)} ${examples} × ${variants}: ${kept.length} rows, ${rejected} rejected, ` +
         `${figure.rowsPerCpuSecond.toFixed(1)} rows/CPU-s, ${figure.ratioToFloor.toFixed(1)}× the I/O floor, ` +
         `${(figure.bytesPerRow / 1024).toFixed(1)} KB/row`,
     );
@@ -153,7 +158,7 @@ if (!skip.has('workers')) {
 
 if (!skip.has('pipeline')) {
   const { pipelineOverhead } = await import('./bench/pipeline-overhead.js');
-  const figure = await pipelineOverhead({ units: 500, concurrency: 64, answerMs: 50 });
+  const figure = await pipelineOverhead({ units: pipelineUnits, concurrency: 64, answerMs: 50 });
   results.pipeline = figure;
   console.log(
     `pipeline, ${figure.units} units at concurrency ${figure.concurrency}, ${figure.answerMs} ms answers: ` +
