@@ -16,7 +16,10 @@ export default defineConfig([
   },
   {
     // The CLI is ESM only; it is an executable, not an import target.
-    entry: { 'cli/main': 'src/cli/main.ts' },
+    entry: {
+      'cli/main': 'src/cli/main.ts',
+      'cli/workers/augment-worker': 'src/cli/workers/augment-worker.ts',
+    },
     format: ['esm'],
     sourcemap: true,
     target: 'node20',

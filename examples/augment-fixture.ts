@@ -2,6 +2,7 @@
 // output under the variant back to the base vocabulary.
 // Run: npx tsx examples/augment-fixture.ts
 import {
+  type AugmentRow,
   augment,
   builtinOperators,
   certify,
@@ -23,12 +24,23 @@ for await (const record of readJsonl('fixtures/livestream/trajectories.jsonl')) 
   if (firstFive.length === 5) break;
 }
 
-const rows = [];
+const rows: AugmentRow[] = [];
 for await (const row of augment(harness, firstFive, { plan, variants: 2, seed: 'example' })) rows.push(row);
 console.log(`${rows.length} certified rows`);
 
-const row =
-  rows.find((candidate) => candidate.relabel.steps.some((step) => step.type === 'rename_tools')) ?? rows[0];
+// A model answering under the variant calls the variant's tool names; `invert` maps a call back. Pick a row
+// whose relabel renames a tool the trajectory calls.
+const names = (message: { role: string; tool_calls?: Array<{ function: { name: string } }> }) =>
+  message.role === 'assistant' ? (message.tool_calls ?? []).map((toolCall) => toolCall.function.name) : [];
+const renamedCall = (candidate: AugmentRow) =>
+  candidate.trajectory.messages.find(
+    (message) =>
+      message.role === 'assistant' &&
+      !message.hsa &&
+      names(message).some((name) => name !== candidate.harness.skills.loader.tool) &&
+      names(message).join() !== names(invert(message, candidate.relabel)).join(),
+  );
+const row = rows.find((candidate) => renamedCall(candidate) !== undefined) ?? rows[0];
 if (!row) throw new Error('no rows');
 console.log(`${row.id}: ${row.provenance.ops.map((record) => record.name).join(' → ')}`);
 
@@ -45,16 +57,8 @@ console.log(
   }).certified,
 );
 
-// A model answering under the variant calls the variant's tool names; `invert` maps the call back.
-const call = row.trajectory.messages.find(
-  (message) =>
-    message.role === 'assistant' &&
-    !message.hsa &&
-    (message.tool_calls ?? []).some((toolCall) => toolCall.function.name !== row.harness.skills.loader.tool),
-);
+const call = renamedCall(row);
 if (call) {
   const back = invert(call, row.relabel);
-  const names = (message: typeof call) =>
-    message.role === 'assistant' ? (message.tool_calls ?? []).map((c) => c.function.name) : [];
   console.log(`under the variant: ${names(call).join(', ')}  →  base: ${names(back).join(', ')}`);
 }

@@ -17,7 +17,9 @@ export {
   augment,
   augmentExample,
   dimensionsOf,
+  type ExampleResult,
   type Provenance,
+  variantPoolFor,
 } from './augment/augment.js';
 export { type Certificate, type CertifyInput, certify } from './augment/certificate.js';
 export { checkContentPreservation } from './augment/content-preservation.js';
@@ -76,6 +78,13 @@ export {
   type ResolvePolicyOptions,
   resolvePolicy,
 } from './augment/resolve-policy.js';
+export {
+  createVariantPool,
+  defaultVariantPoolSize,
+  type PoolProvenance,
+  type VariantPool,
+  type VariantPoolOptions,
+} from './augment/variant-pool.js';
 export {
   createSidecarWriter,
   type DerivedMarker,

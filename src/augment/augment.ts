@@ -18,6 +18,13 @@ import {
 } from './operator.js';
 import type { Plan, PlannedOperator } from './plan.js';
 import { createRandom } from './random.js';
+import {
+  createVariantPool,
+  defaultPoolAttempts,
+  defaultVariantPoolSize,
+  type PoolProvenance,
+  type VariantPool,
+} from './variant-pool.js';
 
 /** Provenance: enough to replay a variant exactly. */
 export interface Provenance {
@@ -32,6 +39,8 @@ export interface Provenance {
   planned: Dimension[];
   /** Dimensions whose operators changed the harness or, through the relabel, the trajectory (an operator may apply and change nothing). */
   changed: Dimension[];
+  /** Rows whose variant came from the run's variant pool: which entry, and what was added for the example. */
+  pool?: PoolProvenance;
 }
 
 /** One output row: stands alone, with the full variant harness. */
@@ -75,7 +84,22 @@ export interface AugmentOptions {
    * later duplicate id is still caught) but neither augmented nor reported. Default 0.
    */
   skipExamples?: number;
+  /**
+   * Runs the variants of one valid example elsewhere (a worker thread): it must return what
+   * `augmentExample` returns for variant indexes 0 … variants - 1. Up to `concurrency` examples run at once;
+   * rows and rejects still come out in input order, so the output does not depend on the concurrency.
+   */
+  parallel?: { concurrency: number; augmentVariants: (trajectory: Trajectory) => Promise<ExampleResult[]> };
+  /**
+   * The variant pool (`createVariantPool`): `size` shared variants built once and drawn by each example,
+   * trying `attempts` entries before a build of its own. Default `{ size: defaultVariantPoolSize }`;
+   * `{ size: 0 }` builds every variant for its example alone, as before the pool.
+   */
+  pool?: { size: number; attempts?: number };
 }
+
+/** What one (example, variant index) gives: a row or the reason it could not. */
+export type ExampleResult = { row: AugmentRow } | { reject: AugmentReject };
 
 /** An input item: a trajectory, or a JSONL record with its line number. */
 export type AugmentInput = unknown | { line: number; value: unknown } | { line: number; issue: Issue };
@@ -95,7 +119,7 @@ export async function augmentExample(
   original: Trajectory,
   variantIndex: number,
   options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate' | 'hookChecks'>,
-): Promise<{ row: AugmentRow } | { reject: AugmentReject }> {
+): Promise<ExampleResult> {
   const seed = String(options.seed);
   const variantSeed = `${seed}/${original.id}/${variantIndex}`;
   const rng = createRandom(variantSeed);
@@ -132,8 +156,9 @@ export async function augmentExample(
     }
   }
   const relabel = composeRelabels(...relabels);
-  const rewritten = forwardTrajectory(original, relabel, harness, checks).trajectory;
-  const certificate = certify({ base, variant: harness, original, rewritten, relabel, ...checks });
+  const forward = forwardTrajectory(original, relabel, harness, checks);
+  const rewritten = forward.trajectory;
+  const certificate = certify({ base, variant: harness, original, rewritten, relabel, forward, ...checks });
   if (!certificate.certified) {
     return {
       reject: { reason: 'uncertified', exampleId: original.id, variantIndex, issues: certificate.issues },
@@ -181,6 +206,34 @@ export async function* augment(
   options: AugmentOptions,
 ): AsyncGenerator<AugmentRow> {
   const reject = options.onReject ?? (() => {});
+  const pool = options.parallel ? undefined : variantPoolFor(base, options);
+  const runVariants =
+    options.parallel?.augmentVariants ??
+    (async (trajectory: Trajectory) => {
+      const results: ExampleResult[] = [];
+      for (let variantIndex = 0; variantIndex < options.variants; variantIndex++)
+        results.push(
+          await (pool
+            ? pool.augment(trajectory, variantIndex)
+            : augmentExample(base, trajectory, variantIndex, options)),
+        );
+      return results;
+    });
+  const concurrency = Math.max(1, Math.floor(options.parallel?.concurrency ?? 1));
+  // An ordered window: examples start as they are read, their results come out in input order. `onExample`
+  // is called when an example's turn to come out arrives, so that everything reported before it belongs to
+  // the examples before it (the CLI's checkpoint units rely on this).
+  const window: Array<{ position: number; at: { line?: number }; results: Promise<ExampleResult[]> }> = [];
+  async function* drain(keep: number): AsyncGenerator<AugmentRow> {
+    while (window.length > keep) {
+      const { position: done, at, results } = window.shift() as (typeof window)[number];
+      options.onExample?.(done);
+      for (const result of await results) {
+        if ('row' in result) yield result.row;
+        else reject({ ...result.reject, ...at });
+      }
+    }
+  }
   const seen = new Set<string>();
   let position = -1;
   let skip = options.skipExamples ?? 0;
@@ -195,15 +248,18 @@ export async function* augment(
       if (validation.valid && validation.trajectory) seen.add(validation.trajectory.id);
       continue;
     }
-    options.onExample?.(position);
     const line = isRecord(item) ? item.line : undefined;
     const at = line === undefined ? {} : { line };
+    const early = (value: AugmentReject) => {
+      window.push({ position, at: {}, results: Promise.resolve([{ reject: value }]) });
+    };
     if (isRecord(item) && item.issue) {
-      reject({
+      early({
         reason: item.issue.code === 'forbidden_key' ? 'forbidden_key' : 'syntax_error',
         ...at,
         issues: [item.issue],
       });
+      yield* drain(concurrency - 1);
       continue;
     }
     const value = isRecord(item) ? item.value : item;
@@ -215,7 +271,8 @@ export async function* augment(
     const exampleId = validation.trajectory?.id ?? (value as { id?: unknown } | null)?.id;
     const example = typeof exampleId === 'string' ? { exampleId } : {};
     if (!validation.valid || !validation.trajectory) {
-      reject({ reason: 'invalid_trajectory', ...example, ...at, issues: validation.issues });
+      early({ reason: 'invalid_trajectory', ...example, ...at, issues: validation.issues });
+      yield* drain(concurrency - 1);
       continue;
     }
     if (seen.has(validation.trajectory.id)) {
@@ -224,16 +281,47 @@ export async function* augment(
         path: ['id'],
         message: `trajectory id "${validation.trajectory.id}" appears twice`,
       };
-      reject({ reason: 'duplicate_id', ...example, ...at, issues: [issue] });
+      early({ reason: 'duplicate_id', ...example, ...at, issues: [issue] });
+      yield* drain(concurrency - 1);
       continue;
     }
     seen.add(validation.trajectory.id);
-    for (let variantIndex = 0; variantIndex < options.variants; variantIndex++) {
-      const result = await augmentExample(base, validation.trajectory, variantIndex, options);
-      if ('row' in result) yield result.row;
-      else reject({ ...result.reject, ...at });
-    }
+    const results = runVariants(validation.trajectory);
+    // A failure is observed when its turn comes; until then it must not count as unhandled.
+    results.catch(() => undefined);
+    window.push({ position, at, results });
+    yield* drain(concurrency - 1);
   }
+  yield* drain(0);
+}
+
+/**
+ * The variant pool of a run under these options, or `undefined` when `pool.size` is 0 (every variant is then
+ * built for its example alone). Examples that no pool entry certifies fall back to `augmentExample`.
+ *
+ * @example
+ * const pool = variantPoolFor(harness, { plan, seed: 42 });
+ * const result = pool ? await pool.augment(trajectory, 0) : await augmentExample(harness, trajectory, 0, { plan, seed: 42 });
+ */
+export function variantPoolFor(
+  base: Harness,
+  options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate' | 'hookChecks' | 'pool'>,
+): VariantPool | undefined {
+  const size = options.pool?.size ?? defaultVariantPoolSize;
+  if (size <= 0) return undefined;
+  return createVariantPool(
+    base,
+    {
+      plan: options.plan,
+      seed: options.seed,
+      size,
+      attempts: options.pool?.attempts ?? defaultPoolAttempts,
+      ...(options.severity !== undefined ? { severity: options.severity } : {}),
+      ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+      ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+    },
+    (trajectory, variantIndex) => augmentExample(base, trajectory, variantIndex, options),
+  );
 }
 
 /** Dimensions a row's policy perturbed: those of the operators that applied. */

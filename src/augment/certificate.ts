@@ -8,7 +8,7 @@ import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { inverseTrajectory, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import { type HookDecision, validateTrajectory } from '../trajectory/validate-trajectory.js';
+import { type HookDecision, type Rederived, validateTrajectory } from '../trajectory/validate-trajectory.js';
 import { type ContentPreservation, checkContentPreservation } from './content-preservation.js';
 
 export interface Certificate {
@@ -42,6 +42,12 @@ export interface CertifyInput {
   relabel: Relabel;
   /** The custom hook checks the harnesses name (default: none). */
   hookChecks?: HookCheckRegistry;
+  /**
+   * What the forward relabel derived when it made `rewritten` under `variant` (its issues and hook
+   * decisions): the certificate uses them instead of validating `rewritten` again. Its derived content is
+   * the variant's by construction, so the two agree; leave it out to validate from scratch.
+   */
+  forward?: Pick<Rederived, 'issues' | 'decisions'>;
 }
 
 /** Hook decisions without their positions, leaving out those on inserted (injected) turns. */
@@ -71,6 +77,25 @@ function validateOriginal(original: Trajectory, base: Harness, hookChecks: HookC
   return validation;
 }
 
+// The content check needs no example: a variant shared by many examples (a pool entry) is checked once per
+// (base, variant, relabel) objects.
+const contentChecks = new WeakMap<
+  Harness,
+  WeakMap<Relabel, { base: Harness; result: ContentPreservation }>
+>();
+function contentPreservation(base: Harness, variant: Harness, relabel: Relabel): ContentPreservation {
+  let byRelabel = contentChecks.get(variant);
+  if (!byRelabel) {
+    byRelabel = new WeakMap();
+    contentChecks.set(variant, byRelabel);
+  }
+  const cached = byRelabel.get(relabel);
+  if (cached && cached.base === base) return cached.result;
+  const result = checkContentPreservation(base, variant, relabel);
+  byRelabel.set(relabel, { base, result });
+  return result;
+}
+
 /**
  * Checks a rewritten trajectory against its variant and its original.
  *
@@ -82,7 +107,14 @@ export function certify(input: CertifyInput): Certificate {
   const { base, variant, original, rewritten, relabel } = input;
   const issues: Issue[] = [];
   const options = input.hookChecks ? { hookChecks: input.hookChecks } : {};
-  const underVariant = validateTrajectory(rewritten, variant, options);
+  const underVariant = input.forward
+    ? {
+        valid: input.forward.issues.length === 0,
+        issues: input.forward.issues,
+        trajectory: rewritten,
+        decisions: input.forward.decisions,
+      }
+    : validateTrajectory(rewritten, variant, options);
   issues.push(
     ...underVariant.issues.map((issue) => ({ ...issue, message: `under the variant: ${issue.message}` })),
   );
@@ -120,7 +152,7 @@ export function certify(input: CertifyInput): Certificate {
       });
     }
   }
-  const content = checkContentPreservation(base, variant, relabel);
+  const content = contentPreservation(base, variant, relabel);
   issues.push(...content.issues);
   const checks = {
     validUnderVariant: underVariant.valid,

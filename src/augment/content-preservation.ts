@@ -5,7 +5,7 @@
 import type { Issue, JsonPath } from '../harness/issues.js';
 import { urlSpans } from '../harness/mention-boundary.js';
 import type { Harness, HarnessPartName } from '../harness/schema.js';
-import { buildSymbolTable, harnessTextLocations } from '../harness/symbol-table.js';
+import { buildSymbolTable, harnessSymbols, harnessTextLocations } from '../harness/symbol-table.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import { orderedLists } from './ordered-lists.js';
 
@@ -51,20 +51,26 @@ const listMarker = /^[ \t]*$/u;
 
 const placeholder = (kind: string) => `\uE000${kind}\uE001`;
 
-// The base of many variants is one object: its texts are normalised once per part.
-const normalisedCache = new WeakMap<Harness, Map<HarnessPartName, NormalisedText[]>>();
+// The base of many variants is one object, and variants share the parts they leave alone: a part's texts
+// are normalised once per (part object, the harness's identifiers), since mentions depend on both.
+const normalisedCache = new WeakMap<object, Map<string, NormalisedText[]>>();
 
 /** The texts of one part of a harness, mentions of identifiers replaced by placeholders. */
 function normalisedTexts(harness: Harness, part: HarnessPartName): NormalisedText[] {
-  let byPart = normalisedCache.get(harness);
-  if (!byPart) {
-    byPart = new Map();
-    normalisedCache.set(harness, byPart);
+  const partObject = harness[part] as object;
+  let bySymbols = normalisedCache.get(partObject);
+  if (!bySymbols) {
+    bySymbols = new Map();
+    normalisedCache.set(partObject, bySymbols);
   }
-  const cached = byPart.get(part);
+  const key = harnessSymbols(harness)
+    .map((symbol) => `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`)
+    .join('\u0001');
+  const cached = bySymbols.get(key);
   if (cached) return cached;
   const texts = normaliseTexts(harness, part);
-  byPart.set(part, texts);
+  if (bySymbols.size >= 16) bySymbols.clear();
+  bySymbols.set(key, texts);
   return texts;
 }
 
@@ -109,6 +115,16 @@ const blankSpans = (text: string, spans: ReadonlyArray<readonly [number, number]
  * mention aside); code, quotes and numbers from the text with mentions as placeholders.
  */
 function protectedItems(location: NormalisedText): Array<{ kind: ProtectedContentKind; text: string }> {
+  const known = itemsCache.get(location);
+  if (known) return known;
+  const items = findProtectedItems(location);
+  itemsCache.set(location, items);
+  return items;
+}
+// Normalised texts are cached objects (see `normalisedTexts`): their items are found once.
+const itemsCache = new WeakMap<NormalisedText, Array<{ kind: ProtectedContentKind; text: string }>>();
+
+function findProtectedItems(location: NormalisedText): Array<{ kind: ProtectedContentKind; text: string }> {
   const { text, raw } = location;
   const items: Array<{ kind: ProtectedContentKind; text: string }> = [];
   for (const pattern of codePatterns)

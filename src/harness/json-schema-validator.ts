@@ -1,6 +1,8 @@
 // JSON Schema validation for tool parameters and JSON-shape checks: the dialect comes from `$schema`
 // (draft-07, 2019-09, 2020-12), `format` is checked (ajv-formats), `pattern` runs on a linear-time engine
-// (re2js), and compiled validators are cached by object and, bounded, by content.
+// (re2js), and compiled validators are cached by object and by schema hash in a bounded cache that really
+// releases memory: each cache generation has its own ajv instances.
+import { createHash } from 'node:crypto';
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -31,10 +33,11 @@ const options: Options = {
 // ajv-formats is CommonJS with a default export; under ESM interop it may arrive wrapped once more.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
   addFormatsModule) as unknown as <T extends Ajv>(ajv: T) => T;
-const engines: Record<SchemaDialect, Ajv> = {
-  'draft-07': addFormats(new Ajv(options)),
-  '2019-09': addFormats(new Ajv2019(options)) as unknown as Ajv,
-  '2020-12': addFormats(new Ajv2020(options)) as unknown as Ajv,
+/** A fresh ajv instance for a dialect, with formats. */
+const newEngine: Record<SchemaDialect, () => Ajv> = {
+  'draft-07': () => addFormats(new Ajv(options)),
+  '2019-09': () => addFormats(new Ajv2019(options)) as unknown as Ajv,
+  '2020-12': () => addFormats(new Ajv2020(options)) as unknown as Ajv,
 };
 
 const dialectIds: ReadonlyArray<readonly [RegExp, SchemaDialect]> = [
@@ -84,10 +87,30 @@ export function schemaDialect(schema: Record<string, unknown>): SchemaDialect {
 }
 
 // Variants are fresh copies of a harness, so the same schema arrives as many objects: cache by identity
-// first, then by content (bounded, oldest out). Compiling is by far the most expensive step of validation.
+// first, then by content hash. Compiling is by far the most expensive step of validation. ajv keeps every
+// schema it compiled (its own cache never shrinks), so when the content cache is full the whole generation
+// — its ajv instances and the validators they compiled — is dropped together and a fresh one starts.
 const byObject = new WeakMap<object, ValidateFunction>();
-const byContent = new Map<string, ValidateFunction>();
-const contentCacheSize = 4_096;
+let generation = newGeneration();
+/** Distinct schemas one generation holds before it is replaced. */
+export const schemaCacheSize = 2_048;
+
+function newGeneration() {
+  return {
+    engines: {} as Partial<Record<SchemaDialect, Ajv>>,
+    byHash: new Map<string, ValidateFunction>(),
+  };
+}
+
+/**
+ * How many distinct schemas the current cache generation holds (at most `schemaCacheSize`).
+ *
+ * @example
+ * compiledSchemaCount() <= schemaCacheSize // true
+ */
+export function compiledSchemaCount(): number {
+  return generation.byHash.size;
+}
 
 export type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
 
@@ -105,16 +128,22 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledSche
   const dialect = schemaDialect(schema);
   // Remote $id / $schema values must not make ajv try to resolve or reject anything: strip them on a copy.
   const { $id: _id, $schema: _schema, ...local } = schema;
-  const key = `${dialect}\u0000${JSON.stringify(local)}`;
-  const known = byContent.get(key);
+  const key = createHash('sha256')
+    .update(dialect)
+    .update('\u0000')
+    .update(JSON.stringify(local))
+    .digest('base64');
+  const known = generation.byHash.get(key);
   if (known) {
     byObject.set(schema, known);
     return { ok: true, validate: known };
   }
+  if (generation.byHash.size >= schemaCacheSize) generation = newGeneration();
   try {
-    const validate = engines[dialect].compile(local);
-    if (byContent.size >= contentCacheSize) byContent.delete(byContent.keys().next().value as string);
-    byContent.set(key, validate);
+    const current = generation;
+    current.engines[dialect] ??= newEngine[dialect]();
+    const validate = current.engines[dialect].compile(local);
+    current.byHash.set(key, validate);
     byObject.set(schema, validate);
     return { ok: true, validate };
   } catch (error) {

@@ -20,6 +20,8 @@ export interface MentionContext {
   suffixes?: readonly string[];
   /** True when the mention is written as code (between backticks); prose hints such as "directory" then do not apply. */
   code?: boolean;
+  /** The text's URL spans (`urlSpans(text)`), when the caller has them already; computed otherwise. */
+  urls?: ReadonlyArray<readonly [number, number]>;
 }
 
 const at = (text: string, index: number) =>
@@ -93,7 +95,7 @@ export function mentionStandsAlone(
   );
   if (!prefixed && continuesBefore(text, start - 1)) return false;
   if (suffix === undefined && continuesAfter(text, end)) return false;
-  if (urlSpans(text).some(([from, to]) => start < to && end > from)) return false;
+  if ((context.urls ?? urlSpans(text)).some(([from, to]) => start < to && end > from)) return false;
   if (!context.code && fileNoun.test(text.slice(end, end + 40))) return false;
   return true;
 }

@@ -49,17 +49,25 @@ export function formatList(
         null,
         2,
       );
-    case 'yaml':
-      return stringifyYaml(
-        rows.map((row) => ({
-          name: row.name,
-          ...(row.kind ? { kind: row.kind } : {}),
-          description: row.description,
-        })),
-        { lineWidth: 0 },
-      ).trimEnd();
+    case 'yaml': {
+      const items = rows.map((row) => ({
+        name: row.name,
+        ...(row.kind ? { kind: row.kind } : {}),
+        description: row.description,
+      }));
+      // Every render of a variant's prompt lists the same rows: the YAML text is kept by content (bounded).
+      const key = JSON.stringify(items);
+      const known = yamlLists.get(key);
+      if (known !== undefined) return known;
+      const text = stringifyYaml(items, { lineWidth: 0 }).trimEnd();
+      if (yamlLists.size >= yamlListCacheSize) yamlLists.clear();
+      yamlLists.set(key, text);
+      return text;
+    }
   }
 }
+const yamlLists = new Map<string, string>();
+const yamlListCacheSize = 2_048;
 
 /**
  * The data every section template sees. `skills` and `tools` are the harness's lists in order,

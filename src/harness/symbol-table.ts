@@ -3,7 +3,7 @@
 // stay apart.
 import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
 import type { JsonPath } from './issues.js';
-import { mentionStandsAlone } from './mention-boundary.js';
+import { mentionStandsAlone, urlSpans } from './mention-boundary.js';
 import type { Harness } from './schema.js';
 
 export type SymbolKind = 'skill' | 'tool' | 'parameter' | 'section' | 'hook';
@@ -64,6 +64,21 @@ export interface TextLocation {
 export function isDistinctiveIdentifier(name: string): boolean {
   return /[_\-.\d\s]/u.test(name) || /\p{Ll}\p{Lu}/u.test(name);
 }
+/** Whether the character at `index` continues an identifier (letter, digit, `_`, `-`), ASCII decided fast. */
+const continuesIdentifier = (text: string, index: number) => {
+  if (index < 0 || index >= text.length) return false;
+  const code = text.charCodeAt(index);
+  if (code < 128)
+    return (
+      (code >= 48 && code <= 57) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 97 && code <= 122) ||
+      code === 95 ||
+      code === 45
+    );
+  return identifierCharacter.test(text[index] as string);
+};
+const identifierCharacter = /[\p{L}\p{N}_-]/u;
 
 /** Spans `[start, end)` of `{{ … }}` blocks in a template, which hold code rather than prose. */
 function mustacheSpans(text: string): Array<[number, number]> {
@@ -189,6 +204,8 @@ export function harnessSymbols(harness: Harness): SymbolEntry[] {
  * inside a path, a URL, a file name or a longer identifier). A parameter matches only in code
  * form (`` `link_id` ``) or qualified by its tool (`get_price.link_id`), since parameter names are often
  * ordinary words; other identifiers match bare too when they are distinctive (see `isDistinctiveIdentifier`).
+ * One scan of the text serves all symbols (a trie of their names); where several names start at the same
+ * position, only the longest that qualifies is reported.
  *
  * @example
  * findMentions({ path: ['x'], text: 'Call `get_price` first.' }, harnessSymbols(harness))
@@ -198,55 +215,133 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
   const { text, path } = location;
   const skipped = location.template ? mustacheSpans(text) : [];
   const inCode = (start: number) => skipped.some(([from, to]) => start >= from && start < to);
+  const trie = nameTrie(symbols);
   const mentions: Mention[] = [];
-  const seen = new Set<string>();
-  // `tool.parameter` is one qualified token: the tool's mention may be followed by `.parameter`.
-  const memberSuffixes = new Map<string, string[]>();
-  for (const symbol of symbols) {
-    if (symbol.kind !== 'parameter' || symbol.tool === undefined) continue;
-    const list = memberSuffixes.get(symbol.tool) ?? [];
-    list.push(`.${symbol.name}`);
-    memberSuffixes.set(symbol.tool, list);
-  }
-  for (const symbol of symbols) {
-    // The same parameter name may belong to several tools; each occurrence is reported once per owner.
-    const key = `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    let from = 0;
-    for (;;) {
-      const start = text.indexOf(symbol.name, from);
-      if (start < 0) break;
-      from = start + 1;
-      const end = start + symbol.name.length;
-      if (inCode(start)) continue;
-      const code = text[start - 1] === '`' && text[end] === '`';
-      const qualifier =
-        symbol.kind === 'parameter' && symbol.tool !== undefined ? `${symbol.tool}.` : undefined;
-      const qualified =
-        qualifier !== undefined &&
-        start >= qualifier.length &&
-        text.startsWith(qualifier, start - qualifier.length);
-      const context = {
-        code,
-        ...(qualified ? { prefixes: [qualifier as string] } : {}),
-        ...(symbol.kind === 'tool' ? { suffixes: memberSuffixes.get(symbol.name) ?? [] } : {}),
-      };
-      if (!mentionStandsAlone(text, start, end, context)) continue;
-      if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name)))
-        continue;
-      mentions.push({
-        kind: symbol.kind,
-        name: symbol.name,
-        ...(symbol.tool !== undefined ? { tool: symbol.tool } : {}),
-        path,
-        start,
-        end,
-        form: qualified ? 'qualified' : code ? 'code' : 'bare',
-      });
+  let urls: Array<[number, number]> | undefined;
+  // One pass over the text: at each position where a token may start (a name glued to a letter, digit, `_`
+  // or `-` before it never stands alone; a qualified parameter follows a `.`), the trie lists every name
+  // that begins there; the longest one that stands alone (`mentionStandsAlone`, and code or qualified form
+  // where the kind asks for it) is reported, never a shorter name at the same position.
+  for (let start = 0; start < text.length; start++) {
+    if (continuesIdentifier(text, start - 1) || inCode(start)) continue;
+    let node: NameNode | undefined = trie.next.get(text[start] as string);
+    if (!node) continue;
+    const candidates: NameNode[] = [];
+    for (let index = start + 1; node; index++) {
+      if (node.symbols.length > 0 && !continuesIdentifier(text, index)) candidates.push(node);
+      if (index >= text.length) break;
+      node = node.next.get(text[index] as string);
+    }
+    for (let at = candidates.length - 1; at >= 0; at--) {
+      urls ??= urlSpans(text);
+      const symbolsHere = (candidates[at] as NameNode).symbols;
+      const found = mentionsAt(text, start, symbolsHere, path, trie.memberSuffixes, urls);
+      if (found.length === 0) continue;
+      mentions.push(...found);
+      break;
     }
   }
-  return mentions.sort((a, b) => a.start - b.start || b.end - a.end);
+  return mentions;
+}
+
+/** A trie node: the symbols whose name ends here, and the next characters. */
+interface NameNode {
+  next: Map<string, NameNode>;
+  symbols: SymbolEntry[];
+}
+
+/** The root of a name trie, with the `.parameter` suffixes each tool's mention may carry. */
+interface NameTrie extends NameNode {
+  memberSuffixes: Map<string, string[]>;
+}
+
+// Callers often build a fresh symbol list per text (the same names each time): tries are cached by list
+// object, then by the list's content in a small bounded map.
+const tries = new WeakMap<readonly SymbolEntry[], NameTrie>();
+const triesByContent = new Map<string, NameTrie>();
+const trieCacheSize = 512;
+
+/** The trie of the symbols' names, built once per symbol list; a (kind, tool, name) appears once. */
+function nameTrie(symbols: readonly SymbolEntry[]): NameTrie {
+  const cached = tries.get(symbols);
+  if (cached) return cached;
+  const keys = symbols.map((symbol) => `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`);
+  const content = keys.join('\u0001');
+  const known = triesByContent.get(content);
+  if (known) {
+    tries.set(symbols, known);
+    return known;
+  }
+  const root: NameTrie = { next: new Map(), symbols: [], memberSuffixes: new Map() };
+  // `tool.parameter` is one qualified token: the tool's mention may be followed by `.parameter`.
+  for (const symbol of symbols) {
+    if (symbol.kind !== 'parameter' || symbol.tool === undefined) continue;
+    const list = root.memberSuffixes.get(symbol.tool) ?? [];
+    list.push(`.${symbol.name}`);
+    root.memberSuffixes.set(symbol.tool, list);
+  }
+  const seen = new Set<string>();
+  for (const [index, symbol] of symbols.entries()) {
+    // The same parameter name may belong to several tools; each occurrence is reported once per owner.
+    const key = keys[index] as string;
+    if (seen.has(key) || symbol.name === '') continue;
+    seen.add(key);
+    let node: NameNode = root;
+    for (const character of symbol.name.split('')) {
+      let child = node.next.get(character);
+      if (!child) {
+        child = { next: new Map(), symbols: [] };
+        node.next.set(character, child);
+      }
+      node = child;
+    }
+    node.symbols.push(symbol);
+  }
+  tries.set(symbols, root);
+  if (triesByContent.size >= trieCacheSize) triesByContent.clear();
+  triesByContent.set(content, root);
+  return root;
+}
+
+/** The mentions of same-named symbols at `start`, those that stand alone in the form their kind accepts. */
+function mentionsAt(
+  text: string,
+  start: number,
+  symbols: readonly SymbolEntry[],
+  path: JsonPath,
+  memberSuffixes: ReadonlyMap<string, string[]>,
+  urls: ReadonlyArray<readonly [number, number]>,
+): Mention[] {
+  const found: Mention[] = [];
+  for (const symbol of symbols) {
+    const end = start + symbol.name.length;
+    const code = text[start - 1] === '`' && text[end] === '`';
+    const qualifier =
+      symbol.kind === 'parameter' && symbol.tool !== undefined ? `${symbol.tool}.` : undefined;
+    const qualified =
+      qualifier !== undefined &&
+      start >= qualifier.length &&
+      text.startsWith(qualifier, start - qualifier.length);
+    const context = {
+      code,
+      urls,
+      ...(qualified ? { prefixes: [qualifier as string] } : {}),
+      ...(symbol.kind === 'tool' ? { suffixes: memberSuffixes.get(symbol.name) ?? [] } : {}),
+    };
+    if (!mentionStandsAlone(text, start, end, context)) continue;
+    if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name)))
+      continue;
+    found.push({
+      kind: symbol.kind,
+      name: symbol.name,
+      ...(symbol.tool !== undefined ? { tool: symbol.tool } : {}),
+      path,
+      start,
+      end,
+      form: qualified ? 'qualified' : code ? 'code' : 'bare',
+    });
+  }
+  return found;
 }
 
 /**

@@ -15,15 +15,25 @@ export type YamlTextOptions = DocumentOptions & SchemaOptions & CreateNodeOption
 /** Whether a one-line string would not read back as itself under YAML 1.1 or 1.2 when written plain. */
 function isAmbiguous(text: string): boolean {
   if (text.includes('\n')) return false;
+  // The same scalars come back for every variant and prompt: parsing them is the cost, so answers are kept
+  // (bounded: the map starts over when full).
+  const known = ambiguous.get(text);
+  if (known !== undefined) return known;
+  let answer = false;
   for (const version of ['1.1', '1.2'] as const) {
     try {
-      if (YAML.parse(text, { version, logLevel: 'silent' }) !== text) return true;
+      if (YAML.parse(text, { version, logLevel: 'silent' }) !== text) answer = true;
     } catch {
-      return true;
+      answer = true;
     }
+    if (answer) break;
   }
-  return false;
+  if (ambiguous.size >= ambiguousCacheSize) ambiguous.clear();
+  ambiguous.set(text, answer);
+  return answer;
 }
+const ambiguous = new Map<string, boolean>();
+const ambiguousCacheSize = 20_000;
 
 /**
  * Double-quotes, in place, every string scalar of a document (keys included) that a YAML 1.1 or 1.2

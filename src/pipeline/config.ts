@@ -2,6 +2,7 @@
 // teacher and judge, which exports. Validated with zod; an error names the file, the path and the rule.
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { defaultVariantPoolSize } from '../augment/variant-pool.js';
 import { locateIssues, readDocument } from '../harness/documents.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
@@ -66,6 +67,8 @@ export const PipelineConfigSchema = z.strictObject({
       severity: z.union([z.enum(['slight', 'medium', 'heavy']), z.number().min(0).max(1)]).optional(),
       /** Also emit each task under the base harness (variant index -1, id `<task>/base`). */
       includeOriginal: z.boolean().default(true),
+      /** Shared variants built once and drawn by each unit (0: every variant built for its unit). */
+      pool: z.number().int().min(0).max(100_000).default(defaultVariantPoolSize),
     })
     .prefault({}),
   teacher: z

@@ -82,6 +82,7 @@ export async function prepareSftRun(
       registry: dependencies.registry,
       severity,
       variants: config.augment.variants,
+      variantPool: config.augment.pool,
       includeOriginal: config.augment.includeOriginal,
       seed,
       teachers: dependencies.teachers,

@@ -2,10 +2,11 @@
 // examples. Work units (one task under one harness) run with bounded concurrency and come out in a fixed
 // order; each unit's lines depend only on the configuration, the seed and the unit, so a resumed run and a
 // run with another concurrency write the same bytes.
-import { augmentExample } from '../augment/augment.js';
+import { augmentExample, variantPoolFor } from '../augment/augment.js';
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
 import type { Registry } from '../augment/registry.js';
+import type { VariantPool } from '../augment/variant-pool.js';
 import { hashHarness } from '../harness/hash.js';
 import { formatIssue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
@@ -32,6 +33,8 @@ export interface SftOptions {
   keepShare: number;
   concurrency: number;
   regenerate?: RegenerateFunction;
+  /** Entries of the variant pool the units draw their variants from (default `defaultVariantPoolSize`; 0: none). */
+  variantPool?: number;
   /** Units already done by an interrupted run: skipped without work. */
   skipUnits?: number;
   signal?: AbortSignal;
@@ -106,6 +109,7 @@ function exampleOf(id: string, trajectory: Trajectory, meta: Record<string, unkn
 async function runUnit(
   unit: Extract<SftUnit, { kind: 'variant' }>,
   options: SftOptions,
+  pool: VariantPool | undefined,
 ): Promise<UnitResult> {
   const { task, variantIndex } = unit;
   const unitId = `${task.id}/${variantIndex}`;
@@ -119,12 +123,9 @@ async function runUnit(
   let teacher = options.teachers.exact;
   let variantMeta: Record<string, unknown> = { variantId: 'base', variantIndex: -1, ops: [] };
   if (variantIndex !== 'base') {
-    const augmented = await augmentExample(options.base, task.trajectory, variantIndex, {
-      plan: options.plan,
-      seed: options.seed,
-      severity: options.severity,
-      ...(options.regenerate ? { regenerate: options.regenerate } : {}),
-    });
+    const augmented = pool
+      ? await pool.augment(task.trajectory, variantIndex)
+      : await augmentExample(options.base, task.trajectory, variantIndex, augmentOptionsOf(options));
     if ('reject' in augmented) {
       result.reject = {
         id: unitId,
@@ -208,6 +209,30 @@ async function runUnit(
   return result;
 }
 
+// One pool per run (per options object, which a queue worker keeps for its run as well): a unit's variant
+// depends on its seed only, never on which units ran before it.
+const pools = new WeakMap<SftOptions, VariantPool | undefined>();
+function poolOf(options: SftOptions): VariantPool | undefined {
+  if (!pools.has(options))
+    pools.set(
+      options,
+      variantPoolFor(options.base, {
+        ...augmentOptionsOf(options),
+        ...(options.variantPool !== undefined ? { pool: { size: options.variantPool } } : {}),
+      }),
+    );
+  return pools.get(options);
+}
+
+function augmentOptionsOf(options: SftOptions) {
+  return {
+    plan: options.plan,
+    seed: options.seed,
+    severity: options.severity,
+    ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+  };
+}
+
 /**
  * Runs the SFT stage over the inputs, one result per unit in order (units before `skipUnits` are skipped).
  *
@@ -234,5 +259,5 @@ export async function* runSft(
 export async function runSftUnit(unit: SftUnit, options: SftOptions): Promise<UnitResult> {
   options.signal?.throwIfAborted();
   if (unit.kind === 'reject') return { unit: unit.unit, firstOfTask: unit.firstOfTask, reject: unit.reject };
-  return runUnit(unit, options);
+  return runUnit(unit, options, poolOf(options));
 }

@@ -76,7 +76,16 @@ describe('augment', () => {
     const first = await collect(trajectories);
     const second = await collect(trajectories);
     expect(second.rows).toEqual(first.rows);
-    const variantIds = first.rows.map((row) => JSON.parse(row).variantId);
+    // Rows share a variant exactly when they drew the same entry of the variant pool.
+    const entryOf = new Map<string, number>();
+    for (const row of first.rows.map((text) => JSON.parse(text))) {
+      const known = entryOf.get(row.variantId);
+      if (known !== undefined) expect(row.provenance.pool.index).toBe(known);
+      entryOf.set(row.variantId, row.provenance.pool.index);
+    }
+    // Built for each example alone (no pool), every variant is its own.
+    const own = await collect(trajectories, { pool: { size: 0 } });
+    const variantIds = own.rows.map((row) => JSON.parse(row).variantId);
     expect(new Set(variantIds).size).toBe(variantIds.length);
     const other = await collect(trajectories, { seed: 8 });
     expect(other.rows).not.toEqual(first.rows);

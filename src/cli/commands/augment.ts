@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { planApplicability } from '../../augment/applicability.js';
 import { type AugmentReject, augment } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
+import { defaultVariantPoolSize } from '../../augment/variant-pool.js';
 import { createSidecarWriter, readSidecarHashes, sidecarPathOf } from '../../augment/variant-sidecar.js';
 import { contentHash, hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
@@ -20,6 +22,7 @@ import { policyFromOptions } from '../operators-registry.js';
 import { outOption, prepareOutputFile, printResult } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
+import { type AugmentPool, createAugmentPool } from '../workers/augment-pool.js';
 
 interface AugmentCliOptions {
   harness: string;
@@ -34,6 +37,8 @@ interface AugmentCliOptions {
   severity?: string;
   requireChange?: boolean;
   hookChecks?: string;
+  workers?: string;
+  variantPool?: string;
   resume?: boolean;
   inlineHarness?: boolean;
   sidecar?: string;
@@ -94,6 +99,14 @@ export function registerAugment(program: Command): void {
     )
     .option('--sidecar <file>', 'the variants sidecar (default: <out without .jsonl>.variants.jsonl)')
     .option(
+      '--workers <n>',
+      'worker threads (default: available cores, at most one per 32 input lines); rows are the same bytes for any count',
+    )
+    .option(
+      '--variant-pool <n>',
+      `shared variants built once and drawn by each example (default ${defaultVariantPoolSize}; 0: every variant built for its example)`,
+    )
+    .option(
       '--resume',
       'continue an interrupted run from <out>.checkpoint.json (the output equals an uninterrupted run)',
     )
@@ -101,6 +114,14 @@ export function registerAugment(program: Command): void {
       const started = Date.now();
       const variants = nonNegativeInteger('--variants', options.variants, maxVariants);
       const shard = parseShard(options.shard);
+      const requestedWorkers =
+        options.workers === undefined
+          ? undefined
+          : Math.max(1, nonNegativeInteger('--workers', options.workers));
+      const variantPool =
+        options.variantPool === undefined
+          ? defaultVariantPoolSize
+          : nonNegativeInteger('--variant-pool', options.variantPool);
       const hookChecks = await loadHookChecks(options.hookChecks);
       const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
       const { plan, severity, policy } = await policyFromOptions(
@@ -108,6 +129,7 @@ export function registerAugment(program: Command): void {
         options.policyFile,
         options.severity,
       );
+
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       // By reference (the default), each variant harness and relabel is written once, to the sidecar.
       const sidecarFile = options.inlineHarness ? undefined : (options.sidecar ?? sidecarPathOf(options.out));
@@ -138,6 +160,7 @@ export function registerAugment(program: Command): void {
         severity,
         variants,
         seed: options.seed,
+        variantPool,
         shard: shard ?? null,
         rejects: rejectsFile,
         sidecar: sidecarFile ?? null,
@@ -161,6 +184,13 @@ export function registerAugment(program: Command): void {
       const lines = await countLines(options.trajectories);
       const total =
         lines === undefined ? undefined : shard ? Math.ceil((lines - shard.index) / shard.count) : lines;
+      // A worker thread costs a start-up (loading the library and the harness): small inputs stay on one.
+      const workers =
+        requestedWorkers ??
+        Math.max(
+          1,
+          Math.min(availableParallelism(), Math.floor((total ?? minLinesPerWorker) / minLinesPerWorker)),
+        );
       const progress = createProgress('augment', {
         ...(total === undefined ? {} : { total }),
         unit: 'examples',
@@ -182,6 +212,22 @@ export function registerAugment(program: Command): void {
         else counts.rejectedExamples++;
         unit.rejects += `${JSON.stringify(reject)}\n`;
       };
+      const pool: AugmentPool | undefined =
+        workers > 1
+          ? createAugmentPool(
+              {
+                harnessFile: options.harness,
+                seed: options.seed,
+                variants,
+                variantPool,
+                ...(options.policy !== undefined ? { policy: options.policy } : {}),
+                ...(options.policyFile !== undefined ? { policyFile: options.policyFile } : {}),
+                ...(options.severity !== undefined ? { severity: options.severity } : {}),
+                ...(options.hookChecks !== undefined ? { hookChecks: options.hookChecks } : {}),
+              },
+              workers,
+            )
+          : undefined;
       try {
         for await (const row of augment(harness, readJsonl(options.trajectories), {
           plan,
@@ -190,6 +236,8 @@ export function registerAugment(program: Command): void {
           severity,
           ...(shard ? { shard } : {}),
           ...(hookChecks ? { hookChecks } : {}),
+          ...(pool ? { parallel: pool } : {}),
+          pool: { size: variantPool },
           skipExamples: files.done,
           onReject,
           onExample: () => {
@@ -218,6 +266,8 @@ export function registerAugment(program: Command): void {
         // The checkpoint stays: --resume continues from the last finished example.
         await files.close();
         throw error;
+      } finally {
+        await pool?.close();
       }
       progress.done();
       await files.complete();
@@ -271,6 +321,9 @@ export function registerAugment(program: Command): void {
       if (rejected > 0 || (options.requireChange && counts.unchanged > 0)) process.exitCode = 1;
     });
 }
+
+/** Input lines per worker thread below which the default `--workers` adds no thread. */
+const minLinesPerWorker = 32;
 
 /** The most variants per trajectory `--variants` accepts. */
 export const maxVariants = 10_000;

@@ -1,0 +1,67 @@
+// A bench child process: streams `rows` input trajectories generated from the live-stream fixture (the
+// fixture's lines cycled, each copy with its own id) through `augment`, counts the output bytes without
+// keeping them, and prints one JSON line: rows, bytes, CPU seconds and peak RSS (resourceUsage().maxRSS).
+//
+//   tsx scripts/bench/augment-child.ts --inputs 10000 --policy identity --variants 1 [--shard 0/2]
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { builtinOperators } from '../../perturbations/index.js';
+import { augment } from '../../src/augment/augment.js';
+import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
+import { presets } from '../../src/augment/presets.js';
+import { createRegistry } from '../../src/augment/registry.js';
+import { parseShard } from '../../src/cli/shard.js';
+import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+
+const { values } = parseArgs({
+  options: {
+    inputs: { type: 'string', default: '396' },
+    policy: { type: 'string', default: 'identity' },
+    variants: { type: 'string', default: '1' },
+    shard: { type: 'string' },
+  },
+});
+const inputCount = Number(values.inputs);
+const variants = Number(values.variants);
+const shard = parseShard(values.shard);
+const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
+const lines = (await readFile('fixtures/livestream/trajectories.jsonl', 'utf8')).split('\n').filter(Boolean);
+const plan = compilePolicy(parsePolicy(presets[values.policy as string]), createRegistry(builtinOperators));
+
+/** The fixture's lines cycled, parsed one at a time (as a JSONL reader would), each copy with its own id. */
+function* generated(): Generator<unknown> {
+  for (let index = 0; index < inputCount; index++) {
+    const value = JSON.parse(lines[index % lines.length] as string) as { id: string };
+    const copy = Math.floor(index / lines.length);
+    if (copy > 0) value.id = `${value.id}~${copy}`;
+    yield value;
+  }
+}
+
+const cpuBefore = process.cpuUsage();
+const started = performance.now();
+let rows = 0;
+let bytes = 0;
+let rejected = 0;
+for await (const row of augment(harness, generated(), {
+  plan,
+  variants,
+  seed: 'bench',
+  ...(shard ? { shard } : {}),
+  onReject: () => rejected++,
+})) {
+  rows++;
+  bytes += Buffer.byteLength(JSON.stringify(row)) + 1;
+}
+const cpu = process.cpuUsage(cpuBefore);
+process.stdout.write(
+  `${JSON.stringify({
+    inputs: inputCount,
+    rows,
+    rejected,
+    bytes,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    wallSeconds: (performance.now() - started) / 1000,
+    maxRssMB: process.resourceUsage().maxRSS / 1024,
+  })}\n`,
+);

@@ -1,0 +1,159 @@
+// The variant pool: shared variants built once per run and drawn by each (example, variant index) from its
+// own seed. Rows are the same bytes across runs, shard splits and processing orders, on both fixtures; every
+// row's certificate holds when computed again from scratch; where no entry certifies, the example's own
+// build decides.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { builtinOperators } from '../../perturbations/index.js';
+import { type AugmentRow, augment, augmentExample, variantPoolFor } from '../../src/augment/augment.js';
+import { certify } from '../../src/augment/certificate.js';
+import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
+import { presets } from '../../src/augment/presets.js';
+import { createRegistry } from '../../src/augment/registry.js';
+import { createVariantPool } from '../../src/augment/variant-pool.js';
+import { hashHarness } from '../../src/harness/hash.js';
+import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+import type { Harness } from '../../src/harness/schema.js';
+import type { Trajectory } from '../../src/trajectory/schema.js';
+import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
+
+const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
+
+async function fixture(name: string, count: number): Promise<{ harness: Harness; originals: Trajectory[] }> {
+  const harness = await loadHarnessFile(`fixtures/${name}/harness.yaml`);
+  const originals = (await readFile(`fixtures/${name}/trajectories.jsonl`, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, count)
+    .map((line) => JSON.parse(line) as Trajectory);
+  return { harness, originals };
+}
+
+async function rowsOf(
+  harness: Harness,
+  originals: Trajectory[],
+  extra: { shard?: { index: number; count: number }; size?: number } = {},
+): Promise<AugmentRow[]> {
+  const rows: AugmentRow[] = [];
+  for await (const row of augment(harness, originals, {
+    plan,
+    variants: 3,
+    seed: 'pool',
+    pool: { size: extra.size ?? 8 },
+    ...(extra.shard ? { shard: extra.shard } : {}),
+    onReject: (reject) => {
+      throw new Error(`unexpected reject: ${JSON.stringify(reject).slice(0, 400)}`);
+    },
+  }))
+    rows.push(row);
+  return rows;
+}
+
+const lines = (rows: AugmentRow[]) => rows.map((row) => JSON.stringify(row));
+
+describe.each(['livestream', 'helpdesk'])('the variant pool on %s', (name) => {
+  it('gives the same bytes across runs and shard splits, and rows certify from scratch', async () => {
+    const { harness, originals } = await fixture(name, 8);
+    const whole = lines(await rowsOf(harness, originals));
+    expect(whole.length).toBe(originals.length * 3);
+    expect(lines(await rowsOf(harness, originals))).toEqual(whole);
+    for (const count of [2, 3]) {
+      const union: string[] = [];
+      for (let index = 0; index < count; index++)
+        union.push(...lines(await rowsOf(harness, originals, { shard: { index, count } })));
+      expect(union.length).toBe(whole.length);
+      expect([...union].sort()).toEqual([...whole].sort());
+    }
+
+    const byId = new Map(originals.map((original) => [original.id, original]));
+    const entries = new Set<number>();
+    for (const text of whole) {
+      const row = JSON.parse(text) as AugmentRow;
+      const original = byId.get(row.exampleId) as Trajectory;
+      // The certificate, computed again from the row's bytes: nothing the pool shares takes part.
+      const scratch = certify({
+        base: harness,
+        variant: row.harness,
+        original,
+        rewritten: row.trajectory,
+        relabel: row.relabel,
+      });
+      expect(scratch.certified).toBe(true);
+      expect(row.certificate.certified).toBe(true);
+      expect(row.certificate.checks).toEqual(scratch.checks);
+      expect(row.certificate.variantHash).toBe(scratch.variantHash);
+      expect(validateTrajectory(row.trajectory, row.harness).issues).toEqual([]);
+      if (row.provenance.pool) entries.add(row.provenance.pool.index);
+    }
+    // The pool of 8 is shared: more rows than entries, and at most 8 entries used.
+    expect(entries.size).toBeGreaterThan(0);
+    expect(entries.size).toBeLessThanOrEqual(8);
+  }, 600_000);
+});
+
+describe('drawing from the pool', () => {
+  it('does not depend on the order examples are processed in', async () => {
+    const { harness, originals } = await fixture('livestream', 6);
+    const options = { plan, seed: 'order', pool: { size: 4 } };
+    const forward = variantPoolFor(harness, options);
+    const backward = variantPoolFor(harness, options);
+    if (!forward || !backward) throw new Error('a pool of size 4 exists');
+    const first = new Map<string, string>();
+    for (const original of originals)
+      for (const index of [0, 1])
+        first.set(`${original.id}/${index}`, JSON.stringify(await forward.augment(original, index)));
+    for (const original of [...originals].reverse())
+      for (const index of [1, 0])
+        expect(JSON.stringify(await backward.augment(original, index))).toBe(
+          first.get(`${original.id}/${index}`),
+        );
+    expect(backward.built()).toBeLessThanOrEqual(4);
+  }, 300_000);
+
+  it('shares one variant harness among the examples that draw the same entry', async () => {
+    const { harness, originals } = await fixture('livestream', 12);
+    const rows = await rowsOf(harness, originals, { size: 2 });
+    const shared = rows.filter((row) => row.provenance.pool && row.provenance.pool.perExample === 0);
+    const hashes = new Set(shared.map((row) => hashHarness(row.harness).harness));
+    expect(shared.length).toBeGreaterThan(2);
+    expect(hashes.size).toBeLessThanOrEqual(2);
+    // The same entry gives the same variant id.
+    const idsByEntry = new Map<number, Set<string>>();
+    for (const row of shared) {
+      const index = row.provenance.pool?.index as number;
+      idsByEntry.set(index, (idsByEntry.get(index) ?? new Set()).add(row.variantId));
+    }
+    for (const ids of idsByEntry.values()) expect(ids.size).toBe(1);
+  }, 300_000);
+
+  it('falls back to the example’s own build when no entry certifies, and that result stands', async () => {
+    const { harness, originals } = await fixture('livestream', 20);
+    const original = originals.find((trajectory) =>
+      trajectory.messages.some((message) => 'tool_calls' in message && message.tool_calls?.length),
+    ) as Trajectory;
+    // An original that calls a tool the base does not have: no entry can certify it.
+    const broken = structuredClone({ ...original, id: 'broken' }) as Trajectory;
+    const call = broken.messages.flatMap((message) =>
+      'tool_calls' in message ? (message.tool_calls ?? []) : [],
+    )[0];
+    if (!call) throw new Error('the fixture has a tool call');
+    call.function.name = 'no_such_tool';
+    expect(validateTrajectory(broken, harness).valid).toBe(false);
+    const calls: string[] = [];
+    const pool = createVariantPool(
+      harness,
+      { plan, seed: 'fallback', size: 4, attempts: 2 },
+      async (t, i) => {
+        calls.push(`${t.id}/${i}`);
+        return augmentExample(harness, t, i, { plan, seed: 'fallback' });
+      },
+    );
+    const result = await pool.augment(broken, 0);
+    expect(calls).toEqual(['broken/0']);
+    expect(result).toEqual(await augmentExample(harness, broken, 0, { plan, seed: 'fallback' }));
+    // A valid example certifies under its drawn entry without the fallback.
+    const good = await pool.augment(original, 0);
+    expect('row' in good && good.row.provenance.pool?.attempt).toBe(0);
+    expect(calls).toEqual(['broken/0']);
+  }, 300_000);
+});
