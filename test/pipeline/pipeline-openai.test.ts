@@ -270,11 +270,13 @@ describe('the pipeline against an OpenAI-compatible server with injected faults'
     expect(injected / calls).toBeLessThan(0.15);
 
     expect(client.retries).toBe(injected + extraTimeouts);
-    expect(client).toMatchObject({ requests: server.requests, succeeded: calls, failed: 0, aborted: 0 });
-    // Each call is one request plus its retries; a load-caused timeout can fire before its request leaves
-    // the client, so a few retries may send nothing: between the injected faults and all retries.
+    expect(client).toMatchObject({ succeeded: calls, failed: 0, aborted: 0 });
+    // Each call is one request plus its retries. Under machine load a timeout can fire before a request
+    // leaves the client or reaches the server, so the counts are bounds: the server saw every injected fault
+    // and every successful answer, and never more than the client sent.
     expect(server.requests).toBeGreaterThanOrEqual(calls + injected);
-    expect(server.requests).toBeLessThanOrEqual(calls + client.retries);
+    expect(server.requests).toBeLessThanOrEqual(client.requests);
+    expect(client.requests).toBeLessThanOrEqual(calls + client.retries);
     expect(server.answered).toBeGreaterThanOrEqual(calls);
     expect(server.answered).toBeLessThanOrEqual(calls + extraTimeouts);
     const expected: Record<string, number> = {};
