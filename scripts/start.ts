@@ -33,6 +33,8 @@ const exportWhat: Record<string, string> = {
   'llama-factory': 'LLaMA-Factory sharegpt JSONL and its dataset_info.json entry',
   openai: 'OpenAI fine-tuning JSONL',
   verl: 'veRL multi-turn SFT parquet and its dataset class',
+  'trl-one-call': 'TRL rows with one tool call per assistant message (Llama 3.x, gpt-oss)',
+  'trl-string-arguments': 'TRL rows with arguments as JSON text (DeepSeek-V3)',
 };
 
 async function main(): Promise<number> {
@@ -73,8 +75,8 @@ async function main(): Promise<number> {
     [at('examples.jsonl'), `${counts.examples} training examples (messages, tools, provenance)`],
     [at('rejects.jsonl'), `${counts.rejected} rejected units with their reasons`],
     ...manifest.exports.map((entry): [string, string] => [
-      `${at(`exports/${entry.format}`)}/`,
-      `${exportWhat[entry.format] ?? entry.format}: ${entry.rows} rows${entry.rejected ? `, ${entry.rejected} rejected (${at(`export-rejects/${entry.format}.jsonl`)})` : ''}`,
+      `${at(`exports/${entry.folder ?? entry.format}`)}/`,
+      `${exportWhat[entry.folder ?? entry.format] ?? exportWhat[entry.format] ?? entry.format}: ${entry.rows} rows${entry.rejected ? `, ${entry.rejected} rejected (${at(`export-rejects/${entry.folder ?? entry.format}.jsonl`)})` : ''}`,
     ]),
     ...(manifest.bench
       ? [

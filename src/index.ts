@@ -85,6 +85,22 @@ export {
   type VariantPool,
   type VariantPoolOptions,
 } from './augment/variant-pool.js';
+export {
+  createSidecarWriter,
+  type DerivedMarker,
+  defaultSidecars,
+  markDerived,
+  openSidecars,
+  readAugmentedRows,
+  readSidecarHashes,
+  resolveDerived,
+  type SidecarLine,
+  SidecarLineSchema,
+  type SidecarReference,
+  type SidecarResolver,
+  type SidecarWriter,
+  sidecarPathOf,
+} from './augment/variant-sidecar.js';
 export { type AnswerRowOptions, answerBenchRow } from './bench/answer-row.js';
 export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
 export {
@@ -282,6 +298,20 @@ export {
   parsePipelineConfig,
 } from './pipeline/config.js';
 export {
+  createExampleWriter,
+  type ExampleSource,
+  type ExampleWriter,
+  readTrainingExamples,
+} from './pipeline/example-sidecar.js';
+export {
+  type JobQueueV1,
+  type UnitJob,
+  type UnitJobProcessor,
+  UnitJobSchema,
+  unitJobId,
+} from './pipeline/job-queue.js';
+export { createMemoryJobQueue, type MemoryJobQueue } from './pipeline/memory-job-queue.js';
+export {
   type OpdConfig,
   OpdConfigSchema,
   type OpdPrompt,
@@ -314,6 +344,8 @@ export {
   readManifest,
   runPipeline,
 } from './pipeline/run-pipeline.js';
+export { planSftUnits, runSftUnit, type SftUnit, type UnitResult } from './pipeline/sft.js';
+export { prepareSftRun, type SftRun } from './pipeline/sft-run.js';
 export type {
   BaseTask,
   ExportSink,
@@ -323,6 +355,11 @@ export type {
   TeacherResult,
   TrainingExample,
 } from './pipeline/teacher.js';
+export {
+  createUnitProcessor,
+  type UnitProcessor,
+  type UnitProcessorOptions,
+} from './pipeline/unit-processor.js';
 // Runtime: the agent loop, episodes, tools and faults, the simulator, rewards and judges, the RL environment.
 export {
   type AgentRun,

@@ -40,6 +40,14 @@ export {
   buildPipelineDependencies,
   type DependencyOptions,
 } from './pipeline-dependencies.js';
+export {
+  type BullJobQueueOptions,
+  type BullUnitWorker,
+  type BullUnitWorkerOptions,
+  createBullJobQueue,
+  defaultQueueName,
+  startBullUnitWorker,
+} from './queue/index.js';
 export * from './teacher/index.js';
 export * from './trainer/index.js';
 export { openRlhfRlExporter, rlExporters, trlRlExporter, verlRlExporter } from './trainer/rl/index.js';

@@ -18,6 +18,7 @@ import { registerRender } from './commands/render.js';
 import { registerSchema } from './commands/schema.js';
 import { registerSim } from './commands/sim.js';
 import { registerValidate } from './commands/validate.js';
+import { registerWorker } from './commands/worker.js';
 import { addGlobalOutputOptions } from './output.js';
 
 export function createProgram(): Command {
@@ -42,6 +43,7 @@ export function createProgram(): Command {
   registerSim(program);
   registerEnv(program);
   registerPipeline(program);
+  registerWorker(program);
   registerLatency(program);
   registerDemo(program);
   registerCheckExports(program);

@@ -11,6 +11,8 @@ import { makeFolder, removeAtomicTemporaries, writeFileAtomic } from '../harness
 export const runFiles = {
   examples: 'examples.jsonl',
   rejects: 'rejects.jsonl',
+  /** The harnesses the examples name by hash (see example-sidecar.ts). */
+  variants: 'variants.jsonl',
   checkpoint: 'checkpoint.json',
   manifest: 'manifest.json',
   /** Where exports are written before they move into `exports/`. */
@@ -36,7 +38,7 @@ export interface Checkpoint {
   /** Units finished, in order. */
   units: number;
   /** Byte lengths of the output files after the last finished unit. */
-  bytes: { examples: number; rejects: number };
+  bytes: { examples: number; rejects: number; variants?: number };
   counts: RunCounts;
   /** True once every unit is done. */
   complete: boolean;
@@ -58,7 +60,10 @@ export interface RunFiles {
   readonly done: number;
   readonly counts: RunCounts;
   /** Appends one finished unit's lines and records it. */
-  commitUnit(lines: { examples: string[]; rejects: string[] }, counts: RunCounts): Promise<void>;
+  commitUnit(
+    lines: { examples: string[]; rejects: string[]; variants?: string[] },
+    counts: RunCounts,
+  ): Promise<void>;
   /** Marks the stage complete and closes the files. */
   complete(counts: RunCounts): Promise<void>;
   close(): Promise<void>;
@@ -87,12 +92,13 @@ async function readCheckpoint(dir: string): Promise<Checkpoint | undefined> {
  */
 export async function openRunFiles(
   dir: string,
-  options: { resume: boolean; runHash: string },
+  options: { resume: boolean; runHash: string; sidecar?: boolean },
 ): Promise<RunFiles> {
   await makeFolder(dir);
   for (const name of [runFiles.checkpoint, runFiles.manifest]) await removeAtomicTemporaries(join(dir, name));
   const examplesPath = join(dir, runFiles.examples);
   const rejectsPath = join(dir, runFiles.rejects);
+  const variantsPath = join(dir, runFiles.variants);
   let checkpoint = options.resume ? await readCheckpoint(dir) : undefined;
   if (options.resume && checkpoint && checkpoint.runHash !== options.runHash)
     throw new HarnessAugmentError(
@@ -103,6 +109,7 @@ export async function openRunFiles(
     const recorded: Array<[string, number]> = [
       [examplesPath, checkpoint.bytes.examples],
       [rejectsPath, checkpoint.bytes.rejects],
+      ...(options.sidecar ? [[variantsPath, checkpoint.bytes.variants ?? 0] as [string, number]] : []),
     ];
     for (const [path, bytes] of recorded) {
       // Shorter than the checkpoint says: the file was lost or cut, and truncate would pad it with zeros.
@@ -110,6 +117,8 @@ export async function openRunFiles(
         (info) => info.size,
         () => -1,
       );
+      // A sidecar a unit has not written to yet may not exist (an older checkpoint has none).
+      if (size < 0 && bytes === 0 && path === variantsPath) continue;
       if (size < bytes)
         throw new HarnessAugmentError(
           `${path} holds ${size < 0 ? 'nothing' : `${size} bytes`}, less than the ${bytes} its checkpoint records; run without --resume to start over`,
@@ -118,7 +127,13 @@ export async function openRunFiles(
       await truncate(path, bytes);
     }
   } else {
-    for (const name of [runFiles.examples, runFiles.rejects, runFiles.checkpoint, runFiles.manifest])
+    for (const name of [
+      runFiles.examples,
+      runFiles.rejects,
+      runFiles.variants,
+      runFiles.checkpoint,
+      runFiles.manifest,
+    ])
       await rm(join(dir, name), { force: true });
     await rm(join(dir, 'exports'), { recursive: true, force: true });
     await rm(join(dir, 'bench'), { recursive: true, force: true });
@@ -128,18 +143,19 @@ export async function openRunFiles(
       version: 1,
       runHash: options.runHash,
       units: 0,
-      bytes: { examples: 0, rejects: 0 },
+      bytes: { examples: 0, rejects: 0, ...(options.sidecar ? { variants: 0 } : {}) },
       counts: emptyCounts(),
       complete: false,
     };
   }
   const examples: FileHandle = await open(examplesPath, 'a');
   const rejects: FileHandle = await open(rejectsPath, 'a');
+  const variants: FileHandle | undefined = options.sidecar ? await open(variantsPath, 'a') : undefined;
   const state = checkpoint;
   const save = () => writeFileAtomic(join(dir, runFiles.checkpoint), `${JSON.stringify(state, null, 2)}\n`);
   if (!options.resume || !(await readCheckpoint(dir))) await save();
   const close = async () => {
-    await Promise.all([examples.close().catch(() => {}), rejects.close().catch(() => {})]);
+    await Promise.all([examples, rejects, variants].map((handle) => handle?.close().catch(() => {})));
   };
   return {
     done: state.complete ? Number.POSITIVE_INFINITY : state.units,
@@ -149,14 +165,17 @@ export async function openRunFiles(
       const rejectText = lines.rejects.join('');
       if (exampleText) await examples.appendFile(exampleText);
       if (rejectText) await rejects.appendFile(rejectText);
+      const variantText = (lines.variants ?? []).join('');
+      if (variantText && variants) await variants.appendFile(variantText);
       state.units++;
       state.bytes.examples += Buffer.byteLength(exampleText);
       state.bytes.rejects += Buffer.byteLength(rejectText);
+      if (variants) state.bytes.variants = (state.bytes.variants ?? 0) + Buffer.byteLength(variantText);
       state.counts = structuredClone(counts);
       await save();
     },
     async complete(counts) {
-      await Promise.all([examples.sync(), rejects.sync()]);
+      await Promise.all([examples.sync(), rejects.sync(), variants?.sync()]);
       state.counts = structuredClone(counts);
       state.complete = true;
       await save();

@@ -110,7 +110,28 @@ export const PipelineConfigSchema = z.strictObject({
         },
       ),
     )
-    .default(['trl']),
+    .default(['trl'])
+    .superRefine((entries, context) => {
+      // Each export gets its own folder under exports/: `folder` (default: the format's name).
+      if (entries.some((entry) => typeof entry !== 'string' && Object.keys(entry).length !== 1)) return;
+      const seen = new Map<string, number>();
+      for (const [index, [format, options]] of exportEntries(entries).entries()) {
+        const folder = options.folder ?? format;
+        if (typeof folder !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(folder))
+          context.addIssue({
+            code: 'custom',
+            path: [index, format, 'folder'],
+            message: 'folder: a plain folder name (letters, digits, ., _, -)',
+          });
+        else if (seen.has(folder))
+          context.addIssue({
+            code: 'custom',
+            path: [index],
+            message: `exports ${seen.get(folder)} and ${index} both write exports/${folder}; give one a \`folder\``,
+          });
+        else seen.set(folder, index);
+      }
+    }),
   /** Also build the variant benchmark set from bench items. */
   bench: z
     .strictObject({
@@ -132,9 +153,29 @@ export type PipelineConfig = z.output<typeof PipelineConfigSchema>;
 export type EndpointConfig = z.output<typeof EndpointSchema>;
 export type TeacherKind = z.output<typeof TeacherKindSchema>;
 
-/** The configured exports as `[format, options]` pairs, in order. */
+/** The configured exports as `[format, options]` pairs, in order (options may hold the pipeline's `folder`). */
 export function exportsOf(config: PipelineConfig): Array<[string, Record<string, unknown>]> {
-  return config.exports.flatMap((entry) =>
+  return exportEntries(config.exports);
+}
+
+/**
+ * Where an export is written under `exports/`, and the options its exporter takes (without `folder`).
+ *
+ * @example
+ * exportTarget('trl', { folder: 'trl-deepseek', argumentsEncoding: 'string' }) // { folder: 'trl-deepseek', options: { argumentsEncoding: 'string' } }
+ */
+export function exportTarget(
+  format: string,
+  options: Record<string, unknown>,
+): { folder: string; options: Record<string, unknown> } {
+  const { folder, ...rest } = options;
+  return { folder: typeof folder === 'string' ? folder : format, options: rest };
+}
+
+function exportEntries(
+  entries: ReadonlyArray<string | Partial<Record<string, Record<string, unknown> | null>>>,
+): Array<[string, Record<string, unknown>]> {
+  return entries.flatMap((entry) =>
     typeof entry === 'string'
       ? [[entry, {}] as [string, Record<string, unknown>]]
       : Object.entries(entry).map(

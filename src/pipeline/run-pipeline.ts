@@ -8,27 +8,27 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
-import type { Policy } from '../augment/policy.js';
 import type { Registry } from '../augment/registry.js';
 import { resolvePolicy } from '../augment/resolve-policy.js';
+import { readSidecarHashes } from '../augment/variant-sidecar.js';
 import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
-import { canonicalJson } from '../harness/canonical-json.js';
-import { hashHarness } from '../harness/hash.js';
 import { HarnessAugmentError } from '../harness/issues.js';
-import { loadHarnessFile } from '../harness/parse-harness.js';
 import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
-import { readJsonl } from '../trajectory/read-jsonl.js';
 import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
-import { exportsOf, type PipelineConfig } from './config.js';
+import { exportsOf, exportTarget, type PipelineConfig } from './config.js';
+import { createExampleWriter, readTrainingExamples } from './example-sidecar.js';
 import { readInputs } from './inputs.js';
+import type { JobQueueV1 } from './job-queue.js';
 import { type OpdSummary, runOpd } from './opd.js';
+import { runSftOnQueue } from './queued-sft.js';
 import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
 import { runSft, type UnitResult } from './sft.js';
+import { prepareSftRun, sftUnitIndexes } from './sft-run.js';
 import type { PipelineExporter, Teacher, TrainingExample } from './teacher.js';
 
 export interface PipelineDependencies {
@@ -46,8 +46,12 @@ export interface PipelineDependencies {
 export interface PipelineRunOptions {
   /** Continue an interrupted run from its checkpoint. */
   resume?: boolean;
+  /** Write whole examples (tools and system prompt) instead of naming their harness in `variants.jsonl`. */
+  inlineHarness?: boolean;
   shard?: { index: number; count: number };
   signal?: AbortSignal;
+  /** Run the SFT stage's units on this queue's workers instead of in this process; the output is the same. */
+  queue?: JobQueueV1;
   onProgress?: (event: {
     stage: 'sft' | 'export' | 'bench' | 'opd' | 'rl';
     counts: RunCounts;
@@ -73,7 +77,8 @@ export interface PipelineManifest {
   shard?: { index: number; count: number };
   counts: RunCounts & { read: number };
   files: OutputFile[];
-  exports: Array<{ format: string; rows: number; rejected: number; files: OutputFile[] }>;
+  /** `folder` (under `exports/`) is given when it is not the format's name. */
+  exports: Array<{ format: string; folder?: string; rows: number; rejected: number; files: OutputFile[] }>;
   bench?: { rows: number; rejected: number; files: OutputFile[] };
   /** The OPD stage: prompt-only and GKD rows, prompt rejects, the teacher (the pre-SFT base model). */
   opd?: {
@@ -127,27 +132,9 @@ function manifestInputs(inputs: PipelineConfig['inputs'], out: string): Pipeline
   };
 }
 
-/** What identifies a run's output: everything that changes the bytes, nothing that does not (out, concurrency). */
-async function runHashOf(
-  config: PipelineConfig,
-  harnessHash: string,
-  policy: Policy,
-  shard: PipelineRunOptions['shard'],
-) {
-  const { out: _out, concurrency: _concurrency, ...rest } = config;
-  const inputHash =
-    'trajectories' in config.inputs ? await fileHash(config.inputs.trajectories) : 'simulated';
-  return `sha256:${createHash('sha256')
-    // The policy's content, not its file name: an edited policy file makes another run.
-    .update(canonicalJson({ config: rest, harnessHash, inputHash, policy, shard: shard ?? null, version }))
-    .digest('hex')}`;
-}
-
+/** The SFT set, inline or by reference (resolved through `variants.jsonl` beside it). */
 async function* readExamples(file: string): AsyncGenerator<TrainingExample> {
-  for await (const record of readJsonl(file)) {
-    if ('issue' in record) throw new HarnessAugmentError(`${file} is corrupt at line ${record.line}`);
-    yield record.value as TrainingExample;
-  }
+  yield* readTrainingExamples(file);
 }
 
 function count(counts: RunCounts, result: UnitResult) {
@@ -184,42 +171,51 @@ export async function runPipeline(
       kind: 'usage',
       issues: [{ code: 'rl_needs_scenario', path: ['rl'], message: 'no scenario to play the RL episodes' }],
     });
-  const base = await loadHarnessFile(config.harness);
-  const baseHash = hashHarness(base).harness;
-  const { plan, severity, policy } = await resolvePolicy(config.augment.policy, {
-    registry: dependencies.registry,
-    ...(config.augment.severity !== undefined ? { severity: config.augment.severity } : {}),
-  });
-  const seed = String(config.seed);
+  const sft = await prepareSftRun(config, dependencies, shard);
+  const { base, baseHash, severity, seed, runHash } = sft;
   const out = config.out;
-  const runHash = await runHashOf(config, baseHash, policy, options.shard);
-  const files = await openRunFiles(out, { resume: options.resume === true, runHash });
+  const inline = options.inlineHarness === true;
+  // The units' hash (what a queue worker checks) is the same either way; inline rows are another output.
+  const files = await openRunFiles(out, {
+    resume: options.resume === true,
+    runHash: inline ? `${runHash}+inline` : runHash,
+    sidecar: !inline,
+  });
+  const variantsFile = join(out, runFiles.variants);
+  // A resumed writer knows the harnesses the sidecar already holds (cut back to the checkpoint).
+  const writer = createExampleWriter({
+    inline,
+    known:
+      !inline && files.done > 0 && Number.isFinite(files.done) ? await readSidecarHashes(variantsFile) : [],
+  });
   const counts = files.counts;
   try {
     if (Number.isFinite(files.done)) {
-      for await (const result of runSft(readInputs(config, base, options.shard, dependencies.scenario), {
-        base,
-        baseHash,
-        plan,
-        registry: dependencies.registry,
-        severity,
-        variants: config.augment.variants,
-        variantPool: config.augment.pool,
-        includeOriginal: config.augment.includeOriginal,
-        seed,
-        teachers: dependencies.teachers,
-        judge: dependencies.judge,
-        keepShare: config.collapse.keepShare,
-        concurrency: config.concurrency,
-        skipUnits: files.done,
-        ...(dependencies.regenerate ? { regenerate: dependencies.regenerate } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      })) {
+      const signal = options.signal ? { signal: options.signal } : {};
+      const results = options.queue
+        ? runSftOnQueue(options.queue, {
+            runHash,
+            config,
+            ...(shard ? { shard } : {}),
+            units: sftUnitIndexes(sft, config, dependencies, {
+              ...(shard ? { shard } : {}),
+              skip: files.done,
+            }),
+            ...signal,
+          })
+        : runSft(readInputs(config, base, shard, dependencies.scenario), {
+            ...sft.options,
+            skipUnits: files.done,
+            ...signal,
+          });
+      for await (const result of results) {
         count(counts, result);
+        const lines = result.example ? writer.write(result.example, result.source) : undefined;
         await files.commitUnit(
           {
-            examples: result.example ? [`${JSON.stringify(result.example)}\n`] : [],
+            examples: lines ? [lines.example] : [],
             rejects: result.reject ? [`${JSON.stringify(result.reject)}\n`] : [],
+            variants: lines?.sidecar ? [lines.sidecar] : [],
           },
           counts,
         );
@@ -239,12 +235,13 @@ export async function runPipeline(
   const staging = join(out, runFiles.staging);
   await rm(staging, { recursive: true, force: true });
   await removePartials(join(out, 'exports'));
-  for (const [format, exportOptions] of exportsOf(config)) {
+  for (const [format, configured] of exportsOf(config)) {
+    const { folder, options: exportOptions } = exportTarget(format, configured);
     const exporter = dependencies.exporters[format];
     if (!exporter) throw new HarnessAugmentError(`no exporter for format "${format}"`, { kind: 'usage' });
-    options.onProgress?.({ stage: 'export', counts, detail: format });
-    const staged = join(staging, format);
-    const final = join(out, 'exports', format);
+    options.onProgress?.({ stage: 'export', counts, detail: folder });
+    const staged = join(staging, folder);
+    const final = join(out, 'exports', folder);
     const sink = await exporter.open(staged, exportOptions);
     try {
       for await (const example of readExamples(examplesFile)) await sink.write(example);
@@ -261,7 +258,7 @@ export async function runPipeline(
     );
     // What a format could not hold, with the reason, beside (not inside) the export folder that trainers read.
     if (summary.rejected > 0) {
-      const rejectsFile = join(out, 'export-rejects', `${format}.jsonl`);
+      const rejectsFile = join(out, 'export-rejects', `${folder}.jsonl`);
       await makeFolder(dirname(rejectsFile));
       await writeFileAtomic(
         rejectsFile,
@@ -273,6 +270,7 @@ export async function runPipeline(
     }
     exportsSummary.push({
       format,
+      ...(folder === format ? {} : { folder }),
       rows: summary.rows,
       rejected: summary.rejected,
       files: await Promise.all(summary.files.map((file) => describeFile(out, file))),
@@ -378,7 +376,11 @@ export async function runPipeline(
     judge: dependencies.judge.name,
     ...(options.shard ? { shard: options.shard } : {}),
     counts: { ...counts, read: counts.tasks },
-    files: [await describeFile(out, examplesFile), await describeFile(out, join(out, runFiles.rejects))],
+    files: [
+      await describeFile(out, examplesFile),
+      await describeFile(out, join(out, runFiles.rejects)),
+      ...(inline ? [] : [await describeFile(out, variantsFile)]),
+    ],
     exports: exportsSummary,
     ...(bench ? { bench } : {}),
     ...(opd ? { opd } : {}),

@@ -15,6 +15,7 @@ import type { Judge } from '../runtime/judge.js';
 import { mapOrdered } from '../runtime/map-ordered.js';
 import { collapseHookRetries, keepsFullTrace } from '../trajectory/collapse-hook-retries.js';
 import type { Trajectory } from '../trajectory/schema.js';
+import type { ExampleSource } from './example-sidecar.js';
 import type { InputItem } from './inputs.js';
 import type { BaseTask, Teacher, TeacherRequest, TrainingExample } from './teacher.js';
 
@@ -52,17 +53,29 @@ export interface UnitResult {
   /** A new task started with this unit (for counting). */
   firstOfTask: boolean;
   example?: TrainingExample;
+  /** The harness and request context the example's system prompt and tools were made from. */
+  source?: ExampleSource;
   reject?: SftReject;
   teacher?: string;
   collapsed?: number;
   fullTrace?: boolean;
 }
 
-type Unit =
+/** One work unit: an input that could not become a task, or one task under one harness. */
+export type SftUnit =
   | { unit: number; firstOfTask: boolean; kind: 'reject'; reject: SftReject }
   | { unit: number; firstOfTask: boolean; kind: 'variant'; task: BaseTask; variantIndex: number | 'base' };
 
-async function* unitsOf(inputs: AsyncIterable<InputItem>, options: SftOptions): AsyncGenerator<Unit> {
+/**
+ * The units of the inputs, numbered in order: one per rejected input, one per harness of each task.
+ *
+ * @example
+ * for await (const unit of planSftUnits(readInputs(config, harness), options)) console.log(unit.unit);
+ */
+export async function* planSftUnits(
+  inputs: AsyncIterable<InputItem>,
+  options: Pick<SftOptions, 'includeOriginal' | 'variants'>,
+): AsyncGenerator<SftUnit> {
   let unit = 0;
   for await (const item of inputs) {
     if ('reject' in item) {
@@ -94,9 +107,8 @@ function exampleOf(id: string, trajectory: Trajectory, meta: Record<string, unkn
 }
 
 async function runUnit(
-  unit: Extract<Unit, { kind: 'variant' }>,
+  unit: Extract<SftUnit, { kind: 'variant' }>,
   options: SftOptions,
-  pool: VariantPool | undefined,
 ): Promise<UnitResult> {
   const { task, variantIndex } = unit;
   const unitId = `${task.id}/${variantIndex}`;
@@ -110,6 +122,7 @@ async function runUnit(
   let teacher = options.teachers.exact;
   let variantMeta: Record<string, unknown> = { variantId: 'base', variantIndex: -1, ops: [] };
   if (variantIndex !== 'base') {
+    const pool = poolOf(options);
     const augmented = pool
       ? await pool.augment(task.trajectory, variantIndex)
       : await augmentExample(options.base, task.trajectory, variantIndex, augmentOptionsOf(options));
@@ -184,6 +197,7 @@ async function runUnit(
     result.collapsed = collapsed.collapsed;
   }
   result.fullTrace = full;
+  result.source = { harness, context: trajectory.context ?? {} };
   result.example = exampleOf(unitId, trajectory, {
     exampleId: task.id,
     ...variantMeta,
@@ -193,6 +207,21 @@ async function runUnit(
     retries: full ? 'kept' : (collapsed?.collapsed ?? 0) > 0 ? 'collapsed' : 'none',
   });
   return result;
+}
+
+// One pool per run (per options object, which the in-process loop and a queue worker's prepared run keep for
+// all their units): a unit's variant depends on its seed only, never on which units ran before it.
+const pools = new WeakMap<SftOptions, VariantPool | undefined>();
+function poolOf(options: SftOptions): VariantPool | undefined {
+  if (!pools.has(options))
+    pools.set(
+      options,
+      variantPoolFor(options.base, {
+        ...augmentOptionsOf(options),
+        ...(options.variantPool !== undefined ? { pool: { size: options.variantPool } } : {}),
+      }),
+    );
+  return pools.get(options);
 }
 
 function augmentOptionsOf(options: SftOptions) {
@@ -215,18 +244,20 @@ export async function* runSft(
   options: SftOptions,
 ): AsyncGenerator<UnitResult> {
   const skip = options.skipUnits ?? 0;
-  // One pool per run: a unit's variant depends on its seed only, never on which units ran before it.
-  const pool = variantPoolFor(options.base, {
-    ...augmentOptionsOf(options),
-    ...(options.variantPool !== undefined ? { pool: { size: options.variantPool } } : {}),
-  });
   async function* pending() {
-    for await (const unit of unitsOf(inputs, options)) if (unit.unit >= skip) yield unit;
+    for await (const unit of planSftUnits(inputs, options)) if (unit.unit >= skip) yield unit;
   }
-  yield* mapOrdered(pending(), options.concurrency, async (unit) => {
-    options.signal?.throwIfAborted();
-    if (unit.kind === 'reject')
-      return { unit: unit.unit, firstOfTask: unit.firstOfTask, reject: unit.reject };
-    return runUnit(unit, options, pool);
-  });
+  yield* mapOrdered(pending(), options.concurrency, (unit) => runSftUnit(unit, options));
+}
+
+/**
+ * Runs one unit: the work of the in-process loop and of a queue worker alike.
+ *
+ * @example
+ * const result = await runSftUnit(unit, options);
+ */
+export async function runSftUnit(unit: SftUnit, options: SftOptions): Promise<UnitResult> {
+  options.signal?.throwIfAborted();
+  if (unit.kind === 'reject') return { unit: unit.unit, firstOfTask: unit.firstOfTask, reject: unit.reject };
+  return runUnit(unit, options);
 }

@@ -11,6 +11,7 @@ import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
 import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
 import { parseSeverity, resolvePolicy } from '../../src/augment/resolve-policy.js';
+import { readAugmentedRows } from '../../src/augment/variant-sidecar.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import { readJsonl } from '../../src/trajectory/read-jsonl.js';
 import { projectRoot, runCli } from '../support/run-cli.js';
@@ -49,7 +50,10 @@ describe('resolvePolicy', () => {
     for await (const row of augment(harness, readJsonl(trajectories), { plan, variants: 3, seed: 42 }))
       lines.push(`${JSON.stringify(row)}\n`);
     expect(lines.length).toBe(36);
-    expect(lines.join('') === readFileSync(out, 'utf8')).toBe(true);
+    // The CLI writes rows by reference: resolved through its sidecar, they are the library's rows.
+    let written = '';
+    for await (const { row } of readAugmentedRows(out)) written += `${JSON.stringify(row)}\n`;
+    expect(lines.join('') === written).toBe(true);
     // The preset is heavy; the rows say so.
     expect(JSON.parse(lines[0]!).provenance.ops[0].severity).toBe(1);
   });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/augment/plan.js';
+import { readAugmentedRows } from '../../src/augment/variant-sidecar.js';
 import { type BenchReject, type GenerateBenchOptions, generateBench } from '../../src/bench/generate.js';
 import { readBenchItems } from '../../src/bench/items.js';
 import { type BenchItem, type BenchRow, BenchRowSchema } from '../../src/bench/schema.js';
@@ -280,7 +281,9 @@ describe('hsa bench generate', () => {
     expect(run.stdout).toMatch(/split: test \d+, train \d+/);
     expect(run.stdout).toContain('certified 100.0%');
     expect(existsSync(join(folder, 'bench.rejects.jsonl'))).toBe(false);
-    const written = readFileSync(out, 'utf8');
+    // Rows by reference, resolved through the sidecar beside them.
+    let written = '';
+    for await (const { row } of readAugmentedRows(out)) written += `${JSON.stringify(row)}\n`;
     const api = await collect(items.slice(0, 8), { variants: 2, holdout: { dimension: 'tools' } });
     expect(written).toBe(api.rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
   });

@@ -72,6 +72,10 @@ describe('augment --resume', () => {
     expect(await sha256(join(root, 'crashed.rejects.jsonl'))).toBe(
       await sha256(join(root, 'whole.rejects.jsonl')),
     );
+    // The variants sidecar is appended under the same checkpoint: it too equals the whole run's.
+    expect(await sha256(join(root, 'crashed.variants.jsonl'))).toBe(
+      await sha256(join(root, 'whole.variants.jsonl')),
+    );
     await expect(stat(checkpoint), 'a complete run leaves no checkpoint').rejects.toThrow();
     expect(resumed.stdout).toContain('read 25 trajectories: 24 augmented + 1 rejected');
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AugmentRow } from '../../src/augment/augment.js';
 import { dimensions } from '../../src/augment/operator.js';
+import { readAugmentedRows } from '../../src/augment/variant-sidecar.js';
 import { runCli } from '../support/run-cli.js';
 
 const harness = 'fixtures/livestream/harness.yaml';
@@ -14,11 +15,13 @@ let fullOut: string;
 let fullRun: ReturnType<typeof runCli>;
 let subset: string;
 
-const rowsOf = (file: string) =>
-  readFileSync(file, 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((line) => JSON.parse(line) as AugmentRow);
+/** The rows of a file, by reference resolved through the sidecar beside it. */
+const rowsOf = async (file: string) => {
+  const rows: AugmentRow[] = [];
+  for await (const { row } of readAugmentedRows(file)) rows.push(row);
+  return rows;
+};
+const linesOf = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n');
 
 beforeAll(() => {
   folder = mkdtempSync(join(tmpdir(), 'hsa-augment-'));
@@ -46,14 +49,14 @@ beforeAll(() => {
 }, 600_000);
 
 describe('hsa augment on the fixture', () => {
-  it('writes one certified row per (trajectory, variant) with --policy hat, none rejected', () => {
+  it('writes one certified row per (trajectory, variant) with --policy hat, none rejected', async () => {
     // Up front, the one hat operator that cannot apply here says so: every fixture tool is mentioned in a text.
     expect(fullRun.stderr).toBe(
       'warning: tools/drop-unused cannot apply to this harness: every tool is called by the trajectory or mentioned in a text\n',
     );
     expect(fullRun.status).toBe(0);
     const inputCount = readFileSync(trajectories, 'utf8').trimEnd().split('\n').length;
-    const rows = rowsOf(fullOut);
+    const rows = await rowsOf(fullOut);
     expect(rows).toHaveLength(inputCount * 8);
     expect(rows.every((row) => row.certificate.certified)).toBe(true);
     expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
@@ -62,8 +65,8 @@ describe('hsa augment on the fixture', () => {
     expect(fullRun.stdout).toContain('rejected by reason: none');
   });
 
-  it('changes each dimension in at least 90% of the variants whose policy chose it', () => {
-    const rows = rowsOf(fullOut);
+  it('changes each dimension in at least 90% of the variants whose policy chose it', async () => {
+    const rows = await rowsOf(fullOut);
     for (const dimension of dimensions) {
       const chosen = rows.filter((row) => row.provenance.planned.includes(dimension));
       const changed = chosen.filter((row) => row.provenance.changed.includes(dimension));
@@ -93,15 +96,21 @@ describe('hsa augment on the fixture', () => {
     expect(run(a).status).toBe(0);
     expect(run(b).status).toBe(0);
     expect(readFileSync(b, 'utf8')).toBe(readFileSync(a, 'utf8'));
+    expect(readFileSync(join(folder, 'b.variants.jsonl'), 'utf8')).toBe(
+      readFileSync(join(folder, 'a.variants.jsonl'), 'utf8'),
+    );
     const shardLines = [0, 1, 2].flatMap((index) => {
       const out = join(folder, `shard-${index}.jsonl`);
       expect(run(out, '--shard', `${index}/3`).status).toBe(0);
-      return readFileSync(out, 'utf8').trimEnd().split('\n');
+      return linesOf(out);
     });
-    expect(shardLines.sort()).toEqual(readFileSync(a, 'utf8').trimEnd().split('\n').sort());
+    expect(shardLines.sort()).toEqual(linesOf(a).sort());
+    // The shards' sidecars together hold the whole run's, each entry once.
+    const sidecarLines = [0, 1, 2].flatMap((index) => linesOf(join(folder, `shard-${index}.variants.jsonl`)));
+    expect([...new Set(sidecarLines)].sort()).toEqual(linesOf(join(folder, 'a.variants.jsonl')).sort());
   }, 300_000);
 
-  it('sends malformed lines to the rejects file with line and reason, and reconciles the counts', () => {
+  it('sends malformed lines to the rejects file with line and reason, and reconciles the counts', async () => {
     const lines = readFileSync(subset, 'utf8').trimEnd().split('\n').slice(0, 6);
     lines.splice(2, 0, '{"id": "broken", "messages": [');
     lines.splice(5, 0, '{"id":"no-messages","messages":[]}');
@@ -134,10 +143,10 @@ describe('hsa augment on the fixture', () => {
       { reason: 'syntax_error', line: 3 },
       { reason: 'invalid_trajectory', line: 6 },
     ]);
-    expect(rowsOf(out)).toHaveLength(12);
+    expect(await rowsOf(out)).toHaveLength(12);
   });
 
-  it('reads a policy file, and refuses a bad one with the path of the problem', () => {
+  it('reads a policy file, and refuses a bad one with the path of the problem', async () => {
     const good = join(folder, 'policy.yaml');
     writeFileSync(
       good,
@@ -158,7 +167,7 @@ describe('hsa augment on the fixture', () => {
       out,
     ]);
     expect(run.status).toBe(0);
-    const rows = rowsOf(out);
+    const rows = await rowsOf(out);
     expect(
       rows.every((row) => row.provenance.ops.map((record) => record.name).join() === 'tools/rename'),
     ).toBe(true);
@@ -184,8 +193,8 @@ describe('hsa augment on the fixture', () => {
     expect(refused.stderr).toMatch(/dimensions\.tools\.operators\[0\]\.params: style: /);
   });
 
-  it('explain shows the operator chain and the diff against the base', () => {
-    const [row] = rowsOf(fullOut).filter((candidate) => candidate.provenance.ops.length >= 2);
+  it('explain shows the operator chain and the diff against the base', async () => {
+    const [row] = (await rowsOf(fullOut)).filter((candidate) => candidate.provenance.ops.length >= 2);
     const run = runCli(['explain', fullOut, '--id', row!.id, '--harness', harness]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(`${row!.id}  ${row!.variantId}`);
@@ -194,8 +203,8 @@ describe('hsa augment on the fixture', () => {
     expect(run.stdout).toMatch(/\d+ change\(s\) against the base:\n {4}[~+-] \$\./);
   });
 
-  it('invert maps a model output under the variant back to the base vocabulary', () => {
-    const row = rowsOf(fullOut).find((candidate) =>
+  it('invert maps a model output under the variant back to the base vocabulary', async () => {
+    const row = (await rowsOf(fullOut)).find((candidate) =>
       candidate.relabel.steps.some((step) => step.type === 'rename_tools'),
     )!;
     // A tool call as a model would emit it under the variant; call ids survive relabels, so the base call is found by id.

@@ -18,7 +18,12 @@ describe('checkpoint temporaries left by a killed run', () => {
     const resumed = await openRunFiles(dir, { resume: true, runHash: 'h' });
     expect(resumed.done).toBe(1);
     await resumed.close();
-    expect((await readdir(dir)).sort()).toEqual(['checkpoint.json', 'examples.jsonl', 'notes.tmp', 'rejects.jsonl']);
+    expect((await readdir(dir)).sort()).toEqual([
+      'checkpoint.json',
+      'examples.jsonl',
+      'notes.tmp',
+      'rejects.jsonl',
+    ]);
   });
 
   it('openCheckpointedLines removes its own checkpoint temporaries', async () => {

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatIssue, HarnessAugmentError } from '../../src/harness/issues.js';
-import { exportsOf, loadPipelineConfig, parsePipelineConfig } from '../../src/pipeline/config.js';
+import {
+  exportsOf,
+  exportTarget,
+  loadPipelineConfig,
+  parsePipelineConfig,
+} from '../../src/pipeline/config.js';
 
 const minimal = { harness: 'harness.yaml', inputs: { trajectories: 'trajectories.jsonl' } };
 
@@ -263,12 +268,40 @@ describe('loadPipelineConfig', () => {
     expect(config.bench?.items).toBe(
       new URL('../../fixtures/livestream/bench/items.jsonl', import.meta.url).pathname,
     );
-    expect(exportsOf(config).map(([format]) => format)).toEqual([
+    expect(exportsOf(config).map(([format, options]) => exportTarget(format, options).folder)).toEqual([
       'trl',
       'axolotl',
       'llama-factory',
       'openai',
       'verl',
+      'trl-one-call',
+      'trl-string-arguments',
+    ]);
+  });
+
+  it('gives each export its own folder: `folder` splits it from the exporter options; clashes are refused', () => {
+    const config = parsePipelineConfig({
+      harness: 'h.yaml',
+      inputs: { trajectories: 't.jsonl' },
+      exports: ['trl', { trl: { folder: 'trl-deepseek', argumentsEncoding: 'string' } }],
+    });
+    expect(exportsOf(config).map(([format, options]) => exportTarget(format, options))).toEqual([
+      { folder: 'trl', options: {} },
+      { folder: 'trl-deepseek', options: { argumentsEncoding: 'string' } },
+    ]);
+    const problems = (exports: unknown[]) => {
+      try {
+        parsePipelineConfig({ harness: 'h.yaml', inputs: { trajectories: 't.jsonl' }, exports });
+      } catch (error) {
+        return (error as HarnessAugmentError).issues.map((issue) => formatIssue(issue));
+      }
+      return [];
+    };
+    expect(problems(['trl', { trl: { argumentsEncoding: 'string' } }])).toEqual([
+      expect.stringMatching(/\$\.exports\[1\]: exports 0 and 1 both write exports\/trl/),
+    ]);
+    expect(problems([{ trl: { folder: '../escape' } }])).toEqual([
+      expect.stringMatching(/\$\.exports\[0\]\.trl\.folder: folder: a plain folder name/),
     ]);
   });
 });

@@ -39,6 +39,13 @@ describe('pipeline shards', () => {
       await Promise.all([0, 1, 2].map((index) => lines(join(root, `part-${index}`, 'examples.jsonl'))))
     ).flat();
     expect(union.sort()).toEqual((await lines(join(root, 'whole', 'examples.jsonl'))).sort());
+    // Each part's sidecar holds the harnesses its examples name; together, the whole run's, each once.
+    const sidecars = (
+      await Promise.all([0, 1, 2].map((index) => lines(join(root, `part-${index}`, 'variants.jsonl'))))
+    ).flat();
+    expect([...new Set(sidecars)].sort()).toEqual(
+      (await lines(join(root, 'whole', 'variants.jsonl'))).sort(),
+    );
     expect(parts.reduce((sum, manifest) => sum + manifest.counts.examples, 0)).toBe(whole.counts.examples);
   }, 60_000);
 });

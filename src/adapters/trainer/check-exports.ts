@@ -2,7 +2,7 @@
 // decoded, arguments as the trainer hands them to the template), checks role alternation, and renders every
 // row through `@huggingface/jinja` with the user's chat templates. It reports, per format and template, how
 // many rows fail and why; it never changes a file.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { HarnessAugmentError, truncateText } from '../../harness/issues.js';
@@ -16,6 +16,8 @@ export interface ChatTemplateSource {
 /** What failed for one (format, check) pair: counts and the first reasons, each with how often it occurred. */
 export interface ExportCheckResult {
   format: string;
+  /** The export's folder name (the format's name unless the pipeline gave it a `folder`). */
+  export: string;
   /** `structure` for the format's own rules, else the template's name. */
   check: string;
   rows: number;
@@ -129,9 +131,18 @@ export function alternationProblem(messages: ReadonlyArray<Record<string, unknow
  */
 export async function checkExports(
   folder: string,
-  options: { templates?: readonly ChatTemplateSource[] } = {},
+  options: {
+    templates?: readonly ChatTemplateSource[];
+    /** The format of `folder` when it is one export whose folder name is not its format's. */
+    format?: string;
+  } = {},
 ): Promise<ExportCheckResult[]> {
-  const formats = await findFormats(folder);
+  if (options.format !== undefined && !readers[options.format])
+    throw new HarnessAugmentError(
+      `--format ${options.format}: not a format the check reads (${Object.keys(readers).join(', ')})`,
+      { kind: 'usage' },
+    );
+  const formats = await findFormats(folder, options.format);
   if (formats.length === 0)
     throw new HarnessAugmentError(
       `${folder}: no export to check (looked for ${Object.keys(readers).join(', ')} folders with their data file)`,
@@ -147,10 +158,10 @@ export async function checkExports(
     }
   });
   const results: ExportCheckResult[] = [];
-  for (const { format, file } of formats) {
+  for (const { format, name, file } of formats) {
     const reader = readers[format] as (typeof readers)[string];
     const lines = (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim() !== '');
-    const structure = tally(format, 'structure');
+    const structure = tally(format, name, 'structure');
     const conversations: Array<Conversation | undefined> = lines.map((line) => {
       try {
         const conversation = reader.read(JSON.parse(line));
@@ -166,8 +177,9 @@ export async function checkExports(
     results.push(structure.result());
     // OpenAI renders its own template server-side; rendering its rows through a local one means nothing.
     if (format === 'openai') continue;
+    const exportName = name;
     for (const { name, template } of compiled) {
-      const rendered = tally(format, name);
+      const rendered = tally(format, exportName, name);
       for (const conversation of conversations) {
         if (!conversation) continue;
         try {
@@ -189,7 +201,7 @@ export async function checkExports(
   return results;
 }
 
-function tally(format: string, check: string) {
+function tally(format: string, exportName: string, check: string) {
   let rows = 0;
   let failed = 0;
   let longest = 0;
@@ -208,6 +220,7 @@ function tally(format: string, check: string) {
     result(): ExportCheckResult {
       return {
         format,
+        export: exportName,
         check,
         rows,
         failed,
@@ -221,25 +234,67 @@ function tally(format: string, check: string) {
   };
 }
 
-async function findFormats(folder: string): Promise<Array<{ format: string; file: string }>> {
-  const candidates = [folder, join(folder, 'exports')];
-  const found: Array<{ format: string; file: string }> = [];
-  const exists = async (path: string) =>
-    readFile(path).then(
-      () => true,
-      () => false,
+interface FoundExport {
+  format: string;
+  /** The export's folder name. */
+  name: string;
+  file: string;
+}
+
+const exists = async (path: string) =>
+  stat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+
+/** The exports a pipeline manifest lists (format and folder), or undefined when `out` holds no manifest. */
+async function manifestExports(out: string): Promise<Array<{ format: string; folder: string }> | undefined> {
+  const text = await readFile(join(out, 'manifest.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    const manifest = JSON.parse(text) as { exports?: Array<{ format?: unknown; folder?: unknown }> };
+    if (!Array.isArray(manifest.exports)) return undefined;
+    return manifest.exports.flatMap((entry) =>
+      typeof entry.format === 'string'
+        ? [{ format: entry.format, folder: typeof entry.folder === 'string' ? entry.folder : entry.format }]
+        : [],
     );
-  // One format's own folder.
+  } catch {
+    return undefined;
+  }
+}
+
+async function findFormats(folder: string, format?: string): Promise<FoundExport[]> {
   const own = basename(folder);
-  if (readers[own] && (await exists(join(folder, (readers[own] as { file: string }).file))))
-    return [{ format: own, file: join(folder, (readers[own] as { file: string }).file) }];
-  for (const base of candidates) {
+  const at = async (candidate: string | undefined, name: string, base: string) => {
+    const reader = candidate ? readers[candidate] : undefined;
+    if (!candidate || !reader) return undefined;
+    const file = join(base, reader.file);
+    return (await exists(file)) ? { format: candidate, name, file } : undefined;
+  };
+  // One export's own folder: named by --format, by its format, or by the manifest two levels up.
+  if (format !== undefined) {
+    const found = await at(format, own, folder);
+    return found ? [found] : [];
+  }
+  const named = await at(own, own, folder);
+  if (named) return [named];
+  const listed = (await manifestExports(join(folder, '..', '..')))?.find((entry) => entry.folder === own);
+  const fromManifest = await at(listed?.format, own, folder);
+  if (fromManifest) return [fromManifest];
+  // A pipeline output (its manifest names every export) or an exports/ folder of format-named folders.
+  const found: FoundExport[] = [];
+  for (const entry of (await manifestExports(folder)) ?? []) {
+    const export_ = await at(entry.format, entry.folder, join(folder, 'exports', entry.folder));
+    if (export_) found.push(export_);
+  }
+  if (found.length > 0) return found;
+  for (const base of [folder, join(folder, 'exports')]) {
     const entries = await readdir(base, { withFileTypes: true }).catch(() => []);
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      const reader = readers[entry.name];
-      if (!entry.isDirectory() || !reader) continue;
-      const file = join(base, entry.name, reader.file);
-      if (await exists(file)) found.push({ format: entry.name, file });
+      if (!entry.isDirectory()) continue;
+      const export_ = await at(entry.name, entry.name, join(base, entry.name));
+      if (export_) found.push(export_);
     }
     if (found.length > 0) return found;
   }

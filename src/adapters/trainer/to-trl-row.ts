@@ -19,6 +19,14 @@ export interface TrlRowOptions {
   argumentsEncoding?: 'object' | 'string';
   /** Adds the called function's `name` to each tool message, as TRL's docs show (default true). */
   toolNames?: boolean;
+  /**
+   * `keep` (default) writes parallel calls as one assistant message with several `tool_calls`. `split`
+   * writes each call as its own assistant message followed by its result, for families whose template
+   * allows one call per message (Llama 3.x raises "This model only supports single tool-calls at once!",
+   * gpt-oss calls one function per message): the calls keep their order, the message's text goes with
+   * the first. A message whose results do not all follow it is kept whole.
+   */
+  parallelCalls?: 'keep' | 'split';
 }
 
 /** A tool call whose arguments are an object (the default) or the raw JSON text. */
@@ -73,7 +81,49 @@ export function safeToTrlRow(example: TrainingExample, options: TrlRowOptions = 
     if (message.role === 'tool' && name !== undefined) return { ...message, name };
     return message;
   });
-  return { success: true, data: { messages: converted, tools: JSON.stringify(tools) } };
+  const messagesOut = options.parallelCalls === 'split' ? splitParallelCalls(converted) : converted;
+  return { success: true, data: { messages: messagesOut, tools: JSON.stringify(tools) } };
+}
+
+/**
+ * Rewrites each assistant message with several tool calls as one message per call, each followed by the
+ * tool messages that answer it (matched on `tool_call_id`).
+ *
+ * @example
+ * splitParallelCalls([{ role: 'assistant', tool_calls: [a, b] }, resultA, resultB]) // [callA, resultA, callB, resultB]
+ */
+export function splitParallelCalls(messages: readonly TrlMessage[]): TrlMessage[] {
+  const out: TrlMessage[] = [];
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as TrlMessage;
+    const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : [];
+    if (message.role !== 'assistant' || calls.length < 2) {
+      out.push(message);
+      continue;
+    }
+    let end = index + 1;
+    while (end < messages.length && messages[end]?.role === 'tool') end++;
+    const results = messages.slice(index + 1, end) as Array<Extract<TrlMessage, { role: 'tool' }>>;
+    const answered = (id: string) => results.filter((result) => result.tool_call_id === id);
+    const complete =
+      results.every((result) => calls.some((call) => call.id === result.tool_call_id)) &&
+      calls.every((call) => answered(call.id).length > 0);
+    if (!complete) {
+      out.push(message);
+      continue;
+    }
+    const { tool_calls: _calls, content, ...rest } = message;
+    for (const [callIndex, call] of calls.entries()) {
+      out.push({
+        ...rest,
+        ...(callIndex === 0 && content !== undefined ? { content } : {}),
+        tool_calls: [call],
+      });
+      out.push(...answered(call.id));
+    }
+    index = end - 1;
+  }
+  return out;
 }
 
 /**

@@ -7,6 +7,7 @@ import { safeToTrlRow, type TrlRowOptions } from './to-trl-row.js';
 export const TrlExportOptionsSchema = z.strictObject({
   argumentsEncoding: z.enum(['object', 'string']).optional(),
   toolNames: z.boolean().optional(),
+  parallelCalls: z.enum(['keep', 'split']).optional(),
   fileName: z.string().min(1).optional(),
 });
 

@@ -7,6 +7,7 @@ import { planApplicability } from '../../augment/applicability.js';
 import { type AugmentReject, augment } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
 import { defaultVariantPoolSize } from '../../augment/variant-pool.js';
+import { createSidecarWriter, readSidecarHashes, sidecarPathOf } from '../../augment/variant-sidecar.js';
 import { contentHash, hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
@@ -39,6 +40,8 @@ interface AugmentCliOptions {
   workers?: string;
   variantPool?: string;
   resume?: boolean;
+  inlineHarness?: boolean;
+  sidecar?: string;
 }
 
 /** How many of the first valid trajectories the up-front applicability check tries operators on. */
@@ -99,6 +102,11 @@ export function registerAugment(program: Command): void {
       `shared variants built once and drawn by each example (default ${defaultVariantPoolSize}; 0: every variant built for its example)`,
     )
     .option(
+      '--inline-harness',
+      'write the whole variant harness and relabel into every row (default: rows name them by hash in the sidecar)',
+    )
+    .option('--sidecar <file>', 'the variants sidecar (default: <out without .jsonl>.variants.jsonl)')
+    .option(
       '--resume',
       'continue an interrupted run from <out>.checkpoint.json (the output equals an uninterrupted run)',
     )
@@ -123,8 +131,11 @@ export function registerAugment(program: Command): void {
       );
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
+      // By reference (the default), each variant harness and relabel is written once, to the sidecar.
+      const sidecarFile = options.inlineHarness ? undefined : (options.sidecar ?? sidecarPathOf(options.out));
       await prepareOutputFile(options.out);
       await prepareOutputFile(rejectsFile);
+      if (sidecarFile) await prepareOutputFile(sidecarFile);
       // Say up front what cannot apply here, rather than writing unchanged copies in silence.
       const applicability = await planApplicability(
         plan,
@@ -152,9 +163,10 @@ export function registerAugment(program: Command): void {
         variantPool,
         shard: shard ?? null,
         rejects: rejectsFile,
+        sidecar: sidecarFile ?? null,
       });
       const files = await openCheckpointedLines<AugmentState>({
-        files: { rows: options.out, rejects: rejectsFile },
+        files: { rows: options.out, rejects: rejectsFile, ...(sidecarFile ? { variants: sidecarFile } : {}) },
         checkpoint: `${options.out}.checkpoint.json`,
         runHash,
         resume: options.resume === true,
@@ -165,6 +177,10 @@ export function registerAugment(program: Command): void {
         coverage: Object.fromEntries(dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }])),
       };
       const { counts, byReason, coverage } = state;
+      // A resumed writer knows what the sidecar already holds (cut back to the checkpoint).
+      const writer = sidecarFile
+        ? createSidecarWriter({ known: files.done > 0 ? await readSidecarHashes(sidecarFile) : [] })
+        : undefined;
       const lines = await countLines(options.trajectories);
       const total =
         lines === undefined ? undefined : shard ? Math.ceil((lines - shard.index) / shard.count) : lines;
@@ -180,12 +196,15 @@ export function registerAugment(program: Command): void {
         unit: 'examples',
       });
       // One unit per example: its rows and rejects are appended together, then the checkpoint.
-      let unit = { rows: '', rejects: '' };
-      const finished: Array<{ rows: string; rejects: string; state: AugmentState }> = [];
+      let unit = { rows: '', rejects: '', variants: '' };
+      const finished: Array<{ rows: string; rejects: string; variants: string; state: AugmentState }> = [];
       let open = false;
       const flush = async () => {
         for (const done of finished.splice(0))
-          await files.commitUnit({ rows: done.rows, rejects: done.rejects }, done.state);
+          await files.commitUnit(
+            { rows: done.rows, rejects: done.rejects, variants: done.variants },
+            done.state,
+          );
       };
       const onReject = (reject: AugmentReject) => {
         byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
@@ -223,7 +242,7 @@ export function registerAugment(program: Command): void {
           onReject,
           onExample: () => {
             if (open) finished.push({ ...unit, state: structuredClone(state) });
-            unit = { rows: '', rejects: '' };
+            unit = { rows: '', rejects: '', variants: '' };
             open = true;
             counts.examples++;
             progress.update(counts.examples, `${counts.rows} rows`);
@@ -236,7 +255,9 @@ export function registerAugment(program: Command): void {
             (coverage[dimension] as { planned: number }).planned++;
           for (const dimension of row.provenance.changed)
             (coverage[dimension] as { changed: number }).changed++;
-          unit.rows += `${JSON.stringify(row)}\n`;
+          const written = writer ? writer.write(row) : { row: `${JSON.stringify(row)}\n`, sidecar: '' };
+          unit.rows += written.row;
+          unit.variants += written.sidecar;
         }
         if (open) finished.push({ ...unit, state: structuredClone(state) });
         await flush();
@@ -271,11 +292,12 @@ export function registerAugment(program: Command): void {
           const share = planned === 0 ? '-' : `${((100 * changed) / planned).toFixed(1)}%`;
           return `  ${dimension.padEnd(14)} ${String(changed).padStart(6)} / ${String(planned).padEnd(6)} ${share}`;
         }),
-        `out: ${options.out}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${seconds.toFixed(1)} s)`,
+        `out: ${options.out}${sidecarFile ? `  sidecar: ${sidecarFile}` : ''}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${seconds.toFixed(1)} s)`,
       ];
       printResult(
         {
           out: options.out,
+          ...(sidecarFile ? { sidecar: sidecarFile } : {}),
           ...(rejected > 0 || options.rejects ? { rejects: rejectsFile } : {}),
           read: counts.examples,
           augmented,

@@ -3,11 +3,12 @@
 import type { Command } from 'commander';
 import { type Dimension, dimensions } from '../../augment/operator.js';
 import { compileDimensionPlans } from '../../augment/policy.js';
+import { createSidecarWriter, type RowWithVariant, sidecarPathOf } from '../../augment/variant-sidecar.js';
 import { type BenchReject, generateBench, type Holdout } from '../../bench/generate.js';
 import { readBenchItems } from '../../bench/items.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
-import { nonNegativeInteger, openRowOutputs } from '../io.js';
+import { nonNegativeInteger, openAtomicLines, openRowOutputs } from '../io.js';
 import { builtinRegistry, policyFromOptions } from '../operators-registry.js';
 import { outOption, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
@@ -24,6 +25,8 @@ interface BenchGenerateOptions {
   holdoutOperator?: string;
   rejects?: string;
   attribution?: string;
+  inlineHarness?: boolean;
+  sidecar?: string;
 }
 
 export function registerBenchGenerate(bench: Command): void {
@@ -61,6 +64,11 @@ export function registerBenchGenerate(bench: Command): void {
       '--rejects <file>',
       'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
     )
+    .option(
+      '--inline-harness',
+      'write the whole variant harness and relabel into every row (default: rows name them by hash in the sidecar)',
+    )
+    .option('--sidecar <file>', 'the variants sidecar (default: <out without .jsonl>.variants.jsonl)')
     .action(async (options: BenchGenerateOptions) => {
       const started = Date.now();
       const variants = nonNegativeInteger('--variants', options.variants, 10_000);
@@ -99,6 +107,10 @@ export function registerBenchGenerate(bench: Command): void {
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       const outputs = await openRowOutputs(options.out, rejectsFile);
+      // By reference (the default), each variant harness and relabel is written once, to the sidecar.
+      const sidecarFile = options.inlineHarness ? undefined : (options.sidecar ?? sidecarPathOf(options.out));
+      const sidecar = sidecarFile ? await openAtomicLines(sidecarFile) : undefined;
+      const writer = sidecar ? createSidecarWriter() : undefined;
       const progress = createProgress('bench generate', { unit: 'items' });
       const counts = { items: 0, rows: 0, rejectedItems: 0, uncertified: 0 };
       const splits = { train: 0, test: 0 };
@@ -125,15 +137,19 @@ export function registerBenchGenerate(bench: Command): void {
         })) {
           counts.rows++;
           splits[row.split]++;
-          await outputs.row(row);
+          const lines = writer?.reference(row as unknown as RowWithVariant);
+          await outputs.row(lines ? lines.row : row);
+          if (lines?.sidecar) await sidecar?.write(lines.sidecar);
         }
       } catch (error) {
         progress.done();
         await outputs.abort();
+        await sidecar?.abort();
         throw error;
       }
       progress.done();
       await outputs.finish(options.rejects !== undefined);
+      await sidecar?.commit();
       const rejected = counts.rejectedItems + counts.uncertified;
 
       const accepted = counts.items - counts.rejectedItems;
@@ -151,11 +167,12 @@ export function registerBenchGenerate(bench: Command): void {
                 .map(([reason, count]) => `${reason} ${count}`)
                 .join(', ')
         }`,
-        `out: ${options.out}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+        `out: ${options.out}${sidecarFile ? `  sidecar: ${sidecarFile}` : ''}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
       printResult(
         {
           out: options.out,
+          ...(sidecarFile ? { sidecar: sidecarFile } : {}),
           ...(rejected > 0 || options.rejects ? { rejects: rejectsFile } : {}),
           ...counts,
           splits,

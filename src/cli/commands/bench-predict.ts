@@ -4,12 +4,12 @@
 import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
 import { answerBenchRow } from '../../bench/answer-row.js';
-import { BenchRowSchema } from '../../bench/schema.js';
 import { mapOrdered } from '../../runtime/map-ordered.js';
 import { nonNegativeInteger, openAtomicLines } from '../io.js';
 import { outOption } from '../output.js';
 import { createProgress } from '../progress.js';
-import { readJsonlAs } from './bench-score.js';
+import { sidecarOptionText } from '../rows.js';
+import { readBenchRows } from './bench-score.js';
 
 interface BenchPredictOptions {
   bench: string;
@@ -21,6 +21,7 @@ interface BenchPredictOptions {
   maxSteps: string;
   concurrency: string;
   out: string;
+  sidecar?: string[];
 }
 
 export function registerBenchPredict(bench: Command): void {
@@ -35,10 +36,11 @@ export function registerBenchPredict(bench: Command): void {
     .option('--max-tokens <n>', 'max_tokens per completion')
     .option('--max-steps <n>', 'most model calls per row (skill loads and tool calls included)', '8')
     .option('--concurrency <n>', 'rows answered at once', '4')
+    .option('--sidecar <files...>', sidecarOptionText)
     .addOption(outOption('file', 'predictions JSONL', { required: true }))
     .action(async (options: BenchPredictOptions) => {
       const started = Date.now();
-      const rows = await readJsonlAs(options.bench, BenchRowSchema, 'bench row');
+      const rows = await readBenchRows(options.bench, options.sidecar);
       const apiKey = process.env[options.apiKeyEnv];
       const model = createOpenAICompatible({ baseURL: options.endpoint, ...(apiKey ? { apiKey } : {}) });
       const request = {

@@ -2,12 +2,14 @@
 // operator, with bootstrap intervals) and a short table.
 import type { Command } from 'commander';
 import type { z } from 'zod';
+import { defaultSidecars, openSidecars } from '../../augment/variant-sidecar.js';
 import { BenchRowSchema, PredictionSchema } from '../../bench/schema.js';
 import { type ScoresDocument, scoreBench } from '../../bench/score.js';
 import { HarnessAugmentError, type Issue } from '../../harness/issues.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import { exitCodes, nonNegativeInteger, writeFileAtomic } from '../io.js';
 import { outOption, outputMode, prepareOutputFile, printResult } from '../output.js';
+import { sidecarOptionText } from '../rows.js';
 
 interface BenchScoreOptions {
   bench: string;
@@ -15,6 +17,7 @@ interface BenchScoreOptions {
   out: string;
   seed: string;
   resamples: string;
+  sidecar?: string[];
 }
 
 /**
@@ -25,6 +28,7 @@ export async function readJsonlAs<T extends z.ZodType>(
   file: string,
   schema: T,
   what: string,
+  resolve?: (value: unknown, at: string) => Promise<unknown>,
 ): Promise<z.output<T>[]> {
   const values: z.output<T>[] = [];
   for await (const record of readJsonl(file)) {
@@ -33,7 +37,8 @@ export async function readJsonlAs<T extends z.ZodType>(
         issues: [record.issue],
       });
     }
-    const parsed = schema.safeParse(record.value);
+    const value = resolve ? await resolve(record.value, `${file}:${record.line}`) : record.value;
+    const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const issues: Issue[] = parsed.error.issues.map((issue) => ({
         code: 'invalid_line',
@@ -54,6 +59,23 @@ export async function readJsonlAs<T extends z.ZodType>(
     values.push(parsed.data);
   }
   return values;
+}
+
+/** Bench rows, by reference (resolved through their sidecars) or inline, each checked against the schema. */
+export async function readBenchRows(
+  file: string,
+  sidecarFiles?: readonly string[],
+): Promise<z.output<typeof BenchRowSchema>[]> {
+  const sidecars = await openSidecars(
+    sidecarFiles && sidecarFiles.length > 0 ? sidecarFiles : await defaultSidecars(file),
+  );
+  try {
+    return await readJsonlAs(file, BenchRowSchema, 'bench row', (value, at) =>
+      sidecars.resolveRow(value, at),
+    );
+  } finally {
+    await sidecars.close();
+  }
 }
 
 function percent(value: number | null): string {
@@ -96,10 +118,11 @@ export function registerBenchScore(bench: Command): void {
     .addOption(outOption('file', 'scores JSON to write', { required: true }))
     .option('--seed <seed>', 'bootstrap seed', '0')
     .option('--resamples <n>', 'bootstrap resamples', '1000')
+    .option('--sidecar <files...>', sidecarOptionText)
     .action(async (options: BenchScoreOptions) => {
       const resamples = nonNegativeInteger('--resamples', options.resamples, 1_000_000);
       await prepareOutputFile(options.out);
-      const rows = await readJsonlAs(options.bench, BenchRowSchema, 'bench row');
+      const rows = await readBenchRows(options.bench, options.sidecar);
       const predictions = await readJsonlAs(options.predictions, PredictionSchema, 'prediction');
       const ids = new Set(rows.map((row) => row.id));
       const unknown = predictions

@@ -14,12 +14,16 @@ export function registerCheckExports(program: Command): void {
     .description(
       'check trainer exports as their consumers read them: tools decoding, role alternation, and every row rendered through chat templates',
     )
-    .argument('<folder>', 'a pipeline output folder, its exports/ folder, or one format’s folder')
+    .argument('<folder...>', 'pipeline output folders, their exports/ folders, or single exports’ folders')
     .option(
       '--template <file...>',
       'chat template(s) (Jinja, e.g. your model’s chat_template.jinja) to render every trl and axolotl row through',
     )
-    .action(async (folder: string, options: { template?: string[] }) => {
+    .option(
+      '--format <format>',
+      'the format of a single export whose folder is not named after it (trl, axolotl, openai)',
+    )
+    .action(async (folders: string[], options: { template?: string[]; format?: string }) => {
       const templates: ChatTemplateSource[] = [];
       for (const file of options.template ?? []) {
         const source = await readFile(file, 'utf8').catch((error: unknown) => {
@@ -27,12 +31,20 @@ export function registerCheckExports(program: Command): void {
         });
         templates.push({ name: basename(file).replace(/\.jinja2?$/, ''), source });
       }
-      const results = await checkExports(folder, { templates });
+      const results = [];
+      for (const folder of folders)
+        results.push(
+          ...(await checkExports(folder, {
+            templates,
+            ...(options.format !== undefined ? { format: options.format } : {}),
+          })),
+        );
+      const width = Math.max(8, ...results.map((result) => result.export.length));
       const lines = results.flatMap((result) => [
-        `${result.format.padEnd(8)} ${result.check.padEnd(12)} ${result.rows - result.failed}/${result.rows} rows pass${result.longestRendered ? `  (longest rendered row ${result.longestRendered} characters)` : ''}`,
+        `${result.export.padEnd(width)} ${result.check.padEnd(12)} ${result.rows - result.failed}/${result.rows} rows pass${result.longestRendered ? `  (longest rendered row ${result.longestRendered} characters)` : ''}`,
         ...result.reasons.map((reason) => `    ${reason.rows} × ${reason.reason}`),
       ]);
-      printResult({ folder, results }, lines);
+      printResult({ folders, results }, lines);
       if (results.some((result) => result.failed > 0)) process.exitCode = exitCodes.invalid;
     });
 }

@@ -6,7 +6,7 @@ import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import { nonNegativeInteger } from '../io.js';
 import { outputMode, printResult } from '../output.js';
-import { readRows } from '../rows.js';
+import { readRows, sidecarOptionText } from '../rows.js';
 
 export function registerExplain(program: Command): void {
   program
@@ -16,64 +16,69 @@ export function registerExplain(program: Command): void {
     .option('--id <id>', 'only the row with this id (exampleId/variantIndex) or variantId')
     .option('--harness <file>', 'the base harness, for a diff of each variant against it')
     .option('--limit <n>', 'at most this many rows when no --id is given', '20')
-    .action(async (file: string, options: { id?: string; harness?: string; limit: string }) => {
-      const base: Harness | undefined = options.harness ? await loadHarnessFile(options.harness) : undefined;
-      const baseHash = base ? hashHarness(base).harness : undefined;
-      const limit = nonNegativeInteger('--limit', options.limit);
-      const explained: unknown[] = [];
-      let shown = 0;
-      for await (const row of readRows(file, options.id)) {
-        if (options.id === undefined && shown >= limit) {
-          if (!outputMode().json) process.stdout.write(`… more rows; use --id or --limit\n`);
-          break;
-        }
-        shown++;
-        const lines = [`${row.id}  ${row.variantId}  seed ${row.provenance.variantSeed}`];
-        if (row.provenance.ops.length === 0) lines.push('  (no operator: the base harness)');
-        for (const [index, record] of row.provenance.ops.entries()) {
-          lines.push(
-            `  ${index + 1}. ${record.name}@${record.version} severity ${record.severity} ${JSON.stringify(record.params)}`,
-          );
-        }
-        for (const skip of row.provenance.skipped) lines.push(`  skipped ${skip.name}: ${skip.reason}`);
-        for (const step of row.relabel.steps) {
-          if (step.type === 'rename_tools' || step.type === 'rename_skills') {
-            lines.push(
-              `  relabel ${step.type}: ${Object.entries(step.map)
-                .map(([from, to]) => `${from} → ${to}`)
-                .join(', ')}`,
-            );
-          } else if (step.type === 'rename_arguments') {
-            lines.push(
-              `  relabel ${step.type} ${step.tool}: ${step.renames.map((rename) => `${[...rename.path, rename.from].join('.')} → ${rename.to}`).join(', ')}`,
-            );
-          } else if (step.type === 'insert_messages') {
-            lines.push(`  relabel insert ${step.messages.length} message(s) at ${step.at}`);
-          } else {
-            lines.push(`  relabel ${step.type}`);
+    .option('--sidecar <files...>', sidecarOptionText)
+    .action(
+      async (file: string, options: { id?: string; harness?: string; limit: string; sidecar?: string[] }) => {
+        const base: Harness | undefined = options.harness
+          ? await loadHarnessFile(options.harness)
+          : undefined;
+        const baseHash = base ? hashHarness(base).harness : undefined;
+        const limit = nonNegativeInteger('--limit', options.limit);
+        const explained: unknown[] = [];
+        let shown = 0;
+        for await (const row of readRows(file, options.id, options.sidecar)) {
+          if (options.id === undefined && shown >= limit) {
+            if (!outputMode().json) process.stdout.write(`… more rows; use --id or --limit\n`);
+            break;
           }
-        }
-        if (base) {
-          if (baseHash !== row.provenance.baseHash) {
-            throw new HarnessAugmentError(
-              `${options.harness} is not the base of ${row.id} (hash ${row.provenance.baseHash})`,
-              { kind: 'usage' },
+          shown++;
+          const lines = [`${row.id}  ${row.variantId}  seed ${row.provenance.variantSeed}`];
+          if (row.provenance.ops.length === 0) lines.push('  (no operator: the base harness)');
+          for (const [index, record] of row.provenance.ops.entries()) {
+            lines.push(
+              `  ${index + 1}. ${record.name}@${record.version} severity ${record.severity} ${JSON.stringify(record.params)}`,
             );
           }
-          const changes = diffJson(base, row.harness);
-          lines.push(`  ${changes.length} change(s) against the base:`);
-          lines.push(...formatChanges(changes).map((line) => `    ${line}`));
+          for (const skip of row.provenance.skipped) lines.push(`  skipped ${skip.name}: ${skip.reason}`);
+          for (const step of row.relabel.steps) {
+            if (step.type === 'rename_tools' || step.type === 'rename_skills') {
+              lines.push(
+                `  relabel ${step.type}: ${Object.entries(step.map)
+                  .map(([from, to]) => `${from} → ${to}`)
+                  .join(', ')}`,
+              );
+            } else if (step.type === 'rename_arguments') {
+              lines.push(
+                `  relabel ${step.type} ${step.tool}: ${step.renames.map((rename) => `${[...rename.path, rename.from].join('.')} → ${rename.to}`).join(', ')}`,
+              );
+            } else if (step.type === 'insert_messages') {
+              lines.push(`  relabel insert ${step.messages.length} message(s) at ${step.at}`);
+            } else {
+              lines.push(`  relabel ${step.type}`);
+            }
+          }
+          if (base) {
+            if (baseHash !== row.provenance.baseHash) {
+              throw new HarnessAugmentError(
+                `${options.harness} is not the base of ${row.id} (hash ${row.provenance.baseHash})`,
+                { kind: 'usage' },
+              );
+            }
+            const changes = diffJson(base, row.harness);
+            lines.push(`  ${changes.length} change(s) against the base:`);
+            lines.push(...formatChanges(changes).map((line) => `    ${line}`));
+          }
+          if (outputMode().json)
+            explained.push({
+              id: row.id,
+              variantId: row.variantId,
+              provenance: row.provenance,
+              relabel: row.relabel,
+              ...(base ? { changes: diffJson(base, row.harness) } : {}),
+            });
+          else printResult(undefined, lines);
         }
-        if (outputMode().json)
-          explained.push({
-            id: row.id,
-            variantId: row.variantId,
-            provenance: row.provenance,
-            relabel: row.relabel,
-            ...(base ? { changes: diffJson(base, row.harness) } : {}),
-          });
-        else printResult(undefined, lines);
-      }
-      if (outputMode().json) printResult(explained, []);
-    });
+        if (outputMode().json) printResult(explained, []);
+      },
+    );
 }

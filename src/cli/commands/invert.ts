@@ -6,7 +6,7 @@ import { invertOutput } from '../../trajectory/relabel.js';
 import { type Message, MessageSchema } from '../../trajectory/schema.js';
 import { nonNegativeInteger } from '../io.js';
 import { outOption, prepareOutputFile, writeProduct } from '../output.js';
-import { readRows } from '../rows.js';
+import { readRows, sidecarOptionText } from '../rows.js';
 
 /** Accepts a message, an array of messages, or a Chat Completions response. */
 function messagesOf(value: unknown): { messages: Message[]; shape: 'message' | 'array' | 'completion' } {
@@ -37,37 +37,47 @@ export function registerInvert(program: Command): void {
       'the viewer turn the output answers (1 = first viewer message); merged skills map back to the source the gold loaded in that turn',
     )
     .addOption(outOption('file', 'write the result to a file instead of standard output'))
-    .action(async (options: { rows: string; id: string; output: string; out?: string; turn?: string }) => {
-      if (options.out !== undefined) await prepareOutputFile(options.out);
-      const turn = options.turn === undefined ? undefined : nonNegativeInteger('--turn', options.turn);
-      let row: AugmentRow | undefined;
-      for await (const found of readRows(options.rows, options.id)) row = found;
-      if (!row) throw new HarnessAugmentError(`no row ${options.id}`, { kind: 'usage' });
-      const { value } = await readDocument(options.output);
-      let parsed: ReturnType<typeof messagesOf>;
-      try {
-        parsed = messagesOf(value);
-      } catch (error) {
-        throw new HarnessAugmentError(
-          `${options.output}: not a message, a message array or a Chat Completions response: ${(error as Error).message.split('\n')[0]}`,
-          {
-            kind: 'usage',
-          },
-        );
-      }
-      const inverted = invertOutput(parsed.messages, row.relabel, turn === undefined ? {} : { turn });
-      const result =
-        parsed.shape === 'message'
-          ? inverted[0]
-          : parsed.shape === 'array'
-            ? inverted
-            : {
-                ...(value as object),
-                choices: (value as { choices: object[] }).choices.map((choice, index) => ({
-                  ...choice,
-                  message: inverted[index],
-                })),
-              };
-      await writeProduct('result', result, JSON.stringify(result, null, 2), options.out);
-    });
+    .option('--sidecar <files...>', sidecarOptionText)
+    .action(
+      async (options: {
+        rows: string;
+        id: string;
+        output: string;
+        out?: string;
+        turn?: string;
+        sidecar?: string[];
+      }) => {
+        if (options.out !== undefined) await prepareOutputFile(options.out);
+        const turn = options.turn === undefined ? undefined : nonNegativeInteger('--turn', options.turn);
+        let row: AugmentRow | undefined;
+        for await (const found of readRows(options.rows, options.id, options.sidecar)) row = found;
+        if (!row) throw new HarnessAugmentError(`no row ${options.id}`, { kind: 'usage' });
+        const { value } = await readDocument(options.output);
+        let parsed: ReturnType<typeof messagesOf>;
+        try {
+          parsed = messagesOf(value);
+        } catch (error) {
+          throw new HarnessAugmentError(
+            `${options.output}: not a message, a message array or a Chat Completions response: ${(error as Error).message.split('\n')[0]}`,
+            {
+              kind: 'usage',
+            },
+          );
+        }
+        const inverted = invertOutput(parsed.messages, row.relabel, turn === undefined ? {} : { turn });
+        const result =
+          parsed.shape === 'message'
+            ? inverted[0]
+            : parsed.shape === 'array'
+              ? inverted
+              : {
+                  ...(value as object),
+                  choices: (value as { choices: object[] }).choices.map((choice, index) => ({
+                    ...choice,
+                    message: inverted[index],
+                  })),
+                };
+        await writeProduct('result', result, JSON.stringify(result, null, 2), options.out);
+      },
+    );
 }

@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
+import { defaultQueueName } from '../../adapters/queue/queue-name.js';
 import { HarnessAugmentError, quote } from '../../harness/issues.js';
 import {
   ExportFormatSchema,
   exportsOf,
+  exportTarget,
   loadPipelineConfig,
   type PipelineConfig,
 } from '../../pipeline/config.js';
@@ -22,6 +24,11 @@ interface PipelineRunCliOptions {
   out?: string;
   concurrency?: string;
   exports?: string;
+  queue?: string;
+  queueName: string;
+  attempts: string;
+  connectTimeout: string;
+  inlineHarness?: boolean;
 }
 
 export function registerPipeline(program: Command): void {
@@ -36,6 +43,10 @@ export function registerPipeline(program: Command): void {
     .argument('<config>', 'pipeline configuration (YAML or JSON)')
     .option('--resume', 'continue an interrupted run from its checkpoint in the output folder')
     .option(
+      '--inline-harness',
+      'write whole examples (default: examples name their harness, written once to variants.jsonl)',
+    )
+    .option(
       '--shard <i/n>',
       'only the tasks whose position modulo n is i (run each shard into its own --out)',
     )
@@ -44,6 +55,17 @@ export function registerPipeline(program: Command): void {
     .option(
       '--exports <formats>',
       `comma-separated trainer formats (overrides the config’s \`exports\`; options of a format listed there are kept): ${ExportFormatSchema.options.join(', ')}`,
+    )
+    .option(
+      '--queue <url>',
+      'run the SFT units as BullMQ jobs on this Redis (redis://host:port) for `hsa worker` processes; the output is the same',
+    )
+    .option('--queue-name <name>', 'BullMQ queue name (the workers’ --queue-name)', defaultQueueName)
+    .option('--attempts <n>', 'with --queue: tries per unit before the run fails (BullMQ attempts)', '3')
+    .option(
+      '--connect-timeout <ms>',
+      'with --queue: how long to wait for Redis before exiting with code 2',
+      '5000',
     )
     .action(async (file: string, options: PipelineRunCliOptions) => {
       const started = Date.now();
@@ -54,7 +76,26 @@ export function registerPipeline(program: Command): void {
       if (options.exports !== undefined) config.exports = exportsOption(options.exports, config);
       await prepareOutputFolder(config.out);
       const shard = parseShard(options.shard);
+      const attempts = positiveInteger('--attempts', options.attempts, 100);
+      const connectTimeoutMs = positiveInteger('--connect-timeout', options.connectTimeout, 600_000);
       const scenario = await pipelineScenario(config);
+      // Units the workers have finished (BullMQ QueueEvents), ahead of those merged in order.
+      let finished = 0;
+      // BullMQ is loaded only for a queued run (it takes a good part of a second to load).
+      const queue = options.queue
+        ? await (await import('../../adapters/queue/bullmq-job-queue.js'))
+            .createBullJobQueue({
+              url: options.queue,
+              name: options.queueName,
+              attempts,
+              connectTimeoutMs,
+              onCompleted: () => finished++,
+            })
+            .catch(async (error: unknown) => {
+              await scenario?.close?.();
+              throw error;
+            })
+        : undefined;
       const dependencies = buildPipelineDependencies(config, {
         registry: await builtinRegistry(),
         ...(scenario ? { scenario } : {}),
@@ -62,16 +103,19 @@ export function registerPipeline(program: Command): void {
       const progress = createProgress('pipeline', { unit: 'units' });
       const manifest = await runPipeline(config, dependencies, {
         ...(options.resume ? { resume: true } : {}),
+        ...(queue ? { queue } : {}),
+        ...(options.inlineHarness ? { inlineHarness: true } : {}),
         ...(shard ? { shard } : {}),
         onProgress: ({ stage, counts, detail }) =>
           progress.update(
             counts.units,
             stage === 'sft'
-              ? `${counts.tasks} tasks, ${counts.examples} examples, ${counts.rejected} rejected`
+              ? `${counts.tasks} tasks, ${counts.examples} examples, ${counts.rejected} rejected${queue ? `; ${finished} finished by workers` : ''}`
               : `${stage} ${detail ?? ''}`,
           ),
       }).finally(async () => {
         progress.done();
+        await queue?.close();
         await scenario?.close?.();
       });
       const { counts } = manifest;
@@ -103,6 +147,7 @@ export function registerPipeline(program: Command): void {
               `rl            ${manifest.rl.counts.rows} rows in ${manifest.rl.counts.groups} groups (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original): ${manifest.rl.formats.map((entry) => `${config.out}/rl/${entry.format}/`).join(', ')}`,
             ]
           : []),
+        ...(queue ? [`queue: ${queue.name}`] : []),
         `manifest: ${config.out}/manifest.json  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
       for (const [name, client] of Object.entries(dependencies.clients)) {
@@ -114,22 +159,31 @@ export function registerPipeline(program: Command): void {
     });
 }
 
-/** `--exports trl,openai`: the formats, each with the options the configuration gives it, if any. */
+/**
+ * `--exports trl,openai`: the exports to write, each named by its format or by the `folder` a configured
+ * export has; a configured entry keeps its options.
+ */
 function exportsOption(text: string, config: PipelineConfig): PipelineConfig['exports'] {
-  const configured = new Map(exportsOf(config));
-  const formats = text
+  const configured = exportsOf(config).map(([format, options]) => ({
+    format,
+    options,
+    folder: exportTarget(format, options).folder,
+  }));
+  const names = text
     .split(',')
-    .map((format) => format.trim())
+    .map((name) => name.trim())
     .filter(Boolean);
-  if (formats.length === 0) throw new HarnessAugmentError('--exports names no format', { kind: 'usage' });
-  return formats.map((format) => {
-    const parsed = ExportFormatSchema.safeParse(format);
+  if (names.length === 0) throw new HarnessAugmentError('--exports names no format', { kind: 'usage' });
+  return names.map((name) => {
+    const entry = configured.find((candidate) => candidate.folder === name);
+    if (entry)
+      return Object.keys(entry.options).length > 0 ? { [entry.format]: entry.options } : entry.format;
+    const parsed = ExportFormatSchema.safeParse(name);
     if (!parsed.success)
       throw new HarnessAugmentError(
-        `--exports: unknown format ${quote(format)}; one of ${ExportFormatSchema.options.join(', ')}`,
+        `--exports: unknown format ${quote(name)}; one of ${ExportFormatSchema.options.join(', ')}, or the folder of a configured export (${configured.map((candidate) => candidate.folder).join(', ')})`,
         { kind: 'usage' },
       );
-    const options = configured.get(format);
-    return options && Object.keys(options).length > 0 ? { [parsed.data]: options } : parsed.data;
+    return parsed.data;
   }) as PipelineConfig['exports'];
 }

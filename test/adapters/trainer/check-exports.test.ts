@@ -1,7 +1,7 @@
 // `hsa check-exports` on a small pipeline output, with the project's constraint templates
 // (fixtures/templates: Qwen, Llama, DeepSeek, gpt-oss families): what passes, what fails, and why.
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   checkExports,
   type ExportCheckResult,
 } from '../../../src/adapters/trainer/check-exports.js';
+import { splitParallelCalls, type TrlRow } from '../../../src/adapters/trainer/to-trl-row.js';
 import { builtinRegistry } from '../../../src/cli/operators-registry.js';
 import { parsePipelineConfig } from '../../../src/pipeline/config.js';
 import { runPipeline } from '../../../src/pipeline/run-pipeline.js';
@@ -43,52 +44,106 @@ async function pipelineOutput(exports: unknown[]) {
   return config.out;
 }
 
-const find = (results: ExportCheckResult[], format: string, check: string) =>
-  results.find((result) => result.format === format && result.check === check) as ExportCheckResult;
+const find = (results: ExportCheckResult[], name: string, check: string) =>
+  results.find((result) => result.export === name && result.check === check) as ExportCheckResult;
 
-let objectResults: ExportCheckResult[];
-let stringResults: ExportCheckResult[];
-let objectOut: string;
+let results: ExportCheckResult[];
+let out: string;
 
+// One run writes the default exports and the two written for other families: one call per message
+// (Llama 3.x, gpt-oss) and arguments as JSON text (DeepSeek-V3).
 beforeAll(async () => {
-  objectOut = await pipelineOutput(['trl', 'axolotl', 'openai']);
-  objectResults = await checkExports(objectOut, { templates });
-  stringResults = await checkExports(await pipelineOutput([{ trl: { argumentsEncoding: 'string' } }]), {
-    templates,
-  });
+  out = await pipelineOutput([
+    'trl',
+    'axolotl',
+    'openai',
+    { trl: { folder: 'trl-one-call', parallelCalls: 'split' } },
+    { trl: { folder: 'trl-string-arguments', argumentsEncoding: 'string' } },
+  ]);
+  results = await checkExports(out, { templates });
 }, 300_000);
 
 describe('check-exports', () => {
-  it('every format passes its structural rules (tools decoding, role alternation)', () => {
-    for (const format of ['trl', 'axolotl', 'openai']) {
-      const result = find(objectResults, format, 'structure');
+  it('every export passes its structural rules (tools decoding, role alternation)', () => {
+    for (const name of ['trl', 'axolotl', 'openai', 'trl-one-call', 'trl-string-arguments']) {
+      const result = find(results, name, 'structure');
       expect(result.rows).toBeGreaterThan(0);
       expect(result.failed, JSON.stringify(result.reasons)).toBe(0);
     }
   });
 
   it('arguments as mappings render through the Qwen template; DeepSeek needs strings, and says so', () => {
-    for (const format of ['trl', 'axolotl']) {
-      expect(find(objectResults, format, 'qwen').failed).toBe(0);
-      const deepseek = find(objectResults, format, 'deepseek');
+    for (const name of ['trl', 'axolotl', 'trl-one-call']) {
+      expect(find(results, name, 'qwen').failed).toBe(0);
+      const deepseek = find(results, name, 'deepseek');
       expect(deepseek.failed).toBe(deepseek.rows);
       expect(deepseek.reasons[0]?.reason).toMatch(/arguments must be JSON text \(a string\)/);
     }
-    expect(find(stringResults, 'trl', 'deepseek').failed).toBe(0);
-    expect(find(stringResults, 'trl', 'qwen').reasons[0]?.reason).toMatch(/must be a mapping, not a string/);
+    expect(find(results, 'trl-string-arguments', 'deepseek').failed).toBe(0);
+    expect(find(results, 'trl-string-arguments', 'qwen').reasons[0]?.reason).toMatch(
+      /must be a mapping, not a string/,
+    );
   });
 
-  it('no row carries content: null for gpt-oss; parallel calls are the only thing Llama and gpt-oss refuse', () => {
-    for (const format of ['trl', 'axolotl']) {
+  it('parallel calls are what Llama and gpt-oss refuse; split into one call per message, every row renders', () => {
+    for (const name of ['trl', 'axolotl']) {
       for (const template of ['gpt-oss', 'llama']) {
-        const result = find(objectResults, format, template);
-        expect(result.reasons.map((reason) => reason.reason)).toEqual(
-          result.failed === 0
-            ? []
-            : [expect.stringMatching(/one tool call per assistant message|single tool-calls at once/)],
-        );
+        const result = find(results, name, template);
+        expect(result.failed).toBeGreaterThan(0);
+        expect(result.reasons.map((reason) => reason.reason)).toEqual([
+          expect.stringMatching(/one tool call per assistant message|single tool-calls at once/),
+        ]);
       }
     }
+    for (const template of ['gpt-oss', 'llama']) {
+      const result = find(results, 'trl-one-call', template);
+      expect(result.rows).toBe(find(results, 'trl', template).rows);
+      expect(result.failed, JSON.stringify(result.reasons)).toBe(0);
+    }
+  });
+
+  it('splitting keeps every call, in order, each followed by its own result', async () => {
+    const read = async (folder: string) =>
+      (await readFile(join(out, 'exports', folder, 'train.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as TrlRow);
+    const [whole, split] = await Promise.all([read('trl'), read('trl-one-call')]);
+    expect(split).toHaveLength(whole.length);
+    const calls = (row: TrlRow) =>
+      row.messages.flatMap((message) => ('tool_calls' in message ? (message.tool_calls ?? []) : []));
+    for (const [index, row] of split.entries()) {
+      expect(calls(row)).toEqual(calls(whole[index] as TrlRow));
+      for (const [position, message] of row.messages.entries()) {
+        if (message.role !== 'assistant' || !message.tool_calls) continue;
+        expect(message.tool_calls).toHaveLength(1);
+        const next = row.messages[position + 1];
+        expect(next?.role === 'tool' && next.tool_call_id).toBe(message.tool_calls[0]?.id);
+      }
+    }
+    expect(
+      whole.some((row) =>
+        row.messages.some((message) => 'tool_calls' in message && (message.tool_calls?.length ?? 0) > 1),
+      ),
+    ).toBe(true);
+  });
+
+  it('splitParallelCalls keeps a message whole when its results do not all follow it', () => {
+    const call = (id: string) => ({ id, type: 'function' as const, function: { name: 'f', arguments: {} } });
+    const messages = [
+      { role: 'user' as const, content: 'go' },
+      { role: 'assistant' as const, content: 'two calls', tool_calls: [call('a'), call('b')] },
+      { role: 'tool' as const, content: 'A', tool_call_id: 'a' },
+    ];
+    expect(splitParallelCalls(messages)).toEqual(messages);
+    const answered = [...messages, { role: 'tool' as const, content: 'B', tool_call_id: 'b' }];
+    expect(splitParallelCalls(answered)).toEqual([
+      messages[0],
+      { role: 'assistant', content: 'two calls', tool_calls: [call('a')] },
+      answered[2],
+      { role: 'assistant', tool_calls: [call('b')] },
+      answered[3],
+    ]);
   });
 
   it('role alternation: the rules it knows', () => {
@@ -104,24 +159,40 @@ describe('check-exports', () => {
     ).toMatch(/unanswered/);
   });
 
-  it('hsa check-exports prints a report per format and template, as JSON too, and exits 1 when a row fails', async () => {
-    const run = await hsa(['check-exports', objectOut, '--template', ...templateFiles, '--json']);
+  it('hsa check-exports prints a report per export and template, as JSON too, and exits 1 when a row fails', async () => {
+    const run = await hsa(['check-exports', out, '--template', ...templateFiles, '--json']);
     expect(run.status).toBe(1);
     const report = JSON.parse(run.stdout) as { results: ExportCheckResult[] };
-    expect(report.results.map((result) => `${result.format}/${result.check}`)).toEqual([
-      'axolotl/structure',
-      ...templateNames.map((name) => `axolotl/${name}`),
+    expect(report.results.map((result) => `${result.export}/${result.check}`)).toEqual([
+      ...['trl', 'axolotl'].flatMap((name) => [
+        `${name}/structure`,
+        ...templateNames.map((t) => `${name}/${t}`),
+      ]),
       'openai/structure',
-      'trl/structure',
-      ...templateNames.map((name) => `trl/${name}`),
+      ...['trl-one-call', 'trl-string-arguments'].flatMap((name) => [
+        `${name}/structure`,
+        ...templateNames.map((t) => `${name}/${t}`),
+      ]),
     ]);
-    const qwenOnly = await hsa([
-      'check-exports',
-      join(objectOut, 'exports', 'trl'),
-      '--template',
-      templateFiles[0] as string,
-    ]);
-    expect(qwenOnly.status, qwenOnly.stdout).toBe(0);
-    expect(qwenOnly.stdout).toMatch(/^trl {6}qwen {9}(\d+)\/\1 rows pass/m);
+    // Each family's template over the exports written for it: every row passes.
+    const pairs: Array<[string[], string[]]> = [
+      [['trl', 'axolotl'], ['qwen']],
+      [['trl-one-call'], ['llama', 'gpt-oss', 'qwen']],
+      [['trl-string-arguments'], ['deepseek']],
+    ];
+    for (const [folders, names] of pairs) {
+      const checked = await hsa([
+        'check-exports',
+        ...folders.map((folder) => join(out, 'exports', folder)),
+        '--template',
+        ...names.map((name) => join(projectRoot, 'fixtures/templates', `${name}.jinja`)),
+      ]);
+      expect(checked.status, checked.stdout + checked.stderr).toBe(0);
+      for (const name of names)
+        expect(checked.stdout).toMatch(new RegExp(`^\\S+ +${name} +(\\d+)/\\1 rows pass`, 'm'));
+    }
+    const unnamed = await hsa(['check-exports', join(out, 'exports', 'trl-one-call'), '--format', 'verl']);
+    expect(unnamed.status).toBe(2);
+    expect(unnamed.stderr).toMatch(/--format verl: not a format the check reads/);
   });
 });

@@ -1,0 +1,5 @@
+// Scale-out of the pipeline's SFT stage on BullMQ (Redis): the coordinator's job queue and the workers.
+export { type BullJobQueueOptions, createBullJobQueue } from './bullmq-job-queue.js';
+export { type BullUnitWorker, type BullUnitWorkerOptions, startBullUnitWorker } from './bullmq-worker.js';
+export { defaultQueueName } from './queue-name.js';
+export { checkRedisUrl, probeRedis } from './redis-connection.js';
