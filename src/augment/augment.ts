@@ -1,14 +1,15 @@
 // augment(): base harness × trajectories → certified (variant harness, rewritten trajectory) rows. Every
 // random draw comes from a generator derived from (seed, example id, variant index, operator index), so a
 // row is the same on every machine and for every shard count.
-import { contentHash, hashHarness } from '../harness/hash.js';
+import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { composeRelabels, forwardTrajectory, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { validateTrajectory } from '../trajectory/validate-trajectory.js';
-import { type Certificate, certify } from './certificate.js';
+import type { Certificate } from './certificate.js';
+import { certifiedRow } from './certified-row.js';
 import {
   applyOperator,
   type Dimension,
@@ -155,40 +156,29 @@ export async function augmentExample(
       break;
     }
   }
-  const relabel = composeRelabels(...relabels);
-  const forward = forwardTrajectory(original, relabel, harness, checks);
-  const rewritten = forward.trajectory;
-  const certificate = certify({ base, variant: harness, original, rewritten, relabel, forward, ...checks });
-  if (!certificate.certified) {
-    return {
-      reject: { reason: 'uncertified', exampleId: original.id, variantIndex, issues: certificate.issues },
-    };
-  }
-  const baseHash = hashHarness(base).harness;
-  const variantId = `v_${contentHash({ base: baseHash, ops, seed: variantSeed }).slice(7, 27)}`;
-  return {
-    row: {
-      id: `${original.id}/${variantIndex}`,
-      exampleId: original.id,
-      variantIndex,
-      variantId,
-      harness,
-      trajectory: rewritten,
-      relabel,
-      provenance: {
-        seed,
-        variantSeed,
-        baseHash,
-        ops,
-        skipped,
-        planned: dimensions.filter((dimension) =>
-          planned.some((step) => step.operator.dimension === dimension),
-        ),
-        changed: dimensions.filter((dimension) => changed.has(dimension)),
-      },
-      certificate,
+  const result = certifiedRow({
+    base,
+    baseHash: hashHarness(base).harness,
+    harness,
+    original,
+    relabel: composeRelabels(...relabels),
+    variantIndex,
+    ...checks,
+    idSeed: variantSeed,
+    provenance: {
+      seed,
+      variantSeed,
+      ops,
+      skipped,
+      planned: dimensions.filter((dimension) =>
+        planned.some((step) => step.operator.dimension === dimension),
+      ),
+      changed,
     },
-  };
+  });
+  if ('issues' in result)
+    return { reject: { reason: 'uncertified', exampleId: original.id, variantIndex, issues: result.issues } };
+  return result;
 }
 
 /**

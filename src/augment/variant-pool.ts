@@ -3,14 +3,14 @@
 // entry from its own seed, never from processing order, so shards, worker threads and resumed runs give the
 // same rows. Steps that need the example (they skip without one: hook facts, unused tools, merges) are
 // applied per example on top of the entry; the relabel and the certificate are always per example.
-import { contentHash, hashHarness } from '../harness/hash.js';
+import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { composeRelabels, forwardTrajectory, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import type { AugmentRow, ExampleResult, Provenance } from './augment.js';
-import { certify } from './certificate.js';
+import { certifiedRow } from './certified-row.js';
 import { checkContentPreservation } from './content-preservation.js';
 import {
   applyOperator,
@@ -223,36 +223,20 @@ export function createVariantPool(
         }
       }
     }
-    const forward = forwardTrajectory(original, relabel, harness, checks);
-    const rewritten = forward.trajectory;
-    const certificate = certify({ base, variant: harness, original, rewritten, relabel, forward, ...checks });
-    if (!certificate.certified) return { issues: certificate.issues };
     // A variant shared by every example that uses the entry as it is has one id; one that took steps for
     // this example is this example's own.
-    const variantId = `v_${contentHash({ base: baseHash, ops, seed: perExample > 0 ? `${shared.seed}|${variantSeed}` : shared.seed }).slice(7, 27)}`;
     const pool: PoolProvenance = { seed: shared.seed, index: shared.index, size, attempt, perExample };
-    return {
-      row: {
-        id: `${original.id}/${variantIndex}`,
-        exampleId: original.id,
-        variantIndex,
-        variantId,
-        harness,
-        trajectory: rewritten,
-        relabel,
-        provenance: {
-          seed,
-          variantSeed,
-          baseHash,
-          ops,
-          skipped,
-          planned: shared.planned,
-          changed: dimensions.filter((dimension) => changed.has(dimension)),
-          pool,
-        },
-        certificate,
-      },
-    };
+    return certifiedRow({
+      base,
+      baseHash,
+      harness,
+      original,
+      relabel,
+      variantIndex,
+      ...checks,
+      idSeed: perExample > 0 ? `${shared.seed}|${variantSeed}` : shared.seed,
+      provenance: { seed, variantSeed, ops, skipped, planned: shared.planned, changed, pool },
+    });
   }
 
   return {

@@ -1,0 +1,64 @@
+// The last step of every augmentation path (an example's own variant or a pool entry): carry the example
+// into the variant, certify it, and write the row. One place, so that both paths write the same bytes.
+
+import { contentHash } from '../harness/hash.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import type { Issue } from '../harness/issues.js';
+import type { Harness } from '../harness/schema.js';
+import { forwardTrajectory, type Relabel } from '../trajectory/relabel.js';
+import type { Trajectory } from '../trajectory/schema.js';
+import type { AugmentRow, Provenance } from './augment.js';
+import { certify } from './certificate.js';
+import { type Dimension, dimensions } from './operator.js';
+
+export interface CertifiedRowInput {
+  base: Harness;
+  baseHash: string;
+  harness: Harness;
+  original: Trajectory;
+  relabel: Relabel;
+  variantIndex: number;
+  hookChecks?: HookCheckRegistry;
+  /** What the variant id hashes with the base and the operators (the seed the variant was built from). */
+  idSeed: string;
+  provenance: Omit<Provenance, 'baseHash' | 'changed'> & { changed: ReadonlySet<Dimension> };
+}
+
+/**
+ * Rewrites the example under the variant and certifies it: the row, or the certificate's issues.
+ *
+ * @example
+ * const result = certifiedRow({ base, baseHash, harness, original, relabel, variantIndex: 0, idSeed, provenance });
+ * if ('row' in result) write(result.row);
+ */
+export function certifiedRow(input: CertifiedRowInput): { row: AugmentRow } | { issues: Issue[] } {
+  const { base, harness, original, relabel, variantIndex } = input;
+  const checks = input.hookChecks ? { hookChecks: input.hookChecks } : {};
+  const forward = forwardTrajectory(original, relabel, harness, checks);
+  const rewritten = forward.trajectory;
+  const certificate = certify({ base, variant: harness, original, rewritten, relabel, forward, ...checks });
+  if (!certificate.certified) return { issues: certificate.issues };
+  const { seed, variantSeed, ops, skipped, planned, changed, pool } = input.provenance;
+  return {
+    row: {
+      id: `${original.id}/${variantIndex}`,
+      exampleId: original.id,
+      variantIndex,
+      variantId: `v_${contentHash({ base: input.baseHash, ops, seed: input.idSeed }).slice(7, 27)}`,
+      harness,
+      trajectory: rewritten,
+      relabel,
+      provenance: {
+        seed,
+        variantSeed,
+        baseHash: input.baseHash,
+        ops,
+        skipped,
+        planned,
+        changed: dimensions.filter((dimension) => changed.has(dimension)),
+        ...(pool ? { pool } : {}),
+      },
+      certificate,
+    },
+  };
+}
