@@ -9,6 +9,7 @@ import { createEnvService } from '../../runtime/env/service.js';
 import { nonNegativeInteger } from '../io.js';
 import { outputMode, printResult } from '../output.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
+import { untilSignal } from '../until-signal.js';
 
 interface EnvServeOptions extends ScenarioCliOptions {
   harness: string;
@@ -55,19 +56,6 @@ function token(variable: string | undefined): string | undefined {
 }
 
 const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
 
 /**
  * Registers `hsa env serve`.

@@ -10,6 +10,7 @@ import { positiveInteger } from '../io.js';
 import { builtinRegistry } from '../operators-registry.js';
 import { outputMode } from '../output.js';
 import { pipelineScenario } from '../scenario-option.js';
+import { untilSignal } from '../until-signal.js';
 
 interface WorkerCliOptions {
   queue: string;
@@ -19,19 +20,6 @@ interface WorkerCliOptions {
   stalledInterval?: string;
   maxStalledCount?: string;
   connectTimeout: string;
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 const milliseconds = (name: string, text: string | undefined) =>
