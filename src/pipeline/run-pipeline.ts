@@ -29,7 +29,7 @@ import { runSftOnQueue } from './queued-sft.js';
 import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
 import { runSft, type UnitResult } from './sft.js';
 import { prepareSftRun, sftUnitIndexes } from './sft-run.js';
-import type { PipelineExporter, Teacher, TrainingExample } from './teacher.js';
+import type { ExportSink, PipelineExporter, Teacher } from './teacher.js';
 
 export interface PipelineDependencies {
   registry: Registry;
@@ -132,11 +132,6 @@ function manifestInputs(inputs: PipelineConfig['inputs'], out: string): Pipeline
   };
 }
 
-/** The SFT set, inline or by reference (resolved through `variants.jsonl` beside it). */
-async function* readExamples(file: string): AsyncGenerator<TrainingExample> {
-  yield* readTrainingExamples(file);
-}
-
 function count(counts: RunCounts, result: UnitResult) {
   counts.units++;
   if (result.firstOfTask) counts.tasks++;
@@ -235,20 +230,30 @@ export async function runPipeline(
   const staging = join(out, runFiles.staging);
   await rm(staging, { recursive: true, force: true });
   await removePartials(join(out, 'exports'));
+  // Every sink is open at once, so the examples are read (and resolved through the sidecar) once for all.
+  const targets = [];
   for (const [format, configured] of exportsOf(config)) {
     const { folder, options: exportOptions } = exportTarget(format, configured);
     const exporter = dependencies.exporters[format];
     if (!exporter) throw new HarnessAugmentError(`no exporter for format "${format}"`, { kind: 'usage' });
-    options.onProgress?.({ stage: 'export', counts, detail: folder });
+    targets.push({ format, folder, exporter, exportOptions });
+  }
+  const sinks: ExportSink[] = [];
+  try {
+    for (const target of targets) {
+      options.onProgress?.({ stage: 'export', counts, detail: target.folder });
+      sinks.push(await target.exporter.open(join(staging, target.folder), target.exportOptions));
+    }
+    for await (const example of readTrainingExamples(examplesFile))
+      for (const sink of sinks) await sink.write(example);
+  } catch (error) {
+    for (const sink of sinks) await sink.abort?.();
+    throw error;
+  }
+  for (const [index, { format, folder }] of targets.entries()) {
+    const sink = sinks[index] as ExportSink;
     const staged = join(staging, folder);
     const final = join(out, 'exports', folder);
-    const sink = await exporter.open(staged, exportOptions);
-    try {
-      for await (const example of readExamples(examplesFile)) await sink.write(example);
-    } catch (error) {
-      await sink.abort?.();
-      throw error;
-    }
     const summary = await sink.close();
     await rm(final, { recursive: true, force: true });
     await makeFolder(dirname(final));
