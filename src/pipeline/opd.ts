@@ -95,7 +95,8 @@ import sys
 
 import yaml
 from datasets import load_dataset
-from trl import GKDConfig, GKDTrainer
+# GKD lives in trl.experimental since TRL 0.29 (\`from trl import GKDConfig\` fails on TRL 1.x).
+from trl.experimental.gkd import GKDConfig, GKDTrainer
 
 
 def main(config_file):

@@ -1,6 +1,6 @@
 // The `axolotl` exporter: chat_template JSONL plus an `axolotl.yaml` with the matching `datasets:` entry
 // (keys as in Axolotl's SFTDataset schema), to merge into a training config for `axolotl train`.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { quoteAmbiguousScalars } from '../../harness/yaml-text.js';
@@ -23,7 +23,8 @@ export interface AxolotlExportOptions extends AxolotlRowOptions {
   configFileName?: string;
   /**
    * The dataset `path` written into the config. Axolotl resolves it from the folder it runs in; the default
-   * is the data file's path as given to `open` (so run `axolotl train` from the same folder).
+   * is the data file's name, relative to the folder that holds it and `axolotl.yaml` (run `axolotl train`
+   * there). Never the path given to `open`: a pipeline writes into a staging folder that is renamed away.
    */
   datasetPath?: string;
 }
@@ -90,7 +91,7 @@ export const axolotlExporter: TrainerExporter<AxolotlExportOptions> = {
       companions: () => [
         {
           file: join(outDir, parsed.configFileName ?? 'axolotl.yaml'),
-          content: renderAxolotlConfig(parsed.datasetPath ?? file),
+          content: renderAxolotlConfig(parsed.datasetPath ?? basename(file)),
         },
       ],
     });
