@@ -83,7 +83,7 @@ def test_exported_train_opd_py_trains_with_gkd(tmp_path):
 
 
 def test_distillation_rows_train_with_distillation_trainer(tmp_path):
-    from trl.experimental.distillation import DistillationConfig, DistillationTrainer
+    from trl import DistillationConfig, DistillationTrainer
 
     opd = pipeline_folder() / "opd"
     rows = read_jsonl(opd / "distillation.jsonl")
@@ -95,7 +95,7 @@ def test_distillation_rows_train_with_distillation_trainer(tmp_path):
 
     args = DistillationConfig(
         output_dir=str(tmp_path / "out"), max_steps=2, per_device_train_batch_size=2, logging_steps=1,
-        max_completion_length=8, report_to="none", save_strategy="no", use_cpu=True, lmbda=1.0,
+        max_completion_length=8, report_to="none", save_strategy="no", use_cpu=True,
     )
     trainer = DistillationTrainer(
         model=AutoModelForCausalLM.from_pretrained(student),

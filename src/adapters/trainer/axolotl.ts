@@ -66,7 +66,7 @@ export function renderAxolotlConfig(datasetPath: string): string {
   const document = quoteAmbiguousScalars(new YAML.Document(axolotlDatasetConfig(datasetPath)));
   document.commentBefore =
     ' Axolotl dataset entry written by harness-augment (format: axolotl).\n' +
-    ' Merge it into a training config (base_model, sequence_len, …), then run: axolotl train config.yml';
+    ' Merge it into a training config (base_model, sequence_len, …), then run it from this folder: axolotl train config.yml';
   return document.toString({ lineWidth: 0 });
 }
 
