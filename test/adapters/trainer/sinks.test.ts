@@ -96,7 +96,7 @@ describe('options', () => {
     const config = readFileSync(summary.files[1] as string, 'utf8');
     // Relative to the folder that holds both files: a pipeline opens the sink in a staging folder that is
     // renamed away afterwards, so the path given to open() must not leak into the config.
-    expect(config).toMatch(/^  - path: rows\.jsonl$/m);
+    expect(config).toMatch(/^ {2}- path: rows\.jsonl$/m);
     expect(config).not.toContain(folder);
     const custom = await (
       await exporter('axolotl').open(freshFolder(), { datasetPath: 'data/x.jsonl' })
