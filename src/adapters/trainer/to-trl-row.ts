@@ -89,6 +89,9 @@ export function safeToTrlRow(example: TrainingExample, options: TrlRowOptions = 
       : undefined;
   const idOf = (id: string) => ids?.get(id) ?? id;
   const toolCallContent = options.toolCallContent ?? 'empty';
+  // What a call-only assistant message carries as `content` (see `toolCallContent`).
+  const silent: { content?: string | null } =
+    toolCallContent === 'empty' ? { content: '' } : toolCallContent === 'null' ? { content: null } : {};
   const converted = messages.map((message, messageIndex): TrlMessage => {
     if (message.role === 'assistant' && message.tool_calls) {
       const { content, ...rest } = message;
@@ -117,11 +120,7 @@ export function safeToTrlRow(example: TrainingExample, options: TrlRowOptions = 
           ? { content: `${text ?? ''}${callText}` }
           : text !== undefined
             ? { content: text }
-            : toolCallContent === 'empty'
-              ? { content: '' }
-              : toolCallContent === 'null'
-                ? { content: null }
-                : {};
+            : silent;
       return { ...rest, ...written, tool_calls: calls };
     }
     const name = names.get(messageIndex);
@@ -131,8 +130,6 @@ export function safeToTrlRow(example: TrainingExample, options: TrlRowOptions = 
     }
     return message;
   });
-  const silent =
-    toolCallContent === 'empty' ? { content: '' } : toolCallContent === 'null' ? { content: null } : {};
   const messagesOut = options.parallelCalls === 'split' ? splitParallelCalls(converted, silent) : converted;
   return { success: true, data: { messages: messagesOut, tools: JSON.stringify(tools) } };
 }
