@@ -276,6 +276,8 @@ describe('loadPipelineConfig', () => {
       'verl',
       'trl-one-call',
       'trl-string-arguments',
+      'trl-lfm2',
+      'trl-mistral',
     ]);
   });
 
