@@ -168,6 +168,12 @@ def test_grpo_trainer_trains_through_environment_factory_with_finite_rewards(rl_
         assert sorted(tool.__name__ for tool in trainer._env_tools[state]) == sorted(
             tool["function"]["name"] for tool in states[state]
         )
+    # The prompt TRL renders for a row carries its state's tool schemas (trl's own _tokenize_prompts path).
+    rendered = tokenizer.apply_chat_template(
+        [variant["prompt"]], tools=trainer._env_tools[variant["environment"]], tokenize=False, add_generation_prompt=True
+    )[0]
+    for tool in states[variant["environment"]]:
+        assert json.dumps(tool["function"]["name"]) in rendered
     trainer.train()
     logged = [entry for entry in trainer.state.log_history if "reward" in entry]
     assert len(logged) == 2
