@@ -15,7 +15,7 @@ import { parse } from 'yaml';
 import { scenario as libraryScenario } from '../../examples/custom-scenario/library-scenario.js';
 import { builtinOperators } from '../../perturbations/index.js';
 import { type EnvServer, startEnvServer } from '../../src/adapters/env-http/server.js';
-import { rlExporters, toolsByState } from '../../src/adapters/trainer/rl/index.js';
+import { rlExporters, toolsByState, toTrlGrpoRow } from '../../src/adapters/trainer/rl/index.js';
 import { compilePolicy, parsePolicy, severityValue } from '../../src/augment/policy.js';
 import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
@@ -288,11 +288,18 @@ describe('RL stage', () => {
       local.close();
       // Rewards differ between rows, so agreement is not a coincidence of constants.
       expect(new Set(cases.map((entry) => entry.expected)).size).toBeGreaterThan(1);
+      // The domain's own TRL environments (its states' tools), played as TRL's GRPOTrainer calls them.
+      const domainTrl = join(scratch, `trl-${domain.scenario.name}`);
+      await rlExporters.trl.write([...domainRows, ...domainSplit], domainTrl, {
+        envURL: domainServer.url,
+        groupSize: 4,
+      });
       const input = join(scratch, 'cases.json');
       await writeFile(
         input,
         JSON.stringify(
           cases.map(({ row, messages }) => ({
+            trl_row: toTrlGrpoRow(row),
             trl: { reset: JSON.stringify(row.reset), spec: JSON.stringify(row.reward), completion: messages },
             verl: {
               ground_truth: JSON.stringify(row.reset),
@@ -306,21 +313,53 @@ describe('RL stage', () => {
         driver,
         [
           'import json, sys',
-          `sys.path[:0] = [${JSON.stringify(join(scratch, 'trl'))}, ${JSON.stringify(join(scratch, 'verl'))}]`,
-          'from hsa_trl import hsa_reward',
+          `sys.path[:0] = [${JSON.stringify(domainTrl)}, ${JSON.stringify(join(scratch, 'verl'))}]`,
+          'from hsa_trl import hsa_reward, hsa_reply, load_environments',
           'from hsa_verl import compute_score',
           'cases = json.load(open(sys.argv[1]))',
+          `factories = load_environments(${JSON.stringify(join(domainTrl, 'environments.json'))})`,
+          'def play(case):',
+          '    row = case["trl_row"]',
+          '    if row["environment"] not in factories:',
+          '        return None  # a state TRL cannot write as methods (rejects.jsonl)',
+          '    environment = factories[row["environment"]]()',
+          '    environment.reset(**{k: v for k, v in row.items() if k != "environment"})',
+          '    for message in case["trl"]["completion"]:',
+          '        for call in message.get("tool_calls") or []:',
+          '            getattr(environment, call["function"]["name"])(**json.loads(call["function"]["arguments"]))',
+          '        if not message.get("tool_calls"):',
+          '            hsa_reply(completions=[[message]], environments=[environment])',
+          '            break',
+          '    return environment.get_reward()',
           'trl = hsa_reward(prompts=[None] * len(cases), completions=[c["trl"]["completion"] for c in cases], hsa_reset=[c["trl"]["reset"] for c in cases], hsa_reward_spec=[c["trl"]["spec"] for c in cases])',
           'verl = [compute_score("hsa", "", c["verl"]["ground_truth"], c["verl"]["extra_info"]) for c in cases]',
-          'print(json.dumps({"trl": trl, "verl": verl}))',
+          'print(json.dumps({"trl": trl, "verl": verl, "environments": [play(c) for c in cases]}))',
         ].join('\n'),
       );
       const { stdout } = await run('python3', [driver, input], {
         env: { ...process.env, HSA_ENV_URL: domainServer.url },
       }).finally(() => domainServer.close());
-      const scored = JSON.parse(stdout) as { trl: number[]; verl: number[] };
+      const scored = JSON.parse(stdout) as {
+        trl: number[];
+        verl: number[];
+        environments: Array<number | null>;
+      };
       expect(scored.trl).toEqual(cases.map((entry) => entry.expected));
       expect(scored.verl).toEqual(cases.map((entry) => entry.expected));
+      // TRL's environment_factory path: every state it can offer scores as the simulator does when each
+      // assistant message makes at most one call. TRL calls a message's parallel calls one by one and
+      // gives the environment no view of the whole message, so they are stepped as consecutive messages,
+      // which a scenario may score differently (the replay scenario compares with the logged steps).
+      const played = cases.flatMap((entry, index) => {
+        const got = scored.environments[index];
+        if (got === null || got === undefined) return [];
+        const parallel = entry.messages.some((message) => (message.tool_calls?.length ?? 0) > 1);
+        return [{ got, want: entry.expected, parallel }];
+      });
+      expect(played.length).toBeGreaterThan(cases.length / 2);
+      for (const { got, want, parallel } of played)
+        if (parallel) expect(got >= 0 && got <= 1).toBe(true);
+        else expect(got).toBe(want);
     },
     60_000,
   );
