@@ -34,7 +34,9 @@ const exportWhat: Record<string, string> = {
   openai: 'OpenAI fine-tuning JSONL',
   verl: 'veRL multi-turn SFT parquet and its dataset class',
   'trl-one-call': 'TRL rows with one tool call per assistant message (Llama 3.x, gpt-oss)',
-  'trl-string-arguments': 'TRL rows with arguments as JSON text (DeepSeek-V3)',
+  'trl-string-arguments': 'TRL rows with arguments as JSON text (DeepSeek-V3, DeepSeek-R1-distill)',
+  'trl-lfm2': 'TRL rows with the calls also written as text (LFM2 v1)',
+  'trl-mistral': 'TRL rows with 9-character call ids (Mistral)',
 };
 
 async function main(): Promise<number> {

@@ -1,6 +1,6 @@
 // The `axolotl` exporter: chat_template JSONL plus an `axolotl.yaml` with the matching `datasets:` entry
 // (keys as in Axolotl's SFTDataset schema), to merge into a training config for `axolotl train`.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { quoteAmbiguousScalars } from '../../harness/yaml-text.js';
@@ -23,7 +23,8 @@ export interface AxolotlExportOptions extends AxolotlRowOptions {
   configFileName?: string;
   /**
    * The dataset `path` written into the config. Axolotl resolves it from the folder it runs in; the default
-   * is the data file's path as given to `open` (so run `axolotl train` from the same folder).
+   * is the data file's name, relative to the folder that holds it and `axolotl.yaml` (run `axolotl train`
+   * there). Never the path given to `open`: a pipeline writes into a staging folder that is renamed away.
    */
   datasetPath?: string;
 }
@@ -65,7 +66,7 @@ export function renderAxolotlConfig(datasetPath: string): string {
   const document = quoteAmbiguousScalars(new YAML.Document(axolotlDatasetConfig(datasetPath)));
   document.commentBefore =
     ' Axolotl dataset entry written by harness-augment (format: axolotl).\n' +
-    ' Merge it into a training config (base_model, sequence_len, …), then run: axolotl train config.yml';
+    ' Merge it into a training config (base_model, sequence_len, …), then run it from this folder: axolotl train config.yml';
   return document.toString({ lineWidth: 0 });
 }
 
@@ -90,7 +91,7 @@ export const axolotlExporter: TrainerExporter<AxolotlExportOptions> = {
       companions: () => [
         {
           file: join(outDir, parsed.configFileName ?? 'axolotl.yaml'),
-          content: renderAxolotlConfig(parsed.datasetPath ?? file),
+          content: renderAxolotlConfig(parsed.datasetPath ?? basename(file)),
         },
       ],
     });

@@ -91,6 +91,59 @@ function decodeArguments(message: Record<string, unknown>): Record<string, unkno
 }
 
 /**
+ * The conversation with each call's name and arguments replaced by numbered probes of the same type (a
+ * mapping stays a mapping, JSON text stays JSON text), so that a rendering shows whether each call made
+ * it into the text, and whether its arguments were encoded once.
+ *
+ * @example
+ * probeCalls(messages).messages[2].tool_calls[0].function // { name: 'hsaprobe0fn', arguments: { hsaprobekey: 'hsaprobeval0' } }
+ */
+export function probeCalls(messages: ReadonlyArray<Record<string, unknown>>): {
+  messages: Array<Record<string, unknown>>;
+  count: number;
+} {
+  let count = 0;
+  const probed = messages.map((message) => {
+    if (!Array.isArray(message.tool_calls)) return message;
+    return {
+      ...message,
+      tool_calls: message.tool_calls.map((call: { function: { arguments: unknown } }) => {
+        const args = { hsaprobekey: `hsaprobeval${count}` };
+        const probe = {
+          ...call,
+          function: {
+            name: `hsaprobe${count}fn`,
+            arguments: typeof call.function.arguments === 'string' ? JSON.stringify(args) : args,
+          },
+        };
+        count++;
+        return probe;
+      }),
+    };
+  });
+  return { messages: probed, count };
+}
+
+/**
+ * What a rendering of probed calls shows wrong: a call missing from the text, or arguments encoded twice
+ * (a JSON string passed through `tojson` comes out with escaped quotes); undefined when nothing is.
+ *
+ * @example
+ * probeProblem('{"name": "hsaprobe0fn", "arguments": "{\\"hsaprobekey\\": …}"}', 1) // 'arguments encoded twice …'
+ */
+export function probeProblem(text: string, count: number): string | undefined {
+  for (let index = 0; index < count; index++) {
+    if (!text.includes(`hsaprobe${index}fn`))
+      return 'a tool call is missing from the rendered text (the template dropped it)';
+    if (!text.includes(`hsaprobeval${index}`))
+      return "a tool call's arguments are missing from the rendered text";
+  }
+  if (/\\+"hsaprobe(key|val)/.test(text))
+    return 'arguments encoded twice: the template quotes JSON text again (export arguments as mappings for it)';
+  return undefined;
+}
+
+/**
  * Role alternation as chat templates and trainers expect it; the first problem, or undefined.
  *
  * @example
@@ -183,14 +236,19 @@ export async function checkExports(
       for (const conversation of conversations) {
         if (!conversation) continue;
         try {
-          const text = template.render({
-            messages: conversation.messages,
-            tools: conversation.tools,
-            add_generation_prompt: false,
-            bos_token: '',
-            eos_token: '',
-          });
-          rendered.pass(text.length);
+          const render = (messages: Conversation['messages']) =>
+            template.render({
+              messages,
+              tools: conversation.tools,
+              add_generation_prompt: false,
+              bos_token: '',
+              eos_token: '',
+            });
+          const text = render(conversation.messages);
+          const probed = probeCalls(conversation.messages);
+          const problem = probed.count > 0 ? probeProblem(render(probed.messages), probed.count) : undefined;
+          if (problem) rendered.fail(problem);
+          else rendered.pass(text.length);
         } catch (error) {
           rendered.fail((error as Error).message);
         }

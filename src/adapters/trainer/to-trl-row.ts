@@ -6,7 +6,13 @@
 // SFTTrainer decodes the text itself (`json.loads(tools) if isinstance(tools, str)` in its tokenizer step).
 import { HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
 import type { ToolCall } from '../../trajectory/schema.js';
+import { mistralCallIds } from './call-ids.js';
 import { callKey, type ExportedMessage, prepareExample, toolResultNames } from './export-messages.js';
+import { lfm2ToolCallText } from './pythonic-calls.js';
+import { splitParallelCalls } from './split-parallel-calls.js';
+
+export { splitParallelCalls } from './split-parallel-calls.js';
+
 import type { TrainingExample } from './spec.js';
 
 export interface TrlRowOptions {
@@ -27,6 +33,21 @@ export interface TrlRowOptions {
    * the first. A message whose results do not all follow it is kept whole.
    */
   parallelCalls?: 'keep' | 'split';
+  /**
+   * The `content` of an assistant message that makes tool calls and says nothing: `empty` (default) writes
+   * `""`, which every tool-calling template TRL ships accepts (DeepSeek-V3's concatenates `content` and
+   * fails on a missing key; gpt-oss's and LFM2.5's test `'content' in message` and then fail on None);
+   * `null` writes `null`, for DeepSeek-R1-distill, whose template renders the calls only when `content is
+   * none`; `omit` leaves the key out.
+   */
+  toolCallContent?: 'empty' | 'null' | 'omit';
+  /** `mistral` rewrites call ids to 9 alphanumeric characters (Mistral's tokenizers refuse others); default `keep`. */
+  callIds?: 'keep' | 'mistral';
+  /**
+   * `lfm2` also writes each message's calls into its `content` as LFM2 (v1) expects them, since its
+   * template never reads `tool_calls`: `<|tool_call_start|>[name(key=value, …)]<|tool_call_end|>`.
+   */
+  toolCallText?: 'none' | 'lfm2';
 }
 
 /** A tool call whose arguments are an object (the default) or the raw JSON text. */
@@ -58,72 +79,59 @@ export function safeToTrlRow(example: TrainingExample, options: TrlRowOptions = 
   const { messages, tools, parsedArguments } = prepared.data;
   const asObject = (options.argumentsEncoding ?? 'object') === 'object';
   const names = options.toolNames === false ? new Map<number, string>() : toolResultNames(messages);
+  const ids =
+    options.callIds === 'mistral'
+      ? mistralCallIds(
+          messages.flatMap((message) =>
+            message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [],
+          ),
+        )
+      : undefined;
+  const idOf = (id: string) => ids?.get(id) ?? id;
+  const toolCallContent = options.toolCallContent ?? 'empty';
+  // What a call-only assistant message carries as `content` (see `toolCallContent`).
+  const silent: { content?: string | null } =
+    toolCallContent === 'empty' ? { content: '' } : toolCallContent === 'null' ? { content: null } : {};
   const converted = messages.map((message, messageIndex): TrlMessage => {
     if (message.role === 'assistant' && message.tool_calls) {
-      // No `content: null`: TRL ≥ 1.0 passes it to the template as None, and templates such as gpt-oss's
-      // and LFM2.5's test `'content' in message` and then fail on None. A missing key reads as undefined.
       const { content, ...rest } = message;
-      return {
-        ...rest,
-        ...(content === null ? {} : { content }),
-        tool_calls: message.tool_calls.map((call, callIndex) => ({
-          ...call,
-          function: {
-            name: call.function.name,
-            arguments: asObject
-              ? parsedArguments.get(callKey(messageIndex, callIndex))
-              : call.function.arguments,
-          },
-        })),
-      };
+      const calls = message.tool_calls.map((call, callIndex) => ({
+        ...call,
+        id: idOf(call.id),
+        function: {
+          name: call.function.name,
+          arguments: asObject
+            ? parsedArguments.get(callKey(messageIndex, callIndex))
+            : call.function.arguments,
+        },
+      }));
+      const callText =
+        options.toolCallText === 'lfm2'
+          ? lfm2ToolCallText(
+              message.tool_calls.map((call, callIndex) => ({
+                name: call.function.name,
+                arguments: parsedArguments.get(callKey(messageIndex, callIndex)),
+              })),
+            )
+          : undefined;
+      const text = content === null || content === '' ? undefined : content;
+      const written =
+        callText !== undefined
+          ? { content: `${text ?? ''}${callText}` }
+          : text !== undefined
+            ? { content: text }
+            : silent;
+      return { ...rest, ...written, tool_calls: calls };
     }
     const name = names.get(messageIndex);
-    if (message.role === 'tool' && name !== undefined) return { ...message, name };
+    if (message.role === 'tool') {
+      const answered = { ...message, tool_call_id: idOf(message.tool_call_id) };
+      return name !== undefined ? { ...answered, name } : answered;
+    }
     return message;
   });
-  const messagesOut = options.parallelCalls === 'split' ? splitParallelCalls(converted) : converted;
+  const messagesOut = options.parallelCalls === 'split' ? splitParallelCalls(converted, silent) : converted;
   return { success: true, data: { messages: messagesOut, tools: JSON.stringify(tools) } };
-}
-
-/**
- * Rewrites each assistant message with several tool calls as one message per call, each followed by the
- * tool messages that answer it (matched on `tool_call_id`).
- *
- * @example
- * splitParallelCalls([{ role: 'assistant', tool_calls: [a, b] }, resultA, resultB]) // [callA, resultA, callB, resultB]
- */
-export function splitParallelCalls(messages: readonly TrlMessage[]): TrlMessage[] {
-  const out: TrlMessage[] = [];
-  for (let index = 0; index < messages.length; index++) {
-    const message = messages[index] as TrlMessage;
-    const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : [];
-    if (message.role !== 'assistant' || calls.length < 2) {
-      out.push(message);
-      continue;
-    }
-    let end = index + 1;
-    while (end < messages.length && messages[end]?.role === 'tool') end++;
-    const results = messages.slice(index + 1, end) as Array<Extract<TrlMessage, { role: 'tool' }>>;
-    const answered = (id: string) => results.filter((result) => result.tool_call_id === id);
-    const complete =
-      results.every((result) => calls.some((call) => call.id === result.tool_call_id)) &&
-      calls.every((call) => answered(call.id).length > 0);
-    if (!complete) {
-      out.push(message);
-      continue;
-    }
-    const { tool_calls: _calls, content, ...rest } = message;
-    for (const [callIndex, call] of calls.entries()) {
-      out.push({
-        ...rest,
-        ...(callIndex === 0 && content !== undefined ? { content } : {}),
-        tool_calls: [call],
-      });
-      out.push(...answered(call.id));
-    }
-    index = end - 1;
-  }
-  return out;
 }
 
 /**

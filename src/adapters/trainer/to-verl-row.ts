@@ -10,12 +10,20 @@ import { HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
 import type { ToolCall } from '../../trajectory/schema.js';
 import { prepareExample, toolResultNames } from './export-messages.js';
 import type { TrainingExample } from './spec.js';
+import { splitParallelCalls } from './split-parallel-calls.js';
 
 export interface VerlRowOptions {
   /** Written as the `enable_thinking` column (veRL passes it to the chat template) when set. */
   enableThinking?: boolean;
   /** Puts the called function's name into each tool message's `name` (default true). */
   toolNames?: boolean;
+  /**
+   * `split` (default) writes parallel calls as one assistant message per call, each followed by its
+   * result: veRL's MultiTurnSFTDataset renders every message on its own and asserts that the pieces equal
+   * the whole conversation, which fails where a template renders consecutive tool results as one block
+   * (Qwen2.5/3) or allows one call per message (Llama 3.x). `keep` leaves them as they are.
+   */
+  parallelCalls?: 'keep' | 'split';
 }
 
 /** A message with every field of the parquet struct present, null where the message has none. */
@@ -51,18 +59,25 @@ export function safeToVerlRow(example: TrainingExample, options: VerlRowOptions 
     success: true,
     data: {
       id,
-      messages: messages.map((message, index) => ({
-        role: message.role,
-        content: message.content,
-        name: message.role === 'tool' ? (names.get(index) ?? null) : (message.name ?? null),
-        tool_calls: message.role === 'assistant' ? (message.tool_calls ?? null) : null,
-        tool_call_id: message.role === 'tool' ? message.tool_call_id : null,
-      })),
+      messages: ((options.parallelCalls ?? 'split') === 'split' ? splitParallelCalls : keepAll)(
+        messages.map(
+          (message, index): VerlMessage => ({
+            role: message.role,
+            content: message.content,
+            name: message.role === 'tool' ? (names.get(index) ?? null) : (message.name ?? null),
+            tool_calls: message.role === 'assistant' ? (message.tool_calls ?? null) : null,
+            tool_call_id: message.role === 'tool' ? message.tool_call_id : null,
+          }),
+        ),
+        { content: null },
+      ),
       tools: JSON.stringify(tools),
       ...(options.enableThinking === undefined ? {} : { enable_thinking: options.enableThinking }),
     },
   };
 }
+
+const keepAll = (messages: VerlMessage[]) => messages;
 
 /**
  * Converts an example to a veRL row; throws a HarnessAugmentError with the issues when it cannot.

@@ -8,6 +8,9 @@ export const TrlExportOptionsSchema = z.strictObject({
   argumentsEncoding: z.enum(['object', 'string']).optional(),
   toolNames: z.boolean().optional(),
   parallelCalls: z.enum(['keep', 'split']).optional(),
+  toolCallContent: z.enum(['empty', 'null', 'omit']).optional(),
+  callIds: z.enum(['keep', 'mistral']).optional(),
+  toolCallText: z.enum(['none', 'lfm2']).optional(),
   fileName: z.string().min(1).optional(),
 });
 

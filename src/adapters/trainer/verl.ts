@@ -17,6 +17,7 @@ import { verlColumns, verlParquetSchema } from './verl-schema.js';
 export const VerlExportOptionsSchema = z.strictObject({
   enableThinking: z.boolean().optional(),
   toolNames: z.boolean().optional(),
+  parallelCalls: z.enum(['keep', 'split']).optional(),
   fileName: z.string().min(1).optional(),
   rowGroupSize: z.int().min(1).optional(),
   datasetClass: z.boolean().optional(),

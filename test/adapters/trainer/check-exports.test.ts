@@ -146,6 +146,28 @@ describe('check-exports', () => {
     ]);
   });
 
+  it('a template that quotes JSON text again, or drops the calls, fails the rows it mangles', async () => {
+    // Written here to exercise the check, not as any family's template: arguments through `tojson` (as
+    // Qwen2.5's does), and a template that prints content only (as LFM2 v1's does).
+    const quoting = {
+      name: 'tojson-arguments',
+      source:
+        '{% for m in messages %}{{ m.content or "" }}{% for c in m.tool_calls or [] %}{{ c.function.name }}({{ c.function.arguments | tojson }}){% endfor %}{% endfor %}',
+    };
+    const dropping = {
+      name: 'content-only',
+      source: '{% for m in messages %}{{ m.content or "" }}{% endfor %}',
+    };
+    const checked = await checkExports(out, { templates: [quoting, dropping] });
+    const rows = find(checked, 'trl-string-arguments', 'tojson-arguments');
+    expect(rows.failed).toBeGreaterThan(0);
+    expect(rows.reasons.map((reason) => reason.reason)).toEqual([expect.stringMatching(/encoded twice/)]);
+    expect(find(checked, 'trl', 'tojson-arguments').failed).toBe(0);
+    const dropped = find(checked, 'trl', 'content-only');
+    expect(dropped.failed).toBeGreaterThan(0);
+    expect(dropped.reasons[0]?.reason).toMatch(/missing from the rendered text/);
+  });
+
   it('role alternation: the rules it knows', () => {
     expect(alternationProblem([{ role: 'user' }, { role: 'user' }, { role: 'assistant' }])).toMatch(
       /two user messages/,

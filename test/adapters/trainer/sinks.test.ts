@@ -90,12 +90,14 @@ describe('options', () => {
     expect((error as HarnessAugmentError).kind).toBe('usage');
   });
 
-  it('axolotl: the config points at the data file as given, or at datasetPath', async () => {
+  it('axolotl: the config names the data file relative to its own folder, or datasetPath', async () => {
     const folder = freshFolder();
-    const summary = await (await exporter('axolotl').open(folder)).close();
-    expect(readFileSync(summary.files[1] as string, 'utf8')).toContain(
-      `path: ${join(folder, 'train.jsonl')}`,
-    );
+    const summary = await (await exporter('axolotl').open(folder, { fileName: 'rows.jsonl' })).close();
+    const config = readFileSync(summary.files[1] as string, 'utf8');
+    // Relative to the folder that holds both files: a pipeline opens the sink in a staging folder that is
+    // renamed away afterwards, so the path given to open() must not leak into the config.
+    expect(config).toMatch(/^ {2}- path: rows\.jsonl$/m);
+    expect(config).not.toContain(folder);
     const custom = await (
       await exporter('axolotl').open(freshFolder(), { datasetPath: 'data/x.jsonl' })
     ).close();

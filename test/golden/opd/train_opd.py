@@ -4,7 +4,9 @@ import sys
 
 import yaml
 from datasets import load_dataset
-from trl import GKDConfig, GKDTrainer
+from transformers import AutoTokenizer
+# GKD lives in trl.experimental since TRL 0.29 (`from trl import GKDConfig` fails on TRL 1.x).
+from trl.experimental.gkd import GKDConfig, GKDTrainer
 
 
 def main(config_file):
@@ -18,6 +20,8 @@ def main(config_file):
         teacher_model=config["teacher_model"],
         args=args,
         train_dataset=dataset,
+        # GKDTrainer builds its collator from the tokenizer before it loads the model: pass it.
+        processing_class=AutoTokenizer.from_pretrained(config["student_model"]),
     )
     trainer.train()
 
