@@ -1,6 +1,9 @@
 // Which tool-call parser each engine uses for a model family. vLLM and SGLang parse the same model output
 // under different names (`hermes` / `qwen25`, `llama3_json` / `llama3`, `openai` / `gpt-oss`), so the serve
 // builders take a family and look the engine's name up here; an engine's own name passes through as is.
+// SGLang's names are the keys of FunctionCallParser.ToolCallParserEnum
+// (sglang python/sglang/srt/function_call/function_call_parser.py); it has no `llama4` parser: Llama 4
+// writes pythonic calls, which SGLang parses as `pythonic`.
 import { HarnessAugmentError } from '../../harness/issues.js';
 
 /** An inference engine the serve builders know. */
@@ -13,7 +16,8 @@ export const toolParsers = {
   'qwen3-coder': { vllm: 'qwen3_coder', sglang: 'qwen3_coder' },
   /** Llama 3.1 / 3.2 / 3.3 JSON tool calls. */
   llama3: { vllm: 'llama3_json', sglang: 'llama3' },
-  llama4: { vllm: 'llama4_pythonic', sglang: 'llama4' },
+  /** Llama 4 (pythonic tool calls). */
+  llama4: { vllm: 'llama4_pythonic', sglang: 'pythonic' },
   mistral: { vllm: 'mistral', sglang: 'mistral' },
   pythonic: { vllm: 'pythonic', sglang: 'pythonic' },
   'deepseek-v3': { vllm: 'deepseek_v3', sglang: 'deepseekv3' },

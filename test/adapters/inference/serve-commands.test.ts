@@ -11,6 +11,7 @@ import {
   type ServeOptions,
   shellLine,
   toolParserFor,
+  toolParsers,
 } from '../../../src/adapters/inference/index.js';
 import { HarnessAugmentError } from '../../../src/harness/issues.js';
 import { projectRoot } from '../../support/run-cli.js';
@@ -136,5 +137,21 @@ describe('serve commands', () => {
       /"qwen25" is sglang's name; vllm calls it "hermes"/,
     );
     expect(buildVllmServeCommand({ model: 'm', toolParserName: 'granite' }).args).toContain('granite');
+  });
+
+  it('give SGLang only parser names its registry holds (llama4 is parsed as pythonic)', () => {
+    // The keys of FunctionCallParser.ToolCallParserEnum in sgl-project/sglang
+    // python/sglang/srt/function_call/function_call_parser.py @ 00828e568a00 (`--tool-call-parser` choices).
+    const sglangParsers = new Set(
+      'apertus2509 cohere_command4 deepseekv3 deepseekv31 deepseekv32 deepseekv4 dots glm glm45 glm47 gpt-oss k2_horizon kimi_k2 kimi_k3 lfm2 ling3 llama3 mimo minicpm5 mistral muse poolside_v1 pythonic qwen qwen25 qwen3_coder spark25 step3 step3p5 minimax-m2 minimax-m3 trinity interns1 hermes hunyuan gigachat3 gigachat35 gemma4 inkling'.split(
+        ' ',
+      ),
+    );
+    for (const family of Object.keys(toolParsers)) {
+      const args = buildSglangServeCommand({ model: 'm', toolParser: family }).args;
+      expect(sglangParsers.has(args[args.indexOf('--tool-call-parser') + 1]!), family).toBe(true);
+    }
+    const llama4 = buildSglangServeCommand({ model: 'm', toolParser: 'llama4' }).args;
+    expect(llama4[llama4.indexOf('--tool-call-parser') + 1]).toBe('pythonic');
   });
 });

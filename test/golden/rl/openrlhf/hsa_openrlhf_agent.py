@@ -1,8 +1,13 @@
-"""OpenRLHF agent function over the harness-augment environment server (--agent_func_path).
+"""OpenRLHF agent over the harness-augment environment server (--train.agent_func_path).
 
-The label of each prompt row holds its /reset payload and reward spec. Tool calls are read from the generated
-text as Hermes/Qwen <tool_call>{json}</tool_call> blocks (change parse_action for another chat format); the
-server's answer comes back as <tool_response> blocks and the next user turn in the same chat format.
+OpenRLHF loads this file and calls AgentExecutor() (openrlhf/trainer/ray/vllm_engine.py,
+_load_agent_executor); AgentExecutor is a MultiTurnAgentExecutor over AgentInstance, which resets the row's
+episode on the server and steps every generated turn there. The label of each prompt row holds its /reset
+payload, reward spec, messages and its harness state's tool schemas: OpenRLHF applies the chat template
+without tools, so execute() renders the prompt again with the state's tools (the tokenizer's own template).
+Tool calls are read from the generated text as Hermes/Qwen <tool_call>{json}</tool_call> blocks, and the
+server's answer is written back in the Qwen chat format (<tool_response> blocks in a user turn); change
+parse_action and feedback_text for another family.
 """
 import re
 
@@ -113,10 +118,20 @@ def rollout_messages(completion):
 
 
 try:
-    from openrlhf.utils.agent import AgentExecutorBase, AgentInstanceBase
-except ImportError:  # pragma: no cover - runs (and compiles) without OpenRLHF
-    AgentInstanceBase = object
-    AgentExecutorBase = object
+    from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
+except ImportError:  # pragma: no cover - the shapes of openrlhf/utils/agent.py, so this file runs alone
+
+    class AgentInstanceBase:
+        def __init__(self, *args, **kwargs):
+            pass
+
+    class MultiTurnAgentExecutor:
+        def __init__(self, agent_instance_cls):
+            self.agent_instance_cls = agent_instance_cls
+
+        async def execute(self, prompt, label, sampling_params, max_length, hf_tokenizer, llm_engine, images=None):
+            raise RuntimeError("OpenRLHF is not installed")
+
 
 TOOL_CALL = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.S)
 
@@ -129,20 +144,45 @@ def parse_action(text):
             value = json.loads(block)
         except ValueError:
             continue
-        calls.append({"id": "call_%d" % index, "type": "function", "function": {"name": value.get("name", ""), "arguments": json.dumps(value.get("arguments", {}))}})
+        arguments = value.get("arguments", {})
+        calls.append({"id": "call_%d" % index, "type": "function", "function": {"name": value.get("name", ""), "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)}})
     if calls:
         return {"role": "assistant", "content": None, "tool_calls": calls}
     return {"role": "assistant", "content": text.split("<|im_end|>")[0].strip()}
 
 
 def feedback_text(messages):
-    parts = []
+    """The server's answer as Qwen's template writes it after an assistant turn (its <|im_end|> is generated)."""
+    parts = ["\n"]
+    previous = None
     for message in messages:
         if message["role"] == "tool":
-            parts.append("<|im_start|>user\n<tool_response>\n%s\n</tool_response><|im_end|>\n" % message["content"])
-        elif message["role"] == "user":
-            parts.append("<|im_start|>user\n%s<|im_end|>\n" % message["content"])
+            if previous != "tool":
+                parts.append("<|im_start|>user")
+            parts.append("\n<tool_response>\n%s\n</tool_response>" % message["content"])
+        else:
+            if previous == "tool":
+                parts.append("<|im_end|>\n")
+            parts.append("<|im_start|>%s\n%s<|im_end|>\n" % (message["role"], message.get("content") or ""))
+        previous = message["role"]
+    if previous == "tool":
+        parts.append("<|im_end|>\n")
     return "".join(parts) + "<|im_start|>assistant\n"
+
+
+def prompt_with_tools(label, hf_tokenizer):
+    """The row's prompt rendered by the tokenizer's chat template with its harness state's tools."""
+    value = json.loads(label)
+    return hf_tokenizer.apply_chat_template(value["messages"], tools=value["tools"], tokenize=False, add_generation_prompt=True)
+
+
+def _tensor(value):
+    try:
+        import torch
+
+        return torch.tensor(value)
+    except ImportError:  # pragma: no cover
+        return value
 
 
 class AgentInstance(AgentInstanceBase):
@@ -161,25 +201,20 @@ class AgentInstance(AgentInstanceBase):
         answer = env_post("/step", {"episode_id": self.episode_id, "message": parse_action(states["action_text"])})
         result = finish(self.episode_id, episode_result(answer))
         reward = row_reward(self.spec, result["total"], result["rewards"]) if answer["done"] else 0.0
-        try:
-            import torch
-
-            rewards = torch.tensor(reward)
-        except ImportError:  # pragma: no cover
-            rewards = reward
         return {
-            "rewards": rewards,
-            "scores": rewards,
+            "rewards": _tensor(reward),
+            "scores": _tensor(reward),
             "environment_feedback": "" if answer["done"] else feedback_text(answer["observation"]["messages"]),
             "done": bool(answer["done"]),
             "sampling_params": states.get("sampling_params", None),
-            "extra_logs": {name: float(value) for name, value in result["rewards"].items()},
+            "extra_logs": {name: _tensor(float(value)) for name, value in result["rewards"].items()},
         }
 
 
-class AgentExecutor(AgentExecutorBase):
-    def __init__(self, max_steps, max_length, llm_engine, hf_tokenizer, result_queue):
-        super().__init__(AgentInstance, max_steps, max_length, llm_engine, hf_tokenizer, result_queue)
+class AgentExecutor(MultiTurnAgentExecutor):
+    def __init__(self):
+        super().__init__(AgentInstance)
 
-    async def execute(self, prompt, label, sampling_params):
-        return await super().execute(prompt, label, sampling_params)
+    async def execute(self, prompt, label, sampling_params, max_length, hf_tokenizer, llm_engine, images=None):
+        prompt = prompt_with_tools(label, hf_tokenizer)
+        return await super().execute(prompt, label, sampling_params, max_length, hf_tokenizer, llm_engine, images)

@@ -1,10 +1,13 @@
-"""veRL tool, interaction and reward shim over the harness-augment environment server.
+"""veRL agent loop, tool, interaction and reward shim over the harness-augment environment server.
 
-tool_config.yaml points every tool at HsaEnvTool and interaction_config.yaml at HsaEnvInteraction; both
-play the same episode on the server, keyed by veRL's request id. compute_score replays a rollout given as
-messages (extra_info["messages"] or JSON text) when no interaction score is at hand.
+agent_loop_config.yaml registers one HsaToolAgentLoop per harness state (the rows' agent_name), each with
+its state's tool config; HsaEnvTool answers every tool and HsaEnvInteraction every reply, both in the same
+episode on the server, keyed by veRL's request id. The calls of one assistant turn are stepped together, as
+one message, the first time one of them executes. compute_score replays a rollout given as messages
+(extra_info["messages"] or JSON text) when no interaction score is at hand.
 """
 import asyncio
+import functools
 import uuid
 
 import json
@@ -113,21 +116,45 @@ def rollout_messages(completion):
     return [completion]
 
 
-try:  # veRL when installed; plain classes otherwise, so that this file also runs (and compiles) alone
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+try:  # veRL when installed; plain stand-ins otherwise, so that this file also runs (and compiles) alone
     from verl.tools.base_tool import BaseTool
+    from verl.tools.schemas import ToolResponse
 except ImportError:  # pragma: no cover
-    BaseTool = object
+    BaseTool = None
+    ToolResponse = None
 try:
     from verl.interactions.base import BaseInteraction
 except ImportError:  # pragma: no cover
     BaseInteraction = object
+try:
+    from verl.experimental.agent_loop.tool_agent_loop import ToolAgentLoop
+    from verl.tools.utils.tool_registry import initialize_tools_from_config
+except ImportError:  # pragma: no cover
+    ToolAgentLoop = None
 
-# request id -> {"episode_id", "spec", "result"}: the interaction and the tools of one rollout share it.
+if BaseTool is None:  # pragma: no cover - the shapes veRL's verl/tools/base_tool.py and schemas.py define
+
+    class ToolResponse:
+        def __init__(self, text=None, image=None, video=None):
+            self.text, self.image, self.video = text, image, video
+
+    class BaseTool:
+        def __init__(self, config, tool_schema):
+            self.config = config
+            self.tool_schema = tool_schema
+            function = tool_schema["function"] if isinstance(tool_schema, dict) else tool_schema.function
+            self.name = function["name"] if isinstance(function, dict) else function.name
+
+
+# request id -> {"episode_id", "spec", "result", "lock", "turn", "answers"}: one rollout's episode, shared
+# by its interaction and its tools.
 EPISODES = {}
 
 
 def _text(messages):
-    return "\n".join(message.get("content") or "" for message in messages)
+    return "\n".join(str(message.get("content") or "") for message in messages)
 
 
 def _call(function, *args):
@@ -144,19 +171,26 @@ class HsaEnvInteraction(BaseInteraction):
     async def start_interaction(self, instance_id=None, reset=None, reward_spec=None, **kwargs):
         instance_id = instance_id or str(uuid.uuid4())
         answer = await _call(env_post, "/reset", as_reset(reset), self.env_url)
-        EPISODES[instance_id] = {"episode_id": answer["episode_id"], "spec": reward_spec, "result": episode_result(answer)}
+        EPISODES[instance_id] = {
+            "episode_id": answer["episode_id"],
+            "spec": reward_spec,
+            "result": episode_result(answer),
+            "lock": asyncio.Lock(),
+            "turn": None,
+            "answers": [],
+        }
         return instance_id
 
     async def generate_response(self, instance_id, messages, **kwargs):
         """The agent replied: step it; answer with the next user message, or end with the reward."""
         state = EPISODES[instance_id]
         reply = next((message for message in reversed(messages) if message.get("role") == "assistant"), {"content": ""})
-        answer = await _call(env_post, "/step", {"episode_id": state["episode_id"], "message": assistant_message(reply)}, self.env_url)
+        answer = await _call(env_post, "/step", {"episode_id": state["episode_id"], "message": assistant_message({"content": reply.get("content")})}, self.env_url)
         state["result"] = episode_result(answer)
         done = state["result"]["done"]
         score = await self.calculate_score(instance_id)
-        users = [message for message in answer["observation"]["messages"] if message.get("role") == "user"]
-        return done, _text(users), score if done else 0.0, {}
+        feedback = [message for message in answer["observation"]["messages"] if message.get("role") != "tool"]
+        return done, _text(feedback), score if done else 0.0, {}
 
     async def calculate_score(self, instance_id, **kwargs):
         state = EPISODES[instance_id]
@@ -168,36 +202,84 @@ class HsaEnvInteraction(BaseInteraction):
 
 
 class HsaEnvTool(BaseTool):
-    """Every harness tool: the call is stepped in the rollout's episode, the server's answer is the result."""
+    """Every harness tool: the turn's calls are stepped in the rollout's episode; the server's results come back."""
 
     def __init__(self, config, tool_schema):
-        if BaseTool is not object:
-            super().__init__(config, tool_schema)
-        self.config = dict(config or {})
-        self.tool_schema = tool_schema
-        function = tool_schema.get("function", {}) if isinstance(tool_schema, dict) else getattr(tool_schema, "function", None)
-        self.tool_name = function.get("name") if isinstance(function, dict) else getattr(function, "name", None)
-        self.env_url = self.config.get("env_url")
+        super().__init__(config, tool_schema)
+        config = dict(config or {})
+        self.env_url = config.get("env_url")
+        self.max_parallel_calls = int(config.get("max_parallel_calls", 8))
 
     async def create(self, instance_id=None, **kwargs):
-        return instance_id or str(uuid.uuid4())
+        return instance_id or str(uuid.uuid4()), ToolResponse()
 
     async def execute(self, instance_id, parameters, **kwargs):
         agent_data = kwargs.get("agent_data")
-        request_id = getattr(agent_data, "request_id", None) or kwargs.get("request_id")
-        state = EPISODES.get(request_id)
+        state = EPISODES.get(getattr(agent_data, "request_id", None))
         if state is None:
-            return json.dumps({"error": {"type": "tool_error", "message": "no episode for this rollout (start the hsa_env interaction)"}}), 0.0, {}
-        message = {"role": "assistant", "content": None, "tool_calls": [{"id": "call_" + str(instance_id)[:8], "type": "function", "function": {"name": self.tool_name, "arguments": json.dumps(parameters)}}]}
+            return ToolResponse(text="error: no episode for this rollout (configure the hsa_env interaction)"), 0.0, {}
+        async with state["lock"]:
+            turn = agent_data.assistant_turns
+            if state["turn"] != turn:
+                await self._step_turn(state, turn, agent_data.tool_calls[: self.max_parallel_calls])
+            # This call's result: the turn's first unclaimed call of this tool with these arguments.
+            for answer in state["answers"]:
+                if not answer["claimed"] and answer["name"] == self.name and answer["arguments"] == parameters:
+                    answer["claimed"] = True
+                    return ToolResponse(text=answer["text"]), 0.0, {}
+        return ToolResponse(text="error: this call is not among the turn's tool calls"), 0.0, {}
+
+    async def _step_turn(self, state, turn, calls):
+        ids = ["call_%d_%d" % (turn, index) for index in range(len(calls))]
+        message = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": call_id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
+                for call_id, call in zip(ids, calls)
+            ],
+        }
         answer = await _call(env_post, "/step", {"episode_id": state["episode_id"], "message": message}, self.env_url)
         state["result"] = episode_result(answer)
-        return _text(answer["observation"]["messages"]), 0.0, {}
+        state["turn"] = turn
+        messages = answer["observation"]["messages"]
+        results = {message.get("tool_call_id"): str(message.get("content") or "") for message in messages if message.get("role") == "tool"}
+        feedback = _text([message for message in messages if message.get("role") != "tool"])
+        state["answers"] = []
+        for index, (call_id, call) in enumerate(zip(ids, calls)):
+            try:
+                arguments = json.loads(call.arguments)
+            except ValueError:
+                arguments = None
+            text = results.get(call_id, "")
+            if feedback and index == len(calls) - 1:
+                text = (text + "\n" + feedback) if text else feedback
+            state["answers"].append({"name": call.name, "arguments": arguments, "text": text, "claimed": False})
 
     async def calc_reward(self, instance_id, **kwargs):
         return 0.0
 
     async def release(self, instance_id, **kwargs):
         return None
+
+
+@functools.lru_cache(maxsize=None)
+def _state_tools(tool_config_path):
+    path = tool_config_path if os.path.isabs(tool_config_path) else os.path.join(HERE, tool_config_path)
+    return tuple(initialize_tools_from_config(path))
+
+
+if ToolAgentLoop is not None:
+
+    class HsaToolAgentLoop(ToolAgentLoop):
+        """veRL's ToolAgentLoop offering one harness state's tools (agent_loop_config.yaml names the file)."""
+
+        def __init__(self, *args, tool_config_path=None, name=None, **kwargs):
+            super().__init__(*args, **kwargs)
+            tools = _state_tools(tool_config_path)
+            # As ToolAgentLoop.__init__ builds them from multi_turn.tool_config_path (tool_agent_loop.py).
+            self.tools = {tool.name: tool for tool in tools}
+            self.tool_schemas = [tool.tool_schema.model_dump(exclude_unset=True, exclude_none=True) for tool in tools]
 
 
 def compute_score(data_source, solution_str, ground_truth, extra_info=None, **kwargs):
