@@ -5,6 +5,7 @@
 // what cannot be reconciled is rejected with a reason.
 import { z } from 'zod';
 import { hashHarness } from '../harness/hash.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { formatPath, type Issue, type JsonPath } from '../harness/issues.js';
 import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
@@ -39,6 +40,8 @@ export interface ImportLogOptions {
    * as it and re-rendered from the harness.
    */
   hookTurns?: 'strict' | 'loose';
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
 }
 
 /** Why a log line was not written. `reason` is a stable snake_case code. */
@@ -153,7 +156,14 @@ export function importLogRecord(
       messages,
       meta,
     };
-    const result = reconcileHooks(trajectory, harness, systemMode, options.hookTurns ?? 'strict', repairs);
+    const result = reconcileHooks(
+      trajectory,
+      harness,
+      systemMode,
+      options.hookTurns ?? 'strict',
+      repairs,
+      options.hookChecks,
+    );
     return { ok: true, line, trajectory: result, repairs };
   } catch (error) {
     if (!(error instanceof Rejection)) throw error;
@@ -369,16 +379,21 @@ function reconcileHooks(
   systemMode: 'keep' | 'render',
   hookTurns: 'strict' | 'loose',
   repairs: ImportRepairs,
+  hookChecks: HookCheckRegistry | undefined,
 ): Trajectory {
+  const checks = hookChecks ? { hookChecks } : {};
   const keptSystem = start.messages[0]?.content ?? '';
   const derived: DerivedTurn[] = [];
   const skillResults = countSkillResults(start, harness);
   let current = start;
   const rounds = start.messages.length * 2 + 4;
   for (let round = 0; round < rounds; round++) {
-    const repaired = rederiveTrajectory(current, harness).trajectory;
+    const repaired = rederiveTrajectory(current, harness, checks).trajectory;
     if (systemMode === 'keep' && repaired.messages[0]) repaired.messages[0].content = keptSystem;
-    const validation = validateTrajectory(repaired, harness, { checkSystemPrompt: systemMode === 'render' });
+    const validation = validateTrajectory(repaired, harness, {
+      checkSystemPrompt: systemMode === 'render',
+      ...checks,
+    });
     if (validation.valid) {
       if (hookTurns === 'strict') checkDerivedTurns(derived, repaired);
       repairs.skillBodies = skillResults(repaired);

@@ -8,9 +8,10 @@ import {
   skeletonHarness,
 } from '../../harness/importers/index.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { fromZodIssues, loadHarnessFile, parseHarness } from '../../harness/parse-harness.js';
+import { fromZodIssues, parseHarness } from '../../harness/parse-harness.js';
 import { type ImportLogOptions, importLogRecord, LogAliasesSchema } from '../../trajectory/import-logs.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
+import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { exitCodes, openRowOutputs, printIssues, serialize } from '../io.js';
 import { outOption, printResult, writeProduct } from '../output.js';
 
@@ -27,6 +28,7 @@ interface ImportTrajectoriesOptions {
   aliases?: string;
   system: string;
   hookTurns: string;
+  hookChecks?: string;
 }
 
 function oneOf<T extends string>(option: string, value: string, allowed: readonly T[]): T {
@@ -48,8 +50,9 @@ async function loadAliases(file: string) {
 
 /** `hsa import trajectories`: logs in, trajectories that validate out, rejects with line and reason. */
 async function importTrajectories(logs: string, options: ImportTrajectoriesOptions) {
-  const harness = await loadHarnessFile(options.harness);
+  const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
   const settings: ImportLogOptions = {
+    ...(hookChecks ? { hookChecks } : {}),
     system: oneOf('--system', options.system, ['keep', 'render'] as const),
     hookTurns: oneOf('--hook-turns', options.hookTurns, ['strict', 'loose'] as const),
     ...(options.aliases ? { aliases: await loadAliases(options.aliases) } : {}),
@@ -179,8 +182,7 @@ export function registerImport(program: Command): void {
         process.exitCode = exitCodes.invalid;
       }
     });
-  command
-    .command('trajectories')
+  withHookChecksOption(command.command('trajectories'))
     .description(
       'logged conversations (JSONL) as trajectories that validate under a harness; what cannot be reconciled goes to a rejects file',
     )

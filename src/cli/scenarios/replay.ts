@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { createMcpBackend, type McpBackendFactory } from '../../adapters/mcp/index.js';
 import { locateIssues, readDocument } from '../../harness/documents.js';
+import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError, type Issue } from '../../harness/issues.js';
 import { fromZodIssues } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
@@ -70,7 +71,11 @@ const usage = (message: string) => new HarnessAugmentError(message, { kind: 'usa
  * @example
  * const trajectories = await readReplayTrajectories('fixtures/helpdesk/trajectories.jsonl', harness);
  */
-export async function readReplayTrajectories(file: string, harness: Harness): Promise<Trajectory[]> {
+export async function readReplayTrajectories(
+  file: string,
+  harness: Harness,
+  hookChecks?: HookCheckRegistry,
+): Promise<Trajectory[]> {
   const trajectories: Trajectory[] = [];
   const issues: Issue[] = [];
   const lines = new Map<string, number>();
@@ -79,7 +84,7 @@ export async function readReplayTrajectories(file: string, harness: Harness): Pr
       issues.push({ ...record.issue, file, line: record.line });
       continue;
     }
-    const validation = validateTrajectory(record.value, harness);
+    const validation = validateTrajectory(record.value, harness, hookChecks ? { hookChecks } : {});
     const located = (issue: Issue) => ({ ...issue, file, line: record.line });
     if (!validation.valid || !validation.trajectory) {
       issues.push(...validation.issues.map(located));
@@ -224,14 +229,20 @@ export const loadReplayScenario: ScenarioLoader = async (input) => {
   if (!input.trajectories)
     throw usage('--scenario replay needs --trajectories <file.jsonl>: the logged conversations to replay');
   const cwd = input.cwd ?? process.cwd();
-  const trajectories = await readReplayTrajectories(resolve(cwd, input.trajectories), input.harness);
+  const trajectories = await readReplayTrajectories(
+    resolve(cwd, input.trajectories),
+    input.harness,
+    input.hookChecks,
+  );
   const player = parsePlayer(input.player);
-  if (!input.backends) return createReplayScenario({ trajectories, player });
+  const checks = input.hookChecks ? { hookChecks: input.hookChecks } : {};
+  if (!input.backends) return createReplayScenario({ trajectories, player, ...checks });
   const file = resolve(cwd, input.backends);
   const built = await buildBackends(file, await readBackendsFile(file));
   const scenario = createReplayScenario({
     trajectories,
     player,
+    ...checks,
     backends: { default: built.default, tools: built.tools },
   });
   const issues = scenario.check(input.harness).filter((issue) => issue.path[0] === 'backends');
