@@ -60,7 +60,14 @@ async function importTrajectories(logs: string, options: ImportTrajectoriesOptio
   const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
   const outputs = await openRowOutputs(options.out, rejectsFile);
   const counts = { read: 0, written: 0, rejected: 0 };
-  const totals = { aliasedTools: 0, aliasedSkills: 0, skillBodies: 0, hookMarkers: 0, systemRendered: 0 };
+  const totals = {
+    aliasedTools: 0,
+    aliasedSkills: 0,
+    skillBodies: 0,
+    hookMarkers: 0,
+    systemRendered: 0,
+    droppedTurns: 0,
+  };
   const byReason: Record<string, number> = {};
   try {
     for await (const record of readJsonl(logs)) {
@@ -79,6 +86,7 @@ async function importTrajectories(logs: string, options: ImportTrajectoriesOptio
         totals.aliasedSkills += repairs.aliasedSkills;
         totals.skillBodies += repairs.skillBodies;
         totals.hookMarkers += repairs.hookMarkers;
+        totals.droppedTurns += repairs.droppedTurns;
         if (repairs.systemRendered) totals.systemRendered++;
         await outputs.row(result.trajectory);
       } else {
@@ -100,6 +108,11 @@ async function importTrajectories(logs: string, options: ImportTrajectoriesOptio
     `read ${counts.read} log lines: ${counts.written} written + ${counts.rejected} rejected`,
     `rejected by reason: ${reasons || 'none'}`,
     `reconciled: ${totals.systemRendered} system prompts rendered, ${totals.aliasedTools} tool names and ${totals.aliasedSkills} skill ids aliased, ${totals.skillBodies} skill bodies filled, ${totals.hookMarkers} hook decisions marked`,
+    ...(totals.droppedTurns > 0
+      ? [
+          `dropped ${totals.droppedTurns} user turns that answer a reply a hook kept from the user (meta.import.dropped)`,
+        ]
+      : []),
     `out: ${options.out}${counts.rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}`,
   ];
   printResult({ ...counts, byReason, reconciled: totals, out: options.out, rejects: rejectsFile }, lines);
