@@ -90,7 +90,7 @@ describe('procedures in bullet lists', () => {
         fc.nat(),
         fc.string(),
         async (items, step, at, seed) => {
-          const list = [...items];
+          const list: string[] = [...items];
           list.splice(at % (list.length + 1), 0, step);
           expect(itemsAreSequenced(list)).toBe(true);
           const body = list.map((item) => `- ${item}`).join('\n');
