@@ -408,7 +408,13 @@ export {
   taskFromTrajectory,
   taskInVariant,
 } from './runtime/episode-task.js';
-export { type FaultKind, type FaultOptions, faultFor, withFaults } from './runtime/faults.js';
+export {
+  type FaultKind,
+  type FaultOptions,
+  faultFor,
+  MALFORMED_OUTPUT_MARK,
+  withFaults,
+} from './runtime/faults.js';
 export {
   allOf,
   type Judge,

@@ -1,8 +1,8 @@
-// skill-content/reorder-rules — reorders the rules of independent lists in skill bodies; procedures (numbered or announced lists), pinned rules, every rule's text and all ids stay.
+// skill-content/reorder-rules — reorders the rules of independent lists in skill bodies; procedures (numbered, announced, or with items that carry sequence cues or name tools in turn), pinned rules, every rule's text and all ids stay.
 import { z } from 'zod';
 import { defineOperator, unchanged } from '../../src/augment/operator.js';
 import type { Random } from '../../src/augment/random.js';
-import type { Skill } from '../../src/harness/schema.js';
+import type { Harness, Skill } from '../../src/harness/schema.js';
 import { identityRelabel } from '../../src/trajectory/relabel.js';
 import {
   type Block,
@@ -19,19 +19,19 @@ import {
 const content = (item: RuleItem) => [item.head, ...item.rest].join('\n');
 
 /** The positions of the movable rules of list block `index`, when the list is independent and two of them differ. */
-function movable(blocks: readonly Block[], index: number): number[] {
+function movable(blocks: readonly Block[], index: number, toolNames: ReadonlySet<string>): number[] {
   const block = blocks[index];
-  if (block?.kind !== 'list' || !listIsIndependent(blocks, index)) return [];
+  if (block?.kind !== 'list' || !listIsIndependent(blocks, index, toolNames)) return [];
   const positions = block.items.flatMap((item, index) => (isOrderSensitive(item) ? [] : [index]));
   const distinct = new Set(positions.map((index) => content(block.items[index] as RuleItem)));
   return distinct.size >= 2 ? positions : [];
 }
 
-function reorderBody(body: string, rng: Random): string {
+function reorderBody(body: string, rng: Random, toolNames: ReadonlySet<string>): string {
   const parsed = parseBlocks(body);
   const blocks = parsed.map((block, blockIndex): Block => {
     if (block.kind !== 'list') return block;
-    const positions = movable(parsed, blockIndex);
+    const positions = movable(parsed, blockIndex, toolNames);
     if (positions.length < 2) return block;
     const at = (position: number) => block.items[position] as RuleItem;
     let order = rng.fork(blockIndex).shuffle(positions);
@@ -49,17 +49,23 @@ function reorderBody(body: string, rng: Random): string {
   return renderBlocks(blocks);
 }
 
-const reorderable = (skill: Skill) => {
+const reorderable = (skill: Skill, toolNames: ReadonlySet<string>) => {
   const blocks = parseBlocks(skill.body);
-  return blocks.some((_, index) => movable(blocks, index).length >= 2);
+  return blocks.some((_, index) => movable(blocks, index, toolNames).length >= 2);
 };
+
+/** The names a skill body may use for the harness's tools (the skill loader included). */
+const toolNamesOf = (harness: Harness) =>
+  new Set([harness.skills.loader.tool, ...harness.tools.items.map((tool) => tool.name)]);
 
 /**
  * Shuffles the rules (top-level Markdown list items) of the independent lists of a share (= severity, at
  * least one) of the skill bodies. A list is independent only when the operator can show it
  * (`listIsIndependent`): numbered lists are procedures and keep their order unless the line before them is
- * `<!-- hsa: independent -->`; bullet lists keep theirs after `<!-- hsa: ordered -->` or an introduction
- * that announces a sequence ("Steps:", "in this order", 步骤). Inside an independent list, rules pinned
+ * `<!-- hsa: independent -->`; bullet lists keep theirs after `<!-- hsa: ordered -->`, an introduction
+ * that announces a sequence ("Steps:", "in this order", 步骤) or a lead-in ("Consider this approach:"),
+ * and when an item carries a sequence cue (first, then, next, after, before, finally, "step") or two items
+ * name different tools of the harness (`itemsAreSequenced`). Inside an independent list, rules pinned
  * with `(order-sensitive)` or `<!-- pin -->`, or opening with a sequencing word (First, Then, After,
  * Finally, 先, 然后, 最后, …), keep their positions; numbered lists are renumbered. Ids do not change, so
  * the relabel is the identity. Skips when no body has two movable rules.
@@ -70,8 +76,9 @@ const reorderable = (skill: Skill) => {
  */
 export const reorderRules = defineOperator({
   id: 'skill-content/reorder-rules',
-  // 2: numbered lists and announced procedures keep their order.
-  version: 2,
+  // 2: numbered lists and announced procedures keep their order. 3: so do bullet lists whose items carry
+  // sequence cues or name tools in turn, and lists after a lead-in such as "Consider this approach:".
+  version: 3,
   dimension: 'skill-content',
   mode: 'exact',
   description:
@@ -79,12 +86,13 @@ export const reorderRules = defineOperator({
   params: z.object({}),
   apply(harness, { rng, severity }) {
     if (severity === 0) return unchanged(harness);
-    const eligible = harness.skills.items.filter(reorderable);
+    const toolNames = toolNamesOf(harness);
+    const eligible = harness.skills.items.filter((skill) => reorderable(skill, toolNames));
     if (eligible.length === 0) return { skip: 'no skill body has two independent rules to reorder' };
     const chosen = new Set(rng.fork('skills').sample(eligible, shareCount(severity, eligible.length)));
     const bodies = rng.fork('bodies');
     const items = harness.skills.items.map((skill, index) =>
-      chosen.has(skill) ? { ...skill, body: reorderBody(skill.body, bodies.fork(index)) } : skill,
+      chosen.has(skill) ? { ...skill, body: reorderBody(skill.body, bodies.fork(index), toolNames) } : skill,
     );
     return { harness: { ...harness, skills: { ...harness.skills, items } }, relabel: identityRelabel };
   },

@@ -194,12 +194,18 @@ function introductionOf(blocks: readonly Block[], index: number): string {
  * listIsIndependent(blocks, 1) // true
  * listIsIndependent(parseBlocks('1. Load\n2. Save'), 0) // false
  */
-export function listIsIndependent(blocks: readonly Block[], index: number): boolean {
+export function listIsIndependent(
+  blocks: readonly Block[],
+  index: number,
+  toolNames?: ReadonlySet<string>,
+): boolean {
   const block = blocks[index];
   if (block?.kind !== 'list') return false;
   return !listKeepsOrder({
     numbered: block.items[0]?.ordered === true,
     introduction: introductionOf(blocks, index),
+    items: block.items.map((item) => item.head),
+    ...(toolNames ? { toolNames } : {}),
   });
 }
 

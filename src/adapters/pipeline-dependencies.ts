@@ -2,6 +2,7 @@
 // the paraphraser for `regenerate` operators. It only translates configuration into adapter instances.
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Registry } from '../augment/registry.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { EndpointConfig, PipelineConfig, TeacherKind } from '../pipeline/config.js';
 import type { PipelineDependencies } from '../pipeline/run-pipeline.js';
 import type { PipelineExporter, Teacher } from '../pipeline/teacher.js';
@@ -20,6 +21,8 @@ export interface DependencyOptions {
   scenario?: Scenario;
   /** Environment for API keys (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /** The custom hook checks the harness names (the CLI loads `config.hookChecks`). */
+  hookChecks?: HookCheckRegistry;
 }
 
 export interface BuiltDependencies extends PipelineDependencies {
@@ -56,12 +59,20 @@ export function buildPipelineDependencies(
 ): BuiltDependencies {
   const env = options.env ?? process.env;
   const clients: Record<string, OpenAICompatibleClient> = {};
+  const episodeOptions = {
+    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+    ...(config.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: config.maxStepsPerTurn } : {}),
+  };
   const teacher = (kind: TeacherKind): Teacher => {
     if (kind === 'replay') return replayTeacher();
-    if (kind === 'oracle') return oracleTeacher();
+    if (kind === 'oracle') return oracleTeacher(episodeOptions);
     const endpoint = config.teacher.endpoint!;
     clients.teacher ??= client(endpoint, env);
-    return openAICompatibleTeacher({ model: clients.teacher, request: requestOf(endpoint) });
+    return openAICompatibleTeacher({
+      model: clients.teacher,
+      request: requestOf(endpoint),
+      ...episodeOptions,
+    });
   };
   const judges: Judge[] = [rulesJudge(config.judge.rules)];
   if (config.judge.model) {
@@ -99,6 +110,7 @@ export function buildPipelineDependencies(
     exporters: trainerExporters as unknown as Record<string, PipelineExporter>,
     ...(regenerate ? { regenerate } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
+    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
     rlExporters,
     clients,
   };

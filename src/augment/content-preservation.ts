@@ -208,11 +208,16 @@ function groups(
 
 const describeText = (text: string) => JSON.stringify(text.replace(/[\uE000\uE001]/gu, '').slice(0, 80));
 
+/** The base's tool names (the skill loader included): a bullet list naming them in turn is a procedure. */
+const procedureToolNames = (base: Harness): ReadonlySet<string> =>
+  new Set([base.skills.loader.tool, ...base.tools.items.map((tool) => tool.name)]);
+
 /**
  * Checks that a variant keeps the protected content of the base: every number, code span or block, path,
  * URL and quoted string of the skills, hooks and prompt parts is still in the same part of the variant (as
  * often, identifiers compared by kind so consistent renames pass), each kept tool keeps those of its own
- * descriptions, and every ordered list (`orderedLists`: numbered lists and announced procedures) keeps the
+ * descriptions, and every ordered list (`orderedLists`: numbered lists, announced procedures, and bullet lists
+ * whose items carry sequence cues or name the base's tools in turn) keeps the
  * order of the items that are still there word for word. Added content is allowed; lost or moved content
  * is an issue.
  *
@@ -225,6 +230,7 @@ export function checkContentPreservation(
   relabel: Relabel,
 ): ContentPreservation {
   const checked = { number: 0, code: 0, path: 0, url: 0, quote: 0, orderedLists: 0 };
+  const toolNames = procedureToolNames(base);
   const issues: Issue[] = [];
   for (const group of groups(base, variant, relabel)) {
     const before = countItems(group.base);
@@ -242,7 +248,7 @@ export function checkContentPreservation(
       }
     }
     for (const location of group.base) {
-      for (const list of orderedLists(location.text)) {
+      for (const list of orderedLists(location.text, { toolNames })) {
         checked.orderedLists++;
         const moved = listOrderChange(list.items, group.variant);
         if (moved !== undefined) {

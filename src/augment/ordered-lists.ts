@@ -8,6 +8,11 @@ const orderedMarker = /<!--\s*(?:hsa:\s*)?(?:ordered|procedure|pin)\s*-->/iu;
 /** An introduction that announces a sequence: "Steps:", "Procedure", "in this order", 步骤, … */
 const sequenceIntroduction =
   /\b(?:steps?|procedures?|workflow|process|in (?:this|that|the following) order|in order|sequence|sequentially|one after another)\b|步骤|流程|顺序|依次/iu;
+/** A lead-in that introduces a way of doing something ("Consider this approach:", "Plan:", "How to …:"). */
+const procedureLeadIn = /\b(?:approach|method|plan|recipe|instructions|how to|as follows)\b.*[:：]\s*$/iu;
+/** A sequence cue inside an item: the item says where it stands relative to the others. */
+const sequenceCue =
+  /\b(?:first|firstly|then|next|after|afterwards|before|finally|lastly|once|until|step)\b|先|然后|接着|之后|随后|最后|其次/iu;
 
 /**
  * Whether a list whose introduction (the last non-blank line before it) is `introduction` keeps its
@@ -19,10 +24,45 @@ const sequenceIntroduction =
  * listKeepsOrder({ numbered: true, introduction: 'Then:' }) // true
  * listKeepsOrder({ numbered: false, introduction: 'Rules:' }) // false
  */
-export function listKeepsOrder(list: { numbered: boolean; introduction: string }): boolean {
+export function listKeepsOrder(list: {
+  numbered: boolean;
+  introduction: string;
+  /** The items' text; with it, items with sequence cues or naming tools make the list a procedure. */
+  items?: readonly string[];
+  /** The tool names of the harness, to see items that name tools in order. */
+  toolNames?: ReadonlySet<string>;
+}): boolean {
   if (independentMarker.test(list.introduction)) return false;
   if (list.numbered) return true;
-  return orderedMarker.test(list.introduction) || sequenceIntroduction.test(list.introduction);
+  return (
+    orderedMarker.test(list.introduction) ||
+    sequenceIntroduction.test(list.introduction) ||
+    procedureLeadIn.test(list.introduction) ||
+    itemsAreSequenced(list.items ?? [], list.toolNames)
+  );
+}
+
+/**
+ * Whether a bullet list's items read as steps: one item carries a sequence cue (first, then, next, after,
+ * before, finally, "step", 然后, …), or two items name different tools (a use of one tool after another).
+ *
+ * @example
+ * itemsAreSequenced(['Read the file first with `read_text_file`.', 'Apply the change.']) // true
+ * itemsAreSequenced(['Never promise a date.', 'Quote the live price.']) // false
+ */
+export function itemsAreSequenced(items: readonly string[], toolNames?: ReadonlySet<string>): boolean {
+  if (items.some((item) => sequenceCue.test(item))) return true;
+  if (!toolNames || toolNames.size === 0) return false;
+  const named = new Set<string>();
+  let naming = 0;
+  for (const item of items) {
+    const tools = [...item.matchAll(/[A-Za-z0-9_-]+/gu)]
+      .map((match) => match[0])
+      .filter((word) => toolNames.has(word));
+    if (tools.length > 0) naming++;
+    for (const tool of tools) named.add(tool);
+  }
+  return naming >= 2 && named.size >= 2;
 }
 
 /** A list of a text whose order must be kept, with the text of each item's first line. */
@@ -46,14 +86,18 @@ const blockStart = /^(#{1,6}\s|```|~~~|\||>|<!--)/u;
  * @example
  * orderedLists('1. Load\n2. Save').map((list) => list.items) // [['Load', 'Save']]
  */
-export function orderedLists(text: string): OrderedList[] {
+export function orderedLists(text: string, options: { toolNames?: ReadonlySet<string> } = {}): OrderedList[] {
   const lists: OrderedList[] = [];
   let inFence = false;
   let introduction = '';
   let current: (OrderedList & { numbered: boolean; marker: string; introduction: string }) | undefined;
   let offset = 0;
   const close = () => {
-    if (current && current.items.length >= 2 && listKeepsOrder(current))
+    if (
+      current &&
+      current.items.length >= 2 &&
+      listKeepsOrder({ ...current, ...(options.toolNames ? { toolNames: options.toolNames } : {}) })
+    )
       lists.push({ start: current.start, items: current.items });
     current = undefined;
   };

@@ -8,6 +8,7 @@ import type { Dimension } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
 import type { DimensionPlan } from '../augment/policy.js';
 import { contentHash, hashHarness } from '../harness/hash.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { toChatCompletionTools } from '../harness/offered-tools.js';
@@ -53,6 +54,8 @@ export interface GenerateBenchOptions {
   onReject?: (reject: BenchReject) => void;
   /** Called once per item read (valid or not), for progress and counts. */
   onItem?: (position: number) => void;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
 }
 
 /** A benchmark item, or a record of an items file (`readBenchItems`). */
@@ -136,10 +139,19 @@ function baseVariant(
   base: Harness,
   item: BenchItem,
   seed: string,
+  hookChecks?: HookCheckRegistry,
 ): { row: AugmentRow } | { issues: Issue[] } {
   const original = item.gold;
-  const rewritten = forwardTrajectory(original, identityRelabel, base).trajectory;
-  const certificate = certify({ base, variant: base, original, rewritten, relabel: identityRelabel });
+  const checks = hookChecks ? { hookChecks } : {};
+  const rewritten = forwardTrajectory(original, identityRelabel, base, checks).trajectory;
+  const certificate = certify({
+    base,
+    variant: base,
+    original,
+    rewritten,
+    relabel: identityRelabel,
+    ...checks,
+  });
   if (!certificate.certified) return { issues: certificate.issues };
   const baseHash = hashHarness(base).harness;
   return {
@@ -235,10 +247,11 @@ export async function* generateBench(
     for (let variantIndex = 0; variantIndex <= options.variants; variantIndex++) {
       const result =
         variantIndex === 0
-          ? baseVariant(base, item, seed)
+          ? baseVariant(base, item, seed, options.hookChecks)
           : await augmentExample(base, item.gold, variantIndex, {
               plan: planOf(variantIndex),
               seed,
+              ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
               ...(options.severity === undefined ? {} : { severity: options.severity }),
             });
       if (!('row' in result)) {

@@ -1,6 +1,7 @@
 // The contract between the CLI's `--scenario` option and the code that builds each scenario from files:
 // `--scenario livestream | replay | <module path exporting a scenario>` picks a loader by name, and the
 // loader turns the command's file options into a Scenario. Only the CLI wires loaders in.
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Harness } from '../harness/schema.js';
 import type { Scenario } from '../runtime/scenario.js';
 
@@ -16,6 +17,8 @@ export interface ScenarioLoaderInput {
   backends?: string;
   /** `--player`: which scripted policy the scenario's oracle plays (replay: `gold` or `base-names`). */
   player?: string;
+  /** `--hook-checks`: the custom hook checks the harness names, for validating the scenario's logs. */
+  hookChecks?: HookCheckRegistry;
   /** The folder relative paths in the options resolve against (default: the working directory). */
   cwd?: string;
 }

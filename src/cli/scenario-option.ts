@@ -4,10 +4,12 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
 import type { PipelineConfig } from '../pipeline/config.js';
 import type { Scenario } from '../runtime/scenario.js';
+import { type EpisodeCliOptions, withHookChecksOption, withMaxStepsOption } from './episode-options.js';
 import type { ScenarioLoader, ScenarioLoaderInput } from './scenario-loader.js';
 import { loadLivestreamScenario } from './scenarios/livestream.js';
 import { loadReplayScenario } from './scenarios/replay.js';
@@ -73,8 +75,8 @@ export async function resolveScenario(name: string, input: ScenarioLoaderInput):
   return loader(input);
 }
 
-/** The `--scenario`, `--trajectories` and `--backends` options of a command. */
-export interface ScenarioCliOptions {
+/** The `--scenario`, `--trajectories` and `--backends` options of a command, and the episode options. */
+export interface ScenarioCliOptions extends EpisodeCliOptions {
   scenario: string;
   trajectories?: string;
   backends?: string;
@@ -82,13 +84,14 @@ export interface ScenarioCliOptions {
 }
 
 /**
- * Adds `--scenario`, `--trajectories` and `--backends` to a command.
+ * Adds `--scenario`, `--trajectories`, `--backends`, `--player`, and the episode options `--hook-checks` and
+ * `--max-steps`, to a command that runs episodes.
  *
  * @example
  * withScenarioOptions(program.command('run'));
  */
 export function withScenarioOptions(command: Command): Command {
-  return command
+  return withMaxStepsOption(withHookChecksOption(command))
     .requiredOption(
       '--scenario <name|module>',
       `what runs the harness: ${Object.keys(scenarioLoaders).sort().join(', ')}, or a module path exporting a scenario`,
@@ -108,10 +111,12 @@ export function scenarioFromOptions(
   options: ScenarioCliOptions,
   harness: ScenarioLoaderInput['harness'],
   harnessPath: string,
+  hookChecks?: HookCheckRegistry,
 ): Promise<Scenario> {
   return resolveScenario(options.scenario, {
     harness,
     harnessPath,
+    ...(hookChecks ? { hookChecks } : {}),
     ...(options.trajectories ? { trajectories: options.trajectories } : {}),
     ...(options.backends ? { backends: options.backends } : {}),
     ...(options.player ? { player: options.player } : {}),
@@ -126,12 +131,18 @@ export function scenarioFromOptions(
  * const scenario = await pipelineScenario(config);
  * await runPipeline(config, { ...dependencies, ...(scenario ? { scenario } : {}) });
  */
-export async function pipelineScenario(config: PipelineConfig, cwd?: string): Promise<Scenario | undefined> {
+export async function pipelineScenario(
+  config: PipelineConfig,
+  cwd?: string,
+  hookChecks?: HookCheckRegistry,
+): Promise<Scenario | undefined> {
   if (!('simulate' in config.inputs)) return undefined;
   const { simulate } = config.inputs;
+  const checks = hookChecks ? { hookChecks } : {};
   return resolveScenario(simulate.scenario, {
-    harness: await loadHarnessFile(config.harness),
+    harness: await loadHarnessFile(config.harness, checks),
     harnessPath: config.harness,
+    ...checks,
     ...(simulate.trajectories ? { trajectories: simulate.trajectories } : {}),
     ...(simulate.backends ? { backends: simulate.backends } : {}),
     ...(cwd ? { cwd } : {}),

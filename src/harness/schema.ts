@@ -245,6 +245,17 @@ export const ToolSchema = z.strictObject({
     'JSON Schema of the structured result (MCP `outputSchema`); kept for export.',
   ),
   strict: z.boolean().optional().describe('OpenAI strict mode of the function (`strict`); kept for export.'),
+  mcp: z
+    .strictObject({
+      order: z.array(z.string()).describe('The keys of the MCP tool as listed, in order.'),
+      fields: z
+        .record(z.string(), z.unknown())
+        .describe('MCP Tool fields the harness does not model (execution, icons, _meta, …), as listed.'),
+    })
+    .optional()
+    .describe(
+      'What `import mcp` read beyond the harness fields, so that `exportMcpTools` writes the tool back byte for byte.',
+    ),
 });
 
 export const ToolsPartSchema = z.strictObject({ version, items: z.array(ToolSchema) });

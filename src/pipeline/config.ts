@@ -144,6 +144,10 @@ export const PipelineConfigSchema = z.strictObject({
   opd: OpdConfigSchema.optional(),
   /** RL data: GRPO groups over the scenario's episodes, original and augmented harness states. */
   rl: RlConfigSchema.optional(),
+  /** A module exporting the custom hook checks the harness names (as `hsa … --hook-checks` loads it). */
+  hookChecks: z.string().min(1).optional(),
+  /** Most assistant messages per user turn in every episode the pipeline plays (default: the runtime's). */
+  maxStepsPerTurn: z.number().int().min(1).max(100_000).optional(),
   out: z.string().min(1).default('out/pipeline'),
   concurrency: z.number().int().min(1).max(256).default(8),
 });
@@ -259,6 +263,7 @@ export async function loadPipelineConfig(file: string): Promise<PipelineConfig> 
     if (simulate.backends) simulate.backends = at(simulate.backends);
   }
   if (config.opd) config.opd.prompts = at(config.opd.prompts);
+  if (config.hookChecks) config.hookChecks = at(config.hookChecks);
   if (config.bench) {
     config.bench.items = at(config.bench.items);
     if (/\.(ya?ml|json)$/i.test(config.bench.policy)) config.bench.policy = at(config.bench.policy);

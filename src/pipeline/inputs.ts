@@ -1,6 +1,7 @@
 // The base tasks of a pipeline run, streamed in order: gold trajectories read from a JSONL file (each
 // validated under the base harness; a bad line becomes a reject with its reason), or the episodes a
 // scenario plans, each with its gold labels (and its gold trajectory, or its oracle's play under the base).
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { formatIssue, HarnessAugmentError, type Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { taskFromTrajectory } from '../runtime/episode-task.js';
@@ -25,7 +26,12 @@ export type InputItem = { task: BaseTask } | { reject: InputReject };
 /** Whether the input at a 0-based position belongs to this shard. */
 type Keep = (position: number) => boolean;
 
-async function* fromFile(file: string, base: Harness, keep: Keep): AsyncGenerator<InputItem> {
+async function* fromFile(
+  file: string,
+  base: Harness,
+  keep: Keep,
+  hookChecks?: HookCheckRegistry,
+): AsyncGenerator<InputItem> {
   const seen = new Set<string>();
   let position = 0;
   for await (const record of readJsonl(file)) {
@@ -59,7 +65,7 @@ async function* fromFile(file: string, base: Harness, keep: Keep): AsyncGenerato
       };
       continue;
     }
-    const validation = validateTrajectory(record.value, base);
+    const validation = validateTrajectory(record.value, base, hookChecks ? { hookChecks } : {});
     const trajectory = validation.trajectory;
     if (!validation.valid || !trajectory) {
       yield {
@@ -81,6 +87,8 @@ async function* fromSimulation(
   base: Harness,
   scenario: Scenario | undefined,
   keep: Keep,
+  hookChecks?: HookCheckRegistry,
+  maxStepsPerTurn?: number,
 ): AsyncGenerator<InputItem> {
   if (!scenario)
     throw new HarnessAugmentError(
@@ -98,7 +106,10 @@ async function* fromSimulation(
   for (const [position, planned] of plan.entries()) {
     if (!keep(position)) continue;
     // The gold under the base harness: the scenario's own, or its oracle's play.
-    const episode = await withGold(scenario, await scenario.episode(planned, context), context);
+    const episode = await withGold(scenario, await scenario.episode(planned, context), context, {
+      ...(hookChecks ? { hookChecks } : {}),
+      ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
+    });
     if (!episode.gold)
       throw new HarnessAugmentError(
         `scenario "${scenario.name}" gives episode "${episode.id}" no gold trajectory and has no oracle to play one`,
@@ -124,11 +135,12 @@ export function readInputs(
   base: Harness,
   shard?: { index: number; count: number },
   scenario?: Scenario,
+  hookChecks?: HookCheckRegistry,
 ): AsyncGenerator<InputItem> {
   const keep: Keep = shard ? (position) => position % shard.count === shard.index : () => true;
   return 'trajectories' in config.inputs
-    ? fromFile(config.inputs.trajectories, base, keep)
-    : fromSimulation(config.inputs.simulate, base, scenario, keep);
+    ? fromFile(config.inputs.trajectories, base, keep, hookChecks)
+    : fromSimulation(config.inputs.simulate, base, scenario, keep, hookChecks, config.maxStepsPerTurn);
 }
 
 export const describeReject = (reject: InputReject) =>

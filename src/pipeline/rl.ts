@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { presets } from '../augment/presets.js';
 import { createRandom } from '../augment/random.js';
 import type { Registry } from '../augment/registry.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import type { ChatMessage, ResetRequest } from '../runtime/env/schemas.js';
@@ -94,6 +95,10 @@ export interface RlPlanOptions {
   registry?: Registry;
   /** Keep the groups whose episode index falls to this shard (index mod count). */
   shard?: { index: number; count: number };
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
+  /** Most assistant messages per user turn (default: the environment's, `stepLimitFor`). */
+  maxStepsPerTurn?: number;
 }
 
 export interface RlPlan {
@@ -130,6 +135,8 @@ export async function planRlRows(options: RlPlanOptions): Promise<RlPlan> {
     seed,
     maxEpisodes: episodes * statesPerGroup + 1,
     ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+    ...(options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
   });
   const random = createRandom(`${seed}:rl`);
   const rows: RlRow[] = [];

@@ -13,6 +13,7 @@ import { resolvePolicy } from '../augment/resolve-policy.js';
 import { readSidecarHashes } from '../augment/variant-sidecar.js';
 import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
@@ -41,6 +42,8 @@ export interface PipelineDependencies {
   scenario?: Scenario;
   /** Writers of the RL stage's trainer files, by format (src/adapters/trainer/rl). */
   rlExporters?: Readonly<Record<string, RlExporter>>;
+  /** The custom hook checks the harness names (the CLI loads `config.hookChecks`). */
+  hookChecks?: HookCheckRegistry;
 }
 
 export interface PipelineRunOptions {
@@ -198,7 +201,7 @@ export async function runPipeline(
             }),
             ...signal,
           })
-        : runSft(readInputs(config, base, shard, dependencies.scenario), {
+        : runSft(readInputs(config, base, shard, dependencies.scenario, dependencies.hookChecks), {
             ...sft.options,
             skipUnits: files.done,
             ...signal,
@@ -337,6 +340,8 @@ export async function runPipeline(
       config: config.rl,
       seed,
       registry: dependencies.registry,
+      ...(dependencies.hookChecks ? { hookChecks: dependencies.hookChecks } : {}),
+      ...(config.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: config.maxStepsPerTurn } : {}),
     });
     const rlDir = join(out, 'rl');
     await makeFolder(rlDir);

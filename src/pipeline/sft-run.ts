@@ -61,7 +61,8 @@ export async function prepareSftRun(
   dependencies: PipelineDependencies,
   shard?: Shard,
 ): Promise<SftRun> {
-  const base = await loadHarnessFile(config.harness);
+  const checks = dependencies.hookChecks ? { hookChecks: dependencies.hookChecks } : {};
+  const base = await loadHarnessFile(config.harness, checks);
   const baseHash = hashHarness(base).harness;
   const { plan, severity, policy } = await resolvePolicy(config.augment.policy, {
     registry: dependencies.registry,
@@ -90,6 +91,7 @@ export async function prepareSftRun(
       keepShare: config.collapse.keepShare,
       concurrency: config.concurrency,
       ...(dependencies.regenerate ? { regenerate: dependencies.regenerate } : {}),
+      ...checks,
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Plan } from '../augment/plan.js';
 import type { Registry } from '../augment/registry.js';
 import type { VariantPool } from '../augment/variant-pool.js';
 import { hashHarness } from '../harness/hash.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { formatIssue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { taskInVariant } from '../runtime/episode-task.js';
@@ -37,6 +38,8 @@ export interface SftOptions {
   variantPool?: number;
   /** Units already done by an interrupted run: skipped without work. */
   skipUnits?: number;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
   signal?: AbortSignal;
 }
 
@@ -230,6 +233,7 @@ function augmentOptionsOf(options: SftOptions) {
     seed: options.seed,
     severity: options.severity,
     ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
   };
 }
 

@@ -30,7 +30,7 @@ export interface AgentRunOptions {
   viewerMessages: readonly string[];
   /** Request fields sent with every call (model name, temperature, max_tokens, seed, …). */
   request?: Omit<ChatRequest, 'messages' | 'tools'>;
-  /** Most assistant messages per turn (default 12). */
+  /** Most assistant messages per turn (default `DEFAULT_MAX_STEPS_PER_TURN`); a cut turn ends `step_limit`. */
   maxStepsPerTurn?: number;
   toolTimeoutMs?: number;
   signal?: AbortSignal;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Harness } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
+import { MALFORMED_OUTPUT_MARK } from './faults.js';
 
 export const TurnTaskSchema = z.strictObject({
   /** The viewer message of this turn. */
@@ -30,16 +31,28 @@ export type TurnTask = z.infer<typeof TurnTaskSchema>;
 export type EpisodeTask = z.infer<typeof EpisodeTaskSchema>;
 
 /**
- * Whether a tool message's content reports a failure: not JSON (malformed output), or a JSON object with a
- * top-level `error` (timeout, permission denied, bad arguments). The simulator's tools and the runtime's
- * fault injection produce exactly these shapes.
+ * Whether a tool message's content reports a failure. A result is an error only when the backend said so:
+ * a JSON object whose top-level `error` is set (the runtime's own `toolError` shape, which an MCP `isError`
+ * result, a thrown call, a timeout, a permission fault and bad arguments all become; and a tool whose
+ * contract answers failures that way), or the output of an injected `malformed_output` fault. Any other
+ * text, JSON or not, is a result: prose such as "Entities deleted successfully" or a directory listing is a
+ * fact the reply may quote, not a failed call.
+ *
+ * @example
+ * isToolError('{"error":{"type":"timeout","message":"…"}}') // true
+ * isToolError('[FILE] server.conf') // false
  */
 export function isToolError(content: string): boolean {
+  if (content.endsWith(MALFORMED_OUTPUT_MARK)) return true;
+  // Only an object can carry `error`; skip parsing prose.
+  if (!content.trimStart().startsWith('{')) return false;
   try {
     const value: unknown = JSON.parse(content);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    const error = (value as Record<string, unknown>).error;
+    return error !== undefined && error !== null && error !== false;
   } catch {
-    return true;
+    return false;
   }
 }
 

@@ -21,6 +21,7 @@ import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js
 import { renderSystemPrompt } from '../harness/render-prompt.js';
 import type { Harness, HookStage, Tool } from '../harness/schema.js';
 import type { AssistantMessage, Message, OfferedTool, ToolCall, Trajectory } from '../trajectory/schema.js';
+import { DEFAULT_MAX_STEPS_PER_TURN } from './step-limit.js';
 import { type ToolErrorKind, type ToolOutcome, type ToolRuntime, toolError } from './tool-runtime.js';
 
 type Failure = HookFailure;
@@ -39,7 +40,10 @@ export interface EpisodeOptions {
   /** The request context the system prompt is rendered from. */
   context?: Record<string, unknown>;
   tools: ToolRuntime;
-  /** Most assistant messages in one viewer turn; the turn ends without a reply after that many (default 12). */
+  /**
+   * Most assistant messages in one viewer turn; the turn then ends without a reply, as `step_limit`
+   * (default `DEFAULT_MAX_STEPS_PER_TURN`, 50).
+   */
   maxStepsPerTurn?: number;
   /** Milliseconds a tool may take before its call is answered with a timeout error (default 10 000). */
   toolTimeoutMs?: number;
@@ -132,7 +136,7 @@ export class Episode {
     this.harness = options.harness;
     this.context = options.context ?? {};
     this.runtime = options.tools;
-    this.maxSteps = options.maxStepsPerTurn ?? 12;
+    this.maxSteps = options.maxStepsPerTurn ?? DEFAULT_MAX_STEPS_PER_TURN;
     // setTimeout takes at most 2³¹−1 ms; more (or Infinity) would fire at once.
     this.timeoutMs = Math.min(options.toolTimeoutMs ?? 10_000, 2 ** 31 - 1);
     this.now = options.now ?? (() => performance.now());
@@ -140,6 +144,11 @@ export class Episode {
     this.toolsByName = new Map(offeredTools(this.harness).map((tool) => [tool.name, tool]));
     this.tools = toChatCompletionTools(this.harness);
     this.messages = [{ role: 'system', content: renderSystemPrompt(this.harness, this.context) }];
+  }
+
+  /** The step limit of each turn. */
+  get maxStepsPerTurn(): number {
+    return this.maxSteps;
   }
 
   /** Whether a viewer turn is open and waiting for the assistant. */

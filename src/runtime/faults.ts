@@ -37,10 +37,16 @@ export function faultFor(callIndex: number, options: FaultOptions): FaultKind | 
   return weights[weights.length - 1]![0];
 }
 
-/** Cuts a JSON text so that it no longer parses, the way a truncated upstream response looks. */
+/**
+ * What ends the content of an injected `malformed_output` fault. A text result is not a failure by itself
+ * (most MCP tools answer in prose), so the runtime marks its own garbled output to read it back as one.
+ */
+export const MALFORMED_OUTPUT_MARK = '\u0000<upstream response truncated>';
+
+/** Cuts a text in half and marks it, the way a truncated upstream response looks. */
 function malformed(content: string): string {
   const cut = Math.max(1, Math.floor(content.length / 2));
-  return `${content.slice(0, cut)}\u0000<upstream response truncated>`;
+  return `${content.slice(0, cut)}${MALFORMED_OUTPUT_MARK}`;
 }
 
 /**

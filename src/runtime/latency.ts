@@ -4,11 +4,13 @@
 // streams, and the loop's own overhead (turn time not spent in the model). Values go into HDR histograms
 // (hdr-histogram-js), in microseconds. The server's own histograms are the adapter's part (/metrics).
 import * as hdr from 'hdr-histogram-js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Harness } from '../harness/schema.js';
 import { runTurn } from './agent-loop.js';
 import type { ChatCallOptions, ChatCompletion, ChatModel, ChatRequest } from './chat-model.js';
 import { Episode } from './episode.js';
 import type { PlannedEpisode, Scenario, ScenarioRunContext } from './scenario.js';
+import { stepLimitFor, truncatedTurns } from './step-limit.js';
 
 /** A model that can also say when its first token arrived (a streaming client). */
 export interface TimedChatModel extends ChatModel {
@@ -33,7 +35,10 @@ export interface LatencyReplayOptions {
   deadlineMs?: number;
   /** Request fields sent with every call (model, temperature, max_tokens…). */
   request?: Omit<ChatRequest, 'messages' | 'tools'>;
+  /** Most assistant messages per user turn (default: `stepLimitFor`, at least the gold's longest turn). */
   maxStepsPerTurn?: number;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
   signal?: AbortSignal;
   /** Clock in ms (default `performance.now`). */
   now?: () => number;
@@ -71,6 +76,8 @@ export interface LatencyReport {
   overheadPerTurn: LatencyStats;
   turnsPerEpisode: { mean: number; min: number; max: number };
   stepsPerTurn: number;
+  /** Turns the step limit cut (counted in `turns`; their time is a cut turn's, not a finished one's). */
+  truncatedTurns: number;
   /** Share of turns that ended within the deadline. */
   underDeadline: number;
   errors: { episodes: number; messages: string[] };
@@ -124,6 +131,7 @@ export async function replayLatency(options: LatencyReplayOptions): Promise<Late
   const turnsPerEpisode: number[] = [];
   let turns = 0;
   let underDeadline = 0;
+  let truncated = 0;
   let errorEpisodes = 0;
   const errorMessages: string[] = [];
   const started = now();
@@ -152,7 +160,8 @@ export async function replayLatency(options: LatencyReplayOptions): Promise<Late
       harness: options.harness,
       context: episodeData.context,
       tools: { call: (request, callContext) => backend.call(request, callContext) },
-      ...(options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+      maxStepsPerTurn: stepLimitFor(options.maxStepsPerTurn, episodeData.gold),
+      ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
     });
     let played = 0;
     try {
@@ -174,6 +183,7 @@ export async function replayLatency(options: LatencyReplayOptions): Promise<Late
       }
       for (const ms of firstTokens) firstTokenHistogram.recordValue(microseconds(ms));
       turnsPerEpisode.push(played);
+      truncated += truncatedTurns(episode.turnEnds).length;
     } finally {
       episode.close();
       await backend.close?.();
@@ -216,6 +226,7 @@ export async function replayLatency(options: LatencyReplayOptions): Promise<Late
       max: episodes === 0 ? 0 : Math.max(...turnsPerEpisode),
     },
     stepsPerTurn: turns === 0 ? 0 : Number((callHistogram.totalCount / turns).toFixed(3)),
+    truncatedTurns: truncated,
     underDeadline: turns === 0 ? 0 : Number((underDeadline / turns).toFixed(4)),
     errors: { episodes: errorEpisodes, messages: errorMessages },
   };

@@ -4,11 +4,12 @@
 // inputs, the oracle teacher and scoring take a scenario as a parameter; only the CLI, examples and tests
 // pick one. Everything a scenario sees and returns is in the base harness's vocabulary: under a variant,
 // the runtime maps calls back through the inverse relabel before they reach the backend (`variantTools`).
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import type { ToolRecord } from './episode.js';
+import type { ToolRecord, TurnEnd } from './episode.js';
 import type { EpisodeTask } from './episode-task.js';
 import type { RewardFinding } from './rewards/reward.js';
 import type { ToolCallContext, ToolCallRequest, ToolOutcome, ToolRuntime } from './tool-runtime.js';
@@ -71,7 +72,10 @@ export interface OracleInput extends ScenarioRunContext {
   tools: ToolRuntime;
   /** Assert every hook decision of a scripted oracle (fixture generation). */
   strict?: boolean;
+  /** Most assistant messages per user turn (the player resolved it: asked for, or `stepLimitFor`). */
   maxStepsPerTurn?: number;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
   signal?: AbortSignal;
 }
 
@@ -82,6 +86,8 @@ export interface OracleResult {
   deviations: string[];
   /** The registry tool calls as the runtime ran them (failures counted from it); optional. */
   toolLog?: readonly ToolRecord[];
+  /** How each user turn ended, by turn (`step_limit`: cut); optional, read off the trajectory without it. */
+  turnEnds?: readonly (TurnEnd | undefined)[];
 }
 
 /** A scripted policy that plays an episode correctly; a scenario that has none can still be played by a model. */

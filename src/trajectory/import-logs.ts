@@ -5,6 +5,7 @@
 // what cannot be reconciled is rejected with a reason.
 import { z } from 'zod';
 import { hashHarness } from '../harness/hash.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { formatPath, type Issue, type JsonPath } from '../harness/issues.js';
 import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
@@ -39,6 +40,8 @@ export interface ImportLogOptions {
    * as it and re-rendered from the harness.
    */
   hookTurns?: 'strict' | 'loose';
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
 }
 
 /** Why a log line was not written. `reason` is a stable snake_case code. */
@@ -57,6 +60,11 @@ export interface ImportRepairs {
   skillBodies: number;
   hookMarkers: number;
   systemRendered: boolean;
+  /**
+   * User turns dropped because they answer a reply the user never saw: a hook the log's system did not run
+   * ended the turn before it (the trajectory's `meta.import.dropped` says which hook and where).
+   */
+  droppedTurns: number;
 }
 
 export type ImportLogResult =
@@ -134,6 +142,7 @@ export function importLogRecord(
       skillBodies: 0,
       hookMarkers: 0,
       systemRendered: false,
+      droppedTurns: 0,
     };
     const context = source.context === undefined ? {} : source.context;
     if (!isObject(context)) fail('invalid_context', 'context must be an object', ['context']);
@@ -153,7 +162,14 @@ export function importLogRecord(
       messages,
       meta,
     };
-    const result = reconcileHooks(trajectory, harness, systemMode, options.hookTurns ?? 'strict', repairs);
+    const result = reconcileHooks(
+      trajectory,
+      harness,
+      systemMode,
+      options.hookTurns ?? 'strict',
+      repairs,
+      options.hookChecks,
+    );
     return { ok: true, line, trajectory: result, repairs };
   } catch (error) {
     if (!(error instanceof Rejection)) throw error;
@@ -369,20 +385,25 @@ function reconcileHooks(
   systemMode: 'keep' | 'render',
   hookTurns: 'strict' | 'loose',
   repairs: ImportRepairs,
+  hookChecks: HookCheckRegistry | undefined,
 ): Trajectory {
+  const checks = hookChecks ? { hookChecks } : {};
   const keptSystem = start.messages[0]?.content ?? '';
   const derived: DerivedTurn[] = [];
   const skillResults = countSkillResults(start, harness);
   let current = start;
   const rounds = start.messages.length * 2 + 4;
   for (let round = 0; round < rounds; round++) {
-    const repaired = rederiveTrajectory(current, harness).trajectory;
+    const repaired = rederiveTrajectory(current, harness, checks).trajectory;
     if (systemMode === 'keep' && repaired.messages[0]) repaired.messages[0].content = keptSystem;
-    const validation = validateTrajectory(repaired, harness, { checkSystemPrompt: systemMode === 'render' });
+    const validation = validateTrajectory(repaired, harness, {
+      checkSystemPrompt: systemMode === 'render',
+      ...checks,
+    });
     if (validation.valid) {
       if (hookTurns === 'strict') checkDerivedTurns(derived, repaired);
       repairs.skillBodies = skillResults(repaired);
-      return repaired;
+      return dropUnseenAnswers(start, repaired, repairs);
     }
     const issue = validation.issues.find((candidate) => markable.has(candidate.code));
     if (!issue) {
@@ -395,6 +416,62 @@ function reconcileHooks(
   return fail('unreconciled', 'the hook markers did not settle; the log does not follow the harness', [
     'messages',
   ]);
+}
+
+/** Indexes of the user's own messages (hook feedback excluded). */
+const userTurns = (messages: readonly Message[]) =>
+  messages.flatMap((message, index) => (message.role === 'user' && !message.hsa ? [index] : []));
+
+/** The text the user saw at the end of the turn that starts at `from`: its last reply, block or fallback. */
+function seenReply(messages: readonly Message[], from: number, to: number): { text: string; at: number } {
+  for (let index = to - 1; index > from; index--) {
+    const message = messages[index] as Message;
+    if (message.role !== 'assistant' || message.tool_calls || message.hsa?.event === 'hook_rejected')
+      continue;
+    return { text: message.content ?? '', at: index };
+  }
+  return { text: '', at: -1 };
+}
+
+/**
+ * Drops the user turns that answer a reply the user never saw. When a hook the log's system did not run
+ * ends a turn (a block marker inserted, a reply rejected or replaced), the logged next user message answers
+ * the logged reply, which under this harness never reached the user: that turn and every later one are
+ * dropped, and `meta.import.dropped` names the hook and the turn.
+ */
+function dropUnseenAnswers(start: Trajectory, repaired: Trajectory, repairs: ImportRepairs): Trajectory {
+  const logged = userTurns(start.messages);
+  const now = userTurns(repaired.messages);
+  for (let turn = 0; turn + 1 < now.length; turn++) {
+    const before = seenReply(start.messages, logged[turn]!, logged[turn + 1] ?? start.messages.length);
+    const after = seenReply(repaired.messages, now[turn]!, now[turn + 1]!);
+    if (squash(before.text) === squash(after.text)) continue;
+    const cut = now[turn + 1]!;
+    const last = repaired.messages[after.at];
+    const ending = last && 'hsa' in last ? last.hsa : undefined;
+    const why = ending
+      ? `hook "${ending.hook}" ended turn ${turn} with a ${ending.event === 'hook_fallback' ? 'fallback' : 'block'}`
+      : `turn ${turn} ends with another reply under this harness`;
+    const dropped = now.length - turn - 1;
+    repairs.droppedTurns += dropped;
+    const meta = (repaired.meta ?? {}) as Json;
+    return {
+      ...repaired,
+      messages: repaired.messages.slice(0, cut),
+      meta: {
+        ...meta,
+        import: {
+          ...((meta.import as Json | undefined) ?? {}),
+          dropped: {
+            from_message: cut,
+            turns: dropped,
+            reason: `${why}: the user never saw the logged reply that message ${cut} answers`,
+          },
+        },
+      },
+    };
+  }
+  return repaired;
 }
 
 /** After the last round, the turns the harness wrote must be the turns the log holds (strict mode). */

@@ -4,14 +4,14 @@
 // without /metrics leaves them out).
 import type { Harness } from '../../harness/schema.js';
 import type { ChatRequest } from '../../runtime/chat-model.js';
-import { type LatencyReport, replayLatency } from '../../runtime/latency.js';
+import { type LatencyReplayOptions, type LatencyReport, replayLatency } from '../../runtime/latency.js';
 import type { Scenario } from '../../runtime/scenario.js';
 import { createOpenAICompatible } from '../openai/client.js';
 import { createInferenceClient } from './client.js';
 import { diffServerMetrics, type ServerMetrics, summarizeHistogram } from './metrics.js';
 import { timedChatModel } from './timed-model.js';
 
-export interface MeasureLatencyOptions {
+export interface MeasureLatencyOptions extends Pick<LatencyReplayOptions, 'maxStepsPerTurn' | 'hookChecks'> {
   /** The OpenAI-compatible root, e.g. `http://127.0.0.1:8000/v1`. */
   endpoint: string;
   model: string;
@@ -100,6 +100,8 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
     ...(options.durationMs !== undefined ? { durationMs: options.durationMs } : {}),
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
     ...(options.onEpisode ? { onEpisode: options.onEpisode } : {}),
+    ...(options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const after = before ? await scrape(client) : undefined;

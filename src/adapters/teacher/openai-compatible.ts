@@ -1,6 +1,7 @@
 // The OpenAI-compatible teacher: runs the runtime's agent loop against an endpoint (vLLM, SGLang, a hosted
 // API) under the variant harness. Simulated tasks use their scenario's tool backend; tasks from a dataset
 // get their tools answered from the gold trajectory's recorded results.
+import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import type { Teacher } from '../../pipeline/teacher.js';
 import { runAgent } from '../../runtime/agent-loop.js';
 import type { ChatModel, ChatRequest } from '../../runtime/chat-model.js';
@@ -13,6 +14,8 @@ export interface OpenAICompatibleTeacherOptions {
   /** Request fields for every call (model name, temperature, max_tokens, …). */
   request: Omit<ChatRequest, 'messages' | 'tools'>;
   maxStepsPerTurn?: number;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
 }
 
 const isViewer = (message: Message) => message.role === 'user' && !message.hsa;
@@ -39,6 +42,7 @@ export function openAICompatibleTeacher(options: OpenAICompatibleTeacherOptions)
           model: { model: options.model, request: options.request },
           ...(variant ? { variant } : {}),
           ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+          ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
           ...(request.signal ? { signal: request.signal } : {}),
         });
         return { trajectory: { ...played.trajectory, id: request.task.id } };
@@ -53,6 +57,7 @@ export function openAICompatibleTeacher(options: OpenAICompatibleTeacherOptions)
         viewerMessages: gold.messages.filter(isViewer).map((message) => message.content as string),
         request: options.request,
         ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+        ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
       });
       return { trajectory: run.trajectory(request.task.id, gold.meta) };

@@ -2,13 +2,13 @@
 // harness (its tools mapped through the variant's relabel, the variant's own hooks). It needs simulated
 // inputs (`inputs.simulate`) from a scenario that has an oracle.
 import type { Teacher } from '../../pipeline/teacher.js';
-import { playScenarioEpisode } from '../../runtime/sim/play.js';
+import { type PlayOptions, playScenarioEpisode } from '../../runtime/sim/play.js';
 
 /**
  * @example
  * const teacher = oracleTeacher();
  */
-export function oracleTeacher(): Teacher {
+export function oracleTeacher(options: Pick<PlayOptions, 'hookChecks' | 'maxStepsPerTurn'> = {}): Teacher {
   return {
     name: 'oracle',
     exact: false,
@@ -32,6 +32,7 @@ export function oracleTeacher(): Teacher {
               },
             }
           : {}),
+        ...options,
         ...(request.signal ? { signal: request.signal } : {}),
       });
       return { trajectory: { ...played.trajectory, id: request.task.id } };

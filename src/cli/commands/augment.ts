@@ -16,6 +16,7 @@ import { openCheckpointedLines } from '../../pipeline/checkpoint.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajectory/validate-trajectory.js';
+import { withHookChecksOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { nonNegativeInteger } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
@@ -64,8 +65,7 @@ async function firstTrajectories(
 }
 
 export function registerAugment(program: Command): void {
-  program
-    .command('augment')
+  withHookChecksOption(program.command('augment'))
     .description(
       'turn a harness and trajectories into certified (variant harness, rewritten trajectory) rows',
     )
@@ -92,7 +92,6 @@ export function registerAugment(program: Command): void {
       '--require-change',
       'exit 1 when the policy cannot change this harness (before writing), or when any row is an unchanged copy',
     )
-    .option('--hook-checks <module>', 'a module exporting the custom hook checks the harness names')
     .option(
       '--inline-harness',
       'write the whole variant harness and relabel into every row (default: rows name them by hash in the sidecar)',

@@ -7,7 +7,7 @@ import { createSidecarWriter, type RowWithVariant, sidecarPathOf } from '../../a
 import { type BenchReject, generateBench, type Holdout } from '../../bench/generate.js';
 import { readBenchItems } from '../../bench/items.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { loadHarnessFile } from '../../harness/parse-harness.js';
+import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { nonNegativeInteger, openAtomicLines, openRowOutputs } from '../io.js';
 import { builtinRegistry, policyFromOptions } from '../operators-registry.js';
 import { outOption, printResult } from '../output.js';
@@ -27,11 +27,11 @@ interface BenchGenerateOptions {
   attribution?: string;
   inlineHarness?: boolean;
   sidecar?: string;
+  hookChecks?: string;
 }
 
 export function registerBenchGenerate(bench: Command): void {
-  bench
-    .command('generate')
+  withHookChecksOption(bench.command('generate'))
     .description('turn benchmark items into certified rows under the base harness and N harness variants')
     .requiredOption('--items <file>', 'benchmark items JSONL under the base harness')
     .requiredOption('--harness <file>', 'base harness file')
@@ -81,7 +81,7 @@ export function registerBenchGenerate(bench: Command): void {
           );
         holdout.dimension = options.holdoutDimension as Dimension;
       }
-      const harness = await loadHarnessFile(options.harness);
+      const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
       const { plan, policy } = await policyFromOptions(options.policy, options.policyFile);
       const registry = await builtinRegistry();
       if (options.holdoutOperator !== undefined) {
@@ -128,6 +128,7 @@ export function registerBenchGenerate(bench: Command): void {
           dimensionPlans,
           variants,
           seed: options.seed,
+          ...(hookChecks ? { hookChecks } : {}),
           ...(holdout.dimension || holdout.operator ? { holdout } : {}),
           onReject,
           onItem: () => {

@@ -4,8 +4,8 @@
 import type { Command } from 'commander';
 import { startEnvServer } from '../../adapters/env-http/server.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { createEnvService } from '../../runtime/env/service.js';
+import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
 import { nonNegativeInteger } from '../io.js';
 import { outputMode, printResult } from '../output.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
@@ -96,8 +96,9 @@ export function registerEnv(program: Command): void {
       const maxBodyBytes = byteSize(options.maxBody);
       const faults = faultRate(options.faults);
       const secret = token(options.tokenEnv);
-      const harness = await loadHarnessFile(options.harness);
-      const scenario = await scenarioFromOptions(options, harness, options.harness);
+      const maxStepsPerTurn = parseMaxSteps(options.maxSteps);
+      const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
+      const scenario = await scenarioFromOptions(options, harness, options.harness, hookChecks);
       const seed = options.seed ?? scenario.seed ?? '0';
       const service = createEnvService({
         scenario,
@@ -108,6 +109,8 @@ export function registerEnv(program: Command): void {
         // Ids of this process differ from a previous run's, so a client holding old ids gets a 404.
         instance: Date.now().toString(36),
         ...(faults !== undefined ? { faults: { rate: faults } } : {}),
+        ...(hookChecks ? { hookChecks } : {}),
+        ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
       });
       const server = await startEnvServer(service, {
         host: options.host,

@@ -2,15 +2,14 @@ import type { Command } from 'commander';
 import { diffJson, formatChanges } from '../../augment/json-diff.js';
 import { hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
+import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { nonNegativeInteger } from '../io.js';
 import { outputMode, printResult } from '../output.js';
 import { readRows, sidecarOptionText } from '../rows.js';
 
 export function registerExplain(program: Command): void {
-  program
-    .command('explain')
+  withHookChecksOption(program.command('explain'))
     .description('show the operator chain of augmented rows and, given the base harness, what changed')
     .argument('<rows>', 'rows JSONL written by hsa augment')
     .option('--id <id>', 'only the row with this id (exampleId/variantIndex) or variantId')
@@ -18,9 +17,12 @@ export function registerExplain(program: Command): void {
     .option('--limit <n>', 'at most this many rows when no --id is given', '20')
     .option('--sidecar <files...>', sidecarOptionText)
     .action(
-      async (file: string, options: { id?: string; harness?: string; limit: string; sidecar?: string[] }) => {
+      async (
+        file: string,
+        options: { id?: string; harness?: string; limit: string; sidecar?: string[]; hookChecks?: string },
+      ) => {
         const base: Harness | undefined = options.harness
-          ? await loadHarnessFile(options.harness)
+          ? (await harnessWithChecks(options.harness, options.hookChecks)).harness
           : undefined;
         const baseHash = base ? hashHarness(base).harness : undefined;
         const limit = nonNegativeInteger('--limit', options.limit);

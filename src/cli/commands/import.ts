@@ -8,9 +8,10 @@ import {
   skeletonHarness,
 } from '../../harness/importers/index.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { fromZodIssues, loadHarnessFile, parseHarness } from '../../harness/parse-harness.js';
+import { fromZodIssues, parseHarness } from '../../harness/parse-harness.js';
 import { type ImportLogOptions, importLogRecord, LogAliasesSchema } from '../../trajectory/import-logs.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
+import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { exitCodes, openRowOutputs, printIssues, serialize } from '../io.js';
 import { outOption, printResult, writeProduct } from '../output.js';
 
@@ -27,6 +28,7 @@ interface ImportTrajectoriesOptions {
   aliases?: string;
   system: string;
   hookTurns: string;
+  hookChecks?: string;
 }
 
 function oneOf<T extends string>(option: string, value: string, allowed: readonly T[]): T {
@@ -48,8 +50,9 @@ async function loadAliases(file: string) {
 
 /** `hsa import trajectories`: logs in, trajectories that validate out, rejects with line and reason. */
 async function importTrajectories(logs: string, options: ImportTrajectoriesOptions) {
-  const harness = await loadHarnessFile(options.harness);
+  const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
   const settings: ImportLogOptions = {
+    ...(hookChecks ? { hookChecks } : {}),
     system: oneOf('--system', options.system, ['keep', 'render'] as const),
     hookTurns: oneOf('--hook-turns', options.hookTurns, ['strict', 'loose'] as const),
     ...(options.aliases ? { aliases: await loadAliases(options.aliases) } : {}),
@@ -57,7 +60,14 @@ async function importTrajectories(logs: string, options: ImportTrajectoriesOptio
   const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
   const outputs = await openRowOutputs(options.out, rejectsFile);
   const counts = { read: 0, written: 0, rejected: 0 };
-  const totals = { aliasedTools: 0, aliasedSkills: 0, skillBodies: 0, hookMarkers: 0, systemRendered: 0 };
+  const totals = {
+    aliasedTools: 0,
+    aliasedSkills: 0,
+    skillBodies: 0,
+    hookMarkers: 0,
+    systemRendered: 0,
+    droppedTurns: 0,
+  };
   const byReason: Record<string, number> = {};
   try {
     for await (const record of readJsonl(logs)) {
@@ -76,6 +86,7 @@ async function importTrajectories(logs: string, options: ImportTrajectoriesOptio
         totals.aliasedSkills += repairs.aliasedSkills;
         totals.skillBodies += repairs.skillBodies;
         totals.hookMarkers += repairs.hookMarkers;
+        totals.droppedTurns += repairs.droppedTurns;
         if (repairs.systemRendered) totals.systemRendered++;
         await outputs.row(result.trajectory);
       } else {
@@ -97,6 +108,11 @@ async function importTrajectories(logs: string, options: ImportTrajectoriesOptio
     `read ${counts.read} log lines: ${counts.written} written + ${counts.rejected} rejected`,
     `rejected by reason: ${reasons || 'none'}`,
     `reconciled: ${totals.systemRendered} system prompts rendered, ${totals.aliasedTools} tool names and ${totals.aliasedSkills} skill ids aliased, ${totals.skillBodies} skill bodies filled, ${totals.hookMarkers} hook decisions marked`,
+    ...(totals.droppedTurns > 0
+      ? [
+          `dropped ${totals.droppedTurns} user turns that answer a reply a hook kept from the user (meta.import.dropped)`,
+        ]
+      : []),
     `out: ${options.out}${counts.rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}`,
   ];
   printResult({ ...counts, byReason, reconciled: totals, out: options.out, rejects: rejectsFile }, lines);
@@ -179,8 +195,7 @@ export function registerImport(program: Command): void {
         process.exitCode = exitCodes.invalid;
       }
     });
-  command
-    .command('trajectories')
+  withHookChecksOption(command.command('trajectories'))
     .description(
       'logged conversations (JSONL) as trajectories that validate under a harness; what cannot be reconciled goes to a rejects file',
     )

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { measureLatency } from '../../adapters/inference/measure-latency.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { renderLatencyHtml, renderLatencyMarkdown } from '../../runtime/latency-report.js';
+import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
 import { nonNegativeInteger } from '../io.js';
 import { outOption } from '../output.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
@@ -69,8 +69,9 @@ export function registerLatency(program: Command): void {
         options.duration !== undefined ? positive('--duration', options.duration) * 1000 : undefined;
       const episodes =
         options.episodes !== undefined ? nonNegativeInteger('--episodes', options.episodes) : undefined;
-      const harness = await loadHarnessFile(options.harness);
-      const scenario = await scenarioFromOptions(options, harness, options.harness);
+      const maxStepsPerTurn = parseMaxSteps(options.maxSteps);
+      const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
+      const scenario = await scenarioFromOptions(options, harness, options.harness, hookChecks);
       const apiKey = process.env[options.apiKeyEnv];
       try {
         const report = await measureLatency({
@@ -80,6 +81,8 @@ export function registerLatency(program: Command): void {
           harness,
           concurrency,
           deadlineMs,
+          ...(hookChecks ? { hookChecks } : {}),
+          ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
           ...(apiKey ? { apiKey } : {}),
           ...(durationMs !== undefined ? { durationMs } : {}),
           ...(episodes !== undefined ? { episodes } : {}),
@@ -106,6 +109,9 @@ export function registerLatency(program: Command): void {
             ? [
                 `time to first token: P50 ${report.timeToFirstToken.p50} ms, P95 ${report.timeToFirstToken.p95} ms`,
               ]
+            : []),
+          ...(report.truncatedTurns > 0
+            ? [`${report.truncatedTurns} turns cut at the step limit (raise --max-steps)`]
             : []),
           `server /metrics: ${report.server ? 'read' : 'not available'}`,
           ...(report.errors.episodes > 0

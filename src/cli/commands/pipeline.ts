@@ -11,6 +11,8 @@ import {
   type PipelineConfig,
 } from '../../pipeline/config.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
+import { parseMaxSteps, withHookChecksOption, withMaxStepsOption } from '../episode-options.js';
+import { loadHookChecks } from '../hook-checks-loader.js';
 import { positiveInteger } from '../io.js';
 import { builtinRegistry } from '../operators-registry.js';
 import { outOption, prepareOutputFolder, printResult } from '../output.js';
@@ -29,14 +31,15 @@ interface PipelineRunCliOptions {
   attempts: string;
   connectTimeout: string;
   inlineHarness?: boolean;
+  hookChecks?: string;
+  maxSteps?: string;
 }
 
 export function registerPipeline(program: Command): void {
   const pipeline = program
     .command('pipeline')
     .description('run the training-data pipeline from a YAML config');
-  pipeline
-    .command('run')
+  withMaxStepsOption(withHookChecksOption(pipeline.command('run')))
     .description(
       'base tasks × variants → teacher → certificate/judge → collapsing → trainer exports + manifest',
     )
@@ -74,11 +77,15 @@ export function registerPipeline(program: Command): void {
       if (options.concurrency !== undefined)
         config.concurrency = positiveInteger('--concurrency', options.concurrency, 256);
       if (options.exports !== undefined) config.exports = exportsOption(options.exports, config);
+      if (options.hookChecks !== undefined) config.hookChecks = resolve(options.hookChecks);
+      const maxSteps = parseMaxSteps(options.maxSteps);
+      if (maxSteps !== undefined) config.maxStepsPerTurn = maxSteps;
+      const hookChecks = await loadHookChecks(config.hookChecks);
       await prepareOutputFolder(config.out);
       const shard = parseShard(options.shard);
       const attempts = positiveInteger('--attempts', options.attempts, 100);
       const connectTimeoutMs = positiveInteger('--connect-timeout', options.connectTimeout, 600_000);
-      const scenario = await pipelineScenario(config);
+      const scenario = await pipelineScenario(config, undefined, hookChecks);
       // Units the workers have finished (BullMQ QueueEvents), ahead of those merged in order.
       let finished = 0;
       // BullMQ is loaded only for a queued run (it takes a good part of a second to load).
@@ -99,6 +106,7 @@ export function registerPipeline(program: Command): void {
       const dependencies = buildPipelineDependencies(config, {
         registry: await builtinRegistry(),
         ...(scenario ? { scenario } : {}),
+        ...(hookChecks ? { hookChecks } : {}),
       });
       const progress = createProgress('pipeline', { unit: 'units' });
       const manifest = await runPipeline(config, dependencies, {

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
+import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
 import { nonNegativeInteger, openAtomicLines } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
 import { outOption, printResult } from '../output.js';
@@ -89,7 +89,8 @@ export function registerSim(program: Command): void {
     )
     .action(async (options: SimRunOptions) => {
       const started = Date.now();
-      const harness = await loadHarnessFile(options.harness);
+      const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
+      const maxStepsPerTurn = parseMaxSteps(options.maxSteps);
       const useModel = options.policy === 'model' || options.endpoint !== undefined;
       if (!['oracle', 'model'].includes(options.policy))
         throw new HarnessAugmentError(`--policy must be oracle or model, got "${options.policy}"`, {
@@ -99,10 +100,12 @@ export function registerSim(program: Command): void {
         throw new HarnessAugmentError('a model policy needs --endpoint and --model', { kind: 'usage' });
       const faults = rate(options.faults);
       const shard = parseShard(options.shard);
-      const scenario = await scenarioFromOptions(options, harness, options.harness);
+      const scenario = await scenarioFromOptions(options, harness, options.harness, hookChecks);
       const simulateOptions: SimulateOptions = {
         scenario,
         harness,
+        ...(hookChecks ? { hookChecks } : {}),
+        ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
         ...(options.episodes !== undefined
           ? { episodes: nonNegativeInteger('--episodes', options.episodes, 10_000_000) }
           : {}),
@@ -135,7 +138,7 @@ export function registerSim(program: Command): void {
       const report = await openAtomicLines(reportFile);
       const variants = options.augment ? await openAtomicLines(variantsFile) : undefined;
       const progress = createProgress('sim', { total: simulateOptions.episodes, unit: 'episodes' });
-      const totals = { episodes: 0, invalid: 0, faults: 0, deviations: 0, augmentSkipped: 0 };
+      const totals = { episodes: 0, invalid: 0, faults: 0, deviations: 0, augmentSkipped: 0, truncated: 0 };
       // Reward names in the order the scenario's scores give them, then the total.
       const rewards = new Map<string, number[]>();
       const add = (name: string, value: number) => {
@@ -147,7 +150,11 @@ export function registerSim(program: Command): void {
       try {
         for await (const episode of simulate(simulateOptions)) {
           totals.episodes++;
-          const validation = validateTrajectory(episode.trajectory, episode.harness);
+          const validation = validateTrajectory(
+            episode.trajectory,
+            episode.harness,
+            hookChecks ? { hookChecks } : {},
+          );
           if (!validation.valid) {
             totals.invalid++;
             if (invalidIds.length < 5) invalidIds.push(episode.id);
@@ -155,6 +162,7 @@ export function registerSim(program: Command): void {
           totals.faults += episode.faults.failed;
           totals.deviations += episode.deviations.length;
           if (episode.augmentSkipped) totals.augmentSkipped++;
+          if (episode.truncatedTurns.length > 0) totals.truncated++;
           const scores = { ...episode.rewards.rewards, total: episode.rewards.total };
           for (const [name, value] of Object.entries(scores)) add(name, value);
           await out.write(`${JSON.stringify(episode.trajectory)}\n`);
@@ -167,6 +175,9 @@ export function registerSim(program: Command): void {
               ...(episode.variant ? { variantId: episode.variant.id } : {}),
               ...(episode.augmentSkipped ? { augmentSkipped: episode.augmentSkipped } : {}),
               ...(episode.deviations.length > 0 ? { deviations: episode.deviations } : {}),
+              ...(episode.truncatedTurns.length > 0
+                ? { truncated: { turns: episode.truncatedTurns, maxStepsPerTurn: episode.maxStepsPerTurn } }
+                : {}),
               task: episode.task,
               details: episode.rewards.details,
             })}\n`,
@@ -191,6 +202,7 @@ export function registerSim(program: Command): void {
         `episodes: ${totals.episodes} (${useModel ? `model ${options.model}` : 'oracle'}${options.augment ? `, augmented with ${options.augment}` : ''}${faults !== undefined ? `, fault rate ${faults}` : ''})`,
         `valid under their harness: ${totals.episodes - totals.invalid} / ${totals.episodes}${invalidIds.length > 0 ? ` (invalid: ${invalidIds.join(', ')}…)` : ''}`,
         `mean rewards: ${[...rewards].map(([name, values]) => `${name} ${mean(values).toFixed(4)}`).join(', ')}`,
+        `truncated at the step limit: ${totals.truncated} / ${totals.episodes}${totals.truncated > 0 ? ' (raise --max-steps)' : ''}`,
         `tool faults: ${totals.faults}; script deviations: ${totals.deviations}${options.augment ? `; episodes without a certified variant: ${totals.augmentSkipped}` : ''}`,
         `out: ${options.out}  report: ${reportFile}${variants ? `  variants: ${variantsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];

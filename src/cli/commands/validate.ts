@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { validateTrajectoriesFile } from '../../trajectory/validate-trajectories-file.js';
+import { withHookChecksOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { exitCodes, printIssues } from '../io.js';
 import { outputMode } from '../output.js';
@@ -14,13 +15,11 @@ interface ValidateOptions {
 }
 
 export function registerValidate(program: Command): void {
-  program
-    .command('validate')
+  withHookChecksOption(program.command('validate'))
     .description('check a harness file, and optionally a trajectories JSONL file under it')
     .argument('<harness>', 'harness file (.yaml, .yml or .json)')
     .option('-t, --trajectories <file>', 'trajectories JSONL file to validate under the harness')
     .option('--no-system-check', 'do not compare system messages with the rendered prompt')
-    .option('--hook-checks <module>', 'a module exporting the custom hook checks the harness names')
     .action(async (harnessFile: string, options: ValidateOptions) => {
       options.json = outputMode().json;
       const hookChecks = await loadHookChecks(options.hookChecks);

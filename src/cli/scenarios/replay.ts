@@ -1,12 +1,16 @@
 // `--scenario replay`: the log-replay scenario from files. `--trajectories` is a JSONL file of logged
 // conversations, each validated under the harness (a bad line is an error naming its line); `--backends`
 // is a YAML or JSON file choosing the tool backends: `recorded`, `{ module: ./tools.ts }`,
-// `{ mcp: { command, args, env } }` or `{ mcp: { url } }`, as the default and per base tool name.
+// `{ mcp: { command, args, env } }` or `{ mcp: { url } }`, as the default and per base tool name, and
+// `servers:` — MCP servers that each answer all their tools (`tools: all`, or a list). One process per
+// server for the whole run (the same server written twice is started once), closed with the scenario.
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { createMcpBackend, type McpBackendFactory } from '../../adapters/mcp/index.js';
+import { createMcpBackend, type McpBackendFactory, type McpServerOptions } from '../../adapters/mcp/index.js';
+import { canonicalJson } from '../../harness/canonical-json.js';
 import { locateIssues, readDocument } from '../../harness/documents.js';
+import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError, type Issue } from '../../harness/issues.js';
 import { fromZodIssues } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
@@ -52,8 +56,23 @@ export const BackendChoiceSchema = z.union(
   { error: 'expected recorded, { module: <path> } or { mcp: { command, args, env } | { url } }' },
 );
 
-/** A `--backends` file: the default backend and backends per base tool name. */
+/** One MCP server of a backends file: started once, it answers every tool it is given. */
+export const McpServerEntrySchema = z.strictObject({
+  mcp: z.union([McpStdioSchema, McpHttpSchema], {
+    error: 'expected { command, args?, env?, cwd? } (stdio) or { url, headers? } (Streamable HTTP)',
+  }),
+  tools: z
+    .union([z.literal('all'), z.array(z.string().min(1)).min(1)])
+    .default('all')
+    .describe('The base tools it answers: `all` (every tool it lists) or a list of names it lists.'),
+});
+
+/**
+ * A `--backends` file: MCP servers (each one process, answering all its tools), the default backend, and
+ * backends per base tool name. A tool is answered by the one entry that names it, else by the default.
+ */
 export const BackendsFileSchema = z.strictObject({
+  servers: z.record(z.string().min(1), McpServerEntrySchema).default({}),
   default: BackendChoiceSchema.default('recorded'),
   tools: z.record(z.string().min(1), BackendChoiceSchema).default({}),
 });
@@ -70,7 +89,11 @@ const usage = (message: string) => new HarnessAugmentError(message, { kind: 'usa
  * @example
  * const trajectories = await readReplayTrajectories('fixtures/helpdesk/trajectories.jsonl', harness);
  */
-export async function readReplayTrajectories(file: string, harness: Harness): Promise<Trajectory[]> {
+export async function readReplayTrajectories(
+  file: string,
+  harness: Harness,
+  hookChecks?: HookCheckRegistry,
+): Promise<Trajectory[]> {
   const trajectories: Trajectory[] = [];
   const issues: Issue[] = [];
   const lines = new Map<string, number>();
@@ -79,7 +102,7 @@ export async function readReplayTrajectories(file: string, harness: Harness): Pr
       issues.push({ ...record.issue, file, line: record.line });
       continue;
     }
-    const validation = validateTrajectory(record.value, harness);
+    const validation = validateTrajectory(record.value, harness, hookChecks ? { hookChecks } : {});
     const located = (issue: Issue) => ({ ...issue, file, line: record.line });
     if (!validation.valid || !validation.trajectory) {
       issues.push(...validation.issues.map(located));
@@ -156,6 +179,8 @@ async function importToolModule(file: string, where: string): Promise<ToolModule
 export async function buildBackends(
   file: string,
   backends: BackendsFile,
+  /** The harness's tools: a server's `tools: all` answers those of them it lists. */
+  harnessTools?: ReadonlySet<string>,
 ): Promise<{
   default: ToolBackendChoice;
   tools: Record<string, ToolBackendChoice>;
@@ -164,6 +189,29 @@ export async function buildBackends(
   const folder = dirname(resolve(file));
   const opened: McpBackendFactory[] = [];
   const modules = new Map<string, ToolBackendFactory>();
+  // One process per server: the same server written twice (per tool, in the old one-entry-per-tool style)
+  // is started once.
+  const servers = new Map<string, McpBackendFactory>();
+  const mcpServer = async (server: Extract<BackendChoice, { mcp: unknown }>['mcp']) => {
+    const options: McpServerOptions =
+      'url' in server
+        ? { url: server.url, headers: server.headers }
+        : {
+            command: server.command,
+            args: server.args,
+            env: server.env,
+            ...(server.cwd ? { cwd: resolve(folder, server.cwd) } : {}),
+          };
+    const key = canonicalJson(options);
+    let factory = servers.get(key);
+    if (!factory) {
+      factory = createMcpBackend(options);
+      servers.set(key, factory);
+      opened.push(factory);
+      await factory.connect();
+    }
+    return factory;
+  };
   const build = async (choice: BackendChoice, where: string): Promise<ToolBackendChoice> => {
     if (choice === 'recorded') return 'recorded';
     if ('module' in choice) {
@@ -176,24 +224,35 @@ export async function buildBackends(
       }
       return factory;
     }
-    const server = choice.mcp;
-    const factory = createMcpBackend(
-      'url' in server
-        ? { url: server.url, headers: server.headers }
-        : {
-            command: server.command,
-            args: server.args,
-            env: server.env,
-            ...(server.cwd ? { cwd: resolve(folder, server.cwd) } : {}),
-          },
-    );
-    opened.push(factory);
-    await factory.connect();
-    return factory;
+    return mcpServer(choice.mcp);
   };
   try {
     const fallback = await build(backends.default, `${file}: default`);
     const tools: Record<string, ToolBackendChoice> = {};
+    const claimedBy = new Map<string, string>();
+    for (const name of Object.keys(backends.servers).sort()) {
+      const entry = backends.servers[name]!;
+      const factory = await mcpServer(entry.mcp);
+      const listed = factory.tools;
+      const wanted =
+        entry.tools === 'all'
+          ? listed.filter((tool) => !harnessTools || harnessTools.has(tool))
+          : [...entry.tools].sort();
+      const missing = wanted.filter((tool) => !listed.includes(tool));
+      if (missing.length > 0)
+        throw usage(
+          `${file}: servers.${name}: the server does not list ${missing.map((tool) => `"${tool}"`).join(', ')} (it lists ${listed.join(', ') || 'no tool'})`,
+        );
+      for (const tool of wanted) {
+        const earlier = claimedBy.get(tool) ?? (Object.hasOwn(backends.tools, tool) ? 'tools' : undefined);
+        if (earlier !== undefined)
+          throw usage(
+            `${file}: tool "${tool}" is answered by both servers.${name} and ${earlier === 'tools' ? `tools.${tool}` : `servers.${earlier}`}; name it in one place`,
+          );
+        claimedBy.set(tool, name);
+        tools[tool] = factory;
+      }
+    }
     for (const name of Object.keys(backends.tools).sort())
       tools[name] = await build(backends.tools[name]!, `${file}: tools.${name}`);
     return { default: fallback, tools, opened };
@@ -224,14 +283,24 @@ export const loadReplayScenario: ScenarioLoader = async (input) => {
   if (!input.trajectories)
     throw usage('--scenario replay needs --trajectories <file.jsonl>: the logged conversations to replay');
   const cwd = input.cwd ?? process.cwd();
-  const trajectories = await readReplayTrajectories(resolve(cwd, input.trajectories), input.harness);
+  const trajectories = await readReplayTrajectories(
+    resolve(cwd, input.trajectories),
+    input.harness,
+    input.hookChecks,
+  );
   const player = parsePlayer(input.player);
-  if (!input.backends) return createReplayScenario({ trajectories, player });
+  const checks = input.hookChecks ? { hookChecks: input.hookChecks } : {};
+  if (!input.backends) return createReplayScenario({ trajectories, player, ...checks });
   const file = resolve(cwd, input.backends);
-  const built = await buildBackends(file, await readBackendsFile(file));
+  const built = await buildBackends(
+    file,
+    await readBackendsFile(file),
+    new Set(input.harness.tools.items.map((tool) => tool.name)),
+  );
   const scenario = createReplayScenario({
     trajectories,
     player,
+    ...checks,
     backends: { default: built.default, tools: built.tools },
   });
   const issues = scenario.check(input.harness).filter((issue) => issue.path[0] === 'backends');

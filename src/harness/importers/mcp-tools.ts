@@ -30,7 +30,37 @@ export interface McpTool {
   inputSchema: { type: 'object'; [keyword: string]: unknown };
   outputSchema?: { [keyword: string]: unknown };
   annotations?: McpToolAnnotations;
+  /** How the tool runs, e.g. `{ taskSupport: 'forbidden' }` (protocol 2025-11-25). */
+  execution?: Record<string, unknown>;
+  icons?: Array<Record<string, unknown>>;
   _meta?: Record<string, unknown>;
+  /** Fields of later protocol revisions are kept as they are. */
+  [field: string]: unknown;
+}
+
+/** The MCP Tool fields a harness tool models; every other field is kept in `tool.mcp.fields`. */
+const modelled: Record<string, (tool: Tool) => unknown> = {
+  name: (tool) => tool.name,
+  title: (tool) => tool.title,
+  description: (tool) => tool.description,
+  inputSchema: (tool) => structuredClone(tool.parameters),
+  outputSchema: (tool) => (tool.outputSchema === undefined ? undefined : structuredClone(tool.outputSchema)),
+  annotations: (tool) => (tool.annotations === undefined ? undefined : structuredClone(tool.annotations)),
+};
+
+/**
+ * What a listed tool holds beyond the harness fields: its key order, the fields no harness field models,
+ * and the modelled ones the harness could not keep as given (an empty or null title or description).
+ */
+function keptMcpFields(entry: Record<string, unknown>, tool: Omit<Tool, 'mcp'>): NonNullable<Tool['mcp']> {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entry)) {
+    const model = Object.hasOwn(modelled, key) ? modelled[key] : undefined;
+    if (!model) fields[key] = structuredClone(value);
+    else if (JSON.stringify(model(tool as Tool)) !== JSON.stringify(value))
+      fields[key] = structuredClone(value);
+  }
+  return { order: Object.keys(entry), fields };
 }
 
 /** The result of an MCP `tools/list` request; `nextCursor` is set when more pages follow. */
@@ -135,14 +165,19 @@ export function safeImportMcpTools(result: unknown): SafeResult<Tool[]> {
     if (name === undefined || parameters === undefined) return;
     named.push({ name, path: at('name') });
     // MCP's display-name order is title, annotations.title, name; a harness tool needs a description.
-    tools.push({
+    const tool: Tool = {
       name,
       description: description ?? title ?? annotationTitle ?? name,
       parameters,
       ...(title === undefined ? {} : { title }),
       ...(isPlainObject(entry.annotations) ? { annotations: structuredClone(entry.annotations) } : {}),
       ...(outputSchema === undefined ? {} : { outputSchema }),
-    });
+    };
+    // Only what the plain export would not write back: a tool exported from a harness imports as it was.
+    const kept = keptMcpFields(entry, tool);
+    const plain = Object.keys(exportMcpTool(tool));
+    const asPlain = Object.keys(kept.fields).length === 0 && kept.order.join() === plain.join();
+    tools.push(asPlain ? tool : { ...tool, mcp: kept });
   });
   checkDuplicateNames(named, issues);
   return issues.length > 0 ? { success: false, issues } : { success: true, data: tools };
@@ -150,8 +185,9 @@ export function safeImportMcpTools(result: unknown): SafeResult<Tool[]> {
 
 /**
  * Reads an MCP `tools/list` result, bare or inside its JSON-RPC response, into harness tools; throws a
- * HarnessAugmentError listing every issue. `title`, `annotations` and `outputSchema` are kept on the
- * harness tool (and written back by `exportMcpTools`); `icons` and `_meta` are not.
+ * HarnessAugmentError listing every issue. `title`, `annotations` and `outputSchema` are harness fields;
+ * every other field of the MCP Tool (`execution`, `icons`, `_meta`, fields of later revisions) and the
+ * key order are kept in `tool.mcp`, so that `exportMcpTools` writes each tool back byte for byte.
  *
  * @example
  * const tools = importMcpTools(JSON.parse(await readFile('tools-list.json', 'utf8')));
@@ -177,18 +213,41 @@ export function exportMcpTools(tools: Tool[]): { tools: McpTool[] } {
   const issues = checkToolsForExport(tools);
   if (issues.length > 0)
     throw new HarnessAugmentError(`cannot export tools to MCP: ${issues.length} issue(s)`, { issues });
+  return { tools: tools.map((tool) => (tool.mcp ? asListed(tool, tool.mcp) : exportMcpTool(tool))) };
+}
+
+/** A harness tool as an MCP Tool, in the protocol's field order. */
+function exportMcpTool(tool: Tool): McpTool {
   return {
-    tools: tools.map((tool) => ({
-      name: tool.name,
-      ...(tool.title === undefined ? {} : { title: tool.title }),
-      description: tool.description,
-      inputSchema: structuredClone(tool.parameters) as McpTool['inputSchema'],
-      ...(tool.outputSchema === undefined ? {} : { outputSchema: structuredClone(tool.outputSchema) }),
-      ...(tool.annotations === undefined
-        ? {}
-        : { annotations: structuredClone(tool.annotations) as McpToolAnnotations }),
-    })),
+    name: tool.name,
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    description: tool.description,
+    inputSchema: structuredClone(tool.parameters) as McpTool['inputSchema'],
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: structuredClone(tool.outputSchema) }),
+    ...(tool.annotations === undefined
+      ? {}
+      : { annotations: structuredClone(tool.annotations) as McpToolAnnotations }),
   };
+}
+
+/**
+ * A tool imported from MCP, written back in its listed key order: the harness's current value of each
+ * modelled field (a renamed tool has its new name), the kept value of every other, then modelled fields
+ * it gained since (a description it had none of is left out, as it was the importer's stand-in).
+ */
+function asListed(tool: Tool, kept: NonNullable<Tool['mcp']>): McpTool {
+  const out: Record<string, unknown> = {};
+  for (const key of kept.order) {
+    const model = Object.hasOwn(modelled, key) ? modelled[key] : undefined;
+    const value = Object.hasOwn(kept.fields, key) ? structuredClone(kept.fields[key]) : model?.(tool);
+    if (value !== undefined) out[key] = value;
+  }
+  for (const [key, model] of Object.entries(modelled)) {
+    if (kept.order.includes(key) || key === 'description') continue;
+    const value = model(tool);
+    if (value !== undefined) out[key] = value;
+  }
+  return out as McpTool;
 }
 
 function failure(issue: Issue): SafeResult<Tool[]> {

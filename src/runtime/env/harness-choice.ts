@@ -5,6 +5,7 @@ import type { Plan } from '../../augment/plan.js';
 import { type PolicyInput, severityValue } from '../../augment/policy.js';
 import { createRegistry, type Registry } from '../../augment/registry.js';
 import { resolvePolicy } from '../../augment/resolve-policy.js';
+import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { safeParseHarness } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Relabel } from '../../trajectory/relabel.js';
@@ -75,6 +76,8 @@ export interface ChooseHarnessOptions {
   /** The run seed (variants draw from `${seed}/${gold.id}/${variantIndex}`, as in `hsa sim run`). */
   seed: string;
   plans: PlanCache;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
 }
 
 /**
@@ -89,7 +92,10 @@ export async function chooseHarness(
 ): Promise<ChosenHarness> {
   if (choice === undefined || choice === 'original') return { harness: options.base };
   if ('variant' in choice) {
-    const parsed = safeParseHarness(choice.variant.harness);
+    const parsed = safeParseHarness(
+      choice.variant.harness,
+      options.hookChecks ? { hookChecks: options.hookChecks } : {},
+    );
     if (!parsed.success)
       throw new EnvError(
         400,
@@ -118,6 +124,7 @@ export async function chooseHarness(
     { plan, severity },
     options.seed,
     choice.variant_index ?? 0,
+    options.hookChecks,
   );
   if ('harness' in found) return { harness: found.harness, relabel: found.relabel, variantId: found.id };
   return { harness: options.base, augmentSkipped: found.skipped };

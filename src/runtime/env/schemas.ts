@@ -160,6 +160,8 @@ export interface ResetResponse {
     entry_id: string;
     seed: string;
     index: number;
+    /** The step limit of each user turn of this episode. */
+    max_steps_per_turn: number;
     /** The episode's public labels (its kind, its language), as the scenario gives them. */
     labels?: Record<string, unknown>;
     variant_id?: string;
@@ -181,6 +183,8 @@ export interface StepResponse {
     turn: number;
     /** How that turn ended, when this step ended it. */
     end?: TurnEnd;
+    /** True when the step limit cut the turn (`end` is `step_limit`): the turn is truncated, not finished. */
+    truncated?: boolean;
     /** Hooks that failed during this step (and during any viewer message it sent next). */
     hook_events: HookEventRecord[];
   };

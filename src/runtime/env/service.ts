@@ -8,6 +8,7 @@ import type { PolicyInput } from '../../augment/policy.js';
 import { presets } from '../../augment/presets.js';
 import type { Registry } from '../../augment/registry.js';
 import { hashHarness } from '../../harness/hash.js';
+import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Relabel } from '../../trajectory/relabel.js';
@@ -19,6 +20,7 @@ import type { PlannedEpisode, Scenario, ScenarioEpisode, ScenarioScore, ToolBack
 import { scoreScenarioEpisode } from '../score-scenario.js';
 import { withGold } from '../sim/play.js';
 import { assertScenarioRuns } from '../sim/simulate.js';
+import { stepLimitFor } from '../step-limit.js';
 import type { ToolRuntime } from '../tool-runtime.js';
 import { variantTools } from '../variant-tools.js';
 import { EnvError } from './env-error.js';
@@ -57,8 +59,13 @@ export interface EnvServiceOptions {
   registry?: Registry;
   /** Tag in episode ids (`ep-<instance>-<n>`), so that a restarted server does not answer for old ids. */
   instance?: string;
-  /** Most assistant messages in one user turn (default 12, as in the simulator). */
+  /**
+   * Most assistant messages in one user turn (default, as in the simulator: `stepLimitFor`, at least the
+   * episode's longest gold turn). A cut turn ends `step_limit`, its step says `truncated`.
+   */
   maxStepsPerTurn?: number;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
 }
 
 /** The environment protocol, in process. */
@@ -124,6 +131,10 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
     idPrefix: options.instance ? `ep-${options.instance}-` : 'ep-',
   });
   const plans = createPlanCache(options.policies ?? presets, options.registry);
+  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
+  const askedLimit =
+    options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {};
+  if (options.maxStepsPerTurn !== undefined) stepLimitFor(options.maxStepsPerTurn);
   const planBySeed = new Map<string, Promise<readonly PlannedEpisode[]>>();
 
   /** The episodes one seed plans: the scenario's default count, ids `env-…` where it numbers them. */
@@ -210,8 +221,16 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
         const made = await scenario.episode(planned, context);
         // A sampled variant carries the gold over: the scenario's own, or its oracle's play.
         const augmented = typeof parsed.harness === 'object' && 'augment' in parsed.harness;
-        const episodeForChoice = augmented ? await withGold(scenario, made, context) : made;
-        const chosen = await chooseHarness(parsed.harness, { base, episode: episodeForChoice, seed, plans });
+        const episodeForChoice = augmented
+          ? await withGold(scenario, made, context, { ...checks, ...askedLimit })
+          : made;
+        const chosen = await chooseHarness(parsed.harness, {
+          base,
+          episode: episodeForChoice,
+          seed,
+          plans,
+          ...checks,
+        });
         if (parsed.variant_id !== undefined && parsed.variant_id !== chosen.variantId)
           throw new EnvError(
             409,
@@ -224,7 +243,8 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
           harness: chosen.harness,
           context: made.context,
           tools: toolsFor(held, chosen, seed, made, faults?.rate),
-          ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+          maxStepsPerTurn: stepLimitFor(options.maxStepsPerTurn, made.gold),
+          ...checks,
         });
         const live: LiveEpisode = {
           id: store.nextId(),
@@ -260,6 +280,7 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
             entry_id: made.id,
             seed,
             index,
+            max_steps_per_turn: episode.maxStepsPerTurn,
             ...(made.labels ? { labels: made.labels } : {}),
             ...(chosen.variantId ? { variant_id: chosen.variantId } : {}),
             ...(chosen.augmentSkipped ? { augment_skipped: chosen.augmentSkipped } : {}),
@@ -314,6 +335,7 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
           info: {
             turn,
             ...(observation.end ? { end: observation.end } : {}),
+            ...(observation.end === 'step_limit' ? { truncated: true } : {}),
             hook_events: hookEvents,
           },
         };

@@ -53,16 +53,6 @@ export interface ViewerTurn {
   inputHook?: { event: 'hook_fallback' | 'hook_blocked'; hook: string };
 }
 
-/** Whether a result is a JSON object with a top-level `error`; skill bodies are Markdown, so this is narrower than isToolError. */
-function isErrorObject(content: string): boolean {
-  try {
-    const value: unknown = JSON.parse(content);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value;
-  } catch {
-    return false;
-  }
-}
-
 function namedSkill(rawArguments: string, argument: string): string | undefined {
   try {
     const value: unknown = JSON.parse(rawArguments);
@@ -82,9 +72,8 @@ const endingEvent = (event: HookEvent['event'] | undefined) =>
  * without an `hsa` marker; hook feedback turns belong to the turn they answer. Messages before the first
  * viewer message (the system prompt) belong to no turn.
  *
- * A registry call is `ok` when its result is not marked and not an error (`isToolError`); a loader call is
- * `ok` when its result is not marked and not a JSON error object (its result is the skill's Markdown body);
- * a loader call is accepted, and its skill counted as loaded, when it is `ok` and names a skill of the harness.
+ * A call is `ok` when its result is not marked and not an error (`isToolError`: the backend said it
+ * failed; a text result is a result); a loader call is accepted, and its skill counted as loaded, when it is `ok` and names a skill of the harness.
  *
  * @example
  * const turns = splitTurns(trajectory, harness);
@@ -149,7 +138,6 @@ export function splitTurns(trajectory: Trajectory, harness: Harness): ViewerTurn
         call.status = 'rejected';
         call.rejectedBy = message.hsa.hook;
       } else if (message.hsa) call.status = 'error';
-      else if (call.kind === 'loader') call.status = isErrorObject(message.content) ? 'error' : 'ok';
       else call.status = isToolError(message.content) ? 'error' : 'ok';
       if (
         call.kind === 'loader' &&

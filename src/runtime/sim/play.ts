@@ -2,13 +2,17 @@
 // vocabulary through `variantTools`, with seeded faults where asked), and either a model through the agent
 // loop or the scenario's oracle plays the episode's user turns. The simulator and the teachers call this.
 import { hashHarness } from '../../harness/hash.js';
+import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import type { Harness } from '../../harness/schema.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import { type AgentRunOptions, runAgent } from '../agent-loop.js';
 import type { ChatModel } from '../chat-model.js';
-import type { ToolRecord } from '../episode.js';
+import type { ToolRecord, TurnEnd } from '../episode.js';
 import { type FaultOptions, withFaults } from '../faults.js';
+import { splitTurns } from '../rewards/turns.js';
 import type { Scenario, ScenarioEpisode, ScenarioRunContext, ScenarioVariant } from '../scenario.js';
+import { stepLimitFor, truncatedTurns, truncationDeviation } from '../step-limit.js';
 import type { ToolRuntime } from '../tool-runtime.js';
 import { variantTools } from '../variant-tools.js';
 
@@ -23,16 +27,24 @@ export interface PlayOptions extends ScenarioRunContext {
   faults?: Omit<FaultOptions, 'seed'>;
   /** Assert every hook decision of a scripted oracle (fixture generation). */
   strict?: boolean;
+  /** Most assistant messages per user turn (default: `stepLimitFor`, at least the gold's longest turn). */
   maxStepsPerTurn?: number;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
   signal?: AbortSignal;
 }
 
 export interface PlayedEpisode {
   /** The episode as played, in the played harness's vocabulary. */
   trajectory: Trajectory;
+  /** Where the play left the gold; a truncated turn is one. */
   deviations: string[];
   /** Registry tool calls as they ran. */
   toolLog: readonly ToolRecord[];
+  /** The step limit the episode ran under. */
+  maxStepsPerTurn: number;
+  /** 0-based user turns the step limit cut (also in the trajectory's `meta.truncated`). */
+  truncatedTurns: number[];
 }
 
 /** Counts the registry calls a runtime answers, for oracles that do not report their tool log. */
@@ -49,6 +61,32 @@ function logged(runtime: ToolRuntime, log: ToolRecord[]): ToolRuntime {
       });
       return outcome;
     },
+  };
+}
+
+/**
+ * Marks the turns the step limit cut: a deviation each, and `meta.truncated` on the trajectory, so that a
+ * cut episode is counted as truncated and never read as a whole replay. Without the runtime's turn ends (an
+ * oracle that does not report them), a turn that ended with neither a reply nor a hook's end was cut.
+ */
+function markTruncated(
+  played: Omit<PlayedEpisode, 'maxStepsPerTurn' | 'truncatedTurns'>,
+  turnEnds: readonly (TurnEnd | undefined)[] | undefined,
+  { harness, maxStepsPerTurn }: { harness: Harness; maxStepsPerTurn: number },
+): PlayedEpisode {
+  const cut = turnEnds
+    ? truncatedTurns(turnEnds)
+    : splitTurns(played.trajectory, harness).flatMap((turn) => (turn.ending === 'none' ? [turn.index] : []));
+  if (cut.length === 0) return { ...played, maxStepsPerTurn, truncatedTurns: [] };
+  return {
+    trajectory: {
+      ...played.trajectory,
+      meta: { ...played.trajectory.meta, truncated: { turns: cut, max_steps_per_turn: maxStepsPerTurn } },
+    },
+    deviations: [...played.deviations, ...cut.map((turn) => truncationDeviation(turn, maxStepsPerTurn))],
+    toolLog: played.toolLog,
+    maxStepsPerTurn,
+    truncatedTurns: cut,
   };
 }
 
@@ -73,6 +111,12 @@ export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedE
     let tools = variantTools(backend, options.variant?.relabel);
     if (options.faults) tools = withFaults(tools, { ...options.faults, seed: `${seed}:${episode.id}` });
     const harness = options.variant?.harness ?? base;
+    const maxStepsPerTurn = stepLimitFor(options.maxStepsPerTurn, episode.gold);
+    const shared = {
+      maxStepsPerTurn,
+      ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
     if (options.model) {
       const run = await runAgent({
         harness,
@@ -81,8 +125,7 @@ export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedE
         model: options.model.model,
         viewerMessages: episode.task.turns.map((turn) => turn.viewer),
         request: options.model.request ?? {},
-        ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
+        ...shared,
       });
       const trajectory: Trajectory = {
         ...run.trajectory(episode.id, {
@@ -92,7 +135,10 @@ export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedE
         }),
         harness: { id: harness.id, hash: hashHarness(harness).harness },
       };
-      return { trajectory, deviations: [], toolLog: run.episode.toolLog };
+      return markTruncated({ trajectory, deviations: [], toolLog: run.episode.toolLog }, run.turnEnds, {
+        harness,
+        maxStepsPerTurn,
+      });
     }
     const log: ToolRecord[] = [];
     const result = await scenario.oracle!.play({
@@ -101,10 +147,13 @@ export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedE
       tools: logged(tools, log),
       ...(options.variant ? { variant: options.variant } : {}),
       ...(options.strict ? { strict: true } : {}),
-      ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...shared,
     });
-    return { trajectory: result.trajectory, deviations: result.deviations, toolLog: result.toolLog ?? log };
+    return markTruncated(
+      { trajectory: result.trajectory, deviations: result.deviations, toolLog: result.toolLog ?? log },
+      result.turnEnds,
+      { harness, maxStepsPerTurn },
+    );
   } finally {
     await backend.close?.();
   }
@@ -121,8 +170,9 @@ export async function withGold(
   scenario: Scenario,
   episode: ScenarioEpisode,
   context: ScenarioRunContext,
+  options: Pick<PlayOptions, 'hookChecks' | 'maxStepsPerTurn'> = {},
 ): Promise<ScenarioEpisode> {
   if (episode.gold || !scenario.oracle) return episode;
-  const played = await playScenarioEpisode({ ...context, scenario, episode });
+  const played = await playScenarioEpisode({ ...context, ...options, scenario, episode });
   return { ...episode, gold: played.trajectory };
 }

@@ -5,6 +5,7 @@
 // output is the same for any concurrency and any shard count.
 import { augmentExample } from '../../augment/augment.js';
 import type { Plan } from '../../augment/plan.js';
+import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Relabel } from '../../trajectory/relabel.js';
@@ -42,7 +43,10 @@ export interface SimulateOptions {
   concurrency?: number;
   /** Only episodes whose 0-based position modulo `count` equals `index`. */
   shard?: { index: number; count: number };
+  /** Most assistant messages per user turn (default: `stepLimitFor`, at least the gold's longest turn). */
   maxStepsPerTurn?: number;
+  /** The custom hook checks the harness names (default: none). */
+  hookChecks?: HookCheckRegistry;
   signal?: AbortSignal;
 }
 
@@ -62,7 +66,12 @@ export interface SimulatedEpisode {
   rewards: ScenarioScore;
   /** Registry tool calls that failed (faults), by kind. */
   faults: { failed: number; kinds: Record<string, number> };
+  /** Where the play left the gold (a truncated turn is one). */
   deviations: string[];
+  /** The step limit the episode ran under. */
+  maxStepsPerTurn: number;
+  /** 0-based user turns the step limit cut: the episode is truncated, not a whole replay. */
+  truncatedTurns: number[];
 }
 
 /** Variant indexes tried before an episode falls back to the base harness. */
@@ -84,6 +93,7 @@ export async function variantFor(
   augment: { plan: Plan; severity?: number },
   seed: string,
   start = 0,
+  hookChecks?: HookCheckRegistry,
 ): Promise<{ harness: Harness; relabel: Relabel; id: string; ops: string[] } | { skipped: string }> {
   if (!episode.gold) return { skipped: NO_GOLD_TO_CARRY };
   let reason = 'no certified variant';
@@ -94,6 +104,7 @@ export async function variantFor(
         plan: augment.plan,
         seed,
         ...(augment.severity !== undefined ? { severity: augment.severity } : {}),
+        ...(hookChecks ? { hookChecks } : {}),
       });
     } catch (error) {
       // An operator that throws on this example counts as one failed attempt.
@@ -125,8 +136,12 @@ async function simulateOne(
   const context = { base, seed };
   const made = await scenario.episode(planned, context);
   // A variant carries the gold over: the scenario's own, or its oracle's play under the base harness.
-  const episode = options.augment ? await withGold(scenario, made, context) : made;
-  const variant = options.augment ? await variantFor(base, episode, options.augment, seed) : undefined;
+  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
+  const limit = options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {};
+  const episode = options.augment ? await withGold(scenario, made, context, { ...checks, ...limit }) : made;
+  const variant = options.augment
+    ? await variantFor(base, episode, options.augment, seed, 0, options.hookChecks)
+    : undefined;
   const live =
     variant && 'harness' in variant
       ? { id: variant.id, harness: variant.harness, relabel: variant.relabel }
@@ -139,7 +154,8 @@ async function simulateOne(
     ...(options.model ? { model: options.model } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.strict ? { strict: true } : {}),
-    ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+    ...checks,
+    ...limit,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const kinds: Record<string, number> = {};
@@ -158,6 +174,8 @@ async function simulateOne(
     }),
     faults: { failed: Object.values(kinds).reduce((sum, count) => sum + count, 0), kinds },
     deviations: played.deviations,
+    maxStepsPerTurn: played.maxStepsPerTurn,
+    truncatedTurns: played.truncatedTurns,
   };
   if (variant && 'harness' in variant)
     result.variant = { id: variant.id, relabel: variant.relabel, ops: variant.ops };

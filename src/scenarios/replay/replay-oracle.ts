@@ -57,6 +57,7 @@ export function replayOracle(player: ReplayPlayer = 'gold'): ScenarioOracle {
         context: input.episode.context,
         tools: input.tools,
         ...(input.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: input.maxStepsPerTurn } : {}),
+        ...(input.hookChecks ? { hookChecks: input.hookChecks } : {}),
       });
       try {
         for (const [turn, text] of viewerMessages(script).entries()) {
@@ -78,7 +79,7 @@ export function replayOracle(player: ReplayPlayer = 'gold'): ScenarioOracle {
         ...episode.trajectory(input.episode.id, meta),
         harness: { id: harness.id, hash: hashHarness(harness).harness },
       };
-      return { trajectory, deviations, toolLog: episode.toolLog };
+      return { trajectory, deviations, toolLog: episode.toolLog, turnEnds: episode.turnEnds };
     },
   };
 }

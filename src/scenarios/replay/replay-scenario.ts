@@ -2,6 +2,7 @@
 // user turns and request context; its gold trajectory as the label), the tools are answered by backends
 // chosen per tool (the logged results by default), and the oracle replays the gold through the runtime.
 import { createRandom } from '../../augment/random.js';
+import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError, type Issue } from '../../harness/issues.js';
 import type { Harness } from '../../harness/schema.js';
 import type { ToolBackendFactory } from '../../runtime/backends/backend-factory.js';
@@ -38,6 +39,8 @@ export interface ReplayScenarioOptions {
   player?: ReplayPlayer;
   /** Rewards instead of the generic ones. */
   rewards?: ScenarioRewards;
+  /** The custom hook checks the harness names, for checking the logs under it (default: none). */
+  hookChecks?: HookCheckRegistry;
 }
 
 /** A planned replay episode: which logged conversation, and which pass over the log it belongs to. */
@@ -114,6 +117,7 @@ export function createReplayScenario(options: ReplayScenarioOptions): ReplayScen
   const perTool = options.backends?.tools ?? {};
   const player = options.player ?? 'gold';
   const oracle = replayOracle(player);
+  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
   let everyResult: ReturnType<typeof recordedResults> | undefined;
   const totals: RecordedStats = { calls: 0, hits: 0, misses: 0, missesByTool: {} };
 
@@ -149,7 +153,7 @@ export function createReplayScenario(options: ReplayScenarioOptions): ReplayScen
           });
       }
       trajectories.forEach((trajectory, index) => {
-        for (const issue of validateTrajectory(trajectory, harness).issues)
+        for (const issue of validateTrajectory(trajectory, harness, checks).issues)
           issues.push({ ...issue, path: ['trajectories', index, ...issue.path] });
       });
       return issues;

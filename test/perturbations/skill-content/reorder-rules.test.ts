@@ -25,7 +25,8 @@ describe('skill-content/reorder-rules', () => {
   it('shuffles the rules of a share of the bodies (golden)', async () => {
     const result = applied(await applyOperator(reorderRules, harness, { rng: 'golden', severity: 1 }));
     expect(result.harness.skills.items.map((skill) => skill.body)).toEqual([
-      '- Call `find_flights` before offering a flight.\n- Never promise a seat before `hold_seat` succeeds.\n- Quote fares exactly as `find_flights` returns them.',
+      // "before" and two tools named in turn: a procedure, kept as written (version 3).
+      '- Call `find_flights` before offering a flight.\n- Quote fares exactly as `find_flights` returns them.\n- Never promise a seat before `hold_seat` succeeds.',
       '- State weights in kilograms.\n- Use `get_baggage_policy` with the fare class.',
       'Apologise once, then move to the fix. Pair it with rebooking.',
     ]);

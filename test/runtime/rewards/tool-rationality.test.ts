@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MALFORMED_OUTPUT_MARK } from '../../../src/runtime/faults.js';
 import { toolRationalityReward } from '../../../src/runtime/rewards/tool-rationality.js';
 import {
   call,
@@ -148,7 +149,8 @@ describe('toolRationalityReward', () => {
         call(price, { link_id: 4 }, 'c1'),
         result('c1', toolError('timeout')),
         call(price, { link_id: 4 }, 'c2'),
-        result('c2', 'not json at all'),
+        // An injected malformed-output fault (a text result is a result, this one is marked as garbled).
+        result('c2', `{"link_id":4,"pri${MALFORMED_OUTPUT_MARK}`),
         ...priceLookup('c3'),
         reply('¥69.'),
       ),
