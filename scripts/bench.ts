@@ -6,10 +6,14 @@
 // ratios new / old. Timings are reported, never asserted: a benchmark decides nothing in the test suite.
 //
 // Knobs (environment): BENCH_EXAMPLES (fixture trajectories per policy, default 100), BENCH_VARIANTS
-// (default 8), BENCH_RSS_INPUTS (default 10000,100000), BENCH_WORKERS (default 2), BENCH_PIPELINE_UNITS
-// (default 500), BENCH_SKIP (comma list of sections to leave out: policies, memory, workers, pipeline,
-// simulate, latency).
+// (default 8), BENCH_RSS_INPUTS (default 10000,100000), BENCH_RSS_POLICY (default identity), BENCH_WORKERS
+// (default 2), BENCH_PIPELINE_UNITS (default 500), BENCH_SKIP (comma list of sections to leave out:
+// policies, masking, memory, workers, pipeline, simulate, latency, startup, start).
+//
+// Child processes (the masking baseline, start-up, `npm start`) are timed by their CPU seconds as the kernel
+// counts them for this process's waited-for children (/proc/self/stat cutime + cstime, Linux).
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname } from 'node:path';
@@ -29,6 +33,22 @@ const workers = Number(process.env.BENCH_WORKERS ?? 2);
 const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 const outFile = process.env.BENCH_OUT ?? 'out/bench.json';
 const pipelineUnits = Number(process.env.BENCH_PIPELINE_UNITS ?? 500);
+const rssPolicy = process.env.BENCH_RSS_POLICY ?? 'identity';
+
+/** CPU seconds (user + system) of this process's children that have exited, from /proc/self/stat. */
+function childrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 16 and 17 of stat(5) (cutime, cstime), counted from the state field (3): indexes 13 and 14.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/** Runs a command to its end and returns the CPU seconds it and its children used. */
+async function childCpu(file: string, args: string[]): Promise<{ cpuSeconds: number; stdout: string }> {
+  const before = childrenCpuSeconds();
+  const { stdout } = await run(file, args, { maxBuffer: 64 << 20 });
+  return { cpuSeconds: childrenCpuSeconds() - before, stdout };
+}
 
 const cpuSeconds = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
@@ -96,6 +116,43 @@ if (!skip.has('policies')) {
   results.policies = policies;
 }
 
+if (!skip.has('masking')) {
+  // Function masking (Hammer's idea, re-implemented in Python: scripts/bench/function-masking.py) on the
+  // same input lines and variant count, against augment's tools-only figure of this run.
+  await mkdir('out/bench', { recursive: true });
+  const source = 'out/bench/masking-input.jsonl';
+  await writeFile(source, `${inputLines.join('\n')}\n`);
+  const python = process.env.BENCH_PYTHON ?? 'python3';
+  const measured = await childCpu(python, [
+    'scripts/bench/function-masking.py',
+    source,
+    String(variants),
+    String(examples),
+    'out/bench/masking-output.jsonl',
+  ]);
+  const figure = JSON.parse(measured.stdout.trim()) as { rows: number; bytes: number; cpuSeconds: number };
+  const masking = {
+    rows: figure.rows,
+    inProcessCpuSeconds: figure.cpuSeconds,
+    cpuSeconds: measured.cpuSeconds,
+    rowsPerCpuSecond: figure.rows / measured.cpuSeconds,
+  };
+  const toolsOnly = (results.policies as Record<string, { rowsPerCpuSecond: number }> | undefined)?.[
+    'tools-only'
+  ];
+  results.masking = {
+    ...masking,
+    ...(toolsOnly ? { toolsOnlyVsMasking: toolsOnly.rowsPerCpuSecond / masking.rowsPerCpuSecond } : {}),
+  };
+  console.log(
+    `function masking (Python baseline): ${masking.rows} rows, ${masking.rowsPerCpuSecond.toFixed(0)} rows/CPU-s ` +
+      `(interpreter start-up included)` +
+      (toolsOnly
+        ? `; augment tools-only is ${(toolsOnly.rowsPerCpuSecond / masking.rowsPerCpuSecond).toFixed(3)}× its rows/CPU-s`
+        : ''),
+  );
+}
+
 async function child(args: string[]): Promise<Record<string, number>> {
   const { stdout } = await run(
     process.execPath,
@@ -108,16 +165,16 @@ async function child(args: string[]): Promise<Record<string, number>> {
 if (!skip.has('memory')) {
   const memory: Array<Record<string, number>> = [];
   for (const inputs of rssInputs) {
-    const figure = await child(['--inputs', String(inputs), '--policy', 'identity', '--variants', '1']);
+    const figure = await child(['--inputs', String(inputs), '--policy', rssPolicy, '--variants', '1']);
     memory.push(figure);
     console.log(
-      `peak RSS, identity --variants 1, ${inputs} input rows: ${figure.maxRssMB?.toFixed(0)} MB ` +
+      `peak RSS, ${rssPolicy} --variants 1, ${inputs} input rows: ${figure.maxRssMB?.toFixed(0)} MB ` +
         `(${figure.rows} rows, ${figure.cpuSeconds?.toFixed(1)} CPU-s)`,
     );
   }
   const first = memory[0]?.maxRssMB ?? 0;
   const last = memory.at(-1)?.maxRssMB ?? 0;
-  results.memory = { runs: memory, growth: last / first };
+  results.memory = { policy: rssPolicy, runs: memory, growth: last / first };
   console.log(
     `peak RSS growth ${rssInputs.at(0)} → ${rssInputs.at(-1)} input rows: ${(last / first).toFixed(2)}×`,
   );
@@ -149,10 +206,42 @@ if (!skip.has('workers')) {
   };
   const one = await timed(1);
   const many = await timed(workers);
-  results.workers = { one, many, count: workers, speedUp: one.wallSeconds / many.wallSeconds };
+  // `hsa augment --workers N`: worker threads in one process (CPU of the whole process, threads included).
+  const threaded = async (count: number) =>
+    child([
+      '--inputs',
+      String(examples),
+      '--policy',
+      'tools-only',
+      '--variants',
+      String(variants),
+      '--workers',
+      String(count),
+    ]);
+  const oneThread = await threaded(1);
+  const manyThreads = await threaded(workers);
+  results.workers = {
+    one,
+    many,
+    count: workers,
+    speedUp: one.wallSeconds / many.wallSeconds,
+    threads: {
+      one: oneThread,
+      many: manyThreads,
+      cpuRatio: (manyThreads.cpuSeconds ?? 0) / (oneThread.cpuSeconds ?? 1),
+      wallRatio: (manyThreads.wallSeconds ?? 0) / (oneThread.wallSeconds ?? 1),
+      sameBytes: manyThreads.sha256 === oneThread.sha256,
+    },
+  };
   console.log(
     `shard processes, tools-only: 1 → ${workers}: wall ${one.wallSeconds.toFixed(1)} s → ${many.wallSeconds.toFixed(1)} s, ` +
       `speed-up ${(one.wallSeconds / many.wallSeconds).toFixed(2)}× (available parallelism ${availableParallelism()})`,
+  );
+  console.log(
+    `--workers 1 → ${workers}, tools-only: CPU ${oneThread.cpuSeconds?.toFixed(1)} s → ${manyThreads.cpuSeconds?.toFixed(1)} s ` +
+      `(${((manyThreads.cpuSeconds ?? 0) / (oneThread.cpuSeconds ?? 1)).toFixed(2)}×), wall ` +
+      `${oneThread.wallSeconds?.toFixed(1)} s → ${manyThreads.wallSeconds?.toFixed(1)} s, ` +
+      `${manyThreads.sha256 === oneThread.sha256 ? 'same bytes' : 'DIFFERENT BYTES'}`,
   );
 }
 
@@ -174,13 +263,22 @@ if (!skip.has('simulate')) {
   const { createLivestreamScenario } = await import('../src/scenarios/livestream/index.js');
   const scenario = createLivestreamScenario();
   const simulated: Record<string, unknown> = {};
+  const hat = { plan: compilePolicy(parsePolicy(presets.hat), registry) };
   for (const [label, options] of [
     ['base harness', {}],
     ['20% tool faults', { faults: { rate: 0.2 } }],
+    ['augment hat', { augment: hat }],
   ] as const) {
     const started = process.cpuUsage();
     let episodes = 0;
-    for await (const _episode of simulate({ scenario, harness, episodes: 1000, seed: 'bench', ...options }))
+    const episodesWanted = label === 'augment hat' ? 100 : 1000;
+    for await (const _episode of simulate({
+      scenario,
+      harness,
+      episodes: episodesWanted,
+      seed: 'bench',
+      ...options,
+    }))
       episodes++;
     const seconds = cpuSeconds(started);
     simulated[label] = { episodes, cpuSeconds: seconds, episodesPerCpuSecond: episodes / seconds };
@@ -231,6 +329,28 @@ if (!skip.has('latency')) {
   console.log(
     `latency replay overhead: ${report.turns} turns, ${report.modelCalls} model calls; loop overhead per turn mean ${report.overheadPerTurn.mean.toFixed(3)} ms, P50 ${report.overheadPerTurn.p50.toFixed(3)} ms, P99 ${report.overheadPerTurn.p99.toFixed(3)} ms; whole turn with the instant model (request building included) mean ${report.turn.mean.toFixed(3)} ms, P99 ${report.turn.p99.toFixed(3)} ms`,
   );
+}
+
+if (!skip.has('startup')) {
+  // Start-up of the CLI from source (through tsx, as `npm exec` runs it in this repository): the CPU of a
+  // command that does nothing but parse its arguments.
+  const startup: Record<string, number> = {};
+  for (const [label, args] of [
+    ['hsa --help', ['--help']],
+    ['hsa augment --help', ['augment', '--help']],
+  ] as const) {
+    const measured = await childCpu(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args]);
+    startup[label] = measured.cpuSeconds;
+    console.log(`start-up, ${label}: ${measured.cpuSeconds.toFixed(2)} CPU-s`);
+  }
+  results.startup = startup;
+}
+
+if (!skip.has('start')) {
+  // `npm start`: the whole bundled job (validate, pipeline, exports, benchmark set) in a child process.
+  const measured = await childCpu(process.execPath, ['--import', 'tsx', 'scripts/start.ts']);
+  results.start = { cpuSeconds: measured.cpuSeconds };
+  console.log(`npm start: ${measured.cpuSeconds.toFixed(1)} CPU-s`);
 }
 
 await mkdir(dirname(outFile), { recursive: true });

@@ -2,7 +2,11 @@
 // fixture's lines cycled, each copy with its own id) through `augment`, counts the output bytes without
 // keeping them, and prints one JSON line: rows, bytes, CPU seconds and peak RSS (resourceUsage().maxRSS).
 //
-//   tsx scripts/bench/augment-child.ts --inputs 10000 --policy identity --variants 1 [--shard 0/2]
+//   tsx scripts/bench/augment-child.ts --inputs 10000 --policy identity --variants 1 [--shard 0/2] [--workers 2]
+//
+// With --workers N (N > 1) the variants run in the CLI's worker threads (`hsa augment --workers N`); the
+// CPU seconds are the whole process's, threads included.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { builtinOperators } from '../../perturbations/index.js';
@@ -10,7 +14,9 @@ import { augment } from '../../src/augment/augment.js';
 import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
 import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
+import { defaultVariantPoolSize } from '../../src/augment/variant-pool.js';
 import { parseShard } from '../../src/cli/shard.js';
+import { createAugmentPool } from '../../src/cli/workers/augment-pool.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 
 const { values } = parseArgs({
@@ -19,6 +25,7 @@ const { values } = parseArgs({
     policy: { type: 'string', default: 'identity' },
     variants: { type: 'string', default: '1' },
     shard: { type: 'string' },
+    workers: { type: 'string', default: '1' },
   },
 });
 const inputCount = Number(values.inputs);
@@ -38,21 +45,39 @@ function* generated(): Generator<unknown> {
   }
 }
 
+const workers = Number(values.workers);
 const cpuBefore = process.cpuUsage();
+const threads =
+  workers > 1
+    ? createAugmentPool(
+        {
+          harnessFile: 'fixtures/livestream/harness.yaml',
+          policy: values.policy as string,
+          seed: 'bench',
+          variants,
+          variantPool: defaultVariantPoolSize,
+        },
+        workers,
+      )
+    : undefined;
 const started = performance.now();
 let rows = 0;
 let bytes = 0;
 let rejected = 0;
+const digest = createHash('sha256');
 for await (const row of augment(harness, generated(), {
   plan,
   variants,
   seed: 'bench',
   ...(shard ? { shard } : {}),
+  ...(threads ? { parallel: threads } : {}),
   onReject: () => rejected++,
 })) {
   rows++;
   bytes += Buffer.byteLength(JSON.stringify(row)) + 1;
+  digest.update(JSON.stringify(row));
 }
+await threads?.close();
 const cpu = process.cpuUsage(cpuBefore);
 process.stdout.write(
   `${JSON.stringify({
@@ -60,6 +85,7 @@ process.stdout.write(
     rows,
     rejected,
     bytes,
+    sha256: digest.digest('hex'),
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     wallSeconds: (performance.now() - started) / 1000,
     maxRssMB: process.resourceUsage().maxRSS / 1024,

@@ -5,19 +5,14 @@ import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
-import { composeRelabels, forwardTrajectory, type Relabel } from '../trajectory/relabel.js';
+import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { validateTrajectory } from '../trajectory/validate-trajectory.js';
+import { applyPlanSteps, baseState } from './apply-plan.js';
 import type { Certificate } from './certificate.js';
 import { certifiedRow } from './certified-row.js';
-import {
-  applyOperator,
-  type Dimension,
-  dimensions,
-  type OperatorRecord,
-  type RegenerateFunction,
-} from './operator.js';
-import type { Plan, PlannedOperator } from './plan.js';
+import { type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
+import type { Plan } from './plan.js';
 import { createRandom } from './random.js';
 import {
   createVariantPool,
@@ -126,54 +121,35 @@ export async function augmentExample(
   const rng = createRandom(variantSeed);
   const planned = options.plan.sample(rng.fork('plan'), options.severity ?? options.plan.severity ?? 0.5);
   const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
-  let harness = base;
-  let current = original;
-  const relabels: Relabel[] = [];
-  const ops: OperatorRecord[] = [];
-  const skipped: Provenance['skipped'] = [];
-  const changed = new Set<Dimension>();
-  for (const [index, step] of planned.entries()) {
-    for (const candidate of [step, ...(step.fallbacks ?? [])] as PlannedOperator[]) {
-      const applied = await applyOperator(candidate.operator, harness, {
-        rng: rng.fork(`op/${index}`),
-        severity: candidate.severity,
-        params: candidate.params,
-        trajectory: current,
-        ...(options.regenerate ? { regenerate: options.regenerate } : {}),
-        ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
-      });
-      if ('skip' in applied) {
-        skipped.push({ name: candidate.operator.id, reason: applied.skip });
-        continue;
-      }
-      harness = applied.harness;
-      relabels.push(applied.relabel);
-      ops.push(applied.record);
-      if (applied.changed) changed.add(applied.record.dimension);
-      // Later operators read the example in the vocabulary of the harness they are given.
-      if (index < planned.length - 1)
-        current = forwardTrajectory(original, composeRelabels(...relabels), harness, checks).trajectory;
-      break;
-    }
-  }
+  const variant = await applyPlanSteps(
+    base,
+    baseState(base),
+    planned.map((step, index) => ({ index, step })),
+    {
+      rng,
+      original,
+      ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+      ...checks,
+    },
+  );
   const result = certifiedRow({
     base,
     baseHash: hashHarness(base).harness,
-    harness,
+    harness: variant.harness,
     original,
-    relabel: composeRelabels(...relabels),
+    relabel: variant.relabel,
     variantIndex,
     ...checks,
     idSeed: variantSeed,
     provenance: {
       seed,
       variantSeed,
-      ops,
-      skipped,
+      ops: variant.ops,
+      skipped: variant.skipped,
       planned: dimensions.filter((dimension) =>
         planned.some((step) => step.operator.dimension === dimension),
       ),
-      changed,
+      changed: variant.changed,
     },
   });
   if ('issues' in result)

@@ -61,39 +61,46 @@ function decisionTrace(trajectory: Trajectory, decisions: readonly HookDecision[
     .map((decision) => `${decision.stage}:${decision.failed ?? 'pass'}`);
 }
 
+type Validation = Pick<ReturnType<typeof validateTrajectory>, 'valid' | 'issues' | 'decisions'>;
 // The same original is certified against many variants: validate it once per (harness, trajectory) object.
-const originals = new WeakMap<Harness, WeakMap<Trajectory, ReturnType<typeof validateTrajectory>>>();
+const originals = new WeakMap<Harness, WeakMap<Trajectory, Validation>>();
+
+/**
+ * Records what re-deriving `trajectory` under `harness` found (`forwardTrajectory`'s issues and hook
+ * decisions): its derived content is the harness's by construction, so this is its validation there, and a
+ * certificate with it as the original (an operator checking its own step) reads it instead of walking again.
+ *
+ * @example
+ * const forward = forwardTrajectory(original, relabel, harness); rememberValidation(forward.trajectory, harness, forward);
+ */
+export function rememberValidation(
+  trajectory: Trajectory,
+  harness: Harness,
+  derived: Pick<Rederived, 'issues' | 'decisions'>,
+): void {
+  let byTrajectory = originals.get(harness);
+  if (!byTrajectory) {
+    byTrajectory = new WeakMap();
+    originals.set(harness, byTrajectory);
+  }
+  byTrajectory.set(trajectory, {
+    valid: derived.issues.length === 0,
+    issues: derived.issues,
+    decisions: derived.decisions,
+  });
+}
 function validateOriginal(original: Trajectory, base: Harness, hookChecks: HookCheckRegistry | undefined) {
   let byTrajectory = originals.get(base);
   if (!byTrajectory) {
     byTrajectory = new WeakMap();
     originals.set(base, byTrajectory);
   }
-  let validation = byTrajectory.get(original);
+  let validation: Validation | undefined = byTrajectory.get(original);
   if (!validation) {
     validation = validateTrajectory(original, base, hookChecks ? { hookChecks } : {});
     byTrajectory.set(original, validation);
   }
   return validation;
-}
-
-// The content check needs no example: a variant shared by many examples (a pool entry) is checked once per
-// (base, variant, relabel) objects.
-const contentChecks = new WeakMap<
-  Harness,
-  WeakMap<Relabel, { base: Harness; result: ContentPreservation }>
->();
-function contentPreservation(base: Harness, variant: Harness, relabel: Relabel): ContentPreservation {
-  let byRelabel = contentChecks.get(variant);
-  if (!byRelabel) {
-    byRelabel = new WeakMap();
-    contentChecks.set(variant, byRelabel);
-  }
-  const cached = byRelabel.get(relabel);
-  if (cached && cached.base === base) return cached.result;
-  const result = checkContentPreservation(base, variant, relabel);
-  byRelabel.set(relabel, { base, result });
-  return result;
 }
 
 /**
@@ -152,7 +159,8 @@ export function certify(input: CertifyInput): Certificate {
       });
     }
   }
-  const content = contentPreservation(base, variant, relabel);
+  // Cached by content: a pool entry's check serves every example, a step's check its certificate.
+  const content = checkContentPreservation(base, variant, relabel);
   issues.push(...content.issues);
   const checks = {
     validUnderVariant: underVariant.valid,

@@ -2,11 +2,13 @@
 // renames) the protected content of every text it rewrites — numbers, code, paths, URLs, quoted strings —
 // and the order of every ordered list. Mentions of identifiers are compared as placeholders, so a rename
 // that went through the symbol table is consistent, while a rename inside a path or a URL is a change.
+import { contentHash, hashHarness } from '../harness/hash.js';
 import type { Issue, JsonPath } from '../harness/issues.js';
 import { urlSpans } from '../harness/mention-boundary.js';
 import type { Harness, HarnessPartName } from '../harness/schema.js';
-import { buildSymbolTable, harnessSymbols, harnessTextLocations } from '../harness/symbol-table.js';
+import { findMentions, harnessSymbols, harnessTextLocations } from '../harness/symbol-table.js';
 import type { Relabel } from '../trajectory/relabel.js';
+import { BoundedCache } from './bounded-cache.js';
 import { orderedLists } from './ordered-lists.js';
 
 /** The kinds of protected content. */
@@ -51,43 +53,38 @@ const listMarker = /^[ \t]*$/u;
 
 const placeholder = (kind: string) => `\uE000${kind}\uE001`;
 
-// The base of many variants is one object, and variants share the parts they leave alone: a part's texts
-// are normalised once per (part object, the harness's identifiers), since mentions depend on both.
-const normalisedCache = new WeakMap<object, Map<string, NormalisedText[]>>();
+// The base of many variants is one object, and variants share the parts they leave alone; variants built
+// for different examples often hold equal parts in different objects. A part's texts are normalised once per
+// (part content, the harness's identifiers), since mentions depend on both, in a cache bounded by bytes.
+const normalisedCache = new BoundedCache<string, NormalisedText[]>(
+  16 << 20,
+  (key, texts) => 2 * key.length + texts.reduce((sum, text) => sum + 4 * text.raw.length + 128, 0),
+);
+const symbolKeys = new WeakMap<Harness, string>();
+
+/** A hash of the harness's identifiers (once per harness object). */
+function symbolKey(harness: Harness): string {
+  let key = symbolKeys.get(harness);
+  if (key === undefined) {
+    key = contentHash(harnessSymbols(harness).map((symbol) => [symbol.kind, symbol.tool ?? '', symbol.name]));
+    symbolKeys.set(harness, key);
+  }
+  return key;
+}
 
 /** The texts of one part of a harness, mentions of identifiers replaced by placeholders. */
 function normalisedTexts(harness: Harness, part: HarnessPartName): NormalisedText[] {
-  const partObject = harness[part] as object;
-  let bySymbols = normalisedCache.get(partObject);
-  if (!bySymbols) {
-    bySymbols = new Map();
-    normalisedCache.set(partObject, bySymbols);
-  }
-  const key = harnessSymbols(harness)
-    .map((symbol) => `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`)
-    .join('\u0001');
-  const cached = bySymbols.get(key);
-  if (cached) return cached;
-  const texts = normaliseTexts(harness, part);
-  if (bySymbols.size >= 16) bySymbols.clear();
-  bySymbols.set(key, texts);
-  return texts;
+  const key = `${part}\u0002${hashHarness(harness)[part]}\u0002${symbolKey(harness)}`;
+  return normalisedCache.get(key) ?? normalisedCache.set(key, normaliseTexts(harness, part));
 }
 
 function normaliseTexts(harness: Harness, part: HarnessPartName): NormalisedText[] {
-  const table = buildSymbolTable(harness);
-  const byPath = new Map<string, Array<{ start: number; end: number; kind: string }>>();
-  for (const mention of table.mentions) {
-    if (mention.path[0] !== part) continue;
-    const key = JSON.stringify(mention.path);
-    const list = byPath.get(key) ?? [];
-    list.push(mention);
-    byPath.set(key, list);
-  }
+  // Only this part's texts are scanned (the mentions of the whole symbol table, one part at a time).
+  const symbols = harnessSymbols(harness);
   return harnessTextLocations(harness)
     .filter((location) => location.path[0] === part)
     .map((location) => {
-      const mentions = byPath.get(JSON.stringify(location.path)) ?? [];
+      const mentions = findMentions(location, symbols);
       let text = '';
       let from = 0;
       for (const mention of mentions) {
@@ -95,7 +92,12 @@ function normaliseTexts(harness: Harness, part: HarnessPartName): NormalisedText
         text += location.text.slice(from, mention.start) + placeholder(mention.kind);
         from = mention.end;
       }
-      return { path: location.path, text: text + location.text.slice(from), raw: location.text, mentions };
+      return {
+        path: location.path,
+        text: text + location.text.slice(from),
+        raw: location.text,
+        mentions: mentions.map(({ start, end }) => ({ start, end })),
+      };
     });
 }
 
@@ -114,15 +116,26 @@ const blankSpans = (text: string, spans: ReadonlyArray<readonly [number, number]
  * rename inside one is a change whatever the mention rule says (a path that is exactly an identifier's
  * mention aside); code, quotes and numbers from the text with mentions as placeholders.
  */
-function protectedItems(location: NormalisedText): Array<{ kind: ProtectedContentKind; text: string }> {
+function protectedItems(location: NormalisedText): ProtectedItem[] {
   const known = itemsCache.get(location);
   if (known) return known;
   const items = findProtectedItems(location);
   itemsCache.set(location, items);
   return items;
 }
-// Normalised texts are cached objects (see `normalisedTexts`): their items are found once.
-const itemsCache = new WeakMap<NormalisedText, Array<{ kind: ProtectedContentKind; text: string }>>();
+type ProtectedItem = { kind: ProtectedContentKind; text: string };
+// Normalised texts are shared by content (see `normalisedTexts`): their items are found once per object,
+// and so are those of the text as written (`asWritten`).
+const itemsCache = new WeakMap<NormalisedText, ProtectedItem[]>();
+const writtenCache = new WeakMap<NormalisedText, NormalisedText>();
+const asWritten = (location: NormalisedText): NormalisedText => {
+  let written = writtenCache.get(location);
+  if (!written) {
+    written = { ...location, text: location.raw, mentions: [] };
+    writtenCache.set(location, written);
+  }
+  return written;
+};
 
 function findProtectedItems(location: NormalisedText): Array<{ kind: ProtectedContentKind; text: string }> {
   const { text, raw } = location;
@@ -168,8 +181,8 @@ function countItems(texts: readonly NormalisedText[]): Map<string, number> {
  */
 function countVariantItems(texts: readonly NormalisedText[]): Map<string, number> {
   const counts = countItems(texts);
-  const asWritten = countItems(texts.map((location) => ({ ...location, text: location.raw, mentions: [] })));
-  for (const [key, count] of asWritten) if (count > (counts.get(key) ?? 0)) counts.set(key, count);
+  const written = countItems(texts.map(asWritten));
+  for (const [key, count] of written) if (count > (counts.get(key) ?? 0)) counts.set(key, count);
   return counts;
 }
 
@@ -229,6 +242,23 @@ export function checkContentPreservation(
   variant: Harness,
   relabel: Relabel,
 ): ContentPreservation {
+  // The check reads the two harnesses' content, which parts the variant shares with the base (those are
+  // left out) and the relabel's tool renames only: once per such key (a pool entry serves many examples; a
+  // step's check is the certificate's when it is the last step).
+  const renames = relabel.steps.filter((step) => step.type === 'rename_tools');
+  const shared = (['skills', 'hooks', 'prompt', 'tools'] as const).map((part) =>
+    base[part] === variant[part] ? 1 : 0,
+  );
+  const key = `${hashHarness(base).harness}\u0002${hashHarness(variant).harness}\u0002${shared.join('')}\u0002${renames.length > 0 ? JSON.stringify(renames) : ''}`;
+  return checks.get(key) ?? checks.set(key, compareContent(base, variant, relabel));
+}
+const checks = new BoundedCache<string, ContentPreservation>(
+  8 << 20,
+  (key, result) =>
+    2 * key.length + 256 + result.issues.reduce((sum, issue) => sum + 2 * issue.message.length + 128, 0),
+);
+
+function compareContent(base: Harness, variant: Harness, relabel: Relabel): ContentPreservation {
   const checked = { number: 0, code: 0, path: 0, url: 0, quote: 0, orderedLists: 0 };
   const toolNames = procedureToolNames(base);
   const issues: Issue[] = [];

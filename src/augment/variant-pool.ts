@@ -7,19 +7,13 @@ import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
-import { composeRelabels, forwardTrajectory, type Relabel } from '../trajectory/relabel.js';
+import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
+import { applyPlanSteps, baseState, type PlanStep } from './apply-plan.js';
 import type { AugmentRow, ExampleResult, Provenance } from './augment.js';
 import { certifiedRow } from './certified-row.js';
-import { checkContentPreservation } from './content-preservation.js';
-import {
-  applyOperator,
-  type Dimension,
-  dimensions,
-  type OperatorRecord,
-  type RegenerateFunction,
-} from './operator.js';
-import type { Plan, PlannedOperator } from './plan.js';
+import { type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
+import type { Plan } from './plan.js';
 import { createRandom } from './random.js';
 
 /** How a pool is made and drawn from. */
@@ -49,7 +43,7 @@ interface PoolEntry {
   index: number;
   seed: string;
   harness: Harness;
-  relabels: Relabel[];
+  relabels: readonly Relabel[];
   /** The composed relabel of the shared steps (one object for every example that uses the entry). */
   relabel: Relabel;
   ops: OperatorRecord[];
@@ -57,7 +51,7 @@ interface PoolEntry {
   changed: Dimension[];
   planned: Dimension[];
   /** Steps whose operators all skipped without an example: tried again for each example. */
-  deferred: Array<{ index: number; step: PlannedOperator }>;
+  deferred: PlanStep[];
 }
 
 /** Where a pooled row's variant came from, in its provenance. */
@@ -124,59 +118,27 @@ export function createVariantPool(
     const entrySeed = `${seed}/pool/${index}`;
     const rng = createRandom(entrySeed);
     const planned = options.plan.sample(rng.fork('plan'), severity);
-    let harness = base;
-    const relabels: Relabel[] = [];
-    const ops: OperatorRecord[] = [];
-    const skipped: Provenance['skipped'] = [];
-    const changed = new Set<Dimension>();
-    const deferred: PoolEntry['deferred'] = [];
-    for (const [stepIndex, step] of planned.entries()) {
-      const reasons: Provenance['skipped'] = [];
-      let applied = false;
-      for (const candidate of [step, ...(step.fallbacks ?? [])] as PlannedOperator[]) {
-        const result = await applyOperator(candidate.operator, harness, {
-          rng: rng.fork(`op/${stepIndex}`),
-          severity: candidate.severity,
-          params: candidate.params,
-          ...(options.regenerate ? { regenerate: options.regenerate } : {}),
-          ...checks,
-        });
-        if ('skip' in result) {
-          reasons.push({ name: candidate.operator.id, reason: result.skip });
-          continue;
-        }
-        // What an operator checks against the example it is given (`certifiedUnder`) cannot be checked
-        // here; the part of the certificate that needs no example can: the protected content of the texts.
-        if (
-          !checkContentPreservation(base, result.harness, composeRelabels(...relabels, result.relabel)).kept
-        ) {
-          reasons.push({ name: candidate.operator.id, reason: 'changes protected content of the base' });
-          continue;
-        }
-        harness = result.harness;
-        relabels.push(result.relabel);
-        ops.push(result.record);
-        if (result.changed) changed.add(result.record.dimension);
-        applied = true;
-        break;
-      }
-      // A step none of whose operators applies without an example is the example's to try.
-      if (applied) skipped.push(...reasons);
-      else deferred.push({ index: stepIndex, step });
-    }
+    // Without an example: what an operator checks against the example (`certifiedUnder`) cannot run here,
+    // and the steps none of whose operators applies are the example's to try (`deferred`).
+    const built = await applyPlanSteps(
+      base,
+      baseState(base),
+      planned.map((step, stepIndex) => ({ index: stepIndex, step })),
+      { rng, ...(options.regenerate ? { regenerate: options.regenerate } : {}), ...checks },
+    );
     return {
       index,
       seed: entrySeed,
-      harness: deepFreeze(harness),
-      relabels,
-      relabel: deepFreeze(composeRelabels(...relabels)),
-      ops,
-      skipped,
-      changed: dimensions.filter((dimension) => changed.has(dimension)),
+      harness: deepFreeze(built.harness),
+      relabels: built.relabels,
+      relabel: deepFreeze(built.relabel),
+      ops: built.ops,
+      skipped: built.skipped,
+      changed: dimensions.filter((dimension) => built.changed.has(dimension)),
       planned: dimensions.filter((dimension) =>
         planned.some((step) => step.operator.dimension === dimension),
       ),
-      deferred,
+      deferred: built.deferred,
     };
   }
 
@@ -188,54 +150,38 @@ export function createVariantPool(
     attempt: number,
   ): Promise<{ row: AugmentRow } | { issues: Issue[] }> {
     const variantSeed = `${seed}/${original.id}/${variantIndex}`;
-    let harness = shared.harness;
-    let relabel = shared.relabel;
-    const ops = [...shared.ops];
-    const skipped = [...shared.skipped];
-    const changed = new Set(shared.changed);
-    let perExample = 0;
-    if (shared.deferred.length > 0) {
-      const rng = createRandom(variantSeed);
-      const relabels = [...shared.relabels];
-      for (const { index, step } of shared.deferred) {
-        // The example in the vocabulary of the harness the operator is given.
-        const current = forwardTrajectory(original, relabel, harness, checks).trajectory;
-        for (const candidate of [step, ...(step.fallbacks ?? [])] as PlannedOperator[]) {
-          const result = await applyOperator(candidate.operator, harness, {
-            rng: rng.fork(`op/${index}`),
-            severity: candidate.severity,
-            params: candidate.params,
-            trajectory: current,
+    // The deferred steps, with the example, under the same rule as every other step.
+    const variant =
+      shared.deferred.length > 0
+        ? await applyPlanSteps(base, { ...shared, changed: new Set(shared.changed) }, shared.deferred, {
+            rng: createRandom(variantSeed),
+            original,
             ...(options.regenerate ? { regenerate: options.regenerate } : {}),
             ...checks,
-          });
-          if ('skip' in result) {
-            skipped.push({ name: candidate.operator.id, reason: result.skip });
-            continue;
-          }
-          harness = result.harness;
-          relabels.push(result.relabel);
-          relabel = composeRelabels(...relabels);
-          ops.push(result.record);
-          if (result.changed) changed.add(result.record.dimension);
-          perExample++;
-          break;
-        }
-      }
-    }
+          })
+        : undefined;
+    const perExample = variant?.applied ?? 0;
     // A variant shared by every example that uses the entry as it is has one id; one that took steps for
     // this example is this example's own.
     const pool: PoolProvenance = { seed: shared.seed, index: shared.index, size, attempt, perExample };
     return certifiedRow({
       base,
       baseHash,
-      harness,
+      harness: variant?.harness ?? shared.harness,
       original,
-      relabel,
+      relabel: perExample > 0 && variant ? variant.relabel : shared.relabel,
       variantIndex,
       ...checks,
       idSeed: perExample > 0 ? `${shared.seed}|${variantSeed}` : shared.seed,
-      provenance: { seed, variantSeed, ops, skipped, planned: shared.planned, changed, pool },
+      provenance: {
+        seed,
+        variantSeed,
+        ops: variant?.ops ?? [...shared.ops],
+        skipped: variant?.skipped ?? [...shared.skipped],
+        planned: shared.planned,
+        changed: variant?.changed ?? new Set(shared.changed),
+        pool,
+      },
     });
   }
 

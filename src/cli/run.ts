@@ -16,7 +16,7 @@ export async function runHsa(argv: string[]): Promise<number> {
   setOutputMode({ json: argv.includes('--json'), quiet: argv.includes('--quiet') || argv.includes('-q') });
   process.exitCode = undefined;
   try {
-    await createProgram().parseAsync(argv);
+    await (await createProgram(argv)).parseAsync(argv);
     const code = process.exitCode;
     process.exitCode = undefined;
     return typeof code === 'number' ? code : exitCodes.ok;

@@ -121,6 +121,32 @@ describe('augment', () => {
   });
 
   it('rejects a variant whose certificate fails, with the reason', async () => {
+    // Keeps every text (the content check passes) but no longer accepts the example's argument.
+    const narrow = defineOperator({
+      id: 'tools/narrow',
+      version: 1,
+      dimension: 'tools',
+      mode: 'exact',
+      description: 'Drops an enum value the example uses (wrong on purpose).',
+      params: z.object({}),
+      apply(harness) {
+        const variant = structuredClone(harness);
+        const parameters = variant.tools.items[2]!.parameters as {
+          properties: { fare_class: { enum: string[] } };
+        };
+        parameters.properties.fare_class.enum = ['basic', 'flex'];
+        return { harness: variant, relabel: { steps: [] } };
+      },
+    });
+    for (const pool of [{ size: 0 }, { size: 4 }]) {
+      const { rows, rejects } = await collect([trajectories[0]], { plan: op(narrow), variants: 1, pool });
+      expect(rows).toEqual([]);
+      expect(rejects[0]).toMatchObject({ reason: 'uncertified', exampleId: 'a', variantIndex: 0 });
+      expect(rejects[0]?.issues.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('skips an operator that changes protected content, with or without the pool, under one rule', async () => {
     const broken = defineOperator({
       id: 'tools/break',
       version: 1,
@@ -134,9 +160,16 @@ describe('augment', () => {
         return { harness: variant, relabel: { steps: [] } };
       },
     });
-    const { rows, rejects } = await collect([trajectories[0]], { plan: op(broken), variants: 1 });
-    expect(rows).toEqual([]);
-    expect(rejects[0]).toMatchObject({ reason: 'uncertified', exampleId: 'a', variantIndex: 0 });
-    expect(rejects[0]?.issues.map((issue) => issue.code)).toContain('unknown_tool');
+    const skippedOf = async (pool: { size: number }) => {
+      const { rows, rejects } = await collect([trajectories[0]], { plan: op(broken), variants: 1, pool });
+      expect(rejects).toEqual([]);
+      const row = JSON.parse(rows[0] as string);
+      expect(row.provenance.ops).toEqual([]);
+      expect(row.harness.tools.items[2].name).toBe('get_baggage_policy');
+      return row.provenance.skipped;
+    };
+    const expected = [{ name: 'tools/break', reason: 'changes protected content of the base' }];
+    expect(await skippedOf({ size: 0 })).toEqual(expected);
+    expect(await skippedOf({ size: 4 })).toEqual(expected);
   });
 });

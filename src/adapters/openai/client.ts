@@ -157,18 +157,47 @@ class Attempt {
 
 /** Whatever fetch or a body read threw: the transport failed (as opposed to a bug in our own code). */
 class TransportError extends Error {
-  constructor(readonly original: unknown) {
+  constructor(
+    readonly original: unknown,
+    /** Thrown by fetch itself: no response byte came back. */
+    readonly beforeResponse = false,
+  ) {
     super('transport failure');
   }
 }
 
-async function transport<T>(operation: () => Promise<T>): Promise<T> {
+async function transport<T>(operation: () => Promise<T>, beforeResponse = false): Promise<T> {
   try {
     return await operation();
   } catch (error) {
     if (error instanceof InvalidResponseError) throw error;
-    throw new TransportError(error);
+    throw new TransportError(error, beforeResponse);
   }
+}
+
+/**
+ * Sends after a connection closed before any response byte, at most this many per call, that do not count
+ * against `maxRetries`.
+ */
+const staleConnectionResends = 4;
+
+/**
+ * Whether fetch failed on a connection the server had closed before answering: the keep-alive race (the
+ * server's idle timeout closes a pooled connection just as the client reuses it; undici reports
+ * `UND_ERR_SOCKET` "other side closed", or `ECONNRESET`). No response byte came back, so the request is
+ * sent again at once: whether a run hits the race must never change what it gets back, even with
+ * `maxRetries: 0`. Chat completions, tokenize and models calls are safe to send again.
+ */
+function closedBeforeResponse(error: unknown): boolean {
+  if (!(error instanceof TransportError) || !error.beforeResponse) return false;
+  for (let current = error.original, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== 'object') break;
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return true;
+    if (typeof message === 'string' && /other side closed|socket hang up/i.test(message)) return true;
+    current = cause;
+  }
+  return false;
 }
 
 /**
@@ -293,7 +322,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
     counters.requests++;
     const init: RequestInit = { method: endpoint.method, headers: headers(endpoint), signal: attempt.signal };
     if (endpoint.body !== undefined) init.body = JSON.stringify(endpoint.body);
-    const response = await transport(() => fetchImpl(endpoint.url, init));
+    const response = await transport(() => fetchImpl(endpoint.url, init), true);
     if (response.ok) return response;
     // An error body is only read for its message: a small piece is enough.
     const body = await readLimited(response, Math.min(maxResponseBytes, 64 * 1024), { cut: true }).catch(
@@ -369,6 +398,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
     run: (attempt: Attempt) => Promise<T>,
     keep = false,
   ): Promise<{ value: T; attempt: Attempt; attempts: number }> {
+    let resends = 0;
     for (let number = 1; ; number++) {
       if (signal?.aborted) {
         counters.aborted++;
@@ -376,6 +406,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
       }
       const attempt = new Attempt(timeoutMs, signal);
       let failure: OpenAICompatibleError;
+      let resend = false;
       try {
         const value = await run(attempt);
         if (!keep) {
@@ -395,18 +426,21 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
           throw error;
         }
         failure = mapped;
+        resend = !attempt.timedOut && resends < staleConnectionResends && closedBeforeResponse(error);
       }
-      if (!failure.isRetryable || number > maxRetries) {
+      if (resend) resends++;
+      else if (!failure.isRetryable || number - resends > maxRetries) {
         counters.failed++;
         throw failure.withAttempts(number);
       }
       const reason = reasonOf(failure);
-      const delayMs = backoffDelay(number, backoff, random, failure.retryAfterMs);
+      // A send again after a closed connection does not wait: the next connection is a fresh one.
+      const delayMs = resend ? 0 : backoffDelay(number - resends, backoff, random, failure.retryAfterMs);
       counters.retries++;
       retriesByReason.set(reason, (retriesByReason.get(reason) ?? 0) + 1);
       options.onRetry?.({ attempt: number, delayMs, reason, error: failure });
       try {
-        await sleep(delayMs, signal);
+        if (!resend) await sleep(delayMs, signal);
       } catch (error) {
         if (!signal?.aborted) throw error;
       }

@@ -23,7 +23,7 @@ import { policyFromOptions } from '../operators-registry.js';
 import { outOption, prepareOutputFile, printResult } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
-import { type AugmentPool, createAugmentPool } from '../workers/augment-pool.js';
+import type { AugmentPool } from '../workers/augment-pool.js';
 
 interface AugmentCliOptions {
   harness: string;
@@ -213,7 +213,8 @@ export function registerAugment(program: Command): void {
       };
       const pool: AugmentPool | undefined =
         workers > 1
-          ? createAugmentPool(
+          ? // Worker threads (piscina) are loaded only when asked for.
+            (await import('../workers/augment-pool.js')).createAugmentPool(
               {
                 harnessFile: options.harness,
                 seed: options.seed,

@@ -1,5 +1,6 @@
 // A piscina pool of augment worker threads, for `hsa augment --workers N`. The worker module sits beside
 // this file in the source tree (.ts, run through tsx) and in dist/cli/workers/ once built.
+import { existsSync } from 'node:fs';
 import { Piscina } from 'piscina';
 import type { ExampleResult } from '../../augment/augment.js';
 import type { Trajectory } from '../../trajectory/schema.js';
@@ -13,10 +14,13 @@ export interface AugmentPool {
 }
 
 function workerFile(): string {
-  // From source this module is augment-pool.ts; bundled, it is part of dist/cli/main.js.
-  return import.meta.url.endsWith('.ts')
-    ? new URL('./augment-worker.ts', import.meta.url).href
-    : new URL('./workers/augment-worker.js', import.meta.url).href;
+  // From source this module is augment-pool.ts. Built, it is in dist/cli/main.js or, loaded on demand, in a
+  // chunk at dist/ (the CLI imports each command's code when it runs): the worker is dist/cli/workers/.
+  if (import.meta.url.endsWith('.ts')) return new URL('./augment-worker.ts', import.meta.url).href;
+  const built = ['./workers/augment-worker.js', './cli/workers/augment-worker.js'].map(
+    (path) => new URL(path, import.meta.url),
+  );
+  return (built.find((url) => existsSync(url)) ?? (built[0] as URL)).href;
 }
 
 /**

@@ -1,0 +1,146 @@
+// The one rule for applying a plan's steps, shared by every augmentation path (an example's own variant,
+// a pool entry's build and a pool entry's per-example steps): each step tries its operator, then its
+// fallbacks; a candidate that skips, or whose result loses protected content of the base
+// (`checkContentPreservation`, the part of the certificate that needs no example), counts as skipped and
+// the next one is tried. Without an example, a step none of whose candidates applies is deferred (the
+// example's to try); with one, its reasons are recorded as skipped. Paths differ only in which steps they
+// start from, never in how a step is checked.
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import type { Harness } from '../harness/schema.js';
+import { composeRelabels, forwardTrajectory, type Relabel } from '../trajectory/relabel.js';
+import type { Trajectory } from '../trajectory/schema.js';
+import { rememberValidation } from './certificate.js';
+import { checkContentPreservation } from './content-preservation.js';
+import { applyOperator, type Dimension, type OperatorRecord, type RegenerateFunction } from './operator.js';
+import type { PlannedOperator } from './plan.js';
+import type { Random } from './random.js';
+
+/** A step of a sampled plan, with its position (its generator is the fork `op/<index>`). */
+export interface PlanStep {
+  index: number;
+  step: PlannedOperator;
+}
+
+/** Where a variant stands: what the applied steps made of the base. */
+export interface VariantState {
+  harness: Harness;
+  relabels: readonly Relabel[];
+  ops: readonly OperatorRecord[];
+  skipped: ReadonlyArray<{ name: string; reason: string }>;
+  changed: ReadonlySet<Dimension>;
+}
+
+/** A variant state after more steps, with the steps left for an example and how many applied. */
+export interface StepsApplied extends VariantState {
+  relabels: Relabel[];
+  ops: OperatorRecord[];
+  skipped: Array<{ name: string; reason: string }>;
+  changed: Set<Dimension>;
+  /** The composed relabel of every applied step. */
+  relabel: Relabel;
+  /** Steps none of whose candidates applied without an example (empty when an example was given). */
+  deferred: PlanStep[];
+  /** How many steps applied here. */
+  applied: number;
+}
+
+export interface ApplyStepsContext {
+  /** The generator of the variant: step `index` draws from its fork `op/<index>`. */
+  rng: Random;
+  /** The example, in the base's vocabulary; without it, steps that need one are deferred. */
+  original?: Trajectory;
+  regenerate?: RegenerateFunction;
+  hookChecks?: HookCheckRegistry;
+}
+
+/** The state of the base before any step. */
+export const baseState = (base: Harness): VariantState => ({
+  harness: base,
+  relabels: [],
+  ops: [],
+  skipped: [],
+  changed: new Set(),
+});
+
+/**
+ * Applies `steps` on top of `from`, under the one fallback rule (see the file comment).
+ *
+ * @example
+ * const variant = await applyPlanSteps(base, baseState(base), planned.map((step, index) => ({ index, step })), { rng, original });
+ */
+export async function applyPlanSteps(
+  base: Harness,
+  from: VariantState,
+  steps: readonly PlanStep[],
+  context: ApplyStepsContext,
+): Promise<StepsApplied> {
+  const checks = context.hookChecks ? { hookChecks: context.hookChecks } : {};
+  let harness = from.harness;
+  const relabels = [...from.relabels];
+  const ops = [...from.ops];
+  const skipped = [...from.skipped];
+  const changed = new Set(from.changed);
+  const deferred: PlanStep[] = [];
+  let applied = 0;
+  // The example in the vocabulary of the harness the next operator is given, recomputed only after a change.
+  let current: Trajectory | undefined;
+  let currentOf: { harness: Harness; steps: number } | undefined;
+  const example = (): Trajectory | undefined => {
+    const { original } = context;
+    if (!original) return undefined;
+    if (harness === base && relabels.length === 0) return original;
+    if (current === undefined || currentOf?.harness !== harness || currentOf.steps !== relabels.length) {
+      const forward = forwardTrajectory(original, composeRelabels(...relabels), harness, checks);
+      current = forward.trajectory;
+      currentOf = { harness, steps: relabels.length };
+      // What the forward relabel derived is the example's validation under this harness: an operator that
+      // certifies against it (the hook operators' `certifiedUnder`) reads it instead of walking it again.
+      rememberValidation(current, harness, forward);
+    }
+    return current;
+  };
+  for (const { index, step } of steps) {
+    const trajectory = example();
+    const reasons: Array<{ name: string; reason: string }> = [];
+    let done = false;
+    for (const candidate of [step, ...(step.fallbacks ?? [])] as PlannedOperator[]) {
+      const result = await applyOperator(candidate.operator, harness, {
+        rng: context.rng.fork(`op/${index}`),
+        severity: candidate.severity,
+        params: candidate.params,
+        ...(trajectory ? { trajectory } : {}),
+        ...(context.regenerate ? { regenerate: context.regenerate } : {}),
+        ...checks,
+      });
+      if ('skip' in result) {
+        reasons.push({ name: candidate.operator.id, reason: result.skip });
+        continue;
+      }
+      if (
+        !checkContentPreservation(base, result.harness, composeRelabels(...relabels, result.relabel)).kept
+      ) {
+        reasons.push({ name: candidate.operator.id, reason: 'changes protected content of the base' });
+        continue;
+      }
+      harness = result.harness;
+      relabels.push(result.relabel);
+      ops.push(result.record);
+      if (result.changed) changed.add(result.record.dimension);
+      applied++;
+      done = true;
+      break;
+    }
+    if (done || context.original) skipped.push(...reasons);
+    else deferred.push({ index, step });
+  }
+  return {
+    harness,
+    relabels,
+    relabel: composeRelabels(...relabels),
+    ops,
+    skipped,
+    changed,
+    deferred,
+    applied,
+  };
+}
