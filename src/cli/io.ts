@@ -1,10 +1,7 @@
 // Output for the CLI: atomic file writes, issue lines, and the exit codes users script against.
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { formatOf } from '../harness/documents.js';
 import { formatIssue, HarnessAugmentError, type Issue, quote } from '../harness/issues.js';
-import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
+import { type AtomicFile, openAtomicFile, writeFileAtomic } from '../harness/write-file-atomic.js';
 import { stringifyYaml } from '../harness/yaml-text.js';
 import { prepareOutputFile } from './output.js';
 
@@ -33,60 +30,12 @@ export function printIssues(issues: readonly Issue[], stream: NodeJS.WritableStr
 }
 
 /** A line stream to a temporary file that becomes `file` only on `commit`: an interrupted run leaves no half file. */
-export interface AtomicLineWriter {
-  /** Writes a line; resolves when the stream can take more (back-pressure). */
-  write(line: string): Promise<void>;
-  commit(): Promise<void>;
-  abort(): Promise<void>;
-}
+export type AtomicLineWriter = AtomicFile;
 
+/** Opens `file` for atomic line writes, after the same checks as `prepareOutputFile`. */
 export async function openAtomicLines(file: string): Promise<AtomicLineWriter> {
   await prepareOutputFile(file);
-  await makeFolder(dirname(file));
-  const temporary = `${file}.${process.pid}.partial`;
-  const stream: WriteStream = createWriteStream(temporary, { encoding: 'utf8' });
-  // Open now: a path that cannot be written fails here, not as a write that never drains.
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
-  let failure: Error | undefined;
-  stream.on('error', (error) => {
-    failure = error;
-  });
-  const closed = () =>
-    new Promise<void>((resolve, reject) =>
-      stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-  return {
-    write(line) {
-      if (failure) return Promise.reject(failure);
-      return stream.write(line)
-        ? Promise.resolve()
-        : new Promise((resolve, reject) => {
-            // Both listeners go when either fires: a long run must not pile them up.
-            const onDrain = () => {
-              stream.off('error', onError);
-              resolve();
-            };
-            const onError = (error: Error) => {
-              stream.off('drain', onDrain);
-              reject(error);
-            };
-            stream.once('drain', onDrain);
-            stream.once('error', onError);
-          });
-    },
-    async commit() {
-      await closed();
-      if (failure) throw failure;
-      await rename(temporary, file);
-    },
-    async abort() {
-      await closed().catch(() => {});
-      await rm(temporary, { force: true });
-    },
-  };
+  return openAtomicFile(file);
 }
 
 /**

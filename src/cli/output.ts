@@ -12,6 +12,7 @@ import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { HarnessAugmentError, type Issue } from '../harness/issues.js';
+import { outputTarget } from '../harness/output-target.js';
 import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 
 /** The global output switches, read by every command through this module. */
@@ -102,9 +103,8 @@ export function errorDocument(
  * await prepareOutputFile('out/rows.jsonl')
  */
 export async function prepareOutputFile(file: string): Promise<string> {
-  const existing = await stat(file).catch(() => undefined);
-  if (existing?.isDirectory()) throw cannotWrite(file, 'it is a folder, not a file');
-  await prepareFolder(dirname(resolve(file)), file);
+  const target = await outputTarget(file);
+  if (target.mode === 'replace') await prepareFolder(dirname(resolve(target.path)), file);
   return file;
 }
 

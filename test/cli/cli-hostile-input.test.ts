@@ -1,6 +1,18 @@
 // Hostile input through the real `hsa` program, in process: every case exits 1 (bad content) or 2 (usage,
 // I/O) with one clear line, never 3, and never hangs.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +86,64 @@ describe('output paths that cannot be written (exit 2, one line, before any work
     ]);
     expect(run.status).toBe(2);
     expect(oneLine(run.stderr)).toHaveLength(1);
+  });
+});
+
+describe('output paths that are not plain files (item 0: followed or refused, never replaced)', () => {
+  it('a symbolic link is written through: the link stays, the file it names gets the rows', async () => {
+    const real = join(folder, 'real-rows.jsonl');
+    const link = join(folder, 'link-rows.jsonl');
+    symlinkSync(real, link);
+    const run = await hsa(augmentArgs(link));
+    expect(run.status, run.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(real);
+    expect(readFileSync(real, 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
+  });
+
+  it('a link to /dev/null is written in place: the device stays a device', async () => {
+    const link = join(folder, 'null-rows.jsonl');
+    symlinkSync('/dev/null', link);
+    const run = await hsa(augmentArgs(link));
+    expect(run.status, run.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
+  it('a FIFO nobody reads is refused before any work, and stays a FIFO', async () => {
+    const fifo = join(folder, 'rows.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const run = await hsa(augmentArgs(fifo));
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([`hsa: ${fifo}: cannot write: it is a FIFO that no process reads`]);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it('a temporary left by a killed writer is removed by the next run; a live one is kept', async () => {
+    const out = join(folder, 'stale-bench.jsonl');
+    const dead = spawnSync(process.execPath, [
+      '-e',
+      'process.stdout.write(String(process.pid))',
+    ]).stdout.toString();
+    writeFileSync(`${out}.${dead}.partial`, '{"half":');
+    writeFileSync(`${out}.${process.ppid}.1.partial`, '{"live":');
+    const run = await hsa([
+      'bench',
+      'generate',
+      '--items',
+      'fixtures/livestream/bench/items.jsonl',
+      '--harness',
+      fixtureHarness,
+      '--variants',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(existsSync(`${out}.${dead}.partial`)).toBe(false);
+    expect(readdirSync(folder).filter((name) => name.startsWith('stale-bench.jsonl.'))).toEqual([
+      `stale-bench.jsonl.${process.ppid}.1.partial`,
+    ]);
   });
 });
 
