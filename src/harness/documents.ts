@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import YAML from 'yaml';
 import { HarnessAugmentError, type Issue, type JsonPath } from './issues.js';
 import { findJsonSyntaxError, lineAndColumn } from './json-syntax.js';
+import { yamlDocumentValue } from './yaml-text.js';
 
 export type DocumentFormat = 'json' | 'yaml';
 
@@ -65,18 +66,15 @@ export function parseDocument(
       const position = first.linePos?.[0] ?? { line: 1, col: 1 };
       throw syntaxError(where, position.line, position.col, `invalid YAML: ${first.message.split('\n')[0]}`);
     }
-    try {
-      value = document.toJS({ maxAliasCount: 100 });
-    } catch (error) {
-      // The parser's guard against "billion laughs": aliases that expand into an exponential document.
-      if (error instanceof RangeError) throw tooDeep(where, error);
-      const message = error instanceof Error ? error.message : String(error);
-      if (!/alias/i.test(message)) throw error;
-      throw new HarnessAugmentError(`${where}: invalid YAML: too many aliases (an alias bomb?): ${message}`, {
+    const built = yamlDocumentValue(document);
+    if (!built.ok) {
+      if (built.code === 'too_deep') throw tooDeep(where, built.cause);
+      throw new HarnessAugmentError(`${where}: invalid YAML: ${built.message}`, {
         kind: 'usage',
-        issues: [{ code: 'alias_bomb', path: [], message, file: where }],
+        issues: [{ code: 'alias_bomb', path: [], message: built.message, file: where }],
       });
     }
+    value = built.value;
   }
   const forbidden = findForbiddenKeys(value);
   if (forbidden.length > 0) {

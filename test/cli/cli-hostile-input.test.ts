@@ -291,3 +291,84 @@ describe('--json', () => {
     expect(run.stdout).toBe('');
   });
 });
+
+describe('bad content that used to be an internal error (item 1: exit 1 or 2, never 3)', () => {
+  it('a YAML alias bomb in a SKILL.md front matter, with and without --skip-invalid', async () => {
+    const skills = join(folder, 'bomb-skills');
+    mkdirSync(join(skills, 'bomb'), { recursive: true });
+    const lines = [
+      '---',
+      'name: bomb',
+      'description: an alias bomb',
+      'a0: &a0 [x, x, x, x, x, x, x, x, x, x]',
+    ];
+    for (let level = 1; level < 9; level++)
+      lines.push(`a${level}: &a${level} [${Array.from({ length: 10 }, () => `*a${level - 1}`).join(', ')}]`);
+    writeFileSync(join(skills, 'bomb', 'SKILL.md'), `${[...lines, '---', '', 'Body.'].join('\n')}\n`);
+    for (const extra of [[], ['--skip-invalid']]) {
+      const run = await hsa(['import', 'skills', skills, '-o', join(folder, 'bomb-harness.yaml'), ...extra]);
+      expect(run.status, run.stderr).toBe(1);
+      expect(`${run.stdout}${run.stderr}`).toMatch(
+        /bomb\/SKILL\.md:1 \$: invalid YAML in the front matter: too many aliases \(an alias bomb\?\)/,
+      );
+    }
+  });
+
+  it('explain and invert over rows that are not augmented rows name the line', async () => {
+    const explain = await hsa(['explain', trajectoriesFile]);
+    expect(explain.status).toBe(1);
+    expect(explain.stderr).toMatch(/two\.jsonl:1: not a row written by hsa augment \(\$\.variantId: /);
+    const json = await hsa(['explain', trajectoriesFile, '--json']);
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.stdout).error).toMatchObject({ exitCode: 1, kind: 'invalid' });
+    const output = join(folder, 'output.json');
+    writeFileSync(output, JSON.stringify({ role: 'assistant', content: 'hello' }));
+    const invert = await hsa(['invert', '--rows', trajectoriesFile, '--id', 'ls-0001', '--output', output]);
+    expect(invert.status).toBe(1);
+    expect(invert.stderr).toMatch(/two\.jsonl:1: not a row written by hsa augment/);
+  });
+
+  it('a pipeline config with variants: 1e12 or episodes: 1e12 is refused with the path', async () => {
+    for (const [name, line] of [
+      ['variants', 'augment: { policy: hat, variants: 1000000000000 }'],
+      ['episodes', 'inputs: { simulate: { scenario: livestream, episodes: 1000000000000 } }'],
+    ] as const) {
+      const config = join(folder, `huge-${name}.yaml`);
+      const inputs =
+        name === 'variants' ? 'inputs: { simulate: { scenario: livestream, episodes: 1 } }' : line;
+      const augment = name === 'variants' ? line : 'augment: { policy: hat, variants: 1 }';
+      writeFileSync(
+        config,
+        [
+          `harness: ${join(process.cwd(), fixtureHarness)}`,
+          inputs,
+          augment,
+          `out: ${join(folder, `huge-${name}`)}`,
+          '',
+        ].join('\n'),
+      );
+      const run = await hsa(['pipeline', 'run', config]);
+      expect([1, 2], run.stderr).toContain(run.status);
+      expect(`${run.stdout}${run.stderr}`).toMatch(new RegExp(`${name}.*(<=|at most|too big)`, 'i'));
+    }
+  });
+
+  it('--exports trl,trl is refused before any work', async () => {
+    const config = join(folder, 'twice.yaml');
+    const out = join(folder, 'twice-out');
+    writeFileSync(
+      config,
+      [
+        `harness: ${join(process.cwd(), fixtureHarness)}`,
+        'inputs: { simulate: { scenario: livestream, episodes: 1 } }',
+        'augment: { policy: hat, variants: 1 }',
+        `out: ${out}`,
+        '',
+      ].join('\n'),
+    );
+    const run = await hsa(['pipeline', 'run', config, '--exports', 'trl,trl']);
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual(['hsa: --exports names "trl" twice; both would write exports/trl']);
+    expect(existsSync(out)).toBe(false);
+  });
+});
