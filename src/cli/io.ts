@@ -1,6 +1,6 @@
 // Output for the CLI: atomic file writes, issue lines, and the exit codes users script against.
 import { formatOf } from '../harness/documents.js';
-import { formatIssue, HarnessAugmentError, type Issue, quote } from '../harness/issues.js';
+import { formatIssue, type Issue } from '../harness/issues.js';
 import { type AtomicFile, openAtomicFile, writeFileAtomic } from '../harness/write-file-atomic.js';
 import { stringifyYaml } from '../harness/yaml-text.js';
 import { prepareOutputFile } from './output.js';
@@ -38,36 +38,8 @@ export async function openAtomicLines(file: string): Promise<AtomicLineWriter> {
   return openAtomicFile(file);
 }
 
-/**
- * Parses a count option within `[0, max]`; a bad value is a usage error naming the option and the bound.
- *
- * @example
- * nonNegativeInteger('--variants', '8', 10_000) // 8
- */
-export function nonNegativeInteger(name: string, text: string, max = 1_000_000): number {
-  const value = /^\s*[\d.eE+]+\s*$/.test(text) ? Number(text) : Number.NaN;
-  if (Number.isInteger(value) && value > max) {
-    throw new HarnessAugmentError(`${name} must be at most ${max}, got ${text}`, { kind: 'usage' });
-  }
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new HarnessAugmentError(`${name} must be a non-negative integer, got ${quote(text)}`, {
-      kind: 'usage',
-    });
-  }
-  return value;
-}
-
-/**
- * Parses a count option within `[1, max]`.
- *
- * @example
- * positiveInteger('--concurrency', '4', 1024) // 4
- */
-export function positiveInteger(name: string, text: string, max = 1_000_000): number {
-  const value = nonNegativeInteger(name, text, max);
-  if (value < 1) throw new HarnessAugmentError(`${name} must be at least 1, got ${text}`, { kind: 'usage' });
-  return value;
-}
+// Numeric options: one parser, with bounds (./numeric-options.ts); re-exported for the commands.
+export { boundedNumber, nonNegativeInteger, optionBounds, positiveInteger } from './numeric-options.js';
 
 /**
  * The two outputs of a streaming command: rows and rejects, each written atomically. The rejects file is

@@ -241,6 +241,26 @@ describe('bad input files (exit 1 or 2, never 3)', () => {
     );
     expect(run.status).toBe(2);
     expect(oneLine(run.stderr)).toEqual(['hsa: --variants must be at most 10000, got 1e12']);
+    const workers = await hsa([...augmentArgs(join(folder, 'never.jsonl')), '--workers', '1000']);
+    expect(workers.status).toBe(2);
+    expect(oneLine(workers.stderr)).toEqual(['hsa: --workers must be at most 64, got 1000']);
+    const latency = await hsa([
+      'latency',
+      '--endpoint',
+      'http://127.0.0.1:9/v1',
+      '--model',
+      'm',
+      '--harness',
+      fixtureHarness,
+      '--scenario',
+      'livestream',
+      '--duration',
+      '1e12',
+      '-o',
+      join(folder, 'never-latency'),
+    ]);
+    expect(latency.status).toBe(2);
+    expect(oneLine(latency.stderr)).toEqual(['hsa: --duration must be at most 86400, got 1e12']);
   });
 
   it('error messages cut quoted user data', async () => {

@@ -17,7 +17,7 @@ import { readJsonl } from '../../trajectory/read-jsonl.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
-import { nonNegativeInteger } from '../io.js';
+import { nonNegativeInteger, optionBounds } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
 import { outOption, prepareOutputFile, printResult } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
@@ -100,7 +100,7 @@ export function registerAugment(program: Command): void {
     .option('--sidecar <file>', 'the variants sidecar (default: <out without .jsonl>.variants.jsonl)')
     .option(
       '--workers <n>',
-      'worker threads (default: available cores, at most one per 32 input lines); rows are the same bytes for any count',
+      'worker threads, at most 64 (default: available cores, at most one per 32 input lines); rows are the same bytes for any count',
     )
     .option(
       '--variant-pool <n>',
@@ -117,7 +117,7 @@ export function registerAugment(program: Command): void {
       const requestedWorkers =
         options.workers === undefined
           ? undefined
-          : Math.max(1, nonNegativeInteger('--workers', options.workers));
+          : Math.max(1, nonNegativeInteger('--workers', options.workers, optionBounds.workers));
       const variantPool =
         options.variantPool === undefined
           ? defaultVariantPoolSize

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
 import { answerBenchRow } from '../../bench/answer-row.js';
 import { mapOrdered } from '../../runtime/map-ordered.js';
-import { nonNegativeInteger, openAtomicLines } from '../io.js';
+import { boundedNumber, nonNegativeInteger, openAtomicLines } from '../io.js';
 import { outOption } from '../output.js';
 import { createProgress } from '../progress.js';
 import { sidecarOptionText } from '../rows.js';
@@ -45,7 +45,9 @@ export function registerBenchPredict(bench: Command): void {
       const model = createOpenAICompatible({ baseURL: options.endpoint, ...(apiKey ? { apiKey } : {}) });
       const request = {
         model: options.model,
-        ...(options.temperature !== undefined ? { temperature: Number(options.temperature) } : {}),
+        ...(options.temperature !== undefined
+          ? { temperature: boundedNumber('--temperature', options.temperature, { min: 0, max: 2 }) }
+          : {}),
         ...(options.maxTokens !== undefined
           ? { max_tokens: nonNegativeInteger('--max-tokens', options.maxTokens) }
           : {}),

@@ -4,7 +4,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
-import { nonNegativeInteger, openAtomicLines } from '../io.js';
+import { boundedNumber, nonNegativeInteger, openAtomicLines } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
 import { outOption, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
@@ -122,7 +122,9 @@ export function registerSim(program: Command): void {
           model: createOpenAICompatible({ baseURL: options.endpoint!, ...(apiKey ? { apiKey } : {}) }),
           request: {
             model: options.model!,
-            ...(options.temperature !== undefined ? { temperature: Number(options.temperature) } : {}),
+            ...(options.temperature !== undefined
+              ? { temperature: boundedNumber('--temperature', options.temperature, { min: 0, max: 2 }) }
+              : {}),
             ...(options.maxTokens !== undefined ? { max_tokens: Number(options.maxTokens) } : {}),
           },
         };
