@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { HarnessAugmentError, truncateText } from '../../harness/issues.js';
+import { renderBounded } from './bounded-template.js';
 
 /** A chat template to render rows through, by name (the file name) and source. */
 export interface ChatTemplateSource {
@@ -183,7 +184,7 @@ export async function checkExports(
       for (const conversation of conversations) {
         if (!conversation) continue;
         try {
-          const text = template.render({
+          const text = renderBounded(template, {
             messages: conversation.messages,
             tools: conversation.tools,
             add_generation_prompt: false,
