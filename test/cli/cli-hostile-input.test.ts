@@ -392,3 +392,75 @@ describe('bad content that used to be an internal error (item 1: exit 1 or 2, ne
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe('inputs that are not regular files, and lines that are not text (items 3 and 6)', () => {
+  it('a FIFO or /dev/zero named as an input is refused at once (exit 2)', async () => {
+    const fifo = join(folder, 'input.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const run = await hsa(
+      augmentArgs(join(folder, 'fifo-rows.jsonl')).map((arg) => (arg === trajectoriesFile ? fifo : arg)),
+    );
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([`hsa: ${fifo}: cannot read: it is a FIFO, not a regular file`]);
+    const zero = await hsa(['validate', '/dev/zero']);
+    expect(zero.status).toBe(2);
+    expect(oneLine(zero.stderr)).toEqual([
+      'hsa: /dev/zero: cannot read: it is a character device, not a regular file',
+    ]);
+    const urandom = await hsa(['validate', fixtureHarness, '-t', '/dev/urandom']);
+    expect(urandom.status).toBe(2);
+    expect(oneLine(urandom.stderr)).toEqual([
+      'hsa: /dev/urandom: cannot read: it is a character device, not a regular file',
+    ]);
+  });
+
+  it('a JSONL line with invalid UTF-8 is rejected with its line, not read as U+FFFD; counts reconcile', async () => {
+    const [first, second] = readFileSync(trajectoriesFile, 'utf8').split('\n');
+    const at = (second as string).indexOf('"content":"') + 11;
+    const broken = Buffer.concat([
+      Buffer.from(`${first}\n${(second as string).slice(0, at)}`),
+      Buffer.from([0xff]),
+      Buffer.from(`${(second as string).slice(at)}\n`),
+    ]);
+    const file = join(folder, 'broken-utf8.jsonl');
+    writeFileSync(file, broken);
+    const out = join(folder, 'broken-utf8-rows.jsonl');
+    const run = await hsa([
+      ...augmentArgs(out).map((arg) => (arg === trajectoriesFile ? file : arg)),
+      '--json',
+    ]);
+    expect(run.status, run.stderr).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ read: 2, rows: 1 });
+    const rejects = readFileSync(join(folder, 'broken-utf8-rows.rejects.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(rejects).toEqual([
+      expect.objectContaining({
+        line: 2,
+        issues: [
+          expect.objectContaining({
+            code: 'invalid_utf8',
+            message: expect.stringMatching(/^invalid UTF-8 at column \d+ \(byte 0xff\)$/),
+          }),
+        ],
+      }),
+    ]);
+    expect(readFileSync(out, 'utf8')).not.toContain('\ufffd');
+  });
+
+  it('a line longer than 64 MiB is a located reject, never held whole', async () => {
+    const file = join(folder, 'long-line.jsonl');
+    const [first] = readFileSync(trajectoriesFile, 'utf8').split('\n');
+    writeFileSync(file, `${first}\n{"pad":"${'x'.repeat(64 * 1024 * 1024)}"}\n`);
+    const out = join(folder, 'long-line-rows.jsonl');
+    const run = await hsa([
+      ...augmentArgs(out).map((arg) => (arg === trajectoriesFile ? file : arg)),
+      '--json',
+    ]);
+    expect(run.status, run.stderr).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ read: 2, rows: 1 });
+    const rejects = readFileSync(join(folder, 'long-line-rows.rejects.jsonl'), 'utf8');
+    expect(JSON.parse(rejects)).toMatchObject({ line: 2, issues: [{ code: 'line_too_long' }] });
+  });
+});
