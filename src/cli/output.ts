@@ -8,8 +8,8 @@
 // `--json` and `--quiet` are global (defined once on the program); progress comes from `createProgress`
 // in ./progress.ts, which is silent unless standard error is a terminal.
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { access, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { HarnessAugmentError, type Issue } from '../harness/issues.js';
 import { outputTarget } from '../harness/output-target.js';
@@ -106,6 +106,36 @@ export async function prepareOutputFile(file: string): Promise<string> {
   const target = await outputTarget(file);
   if (target.mode === 'replace') await prepareFolder(dirname(resolve(target.path)), file);
   return file;
+}
+
+/**
+ * Checks every output file of a command before any work: each as `prepareOutputFile` does, then that no two
+ * name the same file (after links), which would mix two outputs in one file or lose one. Throws a `usage`
+ * error naming both options.
+ *
+ * @example
+ * await prepareOutputFiles({ '--out': 'rows.jsonl', '--sidecar': 'rows.variants.jsonl' })
+ */
+export async function prepareOutputFiles(files: Record<string, string | undefined>): Promise<void> {
+  const seen = new Map<string, string>();
+  for (const [option, file] of Object.entries(files)) {
+    if (file === undefined) continue;
+    await prepareOutputFile(file);
+    const target = await outputTarget(file);
+    // In-place targets (/dev/null) may be shared: nothing is renamed over them.
+    if (target.mode === 'in-place') continue;
+    const key = resolve(await realFolder(dirname(target.path)), basename(target.path));
+    const other = seen.get(key);
+    if (other !== undefined)
+      throw new HarnessAugmentError(`${other} and ${option} name the same file ${file}; give each its own`, {
+        kind: 'usage',
+      });
+    seen.set(key, option);
+  }
+}
+
+async function realFolder(folder: string): Promise<string> {
+  return realpath(folder).catch(() => resolve(folder));
 }
 
 /**

@@ -464,3 +464,55 @@ describe('inputs that are not regular files, and lines that are not text (items 
     expect(JSON.parse(rejects)).toMatchObject({ line: 2, issues: [{ code: 'line_too_long' }] });
   });
 });
+
+describe('outputs that collide are refused before any work (item 7)', () => {
+  it('augment --sidecar X -o X, and --rejects through a link to -o', async () => {
+    const out = join(folder, 'same.jsonl');
+    const run = await hsa([...augmentArgs(out), '--sidecar', out]);
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      `hsa: --out and --sidecar name the same file ${out}; give each its own`,
+    ]);
+    expect(existsSync(out)).toBe(false);
+    const link = join(folder, 'same-link.jsonl');
+    symlinkSync(out, link);
+    const linked = await hsa([...augmentArgs(out), '--rejects', link]);
+    expect(linked.status).toBe(2);
+    expect(oneLine(linked.stderr)).toEqual([
+      `hsa: --out and --rejects name the same file ${link}; give each its own`,
+    ]);
+  });
+
+  it('sim run --report X -o X', async () => {
+    const out = join(folder, 'sim-same.jsonl');
+    const run = await hsa([
+      'sim',
+      'run',
+      '--scenario',
+      'livestream',
+      '--harness',
+      fixtureHarness,
+      '--episodes',
+      '2',
+      '--out',
+      out,
+      '--report',
+      out,
+    ]);
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      `hsa: --out and --report name the same file ${out}; give each its own`,
+    ]);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a rejects path under /proc is refused before the rows are written', async () => {
+    const out = join(folder, 'proc-rejects.jsonl');
+    const run = await hsa([...augmentArgs(out), '--rejects', '/proc/hsa-nowhere/rejects.jsonl']);
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      expect.stringMatching(/^hsa: \/proc\/hsa-nowhere\/rejects\.jsonl: cannot write: /),
+    ]);
+    expect(existsSync(out)).toBe(false);
+  });
+});

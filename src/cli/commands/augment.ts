@@ -19,7 +19,7 @@ import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajec
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { nonNegativeInteger, optionBounds } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
-import { outOption, prepareOutputFile, printResult } from '../output.js';
+import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
 import { type AugmentPool, createAugmentPool } from '../workers/augment-pool.js';
@@ -133,9 +133,7 @@ export function registerAugment(program: Command): void {
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       // By reference (the default), each variant harness and relabel is written once, to the sidecar.
       const sidecarFile = options.inlineHarness ? undefined : (options.sidecar ?? sidecarPathOf(options.out));
-      await prepareOutputFile(options.out);
-      await prepareOutputFile(rejectsFile);
-      if (sidecarFile) await prepareOutputFile(sidecarFile);
+      await prepareOutputFiles({ '--out': options.out, '--rejects': rejectsFile, '--sidecar': sidecarFile });
       // Say up front what cannot apply here, rather than writing unchanged copies in silence.
       const applicability = await planApplicability(
         plan,

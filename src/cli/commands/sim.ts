@@ -6,7 +6,7 @@ import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { boundedNumber, nonNegativeInteger, openAtomicLines } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
-import { outOption, printResult } from '../output.js';
+import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 import { parseShard } from '../shard.js';
@@ -133,6 +133,11 @@ export function registerSim(program: Command): void {
       const stem = options.out.replace(/\.jsonl$/i, '');
       const reportFile = options.report ?? `${stem}.rewards.jsonl`;
       const variantsFile = options.variantsOut ?? `${stem}.variants.jsonl`;
+      await prepareOutputFiles({
+        '--out': options.out,
+        '--report': reportFile,
+        ...(options.augment ? { '--variants-out': variantsFile } : {}),
+      });
       const out = await openAtomicLines(options.out);
       const report = await openAtomicLines(reportFile);
       const variants = options.augment ? await openAtomicLines(variantsFile) : undefined;
