@@ -39,7 +39,13 @@ export async function openAtomicLines(file: string): Promise<AtomicLineWriter> {
 }
 
 // Numeric options: one parser, with bounds (./numeric-options.ts); re-exported for the commands.
-export { boundedNumber, nonNegativeInteger, optionBounds, positiveInteger } from './numeric-options.js';
+export {
+  boundedNumber,
+  endpointTimeout,
+  nonNegativeInteger,
+  optionBounds,
+  positiveInteger,
+} from './numeric-options.js';
 
 /**
  * The two outputs of a streaming command: rows and rejects, each written atomically. The rejects file is

@@ -66,3 +66,16 @@ export const optionBounds = {
 function tooBig(name: string, text: string, max: number): HarnessAugmentError {
   return new HarnessAugmentError(`${name} must be at most ${max}, got ${text}`, { kind: 'usage' });
 }
+
+/**
+ * The client options of `--timeout <seconds>`: the deadline of one model call, retries and waits included;
+ * no attempt lasts longer either. Absent: the client's defaults (60 s per call).
+ *
+ * @example
+ * endpointTimeout('20') // { deadlineMs: 20000, timeoutMs: 20000 }
+ */
+export function endpointTimeout(text: string | undefined): { deadlineMs?: number; timeoutMs?: number } {
+  if (text === undefined) return {};
+  const ms = Math.round(boundedNumber('--timeout', text, { max: optionBounds.requestSeconds }) * 1000);
+  return { deadlineMs: ms, timeoutMs: ms };
+}

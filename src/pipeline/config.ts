@@ -16,6 +16,8 @@ const EndpointSchema = z.strictObject({
   /** Per request, ms (the client's default: 60 s). At most an hour. */
   timeoutMs: z.number().int().positive().max(3_600_000).optional(),
   maxRetries: z.number().int().min(0).max(20).optional(),
+  /** The whole call, retries and waits included, ms (the client's default: 60 s). At most an hour. */
+  deadlineMs: z.number().int().positive().max(3_600_000).optional(),
   /** Exponential backoff between retries (the client's defaults: 500 ms doubling up to 20 s). */
   backoff: z
     .strictObject({
@@ -91,7 +93,9 @@ export const PipelineConfigSchema = z.strictObject({
           minEffectiveness: z.number().min(0).max(1).default(0.5),
         })
         .prefault({}),
-      model: z.strictObject({ endpoint: EndpointSchema, k: z.number().int().min(1).max(64).default(3) }).optional(),
+      model: z
+        .strictObject({ endpoint: EndpointSchema, k: z.number().int().min(1).max(64).default(3) })
+        .optional(),
     })
     .prefault({}),
   /** Hook-retry collapsing: the share of trajectories with hook failures that keep their full retry trace. */

@@ -4,7 +4,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
-import { boundedNumber, nonNegativeInteger, openAtomicLines } from '../io.js';
+import { boundedNumber, endpointTimeout, nonNegativeInteger, openAtomicLines } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
 import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
@@ -15,6 +15,7 @@ interface SimRunOptions extends ScenarioCliOptions {
   harness: string;
   policy: string;
   endpoint?: string;
+  timeout?: string;
   model?: string;
   apiKeyEnv: string;
   temperature?: string;
@@ -64,6 +65,10 @@ export function registerSim(program: Command): void {
     .option(
       '--endpoint <url>',
       'OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (implies --policy model)',
+    )
+    .option(
+      '--timeout <seconds>',
+      'seconds one model call may take, every retry and wait included (default 60; at most 3600); a call past it fails with its reason',
     )
     .option('--model <name>', 'model name sent to the endpoint')
     .option('--api-key-env <var>', 'environment variable holding the API key', 'OPENAI_API_KEY')
@@ -119,7 +124,11 @@ export function registerSim(program: Command): void {
       if (useModel) {
         const apiKey = process.env[options.apiKeyEnv];
         simulateOptions.model = {
-          model: createOpenAICompatible({ baseURL: options.endpoint!, ...(apiKey ? { apiKey } : {}) }),
+          model: createOpenAICompatible({
+            baseURL: options.endpoint!,
+            ...(apiKey ? { apiKey } : {}),
+            ...endpointTimeout(options.timeout),
+          }),
           request: {
             model: options.model!,
             ...(options.temperature !== undefined
