@@ -37,6 +37,7 @@ function client(endpoint: EndpointConfig, env: Record<string, string | undefined
     ...(apiKey ? { apiKey } : {}),
     ...(endpoint.timeoutMs !== undefined ? { timeoutMs: endpoint.timeoutMs } : {}),
     ...(endpoint.maxRetries !== undefined ? { maxRetries: endpoint.maxRetries } : {}),
+    ...(endpoint.deadlineMs !== undefined ? { deadlineMs: endpoint.deadlineMs } : {}),
     ...(endpoint.backoff ? { backoff: endpoint.backoff } : {}),
   });
 }

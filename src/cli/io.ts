@@ -1,10 +1,7 @@
 // Output for the CLI: atomic file writes, issue lines, and the exit codes users script against.
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { formatOf } from '../harness/documents.js';
-import { formatIssue, HarnessAugmentError, type Issue, quote } from '../harness/issues.js';
-import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
+import { formatIssue, type Issue } from '../harness/issues.js';
+import { type AtomicFile, openAtomicFile, writeFileAtomic } from '../harness/write-file-atomic.js';
 import { stringifyYaml } from '../harness/yaml-text.js';
 import { prepareOutputFile } from './output.js';
 
@@ -33,92 +30,22 @@ export function printIssues(issues: readonly Issue[], stream: NodeJS.WritableStr
 }
 
 /** A line stream to a temporary file that becomes `file` only on `commit`: an interrupted run leaves no half file. */
-export interface AtomicLineWriter {
-  /** Writes a line; resolves when the stream can take more (back-pressure). */
-  write(line: string): Promise<void>;
-  commit(): Promise<void>;
-  abort(): Promise<void>;
-}
+export type AtomicLineWriter = AtomicFile;
 
+/** Opens `file` for atomic line writes, after the same checks as `prepareOutputFile`. */
 export async function openAtomicLines(file: string): Promise<AtomicLineWriter> {
   await prepareOutputFile(file);
-  await makeFolder(dirname(file));
-  const temporary = `${file}.${process.pid}.partial`;
-  const stream: WriteStream = createWriteStream(temporary, { encoding: 'utf8' });
-  // Open now: a path that cannot be written fails here, not as a write that never drains.
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
-  let failure: Error | undefined;
-  stream.on('error', (error) => {
-    failure = error;
-  });
-  const closed = () =>
-    new Promise<void>((resolve, reject) =>
-      stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-  return {
-    write(line) {
-      if (failure) return Promise.reject(failure);
-      return stream.write(line)
-        ? Promise.resolve()
-        : new Promise((resolve, reject) => {
-            // Both listeners go when either fires: a long run must not pile them up.
-            const onDrain = () => {
-              stream.off('error', onError);
-              resolve();
-            };
-            const onError = (error: Error) => {
-              stream.off('drain', onDrain);
-              reject(error);
-            };
-            stream.once('drain', onDrain);
-            stream.once('error', onError);
-          });
-    },
-    async commit() {
-      await closed();
-      if (failure) throw failure;
-      await rename(temporary, file);
-    },
-    async abort() {
-      await closed().catch(() => {});
-      await rm(temporary, { force: true });
-    },
-  };
+  return openAtomicFile(file);
 }
 
-/**
- * Parses a count option within `[0, max]`; a bad value is a usage error naming the option and the bound.
- *
- * @example
- * nonNegativeInteger('--variants', '8', 10_000) // 8
- */
-export function nonNegativeInteger(name: string, text: string, max = 1_000_000): number {
-  const value = /^\s*[\d.eE+]+\s*$/.test(text) ? Number(text) : Number.NaN;
-  if (Number.isInteger(value) && value > max) {
-    throw new HarnessAugmentError(`${name} must be at most ${max}, got ${text}`, { kind: 'usage' });
-  }
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new HarnessAugmentError(`${name} must be a non-negative integer, got ${quote(text)}`, {
-      kind: 'usage',
-    });
-  }
-  return value;
-}
-
-/**
- * Parses a count option within `[1, max]`.
- *
- * @example
- * positiveInteger('--concurrency', '4', 1024) // 4
- */
-export function positiveInteger(name: string, text: string, max = 1_000_000): number {
-  const value = nonNegativeInteger(name, text, max);
-  if (value < 1) throw new HarnessAugmentError(`${name} must be at least 1, got ${text}`, { kind: 'usage' });
-  return value;
-}
+// Numeric options: one parser, with bounds (./numeric-options.ts); re-exported for the commands.
+export {
+  boundedNumber,
+  endpointTimeout,
+  nonNegativeInteger,
+  optionBounds,
+  positiveInteger,
+} from './numeric-options.js';
 
 /**
  * The two outputs of a streaming command: rows and rejects, each written atomically. The rejects file is

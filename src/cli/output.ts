@@ -8,10 +8,11 @@
 // `--json` and `--quiet` are global (defined once on the program); progress comes from `createProgress`
 // in ./progress.ts, which is silent unless standard error is a terminal.
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { access, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { HarnessAugmentError, type Issue } from '../harness/issues.js';
+import { outputTarget } from '../harness/output-target.js';
 import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 
 /** The global output switches, read by every command through this module. */
@@ -102,10 +103,39 @@ export function errorDocument(
  * await prepareOutputFile('out/rows.jsonl')
  */
 export async function prepareOutputFile(file: string): Promise<string> {
-  const existing = await stat(file).catch(() => undefined);
-  if (existing?.isDirectory()) throw cannotWrite(file, 'it is a folder, not a file');
-  await prepareFolder(dirname(resolve(file)), file);
+  const target = await outputTarget(file);
+  if (target.mode === 'replace') await prepareFolder(dirname(resolve(target.path)), file);
   return file;
+}
+
+/**
+ * Checks every output file of a command before any work: each as `prepareOutputFile` does, then that no two
+ * name the same file (after links), which would mix two outputs in one file or lose one. Throws a `usage`
+ * error naming both options.
+ *
+ * @example
+ * await prepareOutputFiles({ '--out': 'rows.jsonl', '--sidecar': 'rows.variants.jsonl' })
+ */
+export async function prepareOutputFiles(files: Record<string, string | undefined>): Promise<void> {
+  const seen = new Map<string, string>();
+  for (const [option, file] of Object.entries(files)) {
+    if (file === undefined) continue;
+    await prepareOutputFile(file);
+    const target = await outputTarget(file);
+    // In-place targets (/dev/null) may be shared: nothing is renamed over them.
+    if (target.mode === 'in-place') continue;
+    const key = resolve(await realFolder(dirname(target.path)), basename(target.path));
+    const other = seen.get(key);
+    if (other !== undefined)
+      throw new HarnessAugmentError(`${other} and ${option} name the same file ${file}; give each its own`, {
+        kind: 'usage',
+      });
+    seen.set(key, option);
+  }
+}
+
+async function realFolder(folder: string): Promise<string> {
+  return realpath(folder).catch(() => resolve(folder));
 }
 
 /**

@@ -1,10 +1,12 @@
 // Reads JSON and YAML documents: syntax errors name the file, line and column; invalid UTF-8, duplicate
 // keys, alias bombs and nesting deeper than `maxNestingDepth` are refused; `__proto__` keys are refused so
 // that no later copy of the data can reach an object's prototype.
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
+import { assertInputFile, cannotReadInput, firstInvalidUtf8 } from './input-file.js';
 import { HarnessAugmentError, type Issue, type JsonPath } from './issues.js';
 import { findJsonSyntaxError, lineAndColumn } from './json-syntax.js';
+import { yamlDocumentValue } from './yaml-text.js';
 
 export type DocumentFormat = 'json' | 'yaml';
 
@@ -65,18 +67,15 @@ export function parseDocument(
       const position = first.linePos?.[0] ?? { line: 1, col: 1 };
       throw syntaxError(where, position.line, position.col, `invalid YAML: ${first.message.split('\n')[0]}`);
     }
-    try {
-      value = document.toJS({ maxAliasCount: 100 });
-    } catch (error) {
-      // The parser's guard against "billion laughs": aliases that expand into an exponential document.
-      if (error instanceof RangeError) throw tooDeep(where, error);
-      const message = error instanceof Error ? error.message : String(error);
-      if (!/alias/i.test(message)) throw error;
-      throw new HarnessAugmentError(`${where}: invalid YAML: too many aliases (an alias bomb?): ${message}`, {
+    const built = yamlDocumentValue(document);
+    if (!built.ok) {
+      if (built.code === 'too_deep') throw tooDeep(where, built.cause);
+      throw new HarnessAugmentError(`${where}: invalid YAML: ${built.message}`, {
         kind: 'usage',
-        issues: [{ code: 'alias_bomb', path: [], message, file: where }],
+        issues: [{ code: 'alias_bomb', path: [], message: built.message, file: where }],
       });
     }
+    value = built.value;
   }
   const forbidden = findForbiddenKeys(value);
   if (forbidden.length > 0) {
@@ -108,8 +107,8 @@ export async function readDocument(file: string): Promise<ParsedDocument> {
  * const bytes = await readFileBytes('harness.json');
  */
 export async function readFileBytes(file: string): Promise<Buffer> {
+  await assertInputFile(file);
   try {
-    if ((await stat(file)).isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
     return await readFile(file);
   } catch (error) {
     throw cannotRead(file, error);
@@ -122,20 +121,7 @@ export async function readFileBytes(file: string): Promise<Buffer> {
  * @example
  * throw cannotRead('x.json', error)
  */
-export function cannotRead(file: string, error: unknown): HarnessAugmentError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason =
-    code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EISDIR'
-        ? 'it is a folder, not a file'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied'
-          : (error as Error).message;
-  return new HarnessAugmentError(`${file}: cannot read: ${reason}`, { kind: 'usage', cause: error });
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+export const cannotRead = cannotReadInput;
 
 /**
  * Decodes UTF-8, refusing invalid bytes (they would otherwise become U+FFFD silently) with the line and
@@ -145,30 +131,16 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * decodeUtf8(Buffer.from('id: x'), 'h.yaml') // 'id: x'
  */
 export function decodeUtf8(bytes: Uint8Array, where: string): string {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    let valid = 0;
-    // Find the first bad byte: the longest prefix that decodes (binary search over prefixes).
-    let high = bytes.length;
-    while (valid < high) {
-      const middle = Math.ceil((valid + high) / 2);
-      try {
-        new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, middle), { stream: true });
-        valid = middle;
-      } catch {
-        high = middle - 1;
-      }
-    }
-    const prefix = new TextDecoder('utf-8').decode(bytes.subarray(0, valid));
-    const { line, column } = lineAndColumn(prefix, prefix.length);
-    throw syntaxError(
-      where,
-      line,
-      column,
-      `invalid UTF-8 (byte 0x${(bytes[valid] ?? 0).toString(16)} at offset ${valid})`,
-    );
-  }
+  const valid = firstInvalidUtf8(bytes);
+  if (valid === undefined) return new TextDecoder('utf-8').decode(bytes);
+  const prefix = new TextDecoder('utf-8').decode(bytes.subarray(0, valid));
+  const { line, column } = lineAndColumn(prefix, prefix.length);
+  throw syntaxError(
+    where,
+    line,
+    column,
+    `invalid UTF-8 (byte 0x${(bytes[valid] ?? 0).toString(16)} at offset ${valid})`,
+  );
 }
 
 function tooDeep(where: string, cause: unknown): HarnessAugmentError {

@@ -6,9 +6,11 @@ import { createHash } from 'node:crypto';
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import { RE2JS } from 're2js';
+import { canonicalJson } from './canonical-json.js';
 
 /** The JSON Schema dialects the validator knows. */
 export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
@@ -33,9 +35,68 @@ const options: Options = {
 // ajv-formats is CommonJS with a default export; under ESM interop it may arrive wrapped once more.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
   addFormatsModule) as unknown as <T extends Ajv>(ajv: T) => T;
+/**
+ * draft-07's metaschema asks `uniqueItems` of `enum` (and of `required`), which ajv checks pairwise: a
+ * 200,000-value enum took minutes. The engine gets the same metaschema without those two `uniqueItems`, and
+ * `findDuplicateItems` checks the rule in linear time before compiling.
+ */
+const draft07Id = 'http://json-schema.org/draft-07/schema';
+const linearDraft07 = (() => {
+  const meta = structuredClone(draft07MetaSchema) as {
+    properties: { enum: Record<string, unknown> };
+    definitions: { stringArray: Record<string, unknown> };
+  };
+  delete meta.properties.enum.uniqueItems;
+  delete meta.definitions.stringArray.uniqueItems;
+  return meta;
+})();
+
+function newDraft07Engine(): Ajv {
+  const ajv = new Ajv({ ...options, meta: false });
+  ajv.addMetaSchema(linearDraft07, draft07Id, false);
+  ajv.refs['http://json-schema.org/schema'] = draft07Id;
+  return addFormats(ajv);
+}
+
+/** Keywords whose value is data, not a schema: their content is never read as keywords. */
+const dataKeywords = new Set(['enum', 'const', 'default', 'examples']);
+
+/**
+ * The first `enum` or `required` list of a schema that repeats a value (the metaschema's `uniqueItems`),
+ * found in time linear in the schema's size; undefined when there is none.
+ *
+ * @example
+ * findDuplicateItems({ enum: ['a', 'b', 'a'] }) // 'enum has the value "a" twice'
+ */
+export function findDuplicateItems(node: unknown, depth = 0): string | undefined {
+  if (depth > 512 || typeof node !== 'object' || node === null) return undefined;
+  if (Array.isArray(node)) {
+    for (const child of node) {
+      const found = findDuplicateItems(child, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [key, child] of Object.entries(node)) {
+    if ((key === 'enum' || key === 'required') && Array.isArray(child)) {
+      const seen = new Set<string>();
+      for (const item of child) {
+        const text = canonicalJson(item);
+        if (seen.has(text))
+          return `${key} has the value ${text.length > 80 ? `${text.slice(0, 80)}…` : text} twice`;
+        seen.add(text);
+      }
+    }
+    if (dataKeywords.has(key)) continue;
+    const found = findDuplicateItems(child, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** A fresh ajv instance for a dialect, with formats. */
 const newEngine: Record<SchemaDialect, () => Ajv> = {
-  'draft-07': () => addFormats(new Ajv(options)),
+  'draft-07': newDraft07Engine,
   '2019-09': () => addFormats(new Ajv2019(options)) as unknown as Ajv,
   '2020-12': () => addFormats(new Ajv2020(options)) as unknown as Ajv,
 };
@@ -139,6 +200,8 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledSche
     return { ok: true, validate: known };
   }
   if (generation.byHash.size >= schemaCacheSize) generation = newGeneration();
+  const duplicate = dialect === 'draft-07' ? findDuplicateItems(local) : undefined;
+  if (duplicate) return { ok: false, error: `schema is invalid: ${duplicate}` };
   try {
     const current = generation;
     current.engines[dialect] ??= newEngine[dialect]();
@@ -147,6 +210,9 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledSche
     byObject.set(schema, validate);
     return { ok: true, validate };
   } catch (error) {
+    // ajv resolves `$ref` chains recursively: a chain that only names itself never reaches a schema.
+    if (error instanceof RangeError)
+      return { ok: false, error: 'its $ref chain loops without reaching a schema (or it nests too deep)' };
     return { ok: false, error: (error as Error).message };
   }
 }

@@ -1,7 +1,10 @@
-// Atomic file writes: a temporary file renamed into place, so that a reader never sees half a file and an
-// interrupted run leaves the previous file intact; and a bounded `mkdir -p`.
+// The one file writer: a temporary sibling renamed into place, so that a reader never sees half a file and
+// an interrupted run leaves the previous file intact; every path first goes through `outputTarget` (links
+// followed, devices and pipes written in place, other special files refused). Also a bounded `mkdir -p`.
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { outputTarget } from './output-target.js';
 
 /**
  * Creates a folder and its missing parents, one level at a time. Node's `mkdir(…, { recursive: true })`
@@ -48,27 +51,143 @@ export async function makeFolder(folder: string): Promise<void> {
  * await writeFileAtomic('out/report.md', markdown);
  */
 export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  await makeFolder(dirname(file));
-  const temporary = temporaryName(file, process.pid);
-  await writeFile(temporary, content, 'utf8');
-  await rename(temporary, file);
+  const target = await outputTarget(file);
+  if (target.mode === 'in-place') {
+    await writeFile(target.path, content, 'utf8');
+    return;
+  }
+  await makeFolder(dirname(target.path));
+  await removeStaleTemporaries(target.path);
+  const temporary = temporaryPath(target.path);
+  try {
+    await writeFile(temporary, content, 'utf8');
+    await rename(temporary, target.path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
-const temporaryName = (file: string, pid: number) => `${file}.${pid}.tmp`;
+let sequence = 0;
 
 /**
- * Removes the temporaries that a killed `writeFileAtomic(file, …)` left beside `file` (any process's), so that
- * a resumed run leaves no stray files behind.
+ * A temporary path in the same folder as `file`, unique within this process; its process id lets a later
+ * run tell a dead writer's leftovers from a live one's.
+ *
+ * @example
+ * temporaryPath('out/train.jsonl') // 'out/train.jsonl.4242.1.partial'
+ */
+export function temporaryPath(file: string): string {
+  sequence += 1;
+  return `${file}.${process.pid}.${sequence}.partial`;
+}
+
+/** `<name>.<pid>.partial`, `<name>.<pid>.<n>.partial` and the older `<name>.<pid>.tmp`. */
+const temporarySuffix = /^\.(\d+)(?:\.\d+)?\.(?:partial|tmp)$/;
+
+async function temporariesOf(file: string): Promise<Array<{ path: string; pid: number }>> {
+  const name = basename(file);
+  const folder = dirname(file);
+  const entries = await readdir(folder).catch(() => [] as string[]);
+  const found: Array<{ path: string; pid: number }> = [];
+  for (const entry of entries) {
+    const match = entry.startsWith(name) ? temporarySuffix.exec(entry.slice(name.length)) : null;
+    if (match) found.push({ path: join(folder, entry), pid: Number(match[1]) });
+  }
+  return found;
+}
+
+/**
+ * Removes the temporaries that a killed writer of `file` left beside it (any process's), so that a resumed
+ * run leaves no stray files behind.
  *
  * @example
  * await removeAtomicTemporaries('out/pipeline/checkpoint.json');
  */
 export async function removeAtomicTemporaries(file: string): Promise<void> {
-  const name = basename(file);
-  const folder = dirname(file);
-  const entries = await readdir(folder).catch(() => [] as string[]);
-  const pattern = /^\.\d+\.tmp$/;
-  for (const entry of entries)
-    if (entry.startsWith(name) && pattern.test(entry.slice(name.length)))
-      await rm(join(folder, entry), { force: true });
+  for (const { path } of await temporariesOf(file)) await rm(path, { force: true });
+}
+
+/** Removes the temporaries of `file` whose writer process no longer runs; a live writer's are left alone. */
+async function removeStaleTemporaries(file: string): Promise<void> {
+  for (const { path, pid } of await temporariesOf(file))
+    if (pid !== process.pid && !processRuns(pid)) await rm(path, { force: true });
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A text file being written; it appears under its name only on `commit`. */
+export interface AtomicFile {
+  /** Appends text; resolves when the stream can take more (back-pressure). */
+  write(text: string): Promise<void>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * Opens `file` for atomic streaming writes, creating its folder; a device or pipe is written in place.
+ *
+ * @example
+ * const out = await openAtomicFile('out/train.jsonl');
+ * await out.write('{"messages":[]}\n');
+ * await out.commit();
+ */
+export async function openAtomicFile(file: string): Promise<AtomicFile> {
+  const target = await outputTarget(file);
+  const inPlace = target.mode === 'in-place';
+  if (!inPlace) {
+    await makeFolder(dirname(target.path));
+    await removeStaleTemporaries(target.path);
+  }
+  const temporary = inPlace ? target.path : temporaryPath(target.path);
+  const stream: WriteStream = createWriteStream(temporary, { encoding: 'utf8' });
+  // Open now: a path that cannot be written fails here, not as a write that never drains.
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  });
+  let failure: Error | undefined;
+  stream.on('error', (error) => {
+    failure = error;
+  });
+  const end = () =>
+    new Promise<void>((resolve, reject) =>
+      stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+  return {
+    write(text) {
+      if (failure) return Promise.reject(failure);
+      return stream.write(text)
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => {
+            // Both listeners go when either fires: a long run must not pile them up.
+            const onDrain = () => {
+              stream.off('error', onError);
+              resolve();
+            };
+            const onError = (error: Error) => {
+              stream.off('drain', onDrain);
+              reject(error);
+            };
+            stream.once('drain', onDrain);
+            stream.once('error', onError);
+          });
+    },
+    async commit() {
+      await end();
+      if (failure) throw failure;
+      if (!inPlace) await rename(temporary, target.path);
+    },
+    async abort() {
+      await end().catch(() => {});
+      if (!inPlace) await rm(temporary, { force: true });
+    },
+  };
 }

@@ -68,3 +68,35 @@ export function quoteAmbiguousScalars<T extends YAML.Document>(document: T): T {
 export function stringifyYaml(value: unknown, options: YamlTextOptions = {}): string {
   return quoteAmbiguousScalars(new YAML.Document(value, options)).toString(options);
 }
+
+/** How many aliases a document may expand: beyond it, a few lines could expand into gigabytes ("billion laughs"). */
+export const maxYamlAliasCount = 100;
+
+/** A parsed YAML document's value, or why it has none. */
+export type YamlValue =
+  | { ok: true; value: unknown }
+  | { ok: false; code: 'alias_bomb' | 'too_deep'; message: string; cause: unknown };
+
+/**
+ * The value of a parsed YAML document, with the one alias limit of every YAML reader of the library (harness
+ * files, SKILL.md front matter): an alias bomb or a value too deep to build is a reason, never a throw.
+ *
+ * @example
+ * yamlDocumentValue(YAML.parseDocument('a: 1')) // { ok: true, value: { a: 1 } }
+ */
+export function yamlDocumentValue(document: YAML.Document): YamlValue {
+  try {
+    return { ok: true, value: document.toJS({ maxAliasCount: maxYamlAliasCount }) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof RangeError) return { ok: false, code: 'too_deep', message, cause: error };
+    if (/alias/i.test(message))
+      return {
+        ok: false,
+        code: 'alias_bomb',
+        message: `too many aliases (an alias bomb?): ${message}`,
+        cause: error,
+      };
+    throw error;
+  }
+}

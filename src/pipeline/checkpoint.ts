@@ -6,6 +6,7 @@
 import { type FileHandle, open, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessAugmentError } from '../harness/issues.js';
+import { type OutputTarget, outputTarget } from '../harness/output-target.js';
 import { makeFolder, removeAtomicTemporaries, writeFileAtomic } from '../harness/write-file-atomic.js';
 
 export const runFiles = {
@@ -222,6 +223,12 @@ export async function openCheckpointedLines<State>(options: {
   resume: boolean;
 }): Promise<CheckpointedLines<State>> {
   const names = Object.keys(options.files).sort();
+  // Through the output guard: a link is followed (the file it names is cut and appended, the link stays), a
+  // device is appended in place, and other special files are refused.
+  const targets = new Map<string, OutputTarget>();
+  for (const name of names) targets.set(name, await outputTarget(options.files[name] as string));
+  const pathOf = (name: string) => (targets.get(name) as OutputTarget).path;
+  const inPlace = (name: string) => (targets.get(name) as OutputTarget).mode === 'in-place';
   await removeAtomicTemporaries(options.checkpoint);
   let recorded: LinesCheckpoint<State> | undefined;
   if (options.resume) {
@@ -241,7 +248,8 @@ export async function openCheckpointedLines<State>(options: {
     );
   if (recorded) {
     for (const name of names) {
-      const path = options.files[name] as string;
+      if (inPlace(name)) continue;
+      const path = pathOf(name);
       const bytes = recorded.bytes[name] ?? 0;
       const size = await stat(path).then(
         (info) => info.size,
@@ -255,11 +263,11 @@ export async function openCheckpointedLines<State>(options: {
       await truncate(path, bytes);
     }
   } else {
-    for (const name of names) await rm(options.files[name] as string, { force: true });
+    for (const name of names) if (!inPlace(name)) await rm(pathOf(name), { force: true });
     await rm(options.checkpoint, { force: true });
   }
   const handles = new Map<string, FileHandle>();
-  for (const name of names) handles.set(name, await open(options.files[name] as string, 'a'));
+  for (const name of names) handles.set(name, await open(pathOf(name), 'a'));
   const checkpoint: LinesCheckpoint<State> = recorded ?? {
     version: 1,
     runHash: options.runHash,
@@ -285,7 +293,7 @@ export async function openCheckpointedLines<State>(options: {
       await writeFileAtomic(options.checkpoint, `${JSON.stringify(checkpoint)}\n`);
     },
     async complete() {
-      await Promise.all([...handles.values()].map((handle) => handle.sync()));
+      await Promise.all(names.filter((name) => !inPlace(name)).map((name) => handles.get(name)?.sync()));
       await close();
       await rm(options.checkpoint, { force: true });
     },

@@ -13,17 +13,20 @@ const EndpointSchema = z.strictObject({
   baseURL: z.url().describe('OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1'),
   model: z.string().min(1),
   apiKeyEnv: z.string().min(1).optional().describe('Environment variable that holds the API key.'),
-  timeoutMs: z.number().int().positive().optional(),
-  maxRetries: z.number().int().min(0).optional(),
+  /** Per request, ms (the client's default: 60 s). At most an hour. */
+  timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+  maxRetries: z.number().int().min(0).max(20).optional(),
+  /** The whole call, retries and waits included, ms (the client's default: 60 s). At most an hour. */
+  deadlineMs: z.number().int().positive().max(3_600_000).optional(),
   /** Exponential backoff between retries (the client's defaults: 500 ms doubling up to 20 s). */
   backoff: z
     .strictObject({
-      initialMs: z.number().int().min(0).optional(),
-      maxMs: z.number().int().min(0).optional(),
+      initialMs: z.number().int().min(0).max(600_000).optional(),
+      maxMs: z.number().int().min(0).max(600_000).optional(),
     })
     .optional(),
   temperature: z.number().min(0).optional(),
-  maxTokens: z.number().int().positive().optional(),
+  maxTokens: z.number().int().positive().max(10_000_000).optional(),
 });
 
 export const ExportFormatSchema = z.enum(['trl', 'axolotl', 'llama-factory', 'openai', 'verl']);
@@ -46,7 +49,7 @@ export const PipelineConfigSchema = z.strictObject({
           /** The replay scenario's tool backends: a YAML or JSON file. */
           backends: z.string().min(1).optional(),
           /** Episodes to plan (default: the scenario's own count). */
-          episodes: z.number().int().positive().optional(),
+          episodes: z.number().int().positive().max(1_000_000).optional(),
           seed: z.string().min(1).optional(),
           idPrefix: z.string().optional(),
         }),
@@ -63,7 +66,7 @@ export const PipelineConfigSchema = z.strictObject({
   augment: z
     .strictObject({
       policy: z.string().min(1).default('hat'),
-      variants: z.number().int().min(0).default(4),
+      variants: z.number().int().min(0).max(10_000).default(4),
       severity: z.union([z.enum(['slight', 'medium', 'heavy']), z.number().min(0).max(1)]).optional(),
       /** Also emit each task under the base harness (variant index -1, id `<task>/base`). */
       includeOriginal: z.boolean().default(true),
@@ -90,7 +93,9 @@ export const PipelineConfigSchema = z.strictObject({
           minEffectiveness: z.number().min(0).max(1).default(0.5),
         })
         .prefault({}),
-      model: z.strictObject({ endpoint: EndpointSchema, k: z.number().int().min(1).default(3) }).optional(),
+      model: z
+        .strictObject({ endpoint: EndpointSchema, k: z.number().int().min(1).max(64).default(3) })
+        .optional(),
     })
     .prefault({}),
   /** Hook-retry collapsing: the share of trajectories with hook failures that keep their full retry trace. */
@@ -136,7 +141,7 @@ export const PipelineConfigSchema = z.strictObject({
   bench: z
     .strictObject({
       items: z.string().min(1),
-      variants: z.number().int().min(1).default(4),
+      variants: z.number().int().min(1).max(10_000).default(4),
       policy: z.string().min(1).default('hat'),
     })
     .optional(),

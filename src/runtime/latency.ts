@@ -44,7 +44,27 @@ export interface LatencyReplayOptions {
   now?: () => number;
   /** Told after each episode. */
   onEpisode?: (done: number) => void;
+  /** Waits `ms` (default: a timer); the pause after a failed episode goes through it. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
+
+/**
+ * After a failed episode a worker waits before the next one, doubling from 100 ms up to 5 s while
+ * failures go on: an endpoint that refuses at once would otherwise be hit in a tight loop for the whole
+ * `durationMs`, and the loop would pile up work faster than it is collected.
+ */
+export const failureBackoff = { initialMs: 100, maxMs: 5_000 } as const;
+
+const timerSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 /** Percentiles of one measured quantity, in milliseconds. */
 export interface LatencyStats {
@@ -190,17 +210,26 @@ export async function replayLatency(options: LatencyReplayOptions): Promise<Late
     }
   }
 
+  const sleep = options.sleep ?? timerSleep;
   async function worker(): Promise<void> {
+    let failures = 0;
     for (let index = takeIndex(); index !== undefined; index = takeIndex()) {
       try {
         await play(planned[index]!);
+        failures = 0;
       } catch (error) {
         if (options.signal?.aborted) throw error;
         errorEpisodes++;
         const message = error instanceof Error ? error.message : String(error);
         if (errorMessages.length < 5 && !errorMessages.includes(message)) errorMessages.push(message);
+        failures++;
       }
       options.onEpisode?.(++done);
+      if (failures > 0 && options.durationMs !== undefined)
+        await sleep(
+          Math.min(failureBackoff.maxMs, failureBackoff.initialMs * 2 ** (failures - 1)),
+          options.signal,
+        );
     }
   }
 

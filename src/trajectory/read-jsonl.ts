@@ -1,8 +1,7 @@
-// Streams a JSONL file line by line with 1-based line numbers; a bad line becomes an issue, never a crash.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import { cannotRead, findForbiddenKeys } from '../harness/documents.js';
+// Streams a JSONL file line by line with 1-based line numbers; a bad line (bad JSON, invalid UTF-8, longer
+// than the line limit of ../harness/input-file.ts) becomes an issue, never a crash.
+import { findForbiddenKeys } from '../harness/documents.js';
+import { readInputLines } from '../harness/input-file.js';
 import type { Issue } from '../harness/issues.js';
 import { findJsonSyntaxError, lineAndColumn } from '../harness/json-syntax.js';
 
@@ -43,26 +42,16 @@ export function parseJsonlLine(text: string, line: number, file?: string): Jsonl
  * for await (const record of readJsonl('trajectories.jsonl')) if ('value' in record) use(record.value);
  */
 export async function* readJsonl(file: string): AsyncGenerator<JsonlRecord> {
-  try {
-    if ((await stat(file)).isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
-  } catch (error) {
-    throw cannotRead(file, error);
-  }
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const opened = new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
-  try {
-    await opened;
-  } catch (error) {
-    throw cannotRead(file, error);
-  }
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  let line = 0;
-  for await (const text of lines) {
-    line++;
-    const record = parseJsonlLine(line === 1 ? text.replace(/^\uFEFF/, '') : text, line, file);
+  for await (const entry of readInputLines(file)) {
+    if ('issue' in entry) {
+      yield entry;
+      continue;
+    }
+    const record = parseJsonlLine(
+      entry.line === 1 ? entry.text.replace(/^\uFEFF/, '') : entry.text,
+      entry.line,
+      file,
+    );
     if (record) yield record;
   }
 }

@@ -1,6 +1,18 @@
 // Hostile input through the real `hsa` program, in process: every case exits 1 (bad content) or 2 (usage,
 // I/O) with one clear line, never 3, and never hangs.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +86,64 @@ describe('output paths that cannot be written (exit 2, one line, before any work
     ]);
     expect(run.status).toBe(2);
     expect(oneLine(run.stderr)).toHaveLength(1);
+  });
+});
+
+describe('output paths that are not plain files (item 0: followed or refused, never replaced)', () => {
+  it('a symbolic link is written through: the link stays, the file it names gets the rows', async () => {
+    const real = join(folder, 'real-rows.jsonl');
+    const link = join(folder, 'link-rows.jsonl');
+    symlinkSync(real, link);
+    const run = await hsa(augmentArgs(link));
+    expect(run.status, run.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(real);
+    expect(readFileSync(real, 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
+  });
+
+  it('a link to /dev/null is written in place: the device stays a device', async () => {
+    const link = join(folder, 'null-rows.jsonl');
+    symlinkSync('/dev/null', link);
+    const run = await hsa(augmentArgs(link));
+    expect(run.status, run.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
+  it('a FIFO nobody reads is refused before any work, and stays a FIFO', async () => {
+    const fifo = join(folder, 'rows.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const run = await hsa(augmentArgs(fifo));
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([`hsa: ${fifo}: cannot write: it is a FIFO that no process reads`]);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it('a temporary left by a killed writer is removed by the next run; a live one is kept', async () => {
+    const out = join(folder, 'stale-bench.jsonl');
+    const dead = spawnSync(process.execPath, [
+      '-e',
+      'process.stdout.write(String(process.pid))',
+    ]).stdout.toString();
+    writeFileSync(`${out}.${dead}.partial`, '{"half":');
+    writeFileSync(`${out}.${process.ppid}.1.partial`, '{"live":');
+    const run = await hsa([
+      'bench',
+      'generate',
+      '--items',
+      'fixtures/livestream/bench/items.jsonl',
+      '--harness',
+      fixtureHarness,
+      '--variants',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(existsSync(`${out}.${dead}.partial`)).toBe(false);
+    expect(readdirSync(folder).filter((name) => name.startsWith('stale-bench.jsonl.'))).toEqual([
+      `stale-bench.jsonl.${process.ppid}.1.partial`,
+    ]);
   });
 });
 
@@ -171,6 +241,26 @@ describe('bad input files (exit 1 or 2, never 3)', () => {
     );
     expect(run.status).toBe(2);
     expect(oneLine(run.stderr)).toEqual(['hsa: --variants must be at most 10000, got 1e12']);
+    const workers = await hsa([...augmentArgs(join(folder, 'never.jsonl')), '--workers', '1000']);
+    expect(workers.status).toBe(2);
+    expect(oneLine(workers.stderr)).toEqual(['hsa: --workers must be at most 64, got 1000']);
+    const latency = await hsa([
+      'latency',
+      '--endpoint',
+      'http://127.0.0.1:9/v1',
+      '--model',
+      'm',
+      '--harness',
+      fixtureHarness,
+      '--scenario',
+      'livestream',
+      '--duration',
+      '1e12',
+      '-o',
+      join(folder, 'never-latency'),
+    ]);
+    expect(latency.status).toBe(2);
+    expect(oneLine(latency.stderr)).toEqual(['hsa: --duration must be at most 86400, got 1e12']);
   });
 
   it('error messages cut quoted user data', async () => {
@@ -219,5 +309,210 @@ describe('--json', () => {
     const run = await hsa([...augmentArgs(join(folder, 'rows-quiet.jsonl')), '--quiet']);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('');
+  });
+});
+
+describe('bad content that used to be an internal error (item 1: exit 1 or 2, never 3)', () => {
+  it('a YAML alias bomb in a SKILL.md front matter, with and without --skip-invalid', async () => {
+    const skills = join(folder, 'bomb-skills');
+    mkdirSync(join(skills, 'bomb'), { recursive: true });
+    const lines = [
+      '---',
+      'name: bomb',
+      'description: an alias bomb',
+      'a0: &a0 [x, x, x, x, x, x, x, x, x, x]',
+    ];
+    for (let level = 1; level < 9; level++)
+      lines.push(`a${level}: &a${level} [${Array.from({ length: 10 }, () => `*a${level - 1}`).join(', ')}]`);
+    writeFileSync(join(skills, 'bomb', 'SKILL.md'), `${[...lines, '---', '', 'Body.'].join('\n')}\n`);
+    for (const extra of [[], ['--skip-invalid']]) {
+      const run = await hsa(['import', 'skills', skills, '-o', join(folder, 'bomb-harness.yaml'), ...extra]);
+      expect(run.status, run.stderr).toBe(1);
+      expect(`${run.stdout}${run.stderr}`).toMatch(
+        /bomb\/SKILL\.md:1 \$: invalid YAML in the front matter: too many aliases \(an alias bomb\?\)/,
+      );
+    }
+  });
+
+  it('explain and invert over rows that are not augmented rows name the line', async () => {
+    const explain = await hsa(['explain', trajectoriesFile]);
+    expect(explain.status).toBe(1);
+    expect(explain.stderr).toMatch(/two\.jsonl:1: not a row written by hsa augment \(\$\.variantId: /);
+    const json = await hsa(['explain', trajectoriesFile, '--json']);
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.stdout).error).toMatchObject({ exitCode: 1, kind: 'invalid' });
+    const output = join(folder, 'output.json');
+    writeFileSync(output, JSON.stringify({ role: 'assistant', content: 'hello' }));
+    const invert = await hsa(['invert', '--rows', trajectoriesFile, '--id', 'ls-0001', '--output', output]);
+    expect(invert.status).toBe(1);
+    expect(invert.stderr).toMatch(/two\.jsonl:1: not a row written by hsa augment/);
+  });
+
+  it('a pipeline config with variants: 1e12 or episodes: 1e12 is refused with the path', async () => {
+    for (const [name, line] of [
+      ['variants', 'augment: { policy: hat, variants: 1000000000000 }'],
+      ['episodes', 'inputs: { simulate: { scenario: livestream, episodes: 1000000000000 } }'],
+    ] as const) {
+      const config = join(folder, `huge-${name}.yaml`);
+      const inputs =
+        name === 'variants' ? 'inputs: { simulate: { scenario: livestream, episodes: 1 } }' : line;
+      const augment = name === 'variants' ? line : 'augment: { policy: hat, variants: 1 }';
+      writeFileSync(
+        config,
+        [
+          `harness: ${join(process.cwd(), fixtureHarness)}`,
+          inputs,
+          augment,
+          `out: ${join(folder, `huge-${name}`)}`,
+          '',
+        ].join('\n'),
+      );
+      const run = await hsa(['pipeline', 'run', config]);
+      expect([1, 2], run.stderr).toContain(run.status);
+      expect(`${run.stdout}${run.stderr}`).toMatch(new RegExp(`${name}.*(<=|at most|too big)`, 'i'));
+    }
+  });
+
+  it('--exports trl,trl is refused before any work', async () => {
+    const config = join(folder, 'twice.yaml');
+    const out = join(folder, 'twice-out');
+    writeFileSync(
+      config,
+      [
+        `harness: ${join(process.cwd(), fixtureHarness)}`,
+        'inputs: { simulate: { scenario: livestream, episodes: 1 } }',
+        'augment: { policy: hat, variants: 1 }',
+        `out: ${out}`,
+        '',
+      ].join('\n'),
+    );
+    const run = await hsa(['pipeline', 'run', config, '--exports', 'trl,trl']);
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual(['hsa: --exports names "trl" twice; both would write exports/trl']);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('inputs that are not regular files, and lines that are not text (items 3 and 6)', () => {
+  it('a FIFO or /dev/zero named as an input is refused at once (exit 2)', async () => {
+    const fifo = join(folder, 'input.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const run = await hsa(
+      augmentArgs(join(folder, 'fifo-rows.jsonl')).map((arg) => (arg === trajectoriesFile ? fifo : arg)),
+    );
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([`hsa: ${fifo}: cannot read: it is a FIFO, not a regular file`]);
+    const zero = await hsa(['validate', '/dev/zero']);
+    expect(zero.status).toBe(2);
+    expect(oneLine(zero.stderr)).toEqual([
+      'hsa: /dev/zero: cannot read: it is a character device, not a regular file',
+    ]);
+    const urandom = await hsa(['validate', fixtureHarness, '-t', '/dev/urandom']);
+    expect(urandom.status).toBe(2);
+    expect(oneLine(urandom.stderr)).toEqual([
+      'hsa: /dev/urandom: cannot read: it is a character device, not a regular file',
+    ]);
+  });
+
+  it('a JSONL line with invalid UTF-8 is rejected with its line, not read as U+FFFD; counts reconcile', async () => {
+    const [first, second] = readFileSync(trajectoriesFile, 'utf8').split('\n');
+    const at = (second as string).indexOf('"content":"') + 11;
+    const broken = Buffer.concat([
+      Buffer.from(`${first}\n${(second as string).slice(0, at)}`),
+      Buffer.from([0xff]),
+      Buffer.from(`${(second as string).slice(at)}\n`),
+    ]);
+    const file = join(folder, 'broken-utf8.jsonl');
+    writeFileSync(file, broken);
+    const out = join(folder, 'broken-utf8-rows.jsonl');
+    const run = await hsa([
+      ...augmentArgs(out).map((arg) => (arg === trajectoriesFile ? file : arg)),
+      '--json',
+    ]);
+    expect(run.status, run.stderr).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ read: 2, rows: 1 });
+    const rejects = readFileSync(join(folder, 'broken-utf8-rows.rejects.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(rejects).toEqual([
+      expect.objectContaining({
+        line: 2,
+        issues: [
+          expect.objectContaining({
+            code: 'invalid_utf8',
+            message: expect.stringMatching(/^invalid UTF-8 at column \d+ \(byte 0xff\)$/),
+          }),
+        ],
+      }),
+    ]);
+    expect(readFileSync(out, 'utf8')).not.toContain('\ufffd');
+  });
+
+  it('a line longer than 64 MiB is a located reject, never held whole', async () => {
+    const file = join(folder, 'long-line.jsonl');
+    const [first] = readFileSync(trajectoriesFile, 'utf8').split('\n');
+    writeFileSync(file, `${first}\n{"pad":"${'x'.repeat(64 * 1024 * 1024)}"}\n`);
+    const out = join(folder, 'long-line-rows.jsonl');
+    const run = await hsa([
+      ...augmentArgs(out).map((arg) => (arg === trajectoriesFile ? file : arg)),
+      '--json',
+    ]);
+    expect(run.status, run.stderr).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ read: 2, rows: 1 });
+    const rejects = readFileSync(join(folder, 'long-line-rows.rejects.jsonl'), 'utf8');
+    expect(JSON.parse(rejects)).toMatchObject({ line: 2, issues: [{ code: 'line_too_long' }] });
+  });
+});
+
+describe('outputs that collide are refused before any work (item 7)', () => {
+  it('augment --sidecar X -o X, and --rejects through a link to -o', async () => {
+    const out = join(folder, 'same.jsonl');
+    const run = await hsa([...augmentArgs(out), '--sidecar', out]);
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      `hsa: --out and --sidecar name the same file ${out}; give each its own`,
+    ]);
+    expect(existsSync(out)).toBe(false);
+    const link = join(folder, 'same-link.jsonl');
+    symlinkSync(out, link);
+    const linked = await hsa([...augmentArgs(out), '--rejects', link]);
+    expect(linked.status).toBe(2);
+    expect(oneLine(linked.stderr)).toEqual([
+      `hsa: --out and --rejects name the same file ${link}; give each its own`,
+    ]);
+  });
+
+  it('sim run --report X -o X', async () => {
+    const out = join(folder, 'sim-same.jsonl');
+    const run = await hsa([
+      'sim',
+      'run',
+      '--scenario',
+      'livestream',
+      '--harness',
+      fixtureHarness,
+      '--episodes',
+      '2',
+      '--out',
+      out,
+      '--report',
+      out,
+    ]);
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      `hsa: --out and --report name the same file ${out}; give each its own`,
+    ]);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a rejects path under /proc is refused before the rows are written', async () => {
+    const out = join(folder, 'proc-rejects.jsonl');
+    const run = await hsa([...augmentArgs(out), '--rejects', '/proc/hsa-nowhere/rejects.jsonl']);
+    expect(run.status).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      expect.stringMatching(/^hsa: \/proc\/hsa-nowhere\/rejects\.jsonl: cannot write: /),
+    ]);
+    expect(existsSync(out)).toBe(false);
   });
 });

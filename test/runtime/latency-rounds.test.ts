@@ -61,3 +61,33 @@ describe('latency replay rounds', () => {
     expect(report.timeToFirstToken).toBeUndefined();
   });
 });
+
+describe('latency replay against an endpoint that fails at once', () => {
+  it('waits between failed episodes, doubling up to 5 s, instead of a tight loop', async () => {
+    let clock = 0;
+    const now = () => (clock += 1);
+    const waits: number[] = [];
+    const refused: ChatModel = {
+      async complete() {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:9');
+      },
+    };
+    const report = await replayLatency({
+      scenario: tinyScenario(),
+      harness,
+      model: refused,
+      episodes: 3,
+      durationMs: 20_000,
+      now,
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock += ms;
+      },
+    });
+    // 100 + 200 + … + 3200 = 6.3 s, then 5 s per failure: about 7 s + 3 × 5 s for 20 s of clock.
+    expect(waits.slice(0, 8)).toEqual([100, 200, 400, 800, 1600, 3200, 5000, 5000]);
+    expect(report.errors.episodes).toBe(waits.length);
+    expect(report.errors.episodes).toBeLessThan(15);
+    expect(report.errors.messages).toEqual(['connect ECONNREFUSED 127.0.0.1:9']);
+  });
+});

@@ -69,6 +69,11 @@ export interface OpenAICompatibleOptions {
   timeoutMs?: number;
   /** Retries after the first attempt (default 4). */
   maxRetries?: number;
+  /**
+   * The whole call, every attempt and wait included, in ms (default 60000): an endpoint that accepts and
+   * never answers, or asks to retry after a long `Retry-After`, fails the call with its reason by then.
+   */
+  deadlineMs?: number;
   backoff?: BackoffOptions;
   /** Random numbers in [0, 1) for the jitter (default: seedrandom seeded 'hsa-client'). */
   random?: () => number;
@@ -128,7 +133,7 @@ class Attempt {
   timedOut = false;
 
   constructor(
-    private readonly timeoutMs: number,
+    readonly timeoutMs: number,
     private readonly caller: AbortSignal | undefined,
   ) {
     // A restartable timer rather than AbortSignal.timeout: a stream's timeout is the silence between reads.
@@ -263,6 +268,8 @@ function checkOptions(options: OpenAICompatibleOptions): void {
     throw usage(`openai-compatible: baseURL "${options.baseURL}" must be http or https`);
   if (options.timeoutMs !== undefined && !(options.timeoutMs > 0))
     throw usage(`openai-compatible: timeoutMs must be positive, got ${options.timeoutMs}`);
+  if (options.deadlineMs !== undefined && !(options.deadlineMs > 0))
+    throw usage(`openai-compatible: deadlineMs must be positive, got ${options.deadlineMs}`);
   if (options.maxRetries !== undefined && !(Number.isInteger(options.maxRetries) && options.maxRetries >= 0))
     throw usage(`openai-compatible: maxRetries must be a non-negative integer, got ${options.maxRetries}`);
 }
@@ -284,6 +291,9 @@ function describeCause(error: unknown): string {
   return parts.join(': ') || 'unknown error';
 }
 
+/** The default deadline of one call, all attempts and waits included. */
+export const defaultCallDeadlineMs = 60_000;
+
 /**
  * Creates a client for an OpenAI-compatible endpoint (vLLM, SGLang, a hosted API). It implements the
  * runtime's ChatModel, so an agent loop can use it as is.
@@ -301,6 +311,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
   const maxResponseBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
   const maxEventBytes = options.maxEventBytes ?? defaultMaxResponseBytes;
   const maxRetries = options.maxRetries ?? 4;
+  const deadlineMs = options.deadlineMs ?? defaultCallDeadlineMs;
   const backoff = options.backoff ?? {};
   const random = options.random ?? seedrandom('hsa-client');
   const sleep = options.sleep ?? abortableSleep;
@@ -355,7 +366,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
     const original = error instanceof TransportError ? error.original : error;
     const where = { method: endpoint.method, url: endpoint.url, cause: original };
     if (attempt.timedOut)
-      return new OpenAICompatibleError(`no response within ${timeoutMs} ms`, {
+      return new OpenAICompatibleError(`no response within ${attempt.timeoutMs} ms`, {
         ...where,
         code: 'timeout',
         isRetryable: true,
@@ -399,12 +410,14 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
     keep = false,
   ): Promise<{ value: T; attempt: Attempt; attempts: number }> {
     let resends = 0;
+    const deadline = Date.now() + deadlineMs;
     for (let number = 1; ; number++) {
       if (signal?.aborted) {
         counters.aborted++;
         throw signal.reason;
       }
-      const attempt = new Attempt(timeoutMs, signal);
+      // No attempt outlives the call's deadline.
+      const attempt = new Attempt(Math.max(1, Math.min(timeoutMs, deadline - Date.now())), signal);
       let failure: OpenAICompatibleError;
       let resend = false;
       try {
@@ -436,6 +449,10 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
       const reason = reasonOf(failure);
       // A send again after a closed connection does not wait: the next connection is a fresh one.
       const delayMs = resend ? 0 : backoffDelay(number - resends, backoff, random, failure.retryAfterMs);
+      if (Date.now() + delayMs >= deadline) {
+        counters.failed++;
+        throw failure.pastDeadline(deadlineMs, delayMs).withAttempts(number);
+      }
       counters.retries++;
       retriesByReason.set(reason, (retriesByReason.get(reason) ?? 0) + 1);
       options.onRetry?.({ attempt: number, delayMs, reason, error: failure });

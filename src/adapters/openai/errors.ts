@@ -50,7 +50,7 @@ export class OpenAICompatibleError extends HarnessAugmentError {
   /** HTTP attempts made for the call; set when the client gives up. */
   attempts: number;
   /** The message without the attempt count, so that the count can be updated. */
-  private readonly detail: string;
+  private detail: string;
 
   constructor(detail: string, options: OpenAICompatibleErrorOptions) {
     super(detail, { kind: 'usage', cause: options.cause });
@@ -71,6 +71,14 @@ export class OpenAICompatibleError extends HarnessAugmentError {
   /** Records the final attempt count and refreshes the message. */
   withAttempts(attempts: number): this {
     this.attempts = attempts;
+    this.message = this.compose();
+    if (this.issues[0]) this.issues[0].message = this.message;
+    return this;
+  }
+
+  /** Says that the call gave up because the next wait would pass its deadline; refreshes the message. */
+  pastDeadline(deadlineMs: number, waitMs: number): this {
+    this.detail = `${this.detail}; gave up: the next try (in ${waitMs} ms) would pass the call's deadline of ${deadlineMs} ms`;
     this.message = this.compose();
     if (this.issues[0]) this.issues[0].message = this.message;
     return this;

@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { HarnessAugmentError, truncateText } from '../../harness/issues.js';
+import { renderBounded } from './bounded-template.js';
 
 /** A chat template to render rows through, by name (the file name) and source. */
 export interface ChatTemplateSource {
@@ -237,7 +238,7 @@ export async function checkExports(
         if (!conversation) continue;
         try {
           const render = (messages: Conversation['messages']) =>
-            template.render({
+            renderBounded(template, {
               messages,
               tools: conversation.tools,
               add_generation_prompt: false,

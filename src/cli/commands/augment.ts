@@ -18,9 +18,9 @@ import type { Trajectory } from '../../trajectory/schema.js';
 import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { withHookChecksOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
-import { nonNegativeInteger } from '../io.js';
+import { nonNegativeInteger, optionBounds } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
-import { outOption, prepareOutputFile, printResult } from '../output.js';
+import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
 import type { AugmentPool } from '../workers/augment-pool.js';
@@ -99,7 +99,7 @@ export function registerAugment(program: Command): void {
     .option('--sidecar <file>', 'the variants sidecar (default: <out without .jsonl>.variants.jsonl)')
     .option(
       '--workers <n>',
-      'worker threads (default: available cores, at most one per 32 input lines); rows are the same bytes for any count',
+      'worker threads, at most 64 (default: available cores, at most one per 32 input lines); rows are the same bytes for any count',
     )
     .option(
       '--variant-pool <n>',
@@ -116,7 +116,7 @@ export function registerAugment(program: Command): void {
       const requestedWorkers =
         options.workers === undefined
           ? undefined
-          : Math.max(1, nonNegativeInteger('--workers', options.workers));
+          : Math.max(1, nonNegativeInteger('--workers', options.workers, optionBounds.workers));
       const variantPool =
         options.variantPool === undefined
           ? defaultVariantPoolSize
@@ -132,9 +132,7 @@ export function registerAugment(program: Command): void {
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       // By reference (the default), each variant harness and relabel is written once, to the sidecar.
       const sidecarFile = options.inlineHarness ? undefined : (options.sidecar ?? sidecarPathOf(options.out));
-      await prepareOutputFile(options.out);
-      await prepareOutputFile(rejectsFile);
-      if (sidecarFile) await prepareOutputFile(sidecarFile);
+      await prepareOutputFiles({ '--out': options.out, '--rejects': rejectsFile, '--sidecar': sidecarFile });
       // Say up front what cannot apply here, rather than writing unchanged copies in silence.
       const applicability = await planApplicability(
         plan,

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
 import { answerBenchRow } from '../../bench/answer-row.js';
 import { mapOrdered } from '../../runtime/map-ordered.js';
-import { nonNegativeInteger, openAtomicLines } from '../io.js';
+import { boundedNumber, endpointTimeout, nonNegativeInteger, openAtomicLines } from '../io.js';
 import { outOption } from '../output.js';
 import { createProgress } from '../progress.js';
 import { sidecarOptionText } from '../rows.js';
@@ -14,6 +14,7 @@ import { readBenchRows } from './bench-score.js';
 interface BenchPredictOptions {
   bench: string;
   endpoint: string;
+  timeout?: string;
   model: string;
   apiKeyEnv: string;
   temperature?: string;
@@ -31,6 +32,10 @@ export function registerBenchPredict(bench: Command): void {
     .requiredOption('--bench <file>', 'bench rows JSONL (from `hsa bench generate`)')
     .requiredOption('--endpoint <url>', 'OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1')
     .requiredOption('--model <name>', 'model name sent to the endpoint')
+    .option(
+      '--timeout <seconds>',
+      'seconds one model call may take, every retry and wait included (default 60; at most 3600); a call past it fails with its reason',
+    )
     .option('--api-key-env <var>', 'environment variable holding the API key', 'OPENAI_API_KEY')
     .option('--temperature <t>', 'sampling temperature')
     .option('--max-tokens <n>', 'max_tokens per completion')
@@ -42,10 +47,16 @@ export function registerBenchPredict(bench: Command): void {
       const started = Date.now();
       const rows = await readBenchRows(options.bench, options.sidecar);
       const apiKey = process.env[options.apiKeyEnv];
-      const model = createOpenAICompatible({ baseURL: options.endpoint, ...(apiKey ? { apiKey } : {}) });
+      const model = createOpenAICompatible({
+        baseURL: options.endpoint,
+        ...(apiKey ? { apiKey } : {}),
+        ...endpointTimeout(options.timeout),
+      });
       const request = {
         model: options.model,
-        ...(options.temperature !== undefined ? { temperature: Number(options.temperature) } : {}),
+        ...(options.temperature !== undefined
+          ? { temperature: boundedNumber('--temperature', options.temperature, { min: 0, max: 2 }) }
+          : {}),
         ...(options.maxTokens !== undefined
           ? { max_tokens: nonNegativeInteger('--max-tokens', options.maxTokens) }
           : {}),

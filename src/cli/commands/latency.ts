@@ -7,7 +7,7 @@ import { measureLatency } from '../../adapters/inference/measure-latency.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { renderLatencyHtml, renderLatencyMarkdown } from '../../runtime/latency-report.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
-import { nonNegativeInteger } from '../io.js';
+import { boundedNumber, nonNegativeInteger, optionBounds } from '../io.js';
 import { outOption } from '../output.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 
@@ -24,13 +24,6 @@ interface LatencyOptions extends ScenarioCliOptions {
   maxTokens?: string;
   temperature?: string;
   out: string;
-}
-
-function positive(name: string, text: string): number {
-  const value = Number(text);
-  if (!(value > 0))
-    throw new HarnessAugmentError(`${name} must be a positive number, got "${text}"`, { kind: 'usage' });
-  return value;
 }
 
 /**
@@ -51,7 +44,10 @@ export function registerLatency(program: Command): void {
   withScenarioOptions(command)
     .option('--api-key-env <var>', 'environment variable holding the API key', 'OPENAI_API_KEY')
     .option('--concurrency <n>', 'episodes in flight at once', '1')
-    .option('--duration <seconds>', 'replay the plan round after round for this long (default: one pass)')
+    .option(
+      '--duration <seconds>',
+      'replay the plan round after round for this long, at most 86400 (default: one pass); after a failed episode each worker waits 0.1 s, doubling to 5 s while failures go on',
+    )
     .option('--episodes <n>', "episodes to plan (default: the scenario's own count)")
     .option('--deadline <seconds>', 'a turn slower than this misses the deadline', '15')
     .option('--seed <seed>', "plan seed (default: the scenario's own seed)")
@@ -61,12 +57,15 @@ export function registerLatency(program: Command): void {
       outOption('folder', 'where latency.json, latency.md and latency.html go').default('out/latency'),
     )
     .action(async (options: LatencyOptions) => {
-      const concurrency = nonNegativeInteger('--concurrency', options.concurrency);
+      const concurrency = nonNegativeInteger('--concurrency', options.concurrency, 256);
       if (concurrency < 1)
         throw new HarnessAugmentError('--concurrency must be at least 1', { kind: 'usage' });
-      const deadlineMs = positive('--deadline', options.deadline) * 1000;
+      const deadlineMs =
+        boundedNumber('--deadline', options.deadline, { max: optionBounds.requestSeconds }) * 1000;
       const durationMs =
-        options.duration !== undefined ? positive('--duration', options.duration) * 1000 : undefined;
+        options.duration !== undefined
+          ? boundedNumber('--duration', options.duration, { max: optionBounds.durationSeconds }) * 1000
+          : undefined;
       const episodes =
         options.episodes !== undefined ? nonNegativeInteger('--episodes', options.episodes) : undefined;
       const maxStepsPerTurn = parseMaxSteps(options.maxSteps);
@@ -95,7 +94,9 @@ export function registerLatency(program: Command): void {
             ...(options.maxTokens !== undefined
               ? { max_tokens: nonNegativeInteger('--max-tokens', options.maxTokens) }
               : {}),
-            ...(options.temperature !== undefined ? { temperature: Number(options.temperature) } : {}),
+            ...(options.temperature !== undefined
+              ? { temperature: boundedNumber('--temperature', options.temperature, { min: 0, max: 2 }) }
+              : {}),
           },
         });
         await mkdir(options.out, { recursive: true });

@@ -182,6 +182,14 @@ function exportsOption(text: string, config: PipelineConfig): PipelineConfig['ex
     .map((name) => name.trim())
     .filter(Boolean);
   if (names.length === 0) throw new HarnessAugmentError('--exports names no format', { kind: 'usage' });
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated !== undefined)
+    throw new HarnessAugmentError(
+      `--exports names ${quote(repeated)} twice; both would write exports/${repeated}`,
+      {
+        kind: 'usage',
+      },
+    );
   return names.map((name) => {
     const entry = configured.find((candidate) => candidate.folder === name);
     if (entry)

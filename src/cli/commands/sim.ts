@@ -4,9 +4,9 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
-import { nonNegativeInteger, openAtomicLines } from '../io.js';
+import { boundedNumber, endpointTimeout, nonNegativeInteger, openAtomicLines } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
-import { outOption, printResult } from '../output.js';
+import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 import { parseShard } from '../shard.js';
@@ -15,6 +15,7 @@ interface SimRunOptions extends ScenarioCliOptions {
   harness: string;
   policy: string;
   endpoint?: string;
+  timeout?: string;
   model?: string;
   apiKeyEnv: string;
   temperature?: string;
@@ -64,6 +65,10 @@ export function registerSim(program: Command): void {
     .option(
       '--endpoint <url>',
       'OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (implies --policy model)',
+    )
+    .option(
+      '--timeout <seconds>',
+      'seconds one model call may take, every retry and wait included (default 60; at most 3600); a call past it fails with its reason',
     )
     .option('--model <name>', 'model name sent to the endpoint')
     .option('--api-key-env <var>', 'environment variable holding the API key', 'OPENAI_API_KEY')
@@ -122,10 +127,16 @@ export function registerSim(program: Command): void {
       if (useModel) {
         const apiKey = process.env[options.apiKeyEnv];
         simulateOptions.model = {
-          model: createOpenAICompatible({ baseURL: options.endpoint!, ...(apiKey ? { apiKey } : {}) }),
+          model: createOpenAICompatible({
+            baseURL: options.endpoint!,
+            ...(apiKey ? { apiKey } : {}),
+            ...endpointTimeout(options.timeout),
+          }),
           request: {
             model: options.model!,
-            ...(options.temperature !== undefined ? { temperature: Number(options.temperature) } : {}),
+            ...(options.temperature !== undefined
+              ? { temperature: boundedNumber('--temperature', options.temperature, { min: 0, max: 2 }) }
+              : {}),
             ...(options.maxTokens !== undefined ? { max_tokens: Number(options.maxTokens) } : {}),
           },
         };
@@ -134,6 +145,11 @@ export function registerSim(program: Command): void {
       const stem = options.out.replace(/\.jsonl$/i, '');
       const reportFile = options.report ?? `${stem}.rewards.jsonl`;
       const variantsFile = options.variantsOut ?? `${stem}.variants.jsonl`;
+      await prepareOutputFiles({
+        '--out': options.out,
+        '--report': reportFile,
+        ...(options.augment ? { '--variants-out': variantsFile } : {}),
+      });
       const out = await openAtomicLines(options.out);
       const report = await openAtomicLines(reportFile);
       const variants = options.augment ? await openAtomicLines(variantsFile) : undefined;

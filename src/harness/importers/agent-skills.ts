@@ -12,7 +12,7 @@ import { lineAndColumn } from '../json-syntax.js';
 import { fromZodIssues } from '../parse-harness.js';
 import { type SkillFile as BundledFile, type Skill, SkillSchema } from '../schema.js';
 import { makeFolder } from '../write-file-atomic.js';
-import { stringifyYaml } from '../yaml-text.js';
+import { stringifyYaml, yamlDocumentValue } from '../yaml-text.js';
 import { isPlainObject, jsonTypeOf } from './tool-fields.js';
 
 /** The Agent Skills name rule: lowercase letters and digits in hyphen-separated runs, at most 64 characters. */
@@ -159,7 +159,17 @@ function readSkillDocument(text: string, source: string | undefined): SkillDocum
   const withLines = (issues: Issue[]) =>
     issues.map((issue) => ({ ...issue, line: issue.line ?? lineOf(issue.path) }));
 
-  const value: unknown = document.toJS({ maxAliasCount: 100 });
+  const built = yamlDocumentValue(document);
+  if (!built.ok)
+    return fail([
+      {
+        code: 'invalid_front_matter',
+        path: [],
+        line: 1,
+        message: `invalid YAML in the front matter: ${built.message}`,
+      },
+    ]);
+  const value: unknown = built.value;
   const forbidden = findForbiddenKeys(value);
   if (forbidden.length > 0) return fail(withLines(forbidden), lineOf);
   if (!isPlainObject(value)) {

@@ -332,6 +332,8 @@ describe('abort', () => {
     const controller = new AbortController();
     const client = createOpenAICompatible({
       baseURL: server.url,
+      // A deadline past the 60 s wait, so that the wait starts and the abort lands in it.
+      deadlineMs: 120_000,
       onRetry: () => controller.abort(new Error('enough')),
     });
     await expect(client.complete(hello, { signal: controller.signal })).rejects.toThrow('enough');
@@ -505,5 +507,40 @@ describe('options', () => {
     const server = await serve();
     await clientFor(server, { baseURL: `${server.url}//` }).client.complete(hello);
     expect(server.requests[0]!.path).toBe('/v1/chat/completions');
+  });
+});
+
+describe('the call deadline (all attempts and waits included)', () => {
+  it('a 429 asking to retry after an hour fails the call at once with the reason, not after the wait', async () => {
+    const server = await serve({ faults: () => ({ status: 429, retryAfter: 3600 }) });
+    const waits: number[] = [];
+    const client = createOpenAICompatible({
+      baseURL: server.url,
+      backoff: { maxRetryAfterMs: 3_600_000 },
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    await expect(client.complete(hello)).rejects.toThrow(
+      /429 Too Many Requests: .*; gave up: the next try \(in 3600000 ms\) would pass the call's deadline of 60000 ms \(1 attempt\)$/,
+    );
+    expect(waits).toEqual([]);
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it('an endpoint that accepts and never answers fails when the deadline has passed, naming it', async () => {
+    const server = await serve({ faults: () => ({ delayMs: 600_000 }) });
+    const client = createOpenAICompatible({ baseURL: server.url, deadlineMs: 300, timeoutMs: 60_000 });
+    const failure = await client.complete(hello).catch((error: unknown) => error as Error);
+    expect(failure).toBeInstanceOf(Error);
+    // The one attempt was cut to the deadline: its timeout is the deadline's 300 ms, not 60 s.
+    expect((failure as Error).message).toMatch(/no response within 300 ms/);
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it('a deadline that is not positive is a usage error', () => {
+    expect(() => createOpenAICompatible({ baseURL: 'http://127.0.0.1:1/v1', deadlineMs: 0 })).toThrow(
+      'openai-compatible: deadlineMs must be positive, got 0',
+    );
   });
 });

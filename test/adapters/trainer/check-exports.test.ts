@@ -168,6 +168,17 @@ describe('check-exports', () => {
     expect(dropped.reasons[0]?.reason).toMatch(/missing from the rendered text/);
   });
 
+  it('a template that would exhaust the process fails its rows with the limit, and the check goes on', async () => {
+    const hostile = [{ name: 'range-bomb', source: '{% for i in range(1000000000) %}x{% endfor %}' }];
+    const checked = await checkExports(join(out, 'exports', 'trl'), { templates: hostile, format: 'trl' });
+    const rendered = find(checked, 'trl', 'range-bomb');
+    expect(rendered.rows).toBeGreaterThan(0);
+    expect(rendered.failed).toBe(rendered.rows);
+    expect(rendered.reasons).toEqual([
+      { rows: rendered.rows, reason: 'template stopped: range() of more than 100000 items' },
+    ]);
+  });
+
   it('role alternation: the rules it knows', () => {
     expect(alternationProblem([{ role: 'user' }, { role: 'user' }, { role: 'assistant' }])).toMatch(
       /two user messages/,
