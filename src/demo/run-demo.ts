@@ -37,7 +37,7 @@ import { isItemCandidate, itemFromTrajectory } from './derive-items.js';
 import { type DemoSummary, renamedRows, summarize, type VocabularyPart } from './summary.js';
 import { addTrainingNames } from './training-names.js';
 
-/** Sizes of a demo run; without the ablation the defaults take about a minute of CPU. */
+/** Sizes of a demo run; without the ablation the defaults take one to two minutes of CPU. */
 export interface DemoSizes {
   /** Base tasks (gold trajectories not behind any bench item) each learner is trained from. */
   trainTasks: number;
@@ -55,7 +55,8 @@ export interface DemoSizes {
 
 /**
  * The sizes `hsa demo` runs with: large enough that the learners' original scores are well above the
- * uniform floor (about a minute of CPU on one thread without the ablation; the ablation adds five learners).
+ * uniform floor (73–119 s of CPU per seed on one thread without the ablation, measured on a loaded shared
+ * machine; the ablation adds five learners).
  *
  * @example
  * await runDemo({ ...options, sizes: { ...defaultDemoSizes, ablation: false } });
