@@ -139,6 +139,7 @@ export {
   scoreBench,
   scoreRow,
 } from './bench/score.js';
+export { type DemoPooledSummary, poolSummaries, runDemoSeeds } from './demo/pool-seeds.js';
 export { renderDemoHtml, renderDemoMarkdown } from './demo/report.js';
 // The demo: fixed-harness vs harness-augmented learners on a bundled fixture (`hsa demo`).
 export {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOperator, unchanged } from '../../src/augment/operator.js';
 import { renameSymbols } from '../../src/augment/rename-symbols.js';
+import { VocabularyParam, withinVocabulary } from '../../src/augment/vocabulary.js';
 import { createNameGuard, mentionedInFreeText, shareCount } from './skill-names.js';
 
 /**
@@ -31,6 +32,7 @@ export const namespaceSkillIds = defineOperator({
       )
       .optional(),
     separator: z.enum(['.', '/', '::']).default('.'),
+    vocabulary: VocabularyParam,
   }),
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
@@ -52,7 +54,10 @@ export const namespaceSkillIds = defineOperator({
     if (eligible.length === 0)
       return { skip: 'no skill can take the namespace (already namespaced, or named in the trajectory)' };
     const chosen = rng.fork('skills').sample(eligible, shareCount(severity, eligible.length));
-    const accept = createNameGuard(harness, { trajectory, freed: chosen.map((skill) => skill.id) });
+    const accept = withinVocabulary(
+      createNameGuard(harness, { trajectory, freed: chosen.map((skill) => skill.id) }),
+      params.vocabulary,
+    );
     const map: Record<string, string> = {};
     for (const skill of chosen) if (accept(target(skill))) map[skill.id] = target(skill);
     if (Object.keys(map).length === 0)

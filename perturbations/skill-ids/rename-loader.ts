@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOperator, unchanged } from '../../src/augment/operator.js';
 import { renameSymbols } from '../../src/augment/rename-symbols.js';
+import { inVocabulary, VocabularyParam, withinVocabulary } from '../../src/augment/vocabulary.js';
 import { createNameGuard, mentionedInFreeText } from './skill-names.js';
 
 const toolNames = [
@@ -49,6 +50,7 @@ export const renameSkillLoader = defineOperator({
       .regex(/^\S(?:[^\r\n]*\S)?$/u)
       .optional(),
     renameArgument: z.boolean().optional(),
+    vocabulary: VocabularyParam,
   }),
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
@@ -58,7 +60,10 @@ export const renameSkillLoader = defineOperator({
         skip: `the trajectory names "${loader.tool}" in a reply or a tool result; renaming would change it`,
       };
     }
-    const accept = createNameGuard(harness, { trajectory, freed: [loader.tool] });
+    const accept = withinVocabulary(
+      createNameGuard(harness, { trajectory, freed: [loader.tool] }),
+      params.vocabulary,
+    );
     const tool = params.tool ?? rng.fork('tool').shuffle(toolNames).find(accept);
     if (tool === undefined) return { skip: 'every candidate loader name is already used by the harness' };
     if (params.tool !== undefined && !accept(params.tool)) {
@@ -73,7 +78,7 @@ export const renameSkillLoader = defineOperator({
         rng
           .fork('argument')
           .shuffle(argumentNames)
-          .find((name) => name !== loader.argument);
+          .find((name) => name !== loader.argument && inVocabulary(name, params.vocabulary));
     }
     return renameSymbols(
       harness,

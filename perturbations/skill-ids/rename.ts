@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOperator, unchanged } from '../../src/augment/operator.js';
 import type { Random } from '../../src/augment/random.js';
 import { renameSymbols } from '../../src/augment/rename-symbols.js';
+import { VocabularyParam, withinVocabulary } from '../../src/augment/vocabulary.js';
 import type { Skill } from '../../src/harness/schema.js';
 import { type Script, scripts, skillWord, translateWord, wordJoiner } from './non-ascii-lexicon.js';
 import {
@@ -111,6 +112,7 @@ export const renameSkillIds = defineOperator({
     'Renames skill ids (snake, camel, kebab, opaque codes, phrases, non-ASCII labels); loads and mentions follow.',
   params: z.object({
     style: z.enum([...concreteStyles, 'mixed']).default('mixed'),
+    vocabulary: VocabularyParam,
   }),
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
     if (severity === 0) return unchanged(harness);
@@ -133,7 +135,10 @@ export const renameSkillIds = defineOperator({
       params.style === 'mixed' ? rng.fork('style').pick(concreteStyles) : params.style;
     const prefix = rng.fork('prefix').pick(opaquePrefixes);
     const script = rng.fork('script').pick(scripts);
-    const accept = createNameGuard(harness, { trajectory, freed: chosen.map((skill) => skill.id) });
+    const accept = withinVocabulary(
+      createNameGuard(harness, { trajectory, freed: chosen.map((skill) => skill.id) }),
+      params.vocabulary,
+    );
     const names = rng.fork('names');
     const map: Record<string, string> = {};
     chosen.forEach((skill, index) => {

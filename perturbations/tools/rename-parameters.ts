@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOperator, unchanged } from '../../src/augment/operator.js';
 import { type ParameterRename, renameSymbols } from '../../src/augment/rename-symbols.js';
+import { VocabularyParam, withinVocabulary } from '../../src/augment/vocabulary.js';
 import type { RelabelStep } from '../../src/trajectory/relabel.js';
 import {
   affectedCount,
@@ -23,6 +24,7 @@ const Params = z.object({
     .describe(
       'snake/camel/kebab: the name in that case, words swapped for synonyms; opaque: a masked name (`arg_3f2c`, `p_7`); phrase: words of its description (`number_of_pieces`); mixed: a style per name.',
     ),
+  vocabulary: VocabularyParam,
 });
 
 /** Every place one parameter name is defined, across the registry. */
@@ -89,7 +91,7 @@ export const renameParameters = defineOperator({
     if (candidates.length === 0) return { skip: 'no tool parameter can be renamed safely' };
     const count = affectedCount(severity, candidates.length);
     const chosen = rng.fork('choose').sample(candidates, count);
-    const isFree = nameChecker(harness, trajectory);
+    const isFree = withinVocabulary(nameChecker(harness, trajectory), params.vocabulary);
     const names = rng.fork('names');
     const renames: ParameterRename[] = [];
     for (const group of chosen) {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOperator, type OperatorOutput, unchanged } from '../../src/augment/operator.js';
 import { renameSymbols } from '../../src/augment/rename-symbols.js';
+import { VocabularyParam, withinVocabulary } from '../../src/augment/vocabulary.js';
 import type { Harness } from '../../src/harness/schema.js';
 import { findMentions, type SymbolEntry } from '../../src/harness/symbol-table.js';
 import {
@@ -21,6 +22,7 @@ const Params = z.object({
     .describe(
       'snake/camel/kebab: the name in that case, words swapped for synonyms; opaque: a masked name (`tool_7f3a`, `fn_12`); phrase: a descriptive phrase (`look_up_shipping_details`); mixed: a style per tool.',
     ),
+  vocabulary: VocabularyParam,
 });
 
 /** Tools whose names the trajectory's replies or tool results mention (the relabel rewrites those texts). */
@@ -58,7 +60,7 @@ export const renameTools = defineOperator({
     const count = affectedCount(severity, tools.length);
     const chosen = rng.fork('choose').sample(tools, count);
     const build = (renamed: readonly (typeof tools)[number][]): OperatorOutput => {
-      const isFree = nameChecker(harness, trajectory);
+      const isFree = withinVocabulary(nameChecker(harness, trajectory), params.vocabulary);
       const names = rng.fork('names');
       const map: Record<string, string> = {};
       for (const tool of renamed) {

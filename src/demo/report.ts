@@ -4,7 +4,8 @@
 
 import { dimensions } from '../augment/operator.js';
 import type { BootstrapEstimate } from '../bench/bootstrap.js';
-import type { DemoCriterion, DemoLearnerSummary, DemoSummary } from './summary.js';
+import type { PairedReport } from './paired.js';
+import { type DemoCriterion, type DemoLearnerSummary, type DemoSummary, nameDimensions } from './summary.js';
 
 const pct = (value: number | null | undefined) =>
   value === null || value === undefined || Number.isNaN(value) ? '-' : (100 * value).toFixed(1);
@@ -19,14 +20,75 @@ function groupOf(learner: DemoLearnerSummary, group: string, criterion: DemoCrit
   return learner.groups[group]?.criteria[criterion];
 }
 
+/** Signed points: `+1.9 [0.3, 3.6]`. */
+function pointsText(estimate: BootstrapEstimate | undefined): string {
+  if (!estimate || estimate.mean === null) return '-';
+  const signed = (value: number | null) =>
+    value === null ? '-' : `${value > 0 ? '+' : ''}${(100 * value).toFixed(1)}`;
+  return `${signed(estimate.mean)} [${pct(estimate.low)}, ${pct(estimate.high)}]`;
+}
+
+function pairedLabel(group: string): string {
+  if (group === 'names') return `dimensions that change names (${nameDimensions.join(', ')})`;
+  if (group === 'renamed') return 'renamed rows (the answer key names something differently)';
+  if (group === 'renamed-unseen') return 'renamed rows, no new name in the training data';
+  if (group === 'renamed-seen') return 'renamed rows, a new name in the training data (counted apart)';
+  return group.replace(/^dimension\//, 'dimension ');
+}
+
+export const pairedHeader = [
+  'variant rows',
+  'items',
+  'fixed gap',
+  'hsa gap',
+  'fixed gap − hsa gap',
+  'hsa − fixed: variants',
+  'hsa − fixed: original',
+  'flips: fixed',
+  'flips: hsa',
+  'ceiling (memoriser gap)',
+  'fixed gap / ceiling',
+  'hsa gap / ceiling',
+];
+
+/** One table row per group of the paired comparison, headline groups first, then the dimensions. */
+export function pairedRows(paired: Record<string, PairedReport>): string[][] {
+  const order = (group: string) => (group.startsWith('dimension/') ? 1 : 0);
+  return Object.keys(paired)
+    .sort((x, y) => order(x) - order(y))
+    .map((group) => {
+      const report = paired[group] as PairedReport;
+      return [
+        pairedLabel(group),
+        String(report.rows),
+        String(report.units),
+        estimateText(report.gap.a),
+        estimateText(report.gap.b),
+        pointsText(report.gapDifference),
+        pointsText(report.variantDifference),
+        pointsText(report.originalDifference),
+        estimateText(report.flipRate.a),
+        estimateText(report.flipRate.b),
+        estimateText(report.gap.ceiling),
+        estimateText(report.ceilingShare.a),
+        estimateText(report.ceilingShare.b),
+      ];
+    });
+}
+
+/** What the paired table means, for both reports. */
+export const pairedExplanation =
+  'Paired over items (the same bench rows answered by both learners, one bootstrap draw of items for both, 95% percentile intervals): gap = original − variants on `names`; "flips" = variant rows that fail where the item\'s original passes, as a share of the variant rows whose original passes; the ceiling is the gap of a memoriser that writes the original answer (base names) on every row, the most a learner that ignores the harness could lose.';
+
 function headlineRows(summary: DemoSummary): string[][] {
   const main = summary.learners.filter((learner) => learner.dimension === undefined);
-  return [...main, summary.baseline].map((learner) => [
+  return [...main, summary.baseline, summary.memoriser].map((learner) => [
     learner.name,
     pct(learner.decisions?.all),
     estimateText(groupOf(learner, 'all')?.original),
     estimateText(groupOf(learner, 'all')?.variants),
     estimateText(groupOf(learner, 'all')?.gap),
+    estimateText(groupOf(learner, 'names')?.gap),
     estimateText(groupOf(learner, 'renamed')?.variants),
     estimateText(groupOf(learner, 'renamed')?.gap),
     estimateText(groupOf(learner, 'held-out')?.gap),
@@ -40,6 +102,7 @@ const headlineHeader = [
   'original',
   'variants',
   'gap',
+  'name dimensions: gap',
   'renamed: variants',
   'renamed: gap',
   'held-out ops: gap',
@@ -99,7 +162,8 @@ function markdownTable(header: string[], rows: string[][]): string[] {
 function settingsLine(summary: DemoSummary): string {
   const { sizes } = summary;
   const examples = summary.learners[0]?.examples ?? 0;
-  return `Seed \`${summary.seed}\`. Each learner: ${examples} TRL rows from ${sizes.trainTasks} tasks × (original + ${sizes.variants} variants), ${sizes.steps} Adam steps, the same features and settings. Bench: ${summary.bench.items} held-out items, ${summary.bench.rows} rows (${summary.bench.variantRows} variants, one dimension each, ${sizes.benchVariants} per dimension, held-out seeds; ${summary.bench.renamedRows} rename a name of the answer key; ${summary.bench.heldOutRows} use an operator held out of training).`;
+  const { vocabulary } = summary;
+  return `Seed \`${summary.seed}\`. Each learner: ${examples} TRL rows from ${sizes.trainTasks} tasks × (original + ${sizes.variants} variants), ${sizes.steps} Adam steps, the same features and settings. Bench: ${summary.bench.items} held-out items, ${summary.bench.rows} rows (${summary.bench.variantRows} variants, one dimension each, ${sizes.benchVariants} per dimension, held-out seeds; ${summary.bench.nameRows} of the dimensions that change names; ${summary.bench.renamedRows} rename a name of the answer key, ${summary.bench.renamedSeenRows} of them with a new name that occurs in the training data; ${summary.bench.heldOutRows} use an operator held out of training). Disjoint rename vocabularies: ${vocabulary.operators.map((id) => `\`${id}\``).join(', ')} draw new names from part ${vocabulary.training.part} of ${vocabulary.training.parts} of a hash partition of names in training, part ${vocabulary.bench.part} in the bench.`;
 }
 
 /**
@@ -115,6 +179,14 @@ export function renderDemoMarkdown(summary: DemoSummary): string {
     settingsLine(summary),
     '',
     'Criterion `names`: the tool calls and the skill loads of the answer key are made, and no call names a tool the harness does not offer. Percent with 95% bootstrap intervals over items; gap = original − variants. "Decisions right": teacher-forced, every name (action, argument key, enum value) of the held-out items\' gold trajectories under the original harness; for `uniform`, the expectation of a uniform pick among the offered names.',
+    '',
+    '## fixed vs hsa, paired',
+    '',
+    pairedExplanation,
+    '',
+    ...markdownTable(['group', ...pairedHeader], pairedRows(summary.paired)),
+    '',
+    '## Every learner (`names`)',
     '',
     ...markdownTable(headlineHeader, headlineRows(summary)),
     '',
@@ -349,6 +421,10 @@ export function renderDemoHtml(summary: DemoSummary): string {
 <h1>hsa demo: fixed-harness vs harness-augmented training</h1>
 <p>${escapeHtml(settingsLine(summary))}</p>
 <p>Criterion <code>names</code>: the tool calls and the skill loads of the answer key are made, and no call names a tool the harness does not offer. Gap = original − variants; intervals are 95% percentile bootstrap over items. “Decisions right”: teacher-forced accuracy of every name written in the held-out items' gold trajectories under the original harness (for <code>uniform</code>: the expectation of a uniform pick among the offered names).</p>
+<h2>fixed vs hsa, paired</h2>
+<p>${escapeHtml(pairedExplanation)}</p>
+${htmlTable(['group', ...pairedHeader], pairedRows(summary.paired))}
+<h2>Every learner</h2>
 ${htmlTable(headlineHeader, headlineRows(summary))}
 ${scoreChart}
 ${gapChart}

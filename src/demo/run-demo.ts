@@ -11,12 +11,13 @@ import { type Dimension, dimensions } from '../augment/operator.js';
 import { compilePolicy, type PolicyInput, parsePolicy } from '../augment/policy.js';
 import { presets } from '../augment/presets.js';
 import { createRandom } from '../augment/random.js';
+import type { Registry } from '../augment/registry.js';
 import { answerBenchRow } from '../bench/answer-row.js';
 import { generateBench } from '../bench/generate.js';
 import { parseBenchItem } from '../bench/items.js';
 import { writeReport } from '../bench/report.js';
 import type { BenchItem, BenchRow, Prediction } from '../bench/schema.js';
-import { type ScoresDocument, scoreBench } from '../bench/score.js';
+import { expectationsAsPredictions, type ScoresDocument, scoreBench } from '../bench/score.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { fromZodIssues, loadHarnessFile } from '../harness/parse-harness.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
@@ -33,9 +34,10 @@ import { parsePipelineConfig } from '../pipeline/config.js';
 import { type PipelineDependencies, runPipeline } from '../pipeline/run-pipeline.js';
 import { TrajectorySchema } from '../trajectory/schema.js';
 import { isItemCandidate, itemFromTrajectory } from './derive-items.js';
-import { type DemoSummary, renamedRows, summarize } from './summary.js';
+import { type DemoSummary, renamedRows, summarize, type VocabularyPart } from './summary.js';
+import { addTrainingNames } from './training-names.js';
 
-/** Sizes of a demo run; the defaults fit in a minute on two cores. */
+/** Sizes of a demo run; without the ablation the defaults take one to two minutes of CPU. */
 export interface DemoSizes {
   /** Base tasks (gold trajectories not behind any bench item) each learner is trained from. */
   trainTasks: number;
@@ -52,19 +54,70 @@ export interface DemoSizes {
 }
 
 /**
- * The sizes `hsa demo` runs with: about 50 s of CPU on one thread with the ablation.
+ * The sizes `hsa demo` runs with: large enough that the learners' original scores are well above the
+ * uniform floor (73–119 s of CPU per seed on one thread without the ablation, measured on a loaded shared
+ * machine; the ablation adds five learners).
  *
  * @example
  * await runDemo({ ...options, sizes: { ...defaultDemoSizes, ablation: false } });
  */
 export const defaultDemoSizes: DemoSizes = {
-  trainTasks: 80,
+  trainTasks: 240,
   variants: 3,
-  benchItems: 40,
+  benchItems: 120,
   benchVariants: 2,
-  steps: 250,
+  steps: 1000,
   ablation: true,
 };
+
+/**
+ * Disjoint rename vocabularies: training variants draw new names from one part of a hash partition of all
+ * names, bench variants from the other, in every operator that takes a `vocabulary` param.
+ */
+export const demoVocabulary: { training: VocabularyPart; bench: VocabularyPart } = {
+  training: { part: 0, parts: 2 },
+  bench: { part: 1, parts: 2 },
+};
+
+/** Whether the operator takes a `vocabulary` param (its parsed params keep it). */
+function takesVocabulary(registry: Registry, id: string): boolean {
+  const operator = registry.get(id);
+  if (!operator) return false;
+  const parsed = operator.params.safeParse({ vocabulary: demoVocabulary.training });
+  return parsed.success && (parsed.data as { vocabulary?: unknown }).vocabulary !== undefined;
+}
+
+/** The operators of a policy that take a `vocabulary` param, sorted. */
+function vocabularyOperators(policy: PolicyInput, registry: Registry): string[] {
+  const ids = Object.values(policy.dimensions ?? {}).flatMap((entry) =>
+    (entry?.operators ?? []).map(operatorId),
+  );
+  return [...new Set(ids)].filter((id) => takesVocabulary(registry, id)).sort();
+}
+
+/** The policy with `vocabulary` added to the params of every operator that takes one. */
+export function withVocabulary(
+  policy: PolicyInput,
+  vocabulary: VocabularyPart,
+  registry: Registry,
+): PolicyInput {
+  return {
+    ...policy,
+    dimensions: Object.fromEntries(
+      Object.entries(policy.dimensions ?? {}).map(([dimension, entry]) => [
+        dimension,
+        {
+          ...entry,
+          operators: (entry?.operators ?? []).map((operator) => {
+            if (!takesVocabulary(registry, operatorId(operator))) return operator;
+            const spec = typeof operator === 'string' ? { op: operator } : operator;
+            return { ...spec, params: { ...(spec.params ?? {}), vocabulary } };
+          }),
+        },
+      ]),
+    ),
+  };
+}
 
 export interface DemoOptions {
   /** The base harness file. */
@@ -191,7 +244,9 @@ async function buildBench(options: DemoOptions, sizes: DemoSizes, items: BenchIt
   const held = heldOutOperators();
   const byItem = new Map<string, BenchRow[]>(items.map((item) => [item.id, []]));
   for (const [position, dimension] of dimensions.entries()) {
-    const plan = compilePolicy(parsePolicy(benchPolicy(dimension)), options.dependencies.registry);
+    const registry = options.dependencies.registry;
+    const policy = withVocabulary(benchPolicy(dimension), demoVocabulary.bench, registry);
+    const plan = compilePolicy(parsePolicy(policy), registry);
     for await (const row of generateBench(base, items, {
       plan,
       variants: sizes.benchVariants,
@@ -288,11 +343,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
   // Held-out examples: no trajectory behind a bench item is trained on.
   const lines = await readLines(options.trajectories);
-  let allItems: BenchItem[];
   let items: BenchItem[];
   if (options.items) {
-    allItems = await readItems(options.items);
-    items = createRandom(`${seed}/demo/items`).sample(allItems, requested.benchItems);
+    // The items file may name every trajectory: only the items drawn for the bench are held out.
+    items = createRandom(`${seed}/demo/items`).sample(await readItems(options.items), requested.benchItems);
   } else {
     const base = await loadHarnessFile(options.harness);
     const candidates = lines
@@ -311,13 +365,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       .filter(isItemCandidate);
     // At most half of the candidates, so that training keeps tasks of every kind.
     const count = Math.min(requested.benchItems, Math.floor(candidates.length / 2));
-    allItems = createRandom(`${seed}/demo/items`)
+    items = createRandom(`${seed}/demo/items`)
       .sample(candidates, count)
       .map((gold) => itemFromTrajectory(base, gold, `item-${gold.id}`));
-    items = allItems;
   }
   const benchSources = new Set(
-    allItems.flatMap((item) => [
+    items.flatMap((item) => [
       item.gold.id,
       ...(typeof item.meta?.source === 'string' ? [item.meta.source] : []),
     ]),
@@ -342,13 +395,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   await mkdir(join(out, 'inputs'), { recursive: true });
   await writeFileAtomic(inputs, tasks.map((line) => `${line}\n`).join(''));
 
+  const registry = options.dependencies.registry;
+  const trainingPolicy = (policy: PolicyInput) => withVocabulary(policy, demoVocabulary.training, registry);
   const configs: Array<{ name: string; policy: PolicyInput; dimension?: Dimension }> = [
     { name: 'fixed', policy: presets.identity as PolicyInput },
-    { name: 'hsa', policy: demoPolicy('hsa', 'all') },
+    { name: 'hsa', policy: trainingPolicy(demoPolicy('hsa', 'all')) },
     ...(sizes.ablation
       ? dimensions.map((dimension) => ({
           name: `hsa-${dimension}`,
-          policy: demoPolicy(`hsa-${dimension}`, [dimension]),
+          policy: trainingPolicy(demoPolicy(`hsa-${dimension}`, [dimension])),
           dimension,
         }))
       : []),
@@ -404,18 +459,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     );
 
   const learners: DemoLearner[] = [];
+  const trainingNames = new Set<string>();
   for (const [index, config] of configs.entries()) {
     const source = exports[index] as (typeof exports)[number];
     progress(`train: ${config.name} on ${examples} TRL rows, ${sizes.steps} steps`);
     const exported = (await readFile(source.file, 'utf8')).split('\n').filter((line) => line.trim() !== '');
     const trainFile = join(out, config.name, 'train.jsonl');
-    await writeFileAtomic(
-      trainFile,
-      exported
-        .slice(0, examples)
-        .map((line) => `${line}\n`)
-        .join(''),
-    );
+    const trained = exported.slice(0, examples);
+    for (const line of trained) addTrainingNames(JSON.parse(line), trainingNames);
+    await writeFileAtomic(trainFile, trained.map((line) => `${line}\n`).join(''));
     const { learner, report } = await trainLearner(trainFile, { seed: `${seed}/train`, steps: sizes.steps });
     progress(`score: ${config.name} on ${rows.length} bench rows`);
     const { predictions, routes } = await predictTraced(rows, learner, renamed);
@@ -442,8 +494,36 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   await mkdir(join(out, 'uniform'), { recursive: true });
   await writeFileAtomic(join(out, 'uniform', 'predictions.jsonl'), jsonl(baselinePredictions));
   const baseline = scoreBench(rows, baselinePredictions, { seed });
+  // The memoriser: on every row, the original row's answer with the base names (the bench's ceiling gap).
+  const originalRows = rows.filter((row) => row.variantIndex === 0);
+  const originalAnswers = new Map(
+    expectationsAsPredictions(originalRows).map((prediction, index) => [
+      originalRows[index]?.itemId,
+      prediction.output,
+    ]),
+  );
+  const memoriserPredictions: Prediction[] = rows.map((row) => ({
+    id: row.id,
+    output: originalAnswers.get(row.itemId) ?? [],
+  }));
+  await mkdir(join(out, 'memoriser'), { recursive: true });
+  await writeFileAtomic(join(out, 'memoriser', 'predictions.jsonl'), jsonl(memoriserPredictions));
+  const memoriser = scoreBench(rows, memoriserPredictions, { seed });
 
-  const summary = summarize({ seed, sizes, rows, learners, baseline, heldOut: heldOutOperators() });
+  const summary = summarize({
+    seed,
+    sizes,
+    rows,
+    learners,
+    baseline,
+    memoriser,
+    heldOut: heldOutOperators(),
+    trainingNames,
+    vocabulary: {
+      ...demoVocabulary,
+      operators: vocabularyOperators(presets.hat as PolicyInput, registry),
+    },
+  });
   const { renderDemoHtml, renderDemoMarkdown } = await import('./report.js');
   const files = {
     report: join(out, 'report.html'),

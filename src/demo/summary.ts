@@ -9,7 +9,17 @@ import type { BenchRow } from '../bench/schema.js';
 import type { Comparison, RowResult, ScoresDocument } from '../bench/score.js';
 import type { DecisionAccuracy } from '../learner/learner.js';
 import type { TrainingReport } from '../learner/train-learner.js';
+import { type PairedReport, type PairedUnit, pairedComparison, tallyItem } from './paired.js';
 import type { DemoLearner, DemoSizes, RouteStats } from './run-demo.js';
+
+/**
+ * The dimensions whose operators rename symbols (tools, parameters, skills, the loader): the headline is
+ * over their variant rows; the other dimensions change no name and are reported per dimension.
+ */
+export const nameDimensions: readonly Dimension[] = ['skill-ids', 'tools'];
+
+/** The groups of variant rows every learner is reported on, and the paired comparison's groups. */
+export const pairedGroups = ['names', 'renamed', 'renamed-unseen', 'renamed-seen'] as const;
 
 /** The criteria the demo reports; `names` is tool selection and skill selection together. */
 export const demoCriteria = [
@@ -45,13 +55,38 @@ export interface DemoLearnerSummary {
 }
 
 export interface DemoSummary {
-  format: 'hsa-demo-summary/1';
+  format: 'hsa-demo-summary/2';
   seed: string;
   sizes: DemoSizes;
   heldOut: Record<Dimension, string>;
-  bench: { items: number; rows: number; variantRows: number; renamedRows: number; heldOutRows: number };
+  bench: {
+    items: number;
+    rows: number;
+    variantRows: number;
+    /** Variant rows of the dimensions that change names (the headline group). */
+    nameRows: number;
+    renamedRows: number;
+    /** Renamed rows none of whose new names occurs in any learner's training data. */
+    renamedUnseenRows: number;
+    /** Renamed rows with a new name that some learner's training data holds (counted apart). */
+    renamedSeenRows: number;
+    heldOutRows: number;
+  };
+  /** Disjoint rename vocabularies: the parts training and bench draw new names from, and the operators. */
+  vocabulary: { training: VocabularyPart; bench: VocabularyPart; operators: string[] };
   learners: DemoLearnerSummary[];
   baseline: DemoLearnerSummary;
+  /** Writes the base names on every row (the original's answer): its gap is the bench's ceiling. */
+  memoriser: DemoLearnerSummary;
+  /** fixed vs hsa, paired over items, with the memoriser's ceiling: per group of `pairedGroups` and dimension. */
+  paired: Record<string, PairedReport>;
+  /** The per-item tallies behind `paired`, so that runs of several seeds can be pooled. */
+  units: Record<string, PairedUnit[]>;
+}
+
+export interface VocabularyPart {
+  part: number;
+  parts: number;
 }
 
 function namesOf(row: BenchRow): string {
@@ -61,6 +96,62 @@ function namesOf(row: BenchRow): string {
     row.expect.skills,
     [loader.tool, loader.argument],
   ]);
+}
+
+/** Every name of a row's answer key: tools, argument keys (each part of a dotted path), skills, loader. */
+function nameSet(row: BenchRow): Set<string> {
+  const loader = row.harness.skills.loader;
+  return new Set([
+    ...row.expect.toolCalls.flatMap((call) => [
+      call.name,
+      ...Object.keys(call.arguments).flatMap((key) => key.split('.')),
+    ]),
+    ...row.expect.skills,
+    loader.tool,
+    loader.argument,
+  ]);
+}
+
+/**
+ * Ids of renamed rows with a new name (one the item's original answer key does not hold) in `seen`, the
+ * names of the training data: those rows can be answered by a memorised new name.
+ */
+export function rowsWithSeenNames(rows: readonly BenchRow[], seen: ReadonlySet<string>): Set<string> {
+  const renamed = renamedRows(rows);
+  const original = new Map(
+    rows.filter((row) => row.variantIndex === 0).map((row) => [row.itemId, nameSet(row)]),
+  );
+  return new Set(
+    rows
+      .filter((row) => renamed.has(row.id))
+      .filter((row) => {
+        const base = original.get(row.itemId) ?? new Set<string>();
+        return [...nameSet(row)].some((name) => !base.has(name) && seen.has(name));
+      })
+      .map((row) => row.id),
+  );
+}
+
+/** Which variant rows each reported group holds. */
+function groupSelectors(
+  renamed: ReadonlySet<string>,
+  seen: ReadonlySet<string>,
+  dimensionNames: readonly string[],
+): Record<string, (result: RowResult) => boolean> {
+  return {
+    all: () => true,
+    names: (result) => result.changed.some((dimension) => nameDimensions.includes(dimension as Dimension)),
+    renamed: (result) => renamed.has(result.id),
+    'renamed-unseen': (result) => renamed.has(result.id) && !seen.has(result.id),
+    'renamed-seen': (result) => seen.has(result.id),
+    'held-out': (result) => result.split === 'test',
+    ...Object.fromEntries(
+      dimensionNames.map((dimension) => [
+        `dimension/${dimension}`,
+        (result: RowResult) => result.changed.includes(dimension),
+      ]),
+    ),
+  };
 }
 
 /** Ids of variant rows whose answer key names a tool, skill, loader or argument differently from variant 0. */
@@ -86,7 +177,7 @@ function passes(result: RowResult, criterion: DemoCriterion): boolean {
 function summarizeScores(
   name: string,
   scores: ScoresDocument,
-  renamed: ReadonlySet<string>,
+  selectors: Record<string, (result: RowResult) => boolean>,
   seed: string,
 ): Pick<DemoLearnerSummary, 'groups' | 'passK'> {
   const itemIds = [...new Set(scores.rows.map((result) => result.itemId))];
@@ -121,18 +212,9 @@ function summarizeScores(
       ) as Record<DemoCriterion, Comparison>,
     };
   };
-  const dimensionNames = [...new Set(scores.rows.flatMap((result) => result.changed))].sort();
-  const groups: Record<string, DemoGroup> = {
-    all: group('all', () => true),
-    renamed: group('renamed', (result) => renamed.has(result.id)),
-    'held-out': group('held-out', (result) => result.split === 'test'),
-    ...Object.fromEntries(
-      dimensionNames.map((dimension) => [
-        `dimension/${dimension}`,
-        group(`dimension/${dimension}`, (result) => result.changed.includes(dimension)),
-      ]),
-    ),
-  };
+  const groups: Record<string, DemoGroup> = Object.fromEntries(
+    Object.entries(selectors).map(([label, select]) => [label, group(label, select)]),
+  );
   const passItems: ItemTally[] = itemIds.map((itemId) => {
     const pass = (byItem.get(itemId) ?? []).every((result) => passes(result, 'names')) ? 1 : 0;
     return { originalPass: [pass], originalCount: 1, variantPass: [0], variantCount: 0 };
@@ -159,12 +241,42 @@ export function summarize(input: {
   rows: readonly BenchRow[];
   learners: readonly DemoLearner[];
   baseline: ScoresDocument;
+  memoriser: ScoresDocument;
   heldOut: Record<Dimension, string>;
+  /** Every name (tool, key, enum value) of every learner's training data. */
+  trainingNames: ReadonlySet<string>;
+  vocabulary: DemoSummary['vocabulary'];
 }): DemoSummary {
   const renamed = renamedRows(input.rows);
+  const seen = rowsWithSeenNames(input.rows, input.trainingNames);
   const variantRows = input.rows.filter((row) => row.variantIndex > 0);
+  const dimensionNames = [
+    ...new Set(variantRows.flatMap((row) => (row.provenance.changed ?? []) as string[])),
+  ].sort();
+  const selectors = groupSelectors(renamed, seen, dimensionNames);
+  const fixed = input.learners.find((learner) => learner.name === 'fixed');
+  const hsa = input.learners.find((learner) => learner.name === 'hsa');
+  const pairedLabels = [...pairedGroups, ...dimensionNames.map((dimension) => `dimension/${dimension}`)];
+  const units: Record<string, PairedUnit[]> = {};
+  const paired: Record<string, PairedReport> = {};
+  if (fixed && hsa)
+    for (const label of pairedLabels) {
+      const select = selectors[label] as (result: RowResult) => boolean;
+      units[label] = pairedUnits(
+        input.seed,
+        { fixed: fixed.scores, hsa: hsa.scores, memoriser: input.memoriser },
+        select,
+      );
+      paired[label] = pairedComparison(units[label], {
+        a: 'fixed',
+        b: 'hsa',
+        ceiling: 'memoriser',
+        seed: `${input.seed}/demo/paired/${label}`,
+        resamples: 1000,
+      });
+    }
   return {
-    format: 'hsa-demo-summary/1',
+    format: 'hsa-demo-summary/2',
     seed: input.seed,
     sizes: input.sizes,
     heldOut: input.heldOut,
@@ -172,9 +284,15 @@ export function summarize(input: {
       items: new Set(input.rows.map((row) => row.itemId)).size,
       rows: input.rows.length,
       variantRows: variantRows.length,
+      nameRows: input.memoriser.rows.filter(
+        (result) => result.variantIndex > 0 && (selectors.names as (result: RowResult) => boolean)(result),
+      ).length,
       renamedRows: renamed.size,
+      renamedUnseenRows: renamed.size - seen.size,
+      renamedSeenRows: seen.size,
       heldOutRows: variantRows.filter((row) => row.split === 'test').length,
     },
+    vocabulary: input.vocabulary,
     learners: input.learners.map((learner) => ({
       name: learner.name,
       policy: learner.policy,
@@ -183,14 +301,50 @@ export function summarize(input: {
       training: learner.training,
       decisions: learner.decisions.learner,
       routes: learner.routes,
-      ...summarizeScores(learner.name, learner.scores, renamed, input.seed),
+      ...summarizeScores(learner.name, learner.scores, selectors, input.seed),
     })),
     baseline: {
       name: 'uniform',
       policy: 'none (uniform choice among the offered names)',
       examples: 0,
       ...(input.learners[0] ? { decisions: input.learners[0].decisions.uniform } : {}),
-      ...summarizeScores('uniform', input.baseline, renamed, input.seed),
+      ...summarizeScores('uniform', input.baseline, selectors, input.seed),
     },
+    memoriser: {
+      name: 'memoriser',
+      policy: 'none (the original answer, base names, on every row)',
+      examples: 0,
+      ...summarizeScores('memoriser', input.memoriser, selectors, input.seed),
+    },
+    paired,
+    units,
   };
+}
+
+/** The units of one seed: per item, every learner's tally on the group's rows. */
+function pairedUnits(
+  seed: string,
+  scores: Record<string, ScoresDocument>,
+  select: (result: RowResult) => boolean,
+): PairedUnit[] {
+  const byLearner = Object.entries(scores).map(([name, document]) => {
+    const byItem = new Map<string, RowResult[]>();
+    for (const result of document.rows) {
+      const list = byItem.get(result.itemId) ?? [];
+      list.push(result);
+      byItem.set(result.itemId, list);
+    }
+    return [name, byItem] as const;
+  });
+  const items = [...new Set(Object.values(scores)[0]?.rows.map((result) => result.itemId) ?? [])];
+  return items.map((item) => ({
+    stratum: seed,
+    item,
+    learners: Object.fromEntries(
+      byLearner.map(([name, byItem]) => [
+        name,
+        tallyItem(byItem.get(item) ?? [], select, (result) => passes(result, 'names')),
+      ]),
+    ),
+  }));
 }

@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinOperators } from '../../perturbations/index.js';
 import { buildPipelineDependencies } from '../../src/adapters/pipeline-dependencies.js';
 import { createRegistry } from '../../src/augment/registry.js';
+import { vocabularyPart } from '../../src/augment/vocabulary.js';
 import { answerBenchRow } from '../../src/bench/answer-row.js';
 import type { BenchRow } from '../../src/bench/schema.js';
+import type { DemoPooledSummary } from '../../src/demo/pool-seeds.js';
 import { runDemo } from '../../src/demo/run-demo.js';
 import type { DemoSummary } from '../../src/demo/summary.js';
-import { renamedRows } from '../../src/demo/summary.js';
+import { nameDimensions, renamedRows } from '../../src/demo/summary.js';
 import { learnerChatModel } from '../../src/learner/learner.js';
 import { trainLearner } from '../../src/learner/train-learner.js';
 import { parsePipelineConfig } from '../../src/pipeline/config.js';
@@ -214,6 +216,128 @@ describe('hsa demo', () => {
     const sources = new Set(rows.map((row) => row.itemId.replace(/^item-/, '')));
     expect(trained.filter((id: string) => sources.has(id))).toEqual([]);
   }, 300_000);
+
+  it('reports the paired comparison with the memoriser as the ceiling', () => {
+    const memoriser = summary.memoriser.groups;
+    // The memoriser writes the original answer: every original row passes, renamed rows lose names.
+    expect(memoriser.all?.criteria.names.original.mean).toBe(1);
+    expect(memoriser.renamed?.criteria.names.variants.mean as number).toBeLessThan(1);
+    const names = summary.paired.names;
+    expect(names?.rows).toBe(summary.bench.nameRows);
+    expect(names?.gap.ceiling.mean).toBe(memoriser.names?.criteria.names.gap.mean);
+    const fixedGap = summary.learners[0]?.groups.names?.criteria.names.gap.mean as number;
+    const hsaGap = summary.learners[1]?.groups.names?.criteria.names.gap.mean as number;
+    expect(names?.gapDifference.mean).toBeCloseTo(fixedGap - hsaGap);
+    const low = names?.gapDifference.low as number;
+    const high = names?.gapDifference.high as number;
+    expect(low).toBeLessThanOrEqual(names?.gapDifference.mean as number);
+    expect(high).toBeGreaterThanOrEqual(names?.gapDifference.mean as number);
+    expect(Object.keys(summary.paired)).toEqual(
+      expect.arrayContaining(['names', 'renamed-unseen', 'renamed-seen', 'dimension/prompt']),
+    );
+    expect(summary.bench.renamedUnseenRows + summary.bench.renamedSeenRows).toBe(summary.bench.renamedRows);
+  });
+
+  it('the bench renames into a vocabulary that training never draws from', async () => {
+    expect(summary.vocabulary.operators).toEqual(
+      expect.arrayContaining(['tools/rename', 'skill-ids/rename', 'skill-ids/rename-loader']),
+    );
+    const rows: BenchRow[] = (await readFile(join(libraryOut, 'bench/rows.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const trained = await readFile(join(libraryOut, 'hsa/train.jsonl'), 'utf8');
+    const original = new Map(rows.filter((row) => row.variantIndex === 0).map((row) => [row.itemId, row]));
+    let checked = 0;
+    for (const row of rows) {
+      const ops = (row.provenance.ops ?? []) as Array<{ name?: string }>;
+      if (
+        !ops.some((op) =>
+          ['tools/rename', 'skill-ids/rename', 'skill-ids/rename-loader'].includes(op.name ?? ''),
+        )
+      )
+        continue;
+      const base = original.get(row.itemId) as BenchRow;
+      const before = new Set([
+        ...base.harness.tools.items.map((tool) => tool.name),
+        ...base.harness.skills.items.map((skill) => skill.id),
+        base.harness.skills.loader.tool,
+      ]);
+      const fresh = [
+        ...row.harness.tools.items.map((tool) => tool.name),
+        ...row.harness.skills.items.map((skill) => skill.id),
+        row.harness.skills.loader.tool,
+      ].filter((name) => !before.has(name));
+      for (const name of fresh) {
+        checked++;
+        expect(vocabularyPart(name, 2), name).toBe(summary.vocabulary.bench.part);
+        const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        expect(new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`).test(trained), name).toBe(false);
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+    expect(nameDimensions).toEqual(['skill-ids', 'tools']);
+  });
+
+  it('pools several seeds on the itops domain, whose items file names every trajectory', async () => {
+    const out = join(folder, 'itops');
+    const run = runCli(
+      [
+        'demo',
+        '--domain',
+        'itops',
+        '--seeds',
+        '1,2',
+        '--out',
+        out,
+        '--no-ablation',
+        '--train-tasks',
+        '20',
+        '--bench-items',
+        '6',
+        '--bench-variants',
+        '1',
+        '--steps',
+        '60',
+      ],
+      { timeout: 300_000 },
+    );
+    expect(run.stderr).not.toMatch(/Error|at \w+ \(/);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/pooled over 2 seeds/);
+    const pooled: DemoPooledSummary = JSON.parse(await readFile(join(out, 'pooled.json'), 'utf8'));
+    expect(pooled.seeds).toEqual(['1', '2']);
+    const items = (await readFile(join(projectRoot, 'fixtures/itops/bench/items.jsonl'), 'utf8'))
+      .trim()
+      .split('\n');
+    const trajectories = (await readFile(join(projectRoot, 'fixtures/itops/trajectories.jsonl'), 'utf8'))
+      .trim()
+      .split('\n');
+    expect(items.length).toBe(trajectories.length);
+    let units = 0;
+    for (const seed of pooled.seeds) {
+      const perSeed: DemoSummary = JSON.parse(
+        await readFile(join(out, `seed-${seed}`, 'summary.json'), 'utf8'),
+      );
+      expect(perSeed.bench.items).toBe(6);
+      units += perSeed.paired.names?.units ?? 0;
+      const trained = (await readFile(join(out, `seed-${seed}`, 'inputs/train.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).id as string);
+      expect(trained.length).toBe(20);
+      const held = new Set(perSeed.units.names?.map((unit) => unit.item.replace(/^item-/, '')));
+      expect(trained.filter((id) => held.has(id))).toEqual([]);
+    }
+    expect(pooled.paired.names?.units).toBe(units);
+    expect(pooled.paired.names?.strata).toBe(2);
+  }, 300_000);
+
+  it('refuses --seeds with fewer than two distinct seeds', () => {
+    const run = runCli(['demo', '--seeds', '3,3', '--out', join(folder, 'y')]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--seeds/);
+  });
 
   it('refuses an unknown domain with a usage error', () => {
     const run = runCli(['demo', '--domain', 'nowhere', '--out', join(folder, 'x')]);

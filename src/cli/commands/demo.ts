@@ -5,8 +5,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
+import { renderPooledMarkdown, runDemoSeeds } from '../../demo/pool-seeds.js';
 import { renderDemoMarkdown } from '../../demo/report.js';
-import { type DemoSizes, runDemo } from '../../demo/run-demo.js';
+import { type DemoSizes, defaultDemoSizes, runDemo } from '../../demo/run-demo.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { parsePipelineConfig } from '../../pipeline/config.js';
 import { nonNegativeInteger } from '../io.js';
@@ -16,6 +17,7 @@ import { outOption } from '../output.js';
 interface DemoCliOptions {
   domain: string;
   seed: string;
+  seeds?: string;
   out: string;
   ablation: boolean;
   trainTasks?: string;
@@ -45,10 +47,23 @@ function domainFolder(domain: string): string {
   const files = domainFiles(folder);
   if (!/^[a-z0-9-]+$/.test(domain) || !existsSync(files.harness) || !existsSync(files.trajectories))
     throw new HarnessAugmentError(
-      `--domain: no bundled fixture "${domain}" with harness.yaml and trajectories.jsonl (try livestream or helpdesk)`,
+      `--domain: no bundled fixture "${domain}" with harness.yaml and trajectories.jsonl (try livestream, helpdesk or itops)`,
       { kind: 'usage' },
     );
   return folder;
+}
+
+/** `--seeds 1,2,3`: distinct, non-empty seeds, at least two. */
+function seedList(value: string): string[] {
+  const seeds = value.split(',').map((seed) => seed.trim());
+  if (seeds.length < 2 || seeds.some((seed) => seed === '') || new Set(seeds).size !== seeds.length)
+    throw new HarnessAugmentError(
+      '--seeds must list at least two distinct seeds, comma-separated (1,2,3,4,5)',
+      {
+        kind: 'usage',
+      },
+    );
+  return seeds;
 }
 
 function positive(name: string, value: string | undefined): number | undefined {
@@ -64,16 +79,21 @@ export function registerDemo(program: Command): void {
     .description(
       'train a fixed-harness and a harness-augmented learner on a bundled fixture, score both on held-out harness variants, write the report',
     )
-    .option('--domain <name>', 'bundled fixture: livestream or helpdesk', 'livestream')
+    .option('--domain <name>', 'bundled fixture: livestream, helpdesk or itops', 'livestream')
     .option('--seed <seed>', 'global seed', '42')
+    .option('--seeds <list>', 'run once per seed (comma-separated) and pool the paired comparison over all')
     .addOption(outOption('folder', 'output folder').default('out/demo'))
     .option('--no-ablation', 'skip the one-dimension ablation (five more learners)')
-    .option('--train-tasks <n>', 'base tasks per learner (default 80)')
-    .option('--steps <n>', 'Adam steps per learner (default 250)')
-    .option('--bench-items <n>', 'held-out bench items (default 40)')
-    .option('--bench-variants <n>', 'bench variants per item and dimension (default 2)')
+    .option('--train-tasks <n>', `base tasks per learner (default ${defaultDemoSizes.trainTasks})`)
+    .option('--steps <n>', `Adam steps per learner (default ${defaultDemoSizes.steps})`)
+    .option('--bench-items <n>', `held-out bench items (default ${defaultDemoSizes.benchItems})`)
+    .option(
+      '--bench-variants <n>',
+      `bench variants per item and dimension (default ${defaultDemoSizes.benchVariants})`,
+    )
     .action(async (options: DemoCliOptions) => {
       const started = Date.now();
+      const seeds = options.seeds === undefined ? undefined : seedList(options.seeds);
       const { items, ...files } = domainFiles(domainFolder(options.domain));
       const registry = await builtinRegistry();
       const dependencies = buildPipelineDependencies(
@@ -90,16 +110,24 @@ export function registerDemo(program: Command): void {
       const benchVariants = positive('--bench-variants', options.benchVariants);
       if (benchVariants !== undefined) sizes.benchVariants = benchVariants;
       const out = resolve(options.out);
-      const result = await runDemo({
+      const common = {
         ...files,
         // A fixture without bench items gets them derived from held-out gold trajectories.
         ...(existsSync(items) ? { items } : {}),
         out,
-        seed: options.seed,
         dependencies,
         sizes,
-        onProgress: (message) => process.stderr.write(`demo: ${message}\n`),
-      });
+        onProgress: (message: string) => process.stderr.write(`demo: ${message}\n`),
+      };
+      if (seeds) {
+        const pooled = await runDemoSeeds(common, seeds);
+        process.stdout.write(renderPooledMarkdown(pooled.pooled));
+        process.stdout.write(
+          `\npooled: ${pooled.files.json}\nper seed: ${seeds.map((seed) => join(out, `seed-${seed}`, 'report.md')).join(', ')}\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+        );
+        return;
+      }
+      const result = await runDemo({ ...common, seed: options.seed });
       process.stdout.write(renderDemoMarkdown(result.summary));
       process.stdout.write(
         `\nreport: ${result.files.report}\nsummary: ${result.files.summary}\nbench rows: ${result.files.bench} (score any learner's predictions with \`hsa bench score\`)\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
