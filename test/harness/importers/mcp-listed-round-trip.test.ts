@@ -27,7 +27,8 @@ describe('MCP tools/list round trip', () => {
     const imported = importMcpTools(JSON.parse(listed.filesystem));
     expect(
       imported.every(
-        (tool) => (tool.mcp?.fields.execution as { taskSupport?: string } | undefined)?.taskSupport === 'forbidden',
+        (tool) =>
+          (tool.mcp?.fields.execution as { taskSupport?: string } | undefined)?.taskSupport === 'forbidden',
       ),
     ).toBe(true);
   });
