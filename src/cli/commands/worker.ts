@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
 import { defaultQueueName } from '../../adapters/queue/queue-name.js';
 import { createUnitProcessor } from '../../pipeline/unit-processor.js';
+import { loadHookChecks } from '../hook-checks-loader.js';
 import { positiveInteger } from '../io.js';
 import { builtinRegistry } from '../operators-registry.js';
 import { outputMode } from '../output.js';
@@ -70,8 +71,14 @@ See docs/pipeline.md, "Scale-out on Redis (BullMQ)".`,
       const registry = await builtinRegistry();
       const processor = createUnitProcessor({
         dependencies: async (config) => {
-          const scenario = await pipelineScenario(config);
-          return buildPipelineDependencies(config, { registry, ...(scenario ? { scenario } : {}) });
+          // The job's configuration names the run's custom hook checks (an absolute path), as the coordinator's does.
+          const hookChecks = await loadHookChecks(config.hookChecks);
+          const scenario = await pipelineScenario(config, undefined, hookChecks);
+          return buildPipelineDependencies(config, {
+            registry,
+            ...(scenario ? { scenario } : {}),
+            ...(hookChecks ? { hookChecks } : {}),
+          });
         },
       });
       const log = (line: string) => {
