@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json' };
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import { RE2JS } from 're2js';
@@ -42,6 +41,11 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  */
 const draft07Id = 'http://json-schema.org/draft-07/schema';
 const linearDraft07 = (() => {
+  // Read from ajv itself rather than importing its JSON file: a JSON import needs an import attribute that
+  // the ESM build does not keep for an external package.
+  const draft07MetaSchema = new Ajv().getSchema(draft07Id)?.schema;
+  if (!draft07MetaSchema || typeof draft07MetaSchema !== 'object')
+    throw new Error('ajv has no draft-07 metaschema');
   const meta = structuredClone(draft07MetaSchema) as {
     properties: { enum: Record<string, unknown> };
     definitions: { stringArray: Record<string, unknown> };
