@@ -41,7 +41,7 @@ export interface EpisodeOptions {
   context?: Record<string, unknown>;
   tools: ToolRuntime;
   /**
-   * Most assistant messages in one viewer turn; the turn then ends without a reply, as `step_limit`
+   * Most assistant messages in one user turn; the turn then ends without a reply, as `step_limit`
    * (default `DEFAULT_MAX_STEPS_PER_TURN`, 50).
    */
   maxStepsPerTurn?: number;
