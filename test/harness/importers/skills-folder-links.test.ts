@@ -72,7 +72,7 @@ describe('links in a skills folder', () => {
     expect(files).toEqual([{ path: 'reference.md', encoding: 'utf8', content: 'shared reference\n' }]);
   });
 
-  it('hsa import skills exits 1 naming the link, and --skip-invalid imports the rest', async () => {
+  it('hsa import skills exits 1 naming the link; --skip-invalid writes the rest', async () => {
     const { base, skills, secret, skill } = workspace();
     skill('alpha');
     mkdirSync(join(skills, 'leak'));
@@ -84,7 +84,9 @@ describe('links in a skills folder', () => {
     expect(said).toContain(`${join(skills, 'leak', 'SKILL.md')} is a link to ${secret}`);
     expect(said).toContain('[link_outside_folder]');
     const skipped = runCli(['import', 'skills', skills, '--skip-invalid', '-o', out]);
-    expect(skipped.status).toBe(0);
+    // As with any invalid skill: the rest is written, the exit code says one was left out.
+    expect(skipped.status).toBe(1);
+    expect(skipped.stderr).toContain('imported 1 skills, left out 1');
   });
 
   it('refuses a FIFO named SKILL.md instead of reading it forever', async () => {
