@@ -92,7 +92,9 @@ describe('env server: a client variant costs linear work', () => {
     const enumSchema = (tag: string) =>
       variantWith({
         type: 'object',
-        properties: { link_id: { type: 'string', enum: Array.from({ length: 5000 }, (_, i) => `${tag}-${i}`) } },
+        properties: {
+          link_id: { type: 'string', enum: Array.from({ length: 5000 }, (_, i) => `${tag}-${i}`) },
+        },
         required: ['link_id'],
       });
     const variant = enumSchema('fresh');

@@ -1,8 +1,9 @@
 // Hostile but valid JSON Schemas: a huge enum costs linear time (draft-07's metaschema `uniqueItems` is
 // checked by our own pass, not pairwise by ajv), and a `$ref` chain that loops is named as such.
-import { describe, expect, it } from 'vitest';
+
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
 import {
   compileJsonSchema,
   findDuplicateItems,
@@ -126,7 +127,9 @@ describe('2019-09 and 2020-12: enum and required', () => {
 describe('schema size', () => {
   const properties = (count: number, tag: string) => ({
     type: 'object',
-    properties: Object.fromEntries(Array.from({ length: count }, (_, index) => [`${tag}${index}`, { type: 'string' }])),
+    properties: Object.fromEntries(
+      Array.from({ length: count }, (_, index) => [`${tag}${index}`, { type: 'string' }]),
+    ),
   });
 
   it(`a schema over ${maxSchemaNodes} nodes is refused before ajv compiles it`, () => {

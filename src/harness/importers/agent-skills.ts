@@ -615,7 +615,8 @@ export async function readSkillsFolder(dir: string): Promise<SkillsFolder> {
         message: `skill id "${skill.id}" is already used by ${earlier}`,
       });
     }
-    const bundle = skill && found.length === 0 ? await readBundledFiles(join(dir, folder), file, root) : undefined;
+    const bundle =
+      skill && found.length === 0 ? await readBundledFiles(join(dir, folder), file, root) : undefined;
     if (bundle && 'code' in bundle) found.push(bundle);
     if (!skill || found.length > 0 || !bundle || 'code' in bundle) {
       issues.push(...found);

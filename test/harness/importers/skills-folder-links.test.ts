@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { readSkillsFolder } from '../../../src/harness/importers/index.js';
 import { runCli } from '../../support/run-cli.js';
 
-const skillText = (name: string) => `---\nname: ${name}\ndescription: Does ${name} things.\n---\n\nBody of ${name}.\n`;
+const skillText = (name: string) =>
+  `---\nname: ${name}\ndescription: Does ${name} things.\n---\n\nBody of ${name}.\n`;
 
 /** A temporary place with a skills folder `skills/` and a file outside it. */
 function workspace() {
