@@ -202,7 +202,10 @@ export async function startEnvServer(
           `${path} takes "Content-Type: application/json", not ${request.headers['content-type'] ? JSON.stringify(request.headers['content-type']) : 'none'}`,
         );
       const body = route.method === 'POST' ? parseJson(await readBody(request, limit)) : undefined;
-      send(response, 200, await route.run(service, body), headers);
+      const result = await route.run(service, body);
+      // A health check that fails is a 503, so that a probe or load balancer sees it without reading JSON.
+      const unhealthy = path === '/health' && (result as { status?: unknown }).status !== 'ok';
+      send(response, unhealthy ? 503 : 200, result, headers);
     } catch (error) {
       const { status, body } = errorResponse(error);
       // After a 413 the rest of the body is unread: close the connection rather than read it.
