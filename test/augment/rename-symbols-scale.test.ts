@@ -13,7 +13,7 @@ const base = await loadHarnessFile(join(projectRoot, 'fixtures/livestream/harnes
 /** The fixture with `count` more tools (parameter `link_id` each), every one mentioned qualified in a skill. */
 function withTools(count: number): Harness {
   const harness = structuredClone(base);
-  const template = harness.tools.items.find((tool) => 'link_id' in (tool.parameters.properties ?? {}));
+  const template = harness.tools.items.find((tool) => Object.hasOwn((tool.parameters.properties ?? {}) as object, 'link_id'));
   if (!template) throw new Error('the fixture has no tool with a link_id parameter');
   const names = Array.from({ length: count }, (_, index) => `extra_tool_${index}`);
   for (const name of names) harness.tools.items.push({ ...structuredClone(template), name });
@@ -47,7 +47,7 @@ describe('renameSymbols at scale', () => {
       // One pass to index them, one to order them by depth (and its copy): never once per mention.
       expect(counter.reads).toBeLessThanOrEqual(4 * count);
       const last = variant.tools.items.find((tool) => tool.name === `extra_tool_${count - 1}`);
-      expect(Object.keys(last?.parameters.properties ?? {})).toContain('linkId');
+      expect(Object.keys((last?.parameters.properties ?? {}) as object)).toContain('linkId');
       expect(variant.skills.items[0]!.body).toContain(`\`extra_tool_${count - 1}.linkId\``);
       expect(variant.skills.items[0]!.body).not.toContain('extra_tool_0.link_id');
       expect(relabel.steps.filter((step) => step.type === 'rename_arguments')).toHaveLength(count);
