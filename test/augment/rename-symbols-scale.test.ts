@@ -13,7 +13,9 @@ const base = await loadHarnessFile(join(projectRoot, 'fixtures/livestream/harnes
 /** The fixture with `count` more tools (parameter `link_id` each), every one mentioned qualified in a skill. */
 function withTools(count: number): Harness {
   const harness = structuredClone(base);
-  const template = harness.tools.items.find((tool) => Object.hasOwn((tool.parameters.properties ?? {}) as object, 'link_id'));
+  const template = harness.tools.items.find((tool) =>
+    Object.hasOwn((tool.parameters.properties ?? {}) as object, 'link_id'),
+  );
   if (!template) throw new Error('the fixture has no tool with a link_id parameter');
   const names = Array.from({ length: count }, (_, index) => `extra_tool_${index}`);
   for (const name of names) harness.tools.items.push({ ...structuredClone(template), name });
