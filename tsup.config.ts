@@ -6,6 +6,7 @@ export default defineConfig([
       index: 'src/index.ts',
       'testing/index': 'src/testing/index.ts',
       'adapters/index': 'src/adapters/index.ts',
+      'scenarios/index': 'src/scenarios/index.ts',
     },
     external: ['fast-check'],
     format: ['esm', 'cjs'],

@@ -70,7 +70,9 @@ describe('hsa sim run --scenario <module>', () => {
     expect(missing.stderr).toMatch(/cannot import .*nowhere\.mjs/);
     const unknown = runCli(args('airline'));
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toMatch(/unknown scenario "airline"; known: livestream.*or a module path/);
+    expect(unknown.stderr).toMatch(
+      /unknown scenario "airline"; known: helpdesk, livestream, replay, or a module path/,
+    );
     const required = runCli(['sim', 'run', '--harness', libraryHarness, '--out', join(dir, 'x.jsonl')]);
     expect(required.status).toBe(2);
     expect(required.stderr).toMatch(/--scenario/);
