@@ -16,7 +16,6 @@ export {
   type AugmentRow,
   augment,
   augmentExample,
-  dimensionsOf,
   type ExampleResult,
   type Provenance,
   variantPoolFor,
@@ -69,7 +68,6 @@ export { type ParameterRename, renameSymbols, type SymbolRenames } from './augme
 export { type ResolvedPolicy, type ResolvePolicyOptions, resolvePolicy } from './augment/resolve-policy.js';
 export {
   createVariantPool,
-  defaultVariantPoolSize,
   type PoolProvenance,
   type VariantPool,
   type VariantPoolOptions,
@@ -183,7 +181,7 @@ export { compileLinearPattern } from './harness/linear-pattern.js';
 export { mentionStandsAlone } from './harness/mention-boundary.js';
 export { offeredTools, skillLoaderTool, toChatCompletionTools } from './harness/offered-tools.js';
 export { loadHarnessFile, parseHarness, safeParseHarness } from './harness/parse-harness.js';
-export { type RequestContext, renderSystemPrompt, templateData } from './harness/render-prompt.js';
+export { type RequestContext, renderSystemPrompt } from './harness/render-prompt.js';
 export {
   type Harness,
   type HarnessInput,
@@ -197,7 +195,6 @@ export {
   HookCheckSchema,
   HookSchema,
   type HookStage,
-  harnessPartNames,
   type ListStyle,
   type PromptSection,
   PromptSectionSchema,
@@ -367,7 +364,6 @@ export { renderLatencyHtml, renderLatencyMarkdown } from './runtime/latency-repo
 export { recordedTools } from './runtime/recorded-tools.js';
 export {
   type GenericScoreDetails,
-  genericRewardNames,
   genericSkillSelectionReward,
   groundingReward,
   hookComplianceReward,

@@ -15,7 +15,6 @@ export {
   bundledShopCatalog,
   createLivestreamScenario,
   type LivestreamScenarioOptions,
-  livestreamScenario,
   loadShopCatalog,
   type Product,
   parseShopCatalog,

@@ -10,7 +10,12 @@ import type { Scenario } from '../runtime/scenario.js';
 import { type SimulatedEpisode, type SimulateOptions, simulate } from '../runtime/sim/simulate.js';
 import { validateTrajectory } from '../trajectory/validate-trajectory.js';
 
-/** The laws, by the names their failures carry. */
+/**
+ * The laws, by the names their failures carry.
+ *
+ * @example
+ * scenarioLaws[0] // 'plan well formed'
+ */
 export const scenarioLaws = [
   'plan well formed',
   'deterministic across shards and concurrency',

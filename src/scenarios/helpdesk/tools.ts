@@ -141,7 +141,12 @@ export function loadDirectory(): HelpdeskDirectory {
   return structuredClone(pristine);
 }
 
-/** A fresh episode state over a copy of the directory (or the directory given). */
+/**
+ * A fresh episode state over a copy of the directory (or the directory given).
+ *
+ * @example
+ * const tools = createTools(createState()); // a fresh directory for one episode
+ */
 export function createState(directory: HelpdeskDirectory = loadDirectory()): HelpdeskState {
   return {
     directory,

@@ -34,7 +34,12 @@ const McpHttpSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).default({}),
 });
 
-/** One backend choice of a backends file: `recorded`, `{ module }` or `{ mcp }`. */
+/**
+ * One backend choice of a backends file: `recorded`, `{ module }` or `{ mcp }`.
+ *
+ * @example
+ * BackendChoiceSchema.parse({ module: './tools.ts' });
+ */
 export const BackendChoiceSchema = z.union(
   [
     z.literal('recorded').describe('Answer from the logged results (the default).'),
@@ -50,7 +55,12 @@ export const BackendChoiceSchema = z.union(
   { error: 'expected recorded, { module: <path> } or { mcp: { command, args, env } | { url } }' },
 );
 
-/** One MCP server of a backends file: started once, it answers every tool it is given. */
+/**
+ * One MCP server of a backends file: started once, it answers every tool it is given.
+ *
+ * @example
+ * McpServerEntrySchema.parse({ mcp: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } });
+ */
 export const McpServerEntrySchema = z.strictObject({
   mcp: z.union([McpStdioSchema, McpHttpSchema], {
     error: 'expected { command, args?, env?, cwd? } (stdio) or { url, headers? } (Streamable HTTP)',
@@ -64,6 +74,9 @@ export const McpServerEntrySchema = z.strictObject({
 /**
  * A `--backends` file: MCP servers (each one process, answering all its tools), the default backend, and
  * backends per base tool name. A tool is answered by the one entry that names it, else by the default.
+ *
+ * @example
+ * BackendsFileSchema.parse({ default: 'recorded', tools: { search_kb: { module: './kb.ts' } } });
  */
 export const BackendsFileSchema = z.strictObject({
   servers: z.record(z.string().min(1), McpServerEntrySchema).default({}),
