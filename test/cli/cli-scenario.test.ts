@@ -125,3 +125,34 @@ describe('--scenario livestream reads the catalog beside the harness', () => {
     expect(broken.stdout).toMatch(/catalog\.json \$\.products\[0\]\.category: .+/);
   });
 });
+
+describe('--scenario helpdesk', () => {
+  it('replays the bundled helpdesk logs on the helpdesk tools: the log itself, every reward 1', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hsa-helpdesk-'));
+    const out = join(dir, 'helpdesk.jsonl');
+    const run = runCli([
+      'sim',
+      'run',
+      '--scenario',
+      'helpdesk',
+      '--harness',
+      join(projectRoot, 'fixtures/helpdesk/harness.yaml'),
+      '--episodes',
+      '3',
+      '--out',
+      out,
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/valid under their harness: 3 \/ 3/);
+    const logged = readFileSync(join(projectRoot, 'fixtures/helpdesk/trajectories.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(0, 3)
+      .map((line) => (JSON.parse(line) as { messages: unknown }).messages);
+    expect(lines(out).map((row) => row.messages)).toEqual(logged);
+    expect(
+      lines(join(dir, 'helpdesk.rewards.jsonl')).map((row) => (row.rewards as { total: number }).total),
+    ).toEqual([1, 1, 1]);
+  });
+});
