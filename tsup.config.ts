@@ -10,6 +10,8 @@ export default defineConfig([
     },
     external: ['fast-check'],
     format: ['esm', 'cjs'],
+    // `import.meta.url` in the CommonJS build (the scenarios find their bundled fixtures from it).
+    shims: true,
     dts: true,
     sourcemap: true,
     clean: true,

@@ -32,6 +32,7 @@ describe('harness-augment/scenarios', () => {
       entry: { 'scenarios/index': 'src/scenarios/index.ts' },
       outDir: join(buildFolder, 'dist'),
       format: ['esm', 'cjs'],
+      shims: true, // as tsup.config.ts: import.meta.url in the CommonJS build
       target: 'node20',
       silent: true,
     });
