@@ -145,12 +145,17 @@ describe('--scenario helpdesk', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/valid under their harness: 3 \/ 3/);
-    const logged = readFileSync(join(projectRoot, 'fixtures/helpdesk/trajectories.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .slice(0, 3)
-      .map((line) => (JSON.parse(line) as { messages: unknown }).messages);
-    expect(lines(out).map((row) => row.messages)).toEqual(logged);
+    // The plan draws 3 of the logged conversations; each is played back as it was logged.
+    const logged = new Map(
+      readFileSync(join(projectRoot, 'fixtures/helpdesk/trajectories.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: string; messages: unknown })
+        .map((trajectory) => [trajectory.id, trajectory.messages]),
+    );
+    const played = lines(out);
+    expect(played).toHaveLength(3);
+    for (const row of played) expect(row.messages).toEqual(logged.get(row.id as string));
     expect(
       lines(join(dir, 'helpdesk.rewards.jsonl')).map((row) => (row.rewards as { total: number }).total),
     ).toEqual([1, 1, 1]);
