@@ -70,7 +70,7 @@ async function playScript(
   };
   const { tracking, wanted } = episode.meta as { tracking: string; wanted: string };
   const loader = base.skills.loader;
-  await run.user(episode.task.turns[0]!.viewer);
+  await run.user(episode.task.turns[0]!.user);
   const tracked = await attempt('track_parcel', { tracking_id: tracking }, [
     call(loader.tool, { [loader.argument]: 'delivery-changes' }),
   ]);
@@ -105,7 +105,7 @@ export const scenario: Scenario = {
         id: planned.id,
         turns: [
           {
-            viewer: `Can parcel ${tracking} come on ${wanted} instead?`,
+            user: `Can parcel ${tracking} come on ${wanted} instead?`,
             intents: ['reschedule'],
             skills: ['delivery-changes'],
             tools: ['track_parcel', 'reschedule_delivery'],
