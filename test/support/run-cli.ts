@@ -1,6 +1,8 @@
-// Runs the `hsa` CLI from source in a child process, as a user would, and captures what it prints.
+// Runs the `hsa` CLI in a child process, as a user would, and captures what it prints. The CLI is the build
+// of this test run (test/support/build-cli.ts builds it from the current source once per run).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -10,11 +12,16 @@ export interface CliRun {
   stderr: string;
 }
 
+/** The `hsa` entry point built for this test run: `spawn(process.execPath, [hsaCli(), ...args])`. */
+export function hsaCli(): string {
+  return inject('hsaCli');
+}
+
 export function runCli(
   args: string[],
   options: { cwd?: string; input?: string; timeout?: number } = {},
 ): CliRun {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', `${root}src/cli/main.ts`, ...args], {
+  const result = spawnSync(process.execPath, [hsaCli(), ...args], {
     cwd: options.cwd ?? root,
     encoding: 'utf8',
     input: options.input,
