@@ -17,11 +17,22 @@ export function hsaCli(): string {
   return inject('hsaCli');
 }
 
+const typescriptPath = /\.[cm]?ts$/;
+
+/**
+ * Node's arguments that run the built `hsa` with `args`. A TypeScript module among them (`--scenario x.ts`,
+ * `--hook-checks x.ts`), or `typescript: true` where a configuration names one, loads through tsx, as a
+ * TypeScript user runs `hsa`; the CLI itself is the build either way.
+ */
+export function hsaArgv(args: string[], typescript = args.some((arg) => typescriptPath.test(arg))): string[] {
+  return [...(typescript ? ['--import', 'tsx'] : []), hsaCli(), ...args];
+}
+
 export function runCli(
   args: string[],
-  options: { cwd?: string; input?: string; timeout?: number } = {},
+  options: { cwd?: string; input?: string; timeout?: number; typescript?: boolean } = {},
 ): CliRun {
-  const result = spawnSync(process.execPath, [hsaCli(), ...args], {
+  const result = spawnSync(process.execPath, hsaArgv(args, options.typescript), {
     cwd: options.cwd ?? root,
     encoding: 'utf8',
     input: options.input,
