@@ -11,6 +11,7 @@ import {
   type PipelineConfig,
 } from '../../pipeline/config.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
+import { releaseRunLocksOnSignals } from '../../pipeline/run-lock.js';
 import { parseMaxSteps, withHookChecksOption, withMaxStepsOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { positiveInteger } from '../io.js';
@@ -109,7 +110,13 @@ export function registerPipeline(program: Command): void {
         ...(hookChecks ? { hookChecks } : {}),
       });
       const progress = createProgress('pipeline', { unit: 'units' });
+      // Interrupted (Ctrl-C, SIGTERM), the run leaves its folder unlocked; a SIGKILLed run's lock is stale.
+      releaseRunLocksOnSignals();
       const manifest = await runPipeline(config, dependencies, {
+        onStaleLock: (stale, lockFile) =>
+          process.stderr.write(
+            `hsa: ${lockFile}: taking over the lock of a run that is gone (pid ${stale.pid} on ${stale.host}, started ${stale.started})\n`,
+          ),
         ...(options.resume ? { resume: true } : {}),
         ...(queue ? { queue } : {}),
         ...(options.inlineHarness ? { inlineHarness: true } : {}),
