@@ -26,6 +26,7 @@ import { createExampleWriter, readTrainingExamples } from './example-sidecar.js'
 import { readInputs } from './inputs.js';
 import type { JobQueueV1 } from './job-queue.js';
 import { type OpdSummary, runOpd } from './opd.js';
+import { outputFolderId } from './output-folder-id.js';
 import { runSftOnQueue } from './queued-sft.js';
 import { lockRunFolder, type RunLockHolder } from './run-lock.js';
 import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
@@ -212,6 +213,7 @@ async function runLocked(
         ? runSftOnQueue(options.queue, {
             runHash,
             config,
+            folder: await outputFolderId(out),
             ...(shard ? { shard } : {}),
             units: sftUnitIndexes(sft, config, dependencies, {
               ...(shard ? { shard } : {}),

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
 import { defaultQueueName } from '../../adapters/queue/queue-name.js';
+import { describeRedisOutage } from '../../adapters/queue/redis-connection.js';
 import { HarnessAugmentError, quote } from '../../harness/issues.js';
 import {
   ExportFormatSchema,
@@ -16,7 +17,7 @@ import { parseMaxSteps, withHookChecksOption, withMaxStepsOption } from '../epis
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { positiveInteger } from '../io.js';
 import { builtinRegistry } from '../operators-registry.js';
-import { outOption, prepareOutputFolder, printResult } from '../output.js';
+import { outOption, outputMode, prepareOutputFolder, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { pipelineScenario } from '../scenario-option.js';
 import { parseShard } from '../shard.js';
@@ -98,6 +99,9 @@ export function registerPipeline(program: Command): void {
               attempts,
               connectTimeoutMs,
               onCompleted: () => finished++,
+              onRedisOutage: (event) => {
+                if (!outputMode().quiet) process.stderr.write(`hsa: ${describeRedisOutage(event)}\n`);
+              },
             })
             .catch(async (error: unknown) => {
               await scenario?.close?.();
