@@ -305,6 +305,7 @@ export {
   readTrainingExamples,
 } from './pipeline/example-sidecar.js';
 export {
+  type JobOwner,
   type JobQueueV1,
   type UnitJob,
   type UnitJobProcessor,
@@ -327,6 +328,7 @@ export {
   ConstraintSchema,
   checkConstraints,
 } from './pipeline/opd-constraints.js';
+export { outputFolderId } from './pipeline/output-folder-id.js';
 export {
   planRlRows,
   type RlConfig,
@@ -337,6 +339,13 @@ export {
   type RlRow,
   rowReward,
 } from './pipeline/rl.js';
+export {
+  type LockRunFolderOptions,
+  lockRunFolder,
+  type RunLock,
+  type RunLockHolder,
+  runLockFile,
+} from './pipeline/run-lock.js';
 export {
   type OutputFile,
   type PipelineDependencies,

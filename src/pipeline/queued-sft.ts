@@ -77,9 +77,7 @@ export async function* runSftOnQueue(
     }
     const shape = ResultShape.safeParse(value);
     if (!shape.success || shape.data.unit !== unit)
-      throw new HarnessAugmentError(
-        `job ${jobId(unit)} came back without the result of unit ${unit}`,
-      );
+      throw new HarnessAugmentError(`job ${jobId(unit)} came back without the result of unit ${unit}`);
     yield value as UnitResult;
     // The unit is written (and checkpointed) once the caller asks for the next one: its job can go, so
     // that Redis holds only the results not merged yet.

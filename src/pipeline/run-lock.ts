@@ -149,9 +149,12 @@ export async function lockRunFolder(folder: string, options: LockRunFolderOption
     await rm(aside, { force: true });
     options.onStale?.(current, file);
   }
-  throw new HarnessAugmentError(`${file}: could not take the output folder's lock (other starts kept taking it)`, {
-    kind: 'usage',
-  });
+  throw new HarnessAugmentError(
+    `${file}: could not take the output folder's lock (other starts kept taking it)`,
+    {
+      kind: 'usage',
+    },
+  );
 }
 
 /**

@@ -54,7 +54,14 @@ const lines = async (file: string) =>
 describe('a unit whose endpoint fails for good is a reject; the run keeps the others', () => {
   it('sim run --endpoint: written + rejected = episodes, each reject with its reason, exit 1', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hsa-endpoint-failures-'));
-    const common = ['sim', 'run', '--scenario', 'livestream', '--harness', 'fixtures/livestream/harness.yaml'];
+    const common = [
+      'sim',
+      'run',
+      '--scenario',
+      'livestream',
+      '--harness',
+      'fixtures/livestream/harness.yaml',
+    ];
     const plan = ['--episodes', '9', '--seed', 'fates'];
     // The oracle plays the same plan: every episode's id and first user message.
     const oracle = await hsa([...common, ...plan, '--out', join(dir, 'oracle.jsonl')]);
@@ -106,7 +113,8 @@ describe('a unit whose endpoint fails for good is a reject; the run keeps the ot
     }
     const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
     const rows: BenchRow[] = [];
-    for await (const row of generateBench(harness, items, { plan, variants: 1, seed: 'fates' })) rows.push(row);
+    for await (const row of generateBench(harness, items, { plan, variants: 1, seed: 'fates' }))
+      rows.push(row);
     const fates = new Map(rows.map((row) => [row.id, fateOf(firstUser(row.input.messages))]));
     expect(new Set(fates.values()), 'the rows have every fate').toEqual(new Set(['answer', 'hang', 'fail']));
     const dir = await mkdtemp(join(tmpdir(), 'hsa-predict-failures-'));

@@ -102,7 +102,9 @@ describe('--timeout against an endpoint that never answers', () => {
       /--timeout <seconds> seconds one model call may take, every retry and wait included \(default 60; at most 3600\)/,
     );
     const predict = (await hsa(['bench', 'predict', '--help'])).stdout.replace(/\s+/g, ' ');
-    expect(predict).toMatch(/--timeout <seconds> seconds one model call may take, .*\(default 60; at most 3600\)/);
+    expect(predict).toMatch(
+      /--timeout <seconds> seconds one model call may take, .*\(default 60; at most 3600\)/,
+    );
     const latency = (await hsa(['latency', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(latency).toMatch(/--timeout <seconds> seconds one model call may take \(default 60; at most 3600/);
   });

@@ -213,7 +213,15 @@ describe.skipIf(skip)('hsa pipeline run --queue with hsa worker (real redis-serv
   it('Redis down during a run: the coordinator and a worker each log the outage once, then its end', async () => {
     const own = await startRedisServer();
     const watched = await watch(own.url);
-    const coordinator = startHsa(['pipeline', 'run', config, '--out', join(root, 'outage'), '--queue', own.url]);
+    const coordinator = startHsa([
+      'pipeline',
+      'run',
+      config,
+      '--out',
+      join(root, 'outage'),
+      '--queue',
+      own.url,
+    ]);
     while ((await watched.queue.getWaitingCount()) === 0) await sleep(50);
     await watched.close();
     // On a queue of its own: it watches the same Redis, and takes none of the coordinator's jobs.
@@ -238,9 +246,13 @@ describe.skipIf(skip)('hsa pipeline run --queue with hsa worker (real redis-serv
       const lines = text.split('\n').filter((line) => /redis|ECONNREFUSED/i.test(line));
       expect(lines, who).toEqual([
         expect.stringMatching(
-          new RegExp(`Redis at redis://127\\.0\\.0\\.1:${own.port} is unreachable \\(.*ECONNREFUSED.*\\); reconnecting$`),
+          new RegExp(
+            `Redis at redis://127\\.0\\.0\\.1:${own.port} is unreachable \\(.*ECONNREFUSED.*\\); reconnecting$`,
+          ),
         ),
-        expect.stringMatching(new RegExp(`Redis at redis://127\\.0\\.0\\.1:${own.port} is back after [\\d.]+ s$`)),
+        expect.stringMatching(
+          new RegExp(`Redis at redis://127\\.0\\.0\\.1:${own.port} is back after [\\d.]+ s$`),
+        ),
       ]);
     }
   }, 180_000);

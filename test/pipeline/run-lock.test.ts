@@ -53,7 +53,11 @@ describe('lockRunFolder', () => {
 
   it('refuses a lock held on another host (it cannot be checked), saying how to clear it', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'hsa-lock-'));
-    const other: RunLockHolder = { pid: deadPid(), host: `not-${hostname()}`, started: '2026-01-01T00:00:00.000Z' };
+    const other: RunLockHolder = {
+      pid: deadPid(),
+      host: `not-${hostname()}`,
+      started: '2026-01-01T00:00:00.000Z',
+    };
     await writeFile(join(folder, runLockFile), `${JSON.stringify(other)}\n`);
     await expect(lockRunFolder(folder)).rejects.toThrow(
       new RegExp(`pid ${other.pid} on not-.*; if that run is gone, remove .*run\\.lock`),

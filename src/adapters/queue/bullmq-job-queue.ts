@@ -92,7 +92,9 @@ export async function createBullJobQueue(options: BullJobQueueOptions): Promise<
     async forget(runHash, units, forgetOptions = {}) {
       for (let start = 0; start < units.length; start += 100)
         await Promise.all(
-          units.slice(start, start + 100).map((unit) => queue.remove(unitJobId(runHash, unit, forgetOptions.folder))),
+          units
+            .slice(start, start + 100)
+            .map((unit) => queue.remove(unitJobId(runHash, unit, forgetOptions.folder))),
         );
     },
     async close() {

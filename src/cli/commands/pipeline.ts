@@ -11,8 +11,8 @@ import {
   loadPipelineConfig,
   type PipelineConfig,
 } from '../../pipeline/config.js';
-import { runPipeline } from '../../pipeline/run-pipeline.js';
 import { releaseRunLocksOnSignals } from '../../pipeline/run-lock.js';
+import { runPipeline } from '../../pipeline/run-pipeline.js';
 import { parseMaxSteps, withHookChecksOption, withMaxStepsOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { positiveInteger } from '../io.js';
