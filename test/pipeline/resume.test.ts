@@ -56,7 +56,7 @@ describe('pipeline resume', () => {
       ].join('\n'),
     );
     const whole = join(root, 'whole');
-    const first = runCli(['pipeline', 'run', config, '--out', whole], { timeout: 180_000 });
+    const first = runCli(['pipeline', 'run', config, '--out', whole], { timeout: 420_000 });
     expect(first.status, first.stderr).toBe(0);
 
     const crashed = join(root, 'crashed');
@@ -83,7 +83,7 @@ describe('pipeline resume', () => {
     // A kill between a unit's append and its checkpoint leaves lines no checkpoint counts: emulate it.
     await appendFile(join(crashed, 'examples.jsonl'), '{"id":"torn/0","messages":[{"role":"sys');
 
-    const resumed = runCli(['pipeline', 'run', config, '--out', crashed, '--resume'], { timeout: 180_000 });
+    const resumed = runCli(['pipeline', 'run', config, '--out', crashed, '--resume'], { timeout: 420_000 });
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(
       new RegExp(`run\\.lock: taking over the lock of a run that is gone \\(pid ${child.pid} on `),
@@ -101,5 +101,5 @@ describe('pipeline resume', () => {
     expect(manifest.counts.units).toBe(400);
     expect(manifest.counts.examples + manifest.counts.rejected).toBe(400);
     expect(ids.length).toBe(manifest.counts.examples);
-  }, 240_000);
+  }, 900_000);
 });
