@@ -51,6 +51,22 @@ describe('lockRunFolder', () => {
     await lock.release();
   });
 
+  it('of two starts that find the same stale lock, exactly one takes it', async () => {
+    const stale: RunLockHolder = { pid: deadPid(), host: hostname(), started: '2026-01-01T00:00:00.000Z' };
+    for (let trial = 0; trial < 20; trial++) {
+      const folder = await mkdtemp(join(tmpdir(), 'hsa-lock-race-'));
+      await writeFile(join(folder, runLockFile), `${JSON.stringify(stale)}\n`);
+      const results = await Promise.allSettled([lockRunFolder(folder), lockRunFolder(folder)]);
+      const taken = results.filter((result) => result.status === 'fulfilled');
+      expect(taken.length, `trial ${trial}`).toBe(1);
+      const refused = results.find((result) => result.status === 'rejected');
+      expect(String(refused?.reason)).toMatch(/another run writes to this output folder/);
+      const lock = (taken[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof lockRunFolder>>>).value;
+      expect(JSON.parse(await readFile(join(folder, runLockFile), 'utf8'))).toEqual(lock.holder);
+      await lock.release();
+    }
+  });
+
   it('refuses a lock held on another host (it cannot be checked), saying how to clear it', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'hsa-lock-'));
     const other: RunLockHolder = {
