@@ -46,8 +46,6 @@ export {
   type BullUnitWorkerOptions,
   createBullJobQueue,
   defaultQueueName,
-  describeRedisOutage,
-  type RedisOutageEvent,
   startBullUnitWorker,
 } from './queue/index.js';
 export * from './teacher/index.js';
