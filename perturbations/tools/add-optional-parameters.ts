@@ -1,11 +1,18 @@
 // perturbations/tools/add-optional-parameters.ts — adds optional, unused parameters (locale, verbose, request_id, …) to tools; existing parameters, `required`, calls and arguments stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Tool } from '../../src/harness/schema.js';
-import { harnessTextLocations } from '../../src/harness/symbol-table.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import type { Trajectory } from '../../src/trajectory/schema.js';
-import { affectedCount, argumentKeysAt, isRecord, takenNames } from './internals.js';
+import {
+  affectedCount,
+  argumentKeysAt,
+  defineOperator,
+  harnessTextLocations,
+  identityRelabel,
+  isRecord,
+  type Tool,
+  type Trajectory,
+  takenNames,
+  unchanged,
+} from '../../src/kit/index.js';
 
 /** Plausible optional parameters whose absence leaves a call's meaning as it is. */
 export const optionalParameterPool: ReadonlyArray<readonly [string, Record<string, unknown>]> = Object.freeze(

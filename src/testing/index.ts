@@ -27,4 +27,4 @@ export {
   type OperatorLawReport,
   partsTouchedBy,
   randomLawCase,
-} from './operator-laws.js';
+} from '../kit/laws.js';
