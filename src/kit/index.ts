@@ -92,4 +92,10 @@ export { mentionedInFreeText, occursAsWord, unresolvedCodeNames } from './mentio
 export { type NameRequest, type NameStyle, nameStyles, newName } from './new-name.js';
 export { hasPlainProperties, isRecord, nodeAt, type SchemaNode, walkSchema } from './schema-walk.js';
 export { affectedCount } from './severity.js';
-export { argumentKeysAt, type CallFact, trajectoryCalls, trajectoryFreeText } from './trajectory-facts.js';
+export {
+  argumentKeysAt,
+  type CallFact,
+  rootArgumentKeys,
+  trajectoryCalls,
+  trajectoryFreeText,
+} from './trajectory-facts.js';

@@ -58,3 +58,22 @@ export function argumentKeysAt(
   }
   return keys;
 }
+
+/**
+ * The top-level keys of every tool's call arguments, per tool name, in one pass over the trajectory (what
+ * `argumentKeysAt(trajectory, tool, [])` gives for one tool, for all of them at once).
+ *
+ * @example
+ * rootArgumentKeys(trajectory).get('find_flights') // Set { 'origin', 'destination', 'date' }
+ */
+export function rootArgumentKeys(trajectory: Trajectory | undefined): Map<string, Set<string>> {
+  const keys = new Map<string, Set<string>>();
+  for (const call of trajectoryCalls(trajectory)) {
+    const root = parseRawJson(call.arguments);
+    if (!root) continue;
+    const set = keys.get(call.name) ?? new Set<string>();
+    for (const member of membersAt(root, [])) set.add(member.key);
+    keys.set(call.name, set);
+  }
+  return keys;
+}

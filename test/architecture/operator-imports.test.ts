@@ -29,7 +29,7 @@ function specifiersOf(file: string): string[] {
 }
 
 /** Why an import of a file under perturbations/ breaks the rule, or undefined when it keeps it. */
-export function operatorImportViolation(file: string, specifier: string): string | undefined {
+function operatorImportViolation(file: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) {
     // npm packages (zod …) are fine; the library itself only through the kit.
     return /^harness-augment(\/|$)/.test(specifier) && specifier !== 'harness-augment/kit'

@@ -5,7 +5,7 @@ import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
 import { boundedNumber, endpointTimeout, nonNegativeInteger, openAtomicLines } from '../io.js';
-import { policyFromOptions } from '../operators-registry.js';
+import { policyFromOptions, registryFromOptions, withOperatorsOption } from '../operators-registry.js';
 import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
@@ -32,6 +32,7 @@ interface SimRunOptions extends ScenarioCliOptions {
   out: string;
   report?: string;
   variantsOut?: string;
+  operators?: string[];
 }
 
 function rate(text: string | undefined): number | undefined {
@@ -42,8 +43,9 @@ function rate(text: string | undefined): number | undefined {
   return value;
 }
 
-async function augmentPlan(reference: string, severity: string | undefined) {
-  const { plan, severity: level } = await policyFromOptions(reference, undefined, severity);
+async function augmentPlan(reference: string, severity: string | undefined, operators: string[] | undefined) {
+  const registry = await registryFromOptions(operators);
+  const { plan, severity: level } = await policyFromOptions(reference, undefined, severity, registry);
   return { plan, severity: level };
 }
 
@@ -56,7 +58,7 @@ export function registerSim(program: Command): void {
     .command('run')
     .description('play simulated episodes under a harness (or augmented variants) and score them')
     .requiredOption('--harness <file>', 'base harness');
-  withScenarioOptions(run)
+  withOperatorsOption(withScenarioOptions(run))
     .option(
       '--policy <policy>',
       "who answers: oracle (the scenario's scripted policy) or model (needs --endpoint)",
@@ -123,7 +125,8 @@ export function registerSim(program: Command): void {
           ? { concurrency: nonNegativeInteger('--concurrency', options.concurrency, 1024) }
           : {}),
       };
-      if (options.augment) simulateOptions.augment = await augmentPlan(options.augment, options.severity);
+      if (options.augment)
+        simulateOptions.augment = await augmentPlan(options.augment, options.severity, options.operators);
       if (useModel) {
         const apiKey = process.env[options.apiKeyEnv];
         simulateOptions.model = {
