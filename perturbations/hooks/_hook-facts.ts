@@ -1,16 +1,11 @@
-// Private machinery of the hook operators (not an operator): what a trajectory says about each hook — where
-// it was evaluated, where it failed, how often per turn — and the certificate check every variant passes
-// before it is returned.
+// Hook facts of the hook operators (not an operator): what a trajectory says about each hook — where it was
+// evaluated, where it failed, how often per turn.
 import {
-  certify,
-  forwardTrajectory,
   type Harness,
   type Hook,
   type HookCheckRegistry,
   type HookDecision,
   hookRunsOn,
-  identityRelabel,
-  type Relabel,
   type Trajectory,
   validateTrajectory,
 } from '../../src/kit/index.js';
