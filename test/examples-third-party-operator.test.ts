@@ -51,25 +51,28 @@ describe('a third-party operator written with the kit', () => {
     expect(actual).toContain('acme_');
   });
 
+  const augmentArgs = (out: string, extra: string[] = []) => [
+    'augment',
+    '--harness',
+    'fixtures/livestream/harness.yaml',
+    '--trajectories',
+    'fixtures/livestream/trajectories.jsonl',
+    '--shard',
+    '0/40',
+    '--variants',
+    '2',
+    '--operators',
+    module,
+    '--policy-file',
+    join(example, 'policy.yaml'),
+    '--out',
+    out,
+    ...extra,
+  ];
+
   it('runs through hsa augment --operators with a policy that names it', async () => {
     const out = join(folder, 'rows.jsonl');
-    const run = runCli([
-      'augment',
-      '--harness',
-      'fixtures/livestream/harness.yaml',
-      '--trajectories',
-      'fixtures/livestream/trajectories.jsonl',
-      '--shard',
-      '0/40',
-      '--variants',
-      '2',
-      '--operators',
-      module,
-      '--policy-file',
-      join(example, 'policy.yaml'),
-      '--out',
-      out,
-    ]);
+    const run = runCli(augmentArgs(out));
     expect(run.stderr).not.toMatch(/error|hsa:/i);
     expect(run.status).toBe(0);
     const rows = (await readFile(out, 'utf8'))
@@ -79,6 +82,12 @@ describe('a third-party operator written with the kit', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.provenance.ops.some((op) => op.name === 'tools/prefix'))).toBe(true);
     expect(await readFile(join(folder, 'rows.variants.jsonl'), 'utf8')).toContain('"acme_');
+    // Worker threads load the module too, and write the same bytes.
+    const threaded = join(folder, 'threaded.jsonl');
+    const parallel = runCli(augmentArgs(threaded, ['--workers', '2']));
+    expect(parallel.stderr).not.toMatch(/error|hsa:/i);
+    expect(parallel.status).toBe(0);
+    expect(await readFile(threaded, 'utf8')).toBe(await readFile(out, 'utf8'));
   });
 
   it('without --operators the policy names an unknown operator (exit 2)', () => {

@@ -1,7 +1,7 @@
-// Private machinery of the prompt operators (not an operator): a small scanner of Handlebars templates that
-// says where `{{ … }}` code is and how deep each position sits inside `{{#…}}…{{/…}}` blocks, so that the
-// operators edit only prose, and split only between top-level paragraphs. It also holds the checks every
-// prompt variant must pass before it is returned.
+// Template scanning of the prompt operators (not an operator), local to this dimension: a small scanner of
+// Handlebars templates that says where `{{ … }}` code is and how deep each position sits inside `{{#…}}…{{/…}}`
+// blocks, so that the operators edit only prose, and split only between top-level paragraphs. It also holds
+// the checks every prompt variant must pass before it is returned.
 import {
   type Harness,
   type HookCheckRegistry,

@@ -3,6 +3,7 @@
 // operator made with `defineOperator` (from `harness-augment/kit`), or an array of them. Every entry is
 // checked before it joins the registry; a bad one is a usage error (exit 2) that names the module, the export,
 // the index and the field.
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dimensions, type Operator } from '../augment/operator.js';
@@ -37,6 +38,20 @@ function operatorProblem(value: unknown): string | undefined {
 }
 
 /**
+ * Imports a module by path. Inside a worker thread of `--workers` started under tsx, Node's ESM loader has no
+ * TypeScript hook (ERR_UNKNOWN_FILE_EXTENSION for a .ts module) while tsx's require hook is there: the
+ * module is then required, which gives the same exports.
+ */
+async function importModule(path: string): Promise<Record<string, unknown>> {
+  try {
+    return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
+    return createRequire(import.meta.url)(path) as Record<string, unknown>;
+  }
+}
+
+/**
  * Imports one module of operators. A module that cannot be imported, exports neither `operators` nor a
  * default, or exports something that is not an operator, is a usage error naming the module and the entry.
  *
@@ -46,7 +61,7 @@ function operatorProblem(value: unknown): string | undefined {
 export async function loadOperatorModule(module: string, option = '--operators'): Promise<LoadedOperators> {
   let exported: Record<string, unknown>;
   try {
-    exported = (await import(pathToFileURL(resolve(module)).href)) as Record<string, unknown>;
+    exported = await importModule(resolve(module));
   } catch (error) {
     throw new HarnessAugmentError(`${option} ${module}: cannot import: ${(error as Error).message}`, {
       kind: 'usage',
