@@ -18,7 +18,7 @@ import {
   type RedisServer,
   startRedisServer,
 } from '../support/redis-server.js';
-import { projectRoot, runCli } from '../support/run-cli.js';
+import { hsaCli, projectRoot, runCli } from '../support/run-cli.js';
 import { hsa } from '../support/run-hsa.js';
 
 const missing = [
@@ -40,7 +40,7 @@ async function digest(dir: string): Promise<Record<string, string>> {
 }
 
 function startHsa(args: string[]): { child: ChildProcess; exited: Promise<number | NodeJS.Signals> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), ...args], {
+  const child = spawn(process.execPath, [hsaCli(), ...args], {
     cwd: projectRoot,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },

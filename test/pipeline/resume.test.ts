@@ -6,7 +6,7 @@ import { appendFile, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot, runCli } from '../support/run-cli.js';
+import { hsaCli, projectRoot, runCli } from '../support/run-cli.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -60,14 +60,10 @@ describe('pipeline resume', () => {
     expect(first.status, first.stderr).toBe(0);
 
     const crashed = join(root, 'crashed');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), 'pipeline', 'run', config, '--out', crashed],
-      {
-        cwd: projectRoot,
-        stdio: 'ignore',
-      },
-    );
+    const child = spawn(process.execPath, [hsaCli(), 'pipeline', 'run', config, '--out', crashed], {
+      cwd: projectRoot,
+      stdio: 'ignore',
+    });
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       child.on('exit', (_code, signal) => resolve(signal)),
     );
