@@ -118,7 +118,7 @@ describe('a third-party operator written with the kit', () => {
   });
 
   it('a module whose operator clashes with a built-in, or exports no operator, is a located usage error', async () => {
-    const clash = join(folder, 'clash.mjs');
+    const clash = join(folder, 'clash.ts');
     await writeFile(
       clash,
       `import { prefixTools } from ${JSON.stringify(module)};\nexport const operators = [prefixTools, { ...prefixTools, id: 'tools/rename' }];\n`,
@@ -127,7 +127,7 @@ describe('a third-party operator written with the kit', () => {
     expect(clashed.status).toBe(2);
     expect(clashed.stderr).toContain(`operator "tools/rename" of ${clash} clashes with a built-in operator`);
 
-    const broken = join(folder, 'broken.mjs');
+    const broken = join(folder, 'broken.ts');
     await writeFile(
       broken,
       `import { prefixTools } from ${JSON.stringify(module)};\nexport const operators = [prefixTools, { ...prefixTools, id: 'tools/other', apply: 'no' }];\n`,
