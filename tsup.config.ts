@@ -5,6 +5,7 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       'testing/index': 'src/testing/index.ts',
+      'kit/index': 'src/kit/index.ts',
       'adapters/index': 'src/adapters/index.ts',
       'scenarios/index': 'src/scenarios/index.ts',
     },

@@ -2,6 +2,9 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // `harness-augment`, `harness-augment/kit` and `/testing` by name resolve to the source through
+  // tsconfig.json's `paths` (as tsc and tsx resolve them): examples import the package as a user does.
+  resolve: { tsconfigPaths: true },
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/support/fast-check-setup.ts'],

@@ -1,6 +1,6 @@
 // The built-in operators, by dimension. The registry is explicit data: pass these (and your own) to
 // `createRegistry`; nothing registers itself on import.
-import type { Operator } from '../src/augment/operator.js';
+import type { Operator } from '../src/kit/index.js';
 import { hookOperators } from './hooks/index.js';
 import { promptOperators } from './prompt/index.js';
 import { skillContentOperators } from './skill-content/index.js';

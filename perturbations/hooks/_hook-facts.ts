@@ -1,13 +1,14 @@
-// Private machinery of the hook operators (not an operator): what a trajectory says about each hook — where
-// it was evaluated, where it failed, how often per turn — and the certificate check every variant passes
-// before it is returned.
-import { certify } from '../../src/augment/certificate.js';
-import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
-import { hookRunsOn } from '../../src/harness/hook-engine.js';
-import type { Harness, Hook } from '../../src/harness/schema.js';
-import { forwardTrajectory, identityRelabel, type Relabel } from '../../src/trajectory/relabel.js';
-import type { Trajectory } from '../../src/trajectory/schema.js';
-import { type HookDecision, validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
+// Hook facts of the hook operators (not an operator): what a trajectory says about each hook — where it was
+// evaluated, where it failed, how often per turn.
+import {
+  type Harness,
+  type Hook,
+  type HookCheckRegistry,
+  type HookDecision,
+  hookRunsOn,
+  type Trajectory,
+  validateTrajectory,
+} from '../../src/kit/index.js';
 
 /** One evaluation of one hook on the trajectory, as the hook engine ran it. */
 export interface HookEvaluation {
@@ -108,32 +109,3 @@ export function evaluationsOf(facts: HookFacts, harness: Harness, hook: Hook): H
     return order.indexOf(decision.failed) > position ? [{ decision, message, pass: true }] : [];
   });
 }
-
-/**
- * Whether the trajectory, moved to the variant with the relabel, is certified (valid under the variant,
- * hooks decide as before, exact inverse).
- *
- * @example
- * if (!certifiedUnder(trajectory, base, variant)) return { skip: '…' };
- */
-export function certifiedUnder(
-  trajectory: Trajectory,
-  base: Harness,
-  variant: Harness,
-  relabel: Relabel = identityRelabel,
-  hookChecks?: HookCheckRegistry,
-): boolean {
-  try {
-    const checks = hookChecks ? { hookChecks } : {};
-    const moved = forwardTrajectory(trajectory, relabel, variant, checks);
-    if (moved.issues.length > 0) return false;
-    return certify({ base, variant, original: trajectory, rewritten: moved.trajectory, relabel, ...checks })
-      .certified;
-  } catch {
-    return false;
-  }
-}
-
-/** How many of `total` items a severity affects: none at 0, at least one above, all at 1. */
-export const shareOf = (severity: number, total: number) =>
-  severity <= 0 || total === 0 ? 0 : Math.min(total, Math.max(1, Math.round(severity * total)));

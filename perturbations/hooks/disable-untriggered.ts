@@ -1,8 +1,8 @@
 // perturbations/hooks/disable-untriggered.ts — disables hooks that never fail on the trajectory; every decision and every other hook stays.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { certifiedUnder, hookFacts, shareOf } from './_hook-facts.js';
+import { affectedCount, certifies, defineOperator, identityRelabel, unchanged } from '../../src/kit/index.js';
+import { hookFacts } from './_hook-facts.js';
 
 /**
  * Sets `enabled: false` on hooks that never fail on the trajectory. A hook that only ever passed adds
@@ -30,7 +30,7 @@ export const disableUntriggered = defineOperator({
       hook.enabled && !facts.failuresPerTurn.has(hook.id) ? [index] : [],
     );
     if (quiet.length === 0) return { skip: 'every enabled hook fails somewhere on the trajectory' };
-    const chosen = rng.fork('hooks').sample(quiet, shareOf(severity, quiet.length));
+    const chosen = rng.fork('hooks').sample(quiet, affectedCount(severity, quiet.length));
     // One at a time, each kept only if the trajectory stays certified (a prompt template may read a hook).
     let variant = harness;
     for (const index of chosen) {
@@ -38,7 +38,7 @@ export const disableUntriggered = defineOperator({
         at === index ? { ...hook, enabled: false } : hook,
       );
       const candidate = { ...variant, hooks: { ...variant.hooks, items } };
-      if (certifiedUnder(trajectory, harness, candidate, identityRelabel, hookChecks)) variant = candidate;
+      if (certifies({ base: harness, variant: candidate, trajectory, hookChecks })) variant = candidate;
     }
     if (variant === harness) return { skip: 'disabling a quiet hook breaks the trajectory' };
     return { harness: variant, relabel: identityRelabel };

@@ -1,5 +1,5 @@
 // perturbations/hooks/index.ts — the hook-behaviour operators, as an explicit list.
-import type { Operator } from '../../src/augment/operator.js';
+import type { Operator } from '../../src/kit/index.js';
 import { disableUntriggered } from './disable-untriggered.js';
 import { injectRecovery } from './inject-recovery.js';
 import { reorderHooks } from './reorder.js';

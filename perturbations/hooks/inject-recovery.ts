@@ -1,14 +1,21 @@
 // perturbations/hooks/inject-recovery.ts — inserts a failed attempt and its hook feedback before a reply of the trajectory; the harness and every original message stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Random } from '../../src/augment/random.js';
-import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
-import type { Harness, Hook } from '../../src/harness/schema.js';
-import type { Relabel, RelabelStep } from '../../src/trajectory/relabel.js';
-import { forwardTrajectory } from '../../src/trajectory/relabel.js';
-import type { Message } from '../../src/trajectory/schema.js';
-import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
-import { certifiedUnder, type HookFacts, hookFacts } from './_hook-facts.js';
+import {
+  certifies,
+  defineOperator,
+  forwardTrajectory,
+  type Harness,
+  type Hook,
+  type HookCheckRegistry,
+  type Message,
+  type Random,
+  type Relabel,
+  type RelabelStep,
+  unchanged,
+  validateTrajectory,
+} from '../../src/kit/index.js';
+import { type HookFacts, hookFacts } from './_hook-facts.js';
 
 const supported = ['banned_terms', 'max_length', 'numbers_grounded'] as const;
 
@@ -180,7 +187,7 @@ export const injectRecovery = defineOperator({
             ],
           };
           const relabel = relabelOf([...episodes, episode]);
-          if (!certifiedUnder(trajectory, harness, harness, relabel, hookChecks)) continue;
+          if (!certifies({ base: harness, variant: harness, relabel, trajectory, hookChecks })) continue;
           if (!failsOnlyItsHook(harness, relabel, episode, episodes, trajectory, hookChecks)) continue;
           episodes.push(episode);
           break search;

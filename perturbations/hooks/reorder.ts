@@ -1,12 +1,19 @@
 // perturbations/hooks/reorder.ts — reorders the hooks of a stage where no step of the trajectory fails two of them; every decision stays.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
-import type { Harness, Hook, HookStage } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import type { Trajectory } from '../../src/trajectory/schema.js';
-import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
-import { certifiedUnder, shareOf } from './_hook-facts.js';
+import {
+  affectedCount,
+  certifies,
+  defineOperator,
+  type Harness,
+  type Hook,
+  type HookCheckRegistry,
+  type HookStage,
+  identityRelabel,
+  type Trajectory,
+  unchanged,
+  validateTrajectory,
+} from '../../src/kit/index.js';
 
 /**
  * Whether some step of the trajectory fails two or more enabled hooks of the stage at once. Each hook is
@@ -68,10 +75,10 @@ export const reorderHooks = defineOperator({
       .filter((stage) => !someStepFailsTwo(harness, trajectory, stage, hookChecks));
     if (stages.length === 0) return { skip: 'no stage has two hooks that can be reordered' };
     const next = [...items];
-    for (const stage of rng.fork('stages').sample(stages, shareOf(severity, stages.length))) {
+    for (const stage of rng.fork('stages').sample(stages, affectedCount(severity, stages.length))) {
       const stageRng = rng.fork(`stage/${stage}`);
       const slots = items.flatMap((hook, index) => (hook.stage === stage ? [index] : []));
-      const moved = stageRng.sample(slots, Math.max(2, shareOf(severity, slots.length)));
+      const moved = stageRng.sample(slots, Math.max(2, affectedCount(severity, slots.length)));
       let order = stageRng.shuffle(moved);
       if (order.every((slot, index) => slot === moved[index]))
         order = [...moved.slice(1), moved[0] as number];
@@ -80,7 +87,7 @@ export const reorderHooks = defineOperator({
       });
     }
     const variant = { ...harness, hooks: { ...harness.hooks, items: next } };
-    if (!certifiedUnder(trajectory, harness, variant, identityRelabel, hookChecks))
+    if (!certifies({ base: harness, variant, trajectory, hookChecks }))
       return { skip: 'the reordered hooks change a decision' };
     return { harness: variant, relabel: identityRelabel };
   },

@@ -1,10 +1,16 @@
 // perturbations/hooks/reword-feedback.ts — rewords and reformats the feedback templates of retry hooks; checks, budgets and outcomes stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import { safeParseHarness } from '../../src/harness/parse-harness.js';
-import type { Hook, HookCheck } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { certifiedUnder, shareOf } from './_hook-facts.js';
+import {
+  affectedCount,
+  certifies,
+  defineOperator,
+  type Hook,
+  type HookCheck,
+  identityRelabel,
+  safeParseHarness,
+  unchanged,
+} from '../../src/kit/index.js';
 
 const formats = ['tagged', 'please-fix', 'attempt', 'bullets', 'json'] as const;
 type FeedbackFormat = (typeof formats)[number];
@@ -131,7 +137,7 @@ export const rewordFeedback = defineOperator({
       hook.onFail.action === 'retry' ? [index] : [],
     );
     if (retrying.length === 0) return { skip: 'no hook retries with feedback' };
-    const chosen = rng.fork('hooks').sample(retrying, shareOf(severity, retrying.length));
+    const chosen = rng.fork('hooks').sample(retrying, affectedCount(severity, retrying.length));
     const variant = structuredClone(harness);
     for (const index of chosen) {
       const hook = variant.hooks.items[index] as Hook;
@@ -143,7 +149,7 @@ export const rewordFeedback = defineOperator({
     }
     if (!safeParseHarness(variant, hookChecks ? { hookChecks } : {}).success)
       return { skip: 'a reworded feedback template does not compile' };
-    if (trajectory && !certifiedUnder(trajectory, harness, variant, identityRelabel, hookChecks)) {
+    if (trajectory && !certifies({ base: harness, variant, trajectory, hookChecks })) {
       return { skip: 'the reworded feedback does not render for the trajectory' };
     }
     return { harness: variant, relabel: identityRelabel };

@@ -1,17 +1,17 @@
 // perturbations/hooks/vary-budgets.ts — varies retry budgets and length/tool-call thresholds within the bounds the trajectory allows; every hook decision stays.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Random } from '../../src/augment/random.js';
-import type { Harness, Hook } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
 import {
-  certifiedUnder,
-  evaluationsOf,
-  type HookFacts,
-  hookFacts,
-  mostFailuresInATurn,
-  shareOf,
-} from './_hook-facts.js';
+  affectedCount,
+  certifies,
+  defineOperator,
+  type Harness,
+  type Hook,
+  identityRelabel,
+  type Random,
+  unchanged,
+} from '../../src/kit/index.js';
+import { evaluationsOf, type HookFacts, hookFacts, mostFailuresInATurn } from './_hook-facts.js';
 
 /** One value that may change: a hook's retry budget or its threshold, with the values that keep every decision. */
 interface Knob {
@@ -123,7 +123,7 @@ export const varyBudgets = defineOperator({
     );
     if (knobs.length === 0)
       return { skip: 'no retry budget or threshold can change without changing a decision' };
-    const chosen = rng.fork('knobs').sample(knobs, shareOf(severity, knobs.length));
+    const chosen = rng.fork('knobs').sample(knobs, affectedCount(severity, knobs.length));
     const variant = structuredClone(harness);
     for (const knob of chosen) {
       const value = turn(knob, severity, rng.fork(`value/${knob.hook}/${knob.field}`));
@@ -133,7 +133,7 @@ export const varyBudgets = defineOperator({
       if (knob.field === 'max' && (hook.check.type === 'max_length' || hook.check.type === 'max_tool_calls'))
         hook.check.max = value;
     }
-    if (!certifiedUnder(trajectory, harness, variant, identityRelabel, hookChecks))
+    if (!certifies({ base: harness, variant, trajectory, hookChecks }))
       return { skip: 'the varied hooks change a decision' };
     return { harness: variant, relabel: identityRelabel };
   },

@@ -1,13 +1,14 @@
-// Private machinery of the prompt operators (not an operator): a small scanner of Handlebars templates that
-// says where `{{ … }}` code is and how deep each position sits inside `{{#…}}…{{/…}}` blocks, so that the
-// operators edit only prose, and split only between top-level paragraphs. It also holds the checks every
-// prompt variant must pass before it is returned.
-
-import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
-import { safeParseHarness } from '../../src/harness/parse-harness.js';
-import { renderSystemPrompt } from '../../src/harness/render-prompt.js';
-import type { Harness } from '../../src/harness/schema.js';
-import type { Trajectory } from '../../src/trajectory/schema.js';
+// Template scanning of the prompt operators (not an operator), local to this dimension: a small scanner of
+// Handlebars templates that says where `{{ … }}` code is and how deep each position sits inside `{{#…}}…{{/…}}`
+// blocks, so that the operators edit only prose, and split only between top-level paragraphs. It also holds
+// the checks every prompt variant must pass before it is returned.
+import {
+  type Harness,
+  type HookCheckRegistry,
+  renderSystemPrompt,
+  safeParseHarness,
+  type Trajectory,
+} from '../../src/kit/index.js';
 
 /** A `{{ … }}` span `[start, end)` and the block depth just before it. */
 export interface MustacheSpan {
@@ -134,10 +135,6 @@ export function promptVariantHolds(
 
 /** Whether a text is written in Chinese (holds Han characters). */
 export const isChinese = (text: string) => /\p{Script=Han}/u.test(text);
-
-/** How many of `total` items a severity affects: none at 0, at least one above, all at 1. */
-export const shareOf = (severity: number, total: number) =>
-  severity <= 0 || total === 0 ? 0 : Math.min(total, Math.max(1, Math.round(severity * total)));
 
 /** A section id not used by any identifier of the harness (nor in `taken`), built from `base`. */
 export function freshSectionId(base: string, taken: ReadonlySet<string>): string {

@@ -1,8 +1,7 @@
 // perturbations/prompt/heading-style.ts — changes how section headings render (Markdown, XML, numbered, bracketed); sections stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import { HeadingStyleSchema } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
+import { defineOperator, HeadingStyleSchema, identityRelabel, unchanged } from '../../src/kit/index.js';
 import { promptVariantHolds } from './_template-scan.js';
 
 /**

@@ -1,5 +1,5 @@
 // perturbations/prompt/index.ts — the prompt-structure operators, as an explicit list.
-import type { Operator } from '../../src/augment/operator.js';
+import type { Operator } from '../../src/kit/index.js';
 import { headingStyle } from './heading-style.js';
 import { listStyle } from './list-style.js';
 import { mergeSections } from './merge-sections.js';

@@ -1,8 +1,7 @@
 // perturbations/prompt/list-style.ts — changes how `{{skillList}}` and `{{toolList}}` render (bullets, numbered, table, JSON, YAML); lists stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import { ListStyleSchema } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
+import { defineOperator, identityRelabel, ListStyleSchema, unchanged } from '../../src/kit/index.js';
 import { promptVariantHolds, scanTemplate } from './_template-scan.js';
 
 /**

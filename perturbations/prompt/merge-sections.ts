@@ -1,9 +1,14 @@
 // perturbations/prompt/merge-sections.ts — merges adjacent unpinned prompt sections into one; every template's text stays, in order.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { PromptSection } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { isChinese, promptVariantHolds, shareOf } from './_template-scan.js';
+import {
+  affectedCount,
+  defineOperator,
+  identityRelabel,
+  type PromptSection,
+  unchanged,
+} from '../../src/kit/index.js';
+import { isChinese, promptVariantHolds } from './_template-scan.js';
 
 function mergedTitle(first: string, second: string, joiner: 'and' | 'slash'): string {
   if (isChinese(first) && isChinese(second))
@@ -38,7 +43,7 @@ export const mergeSections = defineOperator({
     const possible = pairsIn(original);
     if (possible.length === 0) return { skip: 'no two adjacent prompt sections are both unpinned' };
     // Disjoint pairs at most: a merged section is not merged again, so the target is half the runs' length.
-    const target = shareOf(severity, Math.max(1, Math.floor((possible.length + 1) / 2)));
+    const target = affectedCount(severity, Math.max(1, Math.floor((possible.length + 1) / 2)));
     let sections: Array<PromptSection & { merged?: boolean }> = [...original];
     for (let step = 0; step < target; step++) {
       const pairs = pairsIn(sections);

@@ -1,8 +1,8 @@
 // perturbations/prompt/reorder-sections.ts — shuffles unpinned prompt sections; pinned sections, every template and title stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { promptVariantHolds, shareOf } from './_template-scan.js';
+import { affectedCount, defineOperator, identityRelabel, unchanged } from '../../src/kit/index.js';
+import { promptVariantHolds } from './_template-scan.js';
 
 /**
  * Shuffles the unpinned sections of the system prompt among their positions; pinned sections keep theirs.
@@ -24,7 +24,7 @@ export const reorderSections = defineOperator({
     const sections = harness.prompt.sections;
     const free = sections.flatMap((section, index) => (section.pinned ? [] : [index]));
     if (free.length < 2) return { skip: 'fewer than two unpinned prompt sections' };
-    const positions = rng.fork('positions').sample(free, Math.max(2, shareOf(severity, free.length)));
+    const positions = rng.fork('positions').sample(free, Math.max(2, affectedCount(severity, free.length)));
     let order = rng.fork('order').shuffle(positions);
     // A shuffle may give the same order back; rotating by one moves every chosen section instead.
     if (order.every((position, index) => position === positions[index]))

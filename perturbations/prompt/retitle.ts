@@ -1,9 +1,15 @@
 // perturbations/prompt/retitle.ts — retitles prompt sections from a synonym table; ids, order and templates stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import { findMentions, harnessSymbols } from '../../src/harness/symbol-table.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { isChinese, promptVariantHolds, shareOf } from './_template-scan.js';
+import {
+  affectedCount,
+  defineOperator,
+  findMentions,
+  harnessSymbols,
+  identityRelabel,
+  unchanged,
+} from '../../src/kit/index.js';
+import { isChinese, promptVariantHolds } from './_template-scan.js';
 
 /** Common section titles (lower case) and other ways to say them. */
 const englishSynonyms: Readonly<Record<string, readonly string[]>> = {
@@ -116,7 +122,7 @@ export const retitle = defineOperator({
     });
     const candidates = sections.flatMap((_, index) => ((options[index]?.length ?? 0) > 0 ? [index] : []));
     if (candidates.length === 0) return { skip: 'no section title has an alternative' };
-    const chosen = rng.fork('sections').sample(candidates, shareOf(severity, candidates.length));
+    const chosen = rng.fork('sections').sample(candidates, affectedCount(severity, candidates.length));
     const used = new Set(titles);
     const next = sections.map((section, index) => {
       if (!chosen.includes(index)) return section;

@@ -1,10 +1,15 @@
 // perturbations/prompt/split-section.ts — splits unpinned prompt sections at a top-level paragraph break; every template's text stays, in order.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { PromptSection } from '../../src/harness/schema.js';
-import { harnessSymbols } from '../../src/harness/symbol-table.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { freshSectionId, isChinese, promptVariantHolds, scanTemplate, shareOf } from './_template-scan.js';
+import {
+  affectedCount,
+  defineOperator,
+  harnessSymbols,
+  identityRelabel,
+  type PromptSection,
+  unchanged,
+} from '../../src/kit/index.js';
+import { freshSectionId, isChinese, promptVariantHolds, scanTemplate } from './_template-scan.js';
 
 /** A blank-line break of a template that lies outside every `{{ }}` and every block. */
 interface Break {
@@ -51,7 +56,7 @@ export const splitSection = defineOperator({
     const breaks = sections.map((section) => (section.pinned ? [] : safeBreaks(section.template)));
     const candidates = sections.flatMap((_, index) => ((breaks[index]?.length ?? 0) > 0 ? [index] : []));
     if (candidates.length === 0) return { skip: 'no unpinned section has a paragraph break outside a block' };
-    const chosen = rng.fork('sections').sample(candidates, shareOf(severity, candidates.length));
+    const chosen = rng.fork('sections').sample(candidates, affectedCount(severity, candidates.length));
     const taken = new Set(harnessSymbols(harness).map((symbol) => symbol.name));
     const next: PromptSection[] = [];
     sections.forEach((section, index) => {

@@ -1,11 +1,18 @@
 // perturbations/prompt/whitespace-noise.ts — adds whitespace and title-casing noise to prompt sections; words, `{{ }}` code and identifiers stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Random } from '../../src/augment/random.js';
-import type { PromptSection } from '../../src/harness/schema.js';
-import { findMentions, harnessSymbols, type SymbolEntry } from '../../src/harness/symbol-table.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { promptVariantHolds, scanTemplate, shareOf } from './_template-scan.js';
+import {
+  affectedCount,
+  defineOperator,
+  findMentions,
+  harnessSymbols,
+  identityRelabel,
+  type PromptSection,
+  type Random,
+  type SymbolEntry,
+  unchanged,
+} from '../../src/kit/index.js';
+import { promptVariantHolds, scanTemplate } from './_template-scan.js';
 
 const noiseKinds = ['trailing-spaces', 'blank-lines', 'title-case'] as const;
 type NoiseKind = (typeof noiseKinds)[number];
@@ -100,7 +107,7 @@ export const whitespaceNoise = defineOperator({
     };
     const same = (a: PromptSection, b: PromptSection) => a.template === b.template && a.title === b.title;
     const order = rng.fork('sections').shuffle(sections.map((_, index) => index));
-    const target = shareOf(severity, sections.length);
+    const target = affectedCount(severity, sections.length);
     const next = [...sections];
     let changed = 0;
     // Sections in random order until the share is reached; one that no noise changes does not count.

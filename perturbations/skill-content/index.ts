@@ -1,5 +1,5 @@
 // The skill-content operators, as an explicit list for registries.
-import type { Operator } from '../../src/augment/operator.js';
+import type { Operator } from '../../src/kit/index.js';
 import { listStyle } from './list-style.js';
 import { mergeSkills } from './merge.js';
 import { paraphraseLexicon } from './paraphrase-lexicon.js';

@@ -1,8 +1,13 @@
 // skill-content/list-style — rewrites the rule lists of skill bodies as bullets, a numbered list, prose or a table; every rule's text, its order and all ids stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Skill } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
+import {
+  affectedCount,
+  defineOperator,
+  identityRelabel,
+  type Skill,
+  unchanged,
+} from '../../src/kit/index.js';
 import {
   type Block,
   hasNestedBlock,
@@ -11,7 +16,6 @@ import {
   type RuleItem,
   renderBlocks,
   ruleText,
-  shareCount,
 } from './rules.js';
 
 const styles = ['bullets', 'numbered', 'prose', 'table'] as const;
@@ -105,7 +109,7 @@ export const listStyle = defineOperator({
     if (eligible.length === 0) {
       return { skip: `no skill body has a rule list that can become ${params.style ?? 'another style'}` };
     }
-    const chosen = new Set(rng.fork('skills').sample(eligible, shareCount(severity, eligible.length)));
+    const chosen = new Set(rng.fork('skills').sample(eligible, affectedCount(severity, eligible.length)));
     const draws = rng.fork('styles');
     const items = harness.skills.items.map((skill, index) => {
       if (!chosen.has(skill)) return skill;

@@ -1,19 +1,25 @@
 // skill-content/merge — merges two skills of the same kind into one (both bodies under subheadings); every rule stays, loads of either source become loads of the merged skill, with an exact inverse.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
-import type { JsonPath } from '../../src/harness/issues.js';
-import type { Harness, Skill } from '../../src/harness/schema.js';
 import {
+  affectedCount,
+  applyEdits,
   buildSymbolTable,
+  defineOperator,
   findMentions,
+  type Harness,
+  type HookCheckRegistry,
   harnessSymbols,
   harnessTextLocations,
-} from '../../src/harness/symbol-table.js';
-import { applyEdits, parseRawJson, type TextEdit } from '../../src/trajectory/raw-json.js';
-import type { RelabelStep } from '../../src/trajectory/relabel.js';
-import type { Trajectory } from '../../src/trajectory/schema.js';
-import { isMostlyCjk, shareCount } from './rules.js';
+  type JsonPath,
+  parseRawJson,
+  type RelabelStep,
+  type Skill,
+  type TextEdit,
+  type Trajectory,
+  unchanged,
+} from '../../src/kit/index.js';
+import { isMostlyCjk } from './rules.js';
 
 type Pair = readonly [Skill, Skill];
 
@@ -219,7 +225,7 @@ export const mergeSkills = defineOperator({
     for (const pair of rng.fork('pairs').shuffle(pairs)) {
       if (!disjoint.some(([a, b]) => pair.includes(a) || pair.includes(b))) disjoint.push(pair);
     }
-    const chosen = disjoint.slice(0, shareCount(severity, disjoint.length));
+    const chosen = disjoint.slice(0, affectedCount(severity, disjoint.length));
 
     // Merged ids: fresh, absent from every string of the harness and the trajectory, holding no kept symbol.
     const sources = new Set(chosen.flat().map((skill) => skill.id));

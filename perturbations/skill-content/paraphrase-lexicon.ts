@@ -1,12 +1,18 @@
 // skill-content/paraphrase-lexicon — swaps connectives and boilerplate of skill bodies for synonyms from a fixed lexicon; numbers, quotes, code, identifiers, banned terms and all ids stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Random } from '../../src/augment/random.js';
-import type { Harness } from '../../src/harness/schema.js';
-import { applyEdits, type TextEdit } from '../../src/trajectory/raw-json.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
+import {
+  affectedCount,
+  applyEdits,
+  defineOperator,
+  type Harness,
+  identityRelabel,
+  type Random,
+  type TextEdit,
+  unchanged,
+} from '../../src/kit/index.js';
 import { findProtectedSpans, sameMentions } from './protected-spans.js';
-import { countRules, shareCount } from './rules.js';
+import { countRules } from './rules.js';
 
 /** Phrase → paraphrase. Both directions of a pair may be listed: every match is found on the original text. */
 const englishPairs: ReadonlyArray<readonly [string, string]> = [
@@ -135,7 +141,7 @@ export const paraphraseLexicon = defineOperator({
     const eligible = harness.skills.items.filter((skill) => lexiconEdits(skill.body, harness).length > 0);
     if (eligible.length === 0)
       return { skip: 'no skill body holds a lexicon phrase outside protected spans' };
-    const chosen = new Set(rng.fork('skills').sample(eligible, shareCount(severity, eligible.length)));
+    const chosen = new Set(rng.fork('skills').sample(eligible, affectedCount(severity, eligible.length)));
     const draws = rng.fork('swaps');
     let changed = false;
     const items = harness.skills.items.map((skill, index) => {

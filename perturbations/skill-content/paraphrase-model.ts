@@ -1,10 +1,15 @@
 // skill-content/paraphrase-model — has a model paraphrase skill bodies and keeps a paraphrase only when every protected span, identifier mention and rule survives; all ids stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Skill } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
+import {
+  affectedCount,
+  defineOperator,
+  identityRelabel,
+  type Skill,
+  unchanged,
+} from '../../src/kit/index.js';
 import { keepsProtectedSpans, protectedTexts, sameMentions } from './protected-spans.js';
-import { countRules, shareCount } from './rules.js';
+import { countRules } from './rules.js';
 
 const defaultInstruction =
   'Paraphrase these rules of an AI agent. Keep every rule and its meaning, the list structure and the number of rules, and the language of the text. Copy each protected span verbatim. Answer with the rewritten text only.';
@@ -34,7 +39,7 @@ export const paraphraseModel = defineOperator({
     if (!regenerate) return { skip: 'no regenerate function (a model) was given' };
     if (harness.skills.items.length === 0) return { skip: 'the harness has no skills' };
     const chosen = new Set(
-      rng.fork('skills').sample(harness.skills.items, shareCount(severity, harness.skills.items.length)),
+      rng.fork('skills').sample(harness.skills.items, affectedCount(severity, harness.skills.items.length)),
     );
     const items: Skill[] = [];
     let refused = 0;

@@ -1,10 +1,16 @@
 // skill-content/preamble — adds a neutral preamble sentence to skill bodies; every rule and all ids stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Harness, Skill } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
+import {
+  affectedCount,
+  defineOperator,
+  type Harness,
+  identityRelabel,
+  type Skill,
+  unchanged,
+} from '../../src/kit/index.js';
 import { sameMentions } from './protected-spans.js';
-import { isMostlyCjk, shareCount } from './rules.js';
+import { isMostlyCjk } from './rules.js';
 
 const english = [
   'Read these rules before you reply.',
@@ -64,7 +70,7 @@ export const addPreamble = defineOperator({
         suitable(skill, harness).length > 0,
     );
     if (eligible.length === 0) return { skip: 'every skill body already has a preamble' };
-    const chosen = new Set(rng.fork('skills').sample(eligible, shareCount(severity, eligible.length)));
+    const chosen = new Set(rng.fork('skills').sample(eligible, affectedCount(severity, eligible.length)));
     const draws = rng.fork('sentences');
     const items = harness.skills.items.map((skill, index) =>
       chosen.has(skill)

@@ -1,8 +1,7 @@
 // Helpers of the skill-content operators (not an operator): the spans of a text that a paraphrase must keep
 // verbatim — code, quotes, numbers, identifiers of the harness, banned terms, pin markers — and a check that
 // a rewrite mentions the same identifiers as the original.
-import type { Harness } from '../../src/harness/schema.js';
-import { findMentions, harnessSymbols, type SymbolEntry } from '../../src/harness/symbol-table.js';
+import { findMentions, type Harness, harnessSymbols, type SymbolEntry } from '../../src/kit/index.js';
 
 /** Why a span is protected. */
 export type ProtectedKind = 'code' | 'marker' | 'quote' | 'number' | 'identifier' | 'banned_term';

@@ -1,9 +1,15 @@
 // skill-content/reorder-rules — reorders the rules of independent lists in skill bodies; procedures (numbered, announced, or with items that carry sequence cues or name tools in turn), pinned rules, every rule's text and all ids stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Random } from '../../src/augment/random.js';
-import type { Harness, Skill } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
+import {
+  affectedCount,
+  defineOperator,
+  type Harness,
+  identityRelabel,
+  type Random,
+  type Skill,
+  unchanged,
+} from '../../src/kit/index.js';
 import {
   type Block,
   isOrderSensitive,
@@ -12,7 +18,6 @@ import {
   type RuleItem,
   renderBlocks,
   renumber,
-  shareCount,
 } from './rules.js';
 
 /** What a rule says, whatever its marker. */
@@ -89,7 +94,7 @@ export const reorderRules = defineOperator({
     const toolNames = toolNamesOf(harness);
     const eligible = harness.skills.items.filter((skill) => reorderable(skill, toolNames));
     if (eligible.length === 0) return { skip: 'no skill body has two independent rules to reorder' };
-    const chosen = new Set(rng.fork('skills').sample(eligible, shareCount(severity, eligible.length)));
+    const chosen = new Set(rng.fork('skills').sample(eligible, affectedCount(severity, eligible.length)));
     const bodies = rng.fork('bodies');
     const items = harness.skills.items.map((skill, index) =>
       chosen.has(skill) ? { ...skill, body: reorderBody(skill.body, bodies.fork(index), toolNames) } : skill,

@@ -1,7 +1,7 @@
 // Helpers of the skill-content operators (not an operator): the rules of a skill body are its top-level
 // Markdown list items. Parsing keeps every line as written, so rendering an untouched body gives it back
 // byte for byte.
-import { listKeepsOrder } from '../../src/augment/ordered-lists.js';
+import { listKeepsOrder } from '../../src/kit/index.js';
 
 /** One top-level list item with its continuation lines, as written. */
 export interface RuleItem {
@@ -229,15 +229,4 @@ export function isMostlyCjk(text: string): boolean {
   const cjk = (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu) ?? []).length;
   const latin = (text.match(/\p{Script=Latin}/gu) ?? []).length;
   return cjk > latin;
-}
-
-/**
- * How many of `total` items a severity touches: the share `severity`, at least one when it is above zero.
- *
- * @example
- * shareCount(0.2, 3) // 1
- */
-export function shareCount(severity: number, total: number): number {
-  if (severity <= 0 || total === 0) return 0;
-  return Math.min(total, Math.max(1, Math.round(severity * total)));
 }

@@ -1,5 +1,5 @@
 // The skill-ids operators, as an explicit list for registries.
-import type { Operator } from '../../src/augment/operator.js';
+import type { Operator } from '../../src/kit/index.js';
 import { namespaceSkillIds } from './namespace.js';
 import { renameSkillIds } from './rename.js';
 import { renameSkillLoader } from './rename-loader.js';

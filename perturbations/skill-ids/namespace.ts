@@ -1,9 +1,16 @@
 // skill-ids/namespace — prefixes skill ids with a namespace (their kind, or a fixed one) everywhere the harness names them; bodies, kinds, order and loads stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import { renameSymbols } from '../../src/augment/rename-symbols.js';
-import { VocabularyParam, withinVocabulary } from '../../src/augment/vocabulary.js';
-import { createNameGuard, mentionedInFreeText, shareCount } from './skill-names.js';
+import {
+  affectedCount,
+  defineOperator,
+  mentionedInFreeText,
+  renameSymbols,
+  unchanged,
+  VocabularyParam,
+  withinVocabulary,
+} from '../../src/kit/index.js';
+import { createNameGuard } from './skill-names.js';
 
 /**
  * Prefixes a share (= severity, at least one) of the skill ids with a namespace and a separator:
@@ -53,7 +60,7 @@ export const namespaceSkillIds = defineOperator({
     );
     if (eligible.length === 0)
       return { skip: 'no skill can take the namespace (already namespaced, or named in the trajectory)' };
-    const chosen = rng.fork('skills').sample(eligible, shareCount(severity, eligible.length));
+    const chosen = rng.fork('skills').sample(eligible, affectedCount(severity, eligible.length));
     const accept = withinVocabulary(
       createNameGuard(harness, { trajectory, freed: chosen.map((skill) => skill.id) }),
       params.vocabulary,

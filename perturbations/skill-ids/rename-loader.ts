@@ -1,9 +1,16 @@
 // skill-ids/rename-loader — renames the skill-loading tool and, optionally, its argument; skill ids, bodies and which skills are loaded stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import { renameSymbols } from '../../src/augment/rename-symbols.js';
-import { inVocabulary, VocabularyParam, withinVocabulary } from '../../src/augment/vocabulary.js';
-import { createNameGuard, mentionedInFreeText } from './skill-names.js';
+import {
+  defineOperator,
+  inVocabulary,
+  mentionedInFreeText,
+  renameSymbols,
+  unchanged,
+  VocabularyParam,
+  withinVocabulary,
+} from '../../src/kit/index.js';
+import { createNameGuard } from './skill-names.js';
 
 const toolNames = [
   'use_skill',

@@ -1,19 +1,22 @@
 // skill-ids/rename — renames skill ids (re-cased, opaque codes, phrases, non-ASCII labels) everywhere the harness names them; bodies, kinds, order and loads stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Random } from '../../src/augment/random.js';
-import { renameSymbols } from '../../src/augment/rename-symbols.js';
-import { VocabularyParam, withinVocabulary } from '../../src/augment/vocabulary.js';
-import type { Skill } from '../../src/harness/schema.js';
-import { type Script, scripts, skillWord, translateWord, wordJoiner } from './non-ascii-lexicon.js';
 import {
+  affectedCount,
   type CaseStyle,
-  createNameGuard,
+  defineOperator,
+  formatWords,
+  identifierWords,
   mentionedInFreeText,
-  recase,
-  shareCount,
-  splitWords,
-} from './skill-names.js';
+  type Random,
+  renameSymbols,
+  type Skill,
+  unchanged,
+  VocabularyParam,
+  withinVocabulary,
+} from '../../src/kit/index.js';
+import { type Script, scripts, skillWord, translateWord, wordJoiner } from './non-ascii-lexicon.js';
+import { createNameGuard } from './skill-names.js';
 
 const concreteStyles = ['snake', 'camel', 'kebab', 'opaque', 'phrase', 'non-ascii'] as const;
 type ConcreteStyle = (typeof concreteStyles)[number];
@@ -45,12 +48,12 @@ function opaqueCode(prefix: string, rng: Random, accept: Accept): string {
 }
 
 function recased(skill: Skill, style: CaseStyle, rng: Random, accept: Accept): string | undefined {
-  const words = splitWords(skill.id);
+  const words = identifierWords(skill.id);
   if (words.length === 0) return undefined;
   const candidates = [
-    recase(words, style),
-    ...rng.shuffle(suffixWords).map((suffix) => recase([...words, suffix], style)),
-    ...Array.from({ length: 8 }, (_, index) => recase([...words, String(index + 2)], style)),
+    formatWords(words, style),
+    ...rng.shuffle(suffixWords).map((suffix) => formatWords([...words, suffix], style)),
+    ...Array.from({ length: 8 }, (_, index) => formatWords([...words, String(index + 2)], style)),
   ];
   return candidates.find(accept);
 }
@@ -67,7 +70,7 @@ function contentWords(description: string): string[] {
 
 function phrase(skill: Skill, rng: Random, accept: Accept): string | undefined {
   const words = contentWords(skill.description);
-  const idWords = splitWords(skill.id);
+  const idWords = identifierWords(skill.id);
   const nouns = rng.shuffle(phraseNouns);
   const heads = [words.slice(0, 2), words.slice(0, 3), idWords, [...idWords, ...words.slice(0, 1)]].filter(
     (head) => head.length > 0,
@@ -83,7 +86,7 @@ function phrase(skill: Skill, rng: Random, accept: Accept): string | undefined {
 
 function nonAscii(skill: Skill, script: Script, rng: Random, accept: Accept): string {
   const labels: string[] = [];
-  for (const word of [...splitWords(skill.id), ...contentWords(skill.description)]) {
+  for (const word of [...identifierWords(skill.id), ...contentWords(skill.description)]) {
     const label = translateWord(word, script);
     if (label !== undefined && !labels.includes(label)) labels.push(label);
   }
@@ -130,7 +133,7 @@ export const renameSkillIds = defineOperator({
         skip: 'the trajectory names every skill in its replies or tool results; renaming would change them',
       };
     }
-    const chosen = rng.fork('skills').sample(eligible, shareCount(severity, eligible.length));
+    const chosen = rng.fork('skills').sample(eligible, affectedCount(severity, eligible.length));
     const style: ConcreteStyle =
       params.style === 'mixed' ? rng.fork('style').pick(concreteStyles) : params.style;
     const prefix = rng.fork('prefix').pick(opaquePrefixes);

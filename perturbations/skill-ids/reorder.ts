@@ -1,8 +1,7 @@
 // skill-ids/reorder — shuffles the order of the skill registry (the prompt listing and the loader's enum); ids, bodies and loads stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { shareCount } from './skill-names.js';
+import { affectedCount, defineOperator, identityRelabel, unchanged } from '../../src/kit/index.js';
 
 /**
  * Shuffles a share (= severity, at least two) of the skills among their own positions in the registry, so
@@ -26,7 +25,7 @@ export const reorderSkills = defineOperator({
     if (items.length < 2) return { skip: 'fewer than two skills to reorder' };
     const positions = rng.fork('positions').sample(
       items.map((_, index) => index),
-      Math.max(2, shareCount(severity, items.length)),
+      Math.max(2, affectedCount(severity, items.length)),
     );
     let order = rng.fork('order').shuffle(positions);
     // A shuffle may give back the same order; rotating by one always moves every chosen skill.

@@ -1,10 +1,17 @@
 // perturbations/tools/add-distractors.ts — adds unused, domain-neutral distractor tools at random registry positions; existing tools, calls and arguments stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Tool } from '../../src/harness/schema.js';
-import { harnessTextLocations } from '../../src/harness/symbol-table.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { identifierWords, occursAsWord, takenNames, trajectoryCalls } from './internals.js';
+import {
+  defineOperator,
+  harnessTextLocations,
+  identifierWords,
+  identityRelabel,
+  occursAsWord,
+  type Tool,
+  takenNames,
+  trajectoryCalls,
+  unchanged,
+} from '../../src/kit/index.js';
 
 // Functions, not shared objects: two properties must never hold the same schema object.
 const currency = () => ({

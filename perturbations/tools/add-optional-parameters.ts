@@ -1,11 +1,18 @@
 // perturbations/tools/add-optional-parameters.ts — adds optional, unused parameters (locale, verbose, request_id, …) to tools; existing parameters, `required`, calls and arguments stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Tool } from '../../src/harness/schema.js';
-import { harnessTextLocations } from '../../src/harness/symbol-table.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import type { Trajectory } from '../../src/trajectory/schema.js';
-import { affectedCount, argumentKeysAt, isRecord, takenNames } from './internals.js';
+import {
+  affectedCount,
+  defineOperator,
+  harnessTextLocations,
+  identityRelabel,
+  isRecord,
+  rootArgumentKeys,
+  type Tool,
+  type Trajectory,
+  takenNames,
+  unchanged,
+} from '../../src/kit/index.js';
 
 /** Plausible optional parameters whose absence leaves a call's meaning as it is. */
 export const optionalParameterPool: ReadonlyArray<readonly [string, Record<string, unknown>]> = Object.freeze(
@@ -74,22 +81,30 @@ function accepts(tool: Tool): boolean {
 }
 
 /**
- * Names free for a tool: not a harness identifier, not written as code in a text (`` `locale` `` or
- * `tool.locale` would become a mention), not a key its calls use.
+ * The pool names free for each tool: not a harness identifier, not written as code in a text
+ * (`` `locale` `` or `tool.locale` would become a mention), not a key the tool's calls use. Linear in the
+ * input: the texts are scanned once for the whole pool (a pool name written in a text is taken for every
+ * tool), and the trajectory's calls once for every tool, never once per tool.
  */
-function freeNames(
-  tool: Tool,
+function freeNamesByTool(
+  tools: readonly Tool[],
   trajectory: Trajectory | undefined,
-  taken: Set<string>,
+  taken: ReadonlySet<string>,
   texts: readonly string[],
-) {
-  const used = argumentKeysAt(trajectory, tool.name, []);
-  return optionalParameterPool.filter(
-    ([name]) =>
-      !taken.has(name) &&
-      !used.has(name) &&
-      !texts.some((text) => text.includes(`\`${name}\``) || text.includes(`.${name}`)),
-  );
+): Map<string, Array<(typeof optionalParameterPool)[number]>> {
+  const written = new Set<string>();
+  for (const text of texts)
+    for (const [name] of optionalParameterPool)
+      if (!written.has(name) && (text.includes(`\`${name}\``) || text.includes(`.${name}`)))
+        written.add(name);
+  const open = optionalParameterPool.filter(([name]) => !taken.has(name) && !written.has(name));
+  const used = rootArgumentKeys(trajectory);
+  const free = new Map<string, Array<(typeof optionalParameterPool)[number]>>();
+  for (const tool of tools) {
+    const keys = used.get(tool.name);
+    free.set(tool.name, keys ? open.filter(([name]) => !keys.has(name)) : open);
+  }
+  return free;
 }
 
 /**
@@ -115,8 +130,9 @@ export const addOptionalParameters = defineOperator({
     if (severity <= 0) return unchanged(harness);
     const taken = takenNames(harness);
     const texts = harnessTextLocations(harness).map((location) => location.text);
+    const free = freeNamesByTool(harness.tools.items, trajectory, taken, texts);
     const candidates = harness.tools.items.filter(
-      (tool) => accepts(tool) && freeNames(tool, trajectory, taken, texts).length > 0,
+      (tool) => accepts(tool) && (free.get(tool.name) ?? []).length > 0,
     );
     if (candidates.length === 0) return { skip: 'no tool can take a new optional parameter' };
     const count = affectedCount(severity, candidates.length);
@@ -130,7 +146,7 @@ export const addOptionalParameters = defineOperator({
     const items = harness.tools.items.map((tool) => {
       if (!chosen.has(tool.name)) return tool;
       const local = rng.fork(`tool-${tool.name}`);
-      const added = local.sample(freeNames(tool, trajectory, taken, texts), perTool);
+      const added = local.sample(free.get(tool.name) ?? [], perTool);
       const properties = { ...((tool.parameters.properties as Record<string, unknown> | undefined) ?? {}) };
       // Each new property goes to a random position, so that "extra parameters come last" is not a cue.
       const entries = Object.entries(properties);

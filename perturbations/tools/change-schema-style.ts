@@ -1,10 +1,17 @@
 // perturbations/tools/change-schema-style.ts — restyles parameter schemas (adds `title`s, writes `enum` as `oneOf` of `const`s); what validates, names and calls stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Random } from '../../src/augment/random.js';
-import type { Tool } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { affectedCount, identifierWords, type SchemaNode, walkSchema } from './internals.js';
+import {
+  affectedCount,
+  defineOperator,
+  identifierWords,
+  identityRelabel,
+  type Random,
+  type SchemaNode,
+  type Tool,
+  unchanged,
+  walkSchema,
+} from '../../src/kit/index.js';
 
 const styles = ['titles', 'one-of-const'] as const;
 type Style = (typeof styles)[number];

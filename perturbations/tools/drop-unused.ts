@@ -1,11 +1,19 @@
 // perturbations/tools/drop-unused.ts — drops registry tools the trajectory never calls and no text mentions; the tools it calls, and everything else, stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { HookCheckRegistry } from '../../src/harness/hook-checks.js';
-import type { Harness } from '../../src/harness/schema.js';
-import { buildSymbolTable, findMentions, type SymbolEntry } from '../../src/harness/symbol-table.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { affectedCount, trajectoryCalls, trajectoryFreeText } from './internals.js';
+import {
+  affectedCount,
+  buildSymbolTable,
+  defineOperator,
+  findMentions,
+  type Harness,
+  type HookCheckRegistry,
+  identityRelabel,
+  type SymbolEntry,
+  trajectoryCalls,
+  trajectoryFreeText,
+  unchanged,
+} from '../../src/kit/index.js';
 
 /**
  * Tools that some text names — a skill body, a prompt template, a hook message, another tool's

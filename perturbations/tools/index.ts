@@ -1,5 +1,5 @@
 // perturbations/tools/index.ts — the operators of the tools dimension, as an explicit list (no side effects on import).
-import type { Operator } from '../../src/augment/operator.js';
+import type { Operator } from '../../src/kit/index.js';
 import { addDistractors } from './add-distractors.js';
 import { addOptionalParameters } from './add-optional-parameters.js';
 import { changeSchemaStyle } from './change-schema-style.js';

@@ -1,10 +1,18 @@
 // perturbations/tools/nest-arguments.ts — moves a tool's arguments under one wrapper object (`{"query": {...}}`); the original schema, names and values stay inside it.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Tool } from '../../src/harness/schema.js';
-import { parseRawJson } from '../../src/trajectory/raw-json.js';
-import type { RelabelStep } from '../../src/trajectory/relabel.js';
-import { affectedCount, isRecord, namePattern, takenNames, trajectoryCalls } from './internals.js';
+import {
+  affectedCount,
+  defineOperator,
+  isRecord,
+  namePattern,
+  parseRawJson,
+  type RelabelStep,
+  type Tool,
+  takenNames,
+  trajectoryCalls,
+  unchanged,
+} from '../../src/kit/index.js';
 
 /** Wrapper names in order of preference. */
 export const wrapperNames = [

@@ -1,11 +1,9 @@
 // perturbations/tools/rename-parameters.ts — renames tool parameters (nested ones too) with `required` and mentions following; argument keys are relabelled; values, types and constraints stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import { type ParameterRename, renameSymbols } from '../../src/augment/rename-symbols.js';
-import { VocabularyParam, withinVocabulary } from '../../src/augment/vocabulary.js';
-import type { RelabelStep } from '../../src/trajectory/relabel.js';
 import {
   affectedCount,
+  defineOperator,
   hasPlainProperties,
   isRecord,
   type NameStyle,
@@ -13,9 +11,15 @@ import {
   nameStyles,
   newName,
   nodeAt,
+  type ParameterRename,
+  type RelabelStep,
+  renameSymbols,
+  unchanged,
   unresolvedCodeNames,
+  VocabularyParam,
   walkSchema,
-} from './internals.js';
+  withinVocabulary,
+} from '../../src/kit/index.js';
 
 const Params = z.object({
   style: z

@@ -1,19 +1,24 @@
 // perturbations/tools/rename.ts — renames registry tools (style: snake, camel, kebab, opaque, phrase); calls, results and every mention follow; exact inverse.
+
 import { z } from 'zod';
-import { defineOperator, type OperatorOutput, unchanged } from '../../src/augment/operator.js';
-import { renameSymbols } from '../../src/augment/rename-symbols.js';
-import { VocabularyParam, withinVocabulary } from '../../src/augment/vocabulary.js';
-import type { Harness } from '../../src/harness/schema.js';
-import { findMentions, type SymbolEntry } from '../../src/harness/symbol-table.js';
 import {
   affectedCount,
   certifies,
+  defineOperator,
+  findMentions,
+  type Harness,
   type NameStyle,
   nameChecker,
   nameStyles,
   newName,
+  type OperatorOutput,
+  renameSymbols,
+  type SymbolEntry,
   trajectoryFreeText,
-} from './internals.js';
+  unchanged,
+  VocabularyParam,
+  withinVocabulary,
+} from '../../src/kit/index.js';
 
 const Params = z.object({
   style: z
@@ -83,7 +88,10 @@ export const renameTools = defineOperator({
       return renameSymbols(harness, { tools: map }, { hookChecks });
     };
     const output = build(chosen);
-    if (certifies(harness, output, trajectory, hookChecks)) return output;
+    if (
+      certifies({ base: harness, variant: output.harness, relabel: output.relabel, trajectory, hookChecks })
+    )
+      return output;
     // A reply or tool result names a renamed tool, and the rewritten text flips a hook (length, numbers, a
     // banned term): keep those names, and rename the others.
     const mentioned = mentionedInFreeText(harness, trajectoryFreeText(trajectory));

@@ -1,9 +1,16 @@
 // perturbations/tools/reorder-properties.ts — reorders the properties and `required` lists of tool parameter schemas (nested too); names, types, constraints and argument JSON stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Random } from '../../src/augment/random.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { affectedCount, isRecord, type SchemaNode, walkSchema } from './internals.js';
+import {
+  affectedCount,
+  defineOperator,
+  identityRelabel,
+  isRecord,
+  type Random,
+  type SchemaNode,
+  unchanged,
+  walkSchema,
+} from '../../src/kit/index.js';
 
 const Params = z.object({});
 

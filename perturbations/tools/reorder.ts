@@ -1,8 +1,7 @@
 // perturbations/tools/reorder.ts — shuffles the order of the tool registry; names, schemas, calls and arguments stay.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { affectedCount } from './internals.js';
+import { affectedCount, defineOperator, identityRelabel, unchanged } from '../../src/kit/index.js';
 
 /**
  * Shuffles the tool registry (the skill loader stays first among the offered tools). Severity sets the

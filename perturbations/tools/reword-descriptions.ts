@@ -1,10 +1,17 @@
 // perturbations/tools/reword-descriptions.ts — rewords tool and parameter descriptions with equivalent phrasings; identifiers, code, numbers, enum values and quoted strings stay verbatim.
+
 import { z } from 'zod';
-import { defineOperator, unchanged } from '../../src/augment/operator.js';
-import type { Random } from '../../src/augment/random.js';
-import type { Harness, Tool } from '../../src/harness/schema.js';
-import { identityRelabel } from '../../src/trajectory/relabel.js';
-import { affectedCount, takenNames, walkSchema } from './internals.js';
+import {
+  affectedCount,
+  defineOperator,
+  type Harness,
+  identityRelabel,
+  type Random,
+  type Tool,
+  takenNames,
+  unchanged,
+  walkSchema,
+} from '../../src/kit/index.js';
 
 /**
  * Groups of interchangeable phrasings. `capitalized` groups match only with a capital first letter and a

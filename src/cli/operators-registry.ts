@@ -1,17 +1,88 @@
-// The CLI is the one place that wires the built-in operators and policy presets together.
+// The CLI is the one place that wires the built-in operators, the operators of `--operators` modules and the
+// policy presets together.
+import type { Command } from 'commander';
+import type { Operator } from '../augment/operator.js';
 import { createRegistry, type Registry } from '../augment/registry.js';
 import { type ResolvedPolicy, resolvePolicy } from '../augment/resolve-policy.js';
 import { HarnessAugmentError } from '../harness/issues.js';
+import { type LoadedOperators, loadOperatorModules } from './operators-loader.js';
 
 /** Loaded on demand: commands that do not augment start faster and never touch the operators. */
-export async function builtinRegistry(): Promise<Registry> {
-  const { builtinOperators } = await import('../../perturbations/index.js');
-  return createRegistry(builtinOperators);
+async function builtinOperatorList(): Promise<readonly Operator[]> {
+  return (await import('../../perturbations/index.js')).builtinOperators;
+}
+
+/**
+ * The registry of the built-in operators plus loaded ones. A loaded operator whose id is a built-in's, or
+ * another module's, is a usage error naming both.
+ *
+ * @example
+ * const registry = await builtinRegistry(await loadOperatorModules(['./my-operators.mjs']));
+ */
+export async function builtinRegistry(loaded: readonly LoadedOperators[] = []): Promise<Registry> {
+  return registryOf(await builtinOperatorList(), loaded);
+}
+
+/**
+ * `builtinRegistry` for callers that hold the built-in list already (worker threads import it statically).
+ *
+ * @example
+ * registryOf(builtinOperators, await loadOperatorModules(setup.operators))
+ */
+export function registryOf(builtins: readonly Operator[], loaded: readonly LoadedOperators[]): Registry {
+  const owner = new Map<string, string>(builtins.map((operator) => [operator.id, 'a built-in operator']));
+  for (const { module, operators } of loaded) {
+    for (const operator of operators) {
+      const taken = owner.get(operator.id);
+      if (taken)
+        throw new HarnessAugmentError(
+          `operator "${operator.id}" of ${module} clashes with ${taken}; give it another id (ids are "dimension/verb")`,
+          { kind: 'usage' },
+        );
+      owner.set(operator.id, `the operator of ${module}`);
+    }
+  }
+  return createRegistry([...builtins, ...loaded.flatMap((entry) => entry.operators)]);
+}
+
+/**
+ * The registry of a command's `--operators` modules (none: the built-ins only).
+ *
+ * @example
+ * const registry = await registryFromOptions(options.operators);
+ */
+export async function registryFromOptions(modules: readonly string[] | undefined): Promise<Registry> {
+  return builtinRegistry(await loadOperatorModules(modules));
+}
+
+/**
+ * Adds `--operators <module>` (repeatable) to a command that takes a policy or operator names.
+ *
+ * @example
+ * withOperatorsOption(program.command('augment'));
+ */
+export function withOperatorsOption(command: Command): Command {
+  return command.option(
+    '--operators <module>',
+    'a module exporting third-party operators (`operators`: defineOperator(...) from harness-augment/kit, or an array); repeatable',
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+  );
+}
+
+/**
+ * The id and version of every operator loaded from modules: part of a run's identity, so that a changed
+ * module version is never resumed into the same output.
+ *
+ * @example
+ * loadedOperatorIds(await loadOperatorModules(['./ops.mjs'])) // ['tools/prefix@1']
+ */
+export function loadedOperatorIds(loaded: readonly LoadedOperators[]): string[] {
+  return loaded.flatMap((entry) => entry.operators.map((operator) => `${operator.id}@${operator.version}`));
 }
 
 /**
  * The policy of `--policy <name|file>` / `--policy-file <file>` (default `hat`) with `--severity`, compiled
- * against the built-in operators (`resolvePolicy` in src/augment does the work).
+ * against the registry (default: the built-in operators; `resolvePolicy` in src/augment does the work).
  *
  * @example
  * const { plan, severity } = await policyFromOptions(options.policy, options.policyFile, options.severity);
@@ -20,11 +91,12 @@ export async function policyFromOptions(
   name: string | undefined,
   file: string | undefined,
   severity?: string,
+  registry?: Registry,
 ): Promise<ResolvedPolicy> {
   if (name && file)
     throw new HarnessAugmentError('give --policy or --policy-file, not both', { kind: 'usage' });
   return resolvePolicy(file ?? name ?? 'hat', {
-    registry: await builtinRegistry(),
+    registry: registry ?? (await builtinRegistry()),
     ...(severity !== undefined ? { severity } : {}),
   });
 }

@@ -157,6 +157,11 @@ export const PipelineConfigSchema = z.strictObject({
   rl: RlConfigSchema.optional(),
   /** A module exporting the custom hook checks the harness names (as `hsa … --hook-checks` loads it). */
   hookChecks: z.string().min(1).optional(),
+  /**
+   * Modules exporting third-party operators (as `hsa … --operators` loads them), resolved against the
+   * config's folder; their operators join the registry beside the built-ins, for the policies of the run.
+   */
+  operators: z.array(z.string().min(1)).min(1).optional(),
   /** Most assistant messages per user turn in every episode the pipeline plays (default: the runtime's). */
   maxStepsPerTurn: z.number().int().min(1).max(100_000).optional(),
   out: z.string().min(1).default('out/pipeline'),
@@ -275,6 +280,7 @@ export async function loadPipelineConfig(file: string): Promise<PipelineConfig> 
   }
   if (config.opd) config.opd.prompts = at(config.opd.prompts);
   if (config.hookChecks) config.hookChecks = at(config.hookChecks);
+  if (config.operators) config.operators = config.operators.map(at);
   if (config.bench) {
     config.bench.items = at(config.bench.items);
     if (/\.(ya?ml|json)$/i.test(config.bench.policy)) config.bench.policy = at(config.bench.policy);

@@ -2,6 +2,14 @@
 // fast-check is a peer dependency of this subpath.
 
 export {
+  checkOperatorLaws,
+  type LawCase,
+  type OperatorLawOptions,
+  type OperatorLawReport,
+  partsTouchedBy,
+  randomLawCase,
+} from '../kit/laws.js';
+export {
   type Agent,
   type AgentInput,
   arbTrajectoryVariant,
@@ -20,14 +28,6 @@ export {
   type VariantOptions,
   type VariantStep,
 } from './invariance.js';
-export {
-  checkOperatorLaws,
-  type LawCase,
-  type OperatorLawOptions,
-  type OperatorLawReport,
-  partsTouchedBy,
-  randomLawCase,
-} from './operator-laws.js';
 export {
   checkScenarioLaws,
   type ScenarioLaw,

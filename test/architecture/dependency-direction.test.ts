@@ -1,5 +1,5 @@
 // Reads every import of the source tree and fails when an arrow points the wrong way (DESIGN.md §4):
-// harness ← trajectory ← augment ← perturbations ← {testing, bench, runtime} ← pipeline ← adapters ← cli,
+// harness ← trajectory ← augment ← kit ← perturbations ← {testing, bench, runtime} ← pipeline ← adapters ← cli,
 // with the scenarios (src/scenarios/*) beside the pipeline: they import the runtime and below, and only the
 // CLI imports them. The learner and the demo (src/learner, src/demo) sit at the pipeline's level too, and
 // nothing below the CLI imports them. The core and the public index hold no live-stream names.
@@ -12,6 +12,8 @@ const layers: Record<string, number> = {
   'src/harness': 0,
   'src/trajectory': 1,
   'src/augment': 2,
+  // The operator author's kit: built on the core, below the operators that use it.
+  'src/kit': 2.5,
   perturbations: 3,
   'src/testing': 4,
   'src/bench': 4,

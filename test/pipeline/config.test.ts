@@ -197,6 +197,24 @@ describe('loadPipelineConfig', () => {
     expect(config.out).toBe(join(folder, 'configs', 'out'));
   });
 
+  it('resolves the operator modules of `operators` against the folder; an empty list is refused', async () => {
+    const file = join(folder, 'configs', 'operators.yaml');
+    await writeFile(
+      file,
+      [
+        'harness: harness.yaml',
+        'inputs: { trajectories: t.jsonl }',
+        'operators: [ops/prefix.mjs, /abs/more.mjs]',
+        '',
+      ].join('\n'),
+    );
+    expect((await loadPipelineConfig(file)).operators).toEqual([
+      join(folder, 'configs', 'ops/prefix.mjs'),
+      '/abs/more.mjs',
+    ]);
+    expect(problems({ ...minimal, operators: [] }).lines.join('\n')).toMatch(/operators/);
+  });
+
   it('resolves a scenario module, its trajectories and backends against the folder; a scenario name stays', async () => {
     const file = join(folder, 'configs', 'simulate.yaml');
     await writeFile(

@@ -1,7 +1,7 @@
 // Fixed cases for the operator laws: the live-stream fixture (a varied sample of its trajectories) and the
 // travel harness from another domain. Random harnesses are added by the law suite itself.
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
-import type { LawCase } from '../../src/testing/operator-laws.js';
+import type { LawCase } from '../../src/kit/laws.js';
 import { readJsonl } from '../../src/trajectory/read-jsonl.js';
 import type { Trajectory } from '../../src/trajectory/schema.js';
 import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js';

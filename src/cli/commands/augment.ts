@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { planApplicability } from '../../augment/applicability.js';
 import { type AugmentReject, augment } from '../../augment/augment.js';
@@ -19,7 +20,13 @@ import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajec
 import { withHookChecksOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { nonNegativeInteger, optionBounds } from '../io.js';
-import { policyFromOptions } from '../operators-registry.js';
+import { loadOperatorModules } from '../operators-loader.js';
+import {
+  builtinRegistry,
+  loadedOperatorIds,
+  policyFromOptions,
+  withOperatorsOption,
+} from '../operators-registry.js';
 import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
@@ -38,6 +45,7 @@ interface AugmentCliOptions {
   severity?: string;
   requireChange?: boolean;
   hookChecks?: string;
+  operators?: string[];
   workers?: string;
   variantPool?: string;
   resume?: boolean;
@@ -65,7 +73,7 @@ async function firstTrajectories(
 }
 
 export function registerAugment(program: Command): void {
-  withHookChecksOption(program.command('augment'))
+  withOperatorsOption(withHookChecksOption(program.command('augment')))
     .description(
       'turn a harness and trajectories into certified (variant harness, rewritten trajectory) rows',
     )
@@ -123,10 +131,12 @@ export function registerAugment(program: Command): void {
           : nonNegativeInteger('--variant-pool', options.variantPool);
       const hookChecks = await loadHookChecks(options.hookChecks);
       const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
+      const loadedOperators = await loadOperatorModules(options.operators);
       const { plan, severity, policy } = await policyFromOptions(
         options.policy,
         options.policyFile,
         options.severity,
+        await builtinRegistry(loadedOperators),
       );
 
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
@@ -161,6 +171,8 @@ export function registerAugment(program: Command): void {
         shard: shard ?? null,
         rejects: rejectsFile,
         sidecar: sidecarFile ?? null,
+        // Only with --operators, so that the identity of runs without it stays as it was.
+        ...(loadedOperators.length > 0 ? { operators: loadedOperatorIds(loadedOperators) } : {}),
       });
       const files = await openCheckpointedLines<AugmentState>({
         files: { rows: options.out, rejects: rejectsFile, ...(sidecarFile ? { variants: sidecarFile } : {}) },
@@ -222,6 +234,9 @@ export function registerAugment(program: Command): void {
                 ...(options.policyFile !== undefined ? { policyFile: options.policyFile } : {}),
                 ...(options.severity !== undefined ? { severity: options.severity } : {}),
                 ...(options.hookChecks !== undefined ? { hookChecks: options.hookChecks } : {}),
+                ...(options.operators !== undefined
+                  ? { operators: options.operators.map((module) => resolve(module)) }
+                  : {}),
               },
               workers,
             )

@@ -9,7 +9,8 @@ import { readBenchItems } from '../../bench/items.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { nonNegativeInteger, openAtomicLines, openRowOutputs } from '../io.js';
-import { builtinRegistry, policyFromOptions } from '../operators-registry.js';
+import { loadOperatorModules } from '../operators-loader.js';
+import { builtinRegistry, policyFromOptions, withOperatorsOption } from '../operators-registry.js';
 import { outOption, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 
@@ -28,10 +29,11 @@ interface BenchGenerateOptions {
   inlineHarness?: boolean;
   sidecar?: string;
   hookChecks?: string;
+  operators?: string[];
 }
 
 export function registerBenchGenerate(bench: Command): void {
-  withHookChecksOption(bench.command('generate'))
+  withOperatorsOption(withHookChecksOption(bench.command('generate')))
     .description('turn benchmark items into certified rows under the base harness and N harness variants')
     .requiredOption('--items <file>', 'benchmark items JSONL under the base harness')
     .requiredOption('--harness <file>', 'base harness file')
@@ -82,8 +84,13 @@ export function registerBenchGenerate(bench: Command): void {
         holdout.dimension = options.holdoutDimension as Dimension;
       }
       const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
-      const { plan, policy } = await policyFromOptions(options.policy, options.policyFile);
-      const registry = await builtinRegistry();
+      const registry = await builtinRegistry(await loadOperatorModules(options.operators));
+      const { plan, policy } = await policyFromOptions(
+        options.policy,
+        options.policyFile,
+        undefined,
+        registry,
+      );
       if (options.holdoutOperator !== undefined) {
         const known = registry.list().map((operator) => operator.id);
         if (!known.includes(options.holdoutOperator))

@@ -1,17 +1,16 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { builtinRegistry } from '../operators-registry.js';
+import { registryFromOptions, withOperatorsOption } from '../operators-registry.js';
 import { printResult } from '../output.js';
 
 export function registerOperators(program: Command): void {
-  program
-    .command('operators')
+  withOperatorsOption(program.command('operators'))
     .description('list the perturbation operators with their dimension, mode and parameters')
     .description(
       'list the perturbation operators (with --json: an array of { name, dimension, mode, version, description, params })',
     )
-    .action(async () => {
-      const operators = (await builtinRegistry()).list();
+    .action(async (options: { operators?: string[] }) => {
+      const operators = (await registryFromOptions(options.operators)).list();
       const rows = operators.map((operator) => ({
         name: operator.id,
         dimension: operator.dimension,

@@ -16,7 +16,8 @@ import { runPipeline } from '../../pipeline/run-pipeline.js';
 import { parseMaxSteps, withHookChecksOption, withMaxStepsOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { positiveInteger } from '../io.js';
-import { builtinRegistry } from '../operators-registry.js';
+import { loadOperatorModules } from '../operators-loader.js';
+import { builtinRegistry, withOperatorsOption } from '../operators-registry.js';
 import { outOption, outputMode, prepareOutputFolder, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { pipelineScenario } from '../scenario-option.js';
@@ -34,6 +35,7 @@ interface PipelineRunCliOptions {
   connectTimeout: string;
   inlineHarness?: boolean;
   hookChecks?: string;
+  operators?: string[];
   maxSteps?: string;
 }
 
@@ -41,7 +43,7 @@ export function registerPipeline(program: Command): void {
   const pipeline = program
     .command('pipeline')
     .description('run the training-data pipeline from a YAML config');
-  withMaxStepsOption(withHookChecksOption(pipeline.command('run')))
+  withOperatorsOption(withMaxStepsOption(withHookChecksOption(pipeline.command('run'))))
     .description(
       'base tasks × variants → teacher → certificate/judge → collapsing → trainer exports + manifest',
     )
@@ -80,6 +82,11 @@ export function registerPipeline(program: Command): void {
         config.concurrency = positiveInteger('--concurrency', options.concurrency, 256);
       if (options.exports !== undefined) config.exports = exportsOption(options.exports, config);
       if (options.hookChecks !== undefined) config.hookChecks = resolve(options.hookChecks);
+      if (options.operators !== undefined)
+        config.operators = [
+          ...(config.operators ?? []),
+          ...options.operators.map((module) => resolve(module)),
+        ];
       const maxSteps = parseMaxSteps(options.maxSteps);
       if (maxSteps !== undefined) config.maxStepsPerTurn = maxSteps;
       const hookChecks = await loadHookChecks(config.hookChecks);
@@ -109,7 +116,7 @@ export function registerPipeline(program: Command): void {
             })
         : undefined;
       const dependencies = buildPipelineDependencies(config, {
-        registry: await builtinRegistry(),
+        registry: await builtinRegistry(await loadOperatorModules(config.operators, 'operators')),
         ...(scenario ? { scenario } : {}),
         ...(hookChecks ? { hookChecks } : {}),
       });

@@ -6,7 +6,7 @@ import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { endpointFailures } from '../endpoint-failures.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
 import { boundedNumber, endpointTimeout, nonNegativeInteger, openAtomicLines } from '../io.js';
-import { policyFromOptions } from '../operators-registry.js';
+import { policyFromOptions, registryFromOptions, withOperatorsOption } from '../operators-registry.js';
 import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
@@ -34,6 +34,7 @@ interface SimRunOptions extends ScenarioCliOptions {
   report?: string;
   rejects?: string;
   variantsOut?: string;
+  operators?: string[];
 }
 
 function rate(text: string | undefined): number | undefined {
@@ -44,8 +45,9 @@ function rate(text: string | undefined): number | undefined {
   return value;
 }
 
-async function augmentPlan(reference: string, severity: string | undefined) {
-  const { plan, severity: level } = await policyFromOptions(reference, undefined, severity);
+async function augmentPlan(reference: string, severity: string | undefined, operators: string[] | undefined) {
+  const registry = await registryFromOptions(operators);
+  const { plan, severity: level } = await policyFromOptions(reference, undefined, severity, registry);
   return { plan, severity: level };
 }
 
@@ -58,7 +60,7 @@ export function registerSim(program: Command): void {
     .command('run')
     .description('play simulated episodes under a harness (or augmented variants) and score them')
     .requiredOption('--harness <file>', 'base harness');
-  withScenarioOptions(run)
+  withOperatorsOption(withScenarioOptions(run))
     .option(
       '--policy <policy>',
       "who answers: oracle (the scenario's scripted policy) or model (needs --endpoint)",
@@ -129,7 +131,8 @@ export function registerSim(program: Command): void {
           ? { concurrency: nonNegativeInteger('--concurrency', options.concurrency, 1024) }
           : {}),
       };
-      if (options.augment) simulateOptions.augment = await augmentPlan(options.augment, options.severity);
+      if (options.augment)
+        simulateOptions.augment = await augmentPlan(options.augment, options.severity, options.operators);
       if (useModel) {
         const apiKey = process.env[options.apiKeyEnv];
         simulateOptions.model = {

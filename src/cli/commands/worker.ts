@@ -9,6 +9,7 @@ import { describeRedisOutage } from '../../adapters/queue/redis-connection.js';
 import { createUnitProcessor } from '../../pipeline/unit-processor.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { positiveInteger } from '../io.js';
+import { loadOperatorModules } from '../operators-loader.js';
 import { builtinRegistry } from '../operators-registry.js';
 import { outputMode } from '../output.js';
 import { pipelineScenario } from '../scenario-option.js';
@@ -69,12 +70,13 @@ merges them in unit order into the same bytes as \`hsa pipeline run\` without --
 See docs/pipeline.md, "Scale-out on Redis (BullMQ)".`,
     )
     .action(async (options: WorkerCliOptions) => {
-      const registry = await builtinRegistry();
       const processor = createUnitProcessor({
         dependencies: async (config) => {
           // The job's configuration names the run's custom hook checks (an absolute path), as the coordinator's does.
           const hookChecks = await loadHookChecks(config.hookChecks);
           const scenario = await pipelineScenario(config, undefined, hookChecks);
+          // Likewise its third-party operators (`operators`, absolute paths): they join the built-ins.
+          const registry = await builtinRegistry(await loadOperatorModules(config.operators, 'operators'));
           return buildPipelineDependencies(config, {
             registry,
             ...(scenario ? { scenario } : {}),

@@ -7,7 +7,6 @@ import {
   type ExampleResult,
   variantPoolFor,
 } from '../../augment/augment.js';
-import { createRegistry } from '../../augment/registry.js';
 import { resolvePolicy } from '../../augment/resolve-policy.js';
 import type { VariantPool } from '../../augment/variant-pool.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
@@ -15,6 +14,8 @@ import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
+import { loadOperatorModules } from '../operators-loader.js';
+import { registryOf } from '../operators-registry.js';
 
 /** What every task of one run shares: the CLI options that decide a row. */
 export interface AugmentWorkerSetup {
@@ -23,6 +24,8 @@ export interface AugmentWorkerSetup {
   policyFile?: string;
   severity?: string;
   hookChecks?: string;
+  /** `--operators` modules (absolute paths): every thread loads them, as the main thread does. */
+  operators?: string[];
   seed: string;
   variants: number;
   /** Entries of the variant pool (0: every variant built for its example). */
@@ -52,7 +55,7 @@ async function load(setup: AugmentWorkerSetup): Promise<Loaded> {
   if (setup.policy && setup.policyFile)
     throw new HarnessAugmentError('give --policy or --policy-file, not both', { kind: 'usage' });
   const { plan, severity } = await resolvePolicy(setup.policyFile ?? setup.policy ?? 'hat', {
-    registry: createRegistry(builtinOperators),
+    registry: registryOf(builtinOperators, await loadOperatorModules(setup.operators)),
     ...(setup.severity !== undefined ? { severity: setup.severity } : {}),
   });
   const options = { plan, seed: setup.seed, severity, ...(hookChecks ? { hookChecks } : {}) };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { disableUntriggered } from '../../../perturbations/hooks/disable-untriggered.js';
 import { applyOperator } from '../../../src/augment/operator.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 import { lawCases } from '../../support/law-cases.js';

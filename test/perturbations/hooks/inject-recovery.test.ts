@@ -3,7 +3,7 @@ import { injectRecovery } from '../../../perturbations/hooks/inject-recovery.js'
 import { certify } from '../../../src/augment/certificate.js';
 import { applyOperator } from '../../../src/augment/operator.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { forwardTrajectory, inverseTrajectory } from '../../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory } from '../../../src/trajectory/validate-trajectory.js';

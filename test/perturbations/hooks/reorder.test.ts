@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reorderHooks } from '../../../perturbations/hooks/reorder.js';
 import { applyOperator } from '../../../src/augment/operator.js';
 import type { Harness } from '../../../src/harness/schema.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 import { lawCases } from '../../support/law-cases.js';

@@ -4,7 +4,7 @@ import { applyOperator } from '../../../src/augment/operator.js';
 import { evaluateHook } from '../../../src/harness/hook-engine.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
 import type { Hook } from '../../../src/harness/schema.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { lawCases } from '../../support/law-cases.js';
 import { baggageTrajectory, travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { headingStyle } from '../../../perturbations/prompt/heading-style.js';
 import { applyOperator } from '../../../src/augment/operator.js';
 import { renderSystemPrompt } from '../../../src/harness/render-prompt.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { lawCases } from '../../support/law-cases.js';
 import { travelContext, travelHarness } from '../../support/travel-harness.js';
 

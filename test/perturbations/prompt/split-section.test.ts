@@ -3,7 +3,7 @@ import { splitSection } from '../../../perturbations/prompt/split-section.js';
 import { applyOperator } from '../../../src/augment/operator.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
 import { renderSystemPrompt } from '../../../src/harness/render-prompt.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { lawCases } from '../../support/law-cases.js';
 import { travelContext, travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 

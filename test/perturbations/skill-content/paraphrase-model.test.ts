@@ -7,7 +7,7 @@ import {
   type RegenerateFunction,
   type RegenerateRequest,
 } from '../../../src/augment/operator.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { lawCases } from '../../support/law-cases.js';
 import { travelHarness } from '../../support/travel-harness.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { namespaceSkillIds } from '../../../perturbations/skill-ids/namespace.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { forwardTrajectory } from '../../../src/trajectory/relabel.js';
 import { lawCases } from '../../support/law-cases.js';
 import { baggageTrajectory, travelHarness } from '../../support/travel-harness.js';

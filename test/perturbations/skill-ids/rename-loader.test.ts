@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renameSkillLoader } from '../../../perturbations/skill-ids/rename-loader.js';
 import { certify } from '../../../src/augment/certificate.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { forwardTrajectory } from '../../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { lawCases } from '../../support/law-cases.js';

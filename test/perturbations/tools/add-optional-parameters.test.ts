@@ -3,7 +3,7 @@ import { addOptionalParameters } from '../../../perturbations/tools/add-optional
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
 import type { HarnessInput } from '../../../src/harness/schema.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory, validateTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 import { lawCases } from '../../support/law-cases.js';

@@ -4,7 +4,7 @@
 
 import { toChatCompletionTools } from '../../../src/harness/offered-tools.js';
 import { renderSystemPrompt } from '../../../src/harness/render-prompt.js';
-import type { LawCase } from '../../../src/testing/operator-laws.js';
+import type { LawCase } from '../../../src/kit/laws.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory, validateTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 import {

@@ -3,7 +3,7 @@ import { renameParameters } from '../../../perturbations/tools/rename-parameters
 import { certify } from '../../../src/augment/certificate.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { forwardTrajectory, inverseTrajectory } from '../../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { lawCases } from '../../support/law-cases.js';

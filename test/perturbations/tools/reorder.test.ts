@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reorderTools } from '../../../perturbations/tools/reorder.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { lawCases } from '../../support/law-cases.js';
 import { travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 import { flightCase } from './flight-case.js';

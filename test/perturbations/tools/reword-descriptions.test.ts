@@ -3,7 +3,7 @@ import { rewordDescriptions } from '../../../perturbations/tools/reword-descript
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
 import type { HarnessInput } from '../../../src/harness/schema.js';
-import { checkOperatorLaws } from '../../../src/testing/operator-laws.js';
+import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { lawCases } from '../../support/law-cases.js';
 import { travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 import { flightCase } from './flight-case.js';

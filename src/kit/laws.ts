@@ -3,8 +3,8 @@
 // determinism, a valid variant, a passing certificate (valid under the variant, hooks agree, exact inverse),
 // identity at severity zero, and no change outside the operator's dimension.
 // The built-in operators' tests take their fixed cases (the live-stream fixture, the travel harness) from
-// `lawCases()` in test/support/law-cases.ts.
-import fc from 'fast-check';
+// `lawCases()` in test/support/law-cases.ts. fast-check (an optional peer) is loaded when the laws run, so
+// that operators importing the kit never need it.
 import { certify } from '../augment/certificate.js';
 import {
   applyOperator,
@@ -61,6 +61,21 @@ export interface OperatorLawReport {
   skipped: Record<string, number>;
 }
 
+/** The message when fast-check, the law suite's peer dependency, is not installed. */
+export const missingFastCheckMessage =
+  'checkOperatorLaws needs fast-check, its peer dependency: npm install --save-dev fast-check@^4';
+
+async function loadFastCheck(): Promise<typeof import('fast-check').default> {
+  try {
+    return (await import('fast-check')).default;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND')
+      throw new Error(missingFastCheckMessage, { cause: error });
+    throw error;
+  }
+}
+
 class LawViolation extends Error {
   constructor(law: string, detail: string) {
     super(`law "${law}" broken: ${detail}`);
@@ -101,6 +116,7 @@ export async function checkOperatorLaws(
   operator: Operator,
   options: OperatorLawOptions = {},
 ): Promise<OperatorLawReport> {
+  const fc = await loadFastCheck();
   const paramSets = options.params ?? [{}];
   const fixed = options.cases ?? [];
   const report: OperatorLawReport = { runs: 0, applied: 0, skipped: {} };

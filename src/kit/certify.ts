@@ -1,0 +1,47 @@
+// "Certify after moving the trajectory": the one check an operator runs on a candidate variant before it
+// returns it, so that a change which would flip a hook decision or break the inverse is dropped early.
+import { certify } from '../augment/certificate.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import { HarnessAugmentError } from '../harness/issues.js';
+import type { Harness } from '../harness/schema.js';
+import { forwardTrajectory, identityRelabel, type Relabel } from '../trajectory/relabel.js';
+import type { Trajectory } from '../trajectory/schema.js';
+
+export interface CertifiesInput {
+  /** The harness the trajectory was recorded under. */
+  base: Harness;
+  /** The candidate variant. */
+  variant: Harness;
+  /** Carries the trajectory to the variant (default: the identity). */
+  relabel?: Relabel;
+  /** The example; without one there is nothing to check and the answer is yes. */
+  trajectory: Trajectory | undefined;
+  hookChecks?: HookCheckRegistry | undefined;
+}
+
+/**
+ * Whether the trajectory, moved to the variant with the relabel, is certified: it validates under the
+ * variant, every hook decides as before, and the inverse restores it byte for byte. One error rule: a
+ * relabel that cannot move the trajectory (it reports issues) or that the library refuses (a
+ * `HarnessAugmentError`, e.g. a map that is not invertible) means "no"; any other error is a bug and is
+ * thrown.
+ *
+ * @example
+ * if (!certifies({ base: harness, variant, relabel, trajectory, hookChecks }))
+ *   return { skip: 'the change would flip a hook decision' };
+ */
+export function certifies(input: CertifiesInput): boolean {
+  const { base, variant, trajectory } = input;
+  if (!trajectory) return true;
+  const relabel = input.relabel ?? identityRelabel;
+  const checks = input.hookChecks ? { hookChecks: input.hookChecks } : {};
+  try {
+    const moved = forwardTrajectory(trajectory, relabel, variant, checks);
+    if (moved.issues.length > 0) return false;
+    return certify({ base, variant, original: trajectory, rewritten: moved.trajectory, relabel, ...checks })
+      .certified;
+  } catch (error) {
+    if (error instanceof HarnessAugmentError) return false;
+    throw error;
+  }
+}

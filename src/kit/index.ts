@@ -1,0 +1,101 @@
+// harness-augment/kit: the operator author's kit. Everything a perturbation operator is written with — the
+// built-in operators under perturbations/ import nothing else from this library (test/architecture
+// enforces it) — and the law suite and golden harness that test one. See docs/authoring-operators.md.
+
+export { type Certificate, certify } from '../augment/certificate.js';
+// ── The operator contract and the core it works on (also in the public root) ────────────────────────────
+export {
+  type AppliedOperator,
+  applyOperator,
+  applyOperatorSync,
+  type Dimension,
+  defineOperator,
+  dimensions,
+  type Operator,
+  type OperatorContext,
+  type OperatorOutput,
+  type OperatorRecord,
+  type OperatorSkip,
+  type OperatorSpec,
+  type PreservationMode,
+  type RegenerateFunction,
+  type RegenerateRequest,
+  unchanged,
+} from '../augment/operator.js';
+export { listKeepsOrder } from '../augment/ordered-lists.js';
+export { createRandom, type Random } from '../augment/random.js';
+export { type ParameterRename, renameSymbols, type SymbolRenames } from '../augment/rename-symbols.js';
+export { inVocabulary, VocabularyParam, withinVocabulary } from '../augment/vocabulary.js';
+export type { HookCheckRegistry } from '../harness/hook-checks.js';
+export { hookRunsOn } from '../harness/hook-engine.js';
+export { HarnessAugmentError, type JsonPath } from '../harness/issues.js';
+export { safeParseHarness } from '../harness/parse-harness.js';
+export { renderSystemPrompt } from '../harness/render-prompt.js';
+export {
+  type Harness,
+  HeadingStyleSchema,
+  type Hook,
+  type HookCheck,
+  type HookStage,
+  ListStyleSchema,
+  type PromptSection,
+  type Skill,
+  type Tool,
+} from '../harness/schema.js';
+export {
+  buildSymbolTable,
+  findMentions,
+  harnessSymbols,
+  harnessTextLocations,
+  type SymbolEntry,
+} from '../harness/symbol-table.js';
+// ── Edits: positional text edits and the raw-JSON reader of tool-call arguments ─────────────────────────
+export {
+  applyEdits,
+  membersAt,
+  parseRawJson,
+  type RawJsonNode,
+  type TextEdit,
+} from '../trajectory/raw-json.js';
+export {
+  composeRelabels,
+  forwardTrajectory,
+  identityRelabel,
+  type Relabel,
+  type RelabelStep,
+} from '../trajectory/relabel.js';
+export type { Message, Trajectory } from '../trajectory/schema.js';
+export { type HookDecision, validateTrajectory } from '../trajectory/validate-trajectory.js';
+
+// ── The kit's own helpers, one job per module ───────────────────────────────────────────────────────────
+export { type CertifiesInput, certifies } from './certify.js';
+export { nameChecker, namePattern, takenNames } from './free-names.js';
+// ── Testing an operator: the law suite (needs fast-check, loaded when it runs) and the golden harness ────
+export {
+  checkOperatorGolden,
+  type GoldenCase,
+  type GoldenFileOptions,
+  type GoldenResult,
+  operatorGolden,
+} from './golden.js';
+export { type CaseStyle, caseStyleOf, formatWords, identifierWords } from './identifier-words.js';
+export {
+  checkOperatorLaws,
+  type LawCase,
+  missingFastCheckMessage,
+  type OperatorLawOptions,
+  type OperatorLawReport,
+  partsTouchedBy,
+  randomLawCase,
+} from './laws.js';
+export { mentionedInFreeText, occursAsWord, unresolvedCodeNames } from './mentions.js';
+export { type NameRequest, type NameStyle, nameStyles, newName } from './new-name.js';
+export { hasPlainProperties, isRecord, nodeAt, type SchemaNode, walkSchema } from './schema-walk.js';
+export { affectedCount } from './severity.js';
+export {
+  argumentKeysAt,
+  type CallFact,
+  rootArgumentKeys,
+  trajectoryCalls,
+  trajectoryFreeText,
+} from './trajectory-facts.js';

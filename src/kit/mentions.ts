@@ -1,0 +1,104 @@
+// Mention helpers: whole-word occurrences with the symbol table's word boundaries, code spans that name a
+// parameter the symbol table does not see, and the names a trajectory mentions in its free text.
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import type { Harness } from '../harness/schema.js';
+import {
+  buildSymbolTable,
+  findMentions,
+  harnessTextLocations,
+  type SymbolEntry,
+} from '../harness/symbol-table.js';
+import type { Trajectory } from '../trajectory/schema.js';
+
+const wordCharacter = /[\p{L}\p{N}_]/u;
+
+/**
+ * Whether `word` occurs as a whole word in a text, with the word boundaries the symbol table uses.
+ *
+ * @example
+ * occursAsWord('call get_price now', 'get_price') // true
+ */
+export function occursAsWord(text: string, word: string): boolean {
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf(word, from);
+    if (start < 0) return false;
+    from = start + 1;
+    const before = text[start - 1] ?? '';
+    const after = text[start + word.length] ?? '';
+    if (!wordCharacter.test(before) && !wordCharacter.test(after)) return true;
+  }
+}
+
+/**
+ * Parameter names written inside backticks somewhere in the harness (e.g. `` `body.height_cm` ``) where
+ * the symbol table sees no mention: renaming such a parameter would leave that reference dangling.
+ *
+ * @example
+ * unresolvedCodeNames(harness).has('height_cm') // true for the live-stream harness
+ */
+export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegistry): Set<string> {
+  const table = buildSymbolTable(harness, hookChecks);
+  const recognised = new Set(
+    table.mentions.map((mention) => `${JSON.stringify(mention.path)}\u0000${mention.start}`),
+  );
+  const parameterNames = [
+    ...new Set(table.symbols.filter((symbol) => symbol.kind === 'parameter').map((symbol) => symbol.name)),
+  ];
+  const unresolved = new Set<string>();
+  for (const location of harnessTextLocations(harness)) {
+    const text = location.template
+      ? location.text.replace(/\{\{[\s\S]*?\}\}\}?/g, (m) => ' '.repeat(m.length))
+      : location.text;
+    for (const span of text.matchAll(/`[^`\n]+`/g)) {
+      const from = span.index;
+      const to = from + span[0].length;
+      for (const name of parameterNames) {
+        let index = text.indexOf(name, from);
+        while (index >= 0 && index + name.length <= to) {
+          const before = text[index - 1] ?? '';
+          const after = text[index + name.length] ?? '';
+          const bounded = !wordCharacter.test(before) && !wordCharacter.test(after);
+          if (bounded && !recognised.has(`${JSON.stringify(location.path)}\u0000${index}`))
+            unresolved.add(name);
+          index = text.indexOf(name, index + 1);
+        }
+      }
+    }
+  }
+  return unresolved;
+}
+
+/**
+ * Names of the given kind that a trajectory mentions in the free text its relabel rewrites (assistant
+ * replies and real tool results, hook turns and skill-load results aside). Renaming such a name changes
+ * reply text, which hooks may judge differently, so the operators leave these names alone.
+ *
+ * @example
+ * mentionedInFreeText(trajectory, harness, ['item_qa'], 'skill') // Set { 'item_qa' } when a reply names it
+ */
+export function mentionedInFreeText(
+  trajectory: Trajectory | undefined,
+  harness: Harness,
+  names: readonly string[],
+  kind: 'skill' | 'tool',
+): Set<string> {
+  const mentioned = new Set<string>();
+  if (!trajectory) return mentioned;
+  const symbols: SymbolEntry[] = names.map((name) => ({ kind, name, definedAt: [] }));
+  const loads = new Set<string>();
+  for (const message of trajectory.messages) {
+    if (message.role !== 'assistant' || !message.tool_calls) continue;
+    for (const call of message.tool_calls)
+      if (call.function.name === harness.skills.loader.tool) loads.add(call.id);
+  }
+  for (const message of trajectory.messages) {
+    const free =
+      (message.role === 'assistant' && !message.hsa && message.content !== null) ||
+      (message.role === 'tool' && !message.hsa && !loads.has(message.tool_call_id));
+    if (!free || typeof message.content !== 'string') continue;
+    for (const mention of findMentions({ path: [], text: message.content }, symbols))
+      mentioned.add(mention.name);
+  }
+  return mentioned;
+}
