@@ -16,6 +16,7 @@ export const apiEntries = [
   { specifier: 'harness-augment/testing', source: 'src/testing/index.ts', page: 'docs/api/testing.md' },
   { specifier: 'harness-augment/adapters', source: 'src/adapters/index.ts', page: 'docs/api/adapters.md' },
   { specifier: 'harness-augment/scenarios', source: 'src/scenarios/index.ts', page: 'docs/api/scenarios.md' },
+  { specifier: 'harness-augment/kit', source: 'src/kit/index.ts', page: 'docs/api/kit.md' },
 ] as const;
 
 export interface ApiEntry {

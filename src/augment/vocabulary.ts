@@ -4,7 +4,12 @@
 // name alone, so it is the same in every run, on every machine.
 import { z } from 'zod';
 
-/** The operator param: the part (0-based) of `parts` disjoint vocabularies new names are drawn from. */
+/**
+ * The operator param: the part (0-based) of `parts` disjoint vocabularies new names are drawn from.
+ *
+ * @example
+ * const params = z.object({ severity: z.number(), vocabulary: VocabularyParam });
+ */
 export const VocabularyParam = z
   .strictObject({
     part: z.number().int().min(0),

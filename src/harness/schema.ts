@@ -240,7 +240,19 @@ export const PromptSectionSchema = z.strictObject({
   pinned: z.boolean().default(false).describe('Pinned sections keep their position under reordering.'),
 });
 
+/**
+ * The heading styles a prompt section can be rendered with.
+ *
+ * @example
+ * HeadingStyleSchema.parse('xml'); // 'xml'
+ */
 export const HeadingStyleSchema = z.enum(['markdown', 'xml', 'numbered', 'bracketed']);
+/**
+ * The list styles a skill or prompt list can be written in.
+ *
+ * @example
+ * ListStyleSchema.options; // every style an operator may draw
+ */
 export const ListStyleSchema = z
   .enum(['bullets', 'numbered', 'table', 'json', 'yaml'])
   .describe('How `{{skillList}}` and `{{toolList}}` render in templates.');

@@ -5,10 +5,21 @@ import { harnessSymbols, harnessTextLocations } from '../harness/symbol-table.js
 import type { Trajectory } from '../trajectory/schema.js';
 import { occursAsWord } from './mentions.js';
 
-/** Tool names and parameter keys this library may produce: OpenAI function-name characters. */
+/**
+ * Tool names and parameter keys this library may produce: OpenAI function-name characters.
+ *
+ * @example
+ * namePattern.test('get_order_status'); // true
+ */
 export const namePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Every identifier a harness defines, of every kind, the skill loader and its argument included. */
+/**
+ * Every identifier a harness defines, of every kind, the skill loader and its argument included.
+ *
+ * @example
+ * const taken = takenNames(harness);
+ * const fresh = candidates.find((name) => !taken.has(name));
+ */
 export function takenNames(harness: Harness): Set<string> {
   const names = new Set(harnessSymbols(harness).map((symbol) => symbol.name));
   names.add(harness.skills.loader.argument);

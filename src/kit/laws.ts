@@ -61,7 +61,12 @@ export interface OperatorLawReport {
   skipped: Record<string, number>;
 }
 
-/** The message when fast-check, the law suite's peer dependency, is not installed. */
+/**
+ * The message when fast-check, the law suite's peer dependency, is not installed.
+ *
+ * @example
+ * console.error(missingFastCheckMessage); // says which package to install
+ */
 export const missingFastCheckMessage =
   'checkOperatorLaws needs fast-check, its peer dependency: npm install --save-dev fast-check@^4';
 

@@ -173,6 +173,12 @@ function swapWords(words: readonly string[], rng: Random, p: number, force: bool
 }
 
 export type NameStyle = CaseStyle | 'opaque' | 'phrase';
+/**
+ * The styles a new identifier can be drawn in.
+ *
+ * @example
+ * const style = rng.pick(nameStyles); // 'snake' | 'camel' | 'kebab' | 'opaque' | 'phrase'
+ */
 export const nameStyles = ['snake', 'camel', 'kebab', 'opaque', 'phrase'] as const;
 
 /** A masked name (Hammer-style function masking): `tool_7f3a`, `fn_12`, `f_a91c02`. */

@@ -3,6 +3,12 @@
 
 export type SchemaNode = Record<string, unknown>;
 
+/**
+ * Whether a value is a plain JSON object (a schema node), not an array or null.
+ *
+ * @example
+ * if (isRecord(schema.properties)) for (const key of Object.keys(schema.properties)) visit(key);
+ */
 export const isRecord = (value: unknown): value is SchemaNode =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -30,7 +36,12 @@ export function walkSchema(
 const schemaPathOf = (path: readonly string[]): string[] =>
   path.flatMap((segment) => (segment === '[]' ? ['items'] : ['properties', segment]));
 
-/** The schema node at a parameter path, if any. */
+/**
+ * The schema node at a parameter path, if any.
+ *
+ * @example
+ * nodeAt(tool.parameters, ['items', '[]', 'sku']); // the schema of each item's `sku`
+ */
 export function nodeAt(schema: unknown, path: readonly string[]): SchemaNode | undefined {
   let node: unknown = schema;
   for (const key of schemaPathOf(path)) node = isRecord(node) ? node[key] : undefined;
@@ -60,6 +71,9 @@ const nameSensitiveKeywords = [
 /**
  * Whether renaming or moving the properties of this tool's schema keeps validation the same: no keyword
  * that names properties outside `properties`/`required`, no object-valued `enum`, `const` or `default`.
+ *
+ * @example
+ * if (!hasPlainProperties(tool.parameters)) return { skip: 'its schema names properties outside properties' };
  */
 export function hasPlainProperties(schema: unknown): boolean {
   let plain = true;

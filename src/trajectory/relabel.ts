@@ -59,7 +59,12 @@ export interface Relabel {
   steps: RelabelStep[];
 }
 
-/** The relabel that changes nothing. */
+/**
+ * The relabel that changes nothing.
+ *
+ * @example
+ * return { harness, relabel: identityRelabel, record: { changed: 0 } };
+ */
 export const identityRelabel: Relabel = Object.freeze({ steps: [] }) as Relabel;
 
 /**
