@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { planApplicability } from '../../augment/applicability.js';
-import { type AugmentReject, augment } from '../../augment/augment.js';
+import { type AugmentReject, augment, variantPoolFor } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
 import { defaultVariantPoolSize } from '../../augment/variant-pool.js';
 import { createSidecarWriter, readSidecarHashes, sidecarPathOf } from '../../augment/variant-sidecar.js';
@@ -224,6 +224,14 @@ export function registerAugment(program: Command): void {
                 ...(options.hookChecks !== undefined ? { hookChecks: options.hookChecks } : {}),
               },
               workers,
+              // The main thread's copy of the run's pool: it builds the entries a thread asks for.
+              variantPoolFor(harness, {
+                plan,
+                seed: options.seed,
+                severity,
+                ...(hookChecks ? { hookChecks } : {}),
+                pool: { size: variantPool },
+              }),
             )
           : undefined;
       try {
