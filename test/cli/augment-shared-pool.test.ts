@@ -55,6 +55,7 @@ describe('the variant pool shared by worker threads', () => {
     const plain = createAugmentPool(
       { harnessFile, policy: 'hat', seed: 'shared', variants: 1, variantPool: 0 },
       2,
+      undefined,
     );
     try {
       const [first] = trajectories as [Trajectory];

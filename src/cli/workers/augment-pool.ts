@@ -43,8 +43,12 @@ function workerFile(): string {
 export function createAugmentPool(
   setup: AugmentWorkerSetup,
   threads: number,
-  local?: VariantPool,
+  local: VariantPool | undefined,
 ): AugmentPool {
+  if (setup.variantPool > 0 && !local)
+    throw new Error(
+      "createAugmentPool: a run with a variant pool needs the main thread's copy of it (`local`)",
+    );
   const filename = workerFile();
   // From source (tests, `tsx`), a worker needs the TypeScript loader unless the process already has one.
   const loader =
