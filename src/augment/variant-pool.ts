@@ -33,7 +33,7 @@ export interface VariantPoolOptions {
   hookChecks?: HookCheckRegistry;
   /**
    * Where entries come from instead of being built here (a worker thread asks the main thread): called
-   * for an entry this pool has neither built nor adopted; `undefined` builds it here.
+   * for an entry this pool has neither built nor taken; `undefined` builds it here.
    */
   source?: (index: number) => Promise<PoolEntryData> | undefined;
 }
@@ -45,8 +45,8 @@ export const defaultPoolAttempts = 3;
 
 /**
  * One shared variant as plain data: what the plan's example-free steps made of the base, with the steps
- * left for each example named by their index in the entry's sampled plan. Another thread's pool adopts it
- * (`VariantPool.adopt`) instead of building it again.
+ * left for each example named by their index in the entry's sampled plan. Another thread's pool takes it
+ * (`VariantPoolOptions.source`) instead of building it again.
  */
 export interface PoolEntryData {
   index: number;
@@ -62,7 +62,7 @@ export interface PoolEntryData {
   deferred: number[];
   /**
    * The top-level parts the entry's harness holds as the base's own objects (the content check skips a
-   * part the variant shares with the base): an adopting pool puts its base's objects back there.
+   * part the variant shares with the base): a pool that takes the entry puts its base's objects back there.
    */
   baseParts: string[];
 }
@@ -106,14 +106,12 @@ export interface PoolProvenance {
 export interface VariantPool {
   readonly size: number;
   augment(original: Trajectory, variantIndex: number): Promise<ExampleResult>;
-  /** Entries built or adopted so far (for reports and tests). */
+  /** Entries built or taken from `source` so far (for reports and tests). */
   built(): number;
-  /** The indexes of the entries built or adopted so far, in the order they were first needed. */
+  /** The indexes of the entries built or taken from `source` so far, in the order they were first needed. */
   indexes(): number[];
-  /** Entry `index` as plain data (built here on first use), for another thread's pool to adopt. */
+  /** Entry `index` as plain data (built here on first use), for another thread's pool to take. */
   entryData(index: number): Promise<PoolEntryData>;
-  /** Takes an entry built elsewhere (by a pool of the same base and options) instead of building it. */
-  adopt(entry: PoolEntryData): void;
 }
 
 /**
@@ -273,9 +271,6 @@ export function createVariantPool(
         (part) => shared.harness[part as keyof Harness] === base[part as keyof Harness],
       );
       return { ...shared, deferred: deferred.map((step) => step.index), baseParts };
-    },
-    adopt(data) {
-      if (!entries.has(data.index)) entries.set(data.index, Promise.resolve(fromData(data)));
     },
     async augment(original, variantIndex) {
       const start = drawnEntry(seed, original.id, variantIndex, size);

@@ -1,11 +1,11 @@
 // A piscina pool of augment worker threads, for `hsa augment --workers N`. The worker module sits beside
 // this file in the source tree (.ts, run through tsx) and in dist/cli/workers/ once built.
 //
-// The run's variant pool is shared, so N threads do its work once between them: the main thread asks a
-// thread to build each entry an example draws first (a `build` task, once per entry), hands the entries
-// an example draws to the thread that augments it, and builds itself, once, an entry a thread asks for
-// later (an example's next attempts). Entries are built from their seeds alone, so rows do not depend on
-// which thread built what.
+// The run's variant pool is shared, so N threads do its work once between them: before an example is
+// sent, the main thread has a thread build each entry it draws first (a `build` task, once per entry);
+// a thread asks the main thread, over the task's port, for each entry it does not hold yet (once per
+// thread and entry), and the main thread builds itself, once, any entry not built yet (an example's next
+// attempts). Entries are built from their seeds alone, so rows do not depend on which thread built what.
 import { existsSync } from 'node:fs';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
@@ -81,7 +81,8 @@ export function createAugmentPool(
     const drawn = new Set<number>();
     for (let variantIndex = 0; variantIndex < setup.variants; variantIndex++)
       drawn.add(drawnEntry(setup.seed, trajectory.id, variantIndex, size));
-    const handed = await Promise.all([...drawn].map(inThread));
+    // Built before the example is sent: a thread waiting for an entry must never wait for a free thread.
+    await Promise.all([...drawn].map(inThread));
     const channel = new MessageChannel();
     channel.port1.on('message', ({ need }: { need: number }) => {
       here(need).then(
@@ -91,7 +92,7 @@ export function createAugmentPool(
     });
     try {
       return (await pool.run(
-        { setup, trajectory, entries: handed, port: channel.port2 },
+        { setup, trajectory, port: channel.port2 },
         { transferList: [channel.port2] },
       )) as ExampleResult[];
     } finally {

@@ -1,8 +1,7 @@
 // The worker-thread side of `hsa augment --workers N`: loads the harness, policy and hook checks once per
 // thread, then augments one example (all its variant indexes) per task, exactly as the main thread would.
-// Pool entries are never built twice: a thread builds those the main thread asks of it (`build` tasks),
-// adopts those handed over with an example, and asks the main thread (over the task's port) for any other
-// an example reaches.
+// Pool entries are never built twice: a thread builds those the main thread asks of it (`build` tasks)
+// and asks the main thread (over the task's port) for any other an example reaches.
 import type { MessagePort } from 'node:worker_threads';
 import { builtinOperators } from '../../../perturbations/index.js';
 import {
@@ -34,12 +33,12 @@ export interface AugmentWorkerSetup {
 }
 
 /**
- * A task: augment one example, adopting the pool entries handed over and asking for others on `port`
- * (a message `{ need: index }`, answered with the entry's data); or build one pool entry (`build`: its
- * index) for the main thread to hand on.
+ * A task: augment one example, asking for the pool entries this thread lacks on `port` (a message
+ * `{ need: index }`, answered with the entry's data); or build one pool entry (`build`: its index) for
+ * the main thread to hand on.
  */
 export type AugmentWorkerTask =
-  | { setup: AugmentWorkerSetup; trajectory: Trajectory; entries?: PoolEntryData[]; port?: MessagePort }
+  | { setup: AugmentWorkerSetup; trajectory: Trajectory; port?: MessagePort }
   | { setup: AugmentWorkerSetup; build: number };
 
 interface Loaded {
@@ -94,7 +93,7 @@ async function load(setup: AugmentWorkerSetup): Promise<Loaded> {
  * 0 … variants - 1, in order; a build task gives the entry.
  *
  * @example
- * await pool.run({ setup, trajectory, entries, port }, { transferList: [port] }) // [{ row }, { reject }, …]
+ * await pool.run({ setup, trajectory, port }, { transferList: [port] }) // [{ row }, { reject }, …]
  */
 export default async function augmentInWorker(
   task: AugmentWorkerTask,
@@ -109,7 +108,6 @@ export default async function augmentInWorker(
     if (!pool) throw new Error('a pool entry was asked of a run without a variant pool');
     return pool.entryData(task.build);
   }
-  for (const entry of task.entries ?? []) pool?.adopt(entry);
   currentPort = task.port;
   try {
     const results: ExampleResult[] = [];
