@@ -108,8 +108,6 @@ export interface VariantPool {
   augment(original: Trajectory, variantIndex: number): Promise<ExampleResult>;
   /** Entries built or taken from `source` so far (for reports and tests). */
   built(): number;
-  /** The indexes of the entries built or taken from `source` so far, in the order they were first needed. */
-  indexes(): number[];
   /** Entry `index` as plain data (built here on first use), for another thread's pool to take. */
   entryData(index: number): Promise<PoolEntryData>;
 }
@@ -264,7 +262,6 @@ export function createVariantPool(
   return {
     size,
     built: () => entries.size,
-    indexes: () => [...entries.keys()],
     async entryData(index) {
       const { deferred, ...shared } = await entry(index);
       const baseParts = Object.keys(shared.harness).filter(
