@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { builtinOperators } from '../../perturbations/index.js';
-import { augment } from '../../src/augment/augment.js';
+import { augment, variantPoolFor } from '../../src/augment/augment.js';
 import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
 import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
@@ -58,6 +58,7 @@ const threads =
           variantPool: defaultVariantPoolSize,
         },
         workers,
+        variantPoolFor(harness, { plan, seed: 'bench', pool: { size: defaultVariantPoolSize } }),
       )
     : undefined;
 const started = performance.now();

@@ -20,6 +20,7 @@ import {
   defaultVariantPoolSize,
   type PoolProvenance,
   type VariantPool,
+  type VariantPoolOptions,
 } from './variant-pool.js';
 
 /** Provenance: enough to replay a variant exactly. */
@@ -272,6 +273,7 @@ export async function* augment(
 export function variantPoolFor(
   base: Harness,
   options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate' | 'hookChecks' | 'pool'>,
+  source?: VariantPoolOptions['source'],
 ): VariantPool | undefined {
   const size = options.pool?.size ?? defaultVariantPoolSize;
   if (size <= 0) return undefined;
@@ -285,6 +287,7 @@ export function variantPoolFor(
       ...(options.severity !== undefined ? { severity: options.severity } : {}),
       ...(options.regenerate ? { regenerate: options.regenerate } : {}),
       ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+      ...(source ? { source } : {}),
     },
     (trajectory, variantIndex) => augmentExample(base, trajectory, variantIndex, options),
   );

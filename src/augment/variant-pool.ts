@@ -31,12 +31,41 @@ export interface VariantPoolOptions {
   attempts?: number;
   regenerate?: RegenerateFunction;
   hookChecks?: HookCheckRegistry;
+  /**
+   * Where entries come from instead of being built here (a worker thread asks the main thread): called
+   * for an entry this pool has neither built nor taken; `undefined` builds it here.
+   */
+  source?: (index: number) => Promise<PoolEntryData> | undefined;
 }
 
 /** Entries in a pool unless told otherwise (the trade-off between shared work and diversity: docs/performance.md). */
 export const defaultVariantPoolSize = 256;
 /** Pool entries an example tries before its own build. */
 export const defaultPoolAttempts = 3;
+
+/**
+ * One shared variant as plain data: what the plan's example-free steps made of the base, with the steps
+ * left for each example named by their index in the entry's sampled plan. Another thread's pool takes it
+ * (`VariantPoolOptions.source`) instead of building it again.
+ */
+export interface PoolEntryData {
+  index: number;
+  seed: string;
+  harness: Harness;
+  relabels: readonly Relabel[];
+  relabel: Relabel;
+  ops: OperatorRecord[];
+  skipped: Provenance['skipped'];
+  changed: Dimension[];
+  planned: Dimension[];
+  /** Indexes (in the entry's sampled plan) of the steps tried again for each example. */
+  deferred: number[];
+  /**
+   * The top-level parts the entry's harness holds as the base's own objects (the content check skips a
+   * part the variant shares with the base): a pool that takes the entry puts its base's objects back there.
+   */
+  baseParts: string[];
+}
 
 /** One shared variant: what the plan's example-free steps made of the base. */
 interface PoolEntry {
@@ -77,8 +106,28 @@ export interface PoolProvenance {
 export interface VariantPool {
   readonly size: number;
   augment(original: Trajectory, variantIndex: number): Promise<ExampleResult>;
-  /** Entries built so far (for reports and tests). */
+  /** Entries built or taken from `source` so far (for reports and tests). */
   built(): number;
+  /** Entry `index` as plain data (built here on first use), for another thread's pool to take. */
+  entryData(index: number): Promise<PoolEntryData>;
+}
+
+/**
+ * The entry an (example, variant index) draws first: from its own seed, never from processing order. It
+ * tries the next ones (modulo `size`) when that one does not certify.
+ *
+ * @example
+ * drawnEntry('42', 'ex-1', 0, 256) // a number in [0, 255]
+ */
+export function drawnEntry(
+  seed: string | number,
+  exampleId: string,
+  variantIndex: number,
+  size: number,
+): number {
+  return createRandom(`${seed}/${exampleId}/${variantIndex}`)
+    .fork('pool')
+    .int(0, size - 1);
 }
 
 /** What `createVariantPool` needs to fall back to a per-example build. */
@@ -108,16 +157,41 @@ export function createVariantPool(
   const entry = (index: number): Promise<PoolEntry> => {
     let found = entries.get(index);
     if (!found) {
-      found = buildEntry(index);
+      const elsewhere = options.source?.(index);
+      found = elsewhere ? elsewhere.then(fromData) : buildEntry(index);
       entries.set(index, found);
     }
     return found;
   };
 
+  /** An entry another pool built, with this pool's base objects and plan steps put back. */
+  function fromData(data: PoolEntryData): PoolEntry {
+    if (data.seed !== `${seed}/pool/${data.index}`)
+      throw new Error(`pool entry ${data.index} has seed ${data.seed}: it belongs to another pool`);
+    const planned = plannedOf(data.seed);
+    const deferred = data.deferred.map((stepIndex) => {
+      const step = planned[stepIndex];
+      if (!step) throw new Error(`pool entry ${data.index} defers step ${stepIndex}, which its plan lacks`);
+      return { index: stepIndex, step };
+    });
+    const { baseParts, ...shared } = data;
+    const harness = Object.fromEntries(
+      Object.entries(data.harness).map(([part, value]) => [
+        part,
+        baseParts.includes(part) ? base[part as keyof Harness] : value,
+      ]),
+    ) as Harness;
+    return { ...shared, harness: deepFreeze(harness), relabel: deepFreeze(data.relabel), deferred };
+  }
+
+  /** The plan an entry samples (the same in every thread: from the entry's seed alone). */
+  const plannedOf = (entrySeed: string) =>
+    options.plan.sample(createRandom(entrySeed).fork('plan'), severity);
+
   async function buildEntry(index: number): Promise<PoolEntry> {
     const entrySeed = `${seed}/pool/${index}`;
     const rng = createRandom(entrySeed);
-    const planned = options.plan.sample(rng.fork('plan'), severity);
+    const planned = plannedOf(entrySeed);
     // Without an example: what an operator checks against the example (`certifiedUnder`) cannot run here,
     // and the steps none of whose operators applies are the example's to try (`deferred`).
     const built = await applyPlanSteps(
@@ -188,10 +262,15 @@ export function createVariantPool(
   return {
     size,
     built: () => entries.size,
+    async entryData(index) {
+      const { deferred, ...shared } = await entry(index);
+      const baseParts = Object.keys(shared.harness).filter(
+        (part) => shared.harness[part as keyof Harness] === base[part as keyof Harness],
+      );
+      return { ...shared, deferred: deferred.map((step) => step.index), baseParts };
+    },
     async augment(original, variantIndex) {
-      const start = createRandom(`${seed}/${original.id}/${variantIndex}`)
-        .fork('pool')
-        .int(0, size - 1);
+      const start = drawnEntry(seed, original.id, variantIndex, size);
       for (let attempt = 0; attempt < attempts; attempt++) {
         const result = await instantiate(
           await entry((start + attempt) % size),

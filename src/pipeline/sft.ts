@@ -126,9 +126,11 @@ async function runUnit(
   let teacher = options.teachers.exact;
   let variantMeta: Record<string, unknown> = { variantId: 'base', variantIndex: -1, ops: [] };
   if (variantIndex !== 'base') {
-    const augmented = pool
-      ? await pool.augment(task.trajectory, variantIndex)
-      : await augmentExample(options.base, task.trajectory, variantIndex, augmentOptionsOf(options));
+    const augmented = await turnsOf(options)(() =>
+      pool
+        ? pool.augment(task.trajectory, variantIndex)
+        : augmentExample(options.base, task.trajectory, variantIndex, augmentOptionsOf(options)),
+    );
     if ('reject' in augmented) {
       result.reject = {
         id: unitId,
@@ -210,6 +212,34 @@ async function runUnit(
     retries: full ? 'kept' : (collapsed?.collapsed ?? 0) > 0 ? 'collapsed' : 'none',
   });
   return result;
+}
+
+/** Runs CPU work one piece at a time, each in its own turn of the event loop. */
+type Turns = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * Augmentation is CPU work on the event loop, and a unit's augmentation runs without an I/O wait: started
+ * together, the units of a window would all augment before any of their requests is sent. Taking turns,
+ * each unit augments in a turn of its own (after `setImmediate`, queued when the previous one is done), so
+ * the loop sends the requests of the units already augmented between two augmentations. Which unit
+ * augments when changes no output: a unit's variant depends on its seed only.
+ */
+function takeTurns(): Turns {
+  let last: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const turn = last.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(work);
+    last = turn.catch(() => undefined);
+    return turn;
+  };
+}
+const turns = new WeakMap<SftOptions, Turns>();
+function turnsOf(options: SftOptions): Turns {
+  let found = turns.get(options);
+  if (!found) {
+    found = takeTurns();
+    turns.set(options, found);
+  }
+  return found;
 }
 
 // One pool per run (per options object, which a queue worker keeps for its run as well): a unit's variant

@@ -1,6 +1,6 @@
 // `hsa augment --workers N` and `--shard i/n`: rows and rejects are the same bytes whatever the worker count,
 // and the shards of a run are exactly its rows, each byte for byte, with none missing and none twice. Rows
-// draw their variants from the variant pool (each worker thread holds its own copy), on both fixtures.
+// draw their variants from the variant pool (one pool, shared by the worker threads), on both fixtures.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

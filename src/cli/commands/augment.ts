@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { planApplicability } from '../../augment/applicability.js';
-import { type AugmentReject, augment } from '../../augment/augment.js';
+import { type AugmentReject, augment, variantPoolFor } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
 import { defaultVariantPoolSize } from '../../augment/variant-pool.js';
 import { createSidecarWriter, readSidecarHashes, sidecarPathOf } from '../../augment/variant-sidecar.js';
@@ -239,6 +239,14 @@ export function registerAugment(program: Command): void {
                   : {}),
               },
               workers,
+              // The main thread's copy of the run's pool: it builds the entries a thread asks for.
+              variantPoolFor(harness, {
+                plan,
+                seed: options.seed,
+                severity,
+                ...(hookChecks ? { hookChecks } : {}),
+                pool: { size: variantPool },
+              }),
             )
           : undefined;
       try {

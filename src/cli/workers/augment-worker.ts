@@ -1,5 +1,8 @@
 // The worker-thread side of `hsa augment --workers N`: loads the harness, policy and hook checks once per
 // thread, then augments one example (all its variant indexes) per task, exactly as the main thread would.
+// Pool entries are never built twice: a thread builds those the main thread asks of it (`build` tasks)
+// and asks the main thread (over the task's port) for any other an example reaches.
+import type { MessagePort } from 'node:worker_threads';
 import { builtinOperators } from '../../../perturbations/index.js';
 import {
   type AugmentOptions,
@@ -8,7 +11,7 @@ import {
   variantPoolFor,
 } from '../../augment/augment.js';
 import { resolvePolicy } from '../../augment/resolve-policy.js';
-import type { VariantPool } from '../../augment/variant-pool.js';
+import type { PoolEntryData, VariantPool } from '../../augment/variant-pool.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
@@ -32,20 +35,42 @@ export interface AugmentWorkerSetup {
   variantPool: number;
 }
 
-export interface AugmentWorkerTask {
-  setup: AugmentWorkerSetup;
-  trajectory: Trajectory;
-}
+/**
+ * A task: augment one example, asking for the pool entries this thread lacks on `port` (a message
+ * `{ need: index }`, answered with the entry's data); or build one pool entry (`build`: its index) for
+ * the main thread to hand on.
+ */
+export type AugmentWorkerTask =
+  | { setup: AugmentWorkerSetup; trajectory: Trajectory; port?: MessagePort }
+  | { setup: AugmentWorkerSetup; build: number };
 
 interface Loaded {
   harness: Harness;
   options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'hookChecks'>;
-  /** This thread's copy of the run's pool: entries are built from their seeds, so every copy agrees. */
+  /** This thread's view of the run's pool: the entries it built or was given. */
   pool: VariantPool | undefined;
 }
 
 let loadedKey: string | undefined;
 let loaded: Promise<Loaded> | undefined;
+/** The port of the example task running now (a thread runs one task at a time). */
+let currentPort: MessagePort | undefined;
+
+/** Asks the main thread for an entry over the running task's port. */
+function askMainThread(index: number): Promise<PoolEntryData> | undefined {
+  const port = currentPort;
+  if (!port) return undefined;
+  return new Promise((resolve, reject) => {
+    const onMessage = (reply: { index: number; entry?: PoolEntryData; error?: string }) => {
+      if (reply.index !== index) return;
+      port.off('message', onMessage);
+      if (reply.entry) resolve(reply.entry);
+      else reject(new Error(reply.error ?? `the main thread has no pool entry ${index}`));
+    };
+    port.on('message', onMessage);
+    port.postMessage({ need: index });
+  });
+}
 
 async function load(setup: AugmentWorkerSetup): Promise<Loaded> {
   const hookChecks = await loadHookChecks(setup.hookChecks);
@@ -62,29 +87,42 @@ async function load(setup: AugmentWorkerSetup): Promise<Loaded> {
   return {
     harness,
     options,
-    pool: variantPoolFor(harness, { ...options, pool: { size: setup.variantPool } }),
+    pool: variantPoolFor(harness, { ...options, pool: { size: setup.variantPool } }, askMainThread),
   };
 }
 
 /**
- * Augments one example in a worker thread: the results of variant indexes 0 … variants - 1, in order.
+ * Runs one task in a worker thread. An example's task gives the results of variant indexes
+ * 0 … variants - 1, in order; a build task gives the entry.
  *
  * @example
- * await pool.run({ setup, trajectory }) // [{ row }, { reject }, …]
+ * await pool.run({ setup, trajectory, port }, { transferList: [port] }) // [{ row }, { reject }, …]
  */
-export default async function augmentInWorker(task: AugmentWorkerTask): Promise<ExampleResult[]> {
+export default async function augmentInWorker(
+  task: AugmentWorkerTask,
+): Promise<ExampleResult[] | PoolEntryData> {
   const key = JSON.stringify(task.setup);
   if (key !== loadedKey || !loaded) {
     loadedKey = key;
     loaded = load(task.setup);
   }
   const { harness, options, pool } = await loaded;
-  const results: ExampleResult[] = [];
-  for (let variantIndex = 0; variantIndex < task.setup.variants; variantIndex++)
-    results.push(
-      await (pool
-        ? pool.augment(task.trajectory, variantIndex)
-        : augmentExample(harness, task.trajectory, variantIndex, options)),
-    );
-  return results;
+  if ('build' in task) {
+    if (!pool) throw new Error('a pool entry was asked of a run without a variant pool');
+    return pool.entryData(task.build);
+  }
+  currentPort = task.port;
+  try {
+    const results: ExampleResult[] = [];
+    for (let variantIndex = 0; variantIndex < task.setup.variants; variantIndex++)
+      results.push(
+        await (pool
+          ? pool.augment(task.trajectory, variantIndex)
+          : augmentExample(harness, task.trajectory, variantIndex, options)),
+      );
+    return results;
+  } finally {
+    currentPort = undefined;
+    task.port?.close();
+  }
 }
