@@ -5,7 +5,7 @@ import { type AtomicFile, openAtomicFile, writeFileAtomic } from '../harness/wri
 import { stringifyYaml } from '../harness/yaml-text.js';
 import { prepareOutputFile } from './output.js';
 
-export const exitCodes = { ok: 0, invalid: 1, usage: 2, internal: 3 } as const;
+export { exitCodes, finishCommand } from './exit-codes.js';
 
 export { writeFileAtomic };
 

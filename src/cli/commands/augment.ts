@@ -18,7 +18,7 @@ import type { Trajectory } from '../../trajectory/schema.js';
 import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { withHookChecksOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
-import { nonNegativeInteger, optionBounds } from '../io.js';
+import { finishCommand, nonNegativeInteger, optionBounds } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
 import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
@@ -316,7 +316,7 @@ export function registerAugment(program: Command): void {
         );
       // Rows were written, but part of the input could not be (or, with --require-change, some rows are
       // unchanged copies): say so in the exit code too.
-      if (rejected > 0 || (options.requireChange && counts.unchanged > 0)) process.exitCode = 1;
+      finishCommand({ invalid: rejected + (options.requireChange ? counts.unchanged : 0) });
     });
 }
 

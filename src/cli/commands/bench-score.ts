@@ -7,7 +7,7 @@ import { BenchRowSchema, PredictionSchema } from '../../bench/schema.js';
 import { type ScoresDocument, scoreBench } from '../../bench/score.js';
 import { HarnessAugmentError, type Issue } from '../../harness/issues.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
-import { exitCodes, nonNegativeInteger, writeFileAtomic } from '../io.js';
+import { finishCommand, nonNegativeInteger, writeFileAtomic } from '../io.js';
 import { outOption, outputMode, prepareOutputFile, printResult } from '../output.js';
 import { sidecarOptionText } from '../rows.js';
 
@@ -143,7 +143,7 @@ export function registerBenchScore(bench: Command): void {
         process.stderr.write(
           `hsa: ${scores.missing.length} rows have no prediction (scored as failures, listed under "missing" in ${options.out}): ${scores.missing.slice(0, 5).join(', ')}${scores.missing.length > 5 ? ', …' : ''}\n`,
         );
-        process.exitCode = exitCodes.invalid;
       }
+      finishCommand({ invalid: scores.missing.length });
     });
 }

@@ -4,7 +4,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
-import { boundedNumber, endpointTimeout, nonNegativeInteger, openAtomicLines } from '../io.js';
+import { boundedNumber, endpointTimeout, finishCommand, nonNegativeInteger, openAtomicLines } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
 import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
@@ -226,6 +226,6 @@ export function registerSim(program: Command): void {
         { out: options.out, report: reportFile, ...(variants ? { variants: variantsFile } : {}), ...totals },
         lines,
       );
-      if (totals.invalid > 0) process.exitCode = 1;
+      finishCommand({ invalid: totals.invalid });
     });
 }
