@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { formatIssue, HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
+import { jsonLine } from '../../harness/json-lines.js';
 import { writeFileAtomic } from '../../harness/write-file-atomic.js';
 import { openAtomicFile } from './atomic-file.js';
 import { rejectId } from './export-messages.js';
@@ -93,7 +94,7 @@ export async function openJsonlSink<Row>(options: JsonlSinkOptions<Row>): Promis
         return;
       }
       rows += 1;
-      await out.write(`${JSON.stringify(converted.data)}\n`);
+      await out.write(jsonLine(converted.data));
     },
     async close(): Promise<ExportSummary> {
       state.finish();

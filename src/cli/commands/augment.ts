@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
@@ -8,8 +6,10 @@ import { type AugmentReject, augment } from '../../augment/augment.js';
 import { dimensions } from '../../augment/operator.js';
 import { defaultVariantPoolSize } from '../../augment/variant-pool.js';
 import { createSidecarWriter, readSidecarHashes, sidecarPathOf } from '../../augment/variant-sidecar.js';
+import { fileHash } from '../../harness/file-hash.js';
 import { contentHash, hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { jsonLine } from '../../harness/json-lines.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import { openCheckpointedLines } from '../../pipeline/checkpoint.js';
@@ -152,7 +152,8 @@ export function registerAugment(program: Command): void {
       // The run's identity: a checkpoint of other inputs or options is never resumed.
       const runHash = contentHash({
         harness: hashHarness(harness).harness,
-        trajectories: await fileHash(options.trajectories),
+        // Unreadable: reading it fails below with a clear message.
+        trajectories: await fileHash(options.trajectories).catch(() => 'unreadable'),
         policy,
         severity,
         variants,
@@ -207,7 +208,7 @@ export function registerAugment(program: Command): void {
         byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
         if (reject.reason === 'uncertified') counts.uncertified++;
         else counts.rejectedExamples++;
-        unit.rejects += `${JSON.stringify(reject)}\n`;
+        unit.rejects += jsonLine(reject);
       };
       const pool: AugmentPool | undefined =
         workers > 1
@@ -253,7 +254,7 @@ export function registerAugment(program: Command): void {
             (coverage[dimension] as { planned: number }).planned++;
           for (const dimension of row.provenance.changed)
             (coverage[dimension] as { changed: number }).changed++;
-          const written = writer ? writer.write(row) : { row: `${JSON.stringify(row)}\n`, sidecar: '' };
+          const written = writer ? writer.write(row) : { row: jsonLine(row), sidecar: '' };
           unit.rows += written.row;
           unit.variants += written.sidecar;
         }
@@ -336,14 +337,4 @@ interface AugmentState {
   };
   byReason: Record<string, number>;
   coverage: Record<string, { planned: number; changed: number }>;
-}
-
-async function fileHash(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  try {
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  } catch {
-    // Unreadable: reading it fails below with a clear message.
-  }
-  return hash.digest('hex');
 }

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
 import { answerBenchRow } from '../../bench/answer-row.js';
+import { jsonLine } from '../../harness/json-lines.js';
 import { mapOrdered } from '../../runtime/map-ordered.js';
 import { boundedNumber, endpointTimeout, nonNegativeInteger, openAtomicLines } from '../io.js';
 import { outOption } from '../output.js';
@@ -70,7 +71,7 @@ export function registerBenchPredict(bench: Command): void {
         for await (const prediction of mapOrdered(rows, concurrency, (row) =>
           answerBenchRow(row, model, { request, maxSteps }),
         )) {
-          await out.write(`${JSON.stringify(prediction)}\n`);
+          await out.write(jsonLine(prediction));
           progress.update(++done);
         }
       } catch (error) {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { jsonLine } from '../../harness/json-lines.js';
 import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
@@ -181,9 +182,9 @@ export function registerSim(program: Command): void {
           if (episode.truncatedTurns.length > 0) totals.truncated++;
           const scores = { ...episode.rewards.rewards, total: episode.rewards.total };
           for (const [name, value] of Object.entries(scores)) add(name, value);
-          await out.write(`${JSON.stringify(episode.trajectory)}\n`);
+          await out.write(jsonLine(episode.trajectory));
           await report.write(
-            `${JSON.stringify({
+            jsonLine({
               id: episode.id,
               rewards: scores,
               valid: validation.valid,
@@ -196,11 +197,17 @@ export function registerSim(program: Command): void {
                 : {}),
               task: episode.task,
               details: episode.rewards.details,
-            })}\n`,
+            }),
           );
           if (variants && episode.variant)
             await variants.write(
-              `${JSON.stringify({ id: episode.id, variantId: episode.variant.id, ops: episode.variant.ops, harness: episode.harness, relabel: episode.variant.relabel })}\n`,
+              jsonLine({
+                id: episode.id,
+                variantId: episode.variant.id,
+                ops: episode.variant.ops,
+                harness: episode.harness,
+                relabel: episode.variant.relabel,
+              }),
             );
           progress.update(totals.episodes);
         }
