@@ -10,7 +10,7 @@ import { fileHash } from '../harness/file-hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { jsonLine, writeJsonLines } from '../harness/json-lines.js';
-import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
+import { isAtomicTemporary, makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
@@ -388,11 +388,11 @@ export async function runPipeline(
   return manifest;
 }
 
-/** Removes temporary `*.partial` and `*.tmp` files that an older, killed run left under a folder. */
+/** Removes the atomic writer's temporaries that an older, killed run left under a folder. */
 async function removePartials(folder: string): Promise<void> {
   const entries = await readdir(folder, { withFileTypes: true, recursive: true }).catch(() => []);
   for (const entry of entries) {
-    if (entry.isFile() && /\.(partial|tmp)$/.test(entry.name))
+    if (entry.isFile() && isAtomicTemporary(entry.name))
       await rm(join(entry.parentPath ?? (entry as { path?: string }).path ?? folder, entry.name), {
         force: true,
       });
