@@ -7,7 +7,7 @@ import { answerBenchRow } from '../../bench/answer-row.js';
 import { jsonLine } from '../../harness/json-lines.js';
 import { mapOrdered } from '../../runtime/map-ordered.js';
 import { boundedNumber, endpointTimeout, nonNegativeInteger, openAtomicLines } from '../io.js';
-import { outOption } from '../output.js';
+import { outOption, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { sidecarOptionText } from '../rows.js';
 import { readBenchRows } from './bench-score.js';
@@ -81,8 +81,9 @@ export function registerBenchPredict(bench: Command): void {
       }
       progress.done();
       await out.commit();
-      process.stdout.write(
-        `predicted ${done} rows with ${options.model} at ${options.endpoint}\nout: ${options.out}  (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
-      );
+      printResult({ out: options.out, rows: done, model: options.model, endpoint: options.endpoint }, [
+        `predicted ${done} rows with ${options.model} at ${options.endpoint}`,
+        `out: ${options.out}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      ]);
     });
 }
