@@ -15,7 +15,12 @@ export const ExpectedCallSchema = z.strictObject({
     ),
 });
 
-/** What a correct answer does, in one harness's vocabulary. */
+/**
+ * What a correct answer does, in one harness's vocabulary.
+ *
+ * @example
+ * ExpectationsSchema.parse({}) // { toolCalls: [], skills: [], facts: [], forbidden: [] }
+ */
 export const ExpectationsSchema = z.strictObject({
   toolCalls: z.array(ExpectedCallSchema).default([]),
   skills: z.array(z.string().min(1)).default([]).describe('Skills that must be loaded.'),
@@ -32,19 +37,27 @@ export const ExpectationsSchema = z.strictObject({
 /**
  * A benchmark item: a request under the base harness with its expectations. `gold` is a trajectory that
  * meets them, so that each variant of the item can be certified like any augmented example.
+ *
+ * @example
+ * const item = BenchItemSchema.parse(JSON.parse(line)); // readBenchItems(file) reads a whole file
  */
 export const BenchItemSchema = z.strictObject({
   id: z.string().min(1),
   harness: z.strictObject({ id: z.string().min(1), hash: z.string().optional() }),
   context: z.record(z.string(), z.unknown()).default({}),
-  /** The viewer's messages (the system prompt is rendered from each variant). */
+  /** The user's messages (the system prompt is rendered from each variant). */
   input: z.array(MessageSchema).min(1),
   expect: ExpectationsSchema,
   gold: TrajectorySchema,
   meta: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** An item under one harness: variant 0 is the base harness itself. */
+/**
+ * An item under one harness: variant 0 is the base harness itself.
+ *
+ * @example
+ * const row = BenchRowSchema.parse(JSON.parse(line));
+ */
 export const BenchRowSchema = z.strictObject({
   id: z.string().min(1),
   itemId: z.string().min(1),
@@ -53,7 +66,7 @@ export const BenchRowSchema = z.strictObject({
   /** `train` rows may be used for training; `test` rows hold out a dimension or operator family. */
   split: z.enum(['train', 'test']),
   harness: HarnessSchema,
-  /** What the model receives: the rendered system prompt and the viewer's messages, and the tools. */
+  /** What the model receives: the rendered system prompt and the user's messages, and the tools. */
   input: z.strictObject({ messages: z.array(MessageSchema), tools: z.array(OfferedToolSchema) }),
   /** The expectations in the variant's vocabulary. */
   expect: ExpectationsSchema,
@@ -62,7 +75,12 @@ export const BenchRowSchema = z.strictObject({
   certificate: z.record(z.string(), z.unknown()),
 });
 
-/** A model's output for a bench row: the assistant messages it produced, in order (tool calls and reply). */
+/**
+ * A model's output for a bench row: the assistant messages it produced, in order (tool calls and reply).
+ *
+ * @example
+ * PredictionSchema.parse({ id: row.id, output: [{ role: 'assistant', content: 'Done.' }] });
+ */
 export const PredictionSchema = z.strictObject({
   id: z.string().min(1).describe('The bench row id.'),
   output: z.array(MessageSchema),
@@ -74,7 +92,12 @@ export type BenchItem = z.infer<typeof BenchItemSchema>;
 export type BenchRow = z.infer<typeof BenchRowSchema>;
 export type Prediction = z.infer<typeof PredictionSchema>;
 
-/** The four scored criteria and the overall pass. */
+/**
+ * The four scored criteria and the overall pass.
+ *
+ * @example
+ * criteria.includes('toolSelection') // true
+ */
 export const criteria = [
   'toolSelection',
   'argumentAccuracy',

@@ -11,7 +11,12 @@ const isOptions = (value: unknown) =>
 const withoutOptions = (args: unknown[]) =>
   args.length > 0 && isOptions(args.at(-1)) ? args.slice(0, -1) : args;
 
-/** The documented helpers; any other helper name is a compile error. */
+/**
+ * The documented helpers; any other helper name is a compile error.
+ *
+ * @example
+ * Object.keys(templateHelpers) // ['eq', 'ne', 'and', 'or', 'not', 'add', 'join', 'json', 'upper', 'lower', 'default']
+ */
 export const templateHelpers: Readonly<Record<string, HelperFunction>> = Object.freeze({
   /** `{{#if (eq a b)}}` — strict equality. */
   eq: (...args) => {
@@ -88,7 +93,7 @@ const checked = new Map<string, string | undefined>();
  * is malformed, names an unknown helper or reads a missing value (strict mode).
  *
  * @example
- * renderTemplate('Hi {{context.viewer}}', { context: { viewer: 'Ann' } }) // 'Hi Ann'
+ * renderTemplate('Hi {{context.user}}', { context: { user: 'Ann' } }) // 'Hi Ann'
  */
 export function renderTemplate(template: string, data: unknown): string {
   let compiled = cache.get(template);

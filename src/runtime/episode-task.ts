@@ -7,9 +7,15 @@ import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { MALFORMED_OUTPUT_MARK } from './faults.js';
 
+/**
+ * The gold labels of one user turn.
+ *
+ * @example
+ * const turn = TurnTaskSchema.parse(task.turns[0]);
+ */
 export const TurnTaskSchema = z.strictObject({
-  /** The viewer message of this turn. */
-  viewer: z.string(),
+  /** The user message of this turn. */
+  user: z.string(),
   /** Intent labels of the message, e.g. `['price']`, or `['price', 'size']` for a message that asks two things. */
   intents: z.array(z.string().min(1)).default([]),
   /** Skills a correct turn loads (strategy skills included), base ids. */
@@ -22,6 +28,12 @@ export const TurnTaskSchema = z.strictObject({
   facts: z.array(z.string().min(1)).default([]),
 });
 
+/**
+ * The gold labels of an episode: its user turns with the intents, skills, tools and facts of each.
+ *
+ * @example
+ * const task = EpisodeTaskSchema.parse(JSON.parse(line));
+ */
 export const EpisodeTaskSchema = z.strictObject({
   id: z.string().min(1),
   turns: z.array(TurnTaskSchema),
@@ -89,7 +101,7 @@ export function taskInVariant(task: EpisodeTask, relabel: Relabel): EpisodeTask 
 }
 
 /**
- * Gold labels read off a gold trajectory: per viewer turn, the skills its accepted loader calls load, the
+ * Gold labels read off a gold trajectory: per user turn, the skills its accepted loader calls load, the
  * registry tools that answered successfully, and the input hook that blocked it. Intents come from
  * `meta.intents` when the trajectory has them (for the whole episode, on each turn).
  *
@@ -107,7 +119,7 @@ export function taskFromTrajectory(trajectory: Trajectory, harness: Harness): Ep
     const turn = turns[turns.length - 1];
     switch (message.role) {
       case 'user':
-        if (!message.hsa) turns.push({ viewer: message.content, intents, skills: [], tools: [], facts: [] });
+        if (!message.hsa) turns.push({ user: message.content, intents, skills: [], tools: [], facts: [] });
         break;
       case 'assistant':
         if (

@@ -9,12 +9,17 @@ import { Episode } from '../../runtime/episode.js';
 import type { OracleInput, OracleResult, ScenarioOracle } from '../../runtime/scenario.js';
 import { forwardTrajectory } from '../../trajectory/relabel.js';
 import type { Trajectory } from '../../trajectory/schema.js';
-import { ScriptedModel, scriptedTurns, viewerMessages } from './scripted-model.js';
+import { ScriptedModel, scriptedTurns, userMessages } from './scripted-model.js';
 
 /** Which script a replay oracle plays: the relabelled gold, or the gold with its base names kept. */
 export type ReplayPlayer = 'gold' | 'base-names';
 
-/** The players, in the order the CLI lists them. */
+/**
+ * The players, in the order the CLI lists them.
+ *
+ * @example
+ * replayPlayers // ['gold', 'base-names']
+ */
 export const replayPlayers: readonly ReplayPlayer[] = ['gold', 'base-names'];
 
 /** The script a player follows for one episode, and what moving it into the variant reported. */
@@ -60,7 +65,7 @@ export function replayOracle(player: ReplayPlayer = 'gold'): ScenarioOracle {
         ...(input.hookChecks ? { hookChecks: input.hookChecks } : {}),
       });
       try {
-        for (const [turn, text] of viewerMessages(script).entries()) {
+        for (const [turn, text] of userMessages(script).entries()) {
           input.signal?.throwIfAborted();
           await episode.user(text);
           model.startTurn(turn);
