@@ -33,7 +33,8 @@ function report(error: unknown): number {
   if (error instanceof CommanderError)
     // Commander has already printed the message.
     return fail(verdict.code, verdict.kind, error.message.replace(/^error: /, ''), [], false);
-  if (HarnessAugmentError.isInstance(error)) return fail(verdict.code, verdict.kind, error.message, error.issues);
+  if (HarnessAugmentError.isInstance(error))
+    return fail(verdict.code, verdict.kind, error.message, error.issues);
   if (isFileSystemError(error)) {
     const where = error.path ?? '';
     return fail(

@@ -8,7 +8,7 @@ import { type ScoresDocument, scoreBench } from '../../bench/score.js';
 import { HarnessAugmentError, type Issue } from '../../harness/issues.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import { finishCommand, nonNegativeInteger, writeFileAtomic } from '../io.js';
-import { outOption, outputMode, prepareOutputFile, printResult } from '../output.js';
+import { outOption, prepareOutputFile, printResult } from '../output.js';
 import { sidecarOptionText } from '../rows.js';
 
 interface BenchScoreOptions {
