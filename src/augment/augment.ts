@@ -163,7 +163,7 @@ export async function augmentExample(
  *
  * @example
  * for await (const row of augment(harness, trajectories, { plan: compilePolicy(parsePolicy(presets.hat), registry), variants: 8, seed: 42 })) {
- *   out.write(jsonLine(row));
+ *   out.write(`${JSON.stringify(row)}\n`);
  * }
  */
 export async function* augment(

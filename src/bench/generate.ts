@@ -185,7 +185,7 @@ function baseVariant(
  *
  * @example
  * for await (const row of generateBench(harness, readBenchItems('items.jsonl'), { plan, variants: 5, seed: 42 }))
- *   out.write(jsonLine(row));
+ *   out.write(`${JSON.stringify(row)}\n`);
  */
 export async function* generateBench(
   base: Harness,
