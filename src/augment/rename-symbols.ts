@@ -86,14 +86,22 @@ export function renameSymbols(
     harness.skills.items.map((skill) => skill.id),
   );
   assertRenames('tool', tools, [loader.tool, ...harness.tools.items.map((tool) => tool.name)]);
-  const symbols = harnessSymbols(harness);
+  // Lookups by key, not scans: an operator renames every parameter of every tool, and a harness may have
+  // ten thousand tools (renames × symbols, renames × mentions and renames × tools were quadratic).
+  const parameterKey = (tool: string | undefined, path: readonly string[]) =>
+    [tool ?? '', ...path].join('\u0000');
+  const knownParameters = new Set(
+    harnessSymbols(harness).flatMap((symbol) =>
+      symbol.kind === 'parameter' && symbol.parameterPath
+        ? [parameterKey(symbol.tool, symbol.parameterPath)]
+        : [],
+    ),
+  );
+  const byOwnerAndName = new Map<string, ParameterRename>();
   for (const rename of parameters) {
-    const known = symbols.some(
-      (symbol) =>
-        symbol.kind === 'parameter' &&
-        symbol.tool === rename.tool &&
-        symbol.parameterPath?.join('\u0000') === rename.path.join('\u0000'),
-    );
+    const key = parameterKey(rename.tool, [rename.path.at(-1) ?? '']);
+    if (!byOwnerAndName.has(key)) byOwnerAndName.set(key, rename);
+    const known = knownParameters.has(parameterKey(rename.tool, rename.path));
     if (!known)
       throw new HarnessAugmentError(
         `cannot rename parameter ${rename.tool}.${rename.path.join('.')}: it does not exist`,
@@ -103,7 +111,7 @@ export function renameSymbols(
 
   // 1. Mentions in free text, through the symbol table.
   const renamedParameter = (mention: Mention) =>
-    parameters.find((rename) => rename.tool === mention.tool && rename.path.at(-1) === mention.name);
+    byOwnerAndName.get(parameterKey(mention.tool, [mention.name]));
   const newName = (mention: Mention): string | undefined => {
     if (mention.kind === 'skill') return skills[mention.name];
     if (mention.kind === 'tool') return tools[mention.name];
@@ -133,8 +141,10 @@ export function renameSymbols(
   const loaderArgument = renames.loaderArgument ?? loader.argument;
   variant.skills.loader = { ...variant.skills.loader, tool: loaderTool, argument: loaderArgument };
   const byDepth = [...parameters].sort((a, b) => b.path.length - a.path.length);
+  const variantTools = new Map<string, (typeof variant.tools.items)[number]>();
+  for (const tool of variant.tools.items) if (!variantTools.has(tool.name)) variantTools.set(tool.name, tool);
   for (const rename of byDepth) {
-    const tool = variant.tools.items.find((candidate) => candidate.name === rename.tool);
+    const tool = variantTools.get(rename.tool);
     if (!tool) continue;
     const holder = getAt(tool.parameters, schemaPath(rename.path.slice(0, -1))) as Record<string, unknown>;
     const from = rename.path.at(-1) as string;

@@ -2,10 +2,11 @@
 // harness determines (the offered tools, the system prompt) as derived; each harness and relabel is written
 // once to a sidecar (`variants.jsonl`) beside the rows, and readers resolve a row back to its inline form
 // byte for byte. Inline rows (`--inline-harness`) are read unchanged.
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { contentHash, hashHarness } from '../harness/hash.js';
+import { assertInputFile, decodeLine } from '../harness/input-file.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { jsonLine } from '../harness/json-lines.js';
 import { toChatCompletionTools } from '../harness/offered-tools.js';
@@ -238,8 +239,12 @@ async function indexSidecars(
     for (const file of files) {
       let handle: FileHandle;
       try {
+        // A FIFO or device would block the open or read forever: only regular files are read.
+        const info = await stat(file);
+        if (!info.isFile()) await assertInputFile(file);
         handle = await open(file, 'r');
       } catch (error) {
+        if (HarnessAugmentError.isInstance(error)) throw error;
         if (options.optional && (error as NodeJS.ErrnoException).code === 'ENOENT') continue;
         throw new HarnessAugmentError(`${file}: cannot read the sidecar: ${(error as Error).message}`, {
           kind: 'usage',
@@ -339,7 +344,9 @@ export async function openSidecars(
       });
     const bytes = Buffer.alloc(entry.length);
     await entry.handle.read(bytes, 0, entry.length, entry.offset);
-    const record = parseJsonlLine(bytes.toString('utf8'), entry.line, entry.file);
+    const decoded = decodeLine(bytes);
+    if ('invalid' in decoded) throw sidecarError(entry.file, entry.line, decoded.invalid);
+    const record = parseJsonlLine(decoded.text, entry.line, entry.file);
     if (!record || 'issue' in record)
       throw sidecarError(entry.file, entry.line, record ? record.issue.message : 'an empty line');
     const parsed = SidecarLineSchema.safeParse(record.value);

@@ -3,10 +3,8 @@
 // benchmark of held-out items, under held-out seeds, one dimension per variant, is answered by each learner
 // through `answerBenchRow` and scored by `scoreBench` (what `hsa bench score` runs). Every learner gets the
 // same features, settings, number of examples and steps; only the policy behind its data differs.
-import { createReadStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { type Dimension, dimensions } from '../augment/operator.js';
 import { compilePolicy, type PolicyInput, parsePolicy } from '../augment/policy.js';
 import { presets } from '../augment/presets.js';
@@ -18,6 +16,7 @@ import { readBenchItems } from '../bench/items.js';
 import { writeReport } from '../bench/report.js';
 import type { BenchItem, BenchRow, Prediction } from '../bench/schema.js';
 import { expectationsAsPredictions, type ScoresDocument, scoreBench } from '../bench/score.js';
+import { readInputLines } from '../harness/input-file.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { writeJsonLines } from '../harness/json-lines.js';
 import { fromZodIssues, loadHarnessFile } from '../harness/parse-harness.js';
@@ -218,11 +217,13 @@ function benchPolicy(dimension: Dimension): PolicyInput {
 
 async function readLines(file: string): Promise<string[]> {
   const lines: string[] = [];
-  for await (const line of createInterface({
-    input: createReadStream(file),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  }))
-    if (line.trim() !== '') lines.push(line);
+  for await (const entry of readInputLines(file)) {
+    if ('issue' in entry)
+      throw new HarnessAugmentError(`${file}:${entry.line}: ${entry.issue.message}`, {
+        issues: [entry.issue],
+      });
+    if (entry.text.trim() !== '') lines.push(entry.text);
+  }
   return lines;
 }
 

@@ -93,6 +93,20 @@ export function firstInvalidUtf8(bytes: Uint8Array): number | undefined {
 }
 
 /** One line of a line-oriented input: its text, or why it has none. */
+/**
+ * One line's bytes as text, or where it stops being UTF-8: every reader of lines decodes through here, so
+ * that no byte turns silently into U+FFFD.
+ *
+ * @example
+ * decodeLine(Buffer.from([0x61, 0xff])) // { invalid: 'invalid UTF-8 at column 2 (byte 0xff)' }
+ */
+export function decodeLine(bytes: Buffer): { text: string } | { invalid: string } {
+  const invalid = firstInvalidUtf8(bytes);
+  if (invalid === undefined) return { text: bytes.toString('utf8') };
+  const column = bytes.subarray(0, invalid).toString('utf8').length + 1;
+  return { invalid: `invalid UTF-8 at column ${column} (byte 0x${(bytes[invalid] ?? 0).toString(16)})` };
+}
+
 export type InputLine = { line: number; text: string } | { line: number; issue: Issue };
 
 /**
@@ -123,19 +137,10 @@ export async function* readInputLines(file: string, limit = maxLineBytes): Async
     if (wasTooLong)
       return { line, issue: issue('line_too_long', `line longer than ${limit} bytes, the limit of a line`) };
     const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
-    const content = bytes.subarray(0, end);
-    const invalid = firstInvalidUtf8(content);
-    if (invalid !== undefined) {
-      const column = content.subarray(0, invalid).toString('utf8').length + 1;
-      return {
-        line,
-        issue: issue(
-          'invalid_utf8',
-          `invalid UTF-8 at column ${column} (byte 0x${(content[invalid] ?? 0).toString(16)})`,
-        ),
-      };
-    }
-    return { line, text: content.toString('utf8') };
+    const decoded = decodeLine(bytes.subarray(0, end));
+    return 'text' in decoded
+      ? { line, text: decoded.text }
+      : { line, issue: issue('invalid_utf8', decoded.invalid) };
   };
   const issue = (code: string, message: string): Issue => ({ code, path: [], message, file, line });
   const take = (chunk: Buffer) => {

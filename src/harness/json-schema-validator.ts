@@ -98,6 +98,47 @@ export function findDuplicateItems(node: unknown, depth = 0): string | undefined
   return undefined;
 }
 
+/**
+ * Most schema nodes (objects and arrays outside `enum`, `const`, `default` and `examples`) one schema may
+ * have. ajv turns every subschema into code (about a quarter of a millisecond each), so a schema of 40,000
+ * properties held the process for ten seconds; the limit (as OpenAI's 5,000 object properties of one
+ * structured-output schema) keeps one compile near a second, and is checked before any compile.
+ */
+export const maxSchemaNodes = 5_000;
+
+/**
+ * How many schema nodes a schema has, counted up to `limit + 1` (the walk stops there): linear in the
+ * schema's size, never more than the limit's worth of work.
+ *
+ * @example
+ * schemaNodeCount({ type: 'object', properties: { a: { type: 'string' } } }) // 3
+ */
+export function schemaNodeCount(schema: unknown, limit = maxSchemaNodes): number {
+  let count = 0;
+  const stack: unknown[] = [schema];
+  while (stack.length > 0 && count <= limit) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    count++;
+    const children = Array.isArray(node)
+      ? node
+      : Object.entries(node).flatMap(([key, child]) => (dataKeywords.has(key) ? [] : [child]));
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push(child);
+  }
+  return count;
+}
+
+let compilations = 0;
+/**
+ * How many schemas this process has compiled (cache misses): tests count work with it, not time.
+ *
+ * @example
+ * const before = schemaCompilations(); compileJsonSchema({ type: 'object' }); schemaCompilations() - before // 0 or 1
+ */
+export function schemaCompilations(): number {
+  return compilations;
+}
+
 /** A fresh ajv instance for a dialect, with formats. */
 const newEngine: Record<SchemaDialect, () => Ajv> = {
   'draft-07': newDraft07Engine,
@@ -204,11 +245,17 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledSche
     return { ok: true, validate: known };
   }
   if (generation.byHash.size >= schemaCacheSize) generation = newGeneration();
+  if (schemaNodeCount(local) > maxSchemaNodes)
+    return {
+      ok: false,
+      error: `schema has more than ${maxSchemaNodes} nodes (objects and arrays outside enum, const, default and examples), the limit of one schema`,
+    };
   const duplicate = dialect === 'draft-07' ? findDuplicateItems(local) : undefined;
   if (duplicate) return { ok: false, error: `schema is invalid: ${duplicate}` };
   try {
     const current = generation;
     current.engines[dialect] ??= newEngine[dialect]();
+    compilations++;
     const validate = current.engines[dialect].compile(local);
     current.byHash.set(key, validate);
     byObject.set(schema, validate);

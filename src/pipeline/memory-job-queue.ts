@@ -49,7 +49,7 @@ export function createMemoryJobQueue(options: {
     },
     async add(jobs) {
       for (const job of jobs) {
-        const id = unitJobId(job.runHash, job.unit);
+        const id = unitJobId(job.runHash, job.unit, job.folder);
         if (results.has(id)) continue;
         accepted++;
         const result = start(structuredClone(job));
@@ -57,13 +57,14 @@ export function createMemoryJobQueue(options: {
         results.set(id, result);
       }
     },
-    async result(runHash, unit) {
-      const result = results.get(unitJobId(runHash, unit));
-      if (!result) throw new Error(`no job ${unitJobId(runHash, unit)} in the queue`);
+    async result(runHash, unit, options = {}) {
+      const id = unitJobId(runHash, unit, options.folder);
+      const result = results.get(id);
+      if (!result) throw new Error(`no job ${id} in the queue`);
       return result;
     },
-    async forget(runHash, units) {
-      for (const unit of units) results.delete(unitJobId(runHash, unit));
+    async forget(runHash, units, options = {}) {
+      for (const unit of units) results.delete(unitJobId(runHash, unit, options.folder));
     },
     async close() {
       results.clear();

@@ -21,8 +21,10 @@ import { createExampleWriter, readTrainingExamples } from './example-sidecar.js'
 import { readInputs } from './inputs.js';
 import type { JobQueueV1 } from './job-queue.js';
 import { type OpdSummary, runOpd } from './opd.js';
+import { outputFolderId } from './output-folder-id.js';
 import { runSftOnQueue } from './queued-sft.js';
 import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
+import { lockRunFolder, type RunLockHolder } from './run-lock.js';
 import { runSft, type UnitResult } from './sft.js';
 import { prepareSftRun, sftUnitIndexes } from './sft-run.js';
 import type { ExportSink, PipelineExporter, Teacher } from './teacher.js';
@@ -50,6 +52,8 @@ export interface PipelineRunOptions {
   signal?: AbortSignal;
   /** Run the SFT stage's units on this queue's workers instead of in this process; the output is the same. */
   queue?: JobQueueV1;
+  /** Told when the output folder's lock was left by a run that is gone (and is taken over). */
+  onStaleLock?: (stale: RunLockHolder, file: string) => void;
   onProgress?: (event: {
     stage: 'sft' | 'export' | 'bench' | 'opd' | 'rl';
     counts: RunCounts;
@@ -140,7 +144,8 @@ function count(counts: RunCounts, result: UnitResult) {
 }
 
 /**
- * Runs the configured pipeline into `config.out`.
+ * Runs the configured pipeline into `config.out`, holding the folder's run lock (`run.lock`) meanwhile: a
+ * second run on the same folder is refused with its holder named.
  *
  * @example
  * const manifest = await runPipeline(await loadPipelineConfig('pipeline.yaml'), dependencies, { resume: true });
@@ -150,14 +155,28 @@ export async function runPipeline(
   dependencies: PipelineDependencies,
   options: PipelineRunOptions = {},
 ): Promise<PipelineManifest> {
-  const shard = options.shard;
-  checkShard(shard);
+  checkShard(options.shard);
   // Refused before any work: the RL stage plays episodes, so it needs a scenario.
   if (config.rl && !dependencies.scenario)
     throw new HarnessAugmentError('rl: the RL stage plays a scenario; set inputs.simulate.scenario', {
       kind: 'usage',
       issues: [{ code: 'rl_needs_scenario', path: ['rl'], message: 'no scenario to play the RL episodes' }],
     });
+  await makeFolder(config.out);
+  const lock = await lockRunFolder(config.out, options.onStaleLock ? { onStale: options.onStaleLock } : {});
+  try {
+    return await runLocked(config, dependencies, options);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function runLocked(
+  config: PipelineConfig,
+  dependencies: PipelineDependencies,
+  options: PipelineRunOptions,
+): Promise<PipelineManifest> {
+  const shard = options.shard;
   const sft = await prepareSftRun(config, dependencies, shard);
   const { base, baseHash, severity, seed, runHash } = sft;
   const out = config.out;
@@ -183,6 +202,7 @@ export async function runPipeline(
         ? runSftOnQueue(options.queue, {
             runHash,
             config,
+            folder: await outputFolderId(out),
             ...(shard ? { shard } : {}),
             units: sftUnitIndexes(sft, config, dependencies, {
               ...(shard ? { shard } : {}),

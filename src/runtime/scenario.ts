@@ -145,6 +145,8 @@ export interface Scenario<Planned extends PlannedEpisode = PlannedEpisode> {
   backend(episode: ScenarioEpisode, context: ScenarioRunContext): ToolBackend | Promise<ToolBackend>;
   oracle?: ScenarioOracle;
   rewards?: ScenarioRewards;
+  /** Why the scenario cannot play episodes any more (a tool server that is gone); undefined while it can. */
+  health?(): string | undefined;
   /** Releases what the scenario holds across episodes. */
   close?(): Promise<void>;
 }

@@ -16,7 +16,8 @@ import { toChatCompletionTools } from '../../src/harness/offered-tools.js';
 import { renderSystemPrompt } from '../../src/harness/render-prompt.js';
 import type { Harness } from '../../src/harness/schema.js';
 import type { Relabel } from '../../src/trajectory/relabel.js';
-import { projectRoot, runCli } from '../support/run-cli.js';
+import { projectRoot } from '../support/run-cli.js';
+import { hsa } from '../support/run-hsa.js';
 import { travelContext, travelHarness } from '../support/travel-harness.js';
 
 const fares = ['basic', 'standard', 'flex'];
@@ -97,9 +98,9 @@ describe('bench score and report', () => {
   });
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-  it('hsa bench score writes the scores and prints the table', () => {
+  it('hsa bench score writes the scores and prints the table', async () => {
     const out = join(directory, 'scores.json');
-    const run = runCli([
+    const run = await hsa([
       'bench',
       'score',
       '--bench',
@@ -122,11 +123,11 @@ describe('bench score and report', () => {
     expect(Object.keys(scores.byDimension).sort()).toEqual(['skill-ids', 'tools']);
   });
 
-  it('exits 1 when predictions are missing, still writing the scores with the missing ids', () => {
+  it('exits 1 when predictions are missing, still writing the scores with the missing ids', async () => {
     const partial = join(directory, 'partial.jsonl');
     writeFileSync(partial, jsonl(expectationsAsPredictions(rows).slice(2)));
     const out = join(directory, 'partial-scores.json');
-    const run = runCli([
+    const run = await hsa([
       'bench',
       'score',
       '--bench',
@@ -144,10 +145,10 @@ describe('bench score and report', () => {
     expect(scores.missing).toEqual([rows[0]?.id, rows[1]?.id]);
   });
 
-  it('names the line of a bad predictions file', () => {
+  it('names the line of a bad predictions file', async () => {
     const bad = join(directory, 'bad.jsonl');
     writeFileSync(bad, `${JSON.stringify(expectationsAsPredictions(rows)[0])}\n{"id": "x", "output": 3}\n`);
-    const run = runCli([
+    const run = await hsa([
       'bench',
       'score',
       '--bench',
@@ -161,7 +162,7 @@ describe('bench score and report', () => {
     expect(run.stderr).toContain('bad.jsonl:2');
     const syntax = join(directory, 'syntax.jsonl');
     writeFileSync(syntax, '{"id": \n');
-    const again = runCli([
+    const again = await hsa([
       'bench',
       'score',
       '--bench',
@@ -175,9 +176,9 @@ describe('bench score and report', () => {
     expect(again.stderr).toContain('syntax.jsonl:1');
   });
 
-  it('hsa bench report writes a Markdown and a self-contained HTML report', () => {
+  it('hsa bench report writes a Markdown and a self-contained HTML report', async () => {
     const out = join(directory, 'report');
-    const run = runCli(['bench', 'report', '--scores', join(directory, 'scores.json'), '--out', out]);
+    const run = await hsa(['bench', 'report', '--scores', join(directory, 'scores.json'), '--out', out]);
     expect(run.status, run.stderr).toBe(0);
     const markdown = readFileSync(join(out, 'report.md'), 'utf8');
     expect(markdown).toMatch(/# Variant benchmark report/);

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../support/run-cli.js';
+import { hsaCli, projectRoot } from '../support/run-cli.js';
 import { hsa } from '../support/run-hsa.js';
 
 const sha256 = async (file: string) =>
@@ -48,14 +48,10 @@ describe('augment --resume', () => {
     expect((await hsa(args(whole))).status).toBe(1);
 
     const crashed = join(root, 'crashed.jsonl');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), ...args(crashed)],
-      {
-        cwd: projectRoot,
-        stdio: 'ignore',
-      },
-    );
+    const child = spawn(process.execPath, [hsaCli(), ...args(crashed)], {
+      cwd: projectRoot,
+      stdio: 'ignore',
+    });
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       child.on('exit', (_code, signal) => resolve(signal)),
     );

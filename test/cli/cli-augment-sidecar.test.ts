@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AugmentRow } from '../../src/augment/augment.js';
 import { readAugmentedRows } from '../../src/augment/variant-sidecar.js';
-import { projectRoot } from '../support/run-cli.js';
+import { hsaCli, projectRoot } from '../support/run-cli.js';
 import { hsa } from '../support/run-hsa.js';
 
 const harness = join(projectRoot, 'fixtures/livestream/harness.yaml');
@@ -124,11 +124,10 @@ describe('hsa augment rows by reference', () => {
     const whole = join(root, 'whole.jsonl');
     expect((await hsa(args(whole))).status).toBe(0);
     const crashed = join(root, 'crashed.jsonl');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), ...args(crashed)],
-      { cwd: projectRoot, stdio: 'ignore' },
-    );
+    const child = spawn(process.execPath, [hsaCli(), ...args(crashed)], {
+      cwd: projectRoot,
+      stdio: 'ignore',
+    });
     const exited = new Promise((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     const unitsDone = async () =>
       readFile(`${crashed}.checkpoint.json`, 'utf8').then(

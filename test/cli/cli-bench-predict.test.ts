@@ -16,18 +16,14 @@ import type { BenchRow } from '../../src/bench/schema.js';
 import { expectationsAsPredictions } from '../../src/bench/score.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import { startFakeOpenAIServer } from '../support/fake-openai-server.js';
-import { projectRoot, runCli } from '../support/run-cli.js';
+import { hsaCli, projectRoot, runCli } from '../support/run-cli.js';
 
 function runCliAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), ...args],
-      {
-        cwd: projectRoot,
-        env: { ...process.env, NO_COLOR: '1' },
-      },
-    );
+    const child = spawn(process.execPath, [hsaCli(), ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

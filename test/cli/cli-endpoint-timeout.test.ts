@@ -54,6 +54,29 @@ describe('--timeout against an endpoint that never answers', () => {
     );
   });
 
+  it('latency --timeout: every episode fails within it, with the reason (exit 2)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'hsa-latency-timeout-'));
+    const run = await hsa([
+      'latency',
+      '--scenario',
+      'livestream',
+      '--harness',
+      'fixtures/livestream/harness.yaml',
+      '--episodes',
+      '1',
+      '--endpoint',
+      url,
+      '--model',
+      'never',
+      '--timeout',
+      '1',
+      '--out',
+      folder,
+    ]);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/every episode failed: .*no response within 1000 ms/);
+  });
+
   it('--timeout has bounds and is stated in --help', async () => {
     const bad = await hsa([
       'sim',
@@ -78,5 +101,11 @@ describe('--timeout against an endpoint that never answers', () => {
     expect(text).toMatch(
       /--timeout <seconds> seconds one model call may take, every retry and wait included \(default 60; at most 3600\)/,
     );
+    const predict = (await hsa(['bench', 'predict', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(predict).toMatch(
+      /--timeout <seconds> seconds one model call may take, .*\(default 60; at most 3600\)/,
+    );
+    const latency = (await hsa(['latency', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(latency).toMatch(/--timeout <seconds> seconds one model call may take \(default 60; at most 3600/);
   });
 });

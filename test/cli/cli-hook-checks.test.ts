@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { airlineChecksModule, writeAirline } from '../support/airline.js';
 import { startFakeOpenAIServer } from '../support/fake-openai-server.js';
-import { projectRoot, runCli } from '../support/run-cli.js';
+import { hsaArgv, projectRoot, runCli } from '../support/run-cli.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'hsa-hook-checks-'));
 const airline = await writeAirline(dir);
@@ -25,14 +25,10 @@ function runCliAsync(
   until?: RegExp,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), ...args],
-      {
-        cwd: projectRoot,
-        env: { ...process.env, NO_COLOR: '1' },
-      },
-    );
+    const child = spawn(process.execPath, hsaArgv(args), {
+      cwd: projectRoot,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -181,7 +177,7 @@ describe('--hook-checks through every command', () => {
     // The option and the config key are the same registry.
     ok(runCli(['pipeline', 'run', config, ...checks, '--out', join(dir, 'pipeline-option')]));
     await writeFile(config, configText(true));
-    const piped = runCli(['pipeline', 'run', config]);
+    const piped = runCli(['pipeline', 'run', config], { typescript: true });
     ok(piped);
   }, 300_000);
 });

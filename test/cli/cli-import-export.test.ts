@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/harness/documents.js';
 import { loadSkillsFolder } from '../../src/harness/importers/index.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
-import { runCli } from '../support/run-cli.js';
+import { hsa } from '../support/run-hsa.js';
 
 let folder: string;
 beforeAll(() => {
@@ -15,7 +15,7 @@ beforeAll(() => {
 describe('hsa import / export', () => {
   it('imports a real MCP tools/list response into a harness that validates, and exports it back', async () => {
     const harnessFile = join(folder, 'fs.yaml');
-    const imported = runCli([
+    const imported = await hsa([
       'import',
       'mcp',
       'fixtures/importers/mcp-tools-list.json',
@@ -25,10 +25,10 @@ describe('hsa import / export', () => {
       'filesystem',
     ]);
     expect(imported.status).toBe(0);
-    expect(runCli(['validate', harnessFile]).status).toBe(0);
+    expect((await hsa(['validate', harnessFile])).status).toBe(0);
 
     const exportedFile = join(folder, 'fs.mcp.json');
-    expect(runCli(['export', 'mcp', harnessFile, '-o', exportedFile]).status).toBe(0);
+    expect((await hsa(['export', 'mcp', harnessFile, '-o', exportedFile])).status).toBe(0);
     const original = (await readDocument('fixtures/importers/mcp-tools-list.json')).value as {
       result: { tools: Array<{ name: string; description?: string; inputSchema: unknown }> };
     };
@@ -43,25 +43,26 @@ describe('hsa import / export', () => {
 
   it('imports a folder of SKILL.md files into a harness that validates, and exports the same skills', async () => {
     const harnessFile = join(folder, 'skills.json');
-    expect(runCli(['import', 'skills', 'fixtures/importers/skills', '-o', harnessFile]).status).toBe(0);
-    expect(runCli(['validate', harnessFile]).status).toBe(0);
+    expect((await hsa(['import', 'skills', 'fixtures/importers/skills', '-o', harnessFile])).status).toBe(0);
+    expect((await hsa(['validate', harnessFile])).status).toBe(0);
     const harness = await loadHarnessFile(harnessFile);
     expect(harness.skills.items).toEqual(await loadSkillsFolder('fixtures/importers/skills'));
 
     const out = join(folder, 'skills-out');
-    const exported = runCli(['export', 'skills', harnessFile, '-o', out]);
+    const exported = await hsa(['export', 'skills', harnessFile, '-o', out]);
     expect(exported.status).toBe(0);
     expect(readdirSync(out).sort()).toEqual(readdirSync('fixtures/importers/skills').sort());
     expect(await loadSkillsFolder(out)).toEqual(harness.skills.items);
   });
 
-  it('imports an OpenAI tools array and exports it back equivalently', () => {
+  it('imports an OpenAI tools array and exports it back equivalently', async () => {
     const harnessFile = join(folder, 'openai.yaml');
     expect(
-      runCli(['import', 'openai-tools', 'fixtures/importers/openai-tools.json', '-o', harnessFile]).status,
+      (await hsa(['import', 'openai-tools', 'fixtures/importers/openai-tools.json', '-o', harnessFile]))
+        .status,
     ).toBe(0);
-    expect(runCli(['validate', harnessFile]).status).toBe(0);
-    const exported = runCli(['export', 'openai-tools', harnessFile]);
+    expect((await hsa(['validate', harnessFile])).status).toBe(0);
+    const exported = await hsa(['export', 'openai-tools', harnessFile]);
     const original = JSON.parse(readFileSync('fixtures/importers/openai-tools.json', 'utf8')) as Array<{
       function: { name: string; parameters?: unknown };
     }>;
@@ -69,8 +70,8 @@ describe('hsa import / export', () => {
     expect(back.map((tool) => tool.function.name)).toEqual(original.map((tool) => tool.function.name));
   });
 
-  it('reports bad input with the JSON path and exit 1', () => {
-    const run = runCli(['import', 'mcp', 'fixtures/importers/openai-tools.json']);
+  it('reports bad input with the JSON path and exit 1', async () => {
+    const run = await hsa(['import', 'mcp', 'fixtures/importers/openai-tools.json']);
     expect(run.status).toBe(1);
     expect(run.stdout.trim()).toBe(
       'fixtures/importers/openai-tools.json:1 $: expected a tools/list result object, not array [invalid_type]',

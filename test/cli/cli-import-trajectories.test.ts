@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Trajectory } from '../../src/trajectory/schema.js';
-import { runCli } from '../support/run-cli.js';
+import { hsa } from '../support/run-hsa.js';
 
 const harness = 'fixtures/helpdesk/harness.yaml';
 const rawLogs = 'fixtures/helpdesk/raw-logs.jsonl';
@@ -61,9 +61,9 @@ const result = (id: string, content: unknown) => ({
 });
 
 describe('hsa import trajectories', () => {
-  it('turns the 20 raw helpdesk logs into trajectories that validate and equal their gold', () => {
+  it('turns the 20 raw helpdesk logs into trajectories that validate and equal their gold', async () => {
     const out = join(folder, 'imported.jsonl');
-    const run = runCli([
+    const run = await hsa([
       'import',
       'trajectories',
       '--harness',
@@ -78,7 +78,7 @@ describe('hsa import trajectories', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('read 20 log lines: 20 written + 0 rejected');
     expect(run.stdout).toMatch(/[1-9]\d* hook decisions marked/);
-    const validate = runCli(['validate', harness, '--trajectories', out]);
+    const validate = await hsa(['validate', harness, '--trajectories', out]);
     expect(validate.stdout).toContain('20 read, 20 valid, 0 invalid');
     expect(validate.status).toBe(0);
 
@@ -103,11 +103,11 @@ describe('hsa import trajectories', () => {
 
     // Same input, same bytes.
     const again = join(folder, 'imported-again.jsonl');
-    runCli(['import', 'trajectories', '--harness', harness, rawLogs, '-o', again, '--aliases', aliases]);
+    await hsa(['import', 'trajectories', '--harness', harness, rawLogs, '-o', again, '--aliases', aliases]);
     expect(readFileSync(again, 'utf8')).toBe(readFileSync(out, 'utf8'));
   });
 
-  it('rejects what it cannot reconcile, with line and reason, and the counts add up', () => {
+  it('rejects what it cannot reconcile, with line and reason, and the counts add up', async () => {
     const logs = readFileSync(rawLogs, 'utf8').trimEnd().split('\n');
     const planted = [
       // 21: a tool that the harness does not offer and no alias maps.
@@ -147,7 +147,7 @@ describe('hsa import trajectories', () => {
     writeFileSync(file, `${[...logs, ...planted].join('\n')}\n`);
     const out = join(folder, 'planted.jsonl');
     const rejects = join(folder, 'planted.rejects.jsonl');
-    const run = runCli([
+    const run = await hsa([
       'import',
       'trajectories',
       '--harness',
@@ -179,12 +179,12 @@ describe('hsa import trajectories', () => {
     expect(rows[2]!.message).toContain('"vpn-wizard"');
     expect(rows[3]!.message).toMatch(/invalid JSON at column \d+/);
     expect(jsonl(out)).toHaveLength(20);
-    expect(runCli(['validate', harness, '--trajectories', out]).status).toBe(0);
+    expect((await hsa(['validate', harness, '--trajectories', out])).status).toBe(0);
   });
 
-  it('without the alias map, legacy names are rejects that name the name', () => {
+  it('without the alias map, legacy names are rejects that name the name', async () => {
     const out = join(folder, 'no-aliases.jsonl');
-    const run = runCli(['import', 'trajectories', '--harness', harness, rawLogs, '-o', out]);
+    const run = await hsa(['import', 'trajectories', '--harness', harness, rawLogs, '-o', out]);
     expect(run.status).toBe(1);
     const rows = jsonl(join(folder, 'no-aliases.rejects.jsonl')) as Array<{
       reason: string;
@@ -204,8 +204,8 @@ describe('hsa import trajectories', () => {
     ).toBe(true);
   });
 
-  it('bad options are usage errors', () => {
-    const run = runCli([
+  it('bad options are usage errors', async () => {
+    const run = await hsa([
       'import',
       'trajectories',
       '--harness',

@@ -10,18 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../support/fake-openai-server.js';
-import { projectRoot } from '../support/run-cli.js';
+import { hsaCli, projectRoot } from '../support/run-cli.js';
 
 function runCliAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), ...args],
-      {
-        cwd: projectRoot,
-        env: { ...process.env, NO_COLOR: '1' },
-      },
-    );
+    const child = spawn(process.execPath, [hsaCli(), ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

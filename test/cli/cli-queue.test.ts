@@ -18,7 +18,7 @@ import {
   type RedisServer,
   startRedisServer,
 } from '../support/redis-server.js';
-import { projectRoot, runCli } from '../support/run-cli.js';
+import { hsaCli, projectRoot, runCli } from '../support/run-cli.js';
 import { hsa } from '../support/run-hsa.js';
 
 const missing = [
@@ -39,8 +39,12 @@ async function digest(dir: string): Promise<Record<string, string>> {
   return result;
 }
 
-function startHsa(args: string[]): { child: ChildProcess; exited: Promise<number | NodeJS.Signals> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), ...args], {
+function startHsa(args: string[]): {
+  child: ChildProcess;
+  exited: Promise<number | NodeJS.Signals>;
+  stderr: () => string;
+} {
+  const child = spawn(process.execPath, [hsaCli(), ...args], {
     cwd: projectRoot,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
@@ -55,7 +59,7 @@ function startHsa(args: string[]): { child: ChildProcess; exited: Promise<number
       resolve(signal ?? code ?? -1);
     }),
   );
-  return { child, exited };
+  return { child, exited, stderr: () => stderr };
 }
 
 /** A queue and its events for the test to watch, on clients it ends itself (BullMQ leaves them open). */
@@ -192,6 +196,66 @@ describe.skipIf(skip)('hsa pipeline run --queue with hsa worker (real redis-serv
     expect(await second.exited).toBe(0);
     expect(await digest(out)).toEqual(await digest(join(root, 'single')));
   }, 120_000);
+
+  it('two coordinators of one configuration into two folders, on one queue: each writes its own bytes', async () => {
+    // Job ids carry the output folder's identity: without it, the second coordinator's jobs were the
+    // first's, and the first one's merge removed them under the second (both failed).
+    workers.push(startHsa(['worker', '--queue', redis.url, '--quiet']));
+    const outs = [join(root, 'twin-a'), join(root, 'twin-b')];
+    const coordinators = outs.map((out) =>
+      startHsa(['pipeline', 'run', config, '--out', out, '--queue', redis.url]),
+    );
+    expect(await Promise.all(coordinators.map((coordinator) => coordinator.exited))).toEqual([0, 0]);
+    const expected = await digest(join(root, 'single'));
+    for (const out of outs) expect(await digest(out)).toEqual(expected);
+  }, 180_000);
+
+  it('Redis down during a run: the coordinator and a worker each log the outage once, then its end', async () => {
+    const own = await startRedisServer();
+    const watched = await watch(own.url);
+    const coordinator = startHsa([
+      'pipeline',
+      'run',
+      config,
+      '--out',
+      join(root, 'outage'),
+      '--queue',
+      own.url,
+    ]);
+    while ((await watched.queue.getWaitingCount()) === 0) await sleep(50);
+    await watched.close();
+    // On a queue of its own: it watches the same Redis, and takes none of the coordinator's jobs.
+    const worker = startHsa(['worker', '--queue', own.url, '--queue-name', 'hsa-outage']);
+    while (!worker.stderr().includes('waiting for jobs')) await sleep(50);
+    await own.stop();
+    const down = (text: string) => text.includes('is unreachable');
+    while (!down(coordinator.stderr()) || !down(worker.stderr())) await sleep(50);
+    // Several reconnection attempts (ioredis waits 50 ms, 100 ms, … up to 2 s between them).
+    await sleep(3000);
+    const restarted = await startRedisServer({ port: own.port });
+    const up = (text: string) => text.includes('is back after');
+    while (!up(coordinator.stderr()) || !up(worker.stderr())) await sleep(50);
+    coordinator.child.kill('SIGTERM');
+    worker.child.kill('SIGTERM');
+    await Promise.all([coordinator.exited, worker.exited]);
+    await restarted.stop();
+    for (const [who, text] of [
+      ['coordinator', coordinator.stderr()],
+      ['worker', worker.stderr()],
+    ] as const) {
+      const lines = text.split('\n').filter((line) => /redis|ECONNREFUSED/i.test(line));
+      expect(lines, who).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `Redis at redis://127\\.0\\.0\\.1:${own.port} is unreachable \\(.*ECONNREFUSED.*\\); reconnecting$`,
+          ),
+        ),
+        expect.stringMatching(
+          new RegExp(`Redis at redis://127\\.0\\.0\\.1:${own.port} is back after [\\d.]+ s$`),
+        ),
+      ]);
+    }
+  }, 180_000);
 
   it('a job of another run hash fails at once, with the reason', async () => {
     const watched = await watch(redis.url);

@@ -18,19 +18,22 @@ const reports = async (file: string) =>
 
 const replay = (name: string, ...extra: string[]) => {
   const out = join(dir, `${name}.jsonl`);
-  const run = runCli([
-    'sim',
-    'run',
-    '--scenario',
-    'replay',
-    '--harness',
-    harness,
-    '--trajectories',
-    trajectories,
-    '--out',
-    out,
-    ...extra,
-  ]);
+  const run = runCli(
+    [
+      'sim',
+      'run',
+      '--scenario',
+      'replay',
+      '--harness',
+      harness,
+      '--trajectories',
+      trajectories,
+      '--out',
+      out,
+      ...extra,
+    ],
+    { typescript: extra.includes('--backends') },
+  ); // a backends file here names a TypeScript module
   return { run, out, report: join(dir, `${name}.rewards.jsonl`) };
 };
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;

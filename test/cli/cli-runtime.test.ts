@@ -4,7 +4,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot, runCli } from '../support/run-cli.js';
+import { hsaCli, projectRoot, runCli } from '../support/run-cli.js';
 
 const harness = join(projectRoot, 'fixtures/livestream/harness.yaml');
 const lines = async (file: string) =>
@@ -148,19 +148,7 @@ describe('hsa env serve', () => {
   it('listens on 127.0.0.1, answers /health and /reset, and stops on SIGINT', async () => {
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(projectRoot, 'src/cli/main.ts'),
-        'env',
-        'serve',
-        '--scenario',
-        'livestream',
-        '--harness',
-        harness,
-        '--port',
-        '0',
-      ],
+      [hsaCli(), 'env', 'serve', '--scenario', 'livestream', '--harness', harness, '--port', '0'],
       { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';

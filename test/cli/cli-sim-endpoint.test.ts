@@ -12,18 +12,14 @@ import { planEpisodes } from '../../src/scenarios/livestream/plan.js';
 import { runOracleEpisode } from '../../src/scenarios/livestream/run-episode.js';
 import type { AssistantMessage, Message } from '../../src/trajectory/schema.js';
 import { startFakeOpenAIServer } from '../support/fake-openai-server.js';
-import { projectRoot } from '../support/run-cli.js';
+import { hsaCli, projectRoot } from '../support/run-cli.js';
 
 function runCliAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), ...args],
-      {
-        cwd: projectRoot,
-        env: { ...process.env, NO_COLOR: '1' },
-      },
-    );
+    const child = spawn(process.execPath, [hsaCli(), ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

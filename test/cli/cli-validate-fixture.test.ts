@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../../src/trajectory/schema.js';
-import { runCli } from '../support/run-cli.js';
+import { hsa } from '../support/run-hsa.js';
 
 const harnessFile = 'fixtures/livestream/harness.yaml';
 const trajectoriesFile = 'fixtures/livestream/trajectories.jsonl';
 
 describe('hsa validate on the fixture', () => {
-  it('exits 0 and reports the counts', () => {
-    const run = runCli(['validate', harnessFile, '--trajectories', trajectoriesFile]);
+  it('exits 0 and reports the counts', async () => {
+    const run = await hsa(['validate', harnessFile, '--trajectories', trajectoriesFile]);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const lines = run.stdout.trim().split('\n');
@@ -23,7 +23,7 @@ describe('hsa validate on the fixture', () => {
     );
   });
 
-  it('names three planted faults with their line and JSON path, and exits 1', () => {
+  it('names three planted faults with their line and JSON path, and exits 1', async () => {
     const lines = readFileSync(trajectoriesFile, 'utf8').trimEnd().split('\n');
     const edit = (index: number, change: (trajectory: Trajectory) => string) => {
       const trajectory = JSON.parse(lines[index] as string) as Trajectory;
@@ -65,7 +65,7 @@ describe('hsa validate on the fixture', () => {
     const broken = join(folder, 'trajectories.jsonl');
     writeFileSync(broken, `${lines.join('\n')}\n`);
 
-    const run = runCli(['validate', harnessFile, '--trajectories', broken]);
+    const run = await hsa(['validate', harnessFile, '--trajectories', broken]);
     expect(run.status).toBe(1);
     const out = run.stdout;
     expect(out).toContain(

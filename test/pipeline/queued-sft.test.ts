@@ -91,6 +91,28 @@ describe('the queued SFT stage (in-memory queue)', () => {
     expect(unitJobId(job.runHash, 3)).toBe(`${'a'.repeat(64)}-3`);
   });
 
+  it('the same unit of the same run for two output folders is two jobs, each with its own result', async () => {
+    const queue = createMemoryJobQueue({
+      process: async (job) => ({ unit: job.unit, firstOfTask: job.folder === '0123456789abcdef' }),
+    });
+    const job = { version: 1 as const, runHash: `sha256:${'a'.repeat(64)}`, unit: 3, config: {} };
+    await queue.add([
+      { ...job, folder: '0123456789abcdef' },
+      { ...job, folder: 'fedcba9876543210' },
+    ]);
+    expect(queue.accepted).toBe(2);
+    expect(await queue.result(job.runHash, 3, { folder: '0123456789abcdef' })).toEqual({
+      unit: 3,
+      firstOfTask: true,
+    });
+    await queue.forget?.(job.runHash, [3], { folder: '0123456789abcdef' });
+    expect(await queue.result(job.runHash, 3, { folder: 'fedcba9876543210' })).toEqual({
+      unit: 3,
+      firstOfTask: false,
+    });
+    expect(unitJobId(job.runHash, 3, '0123456789abcdef')).toBe(`${'a'.repeat(64)}-0123456789abcdef-3`);
+  });
+
   it('a worker whose files give another run hash fails the job and names both hashes', async () => {
     const root = await mkdtemp(join(tmpdir(), 'hsa-queued-hash-'));
     const registry = await builtinRegistry();

@@ -6,7 +6,7 @@ import { appendFile, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot, runCli } from '../support/run-cli.js';
+import { hsaCli, projectRoot, runCli } from '../support/run-cli.js';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -56,18 +56,14 @@ describe('pipeline resume', () => {
       ].join('\n'),
     );
     const whole = join(root, 'whole');
-    const first = runCli(['pipeline', 'run', config, '--out', whole], { timeout: 180_000 });
+    const first = runCli(['pipeline', 'run', config, '--out', whole], { timeout: 420_000 });
     expect(first.status, first.stderr).toBe(0);
 
     const crashed = join(root, 'crashed');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(projectRoot, 'src/cli/main.ts'), 'pipeline', 'run', config, '--out', crashed],
-      {
-        cwd: projectRoot,
-        stdio: 'ignore',
-      },
-    );
+    const child = spawn(process.execPath, [hsaCli(), 'pipeline', 'run', config, '--out', crashed], {
+      cwd: projectRoot,
+      stdio: 'ignore',
+    });
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       child.on('exit', (_code, signal) => resolve(signal)),
     );
@@ -78,11 +74,16 @@ describe('pipeline resume', () => {
     const units = await unitsDone(crashed);
     expect(units, 'the run finished before the kill').toBeLessThan(400);
     await expect(stat(join(crashed, 'manifest.json'))).rejects.toThrow();
+    // The killed run's lock stays behind, naming a process that is gone: the resume takes it over.
+    expect(JSON.parse(await readFile(join(crashed, 'run.lock'), 'utf8')).pid).toBe(child.pid);
     // A kill between a unit's append and its checkpoint leaves lines no checkpoint counts: emulate it.
     await appendFile(join(crashed, 'examples.jsonl'), '{"id":"torn/0","messages":[{"role":"sys');
 
-    const resumed = runCli(['pipeline', 'run', config, '--out', crashed, '--resume'], { timeout: 180_000 });
+    const resumed = runCli(['pipeline', 'run', config, '--out', crashed, '--resume'], { timeout: 420_000 });
     expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(
+      new RegExp(`run\\.lock: taking over the lock of a run that is gone \\(pid ${child.pid} on `),
+    );
     const expected = await digest(whole);
     expect(Object.keys(expected)).toContain('exports/verl/train.parquet');
     expect(await digest(crashed)).toEqual(expected);
@@ -96,5 +97,5 @@ describe('pipeline resume', () => {
     expect(manifest.counts.units).toBe(400);
     expect(manifest.counts.examples + manifest.counts.rejected).toBe(400);
     expect(ids.length).toBe(manifest.counts.examples);
-  }, 240_000);
+  }, 900_000);
 });

@@ -39,14 +39,15 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts redis-server and resolves once it accepts connections.
+ * Starts redis-server (on `port`, e.g. to restart a stopped one, or a free port) and resolves once it
+ * accepts connections.
  *
  * @example
  * const redis = await startRedisServer(); … await redis.stop();
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: { port?: number } = {}): Promise<RedisServer> {
   const dir = await mkdtemp(join(tmpdir(), 'hsa-redis-'));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],

@@ -1,6 +1,8 @@
-// Runs the `hsa` CLI from source in a child process, as a user would, and captures what it prints.
+// Runs the `hsa` CLI in a child process, as a user would, and captures what it prints. The CLI is the build
+// of this test run (test/support/build-cli.ts builds it from the current source once per run).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -10,11 +12,27 @@ export interface CliRun {
   stderr: string;
 }
 
+/** The `hsa` entry point built for this test run: `spawn(process.execPath, [hsaCli(), ...args])`. */
+export function hsaCli(): string {
+  return inject('hsaCli');
+}
+
+const typescriptPath = /\.[cm]?ts$/;
+
+/**
+ * Node's arguments that run the built `hsa` with `args`. A TypeScript module among them (`--scenario x.ts`,
+ * `--hook-checks x.ts`), or `typescript: true` where a configuration names one, loads through tsx, as a
+ * TypeScript user runs `hsa`; the CLI itself is the build either way.
+ */
+export function hsaArgv(args: string[], typescript = args.some((arg) => typescriptPath.test(arg))): string[] {
+  return [...(typescript ? ['--import', 'tsx'] : []), hsaCli(), ...args];
+}
+
 export function runCli(
   args: string[],
-  options: { cwd?: string; input?: string; timeout?: number } = {},
+  options: { cwd?: string; input?: string; timeout?: number; typescript?: boolean } = {},
 ): CliRun {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', `${root}src/cli/main.ts`, ...args], {
+  const result = spawnSync(process.execPath, hsaArgv(args, options.typescript), {
     cwd: options.cwd ?? root,
     encoding: 'utf8',
     input: options.input,

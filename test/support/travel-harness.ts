@@ -199,9 +199,11 @@ export const result = (id: string, content: unknown): Message => ({
   content: typeof content === 'string' ? content : JSON.stringify(content),
 });
 
-/** A valid baggage trajectory: load a reply skill, call a tool, reply with grounded numbers. */
-export function baggageTrajectory(): Trajectory {
-  const harness = travelHarness();
+/**
+ * A valid baggage trajectory: load a reply skill, call a tool, reply with grounded numbers; under the travel
+ * harness or a harness that extends it (its prompt and tools as offered).
+ */
+export function baggageTrajectory(harness = travelHarness()): Trajectory {
   const baggage = harness.skills.items.find((skill) => skill.id === 'baggage')!;
   return {
     id: 'bag-1',

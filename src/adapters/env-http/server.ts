@@ -5,6 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { findJsonSyntaxError, lineAndColumn } from '../../harness/json-syntax.js';
 import { EnvError } from '../../runtime/env/env-error.js';
 import { checkStepArguments, parseRequest, StepRequestSchema } from '../../runtime/env/schemas.js';
 import type { EnvService } from '../../runtime/env/service.js';
@@ -114,13 +115,30 @@ function isJson(header: string | undefined): boolean {
   return typeof header === 'string' && /^application\/json\s*(;|$)/i.test(header.trim());
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body as JSON, read as harness files are: invalid UTF-8 and a repeated key (which JSON.parse would
+ * settle silently, the last one winning) are refused with where they are.
+ */
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
+  let text: string;
   try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch (error) {
-    throw new EnvError(400, 'invalid_request', `request body is not valid JSON: ${(error as Error).message}`);
+    text = utf8.decode(raw);
+  } catch {
+    throw new EnvError(400, 'invalid_request', 'request body is not valid UTF-8');
   }
+  const syntax = findJsonSyntaxError(text);
+  if (syntax) {
+    const { line, column } = lineAndColumn(text, syntax.offset);
+    throw new EnvError(
+      400,
+      'invalid_request',
+      `request body is not valid JSON: ${syntax.message} at line ${line}, column ${column}`,
+    );
+  }
+  return JSON.parse(text);
 }
 
 function errorResponse(error: unknown): { status: number; body: unknown } {
@@ -189,7 +207,10 @@ export async function startEnvServer(
           `${path} takes "Content-Type: application/json", not ${request.headers['content-type'] ? JSON.stringify(request.headers['content-type']) : 'none'}`,
         );
       const body = route.method === 'POST' ? parseJson(await readBody(request, limit)) : undefined;
-      send(response, 200, await route.run(service, body), headers);
+      const result = await route.run(service, body);
+      // A health check that fails is a 503, so that a probe or load balancer sees it without reading JSON.
+      const unhealthy = path === '/health' && (result as { status?: unknown }).status !== 'ok';
+      send(response, unhealthy ? 503 : 200, result, headers);
     } catch (error) {
       const { status, body } = errorResponse(error);
       // After a 413 the rest of the body is unread: close the connection rather than read it.

@@ -24,6 +24,7 @@ export interface MeasureLatencyOptions extends Pick<LatencyReplayOptions, 'maxSt
   durationMs?: number;
   deadlineMs?: number;
   request?: Omit<ChatRequest, 'messages' | 'tools' | 'model'>;
+  /** How long one model call may take, in ms (default: the client's 60 s); calls are not retried. */
   timeoutMs?: number;
   fetch?: typeof globalThis.fetch;
   onEpisode?: (done: number) => void;
@@ -86,7 +87,8 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
     maxRetries: 0,
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    // One attempt per call: its timeout is the call's deadline too (which would otherwise cap it at 60 s).
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs, deadlineMs: options.timeoutMs } : {}),
   });
   const before = await scrape(client);
   const report = await replayLatency({

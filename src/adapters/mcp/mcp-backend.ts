@@ -34,6 +34,11 @@ export interface McpBackendOptions {
    * call) could then lose an update, and the same episodes would not leave the same state on every run.
    */
   serial?: boolean;
+  /**
+   * Times a server whose connection ended (it crashed, was killed, closed stdout) is started again, for the
+   * next episode (default 3). With none left, `health()` says why the backend cannot serve.
+   */
+  maxRestarts?: number;
 }
 
 /** A backend factory holding one MCP connection. */
@@ -46,6 +51,8 @@ export interface McpBackendFactory extends ToolBackendFactory {
   readonly tools: readonly string[];
   /** The child process id of a stdio server while it runs. */
   readonly pid: number | null;
+  /** Why the server cannot serve (its connection ended and no restart is left); undefined while it can. */
+  health(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -72,6 +79,10 @@ export function createMcpBackend(
   let listed: McpTool[] = [];
   let stderr = '';
   let closed = false;
+  /** Why the current connection ended, once it has; calls of the episode that saw it get this reason. */
+  let lost: string | undefined;
+  let restarts = 0;
+  const maxRestarts = options.maxRestarts ?? 3;
   const requestOptions = options.requestTimeoutMs !== undefined ? { timeout: options.requestTimeoutMs } : {};
 
   const open = async () => {
@@ -93,7 +104,16 @@ export function createMcpBackend(
       });
       transport = stdio;
     }
-    client = new Client({ name: options.clientName ?? 'harness-augment', version: '1' });
+    const own = new Client({ name: options.clientName ?? 'harness-augment', version: '1' });
+    client = own;
+    // The SDK then answers every call "Not connected"; say instead what happened, and restart next episode.
+    own.onclose = () => {
+      if (closed || client !== own || lost !== undefined) return;
+      const detail = stderr.trim()
+        ? ` (server said: ${stderr.trim().split('\n').slice(-3).join(' | ')})`
+        : '';
+      lost = `the MCP server ${where(server)} ended its connection${detail}`;
+    };
     try {
       await client.connect(transport, requestOptions);
       const tools: McpTool[] = [];
@@ -105,8 +125,8 @@ export function createMcpBackend(
       } while (cursor);
       listed = tools;
     } catch (error) {
-      await client.close().catch(() => {});
-      client = undefined;
+      await own.close().catch(() => {});
+      if (client === own) client = undefined;
       const detail = stderr.trim()
         ? ` (server said: ${stderr.trim().split('\n').slice(-3).join(' | ')})`
         : '';
@@ -136,7 +156,14 @@ export function createMcpBackend(
   const backend: ToolBackend = {
     call: (request, context) =>
       inTurn(async () => {
-        await connect();
+        if (lost !== undefined)
+          return toolError('tool_error', `${lost}; it is restarted for the next episode`);
+        try {
+          await connect();
+        } catch (error) {
+          lost = (error as Error).message;
+          return toolError('tool_error', lost);
+        }
         try {
           const result = await client!.callTool(
             { name: request.name, arguments: request.arguments },
@@ -149,15 +176,33 @@ export function createMcpBackend(
           return toToolOutcome(result as McpCallResult);
         } catch (error) {
           if (context.signal.aborted) return toolError('timeout', `"${request.name}" did not answer in time`);
+          if (lost !== undefined)
+            return toolError('tool_error', `${lost}; it is restarted for the next episode`);
           return toolError('tool_error', (error as Error).message);
         }
       }),
   };
 
-  const factory = () => backend;
+  /** A new episode after the connection ended starts the server again, while restarts remain. */
+  const factory = () => {
+    if (lost !== undefined && !closed && restarts < maxRestarts) {
+      restarts++;
+      lost = undefined;
+      const old = client;
+      client = undefined;
+      connecting = undefined;
+      void old?.close().catch(() => {});
+    }
+    return backend;
+  };
+  const health = () =>
+    lost !== undefined
+      ? `${lost}; ${restarts === 0 ? 'no restart is allowed' : `restarted ${restarts} time(s), no restart left`}`
+      : undefined;
   // Getters, not values: Object.assign would copy what they read before the server is connected.
   return Object.defineProperties(factory, {
     connect: { value: connect },
+    health: { value: () => (restarts < maxRestarts ? undefined : health()) },
     listed: { get: () => listed },
     tools: { get: () => listed.map((tool) => tool.name).sort() },
     pid: { get: () => (transport instanceof StdioClientTransport ? transport.pid : null) },

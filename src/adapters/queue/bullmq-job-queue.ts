@@ -1,5 +1,5 @@
-// The pipeline's job queue on BullMQ: a run's units become jobs whose ids come from the run hash and the
-// unit index (adding them again adds nothing), with BullMQ's own attempts and exponential backoff; results
+// The pipeline's job queue on BullMQ: a run's units become jobs whose ids come from the run hash, the
+// coordinator's output folder and the unit index (adding them again adds nothing), with BullMQ's own attempts and exponential backoff; results
 // are the jobs' return values, awaited through QueueEvents, which also carry the progress.
 
 import type { Job as BullJob } from 'bullmq';
@@ -7,7 +7,14 @@ import type { JobQueueV1, UnitJob } from '../../pipeline/job-queue.js';
 import { unitJobId } from '../../pipeline/job-queue.js';
 import { loadBullmq } from './load-bullmq.js';
 import { defaultQueueName } from './queue-name.js';
-import { describeRedisUrl, endRedisClient, probeRedis, redisClient } from './redis-connection.js';
+import {
+  describeRedisUrl,
+  endRedisClient,
+  probeRedis,
+  type RedisOutageEvent,
+  redisClient,
+  watchRedisOutages,
+} from './redis-connection.js';
 
 /** The BullMQ job name of an SFT unit. */
 export const unitJobName = 'sft-unit';
@@ -25,6 +32,8 @@ export interface BullJobQueueOptions {
   connectTimeoutMs?: number;
   /** Called when a worker finishes a job of this queue (QueueEvents `completed`), for progress. */
   onCompleted?: (jobId: string) => void;
+  /** Told once when Redis becomes unreachable during the run, and once when it is back. */
+  onRedisOutage?: (event: RedisOutageEvent) => void;
 }
 
 /**
@@ -39,8 +48,9 @@ export async function createBullJobQueue(options: BullJobQueueOptions): Promise<
   const { Job, Queue, QueueEvents } = await loadBullmq();
   await probeRedis(options.url, options.connectTimeoutMs ? { timeoutMs: options.connectTimeoutMs } : {});
   const name = options.name ?? defaultQueueName;
-  const queueClient = await redisClient(options.url);
-  const eventsClient = await redisClient(options.url);
+  const outage = watchRedisOutages(options.url, options.onRedisOutage ?? (() => {}));
+  const queueClient = await redisClient(options.url, { outage });
+  const eventsClient = await redisClient(options.url, { outage });
   const queue = new Queue(name, {
     connection: queueClient as never,
     defaultJobOptions: {
@@ -68,24 +78,26 @@ export async function createBullJobQueue(options: BullJobQueueOptions): Promise<
         jobs.map((data) => ({
           name: unitJobName,
           data,
-          opts: { jobId: unitJobId(data.runHash, data.unit) },
+          opts: { jobId: unitJobId(data.runHash, data.unit, data.folder) },
         })),
       );
       // A job of this run that failed for good in an earlier try of the run gets its attempts again.
-      const ids = new Set(jobs.map((data) => unitJobId(data.runHash, data.unit)));
+      const ids = new Set(jobs.map((data) => unitJobId(data.runHash, data.unit, data.folder)));
       for (const job of await queue.getFailed())
         if (job.id && ids.has(job.id)) await (job as BullJob).retry('failed');
     },
-    async result(runHash, unit) {
-      const id = unitJobId(runHash, unit);
+    async result(runHash, unit, resultOptions = {}) {
+      const id = unitJobId(runHash, unit, resultOptions.folder);
       const job = await Job.fromId(queue, id);
       if (!job) throw new Error(`job ${id} is not in queue ${name} (removed while the run waited for it?)`);
       return job.waitUntilFinished(events);
     },
-    async forget(runHash, units) {
+    async forget(runHash, units, forgetOptions = {}) {
       for (let start = 0; start < units.length; start += 100)
         await Promise.all(
-          units.slice(start, start + 100).map((unit) => queue.remove(unitJobId(runHash, unit))),
+          units
+            .slice(start, start + 100)
+            .map((unit) => queue.remove(unitJobId(runHash, unit, forgetOptions.folder))),
         );
     },
     async close() {

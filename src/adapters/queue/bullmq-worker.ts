@@ -8,7 +8,13 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import type { UnitJobProcessor } from '../../pipeline/job-queue.js';
 import { loadBullmq } from './load-bullmq.js';
 import { defaultQueueName } from './queue-name.js';
-import { endRedisClient, probeRedis, redisClient } from './redis-connection.js';
+import {
+  endRedisClient,
+  probeRedis,
+  type RedisOutageEvent,
+  redisClient,
+  watchRedisOutages,
+} from './redis-connection.js';
 
 export interface BullUnitWorkerOptions {
   url: string;
@@ -26,6 +32,8 @@ export interface BullUnitWorkerOptions {
   process: UnitJobProcessor;
   /** Told of each finished or failed job, for a log line. */
   onJob?: (event: { id: string; state: 'completed' | 'failed'; reason?: string }) => void;
+  /** Told once when Redis becomes unreachable, and once when it is back. */
+  onRedisOutage?: (event: RedisOutageEvent) => void;
 }
 
 export interface BullUnitWorker {
@@ -50,7 +58,8 @@ export async function startBullUnitWorker(options: BullUnitWorkerOptions): Promi
   const { UnrecoverableError, Worker } = await loadBullmq();
   await probeRedis(options.url, options.connectTimeoutMs ? { timeoutMs: options.connectTimeoutMs } : {});
   const name = `${hostname()}:${process.pid}`;
-  const client = await redisClient(options.url, { name });
+  const outage = watchRedisOutages(options.url, options.onRedisOutage ?? (() => {}));
+  const client = await redisClient(options.url, { name, outage });
   const worker = new Worker(
     options.name ?? defaultQueueName,
     async (job) => {

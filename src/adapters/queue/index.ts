@@ -2,4 +2,9 @@
 export { type BullJobQueueOptions, createBullJobQueue } from './bullmq-job-queue.js';
 export { type BullUnitWorker, type BullUnitWorkerOptions, startBullUnitWorker } from './bullmq-worker.js';
 export { defaultQueueName } from './queue-name.js';
-export { checkRedisUrl, probeRedis } from './redis-connection.js';
+export {
+  checkRedisUrl,
+  describeRedisOutage,
+  probeRedis,
+  type RedisOutageEvent,
+} from './redis-connection.js';

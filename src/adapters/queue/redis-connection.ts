@@ -10,6 +10,7 @@ export interface RedisClient {
   quit(): Promise<unknown>;
   disconnect(): void;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
 }
 
 type RedisConstructor = new (url: string, options: Record<string, unknown>) => RedisClient;
@@ -132,10 +133,67 @@ export async function endRedisClient(client: RedisClient): Promise<void> {
  * @example
  * const queue = new Queue('hsa-sft', { connection: await redisClient(url) as never });
  */
-export async function redisClient(url: string, options: { name?: string } = {}): Promise<RedisClient> {
+export async function redisClient(
+  url: string,
+  options: { name?: string; outage?: RedisOutageWatch } = {},
+): Promise<RedisClient> {
   const Redis = await loadRedis();
-  return new Redis(checkRedisUrl(url), {
+  const client = new Redis(checkRedisUrl(url), {
     maxRetriesPerRequest: null,
     ...(options.name ? { connectionName: options.name } : {}),
   });
+  // A listener, so that ioredis does not print "Unhandled error event" at every reconnection attempt.
+  if (options.outage) options.outage.watch(client);
+  else client.on('error', () => {});
+  return client;
+}
+
+/** The start or the end of a Redis outage, as a process's clients saw it. */
+export type RedisOutageEvent =
+  | { state: 'down'; url: string; reason: string }
+  | { state: 'up'; url: string; downMs: number };
+
+/** Watches clients of one URL and reports an outage once when it starts (a client's first error) and once when it ends (every client ready again). */
+export interface RedisOutageWatch {
+  watch(client: RedisClient): void;
+}
+
+/**
+ * Reports each outage of a Redis server once, then its end, however many clients and reconnection attempts
+ * it spans.
+ *
+ * @example
+ * const outage = watchRedisOutages(url, (event) => console.error(describeRedisOutage(event)));
+ * const client = await redisClient(url, { outage });
+ */
+export function watchRedisOutages(url: string, report: (event: RedisOutageEvent) => void): RedisOutageWatch {
+  const down = new Set<RedisClient>();
+  let since = 0;
+  return {
+    watch(client) {
+      client.on('error', (error) => {
+        if (down.has(client)) return;
+        down.add(client);
+        if (down.size > 1) return;
+        since = Date.now();
+        report({ state: 'down', url: describeRedisUrl(url), reason: error.message || String(error) });
+      });
+      client.on('ready', () => {
+        if (!down.delete(client) || down.size > 0) return;
+        report({ state: 'up', url: describeRedisUrl(url), downMs: Date.now() - since });
+      });
+    },
+  };
+}
+
+/**
+ * One log line for an outage event.
+ *
+ * @example
+ * describeRedisOutage({ state: 'up', url: 'redis://127.0.0.1:6379', downMs: 4200 }) // 'Redis at redis://127.0.0.1:6379 is back after 4.2 s'
+ */
+export function describeRedisOutage(event: RedisOutageEvent): string {
+  return event.state === 'down'
+    ? `Redis at ${event.url} is unreachable (${event.reason}); reconnecting`
+    : `Redis at ${event.url} is back after ${(event.downMs / 1000).toFixed(1)} s`;
 }

@@ -5,6 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Template } from '@huggingface/jinja';
+import { readInputLines } from '../../harness/input-file.js';
 import { HarnessAugmentError, truncateText } from '../../harness/issues.js';
 import { renderBounded } from './bounded-template.js';
 
@@ -214,20 +215,28 @@ export async function checkExports(
   const results: ExportCheckResult[] = [];
   for (const { format, name, file } of formats) {
     const reader = readers[format] as (typeof readers)[string];
-    const lines = (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim() !== '');
     const structure = tally(format, name, 'structure');
-    const conversations: Array<Conversation | undefined> = lines.map((line) => {
+    const conversations: Array<Conversation | undefined> = [];
+    // Read as every JSONL input is: a line that is not UTF-8 (or too long) fails with its number.
+    for await (const entry of readInputLines(file)) {
+      if ('issue' in entry) {
+        structure.fail(`line ${entry.line}: ${entry.issue.message}`);
+        conversations.push(undefined);
+        continue;
+      }
+      const line = entry.text;
+      if (line.trim() === '') continue;
       try {
         const conversation = reader.read(JSON.parse(line));
         const problem = alternationProblem(conversation.messages);
         if (problem) throw new Error(problem);
         structure.pass();
-        return conversation;
+        conversations.push(conversation);
       } catch (error) {
         structure.fail((error as Error).message);
-        return undefined;
+        conversations.push(undefined);
       }
-    });
+    }
     results.push(structure.result());
     // OpenAI renders its own template server-side; rendering its rows through a local one means nothing.
     if (format === 'openai') continue;

@@ -1,13 +1,14 @@
 // `hsa bench predict`: answers every bench row with a model behind an OpenAI-compatible endpoint (vLLM,
 // SGLang, a hosted API) through `answerBenchRow`, and writes the predictions JSONL that `hsa bench score`
-// reads. Rows are answered concurrently and written in order, atomically.
+// reads. Rows are answered concurrently and written in order, atomically; a row whose endpoint failed for
+// good is a reject with the reason (the other rows are kept, the run exits 1).
 import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
 import { answerBenchRow } from '../../bench/answer-row.js';
-import { jsonLine } from '../../harness/json-lines.js';
 import { mapOrdered } from '../../runtime/map-ordered.js';
-import { boundedNumber, endpointTimeout, nonNegativeInteger, openAtomicLines } from '../io.js';
-import { outOption, printResult } from '../output.js';
+import { endpointFailures } from '../endpoint-failures.js';
+import { boundedNumber, endpointTimeout, finishCommand, nonNegativeInteger, openRowOutputs } from '../io.js';
+import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { sidecarOptionText } from '../rows.js';
 import { readBenchRows } from './bench-score.js';
@@ -23,6 +24,7 @@ interface BenchPredictOptions {
   maxSteps: string;
   concurrency: string;
   out: string;
+  rejects?: string;
   sidecar?: string[];
 }
 
@@ -44,6 +46,10 @@ export function registerBenchPredict(bench: Command): void {
     .option('--concurrency <n>', 'rows answered at once', '4')
     .option('--sidecar <files...>', sidecarOptionText)
     .addOption(outOption('file', 'predictions JSONL', { required: true }))
+    .option(
+      '--rejects <file>',
+      'rows whose endpoint failed for good, with the reason (default <out without .jsonl>.rejects.jsonl, written when one did; the run goes on and exits 1)',
+    )
     .action(async (options: BenchPredictOptions) => {
       const started = Date.now();
       const rows = await readBenchRows(options.bench, options.sidecar);
@@ -64,26 +70,49 @@ export function registerBenchPredict(bench: Command): void {
       };
       const maxSteps = nonNegativeInteger('--max-steps', options.maxSteps);
       const concurrency = Math.max(1, nonNegativeInteger('--concurrency', options.concurrency));
-      const out = await openAtomicLines(options.out);
+      const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
+      await prepareOutputFiles({ '--out': options.out, '--rejects': rejectsFile });
+      const outputs = await openRowOutputs(options.out, rejectsFile);
+      const failures = endpointFailures('row');
       const progress = createProgress('bench predict', { total: rows.length, unit: 'rows' });
       let done = 0;
+      let predicted = 0;
       try {
-        for await (const prediction of mapOrdered(rows, concurrency, (row) =>
-          answerBenchRow(row, model, { request, maxSteps }),
+        for await (const answered of mapOrdered(rows, concurrency, (row) =>
+          answerBenchRow(row, model, { request, maxSteps }).then(
+            (prediction) => ({ prediction }),
+            (error: unknown) => ({ id: row.id, error }),
+          ),
         )) {
-          await out.write(jsonLine(prediction));
+          if ('error' in answered) {
+            const reject = failures.reject(answered.id, answered.error);
+            if (!reject) throw answered.error;
+            outputs.reject(reject);
+          } else {
+            await outputs.row(answered.prediction);
+            predicted++;
+          }
           progress.update(++done);
         }
       } catch (error) {
         progress.done();
-        await out.abort();
+        await outputs.abort();
         throw error;
       }
       progress.done();
-      await out.commit();
-      printResult({ out: options.out, rows: done, model: options.model, endpoint: options.endpoint }, [
-        `predicted ${done} rows with ${options.model} at ${options.endpoint}`,
-        `out: ${options.out}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
-      ]);
+      await outputs.finish(options.rejects !== undefined);
+      const kept = failures.count > 0 || options.rejects !== undefined;
+      printResult(
+        {
+          out: options.out,
+          rows: predicted,
+          failed: failures.count,
+          ...(kept ? { rejects: rejectsFile } : {}),
+          model: options.model,
+          endpoint: options.endpoint,
+        },
+        `predicted ${predicted} rows with ${options.model} at ${options.endpoint}${failures.count > 0 ? `; ${failures.count} failed (endpoint)` : ''}\nout: ${options.out}${kept ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+      );
+      finishCommand({ invalid: failures.count });
     });
 }

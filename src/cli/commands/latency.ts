@@ -6,7 +6,7 @@ import { measureLatency } from '../../adapters/inference/measure-latency.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { renderLatencyHtml, renderLatencyMarkdown } from '../../runtime/latency-report.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
-import { boundedNumber, nonNegativeInteger, optionBounds, writeFileAtomic } from '../io.js';
+import { boundedNumber, endpointTimeout, nonNegativeInteger, optionBounds, writeFileAtomic } from '../io.js';
 import { outOption, outputMode, prepareOutputFolder, printResult } from '../output.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 
@@ -19,6 +19,7 @@ interface LatencyOptions extends ScenarioCliOptions {
   duration?: string;
   episodes?: string;
   deadline: string;
+  timeout?: string;
   seed?: string;
   maxTokens?: string;
   temperature?: string;
@@ -49,6 +50,10 @@ export function registerLatency(program: Command): void {
     )
     .option('--episodes <n>', "episodes to plan (default: the scenario's own count)")
     .option('--deadline <seconds>', 'a turn slower than this misses the deadline', '15')
+    .option(
+      '--timeout <seconds>',
+      'seconds one model call may take (default 60; at most 3600; no retries here); a call past it fails its episode with the reason',
+    )
     .option('--seed <seed>', "plan seed (default: the scenario's own seed)")
     .option('--max-tokens <n>', 'max_tokens per call')
     .option('--temperature <t>', 'sampling temperature')
@@ -68,12 +73,14 @@ export function registerLatency(program: Command): void {
       const episodes =
         options.episodes !== undefined ? nonNegativeInteger('--episodes', options.episodes) : undefined;
       const maxStepsPerTurn = parseMaxSteps(options.maxSteps);
+      const { timeoutMs } = endpointTimeout(options.timeout);
       await prepareOutputFolder(options.out);
       const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
       const scenario = await scenarioFromOptions(options, harness, options.harness, hookChecks);
       const apiKey = process.env[options.apiKeyEnv];
       try {
         const report = await measureLatency({
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           endpoint: options.endpoint,
           model: options.model,
           scenario,

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
 import { defaultQueueName } from '../../adapters/queue/queue-name.js';
+import { describeRedisOutage } from '../../adapters/queue/redis-connection.js';
 import { HarnessAugmentError, quote } from '../../harness/issues.js';
 import {
   ExportFormatSchema,
@@ -10,12 +11,13 @@ import {
   loadPipelineConfig,
   type PipelineConfig,
 } from '../../pipeline/config.js';
+import { releaseRunLocksOnSignals } from '../../pipeline/run-lock.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
 import { parseMaxSteps, withHookChecksOption, withMaxStepsOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { finishCommand, positiveInteger } from '../io.js';
 import { builtinRegistry } from '../operators-registry.js';
-import { outOption, prepareOutputFolder, printResult } from '../output.js';
+import { outOption, outputMode, prepareOutputFolder, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { pipelineScenario } from '../scenario-option.js';
 import { parseShard } from '../shard.js';
@@ -97,6 +99,9 @@ export function registerPipeline(program: Command): void {
               attempts,
               connectTimeoutMs,
               onCompleted: () => finished++,
+              onRedisOutage: (event) => {
+                if (!outputMode().quiet) process.stderr.write(`hsa: ${describeRedisOutage(event)}\n`);
+              },
             })
             .catch(async (error: unknown) => {
               await scenario?.close?.();
@@ -109,7 +114,13 @@ export function registerPipeline(program: Command): void {
         ...(hookChecks ? { hookChecks } : {}),
       });
       const progress = createProgress('pipeline', { unit: 'units' });
+      // Interrupted (Ctrl-C, SIGTERM), the run leaves its folder unlocked; a SIGKILLed run's lock is stale.
+      releaseRunLocksOnSignals();
       const manifest = await runPipeline(config, dependencies, {
+        onStaleLock: (stale, lockFile) =>
+          process.stderr.write(
+            `hsa: ${lockFile}: taking over the lock of a run that is gone (pid ${stale.pid} on ${stale.host}, started ${stale.started})\n`,
+          ),
         ...(options.resume ? { resume: true } : {}),
         ...(queue ? { queue } : {}),
         ...(options.inlineHarness ? { inlineHarness: true } : {}),

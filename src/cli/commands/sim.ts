@@ -4,6 +4,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { jsonLine } from '../../harness/json-lines.js';
 import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
+import { endpointFailures } from '../endpoint-failures.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
 import { boundedNumber, endpointTimeout, finishCommand, nonNegativeInteger, openAtomicLines } from '../io.js';
 import { policyFromOptions } from '../operators-registry.js';
@@ -32,6 +33,7 @@ interface SimRunOptions extends ScenarioCliOptions {
   strict?: boolean;
   out: string;
   report?: string;
+  rejects?: string;
   variantsOut?: string;
 }
 
@@ -90,6 +92,10 @@ export function registerSim(program: Command): void {
     .addOption(outOption('file', 'trajectories JSONL', { required: true }))
     .option('--report <file>', 'per-episode rewards JSONL (default <out>.rewards.jsonl)')
     .option(
+      '--rejects <file>',
+      'episodes whose model endpoint failed for good, with the reason (default <out>.rejects.jsonl, written when one did; the run goes on and exits 1)',
+    )
+    .option(
       '--variants-out <file>',
       'with --augment: variant harnesses and relabels (default <out>.variants.jsonl)',
     )
@@ -146,14 +152,24 @@ export function registerSim(program: Command): void {
       const stem = options.out.replace(/\.jsonl$/i, '');
       const reportFile = options.report ?? `${stem}.rewards.jsonl`;
       const variantsFile = options.variantsOut ?? `${stem}.variants.jsonl`;
+      const rejectsFile = options.rejects ?? `${stem}.rejects.jsonl`;
       await prepareOutputFiles({
         '--out': options.out,
         '--report': reportFile,
+        ...(useModel ? { '--rejects': rejectsFile } : {}),
         ...(options.augment ? { '--variants-out': variantsFile } : {}),
       });
       const out = await openAtomicLines(options.out);
       const report = await openAtomicLines(reportFile);
       const variants = options.augment ? await openAtomicLines(variantsFile) : undefined;
+      const rejects = useModel ? await openAtomicLines(rejectsFile) : undefined;
+      const failures = endpointFailures('episode');
+      // An episode whose endpoint failed for good is a reject; the finished episodes are kept.
+      simulateOptions.onEpisodeError = async ({ id, error }) => {
+        const reject = rejects ? failures.reject(id, error) : undefined;
+        if (reject) await rejects?.write(`${JSON.stringify(reject)}\n`);
+        return reject !== undefined;
+      };
       const progress = createProgress('sim', { total: simulateOptions.episodes, unit: 'episodes' });
       const totals = { episodes: 0, invalid: 0, faults: 0, deviations: 0, augmentSkipped: 0, truncated: 0 };
       // Reward names in the order the scenario's scores give them, then the total.
@@ -213,26 +229,39 @@ export function registerSim(program: Command): void {
         }
       } catch (error) {
         progress.done();
-        await Promise.all([out.abort(), report.abort(), variants?.abort()]);
+        await Promise.all([out.abort(), report.abort(), variants?.abort(), rejects?.abort()]);
         throw error;
       } finally {
         // Ends what the scenario holds (MCP connections and their child processes).
         await scenario.close?.();
       }
       progress.done();
-      await Promise.all([out.commit(), report.commit(), variants?.commit()]);
+      const keepRejects = failures.count > 0 || options.rejects !== undefined;
+      await Promise.all([
+        out.commit(),
+        report.commit(),
+        variants?.commit(),
+        keepRejects ? rejects?.commit() : rejects?.abort(),
+      ]);
       const lines = [
-        `episodes: ${totals.episodes} (${useModel ? `model ${options.model}` : 'oracle'}${options.augment ? `, augmented with ${options.augment}` : ''}${faults !== undefined ? `, fault rate ${faults}` : ''})`,
+        `episodes: ${totals.episodes}${failures.count > 0 ? ` played + ${failures.count} failed (endpoint)` : ''} (${useModel ? `model ${options.model}` : 'oracle'}${options.augment ? `, augmented with ${options.augment}` : ''}${faults !== undefined ? `, fault rate ${faults}` : ''})`,
         `valid under their harness: ${totals.episodes - totals.invalid} / ${totals.episodes}${invalidIds.length > 0 ? ` (invalid: ${invalidIds.join(', ')}…)` : ''}`,
         `mean rewards: ${[...rewards].map(([name, values]) => `${name} ${mean(values).toFixed(4)}`).join(', ')}`,
         `truncated at the step limit: ${totals.truncated} / ${totals.episodes}${totals.truncated > 0 ? ' (raise --max-steps)' : ''}`,
         `tool faults: ${totals.faults}; script deviations: ${totals.deviations}${options.augment ? `; episodes without a certified variant: ${totals.augmentSkipped}` : ''}`,
-        `out: ${options.out}  report: ${reportFile}${variants ? `  variants: ${variantsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+        `out: ${options.out}  report: ${reportFile}${variants ? `  variants: ${variantsFile}` : ''}${rejects && keepRejects ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
       printResult(
-        { out: options.out, report: reportFile, ...(variants ? { variants: variantsFile } : {}), ...totals },
+        {
+          out: options.out,
+          report: reportFile,
+          ...(variants ? { variants: variantsFile } : {}),
+          ...(rejects && keepRejects ? { rejects: rejectsFile } : {}),
+          ...totals,
+          ...(useModel ? { failed: failures.count } : {}),
+        },
         lines,
       );
-      finishCommand({ invalid: totals.invalid });
+      finishCommand({ invalid: totals.invalid + failures.count });
     });
 }

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
 import { defaultQueueName } from '../../adapters/queue/queue-name.js';
+import { describeRedisOutage } from '../../adapters/queue/redis-connection.js';
 import { createUnitProcessor } from '../../pipeline/unit-processor.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
 import { positiveInteger } from '../io.js';
@@ -104,6 +105,7 @@ See docs/pipeline.md, "Scale-out on Redis (BullMQ)".`,
         onJob: ({ id, state, reason }) => {
           if (state === 'failed') log(`hsa worker: job ${id} failed: ${reason}`);
         },
+        onRedisOutage: (event) => log(`hsa worker: ${describeRedisOutage(event)}`),
       });
       log(`hsa worker ${worker.name}: waiting for jobs on ${options.queueName}`);
       const signal = await stopped;

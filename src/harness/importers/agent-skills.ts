@@ -2,8 +2,8 @@
 // followed by a Markdown body. The harness fields that the format has no place for travel in `metadata`
 // under `hsa-` keys, so that rendering then parsing a skill gives it back exactly.
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import YAML from 'yaml';
 import { createLineLocator, findForbiddenKeys } from '../documents.js';
 import { contentHash } from '../hash.js';
@@ -442,24 +442,72 @@ const maxBundledBytes = 16 * 1024 * 1024;
 const maxBundledFiles = 2_000;
 
 /**
- * The files a skill folder bundles besides its SKILL.md, in code-unit order of their paths, text as UTF-8
- * and other bytes as base64. Links are not followed.
+ * Where a path really is (links resolved) when that is inside `root` (a real path); otherwise the issue
+ * that says where the link leads. A skill folder imports what it holds, never a file a link brings in
+ * from elsewhere (`/etc/passwd` embedded as a skill).
  */
-async function readBundledFiles(folder: string, file: string): Promise<{ files: BundledFile[] } | Issue> {
+async function insideRoot(
+  path: string,
+  root: string,
+  issueFile: string,
+  issuePath: JsonPath,
+): Promise<{ real: string } | Issue> {
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch (error) {
+    return {
+      code: 'broken_link',
+      path: issuePath,
+      file: issueFile,
+      message: `${path} cannot be resolved: ${(error as Error).message}`,
+    };
+  }
+  const within = relative(root, real);
+  if (within === '' || (within !== '..' && !within.startsWith(`..${sep}`) && !isAbsolute(within)))
+    return { real };
+  return {
+    code: 'link_outside_folder',
+    path: issuePath,
+    file: issueFile,
+    message: `${path} is a link to ${real}, outside the imported folder ${root}; links must stay inside it`,
+  };
+}
+
+/**
+ * The files a skill folder bundles besides its SKILL.md, in code-unit order of their paths, text as UTF-8
+ * and other bytes as base64. Links are followed when they stay inside `root` (each folder walked once);
+ * a link that leaves it makes the skill invalid.
+ */
+async function readBundledFiles(
+  folder: string,
+  file: string,
+  root: string,
+): Promise<{ files: BundledFile[] } | Issue> {
   const files: BundledFile[] = [];
   let bytes = 0;
+  const walked = new Set<string>();
   const walk = async (relative: string): Promise<Issue | undefined> => {
+    const real = await realpath(join(folder, relative));
+    if (walked.has(real)) return undefined;
+    walked.add(real);
     const entries = await readdir(join(folder, relative), { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (path === fileName || entry.isSymbolicLink()) continue;
-      if (entry.isDirectory()) {
+      if (path === fileName) continue;
+      let kind: { isDirectory(): boolean; isFile(): boolean } = entry;
+      if (entry.isSymbolicLink()) {
+        const target = await insideRoot(join(folder, path), root, file, ['files', path]);
+        if ('code' in target) return target;
+        kind = await stat(target.real);
+      }
+      if (kind.isDirectory()) {
         const issue = await walk(path);
         if (issue) return issue;
         continue;
       }
-      if (!entry.isFile()) continue;
+      if (!kind.isFile()) continue;
       const content = await readFile(join(folder, path));
       bytes += content.length;
       if (files.length >= maxBundledFiles || bytes > maxBundledBytes) {
@@ -510,6 +558,7 @@ export async function readSkillsFolder(dir: string): Promise<SkillsFolder> {
     else if (entry.isSymbolicLink() && (await isDirectory(join(dir, entry.name)))) folders.push(entry.name);
   }
   folders.sort();
+  const root = await realpath(dir);
 
   const skills: Skill[] = [];
   const issues: Issue[] = [];
@@ -519,6 +568,21 @@ export async function readSkillsFolder(dir: string): Promise<SkillsFolder> {
     const file = join(dir, folder, fileName);
     let text: string;
     try {
+      // A skill folder or SKILL.md that is a link is read only when it leads inside the imported folder.
+      let refused: Issue | undefined;
+      for (const path of [join(dir, folder), file]) {
+        if (refused || !(await lstat(path)).isSymbolicLink()) continue;
+        const target = await insideRoot(path, root, file, []);
+        if ('code' in target) refused = target;
+      }
+      // A FIFO or device named SKILL.md would be read forever.
+      if (!refused && !(await stat(file)).isFile())
+        refused = { code: 'not_a_file', path: [], file, message: `${file} is not a regular file` };
+      if (refused) {
+        issues.push(refused);
+        skipped.push(file);
+        continue;
+      }
       text = await readFile(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
@@ -551,7 +615,8 @@ export async function readSkillsFolder(dir: string): Promise<SkillsFolder> {
         message: `skill id "${skill.id}" is already used by ${earlier}`,
       });
     }
-    const bundle = skill && found.length === 0 ? await readBundledFiles(join(dir, folder), file) : undefined;
+    const bundle =
+      skill && found.length === 0 ? await readBundledFiles(join(dir, folder), file, root) : undefined;
     if (bundle && 'code' in bundle) found.push(bundle);
     if (!skill || found.length > 0 || !bundle || 'code' in bundle) {
       issues.push(...found);

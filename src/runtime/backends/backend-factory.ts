@@ -13,6 +13,8 @@ export interface ToolBackendFactory {
   (episode: ScenarioEpisode, context: ScenarioRunContext): ToolBackend | Promise<ToolBackend>;
   /** The base tool names this factory answers, when it knows them (a module's functions, a server's tools). */
   readonly tools?: readonly string[];
+  /** Why the factory cannot serve episodes any more (a server that crashed past its restarts); undefined while it can. */
+  health?(): string | undefined;
   /** Releases what the factory holds across episodes (a connection, a child process). */
   close?(): Promise<void>;
 }

@@ -198,7 +198,10 @@ export interface GetRewardResponse {
 }
 
 export interface HealthResponse {
-  status: 'ok';
+  /** `unhealthy` (answered 503 over HTTP) when the scenario cannot play episodes any more. */
+  status: 'ok' | 'unhealthy';
+  /** Why it is unhealthy. */
+  reason?: string;
   /** Episodes running (not yet done). */
   episodes: number;
   /** Finished episodes still kept for `/get_reward`. */

@@ -399,7 +399,10 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
     health(): HealthResponse {
       store.sweep();
       const { running, finished } = store.counts();
-      return { status: 'ok', episodes: running, finished, version };
+      const problem = scenario.health?.();
+      return problem === undefined
+        ? { status: 'ok', episodes: running, finished, version }
+        : { status: 'unhealthy', reason: problem, episodes: running, finished, version };
     },
 
     close(): void {

@@ -48,6 +48,12 @@ export interface SimulateOptions {
   /** The custom hook checks the harness names (default: none). */
   hookChecks?: HookCheckRegistry;
   signal?: AbortSignal;
+  /**
+   * Told, in plan order, of an episode that threw instead of finishing (a model endpoint that failed for
+   * good): return true to record it and go on with the next episode, false to end the run with the
+   * error. Without it, the first error ends the run.
+   */
+  onEpisodeError?: (failure: { id: string; index: number; error: unknown }) => boolean | Promise<boolean>;
 }
 
 export interface SimulatedEpisode {
@@ -233,8 +239,20 @@ export async function* simulate(options: SimulateOptions): AsyncGenerator<Simula
   checkShard(shard);
   const mine = shard ? plan.filter((_, index) => index % shard.count === shard.index) : plan;
   const concurrency = options.concurrency ?? (options.model ? 8 : 1);
-  yield* mapOrdered(mine, concurrency, async (planned) => {
+  const onEpisodeError = options.onEpisodeError;
+  for await (const result of mapOrdered(mine, concurrency, async (planned) => {
     options.signal?.throwIfAborted();
-    return simulateOne(options, seed, planned);
-  });
+    if (!onEpisodeError) return simulateOne(options, seed, planned);
+    try {
+      return await simulateOne(options, seed, planned);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      return { failed: planned, error };
+    }
+  })) {
+    if ('failed' in result) {
+      const { id, index } = result.failed;
+      if (!(await onEpisodeError?.({ id, index, error: result.error }))) throw result.error;
+    } else yield result;
+  }
 }

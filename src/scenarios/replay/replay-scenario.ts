@@ -115,6 +115,14 @@ export function createReplayScenario(options: ReplayScenarioOptions): ReplayScen
   });
   const fallback = options.backends?.default ?? 'recorded';
   const perTool = options.backends?.tools ?? {};
+  /** The backend factories the scenario holds, each once. */
+  const factoriesOf = () => [
+    ...new Set(
+      [fallback, ...Object.values(perTool)].filter(
+        (choice): choice is ToolBackendFactory => choice !== 'recorded',
+      ),
+    ),
+  ];
   const player = options.player ?? 'gold';
   const oracle = replayOracle(player);
   const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
@@ -203,13 +211,16 @@ export function createReplayScenario(options: ReplayScenarioOptions): ReplayScen
 
     recordedStats: (): RecordedStats => ({ ...totals, missesByTool: { ...totals.missesByTool } }),
 
+    health() {
+      for (const factory of factoriesOf()) {
+        const problem = factory.health?.();
+        if (problem !== undefined) return problem;
+      }
+      return undefined;
+    },
+
     async close() {
-      const factories = new Set(
-        [fallback, ...Object.values(perTool)].filter(
-          (choice): choice is ToolBackendFactory => choice !== 'recorded',
-        ),
-      );
-      await Promise.all([...factories].map((factory) => factory.close?.()));
+      await Promise.all(factoriesOf().map((factory) => factory.close?.()));
     },
   };
 }

@@ -12,7 +12,7 @@ import {
   writeSkillsFolder,
 } from '../../../src/harness/importers/index.js';
 import { loadHarnessFile } from '../../../src/harness/parse-harness.js';
-import { runCli } from '../../support/run-cli.js';
+import { hsa } from '../../support/run-hsa.js';
 
 const source = 'fixtures/importers/skills-public';
 const valid = ['pdf-tools', 'skill-creator'];
@@ -81,11 +81,11 @@ describe('hsa import skills → hsa export skills', () => {
   const harnessFile = join(folder, 'harness.yaml');
   const exported = join(folder, 'exported');
 
-  it('imports with --skip-invalid, reporting the bad skill on standard error', () => {
-    const refused = runCli(['import', 'skills', source, '-o', join(folder, 'refused.yaml')]);
+  it('imports with --skip-invalid, reporting the bad skill on standard error', async () => {
+    const refused = await hsa(['import', 'skills', source, '-o', join(folder, 'refused.yaml')]);
     expect(refused.status).toBe(1);
     expect(existsSync(join(folder, 'refused.yaml'))).toBe(false);
-    const run = runCli(['import', 'skills', source, '--skip-invalid', '-o', harnessFile]);
+    const run = await hsa(['import', 'skills', source, '--skip-invalid', '-o', harnessFile]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(
       `${join(source, 'brand-guidelines', 'SKILL.md')}:3 $.description: description has`,
@@ -96,7 +96,7 @@ describe('hsa import skills → hsa export skills', () => {
 
   it('round-trips every front-matter field and bundled file byte for byte', async () => {
     expect((await loadHarnessFile(harnessFile)).skills.items.map((skill) => skill.id)).toEqual(valid);
-    const run = runCli(['export', 'skills', harnessFile, '-o', exported]);
+    const run = await hsa(['export', 'skills', harnessFile, '-o', exported]);
     expect(run.status).toBe(0);
     for (const name of valid) {
       const before = filesUnder(join(source, name));

@@ -7,8 +7,8 @@ import { loadHarnessFile } from '../../../src/harness/parse-harness.js';
 import type { Harness } from '../../../src/harness/schema.js';
 import { scoreEpisode } from '../../../src/runtime/rewards/score-episode.js';
 import { type Trajectory, TrajectorySchema } from '../../../src/trajectory/schema.js';
+import { goldTask } from '../../runtime/rewards/gold-task.js';
 import { projectRoot } from '../../support/run-cli.js';
-import { goldTask } from './gold-task.js';
 
 const fixture = join(projectRoot, 'fixtures/livestream');
 const trajectories: Trajectory[] = readFileSync(join(fixture, 'trajectories.jsonl'), 'utf8')
