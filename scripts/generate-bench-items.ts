@@ -11,6 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BenchItem, BenchItemSchema, type ExpectedCall } from '../src/bench/schema.js';
+import { jsonLines } from '../src/harness/json-lines.js';
 import { loadHarnessFile } from '../src/harness/parse-harness.js';
 import type { Harness } from '../src/harness/schema.js';
 import type { Message, Trajectory } from '../src/trajectory/schema.js';
@@ -179,7 +180,7 @@ async function main() {
   }
   const items = pick(trajectories).map((gold, index) => deriveItem(harness, gold, index));
   if (items.length < 100) problems.push(`only ${items.length} eligible items (at least 100 needed)`);
-  const output = items.map((item) => `${JSON.stringify(item)}\n`).join('');
+  const output = jsonLines(items);
 
   const counts: Record<string, number> = {};
   for (const item of items)

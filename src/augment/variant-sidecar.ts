@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { contentHash, hashHarness } from '../harness/hash.js';
 import { assertInputFile, decodeLine } from '../harness/input-file.js';
 import { HarnessAugmentError } from '../harness/issues.js';
+import { jsonLine } from '../harness/json-lines.js';
 import { toChatCompletionTools } from '../harness/offered-tools.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
 import type { Harness } from '../harness/schema.js';
@@ -120,7 +121,7 @@ export function createSidecarWriter(options: { known?: Iterable<string> } = {}):
     const hash = hashHarness(harness).harness;
     if (known.has(hash)) return { hash, sidecar: '' };
     known.add(hash);
-    return { hash, sidecar: `${JSON.stringify({ kind: 'harness', hash, harness })}\n` };
+    return { hash, sidecar: jsonLine({ kind: 'harness', hash, harness }) };
   };
   const reference = (row: RowWithVariant) => {
     const { hash: harnessHash, sidecar: harnessLine } = harnessEntry(row.harness);
@@ -128,7 +129,7 @@ export function createSidecarWriter(options: { known?: Iterable<string> } = {}):
     let sidecar = harnessLine;
     if (!known.has(relabelHash)) {
       known.add(relabelHash);
-      sidecar += `${JSON.stringify({ kind: 'relabel', hash: relabelHash, relabel: row.relabel })}\n`;
+      sidecar += jsonLine({ kind: 'relabel', hash: relabelHash, relabel: row.relabel });
     }
     return { row: referenceRow(row, harnessHash, relabelHash), sidecar };
   };
@@ -137,7 +138,7 @@ export function createSidecarWriter(options: { known?: Iterable<string> } = {}):
     reference,
     write(row) {
       const { row: value, sidecar } = reference(row);
-      return { row: `${JSON.stringify(value)}\n`, sidecar };
+      return { row: jsonLine(value), sidecar };
     },
   };
 }

@@ -5,7 +5,7 @@ import { type AtomicFile, openAtomicFile, writeFileAtomic } from '../harness/wri
 import { stringifyYaml } from '../harness/yaml-text.js';
 import { prepareOutputFile } from './output.js';
 
-export const exitCodes = { ok: 0, invalid: 1, usage: 2, internal: 3 } as const;
+export { exitCodes, finishCommand } from './exit-codes.js';
 
 export { writeFileAtomic };
 
@@ -47,6 +47,8 @@ export {
   positiveInteger,
 } from './numeric-options.js';
 
+import { jsonLine } from '../harness/json-lines.js';
+
 /**
  * The two outputs of a streaming command: rows and rejects, each written atomically. The rejects file is
  * kept when something was rejected or the user named it; otherwise it is not left behind.
@@ -66,12 +68,12 @@ export async function openRowOutputs(rowsFile: string, rejectsFile: string): Pro
   let rejected = 0;
   return {
     async row(value) {
-      await rows.write(`${JSON.stringify(value)}\n`);
+      await rows.write(jsonLine(value));
       await Promise.all(pending.splice(0));
     },
     reject(value) {
       rejected++;
-      pending.push(rejects.write(`${JSON.stringify(value)}\n`));
+      pending.push(rejects.write(jsonLine(value)));
     },
     async finish(keepRejects) {
       await Promise.all(pending.splice(0));

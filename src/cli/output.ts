@@ -192,16 +192,8 @@ export function describeFileError(error: unknown): string {
   }
 }
 
-/** Whether an error is a Node file-system error (it carries an errno code and a system call). */
-export function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
-  const candidate = error as NodeJS.ErrnoException | undefined;
-  return (
-    candidate instanceof Error &&
-    typeof candidate.code === 'string' &&
-    /^E[A-Z]+$/.test(candidate.code) &&
-    typeof candidate.syscall === 'string'
-  );
-}
+// Kept importable from here: the file-system error test lives with the exit-code rule.
+export { isFileSystemError } from './exit-codes.js';
 
 /**
  * Writes a command's product to `file` (checked first, written atomically) or, when none is named, prints

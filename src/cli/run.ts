@@ -1,9 +1,10 @@
 // Runs `hsa` in process and turns every failure into one clear line and an exit code (tests call it too).
-// 0 valid, 1 invalid input (issues listed), 2 usage or I/O error, 3 internal error.
+// The codes come from one rule (./exit-codes.ts): 0 done, 1 bad data, 2 usage or I/O, 3 a bug.
 import { CommanderError } from 'commander';
 import { HarnessAugmentError, type Issue, truncateText } from '../harness/issues.js';
-import { exitCodes, printIssues } from './io.js';
-import { describeFileError, errorDocument, isFileSystemError, outputMode, setOutputMode } from './output.js';
+import { errorExitCode, exitCodes, isFileSystemError } from './exit-codes.js';
+import { printIssues } from './io.js';
+import { describeFileError, errorDocument, outputMode, setOutputMode } from './output.js';
 import { createProgram } from './program.js';
 
 /**
@@ -26,25 +27,24 @@ export async function runHsa(argv: string[]): Promise<number> {
 }
 
 function report(error: unknown): number {
-  if (error instanceof CommanderError) {
-    // Commander has already printed the message; help and version are successes.
-    if (error.exitCode === 0) return exitCodes.ok;
-    return fail(exitCodes.usage, 'usage', error.message.replace(/^error: /, ''), [], false);
-  }
-  if (HarnessAugmentError.isInstance(error)) {
-    if (error.kind === 'usage') return fail(exitCodes.usage, 'usage', error.message, error.issues);
-    return fail(exitCodes.invalid, 'invalid', error.message, error.issues);
-  }
+  const verdict = errorExitCode(error);
+  // Help and version are successes; commander has already printed them.
+  if (verdict === undefined) return exitCodes.ok;
+  if (error instanceof CommanderError)
+    // Commander has already printed the message.
+    return fail(verdict.code, verdict.kind, error.message.replace(/^error: /, ''), [], false);
+  if (HarnessAugmentError.isInstance(error))
+    return fail(verdict.code, verdict.kind, error.message, error.issues);
   if (isFileSystemError(error)) {
     const where = error.path ?? '';
     return fail(
-      exitCodes.usage,
-      'usage',
+      verdict.code,
+      verdict.kind,
       `${where ? `${where}: ` : ''}cannot ${error.syscall}: ${describeFileError(error)}`,
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  const code = fail(exitCodes.internal, 'internal', `internal error: ${message}`);
+  const code = fail(verdict.code, verdict.kind, `internal error: ${message}`);
   if (process.env.HSA_DEBUG) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
   else process.stderr.write('hsa: set HSA_DEBUG=1 for the stack trace, and please report it\n');
   return code;

@@ -12,12 +12,13 @@ import { createRandom } from '../augment/random.js';
 import type { Registry } from '../augment/registry.js';
 import { answerBenchRow } from '../bench/answer-row.js';
 import { generateBench } from '../bench/generate.js';
-import { parseBenchItem } from '../bench/items.js';
+import { readBenchItems } from '../bench/items.js';
 import { writeReport } from '../bench/report.js';
 import type { BenchItem, BenchRow, Prediction } from '../bench/schema.js';
 import { expectationsAsPredictions, type ScoresDocument, scoreBench } from '../bench/score.js';
 import { readInputLines } from '../harness/input-file.js';
 import { HarnessAugmentError } from '../harness/issues.js';
+import { writeJsonLines } from '../harness/json-lines.js';
 import { fromZodIssues, loadHarnessFile } from '../harness/parse-harness.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
 import {
@@ -226,15 +227,15 @@ async function readLines(file: string): Promise<string[]> {
   return lines;
 }
 
+/** The bench items of `file`, through the bench's own reader (forbidden keys, syntax, schema, line numbers). */
 async function readItems(file: string): Promise<BenchItem[]> {
   const items: BenchItem[] = [];
-  for (const [index, line] of (await readLines(file)).entries()) {
-    const result = parseBenchItem(JSON.parse(line));
-    if (!('item' in result))
-      throw new HarnessAugmentError(`${file}:${index + 1}: not a bench item`, {
-        issues: result.issues.map((issue) => ({ ...issue, file, line: index + 1 })),
+  for await (const record of readBenchItems(file)) {
+    if ('issues' in record)
+      throw new HarnessAugmentError(`${file}:${record.line}: not a bench item`, {
+        issues: record.issues.map((issue) => ({ ...issue, file, line: record.line })),
       });
-    items.push(result.item);
+    items.push(record.item);
   }
   return items;
 }
@@ -325,8 +326,6 @@ async function predictTraced(
     },
   };
 }
-
-const jsonl = (values: readonly unknown[]) => values.map((value) => `${JSON.stringify(value)}\n`).join('');
 
 /**
  * Runs the demo into `options.out` and returns what it measured.
@@ -419,7 +418,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     );
   const benchFile = join(out, 'bench', 'rows.jsonl');
   await mkdir(join(out, 'bench'), { recursive: true });
-  await writeFileAtomic(benchFile, jsonl(rows));
+  await writeJsonLines(benchFile, rows);
 
   const renamed = renamedRows(rows);
 
@@ -472,7 +471,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const { learner, report } = await trainLearner(trainFile, { seed: `${seed}/train`, steps: sizes.steps });
     progress(`score: ${config.name} on ${rows.length} bench rows`);
     const { predictions, routes } = await predictTraced(rows, learner, renamed);
-    await writeFileAtomic(join(out, config.name, 'predictions.jsonl'), jsonl(predictions));
+    await writeJsonLines(join(out, config.name, 'predictions.jsonl'), predictions);
     const scores = scoreBench(rows, predictions, { seed });
     await writeFileAtomic(join(out, config.name, 'scores.json'), `${JSON.stringify(scores, null, 2)}\n`);
     // The bench's own report of this learner, as `hsa bench report` writes it.
@@ -493,7 +492,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   }
   const baselinePredictions = await predict(rows, uniformChooser(createRandom(`${seed}/uniform`)));
   await mkdir(join(out, 'uniform'), { recursive: true });
-  await writeFileAtomic(join(out, 'uniform', 'predictions.jsonl'), jsonl(baselinePredictions));
+  await writeJsonLines(join(out, 'uniform', 'predictions.jsonl'), baselinePredictions);
   const baseline = scoreBench(rows, baselinePredictions, { seed });
   // The memoriser: on every row, the original row's answer with the base names (the bench's ceiling gap).
   const originalRows = rows.filter((row) => row.variantIndex === 0);
@@ -508,7 +507,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     output: originalAnswers.get(row.itemId) ?? [],
   }));
   await mkdir(join(out, 'memoriser'), { recursive: true });
-  await writeFileAtomic(join(out, 'memoriser', 'predictions.jsonl'), jsonl(memoriserPredictions));
+  await writeJsonLines(join(out, 'memoriser', 'predictions.jsonl'), memoriserPredictions);
   const memoriser = scoreBench(rows, memoriserPredictions, { seed });
 
   const summary = summarize({

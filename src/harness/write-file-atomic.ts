@@ -85,6 +85,16 @@ export function temporaryPath(file: string): string {
 /** `<name>.<pid>.partial`, `<name>.<pid>.<n>.partial` and the older `<name>.<pid>.tmp`. */
 const temporarySuffix = /^\.(\d+)(?:\.\d+)?\.(?:partial|tmp)$/;
 
+/**
+ * Whether a file name is a temporary of this writer (whatever file it was for), for sweeping a folder.
+ *
+ * @example
+ * isAtomicTemporary('train.jsonl.4242.1.partial') // true
+ */
+export function isAtomicTemporary(name: string): boolean {
+  return /\.\d+(?:\.\d+)?\.(?:partial|tmp)$/.test(name);
+}
+
 async function temporariesOf(file: string): Promise<Array<{ path: string; pid: number }>> {
   const name = basename(file);
   const folder = dirname(file);
@@ -121,6 +131,36 @@ function processRuns(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** A path to write a file at (by a library that opens the file itself); it appears under its name on `commit`. */
+export interface AtomicPath {
+  /** Where to write: a temporary sibling, or the target itself for a device or pipe. */
+  readonly path: string;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * Reserves a temporary path for `file`, for writers that take a path rather than text (a parquet writer):
+ * the same guard, folder and temporaries as `writeFileAtomic`.
+ *
+ * @example
+ * const out = await openAtomicPath('out/verl/train.parquet');
+ * writeParquet(out.path, rows);
+ * await out.commit();
+ */
+export async function openAtomicPath(file: string): Promise<AtomicPath> {
+  const target = await outputTarget(file);
+  if (target.mode === 'in-place') return { path: target.path, commit: async () => {}, abort: async () => {} };
+  await makeFolder(dirname(target.path));
+  await removeStaleTemporaries(target.path);
+  const temporary = temporaryPath(target.path);
+  return {
+    path: temporary,
+    commit: () => rename(temporary, target.path),
+    abort: () => rm(temporary, { force: true }),
+  };
 }
 
 /** A text file being written; it appears under its name only on `commit`. */

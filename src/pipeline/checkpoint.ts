@@ -6,6 +6,7 @@
 import { type FileHandle, open, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessAugmentError } from '../harness/issues.js';
+import { jsonLine } from '../harness/json-lines.js';
 import { type OutputTarget, outputTarget } from '../harness/output-target.js';
 import { makeFolder, removeAtomicTemporaries, writeFileAtomic } from '../harness/write-file-atomic.js';
 
@@ -290,7 +291,7 @@ export async function openCheckpointedLines<State>(options: {
       }
       checkpoint.units++;
       checkpoint.state = state;
-      await writeFileAtomic(options.checkpoint, `${JSON.stringify(checkpoint)}\n`);
+      await writeFileAtomic(options.checkpoint, jsonLine(checkpoint));
     },
     async complete() {
       await Promise.all(names.filter((name) => !inPlace(name)).map((name) => handles.get(name)?.sync()));

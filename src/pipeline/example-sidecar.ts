@@ -9,6 +9,7 @@ import {
   resolveDerived,
 } from '../augment/variant-sidecar.js';
 import { HarnessAugmentError } from '../harness/issues.js';
+import { jsonLine } from '../harness/json-lines.js';
 import type { Harness } from '../harness/schema.js';
 import { readJsonl } from '../trajectory/read-jsonl.js';
 import type { TrainingExample } from './teacher.js';
@@ -39,7 +40,7 @@ export function createExampleWriter(
   const sidecar = createSidecarWriter(options.known ? { known: options.known } : {});
   return {
     write(example, source) {
-      if (options.inline || !source) return { example: `${JSON.stringify(example)}\n`, sidecar: '' };
+      if (options.inline || !source) return { example: jsonLine(example), sidecar: '' };
       const entry = sidecar.harness(source.harness);
       const marked = markDerived(
         example,
@@ -48,7 +49,7 @@ export function createExampleWriter(
         { $ref: entry.hash },
         { context: source.context },
       );
-      return { example: `${JSON.stringify(marked)}\n`, sidecar: entry.sidecar };
+      return { example: jsonLine(marked), sidecar: entry.sidecar };
     },
   };
 }

@@ -3,11 +3,13 @@
 // `messages` rows for GKDTrainer, where a reference answer passes its prompt's own constraints — plus a
 // config snippet naming the pre-SFT base model as the teacher, as the HAT recipe does: distilling from
 // the base model recovers the instruction following that domain SFT wore away. Rows keep the file order.
+
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { formatIssue, type Issue } from '../harness/issues.js';
+import { jsonLine, writeJsonLines } from '../harness/json-lines.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
 import { readJsonl } from '../trajectory/read-jsonl.js';
@@ -202,7 +204,7 @@ export async function runOpd(
       continue;
     }
     seen.add(prompt.id);
-    distillation.push(`${JSON.stringify({ id: prompt.id, prompt: prompt.messages })}\n`);
+    distillation.push(jsonLine({ id: prompt.id, prompt: prompt.messages }));
     if (prompt.reference === undefined) {
       withoutReference++;
       continue;
@@ -227,7 +229,7 @@ export async function runOpd(
       continue;
     }
     const messages: ChatRow = [...prompt.messages, { role: 'assistant', content: prompt.reference }];
-    gkd.push(`${JSON.stringify({ id: prompt.id, messages })}\n`);
+    gkd.push(jsonLine({ id: prompt.id, messages }));
   }
   await mkdir(outDir, { recursive: true });
   const files = {
@@ -239,11 +241,9 @@ export async function runOpd(
   };
   await writeFileAtomic(files.distillation, distillation.join(''));
   await writeFileAtomic(files.gkd, gkd.join(''));
-  await writeFileAtomic(
+  await writeJsonLines(
     files.rejects,
-    rejects
-      .map((entry) => `${JSON.stringify({ ...entry, reason_text: formatIssue(entry.issues[0]!) })}\n`)
-      .join(''),
+    rejects.map((entry) => ({ ...entry, reason_text: formatIssue(entry.issues[0]!) })),
   );
   const snippet = {
     teacher_model: config.teacher,

@@ -1,10 +1,3 @@
-// The pipeline runner: a validated configuration in, an output folder out — the SFT set (examples.jsonl),
-// the rejects with their reasons, every configured trainer export, the variant benchmark set, and a manifest
-// with counts, seeds, hashes and the tool version. Teachers, the judge and the exporters are injected (they
-// are adapters); the runner holds the order of work, resume and the bookkeeping.
-
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
@@ -13,9 +6,11 @@ import { resolvePolicy } from '../augment/resolve-policy.js';
 import { readSidecarHashes } from '../augment/variant-sidecar.js';
 import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
+import { fileHash } from '../harness/file-hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
-import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
+import { jsonLine, writeJsonLines } from '../harness/json-lines.js';
+import { isAtomicTemporary, makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
@@ -108,12 +103,6 @@ export interface PipelineManifest {
     files: OutputFile[];
     formats: Array<{ format: string; files: OutputFile[] }>;
   };
-}
-
-async function fileHash(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return `sha256:${hash.digest('hex')}`;
 }
 
 async function describeFile(outDir: string, file: string): Promise<OutputFile> {
@@ -232,7 +221,7 @@ async function runLocked(
         await files.commitUnit(
           {
             examples: lines ? [lines.example] : [],
-            rejects: result.reject ? [`${JSON.stringify(result.reject)}\n`] : [],
+            rejects: result.reject ? [jsonLine(result.reject)] : [],
             variants: lines?.sidecar ? [lines.sidecar] : [],
           },
           counts,
@@ -288,11 +277,9 @@ async function runLocked(
     if (summary.rejected > 0) {
       const rejectsFile = join(out, 'export-rejects', `${folder}.jsonl`);
       await makeFolder(dirname(rejectsFile));
-      await writeFileAtomic(
+      await writeJsonLines(
         rejectsFile,
-        (summary.rejects ?? [])
-          .map((reject) => `${JSON.stringify({ id: reject.id, reason: reject.reason })}\n`)
-          .join(''),
+        (summary.rejects ?? []).map((reject) => ({ id: reject.id, reason: reject.reason })),
       );
       summary.files.push(rejectsFile);
     }
@@ -315,9 +302,9 @@ async function runLocked(
       plan: benchPlan,
       variants: config.bench.variants,
       seed,
-      onReject: (reject) => rejects.push(`${JSON.stringify(reject)}\n`),
+      onReject: (reject) => rejects.push(jsonLine(reject)),
     }))
-      rows.push(`${JSON.stringify(row)}\n`);
+      rows.push(jsonLine(row));
     await makeFolder(join(out, 'bench'));
     const rowsFile = join(out, 'bench', 'rows.jsonl');
     await writeFileAtomic(rowsFile, rows.join(''));
@@ -366,7 +353,7 @@ async function runLocked(
     const rlDir = join(out, 'rl');
     await makeFolder(rlDir);
     const rowsFile = join(rlDir, 'rows.jsonl');
-    await writeFileAtomic(rowsFile, plan.rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    await writeJsonLines(rowsFile, plan.rows);
     const formats: Array<{ format: string; files: OutputFile[] }> = [];
     for (const format of config.rl.formats) {
       const exporter = dependencies.rlExporters?.[format];
@@ -421,11 +408,11 @@ async function runLocked(
   return manifest;
 }
 
-/** Removes temporary `*.partial` and `*.tmp` files that an older, killed run left under a folder. */
+/** Removes the atomic writer's temporaries that an older, killed run left under a folder. */
 async function removePartials(folder: string): Promise<void> {
   const entries = await readdir(folder, { withFileTypes: true, recursive: true }).catch(() => []);
   for (const entry of entries) {
-    if (entry.isFile() && /\.(partial|tmp)$/.test(entry.name))
+    if (entry.isFile() && isAtomicTemporary(entry.name))
       await rm(join(entry.parentPath ?? (entry as { path?: string }).path ?? folder, entry.name), {
         force: true,
       });

@@ -2,10 +2,10 @@
 // policy, the run hash, and the options of `runSftUnit`. The in-process loop (run-pipeline) and a queue
 // worker (unit-processor) both prepare a run here, so a unit gives the same result wherever it runs.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import type { Policy } from '../augment/policy.js';
 import { resolvePolicy } from '../augment/resolve-policy.js';
 import { canonicalJson } from '../harness/canonical-json.js';
+import { fileHash } from '../harness/file-hash.js';
 import { hashHarness } from '../harness/hash.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
 import type { Harness } from '../harness/schema.js';
@@ -31,12 +31,6 @@ export interface SftRun {
   runHash: string;
   /** The options of `runSftUnit`, without `skipUnits` and `signal`. */
   options: SftOptions;
-}
-
-async function fileHash(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return `sha256:${hash.digest('hex')}`;
 }
 
 /** What identifies a run's output: everything that changes the bytes, nothing that does not (out, concurrency). */

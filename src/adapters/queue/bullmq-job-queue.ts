@@ -1,9 +1,11 @@
 // The pipeline's job queue on BullMQ: a run's units become jobs whose ids come from the run hash, the
 // coordinator's output folder and the unit index (adding them again adds nothing), with BullMQ's own attempts and exponential backoff; results
 // are the jobs' return values, awaited through QueueEvents, which also carry the progress.
-import { Job, Queue, QueueEvents } from 'bullmq';
+
+import type { Job as BullJob } from 'bullmq';
 import type { JobQueueV1, UnitJob } from '../../pipeline/job-queue.js';
 import { unitJobId } from '../../pipeline/job-queue.js';
+import { loadBullmq } from './load-bullmq.js';
 import { defaultQueueName } from './queue-name.js';
 import {
   describeRedisUrl,
@@ -43,6 +45,7 @@ export interface BullJobQueueOptions {
  * await queue.close();
  */
 export async function createBullJobQueue(options: BullJobQueueOptions): Promise<JobQueueV1> {
+  const { Job, Queue, QueueEvents } = await loadBullmq();
   await probeRedis(options.url, options.connectTimeoutMs ? { timeoutMs: options.connectTimeoutMs } : {});
   const name = options.name ?? defaultQueueName;
   const outage = watchRedisOutages(options.url, options.onRedisOutage ?? (() => {}));
@@ -81,7 +84,7 @@ export async function createBullJobQueue(options: BullJobQueueOptions): Promise<
       // A job of this run that failed for good in an earlier try of the run gets its attempts again.
       const ids = new Set(jobs.map((data) => unitJobId(data.runHash, data.unit, data.folder)));
       for (const job of await queue.getFailed())
-        if (job.id && ids.has(job.id)) await (job as Job).retry('failed');
+        if (job.id && ids.has(job.id)) await (job as BullJob).retry('failed');
     },
     async result(runHash, unit, resultOptions = {}) {
       const id = unitJobId(runHash, unit, resultOptions.folder);

@@ -4,9 +4,9 @@
 // `stalledInterval` and `maxStalledCount`. A job its processor refuses for good (not an hsa job, another
 // run's files) fails at once, with the reason, through BullMQ's UnrecoverableError.
 import { hostname } from 'node:os';
-import { UnrecoverableError, Worker } from 'bullmq';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { UnitJobProcessor } from '../../pipeline/job-queue.js';
+import { loadBullmq } from './load-bullmq.js';
 import { defaultQueueName } from './queue-name.js';
 import {
   endRedisClient,
@@ -55,6 +55,7 @@ export interface BullUnitWorker {
  * const worker = await startBullUnitWorker({ url: 'redis://127.0.0.1:6379', process: processor.process });
  */
 export async function startBullUnitWorker(options: BullUnitWorkerOptions): Promise<BullUnitWorker> {
+  const { UnrecoverableError, Worker } = await loadBullmq();
   await probeRedis(options.url, options.connectTimeoutMs ? { timeoutMs: options.connectTimeoutMs } : {});
   const name = `${hostname()}:${process.pid}`;
   const outage = watchRedisOutages(options.url, options.onRedisOutage ?? (() => {}));

@@ -4,8 +4,8 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { formatIssue, HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
-import { writeFileAtomic } from '../../harness/write-file-atomic.js';
-import { openAtomicFile } from './atomic-file.js';
+import { jsonLine } from '../../harness/json-lines.js';
+import { openAtomicFile, writeFileAtomic } from '../../harness/write-file-atomic.js';
 import { rejectId } from './export-messages.js';
 import { parseExporterOptions } from './exporter-options.js';
 import type { ExportReject, ExportSink, ExportSummary, TrainerExporter, TrainingExample } from './spec.js';
@@ -93,7 +93,7 @@ export async function openJsonlSink<Row>(options: JsonlSinkOptions<Row>): Promis
         return;
       }
       rows += 1;
-      await out.write(`${JSON.stringify(converted.data)}\n`);
+      await out.write(jsonLine(converted.data));
     },
     async close(): Promise<ExportSummary> {
       state.finish();

@@ -1,12 +1,10 @@
 // The `verl` exporter: a parquet file for veRL's multi-turn SFT trainer (MultiTurnSFTDataset) and the
 // small Python dataset class that decodes its JSON-text columns. Rows are buffered one row group at a
 // time and written as each group fills, so memory holds one row group, not the whole file.
-import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { makeFolder, writeFileAtomic } from '../../harness/write-file-atomic.js';
+import { makeFolder, openAtomicPath, writeFileAtomic } from '../../harness/write-file-atomic.js';
 import { version } from '../../version.js';
-import { temporaryPath } from './atomic-file.js';
 import { parseExporterOptions } from './exporter-options.js';
 import { createRejectLog, sinkState } from './jsonl-sink.js';
 import type { ExportSink, ExportSummary, TrainerExporter } from './spec.js';
@@ -57,12 +55,12 @@ async function openVerlSink(outDir: string, options: VerlExportOptions): Promise
   const file = join(outDir, options.fileName ?? 'train.parquet');
   const rowGroupSize = options.rowGroupSize ?? 1000;
   await makeFolder(outDir);
-  const temporary = temporaryPath(file);
+  const output = await openAtomicPath(file);
   // Imported here, not at the top: hyparquet-writer is ESM only, and `require('harness-augment/adapters')`
   // must work on Node versions without require(esm) (before 20.19) for every other adapter.
   const { fileWriter, ParquetWriter } = await import('hyparquet-writer');
   const writer = new ParquetWriter({
-    writer: fileWriter(temporary),
+    writer: fileWriter(output.path),
     schema: verlParquetSchema({ enableThinking }),
     createdBy: `harness-augment ${version}`,
   });
@@ -100,9 +98,9 @@ async function openVerlSink(outDir: string, options: VerlExportOptions): Promise
       try {
         await flush();
         await writer.finish();
-        await rename(temporary, file);
+        await output.commit();
       } catch (error) {
-        await rm(temporary, { force: true });
+        await output.abort();
         throw error;
       }
       const files = [file];
@@ -114,7 +112,7 @@ async function openVerlSink(outDir: string, options: VerlExportOptions): Promise
       return { format: 'verl', files, rows, rejected: rejects.list.length, rejects: rejects.list };
     },
     async abort() {
-      if (state.finishQuietly()) await rm(temporary, { force: true });
+      if (state.finishQuietly()) await output.abort();
     },
   };
 }

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -9,8 +7,10 @@ import { type AugmentReject, augment, variantPoolFor } from '../../augment/augme
 import { dimensions } from '../../augment/operator.js';
 import { defaultVariantPoolSize } from '../../augment/variant-pool.js';
 import { createSidecarWriter, readSidecarHashes, sidecarPathOf } from '../../augment/variant-sidecar.js';
+import { fileHash } from '../../harness/file-hash.js';
 import { contentHash, hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { jsonLine } from '../../harness/json-lines.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import { openCheckpointedLines } from '../../pipeline/checkpoint.js';
@@ -19,7 +19,7 @@ import type { Trajectory } from '../../trajectory/schema.js';
 import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { withHookChecksOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
-import { nonNegativeInteger, optionBounds } from '../io.js';
+import { finishCommand, nonNegativeInteger, optionBounds } from '../io.js';
 import { loadOperatorModules } from '../operators-loader.js';
 import {
   builtinRegistry,
@@ -162,7 +162,8 @@ export function registerAugment(program: Command): void {
       // The run's identity: a checkpoint of other inputs or options is never resumed.
       const runHash = contentHash({
         harness: hashHarness(harness).harness,
-        trajectories: await fileHash(options.trajectories),
+        // Unreadable: reading it fails below with a clear message.
+        trajectories: await fileHash(options.trajectories).catch(() => 'unreadable'),
         policy,
         severity,
         variants,
@@ -219,7 +220,7 @@ export function registerAugment(program: Command): void {
         byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
         if (reject.reason === 'uncertified') counts.uncertified++;
         else counts.rejectedExamples++;
-        unit.rejects += `${JSON.stringify(reject)}\n`;
+        unit.rejects += jsonLine(reject);
       };
       const pool: AugmentPool | undefined =
         workers > 1
@@ -276,7 +277,7 @@ export function registerAugment(program: Command): void {
             (coverage[dimension] as { planned: number }).planned++;
           for (const dimension of row.provenance.changed)
             (coverage[dimension] as { changed: number }).changed++;
-          const written = writer ? writer.write(row) : { row: `${JSON.stringify(row)}\n`, sidecar: '' };
+          const written = writer ? writer.write(row) : { row: jsonLine(row), sidecar: '' };
           unit.rows += written.row;
           unit.variants += written.sidecar;
         }
@@ -339,7 +340,7 @@ export function registerAugment(program: Command): void {
         );
       // Rows were written, but part of the input could not be (or, with --require-change, some rows are
       // unchanged copies): say so in the exit code too.
-      if (rejected > 0 || (options.requireChange && counts.unchanged > 0)) process.exitCode = 1;
+      finishCommand({ invalid: rejected + (options.requireChange ? counts.unchanged : 0) });
     });
 }
 
@@ -359,14 +360,4 @@ interface AugmentState {
   };
   byReason: Record<string, number>;
   coverage: Record<string, { planned: number; changed: number }>;
-}
-
-async function fileHash(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  try {
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  } catch {
-    // Unreadable: reading it fails below with a clear message.
-  }
-  return hash.digest('hex');
 }

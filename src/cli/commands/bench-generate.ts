@@ -8,7 +8,7 @@ import { type BenchReject, generateBench, type Holdout } from '../../bench/gener
 import { readBenchItems } from '../../bench/items.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
-import { nonNegativeInteger, openAtomicLines, openRowOutputs } from '../io.js';
+import { finishCommand, nonNegativeInteger, openAtomicLines, openRowOutputs } from '../io.js';
 import { loadOperatorModules } from '../operators-loader.js';
 import { builtinRegistry, policyFromOptions, withOperatorsOption } from '../operators-registry.js';
 import { outOption, printResult } from '../output.js';
@@ -189,6 +189,6 @@ export function registerBenchGenerate(bench: Command): void {
         lines,
       );
       // Rows were written, but part of the input could not be: say so in the exit code too.
-      if (rejected > 0) process.exitCode = 1;
+      finishCommand({ invalid: rejected });
     });
 }

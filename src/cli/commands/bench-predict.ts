@@ -7,8 +7,8 @@ import { createOpenAICompatible } from '../../adapters/openai/index.js';
 import { answerBenchRow } from '../../bench/answer-row.js';
 import { mapOrdered } from '../../runtime/map-ordered.js';
 import { endpointFailures } from '../endpoint-failures.js';
-import { boundedNumber, endpointTimeout, nonNegativeInteger, openRowOutputs } from '../io.js';
-import { outOption, prepareOutputFiles } from '../output.js';
+import { boundedNumber, endpointTimeout, finishCommand, nonNegativeInteger, openRowOutputs } from '../io.js';
+import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { sidecarOptionText } from '../rows.js';
 import { readBenchRows } from './bench-score.js';
@@ -102,9 +102,17 @@ export function registerBenchPredict(bench: Command): void {
       progress.done();
       await outputs.finish(options.rejects !== undefined);
       const kept = failures.count > 0 || options.rejects !== undefined;
-      process.stdout.write(
+      printResult(
+        {
+          out: options.out,
+          rows: predicted,
+          failed: failures.count,
+          ...(kept ? { rejects: rejectsFile } : {}),
+          model: options.model,
+          endpoint: options.endpoint,
+        },
         `predicted ${predicted} rows with ${options.model} at ${options.endpoint}${failures.count > 0 ? `; ${failures.count} failed (endpoint)` : ''}\nout: ${options.out}${kept ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
       );
-      if (failures.count > 0) process.exitCode = 1;
+      finishCommand({ invalid: failures.count });
     });
 }

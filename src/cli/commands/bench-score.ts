@@ -7,8 +7,8 @@ import { BenchRowSchema, PredictionSchema } from '../../bench/schema.js';
 import { type ScoresDocument, scoreBench } from '../../bench/score.js';
 import { HarnessAugmentError, type Issue } from '../../harness/issues.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
-import { exitCodes, nonNegativeInteger, writeFileAtomic } from '../io.js';
-import { outOption, outputMode, prepareOutputFile, printResult } from '../output.js';
+import { finishCommand, nonNegativeInteger, writeFileAtomic } from '../io.js';
+import { outOption, prepareOutputFile, printResult } from '../output.js';
 import { sidecarOptionText } from '../rows.js';
 
 interface BenchScoreOptions {
@@ -132,18 +132,17 @@ export function registerBenchScore(bench: Command): void {
       await writeFileAtomic(options.out, `${JSON.stringify(scores, null, 2)}\n`);
       printResult(
         { out: options.out, missing: scores.missing.length, unknown: unknown.length },
-        scoresTable(scores),
+        `${scoresTable(scores)}out: ${options.out}\n`,
       );
       if (unknown.length > 0)
         process.stderr.write(
           `hsa: ${unknown.length} predictions name no bench row (ignored): ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', …' : ''}\n`,
         );
-      printResult(undefined, outputMode().json ? '' : `out: ${options.out}`);
       if (scores.missing.length > 0) {
         process.stderr.write(
           `hsa: ${scores.missing.length} rows have no prediction (scored as failures, listed under "missing" in ${options.out}): ${scores.missing.slice(0, 5).join(', ')}${scores.missing.length > 5 ? ', …' : ''}\n`,
         );
-        process.exitCode = exitCodes.invalid;
       }
+      finishCommand({ invalid: scores.missing.length });
     });
 }

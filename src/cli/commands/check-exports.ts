@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { type ChatTemplateSource, checkExports } from '../../adapters/trainer/check-exports.js';
 import { cannotRead } from '../../harness/documents.js';
-import { exitCodes } from '../io.js';
+import { finishCommand } from '../io.js';
 import { printResult } from '../output.js';
 
 export function registerCheckExports(program: Command): void {
@@ -45,6 +45,6 @@ export function registerCheckExports(program: Command): void {
         ...result.reasons.map((reason) => `    ${reason.rows} × ${reason.reason}`),
       ]);
       printResult({ folders, results }, lines);
-      if (results.some((result) => result.failed > 0)) process.exitCode = exitCodes.invalid;
+      finishCommand({ invalid: results.filter((result) => result.failed > 0).length });
     });
 }

@@ -12,7 +12,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { parsePipelineConfig } from '../../pipeline/config.js';
 import { nonNegativeInteger } from '../io.js';
 import { builtinRegistry } from '../operators-registry.js';
-import { outOption } from '../output.js';
+import { outOption, outputMode, prepareOutputFolder, printResult } from '../output.js';
 
 interface DemoCliOptions {
   domain: string;
@@ -110,6 +110,7 @@ export function registerDemo(program: Command): void {
       const benchVariants = positive('--bench-variants', options.benchVariants);
       if (benchVariants !== undefined) sizes.benchVariants = benchVariants;
       const out = resolve(options.out);
+      await prepareOutputFolder(out);
       const common = {
         ...files,
         // A fixture without bench items gets them derived from held-out gold trajectories.
@@ -117,20 +118,23 @@ export function registerDemo(program: Command): void {
         out,
         dependencies,
         sizes,
-        onProgress: (message: string) => process.stderr.write(`demo: ${message}\n`),
+        onProgress: (message: string) => {
+          if (!outputMode().quiet) process.stderr.write(`demo: ${message}\n`);
+        },
       };
       if (seeds) {
         const pooled = await runDemoSeeds(common, seeds);
-        process.stdout.write(renderPooledMarkdown(pooled.pooled));
-        process.stdout.write(
-          `\npooled: ${pooled.files.json}\nper seed: ${seeds.map((seed) => join(out, `seed-${seed}`, 'report.md')).join(', ')}\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+        const perSeed = seeds.map((seed) => join(out, `seed-${seed}`, 'report.md'));
+        printResult(
+          { out, files: { ...pooled.files, perSeed }, pooled: pooled.pooled },
+          `${renderPooledMarkdown(pooled.pooled)}\npooled: ${pooled.files.json}\nper seed: ${perSeed.join(', ')}\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
         );
         return;
       }
       const result = await runDemo({ ...common, seed: options.seed });
-      process.stdout.write(renderDemoMarkdown(result.summary));
-      process.stdout.write(
-        `\nreport: ${result.files.report}\nsummary: ${result.files.summary}\nbench rows: ${result.files.bench} (score any learner's predictions with \`hsa bench score\`)\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+      printResult(
+        { out, files: result.files, summary: result.summary },
+        `${renderDemoMarkdown(result.summary)}\nreport: ${result.files.report}\nsummary: ${result.files.summary}\nbench rows: ${result.files.bench} (score any learner's predictions with \`hsa bench score\`)\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
       );
     });
 }

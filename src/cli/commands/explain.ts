@@ -30,7 +30,7 @@ export function registerExplain(program: Command): void {
         let shown = 0;
         for await (const row of readRows(file, options.id, options.sidecar)) {
           if (options.id === undefined && shown >= limit) {
-            if (!outputMode().json) process.stdout.write(`… more rows; use --id or --limit\n`);
+            if (!outputMode().json) printResult(undefined, '… more rows; use --id or --limit');
             break;
           }
           shown++;

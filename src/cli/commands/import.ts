@@ -12,7 +12,7 @@ import { fromZodIssues, parseHarness } from '../../harness/parse-harness.js';
 import { type ImportLogOptions, importLogRecord, LogAliasesSchema } from '../../trajectory/import-logs.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
-import { exitCodes, openRowOutputs, printIssues, serialize } from '../io.js';
+import { finishCommand, openRowOutputs, printIssues, serialize } from '../io.js';
 import { outOption, printResult, writeProduct } from '../output.js';
 
 interface ImportOptions {
@@ -117,7 +117,7 @@ async function importTrajectories(logs: string, options: ImportTrajectoriesOptio
   ];
   printResult({ ...counts, byReason, reconciled: totals, out: options.out, rejects: rejectsFile }, lines);
   // The trajectories were written, but part of the log could not be: say so in the exit code too.
-  if (counts.rejected > 0) process.exitCode = 1;
+  finishCommand({ invalid: counts.rejected });
 }
 
 const idFrom = (source: string, fallback: string) =>
@@ -192,8 +192,8 @@ export function registerImport(program: Command): void {
         process.stderr.write(
           `imported ${read.skills.length} skills, left out ${read.skipped.length}: ${read.skipped.join(', ')}\n`,
         );
-        process.exitCode = exitCodes.invalid;
       }
+      finishCommand({ invalid: read.skipped.length });
     });
   withHookChecksOption(command.command('trajectories'))
     .description(

@@ -1,14 +1,13 @@
 // `hsa latency`: replays a scenario's episodes against a served model (the runtime's loop, tools and
 // hooks) at a concurrency, and writes the latency report as JSON, Markdown and offline HTML.
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { measureLatency } from '../../adapters/inference/measure-latency.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { renderLatencyHtml, renderLatencyMarkdown } from '../../runtime/latency-report.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
-import { boundedNumber, endpointTimeout, nonNegativeInteger, optionBounds } from '../io.js';
-import { outOption } from '../output.js';
+import { boundedNumber, endpointTimeout, nonNegativeInteger, optionBounds, writeFileAtomic } from '../io.js';
+import { outOption, outputMode, prepareOutputFolder, printResult } from '../output.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 
 interface LatencyOptions extends ScenarioCliOptions {
@@ -75,6 +74,7 @@ export function registerLatency(program: Command): void {
         options.episodes !== undefined ? nonNegativeInteger('--episodes', options.episodes) : undefined;
       const maxStepsPerTurn = parseMaxSteps(options.maxSteps);
       const { timeoutMs } = endpointTimeout(options.timeout);
+      await prepareOutputFolder(options.out);
       const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
       const scenario = await scenarioFromOptions(options, harness, options.harness, hookChecks);
       const apiKey = process.env[options.apiKeyEnv];
@@ -106,10 +106,14 @@ export function registerLatency(program: Command): void {
               : {}),
           },
         });
-        await mkdir(options.out, { recursive: true });
-        await writeFile(join(options.out, 'latency.json'), `${JSON.stringify(report, null, 2)}\n`);
-        await writeFile(join(options.out, 'latency.md'), renderLatencyMarkdown(report));
-        await writeFile(join(options.out, 'latency.html'), renderLatencyHtml(report));
+        const files = {
+          json: join(options.out, 'latency.json'),
+          markdown: join(options.out, 'latency.md'),
+          html: join(options.out, 'latency.html'),
+        };
+        await writeFileAtomic(files.json, `${JSON.stringify(report, null, 2)}\n`);
+        await writeFileAtomic(files.markdown, renderLatencyMarkdown(report));
+        await writeFileAtomic(files.html, renderLatencyHtml(report));
         const lines = [
           `${report.episodes} episodes, ${report.turns} turns, ${report.modelCalls} model calls at concurrency ${report.concurrency} in ${(report.wallMs / 1000).toFixed(1)} s`,
           `turn end to end: P50 ${report.turn.p50} ms, P95 ${report.turn.p95} ms, P99 ${report.turn.p99} ms; ${(100 * report.underDeadline).toFixed(1)}% within ${deadlineMs / 1000} s`,
@@ -127,8 +131,10 @@ export function registerLatency(program: Command): void {
             : []),
           `written: ${join(options.out, 'latency.json')}, latency.md, latency.html`,
         ];
-        process.stdout.write(`${lines.join('\n')}\n`);
-        if (report.episodes === 0 && report.errors.episodes > 0)
+        const everyFailed = report.episodes === 0 && report.errors.episodes > 0;
+        // One JSON document on standard output: with --json, a run whose every episode failed prints the error only.
+        if (!(everyFailed && outputMode().json)) printResult({ out: options.out, files, report }, lines);
+        if (everyFailed)
           throw new HarnessAugmentError(`every episode failed: ${report.errors.messages[0]}`, {
             kind: 'usage',
           });

@@ -15,7 +15,7 @@ import { releaseRunLocksOnSignals } from '../../pipeline/run-lock.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
 import { parseMaxSteps, withHookChecksOption, withMaxStepsOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
-import { positiveInteger } from '../io.js';
+import { finishCommand, positiveInteger } from '../io.js';
 import { loadOperatorModules } from '../operators-loader.js';
 import { builtinRegistry, withOperatorsOption } from '../operators-registry.js';
 import { outOption, outputMode, prepareOutputFolder, printResult } from '../output.js';
@@ -181,7 +181,7 @@ export function registerPipeline(program: Command): void {
         lines.push(`${name} endpoint: ${stats.requests} requests, ${stats.retries} retries`);
       }
       printResult({ out: config.out, manifest }, lines);
-      if (counts.rejected > 0 && counts.examples === 0) process.exitCode = 1;
+      finishCommand({ filtered: { dropped: counts.rejected, kept: counts.examples } });
     });
 }
 

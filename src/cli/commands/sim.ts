@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { jsonLine } from '../../harness/json-lines.js';
 import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
 import { validateTrajectory } from '../../trajectory/validate-trajectory.js';
 import { endpointFailures } from '../endpoint-failures.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
-import { boundedNumber, endpointTimeout, nonNegativeInteger, openAtomicLines } from '../io.js';
+import { boundedNumber, endpointTimeout, finishCommand, nonNegativeInteger, openAtomicLines } from '../io.js';
 import { policyFromOptions, registryFromOptions, withOperatorsOption } from '../operators-registry.js';
 import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
@@ -200,9 +201,9 @@ export function registerSim(program: Command): void {
           if (episode.truncatedTurns.length > 0) totals.truncated++;
           const scores = { ...episode.rewards.rewards, total: episode.rewards.total };
           for (const [name, value] of Object.entries(scores)) add(name, value);
-          await out.write(`${JSON.stringify(episode.trajectory)}\n`);
+          await out.write(jsonLine(episode.trajectory));
           await report.write(
-            `${JSON.stringify({
+            jsonLine({
               id: episode.id,
               rewards: scores,
               valid: validation.valid,
@@ -215,11 +216,17 @@ export function registerSim(program: Command): void {
                 : {}),
               task: episode.task,
               details: episode.rewards.details,
-            })}\n`,
+            }),
           );
           if (variants && episode.variant)
             await variants.write(
-              `${JSON.stringify({ id: episode.id, variantId: episode.variant.id, ops: episode.variant.ops, harness: episode.harness, relabel: episode.variant.relabel })}\n`,
+              jsonLine({
+                id: episode.id,
+                variantId: episode.variant.id,
+                ops: episode.variant.ops,
+                harness: episode.harness,
+                relabel: episode.variant.relabel,
+              }),
             );
           progress.update(totals.episodes);
         }
@@ -258,6 +265,6 @@ export function registerSim(program: Command): void {
         },
         lines,
       );
-      if (totals.invalid > 0 || failures.count > 0) process.exitCode = 1;
+      finishCommand({ invalid: totals.invalid + failures.count });
     });
 }

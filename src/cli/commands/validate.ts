@@ -4,7 +4,7 @@ import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { validateTrajectoriesFile } from '../../trajectory/validate-trajectories-file.js';
 import { withHookChecksOption } from '../episode-options.js';
 import { loadHookChecks } from '../hook-checks-loader.js';
-import { exitCodes, printIssues } from '../io.js';
+import { finishCommand, printIssues } from '../io.js';
 import { outputMode } from '../output.js';
 
 interface ValidateOptions {
@@ -32,7 +32,7 @@ export function registerValidate(program: Command): void {
         process.stdout.write(
           `${JSON.stringify({ harness: { file: harnessFile, valid: false, issues: error.issues } }, null, 2)}\n`,
         );
-        process.exitCode = exitCodes.invalid;
+        finishCommand({ invalid: 1 });
         return;
       }
       const summary = {
@@ -67,6 +67,6 @@ export function registerValidate(program: Command): void {
           );
         }
       }
-      if (report && report.invalid > 0) process.exitCode = exitCodes.invalid;
+      finishCommand({ invalid: report?.invalid ?? 0 });
     });
 }

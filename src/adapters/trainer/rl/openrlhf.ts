@@ -4,8 +4,10 @@
 // `AgentExecutor()`; ours is a MultiTurnAgentExecutor over an AgentInstance that resets and steps the
 // row's episode on the environment server, and it renders each prompt again with the state's tools, since
 // OpenRLHF's prompt dataset applies the chat template without tools), and `launch.sh` with the flags.
+
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeJsonLines } from '../../../harness/json-lines.js';
 import { writeFileAtomic } from '../../../harness/write-file-atomic.js';
 import type { RlExporter, RlRow } from '../../../pipeline/rl.js';
 import { envClientPython } from './env-client-python.js';
@@ -188,7 +190,10 @@ export const openRlhfRlExporter: RlExporter = {
       agent: join(outDir, 'hsa_openrlhf_agent.py'),
       launch: join(outDir, 'launch.sh'),
     };
-    await writeFileAtomic(files.data, rows.map((row) => `${JSON.stringify(toOpenRlhfRow(row))}\n`).join(''));
+    await writeJsonLines(
+      files.data,
+      rows.map((row) => toOpenRlhfRow(row)),
+    );
     await writeFileAtomic(files.agent, agentShim(options.envURL));
     await writeFileAtomic(files.launch, launchScript(options.envURL, options.groupSize));
     return Object.values(files);

@@ -7,8 +7,10 @@
 // episode on the environment server, hooks included) and `get_reward()`; the reward function `hsa_reply`
 // hands each rollout's final reply to its episode so that `get_reward` scores the whole turn.
 // States whose tools TRL cannot express as methods go to `rejects.jsonl` with the reason.
+
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { jsonLine, writeJsonLines } from '../../../harness/json-lines.js';
 import { writeFileAtomic } from '../../../harness/write-file-atomic.js';
 import type { RlExporter, RlRow } from '../../../pipeline/rl.js';
 import { envClientPython } from './env-client-python.js';
@@ -277,7 +279,10 @@ export const trlRlExporter: RlExporter = {
       environments: join(outDir, 'environments.json'),
       shim: join(outDir, 'hsa_trl.py'),
     };
-    await writeFileAtomic(files.data, kept.map((row) => `${JSON.stringify(toTrlGrpoRow(row))}\n`).join(''));
+    await writeJsonLines(
+      files.data,
+      kept.map((row) => toTrlGrpoRow(row)),
+    );
     const environments = Object.fromEntries([...states].filter(([state]) => !problems.has(state)));
     await writeFileAtomic(files.environments, `${JSON.stringify(environments, null, 2)}\n`);
     await writeFileAtomic(files.shim, trlShim(options.envURL));
@@ -286,9 +291,8 @@ export const trlRlExporter: RlExporter = {
       const rejects = join(outDir, 'rejects.jsonl');
       const lines = rows
         .filter((row) => problems.has(stateId(row)))
-        .map(
-          (row) =>
-            `${JSON.stringify({ row_id: row.id, environment: stateId(row), reason: problems.get(stateId(row)) })}\n`,
+        .map((row) =>
+          jsonLine({ row_id: row.id, environment: stateId(row), reason: problems.get(stateId(row)) }),
         );
       await writeFileAtomic(rejects, lines.join(''));
       written.push(rejects);

@@ -6,9 +6,11 @@
 // `agent_name` picks its state's loop, so the model sees its own state's tools. `interaction_config.yaml`
 // and `hsa_verl.py`: the tool, interaction and agent-loop classes that play the episode on the environment
 // server, and a `compute_score` shim that replays a rollout there.
+
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { writeJsonLines } from '../../../harness/json-lines.js';
 import { writeFileAtomic } from '../../../harness/write-file-atomic.js';
 import type { RlExporter, RlRow } from '../../../pipeline/rl.js';
 import { envClientPython } from './env-client-python.js';
@@ -263,9 +265,9 @@ export const verlRlExporter: RlExporter = {
       interaction: join(outDir, 'interaction_config.yaml'),
       shim: join(outDir, 'hsa_verl.py'),
     };
-    await writeFileAtomic(
+    await writeJsonLines(
       files.data,
-      rows.map((row, index) => `${JSON.stringify(toVerlRlRow(row, index))}\n`).join(''),
+      rows.map((row, index) => toVerlRlRow(row, index)),
     );
     const toolFiles: string[] = [];
     for (const [state, tools] of states) {
