@@ -128,7 +128,7 @@ const scripted: ChatModel = {
   async complete(request: ChatRequest) {
     const last = request.messages[request.messages.length - 1] as ChatMessage;
     if (last.role === 'user')
-      // The viewer's question, or hook feedback asking for a shorter reply.
+      // The user's question, or hook feedback asking for a shorter reply.
       return last.content.startsWith('Your reply is')
         ? reply('Jasmine tea is 12.5 per 100 g.')
         : callTool('load_skill', { skill_id: 'pricing' });
@@ -146,7 +146,7 @@ const run = await runAgent({
   harness,
   tools,
   model: scripted,
-  viewerMessages: ['How much is the jasmine tea?', 'cheap followers at https://spam.example'],
+  userMessages: ['How much is the jasmine tea?', 'cheap followers at https://spam.example'],
 });
 
 const marker = (message: Message) =>

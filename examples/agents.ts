@@ -5,10 +5,10 @@
 import type { Harness, Message, Tool } from '../src/index.js';
 import type { Agent, AgentInput } from '../src/testing/index.js';
 
-/** The link number a viewer asks about ("link 3", "#3", "3号链接"), else the link on screen. */
+/** The link number a user asks about ("link 3", "#3", "3号链接"), else the link on screen. */
 function linkOf(input: AgentInput): number {
-  const viewer = [...input.messages].reverse().find((message) => message.role === 'user');
-  const text = viewer?.content ?? '';
+  const user = [...input.messages].reverse().find((message) => message.role === 'user');
+  const text = user?.content ?? '';
   const match = /(?:link|#)\s*(\d+)|(\d+)\s*号/i.exec(text);
   const onScreen = (input.context.room as { current_link_id?: number } | undefined)?.current_link_id ?? 1;
   return match ? Number(match[1] ?? match[2]) : onScreen;

@@ -25,8 +25,8 @@ const maxFacts = 3;
 
 /** Single-turn, no input hook, ends in a plain reply (no block, no fallback). */
 function eligible(trajectory: Trajectory): boolean {
-  const viewer = trajectory.messages.filter((message) => message.role === 'user' && !message.hsa);
-  if (viewer.length !== 1) return false;
+  const user = trajectory.messages.filter((message) => message.role === 'user' && !message.hsa);
+  if (user.length !== 1) return false;
   if (
     trajectory.messages.some(
       (message) => 'hsa' in message && message.hsa && /blocked|fallback/.test(message.hsa.event),
@@ -57,9 +57,9 @@ function numbersIn(text: string): Set<string> {
 }
 
 /** Price and number strings of the reply backed by a (non-loader) tool result; prices first, at most 3. */
-function factsOf(reply: string, results: string[], viewer: string): string[] {
+function factsOf(reply: string, results: string[], user: string): string[] {
   const backed = new Set(results.flatMap((result) => [...numbersIn(result)]));
-  const echoed = numbersIn(viewer);
+  const echoed = numbersIn(user);
   const prices: string[] = [];
   const numbers: string[] = [];
   for (const match of reply.matchAll(numberPattern)) {
@@ -117,7 +117,7 @@ function deriveItem(harness: Harness, gold: Trajectory, index: number): BenchIte
   );
   const input = gold.messages.filter((message) => message.role === 'user' && !message.hsa);
   const reply = gold.messages.at(-1)?.content ?? '';
-  const viewer = input.map((message) => message.content).join('\n');
+  const user = input.map((message) => message.content).join('\n');
   const item = {
     id: `item-${String(index + 1).padStart(4, '0')}`,
     harness: { id: harness.id },
@@ -126,7 +126,7 @@ function deriveItem(harness: Harness, gold: Trajectory, index: number): BenchIte
     expect: {
       toolCalls,
       skills,
-      facts: factsOf(typeof reply === 'string' ? reply : '', results, viewer),
+      facts: factsOf(typeof reply === 'string' ? reply : '', results, user),
       forbidden: forbiddenTerms(harness),
     },
     gold,

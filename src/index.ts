@@ -464,7 +464,7 @@ export {
   skillSelectionReward,
   splitTurns,
   toolRationalityReward,
-  type ViewerTurn,
+  type UserTurn,
 } from './runtime/rewards/index.js';
 export { asScenarioScore, scoreTaskRewards } from './runtime/rewards/task-rewards.js';
 export type {

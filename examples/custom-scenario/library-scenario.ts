@@ -27,7 +27,7 @@ export const scenario: Scenario = {
     const random = createRandom(`${seed}:${planned.id}`);
     const title = random.fork('title').pick(titles);
     const days = random.fork('days').int(7, 21);
-    const viewer = `Could you reserve ${title} for ${days} days?`;
+    const user = `Could you reserve ${title} for ${days} days?`;
     return {
       id: planned.id,
       context: { branch: 'Riverside' },
@@ -35,7 +35,7 @@ export const scenario: Scenario = {
         id: planned.id,
         turns: [
           {
-            viewer,
+            user,
             intents: ['reserve'],
             skills: ['loans'],
             tools: ['find_book', 'reserve_book'],
@@ -86,7 +86,7 @@ export const scenario: Scenario = {
       const deviations: string[] = [];
       const { title, days } = episode.meta as { title: string; days: number };
       const loader = base.skills.loader;
-      await run.user(episode.task.turns[0]!.viewer);
+      await run.user(episode.task.turns[0]!.user);
       const found = await attempt('find_book', { title }, [
         call(loader.tool, { [loader.argument]: 'loans' }),
       ]);

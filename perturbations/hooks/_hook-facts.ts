@@ -20,14 +20,14 @@ export interface HookEvaluation {
 export interface HookFacts {
   trajectory: Trajectory;
   decisions: HookDecision[];
-  /** Turn number of each message: -1 before the first viewer message, then 0, 1, … */
+  /** Turn number of each message: -1 before the first user message, then 0, 1, … */
   turnOf: number[];
   /** Hook id → failures in each turn that had any. */
   failuresPerTurn: Map<string, Map<number, number>>;
 }
 
-/** A viewer message starts a turn; hook feedback turns are user messages too but do not. */
-const isViewerMessage = (message: Trajectory['messages'][number]) => message.role === 'user' && !message.hsa;
+/** A user message starts a turn; hook feedback turns are user messages too but do not. */
+const isUserMessage = (message: Trajectory['messages'][number]) => message.role === 'user' && !message.hsa;
 
 /**
  * Reads the hook facts of a trajectory that validates under the harness; undefined when it does not.
@@ -45,7 +45,7 @@ export function hookFacts(
   const turnOf: number[] = [];
   let turn = -1;
   for (const message of validation.trajectory.messages) {
-    if (isViewerMessage(message)) turn++;
+    if (isUserMessage(message)) turn++;
     turnOf.push(turn);
   }
   const failuresPerTurn = new Map<string, Map<number, number>>();

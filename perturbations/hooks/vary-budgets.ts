@@ -32,7 +32,7 @@ function measured(
 ): number {
   const messages = facts.trajectory.messages;
   if (hook.check.type === 'max_tool_calls') {
-    // The call's rank in its turn: every call since the latest viewer message counts, this one included.
+    // The call's rank in its turn: every call since the latest user message counts, this one included.
     const turn = facts.turnOf[evaluation.message];
     let count = 0;
     for (let index = 0; index < evaluation.message; index++) {

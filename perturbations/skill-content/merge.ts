@@ -18,7 +18,7 @@ import { isMostlyCjk, shareCount } from './rules.js';
 type Pair = readonly [Skill, Skill];
 
 /**
- * The skill named by each loader call of a trajectory, in order, with the index of the viewer turn it is
+ * The skill named by each loader call of a trajectory, in order, with the index of the user turn it is
  * in. Only string values of the loader's argument count, as the relabel's `merge_skills` step reads them.
  */
 function skillLoads(trajectory: Trajectory, harness: Harness): Array<{ skill: string; turn: number }> {
@@ -165,7 +165,7 @@ function rewriteMentions(
  * higher risk is kept. A share (= severity) of the disjoint pairs that qualify is merged, at least one.
  * The relabel has one `merge_skills` step per pair: loads of either source become loads of the merged
  * skill; `loads` records, in order, the source each load of the given trajectory named, and `loadTurns`
- * the viewer turn of each, so the inverse is exact for that trajectory and a model's output maps a load
+ * the user turn of each, so the inverse is exact for that trajectory and a model's output maps a load
  * of the merged skill back to the source the gold loaded in the same turn (`invertOutput`). Mentions of a source in the
  * skills part (other bodies, descriptions, the loader description) are rewritten to the merged id through
  * the symbol table, and so are hook fields that name a source outright (`skill_loaded.skill`, a custom
@@ -180,7 +180,7 @@ function rewriteMentions(
  */
 export const mergeSkills = defineOperator({
   id: 'skill-content/merge',
-  // 2: the relabel records the viewer turn of each load (`loadTurns`), so outputs invert by turn.
+  // 2: the relabel records the user turn of each load (`loadTurns`), so outputs invert by turn.
   version: 2,
   dimension: 'skill-content',
   mode: 'exact',

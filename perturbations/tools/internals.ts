@@ -453,7 +453,7 @@ function descriptionWords(description: string | undefined): string[] {
 }
 
 /**
- * The first words of a description's first clause, as a phrase: "Number of pieces the viewer wants" gives
+ * The first words of a description's first clause, as a phrase: "Number of pieces the user wants" gives
  * number, of, pieces (stop words kept inside, dropped at the edges).
  */
 function leadingPhrase(description: string | undefined): string[] {

@@ -1,6 +1,6 @@
 // The pipeline's overhead against a loopback OpenAI-compatible endpoint that answers every request after a
 // fixed delay: wall time against the ideal (requests ÷ concurrency × delay) and the most requests the server
-// ever had in flight at once. Answers are a plain reply, so each unit costs one request per viewer turn.
+// ever had in flight at once. Answers are a plain reply, so each unit costs one request per user turn.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

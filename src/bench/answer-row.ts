@@ -1,4 +1,4 @@
-// Answering bench rows with any ChatModel: the row's input (system prompt, viewer messages, tools) is sent
+// Answering bench rows with any ChatModel: the row's input (system prompt, user messages, tools) is sent
 // as it is; skill loads are answered from the row's harness as the runtime answers them, other calls by
 // the given tool runtime (default: an error result saying there is no backend), until the model replies or
 // the step limit passes. Only `input` and `harness` are read: never `expect`, `relabel` or provenance, so a

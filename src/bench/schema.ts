@@ -37,7 +37,7 @@ export const BenchItemSchema = z.strictObject({
   id: z.string().min(1),
   harness: z.strictObject({ id: z.string().min(1), hash: z.string().optional() }),
   context: z.record(z.string(), z.unknown()).default({}),
-  /** The viewer's messages (the system prompt is rendered from each variant). */
+  /** The user's messages (the system prompt is rendered from each variant). */
   input: z.array(MessageSchema).min(1),
   expect: ExpectationsSchema,
   gold: TrajectorySchema,
@@ -53,7 +53,7 @@ export const BenchRowSchema = z.strictObject({
   /** `train` rows may be used for training; `test` rows hold out a dimension or operator family. */
   split: z.enum(['train', 'test']),
   harness: HarnessSchema,
-  /** What the model receives: the rendered system prompt and the viewer's messages, and the tools. */
+  /** What the model receives: the rendered system prompt and the user's messages, and the tools. */
   input: z.strictObject({ messages: z.array(MessageSchema), tools: z.array(OfferedToolSchema) }),
   /** The expectations in the variant's vocabulary. */
   expect: ExpectationsSchema,

@@ -133,8 +133,8 @@ export function mapExpectations(
   return readExpectations(mapped, expect);
 }
 
-/** The number of viewer messages (hook turns aside) of a conversation. */
-function viewerTurns(messages: readonly Message[]): number {
+/** The number of user messages (hook turns aside) of a conversation. */
+function userTurns(messages: readonly Message[]): number {
   return messages.filter((message) => message.role === 'user' && !('hsa' in message && message.hsa)).length;
 }
 
@@ -185,8 +185,8 @@ export function scoreRow(row: BenchRow, prediction: Prediction | undefined): Row
   if (!prediction) return { ...failed };
   const relabel = relabelOf(row);
   const harness = row.harness;
-  // The output answers the row's last viewer turn; merged skills map back to what the gold loaded there.
-  const context = { turn: viewerTurns(row.input.messages) };
+  // The output answers the row's last user turn; merged skills map back to what the gold loaded there.
+  const context = { turn: userTurns(row.input.messages) };
   const base = mapExpectations(row.expect, relabel, 'inverse', harness, context);
   const loader = baseLoader(harness, relabel);
   const output = prediction.output.filter((message) => message.role === 'assistant');

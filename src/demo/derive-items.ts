@@ -7,10 +7,10 @@ import { BenchItemSchema } from '../bench/schema.js';
 import type { Harness } from '../harness/schema.js';
 import type { Message, Trajectory } from '../trajectory/schema.js';
 
-/** Single viewer turn, no block or fallback, ends in a reply without tool calls. */
+/** Single user turn, no block or fallback, ends in a reply without tool calls. */
 export function isItemCandidate(trajectory: Trajectory): boolean {
-  const viewer = trajectory.messages.filter((message) => message.role === 'user' && !message.hsa);
-  if (viewer.length !== 1) return false;
+  const user = trajectory.messages.filter((message) => message.role === 'user' && !message.hsa);
+  if (user.length !== 1) return false;
   if (
     trajectory.messages.some(
       (message) => 'hsa' in message && message.hsa && /blocked|fallback/.test(message.hsa.event),

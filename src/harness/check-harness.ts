@@ -183,7 +183,7 @@ export function checkHarness(harness: Harness, options: CheckHarnessOptions = {}
       issues.push({
         code: 'input_hook_retry',
         path: at('onFail', 'action'),
-        message: 'an input hook cannot retry (the viewer message cannot be redone); use block or fallback',
+        message: 'an input hook cannot retry (the user message cannot be redone); use block or fallback',
       });
     }
     if (check.type === 'regex') {

@@ -19,7 +19,7 @@ export interface HookTurnEnd {
 /**
  * What a failure leads to once counted against its hook's budget for the turn:
  * - `retry`: the model gets `feedback` and tries again (budget left);
- * - `pass_through`: an input hook with budget left lets the viewer message through (it cannot be redone);
+ * - `pass_through`: an input hook with budget left lets the user message through (it cannot be redone);
  * - `end`: the turn ends with a block or fallback message; `exhausted` when a retry budget ran out.
  */
 export type HookConsequence =

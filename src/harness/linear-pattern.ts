@@ -61,7 +61,7 @@ function compile(source: string, flags: string): CompiledPattern {
     };
   }
   // re2js runs in linear time but far slower than V8's backtracking engine, and augmentation evaluates the
-  // same few texts (viewer messages, replies) under many variants: remember recent answers. The answer is a
+  // same few texts (user messages, replies) under many variants: remember recent answers. The answer is a
   // pure function of the text, so the cache changes nothing but time.
   const seen = new Map<string, boolean>();
   const test = (text: string): boolean => {

@@ -111,7 +111,7 @@ const SkillLoadedCheck = z.strictObject({
   scope: z
     .enum(['turn', 'conversation'])
     .default('turn')
-    .describe('`turn`: loaded since the latest viewer message; `conversation`: loaded at any point.'),
+    .describe('`turn`: loaded since the latest user message; `conversation`: loaded at any point.'),
 });
 const ToolArgumentsCheck = z.strictObject({ type: z.literal('tool_arguments') });
 const MaxToolCallsCheck = z.strictObject({

@@ -88,7 +88,7 @@ const checked = new Map<string, string | undefined>();
  * is malformed, names an unknown helper or reads a missing value (strict mode).
  *
  * @example
- * renderTemplate('Hi {{context.viewer}}', { context: { viewer: 'Ann' } }) // 'Hi Ann'
+ * renderTemplate('Hi {{context.user}}', { context: { user: 'Ann' } }) // 'Hi Ann'
  */
 export function renderTemplate(template: string, data: unknown): string {
   let compiled = cache.get(template);

@@ -136,7 +136,7 @@ export function uniformChooser(random: Random): MessageDecider {
  * plays episodes through the runtime and answers bench rows like any model.
  *
  * @example
- * const run = await runAgent({ harness, tools, model: learnerChatModel(learner), viewerMessages: ['link 4 price?'] });
+ * const run = await runAgent({ harness, tools, model: learnerChatModel(learner), userMessages: ['link 4 price?'] });
  */
 export function learnerChatModel(decider: MessageDecider, name = 'hsa-learner'): ChatModel {
   return {

@@ -26,8 +26,8 @@ export interface AgentRunOptions {
   context?: Record<string, unknown>;
   tools: ToolRuntime;
   model: ChatModel;
-  /** The viewer messages, one turn each. */
-  viewerMessages: readonly string[];
+  /** The user messages, one turn each. */
+  userMessages: readonly string[];
   /** Request fields sent with every call (model name, temperature, max_tokens, seed, …). */
   request?: Omit<ChatRequest, 'messages' | 'tools'>;
   /** Most assistant messages per turn (default `DEFAULT_MAX_STEPS_PER_TURN`); a cut turn ends `step_limit`. */
@@ -48,7 +48,7 @@ export interface AgentRun {
 }
 
 /**
- * Runs one viewer turn of an episode with a model until the turn ends.
+ * Runs one user turn of an episode with a model until the turn ends.
  *
  * @example
  * await episode.user('link 3 price?');
@@ -94,10 +94,10 @@ export async function runTurn(
 }
 
 /**
- * Runs a whole episode: each viewer message in turn, the model answering until each turn ends.
+ * Runs a whole episode: each user message in turn, the model answering until each turn ends.
  *
  * @example
- * const run = await runAgent({ harness, context, tools, model, viewerMessages: ['hi', 'link 3 price?'] });
+ * const run = await runAgent({ harness, context, tools, model, userMessages: ['hi', 'link 3 price?'] });
  * run.trajectory('ep-1').messages
  */
 export async function runAgent(options: AgentRunOptions): Promise<AgentRun> {
@@ -111,7 +111,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRun> {
   });
   const steps: StepRecord[] = [];
   try {
-    for (const text of options.viewerMessages) {
+    for (const text of options.userMessages) {
       await episode.user(text);
       steps.push(...(await runTurn(episode, options.model, options.request, options.signal)));
     }

@@ -8,8 +8,8 @@ import type { Trajectory } from '../trajectory/schema.js';
 import { MALFORMED_OUTPUT_MARK } from './faults.js';
 
 export const TurnTaskSchema = z.strictObject({
-  /** The viewer message of this turn. */
-  viewer: z.string(),
+  /** The user message of this turn. */
+  user: z.string(),
   /** Intent labels of the message, e.g. `['price']`, or `['price', 'size']` for a message that asks two things. */
   intents: z.array(z.string().min(1)).default([]),
   /** Skills a correct turn loads (strategy skills included), base ids. */
@@ -89,7 +89,7 @@ export function taskInVariant(task: EpisodeTask, relabel: Relabel): EpisodeTask 
 }
 
 /**
- * Gold labels read off a gold trajectory: per viewer turn, the skills its accepted loader calls load, the
+ * Gold labels read off a gold trajectory: per user turn, the skills its accepted loader calls load, the
  * registry tools that answered successfully, and the input hook that blocked it. Intents come from
  * `meta.intents` when the trajectory has them (for the whole episode, on each turn).
  *
@@ -107,7 +107,7 @@ export function taskFromTrajectory(trajectory: Trajectory, harness: Harness): Ep
     const turn = turns[turns.length - 1];
     switch (message.role) {
       case 'user':
-        if (!message.hsa) turns.push({ viewer: message.content, intents, skills: [], tools: [], facts: [] });
+        if (!message.hsa) turns.push({ user: message.content, intents, skills: [], tools: [], facts: [] });
         break;
       case 'assistant':
         if (

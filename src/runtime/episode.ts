@@ -1,5 +1,5 @@
 // One conversation under a harness, advanced one message at a time: the production agent loop's rules
-// without the model. A viewer message runs the input hooks; an assistant message runs the pre_tool hooks and
+// without the model. A user message runs the input hooks; an assistant message runs the pre_tool hooks and
 // the tools, or the reply hooks; a failure retries with the rendered feedback within the hook's budget, or
 // ends the turn with the block or fallback the hook names. Every decision is the one the trajectory
 // validator replays, so what an Episode records always validates under its harness. The agent loop, the
@@ -151,12 +151,12 @@ export class Episode {
     return this.maxSteps;
   }
 
-  /** Whether a viewer turn is open and waiting for the assistant. */
+  /** Whether a user turn is open and waiting for the assistant. */
   get turnOpen(): boolean {
     return this.open;
   }
 
-  /** Number of viewer messages so far. */
+  /** Number of user messages so far. */
   get turns(): number {
     return this.userMessages.length;
   }
@@ -183,9 +183,9 @@ export class Episode {
     };
   }
 
-  /** A viewer message: starts a turn and runs the input hooks. */
+  /** A user message: starts a turn and runs the input hooks. */
   async user(text: string): Promise<Observation> {
-    if (typeof text !== 'string') throw new StepError('a viewer message must be a string');
+    if (typeof text !== 'string') throw new StepError('a user message must be a string');
     const observation = this.observation();
     this.loadedTurn = [];
     this.callsThisTurn = 0;
@@ -197,7 +197,7 @@ export class Episode {
     this.open = true;
     const decision = this.decide('input', { text });
     if (decision) {
-      // An input hook cannot ask the viewer to retry: a retry action lets the message through, as the
+      // An input hook cannot ask the user to retry: a retry action lets the message through, as the
       // validator reads it.
       const next = this.commit(decision, observation);
       if (next.action === 'end') this.endTurn(observation, decision, next);
@@ -211,7 +211,7 @@ export class Episode {
    */
   async assistant(input: AssistantInput): Promise<Observation> {
     const message = this.checkAssistant(input);
-    if (!this.open) throw new StepError('no turn is open: the conversation waits for a viewer message');
+    if (!this.open) throw new StepError('no turn is open: the conversation waits for a user message');
     if (this.busy) throw new StepError('the previous step is still running');
     const observation = this.observation();
     this.stepsThisTurn++;

@@ -1,5 +1,5 @@
 // Latency replay: plays a scenario's episodes against a model as production would — the runtime's agent
-// loop, the scenario's tools, every hook and retry — with C episodes in flight, and measures each viewer
+// loop, the scenario's tools, every hook and retry — with C episodes in flight, and measures each user
 // turn end to end (message in → turn over), each model call, the time to its first token when the model
 // streams, and the loop's own overhead (turn time not spent in the model). Values go into HDR histograms
 // (hdr-histogram-js), in microseconds. The server's own histograms are the adapter's part (/metrics).
@@ -86,7 +86,7 @@ export interface LatencyReport {
   /** Wall-clock time of the replay. */
   wallMs: number;
   deadlineMs: number;
-  /** Viewer message in → turn over. */
+  /** User message in → turn over. */
   turn: LatencyStats;
   /** One model call (request sent → completion assembled). */
   modelCall: LatencyStats;
@@ -188,7 +188,7 @@ export async function replayLatency(options: LatencyReplayOptions): Promise<Late
       for (const turn of episodeData.task.turns) {
         options.signal?.throwIfAborted();
         const turnStarted = now();
-        await episode.user(turn.viewer);
+        await episode.user(turn.user);
         const steps = episode.turnOpen
           ? await runTurn(episode, model, options.request ?? {}, options.signal)
           : [];

@@ -137,7 +137,7 @@ export function arbTrajectoryVariant(
   });
 }
 
-/** What an agent receives: the rendered system prompt and the viewer's messages, the tools, the context. */
+/** What an agent receives: the rendered system prompt and the user's messages, the tools, the context. */
 export interface AgentInput {
   messages: Message[];
   tools: ReturnType<typeof toChatCompletionTools>;
@@ -150,7 +150,7 @@ export type Agent = (
   input: AgentInput,
 ) => Promise<Message[] | Message> | Message[] | Message;
 
-/** A request to run the agent on: the viewer's messages and the request context. */
+/** A request to run the agent on: the user's messages and the request context. */
 export interface InvarianceCase {
   id: string;
   input: Message[];

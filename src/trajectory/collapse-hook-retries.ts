@@ -47,7 +47,7 @@ const isFeedbackOf = (message: Message | undefined, hook: string) =>
   message.hsa?.event === 'hook_feedback' &&
   message.hsa.hook === hook;
 
-/** A viewer message starts a turn; hook feedback turns are user messages too, but belong to the turn. */
+/** A user message starts a turn; hook feedback turns are user messages too, but belong to the turn. */
 const startsTurn = (message: Message) => message.role === 'user' && message.hsa === undefined;
 
 /** The reply a turn recovers to: an assistant text that no hook marked. */
@@ -57,7 +57,7 @@ const isAcceptedReply = (message: Message | undefined) =>
   message.tool_calls === undefined &&
   message.content !== null;
 
-/** Index ranges [start, end) of the turns: the preamble (system prompt), then one per viewer message. */
+/** Index ranges [start, end) of the turns: the preamble (system prompt), then one per user message. */
 function turnsOf(messages: readonly Message[]): Array<[number, number]> {
   const starts = [0];
   messages.forEach((message, index) => {

@@ -40,7 +40,7 @@ export type RelabelStep =
       sources: string[];
       /** The source each load of the given trajectory named, in order. */
       loads: string[];
-      /** The viewer turn of each of `loads` (1 = after the first viewer message), so an output maps back by turn. */
+      /** The user turn of each of `loads` (1 = after the first user message), so an output maps back by turn. */
       loadTurns?: number[];
       loader: LoaderNames;
     };
@@ -48,8 +48,8 @@ export type RelabelStep =
 /** What is known about where a model's output sits in the conversation, for steps that map back by context. */
 export interface OutputContext {
   /**
-   * The viewer turn the output answers (1 = the first viewer message). Viewer messages inside the output
-   * advance it. Without it (and without viewer messages), a merged skill maps back by its order of loads.
+   * The user turn the output answers (1 = the first user message). User messages inside the output
+   * advance it. Without it (and without user messages), a merged skill maps back by its order of loads.
    */
   turn?: number;
 }
@@ -164,8 +164,8 @@ function mapFreeText(messages: Message[], map: (text: string) => string): Messag
 }
 
 /**
- * Calls of the loader, in order, with the skill each names and the viewer turn it is in (`turn` advances
- * at each viewer message that is not a hook turn, from `startTurn`).
+ * Calls of the loader, in order, with the skill each names and the user turn it is in (`turn` advances
+ * at each user message that is not a hook turn, from `startTurn`).
  */
 function mapSkillLoads(
   messages: Message[],
@@ -344,7 +344,7 @@ export function inverseTrajectory(
 /**
  * Maps a model's output under a variant back to the base vocabulary (tool names, arguments, skill ids,
  * mentions), for scoring against the original gold. A load of a merged skill becomes the source the gold
- * loaded in the same viewer turn: the turn is counted from the viewer messages the output holds, or given
+ * loaded in the same user turn: the turn is counted from the user messages the output holds, or given
  * as `context.turn` for an output that answers one turn.
  *
  * @example

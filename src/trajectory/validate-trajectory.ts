@@ -150,7 +150,7 @@ class TrajectoryWalker {
   private readonly userMessages: string[] = [];
   private readonly loadedConversation: string[] = [];
   private expectation: Expectation | undefined;
-  // Per-turn state, reset by each viewer message.
+  // Per-turn state, reset by each user message.
   private loadedTurn: string[] = [];
   private callsThisTurn = 0;
   private failuresThisTurn = new Map<string, number>();
@@ -246,7 +246,7 @@ class TrajectoryWalker {
               [...path, 'hsa', 'event'],
               `a user message cannot be ${quote(message.hsa.event)}`,
             );
-          else this.viewerMessage(message.content, path);
+          else this.userMessage(message.content, path);
           return;
         case 'assistant':
           this.assistantMessage(message, path);
@@ -314,7 +314,7 @@ class TrajectoryWalker {
     }
   }
 
-  private viewerMessage(content: string, path: JsonPath) {
+  private userMessage(content: string, path: JsonPath) {
     this.reportUnmetExpectation();
     this.closeOpenCalls();
     this.stats.turns++;

@@ -9,7 +9,7 @@ import { readJsonl } from '../../src/trajectory/read-jsonl.js';
 import { invertOutput } from '../../src/trajectory/relabel.js';
 import type { Message, Trajectory } from '../../src/trajectory/schema.js';
 
-/** The skill each loader call names, with its viewer turn (1 = after the first viewer message). */
+/** The skill each loader call names, with its user turn (1 = after the first user message). */
 function loads(messages: readonly Message[], loader: { tool: string; argument: string }, startTurn = 0) {
   const found: Array<{ turn: number; skill: string }> = [];
   let turn = startTurn;
@@ -24,7 +24,7 @@ function loads(messages: readonly Message[], loader: { tool: string; argument: s
   return found;
 }
 
-/** The assistant messages of viewer turn `turn`. */
+/** The assistant messages of user turn `turn`. */
 function turnMessages(messages: readonly Message[], turn: number): Message[] {
   let current = 0;
   return messages.filter((message) => {
@@ -67,11 +67,11 @@ describe.each(['livestream', 'helpdesk'])('merged skills invert from the output:
     for (const row of mergeRows) {
       const gold = originals.get(row.exampleId) as Trajectory;
       const output = row.trajectory.messages.filter((message) => message.role === 'assistant');
-      // Assistant messages only: no viewer turns to count, so loads map back by their order.
+      // Assistant messages only: no user turns to count, so loads map back by their order.
       expect(loads(invertOutput(output, row.relabel), loader), row.id).toEqual(
         loads(gold.messages, loader).map((load) => ({ ...load, turn: 0 })),
       );
-      // The conversation with its viewer messages: loads map back by turn.
+      // The conversation with its user messages: loads map back by turn.
       expect(loads(invertOutput(row.trajectory.messages, row.relabel), loader), row.id).toEqual(
         loads(gold.messages, loader),
       );

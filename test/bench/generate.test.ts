@@ -94,7 +94,7 @@ describe('generateBench on the live-stream items × 5 variants (hat)', () => {
     ).toBeGreaterThan(perturbed.length * 0.9);
   });
 
-  it('gives the model the variant: its rendered system prompt, the viewer message and its tools', () => {
+  it('gives the model the variant: its rendered system prompt, the user message and its tools', () => {
     for (const row of rows.slice(0, 60)) {
       const item = items.find((candidate) => candidate.id === row.itemId) as BenchItem;
       expect(row.input.messages[0]).toEqual({

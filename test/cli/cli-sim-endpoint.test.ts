@@ -1,5 +1,5 @@
 // `hsa sim run --endpoint`: the agent loop against an OpenAI-compatible server on 127.0.0.1. The scripted
-// server answers like the oracle (the gold assistant messages of each episode, found by its first viewer
+// server answers like the oracle (the gold assistant messages of each episode, found by its first user
 // message), with a 500 and a dropped connection on the way: the CLI must retry them and reproduce the
 // oracle's trajectories and rewards.
 import { spawn } from 'node:child_process';
@@ -36,7 +36,7 @@ function runCliAsync(args: string[]): Promise<{ status: number | null; stdout: s
   });
 }
 
-const isViewer = (message: Message) => message.role === 'user' && !message.hsa;
+const isUserMessage = (message: Message) => message.role === 'user' && !message.hsa;
 
 describe('hsa sim run --endpoint', () => {
   it('plays the episodes through an OpenAI-compatible server, retrying its faults', async () => {
@@ -48,9 +48,9 @@ describe('hsa sim run --endpoint', () => {
         runOracleEpisode({ entry, seed, base: harness }),
       ),
     );
-    const byViewer = new Map(
+    const byUserMessage = new Map(
       golds.map((gold) => [
-        (gold.trajectory.messages.find(isViewer) as { content: string }).content,
+        (gold.trajectory.messages.find(isUserMessage) as { content: string }).content,
         gold.trajectory.messages.filter(
           (message): message is AssistantMessage =>
             message.role === 'assistant' && (!message.hsa || message.hsa.event === 'hook_rejected'),
@@ -76,7 +76,7 @@ describe('hsa sim run --endpoint', () => {
           tool_calls?: unknown[];
         }>;
         const first = messages.find((message) => message.role === 'user')!.content as string;
-        const answers = byViewer.get(first)!;
+        const answers = byUserMessage.get(first)!;
         // Fallbacks and blocks are the runtime's turns, not the model's: they do not count as answers given.
         const given = messages.filter(
           (message) =>

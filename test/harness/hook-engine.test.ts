@@ -10,7 +10,7 @@ const hook = (id: string) => harness.hooks.items.find((candidate) => candidate.i
 /** A harness with one retry hook of the given check, to test checks one at a time. */
 function single(stage: HookStage, check: HookCheck | Record<string, unknown>, feedback = '{{reason}}') {
   const input = travelHarnessInput();
-  // Input hooks cannot retry (the viewer message cannot be redone), so they block.
+  // Input hooks cannot retry (the user message cannot be redone), so they block.
   const onFail =
     stage === 'input' ? { action: 'block' as const } : { action: 'retry' as const, maxRetries: 1, feedback };
   input.hooks.items = [{ id: 'h', stage, check: check as HookCheck, onFail }];

@@ -33,7 +33,7 @@ describe('template sandbox', () => {
 
   for (const attack of attacks) {
     it(`refuses ${attack}`, () => {
-      const data = { context: { viewer: 'Ann' }, skills: [{ id: 'a' }] };
+      const data = { context: { user: 'Ann' }, skills: [{ id: 'a' }] };
       let output: string | undefined;
       try {
         output = renderTemplate(attack, data);

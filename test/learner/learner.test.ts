@@ -165,7 +165,7 @@ describe('learner', () => {
           ]),
         ),
       ),
-      viewerMessages: ['link 4 price?'],
+      userMessages: ['link 4 price?'],
       maxStepsPerTurn: 4,
     });
     const assistant = run.messages.filter((message) => message.role === 'assistant');

@@ -67,26 +67,26 @@ dimensions:
     operators: [hooks/reword-feedback]
 `;
 
-const isViewer = (message: Message) => message.role === 'user' && !message.hsa;
+const isUserMessage = (message: Message) => message.role === 'user' && !message.hsa;
 const assistants = (messages: readonly Message[]) =>
   messages.filter((message): message is AssistantMessage => message.role === 'assistant');
 
 /**
- * The scripted model. It finds the task by the request's first viewer message (and, for the few messages
+ * The scripted model. It finds the task by the request's first user message (and, for the few messages
  * that several tasks share, by the room title and local time in the system prompt), counts the assistant
  * messages already in the request, and answers with the gold's next one: the same tool calls (ids and
  * argument text) or the same reply.
  */
 function goldScript(golds: readonly Trajectory[]) {
-  const byFirstViewer = new Map<string, Trajectory[]>();
+  const byFirstUserMessage = new Map<string, Trajectory[]>();
   for (const gold of golds) {
-    const first = gold.messages.find(isViewer)?.content as string;
-    byFirstViewer.set(first, [...(byFirstViewer.get(first) ?? []), gold]);
+    const first = gold.messages.find(isUserMessage)?.content as string;
+    byFirstUserMessage.set(first, [...(byFirstUserMessage.get(first) ?? []), gold]);
   }
   return (request: ChatCompletionRequest): FakeAnswer => {
     const system = String(request.messages[0]?.content ?? '');
     const first = request.messages.find((message) => message.role === 'user')?.content as string;
-    const candidates = (byFirstViewer.get(first) ?? []).filter((gold) => {
+    const candidates = (byFirstUserMessage.get(first) ?? []).filter((gold) => {
       const room = (gold.context as { room: { title: string; local_time: string } }).room;
       return system.includes(room.title) && system.includes(`${room.local_time} `);
     });
@@ -305,11 +305,11 @@ describe('the pipeline against an OpenAI-compatible server with injected faults'
       expect(example.meta).toMatchObject({ exampleId: taskId, teacher: 'openai-compatible' });
       expect(example.meta?.ops).toEqual(expect.arrayContaining([expect.any(String)]));
 
-      // Well formed: a system prompt first, viewer turns as in the gold, every tool answer after its call,
+      // Well formed: a system prompt first, user turns as in the gold, every tool answer after its call,
       // every call to an offered tool.
       expect(example.messages[0]?.role).toBe('system');
-      expect(example.messages.filter(isViewer).map((message) => message.content)).toEqual(
-        gold.messages.filter(isViewer).map((message) => message.content),
+      expect(example.messages.filter(isUserMessage).map((message) => message.content)).toEqual(
+        gold.messages.filter(isUserMessage).map((message) => message.content),
       );
       const offered = new Set(example.tools.map((tool) => tool.function.name));
       const called = new Set<string>();

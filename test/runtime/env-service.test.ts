@@ -49,7 +49,7 @@ const scenarioIndex = (seed: string, name: string) =>
   );
 
 describe('createEnvService', () => {
-  it('reset sends the first viewer message and offers the harness tools', async () => {
+  it('reset sends the first user message and offers the harness tools', async () => {
     const env = createEnvService({ scenario, harness });
     const reset = await env.reset({ seed: 's', index: scenarioIndex('s', 'price') });
     expect(reset.episode_id).toBe('ep-1');
@@ -171,7 +171,7 @@ describe('createEnvService', () => {
     expect(after.message).toContain('done');
   });
 
-  it('an episode whose only viewer message an input hook stops is done at reset', async () => {
+  it('an episode whose only user message an input hook stops is done at reset', async () => {
     const env = createEnvService({ scenario, harness });
     const index = scenarioIndex('i', 'input_spam');
     expect(index).toBeGreaterThanOrEqual(0);

@@ -455,7 +455,7 @@ describe('runAgent', () => {
       context: travelContext,
       tools,
       model,
-      viewerMessages: ['bags on basic?'],
+      userMessages: ['bags on basic?'],
       request: { model: 'm' },
     });
     expect(run.turnEnds).toEqual(['reply']);

@@ -89,7 +89,7 @@ describe('rulesJudge', () => {
 
   it('applies its thresholds', async () => {
     const harder = task({
-      viewer: 'link 4 price?',
+      user: 'link 4 price?',
       skills: ['price_and_coupons'],
       tools: ['get_price_and_coupons', 'get_promotion_rules'],
     });

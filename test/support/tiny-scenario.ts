@@ -31,7 +31,7 @@ export function tinyScenario(): Scenario {
         task: {
           id: planned.id,
           turns: Array.from({ length: turns }, (_, turn) => ({
-            viewer: messages[(planned.index + turn) % messages.length]!,
+            user: messages[(planned.index + turn) % messages.length]!,
             intents: [],
             skills: [],
             tools: [],

@@ -24,8 +24,8 @@ beforeAll(async () => {
     if (!('value' in record)) continue;
     const trajectory = record.value as Trajectory;
     if ((trajectory.meta as { scenario?: string } | undefined)?.scenario !== 'price') continue;
-    const viewer = trajectory.messages.find((message) => message.role === 'user');
-    if (viewer) cases.push({ id: trajectory.id, input: [viewer], trajectory });
+    const user = trajectory.messages.find((message) => message.role === 'user');
+    if (user) cases.push({ id: trajectory.id, input: [user], trajectory });
     if (cases.length === 8) break;
   }
 });

@@ -18,7 +18,7 @@ export interface OpenAICompatibleTeacherOptions {
   hookChecks?: HookCheckRegistry;
 }
 
-const isViewer = (message: Message) => message.role === 'user' && !message.hsa;
+const isUserMessage = (message: Message) => message.role === 'user' && !message.hsa;
 
 /**
  * @example
@@ -54,7 +54,7 @@ export function openAICompatibleTeacher(options: OpenAICompatibleTeacherOptions)
         context: gold.context,
         tools: recordedTools(gold, variant?.relabel),
         model: options.model,
-        viewerMessages: gold.messages.filter(isViewer).map((message) => message.content as string),
+        userMessages: gold.messages.filter(isUserMessage).map((message) => message.content as string),
         request: options.request,
         ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
         ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),

@@ -34,7 +34,7 @@ export function registerInvert(program: Command): void {
     )
     .option(
       '--turn <n>',
-      'the viewer turn the output answers (1 = first viewer message); merged skills map back to the source the gold loaded in that turn',
+      'the user turn the output answers (1 = first user message); merged skills map back to the source the gold loaded in that turn',
     )
     .addOption(outOption('file', 'write the result to a file instead of standard output'))
     .option('--sidecar <files...>', sidecarOptionText)

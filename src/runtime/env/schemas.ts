@@ -146,13 +146,13 @@ export type EnvRewards = Record<string, number>;
 export interface ResetResponse {
   episode_id: string;
   observation: { messages: ChatMessage[]; tools: OfferedTool[] };
-  /** True when the episode ended before the agent's first step (every viewer message was stopped by an input hook). */
+  /** True when the episode ended before the agent's first step (every user message was stopped by an input hook). */
   done: boolean;
   /** The episode's total reward when `done`, else 0. */
   reward: number;
   rewards?: EnvRewards;
   info: {
-    /** Viewer turns of the episode. */
+    /** User turns of the episode. */
     turns: number;
     /** The scenario's name. */
     scenario: string;
@@ -179,13 +179,13 @@ export interface StepResponse {
   rewards?: EnvRewards;
   done: boolean;
   info: {
-    /** 0-based index of the viewer turn this step acted in. */
+    /** 0-based index of the user turn this step acted in. */
     turn: number;
     /** How that turn ended, when this step ended it. */
     end?: TurnEnd;
     /** True when the step limit cut the turn (`end` is `step_limit`): the turn is truncated, not finished. */
     truncated?: boolean;
-    /** Hooks that failed during this step (and during any viewer message it sent next). */
+    /** Hooks that failed during this step (and during any user message it sent next). */
     hook_events: HookEventRecord[];
   };
 }

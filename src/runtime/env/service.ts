@@ -70,7 +70,7 @@ export interface EnvServiceOptions {
 
 /** The environment protocol, in process. */
 export interface EnvService {
-  /** Starts an episode and sends its first viewer message. */
+  /** Starts an episode and sends its first user message. */
   reset(request?: unknown): Promise<ResetResponse>;
   /** Takes one assistant message in an episode. */
   step(episodeId: string, message: unknown): Promise<StepResponse>;
@@ -89,8 +89,8 @@ interface LiveEpisode extends StoreEntry {
   seed: string;
   /** Maps base names to the episode's harness names; absent under the base harness. */
   relabel?: Relabel;
-  /** Index of the next viewer message to send. */
-  nextViewer: number;
+  /** Index of the next user message to send. */
+  nextUser: number;
   score?: ScenarioScore;
 }
 
@@ -156,16 +156,16 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
   }
 
   /** Sends user messages while the turn is closed and turns remain; appends what they produced. */
-  async function sendViewers(live: LiveEpisode, messages: Message[], hookEvents: HookEventRecord[]) {
+  async function sendUserMessages(live: LiveEpisode, messages: Message[], hookEvents: HookEventRecord[]) {
     const turns = live.made.task.turns;
-    while (!live.episode.turnOpen && live.nextViewer < turns.length) {
-      const turn = turns[live.nextViewer]!;
-      live.nextViewer++;
-      const observation = await live.episode.user(turn.viewer);
+    while (!live.episode.turnOpen && live.nextUser < turns.length) {
+      const turn = turns[live.nextUser]!;
+      live.nextUser++;
+      const observation = await live.episode.user(turn.user);
       messages.push(...observation.messages);
       hookEvents.push(...observation.hookEvents);
     }
-    if (!live.episode.turnOpen && live.nextViewer >= turns.length) {
+    if (!live.episode.turnOpen && live.nextUser >= turns.length) {
       live.done = true;
       live.score = score(live);
     }
@@ -259,11 +259,11 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
           planned,
           made,
           seed,
-          nextViewer: 0,
+          nextUser: 0,
           ...(chosen.relabel ? { relabel: chosen.relabel } : {}),
         };
         const hookEvents: HookEventRecord[] = [];
-        await sendViewers(live, [], hookEvents);
+        await sendUserMessages(live, [], hookEvents);
         store.add(live, release);
         return {
           episode_id: live.id,
@@ -326,7 +326,7 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
         }
         const messages = [...observation.messages];
         const hookEvents = [...observation.hookEvents];
-        if (observation.turnEnded) await sendViewers(live, messages, hookEvents);
+        if (observation.turnEnded) await sendUserMessages(live, messages, hookEvents);
         return {
           observation: { messages: toChatMessages(messages) as ChatMessage[] },
           reward: live.score?.total ?? 0,

@@ -1,4 +1,4 @@
-// The accuracy reward: the share of replies the viewer saw that state only grounded numbers, use no banned
+// The accuracy reward: the share of replies the user saw that state only grounded numbers, use no banned
 // term and match no forbidden reply pattern (delivery promises), judged by the base harness's own hooks.
 import { evaluateHook, type HookStep } from '../../harness/hook-engine.js';
 import type { Harness, Hook, HookCheck } from '../../harness/schema.js';
@@ -7,7 +7,7 @@ import type { EpisodeTask } from '../episode-task.js';
 import type { RewardFinding, RewardResult } from './reward.js';
 import { splitTurns } from './turns.js';
 
-/** One reply the viewer saw, and whether it broke a rule. */
+/** One reply the user saw, and whether it broke a rule. */
 export interface ReplyCheck {
   turn: number;
   message: number;
@@ -70,9 +70,9 @@ function offendingValues(code: string, details: Record<string, unknown>): string
 }
 
 /**
- * Scores the replies the viewer saw: the final assistant text of each turn that no hook rejected (fallback
+ * Scores the replies the user saw: the final assistant text of each turn that no hook rejected (fallback
  * and block messages included). A reply is accurate when every number in it is grounded (as the harness's
- * numbers_grounded hooks define it, over the successful tool results and viewer messages before it), it
+ * numbers_grounded hooks define it, over the successful tool results and user messages before it), it
  * uses no term of any banned_terms hook, and it matches no must_not regex of a reply-stage hook. The score
  * is the share of accurate replies; 1 when no reply was seen.
  *
@@ -87,7 +87,7 @@ export function accuracyReward(
 ): RewardResult<AccuracyDetails> {
   const rules = replyRules(harness);
   const turns = splitTurns(trajectory, harness);
-  // Successful registry results and viewer messages, by message index, to take those before each reply.
+  // Successful registry results and user messages, by message index, to take those before each reply.
   const toolResults: { at: number; content: string }[] = [];
   for (const turn of turns)
     for (const call of turn.calls)
@@ -104,7 +104,7 @@ export function accuracyReward(
       stage: 'post_reply',
       text: reply.text,
       toolResults: toolResults.filter((result) => result.at < reply.message).map((result) => result.content),
-      userMessages: turns.filter((other) => other.index <= turn.index).map((other) => other.viewer),
+      userMessages: turns.filter((other) => other.index <= turn.index).map((other) => other.user),
       context: trajectory.context,
     };
     let accurate = true;

@@ -1,10 +1,10 @@
-// The effectiveness reward: whether each viewer turn was answered (fully, partly or not at all), from how
+// The effectiveness reward: whether each user turn was answered (fully, partly or not at all), from how
 // the turn ended and which of the task's tools returned a usable result; 1, 0.5 or 0 per episode.
 import type { Harness } from '../../harness/schema.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import type { EpisodeTask, TurnTask } from '../episode-task.js';
 import type { RewardFinding, RewardResult } from './reward.js';
-import { splitTurns, type TurnEnding, type ViewerTurn } from './turns.js';
+import { splitTurns, type TurnEnding, type UserTurn } from './turns.js';
 
 /** `full`: answered; `partial`: answered in part; `none`: not answered. */
 export type TurnAnswer = 'full' | 'partial' | 'none';
@@ -32,14 +32,14 @@ const unique = (names: readonly string[]) => [...new Set(names)];
 function judgeTurn(
   index: number,
   expected: TurnTask,
-  turn: ViewerTurn | undefined,
+  turn: UserTurn | undefined,
   findings: RewardFinding[],
 ): TurnEffectiveness {
   const tools = unique(expected.tools);
   const blockedBy = expected.blockedBy;
   const base = { turn: index, ...(blockedBy ? { blockedBy } : {}) };
   if (!turn) {
-    findings.push({ code: 'missing_turn', turn: index, reason: 'the trajectory has no viewer turn here' });
+    findings.push({ code: 'missing_turn', turn: index, reason: 'the trajectory has no user turn here' });
     return { ...base, answer: 'none', ending: 'missing', succeeded: [], missing: tools };
   }
   const succeeded = tools.filter((name) =>
@@ -52,7 +52,7 @@ function judgeTurn(
     findings.push({
       code: 'not_blocked',
       turn: index,
-      message: turn.viewerMessage,
+      message: turn.userMessage,
       reason: turn.inputHook
         ? `the message was stopped by "${turn.inputHook.hook}", not by input hook "${blockedBy}"`
         : `input hook "${blockedBy}" should have blocked or answered this message with its fallback`,
@@ -85,8 +85,8 @@ function judgeTurn(
 }
 
 /**
- * Scores whether the episode answered the viewer. A turn whose task names `blockedBy` is answered when that
- * input hook blocked it or fell back on it right after the viewer message. Any other turn is answered fully
+ * Scores whether the episode answered the user. A turn whose task names `blockedBy` is answered when that
+ * input hook blocked it or fell back on it right after the user message. Any other turn is answered fully
  * when it ends with a normal reply and every task tool returned a successful result in the turn; partly
  * when a normal reply came after only some of them succeeded, or a fallback ended the turn after at least
  * one did. The episode scores 1 when every task turn is answered fully, 0 when none is answered even

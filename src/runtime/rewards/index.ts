@@ -26,5 +26,5 @@ export {
   splitTurns,
   type TurnEnding,
   type TurnToolCall,
-  type ViewerTurn,
+  type UserTurn,
 } from './turns.js';

@@ -5,7 +5,7 @@ import type { Trajectory } from '../../trajectory/schema.js';
 import type { EpisodeTask } from '../episode-task.js';
 
 /**
- * One thing a reward held against a trajectory. `code` is stable snake_case; `turn` is the 0-based viewer
+ * One thing a reward held against a trajectory. `code` is stable snake_case; `turn` is the 0-based user
  * turn; `message` indexes `trajectory.messages`; `call` is the position in that message's `tool_calls`.
  */
 export interface RewardFinding {

@@ -41,7 +41,7 @@ export interface EpisodeScore {
     effectiveness: EffectivenessDetails;
     toolRationality: ToolRationalityDetails;
     skillSelection: SkillSelectionDetails;
-    /** `turn_count_mismatch` and `viewer_mismatch`: the task and the trajectory do not describe the same turns. */
+    /** `turn_count_mismatch` and `user_mismatch`: the task and the trajectory do not describe the same turns. */
     alignment: RewardFinding[];
   };
 }
@@ -89,13 +89,13 @@ function alignment(trajectory: Trajectory, harness: Harness, task: EpisodeTask):
     });
   task.turns.forEach((expected, index) => {
     const turn = turns[index];
-    if (turn && turn.viewer !== expected.viewer)
+    if (turn && turn.user !== expected.user)
       findings.push({
-        code: 'viewer_mismatch',
+        code: 'user_mismatch',
         turn: index,
-        message: turn.viewerMessage,
-        reason: `the viewer message differs from the task's: ${JSON.stringify(expected.viewer)}`,
-        values: [expected.viewer, turn.viewer],
+        message: turn.userMessage,
+        reason: `the user message differs from the task's: ${JSON.stringify(expected.user)}`,
+        values: [expected.user, turn.user],
       });
   });
   return findings;

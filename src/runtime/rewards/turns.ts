@@ -1,5 +1,5 @@
-// Splits a trajectory into viewer turns for the rewards: each turn's tool calls with what became of them
-// (ran, failed, rejected by a hook), the skills it loaded, how it ended and the reply the viewer saw.
+// Splits a trajectory into user turns for the rewards: each turn's tool calls with what became of them
+// (ran, failed, rejected by a hook), the skills it loaded, how it ended and the reply the user saw.
 import type { Harness } from '../../harness/schema.js';
 import type { HookEvent, Trajectory } from '../../trajectory/schema.js';
 import { isToolError } from '../episode-task.js';
@@ -31,14 +31,14 @@ export interface TurnToolCall {
 /** How a turn ended: a normal reply, a hook's fallback or block message, or without any of these. */
 export type TurnEnding = 'reply' | 'hook_fallback' | 'hook_blocked' | 'none';
 
-/** One viewer message and everything up to the next one. */
-export interface ViewerTurn {
+/** One user message and everything up to the next one. */
+export interface UserTurn {
   /** 0-based turn number. */
   index: number;
-  /** The viewer message. */
-  viewer: string;
-  /** Index of the viewer message in `trajectory.messages`. */
-  viewerMessage: number;
+  /** The user message. */
+  user: string;
+  /** Index of the user message in `trajectory.messages`. */
+  userMessage: number;
   /** Index one past the turn's last message. */
   end: number;
   calls: TurnToolCall[];
@@ -47,9 +47,9 @@ export interface ViewerTurn {
   ending: TurnEnding;
   /** The hook of a `hook_fallback` or `hook_blocked` ending. */
   endingHook?: string;
-  /** The final reply the viewer saw: the last assistant text without tool calls that no hook rejected. */
+  /** The final reply the user saw: the last assistant text without tool calls that no hook rejected. */
   reply?: { message: number; text: string; event?: 'hook_fallback' | 'hook_blocked' };
-  /** A block or fallback marker right after the viewer message: an input hook stopped the message. */
+  /** A block or fallback marker right after the user message: an input hook stopped the message. */
   inputHook?: { event: 'hook_fallback' | 'hook_blocked'; hook: string };
 }
 
@@ -68,9 +68,9 @@ const endingEvent = (event: HookEvent['event'] | undefined) =>
   event === 'hook_fallback' || event === 'hook_blocked' ? event : undefined;
 
 /**
- * Splits a trajectory (in the harness's vocabulary) into viewer turns. A viewer message is a user message
+ * Splits a trajectory (in the harness's vocabulary) into user turns. A user message is a `user`-role message
  * without an `hsa` marker; hook feedback turns belong to the turn they answer. Messages before the first
- * viewer message (the system prompt) belong to no turn.
+ * user message (the system prompt) belong to no turn.
  *
  * A call is `ok` when its result is not marked and not an error (`isToolError`: the backend said it
  * failed; a text result is a result); a loader call is accepted, and its skill counted as loaded, when it is `ok` and names a skill of the harness.
@@ -80,14 +80,14 @@ const endingEvent = (event: HookEvent['event'] | undefined) =>
  * turns[0].reply?.text // 'Link 4 is ¥69 live.'
  * turns[0].calls.filter((call) => call.kind === 'registry' && call.status === 'ok').map((call) => call.name)
  */
-export function splitTurns(trajectory: Trajectory, harness: Harness): ViewerTurn[] {
+export function splitTurns(trajectory: Trajectory, harness: Harness): UserTurn[] {
   const loader = harness.skills.loader;
   const registry = new Set(harness.tools.items.map((tool) => tool.name));
   const skills = new Set(harness.skills.items.map((skill) => skill.id));
   const messages = trajectory.messages;
-  const turns: ViewerTurn[] = [];
-  const pending = new Map<string, { call: TurnToolCall; owner: ViewerTurn }>();
-  let turn: ViewerTurn | undefined;
+  const turns: UserTurn[] = [];
+  const pending = new Map<string, { call: TurnToolCall; owner: UserTurn }>();
+  let turn: UserTurn | undefined;
 
   for (const [index, message] of messages.entries()) {
     if (message.role === 'user' && !message.hsa) {
@@ -97,8 +97,8 @@ export function splitTurns(trajectory: Trajectory, harness: Harness): ViewerTurn
       }
       turn = {
         index: turns.length,
-        viewer: message.content,
-        viewerMessage: index,
+        user: message.content,
+        userMessage: index,
         end: messages.length,
         calls: [],
         loadedSkills: [],
@@ -158,14 +158,14 @@ export function splitTurns(trajectory: Trajectory, harness: Harness): ViewerTurn
   return turns;
 }
 
-function describeEnding(turn: ViewerTurn, trajectory: Trajectory) {
+function describeEnding(turn: UserTurn, trajectory: Trajectory) {
   const messages = trajectory.messages;
-  const afterViewer = messages[turn.viewerMessage + 1];
-  if (turn.viewerMessage + 1 < turn.end && afterViewer?.role === 'assistant' && afterViewer.hsa) {
-    const event = endingEvent(afterViewer.hsa.event);
-    if (event) turn.inputHook = { event, hook: afterViewer.hsa.hook };
+  const afterUser = messages[turn.userMessage + 1];
+  if (turn.userMessage + 1 < turn.end && afterUser?.role === 'assistant' && afterUser.hsa) {
+    const event = endingEvent(afterUser.hsa.event);
+    if (event) turn.inputHook = { event, hook: afterUser.hsa.hook };
   }
-  const last = turn.end - 1 > turn.viewerMessage ? messages[turn.end - 1] : undefined;
+  const last = turn.end - 1 > turn.userMessage ? messages[turn.end - 1] : undefined;
   if (last?.role === 'assistant' && !last.tool_calls) {
     const event = last.hsa?.event;
     const ending = endingEvent(event);
@@ -174,7 +174,7 @@ function describeEnding(turn: ViewerTurn, trajectory: Trajectory) {
       turn.endingHook = last.hsa?.hook;
     } else if (event === undefined) turn.ending = 'reply';
   }
-  for (let index = turn.end - 1; index > turn.viewerMessage; index--) {
+  for (let index = turn.end - 1; index > turn.userMessage; index--) {
     const message = messages[index];
     if (message?.role !== 'assistant' || message.tool_calls) continue;
     if (message.hsa?.event === 'hook_rejected' || !message.content) continue;

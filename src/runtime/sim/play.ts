@@ -123,7 +123,7 @@ export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedE
         context: episode.context,
         tools,
         model: options.model.model,
-        viewerMessages: episode.task.turns.map((turn) => turn.viewer),
+        userMessages: episode.task.turns.map((turn) => turn.user),
         request: options.model.request ?? {},
         ...shared,
       });

@@ -203,7 +203,7 @@ export async function runOracleEpisode(options: EpisodeRunOptions): Promise<Epis
     id: entry.id,
     turns: kit.tasks.map(({ spec, skills }, index): TurnTask => {
       const turn: TurnTask = {
-        viewer: spec.viewer,
+        user: spec.viewer,
         intents: spec.intents,
         skills: [...new Set(skills)],
         tools: spec.expectInput ? [] : successfulTools(turns[index] ?? [], base.skills.loader.tool),
@@ -245,7 +245,7 @@ export async function runModelEpisode(
     context: world.context as unknown as Record<string, unknown>,
     tools: toolRuntime(world.shop, options),
     model: options.model,
-    viewerMessages: gold.task.turns.map((turn) => turn.viewer),
+    userMessages: gold.task.turns.map((turn) => turn.user),
     request,
     ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -15,4 +15,4 @@ export {
   type ReplayScenarioOptions,
   type ToolBackendChoice,
 } from './replay-scenario.js';
-export { ScriptedModel, scriptedTurns, viewerMessages } from './scripted-model.js';
+export { ScriptedModel, scriptedTurns, userMessages } from './scripted-model.js';

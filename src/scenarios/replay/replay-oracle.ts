@@ -9,7 +9,7 @@ import { Episode } from '../../runtime/episode.js';
 import type { OracleInput, OracleResult, ScenarioOracle } from '../../runtime/scenario.js';
 import { forwardTrajectory } from '../../trajectory/relabel.js';
 import type { Trajectory } from '../../trajectory/schema.js';
-import { ScriptedModel, scriptedTurns, viewerMessages } from './scripted-model.js';
+import { ScriptedModel, scriptedTurns, userMessages } from './scripted-model.js';
 
 /** Which script a replay oracle plays: the relabelled gold, or the gold with its base names kept. */
 export type ReplayPlayer = 'gold' | 'base-names';
@@ -60,7 +60,7 @@ export function replayOracle(player: ReplayPlayer = 'gold'): ScenarioOracle {
         ...(input.hookChecks ? { hookChecks: input.hookChecks } : {}),
       });
       try {
-        for (const [turn, text] of viewerMessages(script).entries()) {
+        for (const [turn, text] of userMessages(script).entries()) {
           input.signal?.throwIfAborted();
           await episode.user(text);
           model.startTurn(turn);

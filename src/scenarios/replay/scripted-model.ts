@@ -11,7 +11,7 @@ import type {
 import type { AssistantMessage, Trajectory } from '../../trajectory/schema.js';
 
 /**
- * The assistant messages the model wrote, per viewer turn, in order.
+ * The assistant messages the model wrote, per user turn, in order.
  *
  * @example
  * const model = new ScriptedModel(scriptedTurns(gold));
@@ -31,12 +31,12 @@ export function scriptedTurns(trajectory: Trajectory): AssistantMessage[][] {
 }
 
 /**
- * The viewer messages of a trajectory, one per turn.
+ * The user messages of a trajectory, one per turn.
  *
  * @example
- * viewerMessages(gold) // ['link 3 price?', 'and in M?']
+ * userMessages(gold) // ['link 3 price?', 'and in M?']
  */
-export function viewerMessages(trajectory: Trajectory): string[] {
+export function userMessages(trajectory: Trajectory): string[] {
   return trajectory.messages.flatMap((message) =>
     message.role === 'user' && !message.hsa ? [message.content] : [],
   );

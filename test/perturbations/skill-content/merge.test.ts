@@ -45,7 +45,7 @@ const certified = (base: Harness, output: AppliedOperator, original: Trajectory)
   };
 };
 
-/** Two viewer turns: the first loads `rebooking`, the second `baggage`. */
+/** Two user turns: the first loads `rebooking`, the second `baggage`. */
 function twoTurnTrajectory(): Trajectory {
   const draft: Trajectory = {
     ...trajectory,

@@ -11,10 +11,10 @@ import {
   result,
   toolError,
   trajectory,
-  viewer,
+  user,
 } from './build.js';
 
-/** A price turn whose viewer asks for 2 (so a "2" in the reply is grounded) and whose final reply is `text`. */
+/** A price turn whose user asks for 2 (so a "2" in the reply is grounded) and whose final reply is `text`. */
 const quote = (text: string) => priceTurn(text, 'link 4 price? I want 2');
 
 /** A finding in the final reply of `quote`, its reason naming the hook that found it. */
@@ -27,7 +27,7 @@ const replyFinding = (code: string, values: string[], hook: string) => ({
 });
 
 describe('accuracyReward', () => {
-  it('scores 1 when every number comes from a tool result, the viewer or the ignore list', () => {
+  it('scores 1 when every number comes from a tool result, the user or the ignore list', () => {
     const outcome = accuracyReward(
       quote('Link 4 is ¥69 live, ¥60 under the ¥129 list price; 2 pieces? 1 tap.'),
       harness,
@@ -81,10 +81,10 @@ describe('accuracyReward', () => {
     expect(outcome.details.findings).toEqual(findings);
   });
 
-  it('grounds numbers only in successful tool results and viewer messages, never in errors or hook feedback', () => {
+  it('grounds numbers only in successful tool results and user messages, never in errors or hook feedback', () => {
     const outcome = accuracyReward(
       trajectory(
-        viewer('link 4 price?'),
+        user('link 4 price?'),
         ...load('price_and_coupons', 'c1'),
         call('get_price_and_coupons', { link_id: 4 }, 'c2'),
         result('c2', { error: { type: 'timeout', message: 'no answer within 10000 ms' } }),
@@ -101,10 +101,10 @@ describe('accuracyReward', () => {
   it('grounds a reply only in what came before it', () => {
     const outcome = accuracyReward(
       trajectory(
-        viewer('hi'),
+        user('hi'),
         ...load('chit_chat', 'c1'),
         reply('Welcome! Link 4 is ¥69 tonight.'),
-        viewer('link 4 price?'),
+        user('link 4 price?'),
         ...load('price_and_coupons', 'c2'),
         ...priceLookup('c3'),
         reply('Link 4 is ¥69 live.'),
@@ -121,7 +121,7 @@ describe('accuracyReward', () => {
   it('counts a fallback reply, which is accurate, and never the rejected attempts before it', () => {
     const outcome = accuracyReward(
       trajectory(
-        viewer('the cold brew oolong price?'),
+        user('the cold brew oolong price?'),
         ...load('price_and_coupons', 'c1'),
         reply("It's ¥79 tonight!", { event: 'hook_rejected', hook: 'numbers_grounded' }),
         feedback('numbers_grounded'),
@@ -145,7 +145,7 @@ describe('accuracyReward', () => {
   it('holds a fallback reply to the same rules', () => {
     const outcome = accuracyReward(
       trajectory(
-        viewer('price?'),
+        user('price?'),
         reply('Best price, back in 5 minutes!', { event: 'hook_fallback', hook: 'tool_call_budget' }),
       ),
       harness,
@@ -157,10 +157,10 @@ describe('accuracyReward', () => {
     ]);
   });
 
-  it('counts the block message of a blocked spam turn as a reply the viewer saw', () => {
+  it('counts the block message of a blocked spam turn as a reply the user saw', () => {
     const outcome = accuracyReward(
       trajectory(
-        viewer('whatsapp me for wholesale +86 138 0000 0000'),
+        user('whatsapp me for wholesale +86 138 0000 0000'),
         reply('Links and contact handles are hidden in this room!', {
           event: 'hook_blocked',
           hook: 'input_spam_filter',
@@ -174,7 +174,7 @@ describe('accuracyReward', () => {
 
   it('skips turns without a reply and scores an episode without replies 1', () => {
     const noReply = trajectory(
-      viewer('link 4 price?'),
+      user('link 4 price?'),
       call('get_price_and_coupons', { link_id: 4 }, 'c1'),
       result('c1', toolError()),
       reply('', { event: 'hook_blocked', hook: 'tool_call_budget' }),

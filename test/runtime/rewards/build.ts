@@ -18,7 +18,7 @@ export const size = 'recommend_size';
 
 type Marker = Pick<HookEvent, 'event' | 'hook'>;
 
-export const viewer = (content: string): Message => ({ role: 'user', content });
+export const user = (content: string): Message => ({ role: 'user', content });
 
 export const feedback = (hook: string, content = 'try again'): Message => ({
   role: 'user',
@@ -69,7 +69,7 @@ export const trajectory = (...messages: Message[]): Trajectory => ({
 });
 
 export const task = (...turns: Array<Partial<TurnTask>>): EpisodeTask =>
-  EpisodeTaskSchema.parse({ id: 'hand-made', turns: turns.map((turn) => ({ viewer: '', ...turn })) });
+  EpisodeTaskSchema.parse({ id: 'hand-made', turns: turns.map((turn) => ({ user: '', ...turn })) });
 
 export const priceResult = {
   link_id: 4,
@@ -91,4 +91,4 @@ export const priceLookup = (id: string): Message[] => [
 
 /** One price turn by the book: the skill loaded, the price tool called once with its result, then `text`. */
 export const priceTurn = (text = '¥69.', question = 'link 4 price?'): Trajectory =>
-  trajectory(viewer(question), ...load('price_and_coupons', 'c1'), ...priceLookup('c2'), reply(text));
+  trajectory(user(question), ...load('price_and_coupons', 'c1'), ...priceLookup('c2'), reply(text));

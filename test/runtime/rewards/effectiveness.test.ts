@@ -15,7 +15,7 @@ import {
   task,
   toolError,
   trajectory,
-  viewer,
+  user,
 } from './build.js';
 
 const sizeArgs = { link_id: 4, body: { height_cm: 175, weight_kg: 70 } };
@@ -34,7 +34,7 @@ describe('effectivenessReward', () => {
 
   it('scores 0 when the reply came without the expected tool', () => {
     const outcome = effectivenessReward(
-      trajectory(viewer('link 4 price?'), ...load('price_and_coupons', 'c1'), reply('It is cheap tonight!')),
+      trajectory(user('link 4 price?'), ...load('price_and_coupons', 'c1'), reply('It is cheap tonight!')),
       harness,
       task({ tools: [price] }),
     );
@@ -52,7 +52,7 @@ describe('effectivenessReward', () => {
   it('scores a multi-intent danmaku answered in part 0.5', () => {
     const outcome = effectivenessReward(
       trajectory(
-        viewer('link 4 price? and which size for 175cm 70kg?'),
+        user('link 4 price? and which size for 175cm 70kg?'),
         ...load('price_and_coupons', 'c1'),
         ...priceLookup('c2'),
         reply('Link 4 is ¥69.'),
@@ -69,7 +69,7 @@ describe('effectivenessReward', () => {
   it('counts a tool that failed and then succeeded on retry as answered', () => {
     const outcome = effectivenessReward(
       trajectory(
-        viewer('link 4 price?'),
+        user('link 4 price?'),
         call(price, { link_id: 4 }, 'c1'),
         result('c1', toolError('timeout')),
         ...priceLookup('c2'),
@@ -84,7 +84,7 @@ describe('effectivenessReward', () => {
   it('does not count a tool whose only results are errors or a hook rejection', () => {
     const outcome = effectivenessReward(
       trajectory(
-        viewer('link 4 price? which size for 175cm 70kg?'),
+        user('link 4 price? which size for 175cm 70kg?'),
         calls([
           [price, { link_id: 4 }, 'c1'],
           [size, sizeArgs, 'c2'],
@@ -111,11 +111,11 @@ describe('effectivenessReward', () => {
   it('scores a spam turn blocked by the expected input hook 1, and one the agent answered 0', () => {
     const spam = 'whatsapp me for wholesale';
     const blocked = trajectory(
-      viewer(spam),
+      user(spam),
       reply('Hidden.', { event: 'hook_blocked', hook: 'input_spam_filter' }),
     );
-    const answered = trajectory(viewer(spam), ...load('chit_chat', 'c1'), reply('Sure!'));
-    const expected = task({ viewer: spam, blockedBy: 'input_spam_filter' });
+    const answered = trajectory(user(spam), ...load('chit_chat', 'c1'), reply('Sure!'));
+    const expected = task({ user: spam, blockedBy: 'input_spam_filter' });
     expect(effectivenessReward(blocked, harness, expected).details.turns).toEqual([
       {
         turn: 0,
@@ -142,7 +142,7 @@ describe('effectivenessReward', () => {
 
   it('does not answer a message blocked by another hook than the task names, nor one blocked unexpectedly', () => {
     const blocked = trajectory(
-      viewer('long text'),
+      user('long text'),
       reply('Too long!', { event: 'hook_fallback', hook: 'input_length_limit' }),
     );
     expect(
@@ -163,8 +163,8 @@ describe('effectivenessReward', () => {
       event: 'hook_fallback',
       hook: 'tool_call_budget',
     });
-    const after = trajectory(viewer('link 4 price?'), ...priceLookup('c1'), fallback);
-    const before = trajectory(viewer('link 4 price?'), fallback);
+    const after = trajectory(user('link 4 price?'), ...priceLookup('c1'), fallback);
+    const before = trajectory(user('link 4 price?'), fallback);
     expect(effectivenessReward(after, harness, task({ tools: [price] })).details.turns[0]?.answer).toBe(
       'partial',
     );
@@ -173,11 +173,11 @@ describe('effectivenessReward', () => {
   });
 
   it('combines turns: 0.5 when some but not all are answered; a missing turn is not answered', () => {
-    const oneTurn = trajectory(viewer('hi'), ...load('chit_chat', 'c1'), reply('Welcome!'));
+    const oneTurn = trajectory(user('hi'), ...load('chit_chat', 'c1'), reply('Welcome!'));
     const outcome = effectivenessReward(
       oneTurn,
       harness,
-      task({ viewer: 'hi' }, { viewer: 'link 4 price?', tools: [price] }),
+      task({ user: 'hi' }, { user: 'link 4 price?', tools: [price] }),
     );
     expect(outcome.score).toBe(0.5);
     expect(outcome.details.turns.map((turn) => [turn.answer, turn.ending])).toEqual([
@@ -185,13 +185,13 @@ describe('effectivenessReward', () => {
       ['none', 'missing'],
     ]);
     expect(outcome.details.findings).toEqual([
-      { code: 'missing_turn', turn: 1, reason: 'the trajectory has no viewer turn here' },
+      { code: 'missing_turn', turn: 1, reason: 'the trajectory has no user turn here' },
     ]);
   });
 
   it('does not answer a turn that ends without any reply', () => {
     const outcome = effectivenessReward(
-      trajectory(viewer('link 4 price?'), ...priceLookup('c1')),
+      trajectory(user('link 4 price?'), ...priceLookup('c1')),
       harness,
       task({ tools: [price] }),
     );

@@ -1,6 +1,6 @@
 // Test-local: derives the EpisodeTask of a gold fixture trajectory from its own messages and meta — skills =
 // the skills loaded per turn, tools = the registry tools with a successful result per turn, blockedBy = the
-// input hook whose block or fallback follows the viewer message. Written apart from the rewards' own turn
+// input hook whose block or fallback follows the user message. Written apart from the rewards' own turn
 // splitting so that the fixture test checks one against the other.
 import type { Harness } from '../../../src/harness/schema.js';
 import type { EpisodeTask, TurnTask } from '../../../src/runtime/episode-task.js';
@@ -16,14 +16,14 @@ export function goldTask(trajectory: Trajectory, harness: Harness): EpisodeTask 
     if (message.role === 'tool' && !results.has(message.tool_call_id))
       results.set(message.tool_call_id, message);
   const intents = Array.isArray(trajectory.meta?.intents) ? (trajectory.meta.intents as string[]) : [];
-  const viewerCount = trajectory.messages.filter((message) => message.role === 'user' && !message.hsa).length;
+  const userCount = trajectory.messages.filter((message) => message.role === 'user' && !message.hsa).length;
   const turns: TurnTask[] = [];
   let turn: TurnTask | undefined;
   trajectory.messages.forEach((message, index) => {
     if (message.role === 'user' && !message.hsa) {
       turn = {
-        viewer: message.content,
-        intents: viewerCount === 1 ? intents : intents.slice(turns.length, turns.length + 1),
+        user: message.content,
+        intents: userCount === 1 ? intents : intents.slice(turns.length, turns.length + 1),
         skills: [],
         tools: [],
         facts: [],

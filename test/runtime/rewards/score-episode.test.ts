@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { HarnessAugmentError } from '../../../src/harness/issues.js';
 import { defaultRewardWeights, scoreEpisode } from '../../../src/runtime/rewards/score-episode.js';
-import { harness, load, price, priceLookup, reply, task, trajectory, viewer } from './build.js';
+import { harness, load, price, priceLookup, reply, task, trajectory, user } from './build.js';
 
 // Accurate (1), answered in part (0.5), tools: right 0.5, valid 1, no repeat 1 (2.5 / 3), skills 1/2.
 const episode = () =>
   trajectory(
-    viewer('link 4 price? size for 175/70?'),
+    user('link 4 price? size for 175/70?'),
     ...load('price_and_coupons', 'c1'),
     ...priceLookup('c2'),
     reply('Link 4 is ¥69.'),
   );
 const expected = () =>
   task({
-    viewer: 'link 4 price? size for 175/70?',
+    user: 'link 4 price? size for 175/70?',
     intents: ['price', 'size'],
     skills: ['price_and_coupons', 'size_advice'],
     tools: [price, 'recommend_size'],
@@ -52,18 +52,14 @@ describe('scoreEpisode', () => {
   });
 
   it('reports when the task and the trajectory do not describe the same turns', () => {
-    const score = scoreEpisode(
-      episode(),
-      harness,
-      task({ viewer: 'link 5 price?' }, { viewer: 'and size?' }),
-    );
+    const score = scoreEpisode(episode(), harness, task({ user: 'link 5 price?' }, { user: 'and size?' }));
     expect(score.details.alignment).toEqual([
       { code: 'turn_count_mismatch', turn: 1, reason: 'the task has 2 turn(s), the trajectory 1' },
       {
-        code: 'viewer_mismatch',
+        code: 'user_mismatch',
         turn: 0,
         message: 1,
-        reason: 'the viewer message differs from the task\'s: "link 5 price?"',
+        reason: 'the user message differs from the task\'s: "link 5 price?"',
         values: ['link 5 price?', 'link 4 price? size for 175/70?'],
       },
     ]);

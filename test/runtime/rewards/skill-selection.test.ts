@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { skillSelectionReward } from '../../../src/runtime/rewards/skill-selection.js';
-import { call, calls, harness, load, reply, result, task, toolError, trajectory, viewer } from './build.js';
+import { call, calls, harness, load, reply, result, task, toolError, trajectory, user } from './build.js';
 
 describe('skillSelectionReward', () => {
   it('scores 1 when the turn loads exactly the expected skills', () => {
     const outcome = skillSelectionReward(
       trajectory(
-        viewer('price and size?'),
+        user('price and size?'),
         ...load('multi_intent_planner', 'c1'),
         ...load('price_and_coupons', 'c2'),
         ...load('size_advice', 'c3'),
@@ -33,7 +33,7 @@ describe('skillSelectionReward', () => {
 
   it('scores a wrong skill 0 and names the missing and the extra one', () => {
     const outcome = skillSelectionReward(
-      trajectory(viewer('link 4 price?'), ...load('item_qa', 'c1'), reply('¥69.')),
+      trajectory(user('link 4 price?'), ...load('item_qa', 'c1'), reply('¥69.')),
       harness,
       task({ skills: ['price_and_coupons'] }),
     );
@@ -59,7 +59,7 @@ describe('skillSelectionReward', () => {
   it('scores an extra skill by the Jaccard overlap', () => {
     const outcome = skillSelectionReward(
       trajectory(
-        viewer('best price?'),
+        user('best price?'),
         ...load('price_and_coupons', 'c1'),
         ...load('compliance_guard', 'c2'),
         reply('¥69.'),
@@ -74,7 +74,7 @@ describe('skillSelectionReward', () => {
   it('counts only accepted loads: not a rejected call, an error result, an unknown skill or another tool', () => {
     const outcome = skillSelectionReward(
       trajectory(
-        viewer('link 4 price?'),
+        user('link 4 price?'),
         call('load_skill', { skill_id: 'item_qa' }, 'c1', {
           event: 'hook_rejected',
           hook: 'tool_call_budget',
@@ -103,12 +103,12 @@ describe('skillSelectionReward', () => {
   it('averages over the turns that expect or load skills only, and scores 1 with nothing to score', () => {
     const outcome = skillSelectionReward(
       trajectory(
-        viewer('spam'),
+        user('spam'),
         reply('hidden', { event: 'hook_blocked', hook: 'input_spam_filter' }),
-        viewer('link 4 price?'),
+        user('link 4 price?'),
         ...load('item_qa', 'c1'),
         reply('¥69.'),
-        viewer('size?'),
+        user('size?'),
         ...load('size_advice', 'c2'),
         reply('L.'),
       ),
@@ -120,7 +120,7 @@ describe('skillSelectionReward', () => {
       [2, 1],
     ]);
     expect(outcome.score).toBe(0.5);
-    const nothing = skillSelectionReward(trajectory(viewer('spam'), reply('hidden')), harness, task({}));
+    const nothing = skillSelectionReward(trajectory(user('spam'), reply('hidden')), harness, task({}));
     expect(nothing).toEqual({ score: 1, details: { turns: [], findings: [] } });
   });
 });

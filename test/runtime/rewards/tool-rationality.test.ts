@@ -17,7 +17,7 @@ import {
   task,
   toolError,
   trajectory,
-  viewer,
+  user,
 } from './build.js';
 
 const parts = (outcome: ReturnType<typeof toolRationalityReward>) => {
@@ -36,7 +36,7 @@ describe('toolRationalityReward', () => {
 
   it('counts a missing tool against the right-tools part, and the score is the mean of the parts', () => {
     const outcome = toolRationalityReward(
-      trajectory(viewer('link 4 price, size for 175/70?'), ...priceLookup('c1'), reply('¥69.')),
+      trajectory(user('link 4 price, size for 175/70?'), ...priceLookup('c1'), reply('¥69.')),
       harness,
       task({ tools: [price, size] }),
     );
@@ -53,9 +53,9 @@ describe('toolRationalityReward', () => {
   });
 
   it('scores the right-tools part 1 when no tool is expected or called, and 0 when one is called anyway', () => {
-    const quiet = trajectory(viewer('hi'), ...load('chit_chat', 'c1'), reply('Welcome!'));
+    const quiet = trajectory(user('hi'), ...load('chit_chat', 'c1'), reply('Welcome!'));
     expect(toolRationalityReward(quiet, harness, task({})).details.rightTools).toBe(1);
-    const busy = trajectory(viewer('hi'), ...priceLookup('c1'), reply('Welcome!'));
+    const busy = trajectory(user('hi'), ...priceLookup('c1'), reply('Welcome!'));
     const outcome = toolRationalityReward(busy, harness, task({}));
     expect(outcome.details.rightTools).toBe(0);
     expect(outcome.details.findings).toMatchObject([
@@ -66,10 +66,10 @@ describe('toolRationalityReward', () => {
   it('matches expected tools turn by turn', () => {
     const outcome = toolRationalityReward(
       trajectory(
-        viewer('link 4 price?'),
+        user('link 4 price?'),
         ...priceLookup('c1'),
         reply('¥69.'),
-        viewer('size for 175/70?'),
+        user('size for 175/70?'),
         reply('Size L.'),
       ),
       harness,
@@ -86,7 +86,7 @@ describe('toolRationalityReward', () => {
   it('names invalid arguments, invalid JSON, an unknown tool and an unknown skill, loader calls included', () => {
     const outcome = toolRationalityReward(
       trajectory(
-        viewer('what is in the box with link 30?'),
+        user('what is in the box with link 30?'),
         calls([
           ['load_skill', { skill_id: 'item_faq' }, 'c1'],
           ['get_product_info_by_link_id', { link_id: 30, lang: 'zh' }, 'c2'],
@@ -133,7 +133,7 @@ describe('toolRationalityReward', () => {
     [
       'counts a call that a pre_tool hook rejected for its bad arguments',
       trajectory(
-        viewer('link 4 price?'),
+        user('link 4 price?'),
         call(price, { link_id: 0 }, 'c1', { event: 'hook_rejected', hook: 'tool_arguments_valid' }),
         result('c1', 'Tool call rejected', { event: 'hook_feedback', hook: 'tool_arguments_valid' }),
         ...priceLookup('c2'),
@@ -145,7 +145,7 @@ describe('toolRationalityReward', () => {
     [
       'does not count a retry after an error result as redundant',
       trajectory(
-        viewer('link 4 price?'),
+        user('link 4 price?'),
         call(price, { link_id: 4 }, 'c1'),
         result('c1', toolError('timeout')),
         call(price, { link_id: 4 }, 'c2'),
@@ -159,7 +159,7 @@ describe('toolRationalityReward', () => {
     ],
     [
       'scores 1 without any call when none is expected',
-      trajectory(viewer('hi'), reply('Welcome!')),
+      trajectory(user('hi'), reply('Welcome!')),
       task({}),
       { rightTools: 1, validArguments: 1, noRedundancy: 1, calls: 0 },
     ],
@@ -173,7 +173,7 @@ describe('toolRationalityReward', () => {
   it('names a repeat of a successful call with canonically equal arguments', () => {
     const outcome = toolRationalityReward(
       trajectory(
-        viewer('link 4 price for 2?'),
+        user('link 4 price for 2?'),
         call(price, '{"link_id":4,"quantity":2}', 'c1'),
         result('c1', priceResult),
         call(price, '{ "quantity": 2, "link_id": 4 }', 'c2'),
@@ -202,10 +202,10 @@ describe('toolRationalityReward', () => {
   it('does not count the same call in a later turn as redundant', () => {
     const outcome = toolRationalityReward(
       trajectory(
-        viewer('link 4 price?'),
+        user('link 4 price?'),
         ...priceLookup('c1'),
         reply('¥69.'),
-        viewer('and now?'),
+        user('and now?'),
         ...priceLookup('c2'),
         reply('Still ¥69.'),
       ),
@@ -218,7 +218,7 @@ describe('toolRationalityReward', () => {
   it('also counts redundant parallel calls in one message', () => {
     const outcome = toolRationalityReward(
       trajectory(
-        viewer('size for 175/70?'),
+        user('size for 175/70?'),
         calls([
           [size, { link_id: 4, body: { height_cm: 175, weight_kg: 70 } }, 'c1'],
           [size, { body: { weight_kg: 70, height_cm: 175 }, link_id: 4 }, 'c2'],

@@ -11,29 +11,29 @@ import {
   result,
   toolError,
   trajectory,
-  viewer,
+  user,
 } from './build.js';
 
 describe('splitTurns', () => {
   it('keeps hook feedback in its turn and picks the final reply no hook rejected', () => {
     const turns = splitTurns(
       trajectory(
-        viewer('link 4 price?'),
+        user('link 4 price?'),
         ...load('price_and_coupons', 'c1'),
         ...priceLookup('c2'),
         reply('Best price ¥69!', { event: 'hook_rejected', hook: 'no_absolute_claims' }),
         feedback('no_absolute_claims'),
         reply('¥69 live.'),
-        viewer('thanks'),
+        user('thanks'),
         reply('', { event: 'hook_blocked', hook: 'reply_skill_loaded' }),
       ),
       harness,
     );
     expect(
-      turns.map(({ index, viewer: text, viewerMessage, end, ending, reply: seen, loadedSkills }) => ({
+      turns.map(({ index, user: text, userMessage, end, ending, reply: seen, loadedSkills }) => ({
         index,
         text,
-        viewerMessage,
+        userMessage,
         end,
         ending,
         seen,
@@ -43,7 +43,7 @@ describe('splitTurns', () => {
       {
         index: 0,
         text: 'link 4 price?',
-        viewerMessage: 1,
+        userMessage: 1,
         end: 9,
         ending: 'reply',
         seen: { message: 8, text: '¥69 live.' },
@@ -52,7 +52,7 @@ describe('splitTurns', () => {
       {
         index: 1,
         text: 'thanks',
-        viewerMessage: 9,
+        userMessage: 9,
         end: 11,
         ending: 'hook_blocked',
         seen: undefined,
@@ -65,7 +65,7 @@ describe('splitTurns', () => {
   it('gives each call its kind and status', () => {
     const [turn] = splitTurns(
       trajectory(
-        viewer('link 4?'),
+        user('link 4?'),
         calls([
           ['load_skill', { skill_id: 'item_qa' }, 'a'],
           ['get_price_and_coupons', { link_id: 4 }, 'b'],
@@ -97,14 +97,14 @@ describe('splitTurns', () => {
 
   it('notes an input hook that stopped the message', () => {
     const [turn] = splitTurns(
-      trajectory(viewer('vx me'), reply('Hidden.', { event: 'hook_blocked', hook: 'input_spam_filter' })),
+      trajectory(user('vx me'), reply('Hidden.', { event: 'hook_blocked', hook: 'input_spam_filter' })),
       harness,
     );
     expect(turn?.inputHook).toEqual({ event: 'hook_blocked', hook: 'input_spam_filter' });
     expect(turn?.reply).toEqual({ message: 2, text: 'Hidden.', event: 'hook_blocked' });
   });
 
-  it('returns no turn without a viewer message', () => {
+  it('returns no turn without a user message', () => {
     expect(splitTurns(trajectory(reply('hello')), harness)).toEqual([]);
   });
 });

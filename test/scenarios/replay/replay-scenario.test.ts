@@ -59,12 +59,12 @@ describe('replay scenario: plan and episodes', () => {
     expect(new Set(more.map((entry) => entry.id)).size).toBe(23);
   });
 
-  it('makes an episode from the log: context, viewer turns and labels from the gold', async () => {
+  it('makes an episode from the log: context, user turns and labels from the gold', async () => {
     const [planned] = await scenario.plan(context);
     const episode = await scenario.episode(planned!, context);
     expect(episode.gold).toBe(logs[0]);
     expect(episode.context).toEqual(logs[0]!.context);
-    expect(episode.task.turns.map((turn) => turn.viewer)).toEqual(
+    expect(episode.task.turns.map((turn) => turn.user)).toEqual(
       logs[0]!.messages
         .filter((message) => message.role === 'user' && !message.hsa)
         .map((message) => message.content),

@@ -92,7 +92,7 @@ export function groundingReward(input: ScoreInput): RewardResult<GroundingDetail
     if (!reply || reply.event) continue;
     const texts = [
       ...contextTexts,
-      ...view.baseTurns.filter((other) => other.index <= turn.index).map((other) => other.viewer),
+      ...view.baseTurns.filter((other) => other.index <= turn.index).map((other) => other.user),
       ...results.filter((result) => result.at < reply.message).flatMap((result) => result.texts),
     ];
     const known = new Set(texts.flatMap((text) => extractNumbers(text)));

@@ -43,7 +43,7 @@ export function hookComplianceReward(input: ScoreInput): RewardResult<HookCompli
   for (const turn of view.playedTurns) {
     const failed: string[] = [];
     let last = -1;
-    for (let index = turn.viewerMessage + 1; index < turn.end; index++) {
+    for (let index = turn.userMessage + 1; index < turn.end; index++) {
       const marker = (messages[index] as { hsa?: { hook: string } }).hsa;
       if (!marker || stages.get(marker.hook) === 'input') continue;
       if (!failed.includes(marker.hook)) failed.push(marker.hook);

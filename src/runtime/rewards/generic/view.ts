@@ -5,7 +5,7 @@ import { invertOutput, type Relabel } from '../../../trajectory/relabel.js';
 import type { Trajectory } from '../../../trajectory/schema.js';
 import type { EpisodeTask } from '../../episode-task.js';
 import type { ScoreInput } from '../../scenario.js';
-import { splitTurns, type ViewerTurn } from '../turns.js';
+import { splitTurns, type UserTurn } from '../turns.js';
 
 export interface GenericView {
   base: Harness;
@@ -16,11 +16,11 @@ export interface GenericView {
   /** The trajectory in the base vocabulary: the same messages, at the same indexes. */
   inBase: Trajectory;
   /** Turns of `trajectory` under `played`: call kinds and statuses as the played harness decided them. */
-  playedTurns: ViewerTurn[];
+  playedTurns: UserTurn[];
   /** Turns of `inBase` under `base`: base names and arguments. */
-  baseTurns: ViewerTurn[];
+  baseTurns: UserTurn[];
   gold?: Trajectory;
-  goldTurns?: ViewerTurn[];
+  goldTurns?: UserTurn[];
   task: EpisodeTask;
 }
 
