@@ -6,9 +6,12 @@ export default defineConfig([
       index: 'src/index.ts',
       'testing/index': 'src/testing/index.ts',
       'adapters/index': 'src/adapters/index.ts',
+      'scenarios/index': 'src/scenarios/index.ts',
     },
     external: ['fast-check'],
     format: ['esm', 'cjs'],
+    // `import.meta.url` in the CommonJS build (the scenarios find their bundled fixtures from it).
+    shims: true,
     dts: true,
     sourcemap: true,
     clean: true,

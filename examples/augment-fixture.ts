@@ -8,7 +8,7 @@ import {
   certify,
   compilePolicy,
   createRegistry,
-  invert,
+  invertOutput,
   loadHarnessFile,
   parsePolicy,
   presets,
@@ -28,7 +28,7 @@ const rows: AugmentRow[] = [];
 for await (const row of augment(harness, firstFive, { plan, variants: 2, seed: 'example' })) rows.push(row);
 console.log(`${rows.length} certified rows`);
 
-// A model answering under the variant calls the variant's tool names; `invert` maps a call back. Pick a row
+// A model answering under the variant calls the variant's tool names; `invertOutput` maps a call back. Pick a row
 // whose relabel renames a tool the trajectory calls.
 const names = (message: { role: string; tool_calls?: Array<{ function: { name: string } }> }) =>
   message.role === 'assistant' ? (message.tool_calls ?? []).map((toolCall) => toolCall.function.name) : [];
@@ -38,7 +38,7 @@ const renamedCall = (candidate: AugmentRow) =>
       message.role === 'assistant' &&
       !message.hsa &&
       names(message).some((name) => name !== candidate.harness.skills.loader.tool) &&
-      names(message).join() !== names(invert(message, candidate.relabel)).join(),
+      names(message).join() !== names(invertOutput(message, candidate.relabel)).join(),
   );
 const row = rows.find((candidate) => renamedCall(candidate) !== undefined) ?? rows[0];
 if (!row) throw new Error('no rows');
@@ -59,6 +59,6 @@ console.log(
 
 const call = renamedCall(row);
 if (call) {
-  const back = invert(call, row.relabel);
+  const back = invertOutput(call, row.relabel);
   console.log(`under the variant: ${names(call).join(', ')}  →  base: ${names(back).join(', ')}`);
 }

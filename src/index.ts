@@ -16,7 +16,6 @@ export {
   type AugmentRow,
   augment,
   augmentExample,
-  dimensionsOf,
   type ExampleResult,
   type Provenance,
   variantPoolFor,
@@ -38,7 +37,6 @@ export {
   type OperatorSkip,
   type OperatorSpec,
   type PreservationMode,
-  parseOperatorParams,
   type RegenerateFunction,
   type RegenerateRequest,
   unchanged,
@@ -55,7 +53,6 @@ export {
   sometimes,
 } from './augment/plan.js';
 export {
-  applicationOrder,
   compileDimensionPlans,
   compilePolicy,
   loadPolicyFile,
@@ -63,57 +60,30 @@ export {
   type PolicyInput,
   PolicySchema,
   parsePolicy,
-  type SeverityLevel,
-  severityLevels,
-  severityValue,
 } from './augment/policy.js';
 export { presets } from './augment/presets.js';
 export { createRandom, type Random } from './augment/random.js';
 export { createRegistry, type Registry } from './augment/registry.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
-export {
-  isPolicyFile,
-  parseSeverity,
-  type ResolvedPolicy,
-  type ResolvePolicyOptions,
-  resolvePolicy,
-} from './augment/resolve-policy.js';
+export { type ResolvedPolicy, type ResolvePolicyOptions, resolvePolicy } from './augment/resolve-policy.js';
 export {
   createVariantPool,
-  defaultVariantPoolSize,
   type PoolProvenance,
   type VariantPool,
   type VariantPoolOptions,
 } from './augment/variant-pool.js';
-export {
-  createSidecarWriter,
-  type DerivedMarker,
-  defaultSidecars,
-  markDerived,
-  openSidecars,
-  readAugmentedRows,
-  readSidecarHashes,
-  resolveDerived,
-  type SidecarLine,
-  SidecarLineSchema,
-  type SidecarReference,
-  type SidecarResolver,
-  type SidecarWriter,
-  sidecarPathOf,
-} from './augment/variant-sidecar.js';
+export { readAugmentedRows, type SidecarLine, SidecarLineSchema } from './augment/variant-sidecar.js';
 export { type AnswerRowOptions, answerBenchRow } from './bench/answer-row.js';
 export { type BootstrapEstimate, bootstrapGroup } from './bench/bootstrap.js';
 export {
   type BenchInput,
   type BenchReject,
-  checkExpectations,
   type GenerateBenchOptions,
   generateBench,
   type Holdout,
-  relabelExpectations,
 } from './bench/generate.js';
 export { type BenchItemRecord, parseBenchItem, readBenchItems } from './bench/items.js';
-export { htmlChartCount, renderHtmlReport, renderMarkdownReport, writeReport } from './bench/report.js';
+export { renderHtmlReport, renderMarkdownReport, writeReport } from './bench/report.js';
 export {
   type BenchItem,
   BenchItemSchema,
@@ -131,7 +101,6 @@ export {
   type Comparison,
   expectationsAsPredictions,
   type GroupScores,
-  mapExpectations,
   type RowResult,
   type RowScore,
   type ScoreBenchOptions,
@@ -139,7 +108,6 @@ export {
   scoreBench,
   scoreRow,
 } from './bench/score.js';
-export { type DemoPooledSummary, poolSummaries, runDemoSeeds } from './demo/pool-seeds.js';
 export { renderDemoHtml, renderDemoMarkdown } from './demo/report.js';
 // The demo: fixed-harness vs harness-augmented learners on a bundled fixture (`hsa demo`).
 export {
@@ -154,8 +122,6 @@ export { canonicalJson } from './harness/canonical-json.js';
 export { type CheckHarnessOptions, checkHarness } from './harness/check-harness.js';
 export {
   type DocumentFormat,
-  findForbiddenKeys,
-  formatOf,
   type ParsedDocument,
   parseDocument,
   readDocument,
@@ -176,22 +142,12 @@ export {
   type DecideHooksOptions,
   decideHooks,
   decideReplyHooks,
-  type FailedHookDecision,
   type HookConsequence,
   type HookFailure,
   type HookStageDecision,
   type HookTurnEnd,
-  hookFailed,
-  rejectedCallContent,
 } from './harness/hook-decision.js';
-export {
-  evaluateHook,
-  extractNumbers,
-  type HookOutcome,
-  type HookStep,
-  hookRunsOn,
-  runHooks,
-} from './harness/hook-engine.js';
+export { evaluateHook, type HookOutcome, type HookStep, runHooks } from './harness/hook-engine.js';
 export {
   exportMcpTools,
   exportOpenAITools,
@@ -221,20 +177,12 @@ export {
   type SafeResult,
 } from './harness/issues.js';
 export { compileJsonSchema, schemaDialect, validateAgainstSchema } from './harness/json-schema-validator.js';
-export { type CompiledPattern, compileLinearPattern, type LinearPattern } from './harness/linear-pattern.js';
+export { compileLinearPattern } from './harness/linear-pattern.js';
 export { mentionStandsAlone } from './harness/mention-boundary.js';
 export { offeredTools, skillLoaderTool, toChatCompletionTools } from './harness/offered-tools.js';
 export { loadHarnessFile, parseHarness, safeParseHarness } from './harness/parse-harness.js';
+export { type RequestContext, renderSystemPrompt } from './harness/render-prompt.js';
 export {
-  formatList,
-  formatSection,
-  type RequestContext,
-  renderSection,
-  renderSystemPrompt,
-  templateData,
-} from './harness/render-prompt.js';
-export {
-  checkStages,
   type Harness,
   type HarnessInput,
   type HarnessPartName,
@@ -247,7 +195,6 @@ export {
   HookCheckSchema,
   HookSchema,
   type HookStage,
-  harnessPartNames,
   type ListStyle,
   type PromptSection,
   PromptSectionSchema,
@@ -256,20 +203,12 @@ export {
   SkillSchema,
   type Tool,
   ToolSchema,
-  toolScopedStages,
 } from './harness/schema.js';
 export {
   buildSymbolTable,
-  findMentions,
-  harnessSymbols,
-  harnessTextLocations,
-  isDistinctiveIdentifier,
-  type Mention,
-  mentionsOf,
   type SymbolEntry,
   type SymbolKind,
   type SymbolTable,
-  type TextLocation,
 } from './harness/symbol-table.js';
 export { checkTemplate, renderTemplate, templateHelpers } from './harness/template-engine.js';
 export { stringifyYaml } from './harness/yaml-text.js';
@@ -279,7 +218,6 @@ export {
   decisionAccuracy,
   Learner,
   learnerChatModel,
-  learnerReplyText,
   type MessageDecider,
   uniformChooser,
 } from './learner/learner.js';
@@ -298,19 +236,8 @@ export {
   PipelineConfigSchema,
   parsePipelineConfig,
 } from './pipeline/config.js';
-export {
-  createExampleWriter,
-  type ExampleSource,
-  type ExampleWriter,
-  readTrainingExamples,
-} from './pipeline/example-sidecar.js';
-export {
-  type JobQueueV1,
-  type UnitJob,
-  type UnitJobProcessor,
-  UnitJobSchema,
-  unitJobId,
-} from './pipeline/job-queue.js';
+export { readTrainingExamples } from './pipeline/example-sidecar.js';
+export type { JobQueueV1, UnitJob, UnitJobProcessor } from './pipeline/job-queue.js';
 export { createMemoryJobQueue, type MemoryJobQueue } from './pipeline/memory-job-queue.js';
 export {
   type OpdConfig,
@@ -345,8 +272,6 @@ export {
   readManifest,
   runPipeline,
 } from './pipeline/run-pipeline.js';
-export { planSftUnits, runSftUnit, type SftUnit, type UnitResult } from './pipeline/sft.js';
-export { prepareSftRun, type SftRun } from './pipeline/sft-run.js';
 export type {
   BaseTask,
   ExportSink,
@@ -436,11 +361,9 @@ export {
   type TimedChatModel,
 } from './runtime/latency.js';
 export { renderLatencyHtml, renderLatencyMarkdown } from './runtime/latency-report.js';
-export { mapOrdered } from './runtime/map-ordered.js';
 export { recordedTools } from './runtime/recorded-tools.js';
 export {
   type GenericScoreDetails,
-  genericRewardNames,
   genericSkillSelectionReward,
   groundingReward,
   hookComplianceReward,
@@ -488,7 +411,6 @@ export {
   type SimulatedEpisode,
   type SimulateOptions,
   simulate,
-  variantFor,
 } from './runtime/sim/simulate.js';
 export {
   baseCall,
@@ -522,12 +444,9 @@ export {
 export { type JsonlRecord, parseJsonlLine, readJsonl } from './trajectory/read-jsonl.js';
 export {
   type ArgumentRename,
-  composeRelabels,
   forwardTrajectory,
-  identityRelabel,
   inverseTrajectory,
   invertOutput,
-  invertOutput as invert,
   type LoaderNames,
   type Relabel,
   type RelabelStep,

@@ -10,7 +10,12 @@ import { identityRelabel, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { createRandom, type Random } from './random.js';
 
-/** The five dimensions of harness variation. */
+/**
+ * The five dimensions of harness variation.
+ *
+ * @example
+ * dimensions.includes('tools') // true
+ */
 export const dimensions = ['skill-ids', 'skill-content', 'tools', 'prompt', 'hooks'] as const;
 export type Dimension = (typeof dimensions)[number];
 
@@ -233,5 +238,10 @@ function finish(
   return { ...output, record, changed };
 }
 
-/** The result of an operator that changes nothing. */
+/**
+ * The result of an operator that changes nothing.
+ *
+ * @example
+ * if (harness.tools.items.length === 0) return unchanged(harness); // an operator with nothing to do
+ */
 export const unchanged = (harness: Harness): OperatorOutput => ({ harness, relabel: identityRelabel });

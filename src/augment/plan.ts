@@ -121,5 +121,10 @@ export function kOf(k: number, plans: readonly Plan[]): Plan {
   };
 }
 
-/** The plan that applies nothing. */
+/**
+ * The plan that applies nothing.
+ *
+ * @example
+ * identityPlan.operators.length // 0
+ */
 export const identityPlan: Plan = { operators: [], sample: () => [] };

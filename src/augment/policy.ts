@@ -41,6 +41,12 @@ const PolicyDimensionSchema = z.strictObject({
   operators: z.array(PolicyOperatorSchema).min(1),
 });
 
+/**
+ * The schema of an augmentation policy file: dimensions, their operators, severity.
+ *
+ * @example
+ * PolicySchema.safeParse(presets.hat).success // true; parsePolicy(text) adds file and line to errors
+ */
 export const PolicySchema = z.strictObject({
   name: z.string().min(1).optional(),
   description: z.string().optional(),

@@ -49,6 +49,9 @@ const allHooks = [
  * - `tools-only`: Hammer-style masking of tool and parameter names;
  * - `rotbench-slight|medium|heavy`: tool-noise levels after RoTBench, each applying all of its operators
  *   (names, descriptions, parameters, schema style); `rotbench-union`: one operator of any level per variant.
+ *
+ * @example
+ * const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
  */
 export const presets: Readonly<Record<string, PolicyInput>> = Object.freeze({
   identity: { name: 'identity', description: 'No perturbation.', dimensions: {} },

@@ -15,7 +15,12 @@ export const ExpectedCallSchema = z.strictObject({
     ),
 });
 
-/** What a correct answer does, in one harness's vocabulary. */
+/**
+ * What a correct answer does, in one harness's vocabulary.
+ *
+ * @example
+ * ExpectationsSchema.parse({}) // { toolCalls: [], skills: [], facts: [], forbidden: [] }
+ */
 export const ExpectationsSchema = z.strictObject({
   toolCalls: z.array(ExpectedCallSchema).default([]),
   skills: z.array(z.string().min(1)).default([]).describe('Skills that must be loaded.'),
@@ -32,6 +37,9 @@ export const ExpectationsSchema = z.strictObject({
 /**
  * A benchmark item: a request under the base harness with its expectations. `gold` is a trajectory that
  * meets them, so that each variant of the item can be certified like any augmented example.
+ *
+ * @example
+ * const item = BenchItemSchema.parse(JSON.parse(line)); // readBenchItems(file) reads a whole file
  */
 export const BenchItemSchema = z.strictObject({
   id: z.string().min(1),
@@ -44,7 +52,12 @@ export const BenchItemSchema = z.strictObject({
   meta: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** An item under one harness: variant 0 is the base harness itself. */
+/**
+ * An item under one harness: variant 0 is the base harness itself.
+ *
+ * @example
+ * const row = BenchRowSchema.parse(JSON.parse(line));
+ */
 export const BenchRowSchema = z.strictObject({
   id: z.string().min(1),
   itemId: z.string().min(1),
@@ -62,7 +75,12 @@ export const BenchRowSchema = z.strictObject({
   certificate: z.record(z.string(), z.unknown()),
 });
 
-/** A model's output for a bench row: the assistant messages it produced, in order (tool calls and reply). */
+/**
+ * A model's output for a bench row: the assistant messages it produced, in order (tool calls and reply).
+ *
+ * @example
+ * PredictionSchema.parse({ id: row.id, output: [{ role: 'assistant', content: 'Done.' }] });
+ */
 export const PredictionSchema = z.strictObject({
   id: z.string().min(1).describe('The bench row id.'),
   output: z.array(MessageSchema),
@@ -74,7 +92,12 @@ export type BenchItem = z.infer<typeof BenchItemSchema>;
 export type BenchRow = z.infer<typeof BenchRowSchema>;
 export type Prediction = z.infer<typeof PredictionSchema>;
 
-/** The four scored criteria and the overall pass. */
+/**
+ * The four scored criteria and the overall pass.
+ *
+ * @example
+ * criteria.includes('toolSelection') // true
+ */
 export const criteria = [
   'toolSelection',
   'argumentAccuracy',

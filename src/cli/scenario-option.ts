@@ -11,11 +11,13 @@ import type { PipelineConfig } from '../pipeline/config.js';
 import type { Scenario } from '../runtime/scenario.js';
 import { type EpisodeCliOptions, withHookChecksOption, withMaxStepsOption } from './episode-options.js';
 import type { ScenarioLoader, ScenarioLoaderInput } from './scenario-loader.js';
+import { loadHelpdeskCliScenario } from './scenarios/helpdesk.js';
 import { loadLivestreamScenario } from './scenarios/livestream.js';
 import { loadReplayScenario } from './scenarios/replay.js';
 
 /** The scenarios a name picks. Register a new one here (one line). */
 export const scenarioLoaders: Readonly<Record<string, ScenarioLoader>> = {
+  helpdesk: loadHelpdeskCliScenario,
   livestream: loadLivestreamScenario,
   replay: loadReplayScenario,
 };

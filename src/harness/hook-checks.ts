@@ -89,7 +89,12 @@ export function createHookCheckRegistry(checks: readonly CustomHookCheck[] = [])
   });
 }
 
-/** The registry used when none is given: it holds no custom check. */
+/**
+ * The registry used when none is given: it holds no custom check.
+ *
+ * @example
+ * validateTrajectory(trajectory, harness, { hookChecks: noHookChecks });
+ */
 export const noHookChecks: HookCheckRegistry = createHookCheckRegistry([]);
 
 /**

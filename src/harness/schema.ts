@@ -31,6 +31,12 @@ export const SkillFileSchema = z
   })
   .describe('A file bundled with a skill (scripts, reference documents, assets), kept byte for byte.');
 
+/**
+ * One skill: its id, kind, description and body.
+ *
+ * @example
+ * SkillSchema.parse({ id: 'loans', kind: 'reply', description: 'Reserve books', body: '1. Call `find_book`.' });
+ */
 export const SkillSchema = z
   .strictObject({
     id: identifier.describe('Skill id; the argument of the skill-loading tool.'),
@@ -141,6 +147,12 @@ const CustomCheck = z
   })
   .describe('A registered check, for what the declarative checks cannot say.');
 
+/**
+ * The checks a hook can run: the declarative ones and registered custom checks.
+ *
+ * @example
+ * HookCheckSchema.parse({ type: 'max_length', max: 120 });
+ */
 export const HookCheckSchema = z.discriminatedUnion('type', [
   BannedTermsCheck,
   MaxLengthCheck,
@@ -153,6 +165,12 @@ export const HookCheckSchema = z.discriminatedUnion('type', [
   CustomCheck,
 ]);
 
+/**
+ * What a hook does when its check fails: retry with feedback, block, or fall back.
+ *
+ * @example
+ * HookActionSchema.parse({ action: 'retry', maxRetries: 1, feedback: 'Shorter, please.' });
+ */
 export const HookActionSchema = z.discriminatedUnion('action', [
   z.strictObject({
     action: z.literal('retry'),
@@ -173,6 +191,17 @@ const toolName = z
     'must be 1-64 characters of A-Z, a-z, 0-9, _ and - (OpenAI function names)',
   );
 
+/**
+ * One hook: its stage, its check and what to do when the check fails.
+ *
+ * @example
+ * HookSchema.parse({
+ *   id: 'short_reply',
+ *   stage: 'pre_reply',
+ *   check: { type: 'max_length', max: 120 },
+ *   onFail: { action: 'retry', maxRetries: 1, feedback: 'Shorter, please.' },
+ * });
+ */
 export const HookSchema = z.strictObject({
   id: identifier,
   stage: HookStageSchema,
@@ -193,6 +222,12 @@ export const HooksPartSchema = z.strictObject({ version, items: z.array(HookSche
 
 // ── System prompt pipeline ──────────────────────────────────────────────────────────────────────────
 
+/**
+ * One section of the system prompt pipeline: an id, a title and a Handlebars template.
+ *
+ * @example
+ * PromptSectionSchema.parse({ id: 'role', title: 'Role', template: 'You staff the desk of {{context.branch}}.' });
+ */
 export const PromptSectionSchema = z.strictObject({
   id: z
     .string()
@@ -223,6 +258,16 @@ export const JsonSchemaObjectSchema = z
   .record(z.string(), z.unknown())
   .describe('A JSON Schema (draft 2020-12 or draft-07 subset that ajv accepts).');
 
+/**
+ * One registry tool: its name, description and JSON Schema parameters.
+ *
+ * @example
+ * ToolSchema.parse({
+ *   name: 'find_book',
+ *   description: 'Find a book by its title.',
+ *   parameters: { type: 'object', properties: { title: { type: 'string' } } },
+ * });
+ */
 export const ToolSchema = z.strictObject({
   name: z
     .string()
@@ -262,6 +307,12 @@ export const ToolsPartSchema = z.strictObject({ version, items: z.array(ToolSche
 
 // ── The harness ─────────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * The schema of a harness: skills, hooks, prompt sections and tools, each versioned.
+ *
+ * @example
+ * const harness = HarnessSchema.parse(document); // parseHarness(document) gives readable issues
+ */
 export const HarnessSchema = z
   .strictObject({
     $schema: z.string().optional(),

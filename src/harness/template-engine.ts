@@ -11,7 +11,12 @@ const isOptions = (value: unknown) =>
 const withoutOptions = (args: unknown[]) =>
   args.length > 0 && isOptions(args.at(-1)) ? args.slice(0, -1) : args;
 
-/** The documented helpers; any other helper name is a compile error. */
+/**
+ * The documented helpers; any other helper name is a compile error.
+ *
+ * @example
+ * Object.keys(templateHelpers) // ['eq', 'ne', 'and', 'or', 'not', 'add', 'join', 'json', 'upper', 'lower', 'default']
+ */
 export const templateHelpers: Readonly<Record<string, HelperFunction>> = Object.freeze({
   /** `{{#if (eq a b)}}` — strict equality. */
   eq: (...args) => {

@@ -33,6 +33,12 @@ export const ExportFormatSchema = z.enum(['trl', 'axolotl', 'llama-factory', 'op
 
 const TeacherKindSchema = z.enum(['replay', 'oracle', 'openai-compatible']);
 
+/**
+ * The schema of a pipeline configuration file.
+ *
+ * @example
+ * const config = PipelineConfigSchema.parse(document); // loadPipelineConfig(file) reads and checks a file
+ */
 export const PipelineConfigSchema = z.strictObject({
   /** The base harness file. */
   harness: z.string().min(1),

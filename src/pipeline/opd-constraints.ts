@@ -8,7 +8,12 @@ import { z } from 'zod';
 const count = z.int().min(0);
 const words = z.array(z.string().min(1)).min(1);
 
-/** One constraint on a response. */
+/**
+ * One constraint on a response.
+ *
+ * @example
+ * ConstraintSchema.parse({ kind: 'max_words', value: 40 });
+ */
 export const ConstraintSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('max_words'), value: count }),
   z.strictObject({ kind: z.literal('min_words'), value: count }),

@@ -18,7 +18,12 @@ const PromptMessageSchema = z.strictObject({
   content: z.string(),
 });
 
-/** One line of an OPD prompt file. */
+/**
+ * One line of an OPD prompt file.
+ *
+ * @example
+ * const prompt = OpdPromptSchema.parse(JSON.parse(line));
+ */
 export const OpdPromptSchema = z.strictObject({
   id: z.string().min(1),
   messages: z
@@ -33,7 +38,12 @@ export const OpdPromptSchema = z.strictObject({
 
 export type OpdPrompt = z.output<typeof OpdPromptSchema>;
 
-/** The `opd` section of a pipeline configuration. */
+/**
+ * The `opd` section of a pipeline configuration.
+ *
+ * @example
+ * const opd = OpdConfigSchema.parse(config.opd);
+ */
 export const OpdConfigSchema = z.strictObject({
   /** The prompt set (JSONL). */
   prompts: z.string().min(1),

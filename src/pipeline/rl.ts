@@ -19,7 +19,12 @@ import type { OfferedTool } from '../trajectory/schema.js';
 
 const SeveritySchema = z.union([z.enum(['slight', 'medium', 'heavy']), z.number().min(0).max(1)]);
 
-/** The `rl` section of a pipeline configuration. */
+/**
+ * The `rl` section of a pipeline configuration.
+ *
+ * @example
+ * const rl = RlConfigSchema.parse(config.rl);
+ */
 export const RlConfigSchema = z.strictObject({
   /** Episodes (groups) to emit, from the first of the seed's plan (default: every planned episode). */
   episodes: z.int().min(1).optional(),

@@ -412,7 +412,12 @@ async function removePartials(folder: string): Promise<void> {
   }
 }
 
-/** Reads a finished run's manifest. */
+/**
+ * Reads a finished run's manifest.
+ *
+ * @example
+ * const manifest = await readManifest('out/run');
+ */
 export async function readManifest(out: string): Promise<PipelineManifest> {
   return JSON.parse(await readFile(join(out, runFiles.manifest), 'utf8')) as PipelineManifest;
 }

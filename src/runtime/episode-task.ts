@@ -7,6 +7,12 @@ import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { MALFORMED_OUTPUT_MARK } from './faults.js';
 
+/**
+ * The gold labels of one user turn.
+ *
+ * @example
+ * const turn = TurnTaskSchema.parse(task.turns[0]);
+ */
 export const TurnTaskSchema = z.strictObject({
   /** The user message of this turn. */
   user: z.string(),
@@ -22,6 +28,12 @@ export const TurnTaskSchema = z.strictObject({
   facts: z.array(z.string().min(1)).default([]),
 });
 
+/**
+ * The gold labels of an episode: its user turns with the intents, skills, tools and facts of each.
+ *
+ * @example
+ * const task = EpisodeTaskSchema.parse(JSON.parse(line));
+ */
 export const EpisodeTaskSchema = z.strictObject({
   id: z.string().min(1),
   turns: z.array(TurnTaskSchema),

@@ -27,7 +27,16 @@ import { type ToolErrorKind, type ToolOutcome, type ToolRuntime, toolError } fro
 type Failure = HookFailure;
 type Failed = FailedHookDecision;
 
-/** A step the episode cannot take: the message is malformed or no turn is open. The episode is unchanged. */
+/**
+ * A step the episode cannot take: the message is malformed or no turn is open. The episode is unchanged.
+ *
+ * @example
+ * try {
+ *   await episode.assistant(message);
+ * } catch (error) {
+ *   if (error instanceof StepError) console.error(error.message); // the episode is unchanged
+ * }
+ */
 export class StepError extends HarnessAugmentError {
   constructor(message: string) {
     super(message, { kind: 'usage' });
@@ -586,7 +595,12 @@ export class Episode {
   }
 }
 
-/** Messages as a Chat Completions endpoint takes them: trajectory markers stripped. */
+/**
+ * Messages as a Chat Completions endpoint takes them: trajectory markers stripped.
+ *
+ * @example
+ * const request = { model: 'qwen', messages: toChatMessages(trajectory.messages) };
+ */
 export function toChatMessages(messages: readonly Message[]) {
   return messages.map((message) => {
     const { hsa: _marker, ...rest } = message as Message & { hsa?: unknown };

@@ -40,6 +40,9 @@ export function faultFor(callIndex: number, options: FaultOptions): FaultKind | 
 /**
  * What ends the content of an injected `malformed_output` fault. A text result is not a failure by itself
  * (most MCP tools answer in prose), so the runtime marks its own garbled output to read it back as one.
+ *
+ * @example
+ * const garbled = content.endsWith(MALFORMED_OUTPUT_MARK);
  */
 export const MALFORMED_OUTPUT_MARK = '\u0000<upstream response truncated>';
 

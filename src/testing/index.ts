@@ -1,4 +1,4 @@
-// harness-augment/testing: the operator law suite and random harnesses for property tests.
+// harness-augment/testing: the operator and scenario law suites and random harnesses for property tests.
 // fast-check is a peer dependency of this subpath.
 
 export {
@@ -28,3 +28,10 @@ export {
   partsTouchedBy,
   randomLawCase,
 } from './operator-laws.js';
+export {
+  checkScenarioLaws,
+  type ScenarioLaw,
+  type ScenarioLawOptions,
+  type ScenarioLawReport,
+  scenarioLaws,
+} from './scenario-laws.js';

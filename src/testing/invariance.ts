@@ -54,7 +54,12 @@ function policyOperators(options: VariantOptions): Operator[] {
   );
 }
 
-/** Builds a variant from a recipe; operators that do not apply to this harness are passed over. */
+/**
+ * Builds a variant from a recipe; operators that do not apply to this harness are passed over.
+ *
+ * @example
+ * const variant = buildVariant(harness, toolOperators, [{ operator: 0, level: 2, seed: 7 }]);
+ */
 export function buildVariant(
   base: Harness,
   operators: readonly Operator[],
@@ -162,7 +167,12 @@ export interface InvarianceCase {
 /** Compares the output under the base with the variant's output mapped back; returns a reason when they differ. */
 export type Comparator = (base: Message[], mapped: Message[], variant: HarnessVariant) => string | undefined;
 
-/** Tool calls as `name(arguments)` with parsed arguments, the part of an output that must not change. */
+/**
+ * Tool calls as `name(arguments)` with parsed arguments, the part of an output that must not change.
+ *
+ * @example
+ * toolCallsOf(output) // [{ name: 'find_book', arguments: { title: 'Dune' } }]
+ */
 export function toolCallsOf(messages: readonly Message[]): Array<{ name: string; arguments: unknown }> {
   return messages.flatMap((message) =>
     message.role === 'assistant'
@@ -179,7 +189,12 @@ export function toolCallsOf(messages: readonly Message[]): Array<{ name: string;
   );
 }
 
-/** The default comparator: the same tool calls (names and parsed arguments), skill loads included. */
+/**
+ * The default comparator: the same tool calls (names and parsed arguments), skill loads included.
+ *
+ * @example
+ * await checkHarnessInvariance(agent, harness, cases, { comparator: sameToolCalls }); // the default
+ */
 export const sameToolCalls: Comparator = (base, mapped) => {
   const before = toolCallsOf(base);
   const after = toolCallsOf(mapped);
@@ -219,7 +234,16 @@ export interface InvarianceCounterexample {
   path: string;
 }
 
-/** Thrown by `checkHarnessInvariance`; `counterexample` holds the minimal failing perturbation. */
+/**
+ * Thrown by `checkHarnessInvariance`; `counterexample` holds the minimal failing perturbation.
+ *
+ * @example
+ * try {
+ *   await checkHarnessInvariance(agent, harness, cases);
+ * } catch (error) {
+ *   if (error instanceof InvarianceError) console.log(error.counterexample.ops);
+ * }
+ */
 export class InvarianceError extends Error {
   constructor(readonly counterexample: InvarianceCounterexample) {
     const { caseId, ops, reason, seed, path } = counterexample;

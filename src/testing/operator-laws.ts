@@ -28,6 +28,9 @@ export { randomLawCase } from './random-case.js';
  * Harness parts each dimension may change; identifier renames reach every part through mentions. A
  * skill-content operator may also rewrite the hook fields that name a skill it merges or splits (see
  * `skillReferencesBlanked`), and nothing else of the hooks.
+ *
+ * @example
+ * partsTouchedBy.prompt // ['prompt']
  */
 export const partsTouchedBy: Record<Dimension, readonly HarnessPartName[]> = {
   'skill-ids': ['skills', 'hooks', 'prompt', 'tools'],

@@ -14,7 +14,12 @@ import { parseJsonlLine } from './read-jsonl.js';
 import { type HookEvent, HookEventSchema, type Message, type ToolCall, type Trajectory } from './schema.js';
 import { type HookDecision, rederiveTrajectory, validateTrajectory } from './validate-trajectory.js';
 
-/** Legacy names a log may use, mapped to the harness's names: `{ tools: { old: new }, skills: { old: new } }`. */
+/**
+ * Legacy names a log may use, mapped to the harness's names: `{ tools: { old: new }, skills: { old: new } }`.
+ *
+ * @example
+ * LogAliasesSchema.parse({ tools: { lookup_employee: 'lookup_user' } }) // { tools: {…}, skills: {} }
+ */
 export const LogAliasesSchema = z
   .strictObject({
     tools: z

@@ -2,7 +2,12 @@
 // raw JSON string the model produced: re-serialising would change bytes that training and relabels rely on.
 import { z } from 'zod';
 
-/** Marks turns produced by a hook: the rejected attempt, the feedback turn, and a fallback reply. */
+/**
+ * Marks turns produced by a hook: the rejected attempt, the feedback turn, and a fallback reply.
+ *
+ * @example
+ * HookEventSchema.shape.event.options // ['hook_rejected', 'hook_feedback', 'hook_fallback', 'hook_blocked']
+ */
 export const HookEventSchema = z.strictObject({
   event: z.enum(['hook_rejected', 'hook_feedback', 'hook_fallback', 'hook_blocked']),
   hook: z.string().min(1),
@@ -48,6 +53,12 @@ export const ToolMessageSchema = z.strictObject({
   ),
 });
 
+/**
+ * One message of a trajectory: system, user, assistant (content and tool calls) or tool.
+ *
+ * @example
+ * MessageSchema.parse({ role: 'user', content: 'Hello' });
+ */
 export const MessageSchema = z.discriminatedUnion('role', [
   SystemMessageSchema,
   UserMessageSchema,
@@ -66,6 +77,12 @@ export const OfferedToolSchema = z.strictObject({
   }),
 });
 
+/**
+ * The schema of a trajectory: an id, its messages and where they came from.
+ *
+ * @example
+ * const trajectory = TrajectorySchema.parse(JSON.parse(line)); // validateTrajectory checks it under a harness
+ */
 export const TrajectorySchema = z.strictObject({
   id: z.string().min(1).describe('Stable id of the example; variants refer to it as `exampleId`.'),
   harness: z

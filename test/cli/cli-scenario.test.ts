@@ -70,7 +70,9 @@ describe('hsa sim run --scenario <module>', () => {
     expect(missing.stderr).toMatch(/cannot import .*nowhere\.mjs/);
     const unknown = runCli(args('airline'));
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toMatch(/unknown scenario "airline"; known: livestream.*or a module path/);
+    expect(unknown.stderr).toMatch(
+      /unknown scenario "airline"; known: helpdesk, livestream, replay, or a module path/,
+    );
     const required = runCli(['sim', 'run', '--harness', libraryHarness, '--out', join(dir, 'x.jsonl')]);
     expect(required.status).toBe(2);
     expect(required.stderr).toMatch(/--scenario/);
@@ -121,5 +123,41 @@ describe('--scenario livestream reads the catalog beside the harness', () => {
     expect(broken.status).toBe(1);
     expect(broken.stderr).toContain('catalog.json: invalid shop catalog: 1 issue(s)');
     expect(broken.stdout).toMatch(/catalog\.json \$\.products\[0\]\.category: .+/);
+  });
+});
+
+describe('--scenario helpdesk', () => {
+  it('replays the bundled helpdesk logs on the helpdesk tools: the log itself, every reward 1', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hsa-helpdesk-'));
+    const out = join(dir, 'helpdesk.jsonl');
+    const run = runCli([
+      'sim',
+      'run',
+      '--scenario',
+      'helpdesk',
+      '--harness',
+      join(projectRoot, 'fixtures/helpdesk/harness.yaml'),
+      '--episodes',
+      '3',
+      '--out',
+      out,
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/valid under their harness: 3 \/ 3/);
+    // The plan draws 3 of the logged conversations; each is played back as it was logged.
+    const logged = new Map(
+      readFileSync(join(projectRoot, 'fixtures/helpdesk/trajectories.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: string; messages: unknown })
+        .map((trajectory) => [trajectory.id, trajectory.messages]),
+    );
+    const played = lines(out);
+    expect(played).toHaveLength(3);
+    for (const row of played) expect(row.messages).toEqual(logged.get(row.id as string));
+    expect(
+      lines(join(dir, 'helpdesk.rewards.jsonl')).map((row) => (row.rewards as { total: number }).total),
+    ).toEqual([1, 1, 1]);
   });
 });

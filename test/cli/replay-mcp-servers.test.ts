@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { McpBackendFactory } from '../../src/adapters/mcp/index.js';
 import { createMcpBackend } from '../../src/adapters/mcp/index.js';
-import { buildBackends, readBackendsFile } from '../../src/cli/scenarios/replay.js';
 import { routeBackends } from '../../src/runtime/backends/route.js';
-import { createReplayScenario } from '../../src/scenarios/replay/index.js';
+import { buildBackends, createReplayScenario, readBackendsFile } from '../../src/scenarios/replay/index.js';
 import { call, calls, harnessFor, load, recordGolds, reply } from '../support/mcp-replay.js';
 import { filesystemServerScript, memoryServerScript, startFilesystemServer } from '../support/mcp-servers.js';
 import { playScenario } from '../support/replay-play.js';
@@ -84,11 +83,10 @@ describe('backends file servers', () => {
       backendsFile,
       `servers:\n  files:\n${yamlServer(filesystemServerScript, [root])}  memory:\n${yamlServer(memoryServerScript, [], { MEMORY_FILE_PATH: join(dir, 'run.jsonl') })}    tools: all\n`,
     );
-    const built = await buildBackends(
-      backendsFile,
-      await readBackendsFile(backendsFile),
-      new Set(harness.tools.items.map((tool) => tool.name)),
-    );
+    const built = await buildBackends(backendsFile, await readBackendsFile(backendsFile), {
+      harnessTools: new Set(harness.tools.items.map((tool) => tool.name)),
+      connectMcp: createMcpBackend,
+    });
     opened.push(...built.opened);
     expect(built.opened).toHaveLength(2);
     const pids = built.opened.map((server) => server.pid!);
@@ -123,16 +121,16 @@ describe('backends file servers', () => {
       bad,
       `servers:\n  files:\n${yamlServer(filesystemServerScript, [root])}    tools: [read_text_file, fly]\n`,
     );
-    await expect(buildBackends(bad, await readBackendsFile(bad))).rejects.toThrow(
-      /servers\.files: the server does not list "fly"/,
-    );
+    await expect(
+      buildBackends(bad, await readBackendsFile(bad), { connectMcp: createMcpBackend }),
+    ).rejects.toThrow(/servers\.files: the server does not list "fly"/);
     const twice = join(dir, 'twice.yaml');
     await writeFile(
       twice,
       `servers:\n  files:\n${yamlServer(filesystemServerScript, [root])}    tools: [read_text_file]\ntools:\n  read_text_file: recorded\n`,
     );
-    await expect(buildBackends(twice, await readBackendsFile(twice))).rejects.toThrow(
-      /tool "read_text_file" is answered by both servers\.files and tools\.read_text_file/,
-    );
+    await expect(
+      buildBackends(twice, await readBackendsFile(twice), { connectMcp: createMcpBackend }),
+    ).rejects.toThrow(/tool "read_text_file" is answered by both servers\.files and tools\.read_text_file/);
   });
 });

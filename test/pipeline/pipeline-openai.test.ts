@@ -269,7 +269,11 @@ describe('the pipeline against an OpenAI-compatible server with injected faults'
     expect(injected / calls).toBeGreaterThan(0.05);
     expect(injected / calls).toBeLessThan(0.15);
 
-    expect(client.retries).toBe(injected + extraTimeouts);
+    // A fault the server injects into a request the client had already given up on (a load timeout)
+    // never reaches the client as its own retry: at most `extraTimeouts` faults are lost that way, so the
+    // counts are exact when no request timed out by load, and bounded by that number otherwise.
+    expect(client.retries).toBeGreaterThanOrEqual(injected);
+    expect(client.retries).toBeLessThanOrEqual(injected + extraTimeouts);
     expect(client).toMatchObject({ succeeded: calls, failed: 0, aborted: 0 });
     // Each call is one request plus its retries. Under machine load a timeout can fire before a request
     // leaves the client or reaches the server, so the counts are bounds: the server saw every injected fault
@@ -284,8 +288,16 @@ describe('the pipeline against an OpenAI-compatible server with injected faults'
       const reason = kind.startsWith('http_') ? kind : kind === 'delay' ? 'timeout' : 'connection';
       expected[reason] = (expected[reason] ?? 0) + count;
     }
-    if (extraTimeouts > 0) expected.timeout = (expected.timeout ?? 0) + extraTimeouts;
-    expect(client.retriesByReason).toEqual(expected);
+    expect(Object.keys(client.retriesByReason).sort()).toEqual(Object.keys(expected).sort());
+    for (const [reason, count] of Object.entries(expected)) {
+      const seen = client.retriesByReason[reason] ?? 0;
+      if (reason === 'timeout') {
+        expect(seen).toBe(count + extraTimeouts);
+      } else {
+        expect(seen).toBeLessThanOrEqual(count);
+        expect(seen).toBeGreaterThanOrEqual(count - extraTimeouts);
+      }
+    }
   });
 
   it('writes examples that carry the gold behaviour under each variant', async () => {

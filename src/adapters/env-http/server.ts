@@ -37,7 +37,12 @@ interface Route {
   run(service: EnvService, body: unknown): unknown;
 }
 
-/** The protocol's routes. */
+/**
+ * The protocol's routes.
+ *
+ * @example
+ * Object.keys(envRoutes) // the protocol's paths: '/reset', '/step', …
+ */
 export const envRoutes: Readonly<Record<string, Route>> = Object.freeze({
   '/reset': { method: 'POST', auth: true, run: (service, body) => service.reset(body ?? {}) },
   '/step': {

@@ -9,7 +9,12 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 /** An inference engine the serve builders know. */
 export type InferenceEngine = 'vllm' | 'sglang';
 
-/** Model families and the tool-call parser name each engine registers for them. */
+/**
+ * Model families and the tool-call parser name each engine registers for them.
+ *
+ * @example
+ * toolParsers.qwen.vllm // 'hermes'
+ */
 export const toolParsers = {
   /** Qwen2.5 / Qwen3 (Hermes-style `<tool_call>` JSON). */
   qwen: { vllm: 'hermes', sglang: 'qwen25' },

@@ -35,7 +35,12 @@ export interface SharegptRow {
   tools: string;
 }
 
-/** The separator LLaMA-Factory places between parallel tool results in one observation. */
+/**
+ * The separator LLaMA-Factory places between parallel tool results in one observation.
+ *
+ * @example
+ * const results = observation.split(toolResponseSeparator);
+ */
 export const toolResponseSeparator = '\n</tool_response>\n<tool_response>\n';
 
 /**

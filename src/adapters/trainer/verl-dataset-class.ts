@@ -3,7 +3,12 @@
 // tool-call `arguments` strings right before the chat template sees them. It wraps the tokenizer's
 // `apply_chat_template` instead of overriding dataset internals, which differ between veRL versions.
 
-/** The class name to pass as `data.custom_cls.name`. */
+/**
+ * The class name to pass as `data.custom_cls.name`.
+ *
+ * @example
+ * const override = `data.custom_cls.name=${verlDatasetClassName}`;
+ */
 export const verlDatasetClassName = 'HsaMultiTurnSFTDataset';
 
 /**

@@ -20,7 +20,12 @@ export interface RewardWeights {
   skillSelection: number;
 }
 
-/** Equal weights: `total` is the plain mean of the four rewards. */
+/**
+ * Equal weights: `total` is the plain mean of the four rewards.
+ *
+ * @example
+ * defaultRewardWeights.accuracy // 1
+ */
 export const defaultRewardWeights: Readonly<RewardWeights> = Object.freeze({
   accuracy: 1,
   effectiveness: 1,

@@ -89,6 +89,12 @@ const byCategory = <T extends z.ZodType>(schema: T) =>
     home: schema,
   });
 
+/**
+ * The schema of the live-stream shop's catalog.json.
+ *
+ * @example
+ * const catalog = ShopCatalogSchema.parse(JSON.parse(text)); // loadShopCatalog(file) reads a file
+ */
 export const ShopCatalogSchema = z.strictObject({
   id: z.string(),
   description: z.string(),

@@ -7,6 +7,20 @@ export {
   recordedBackend,
   recordedResults,
 } from '../../runtime/backends/recorded.js';
+export {
+  type BackendChoice,
+  BackendChoiceSchema,
+  type BackendsFile,
+  BackendsFileSchema,
+  type BuildBackendsOptions,
+  buildBackends,
+  type McpConnection,
+  McpServerEntrySchema,
+  type McpServerSpec,
+  parsePlayer,
+  readBackendsFile,
+  readReplayTrajectories,
+} from './backends-file.js';
 export { type ReplayPlayer, replayOracle, replayPlayers } from './replay-oracle.js';
 export {
   createReplayScenario,

@@ -14,7 +14,12 @@ import { ScriptedModel, scriptedTurns, userMessages } from './scripted-model.js'
 /** Which script a replay oracle plays: the relabelled gold, or the gold with its base names kept. */
 export type ReplayPlayer = 'gold' | 'base-names';
 
-/** The players, in the order the CLI lists them. */
+/**
+ * The players, in the order the CLI lists them.
+ *
+ * @example
+ * replayPlayers // ['gold', 'base-names']
+ */
 export const replayPlayers: readonly ReplayPlayer[] = ['gold', 'base-names'];
 
 /** The script a player follows for one episode, and what moving it into the variant reported. */

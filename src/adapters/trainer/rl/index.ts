@@ -13,7 +13,12 @@ import {
 } from './verl.js';
 import { toVerlToolSchema } from './verl-tool-schema.js';
 
-/** Every RL exporter, by format name. */
+/**
+ * Every RL exporter, by format name.
+ *
+ * @example
+ * const exporter = rlExporters.verl;
+ */
 export const rlExporters: Readonly<Record<RlExporter['format'], RlExporter>> = Object.freeze({
   trl: trlRlExporter,
   verl: verlRlExporter,
