@@ -87,7 +87,7 @@ interface Span {
 }
 
 /** Spans that must stay verbatim: code, quotes, numbers, identifier-like tokens, identifiers, enum values. */
-function protectedSpans(text: string, words: readonly string[]): Span[] {
+function protectedSpans(text: string, words: readonly WordTrie[]): Span[] {
   const spans: Span[] = [];
   const add = (pattern: RegExp) => {
     for (const match of text.matchAll(pattern))
@@ -99,27 +99,81 @@ function protectedSpans(text: string, words: readonly string[]): Span[] {
   add(/\p{N}[\p{N}.,:/-]*/gu);
   // Identifier-like tokens: snake, kebab, dotted or camelCase words, and words with digits.
   add(/[\p{L}\p{N}_]*(?:_|\p{Ll}\p{Lu}|\p{L}\p{N})[\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*/gu);
-  const pattern = wordsPattern(words);
-  if (pattern) add(pattern);
+  spans.push(...wholeWordSpans(text, words));
   return spans;
 }
 
-// One alternation of all protected words, longest first, compiled once per word list: this operator runs
-// on every variant, over every description.
-const wordsPatterns = new Map<string, RegExp | undefined>();
-function wordsPattern(words: readonly string[]): RegExp | undefined {
-  const key = words.join('\u0000');
-  if (wordsPatterns.has(key)) return wordsPatterns.get(key);
-  const alternatives = [...new Set(words.filter((word) => word.length > 0))]
-    .sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
-    .map(escapeRegExp);
-  const pattern =
-    alternatives.length === 0
-      ? undefined
-      : new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}_])`, 'gu');
-  if (wordsPatterns.size > 1_000) wordsPatterns.clear();
-  wordsPatterns.set(key, pattern);
-  return pattern;
+// The protected words (every identifier of the harness, plus a tool's enum values) are found with a trie
+// built once per word list, in one scan of the text: an alternation of all of them, rebuilt per tool, cost
+// tools × identifiers (minutes at 10,000 tools).
+export interface WordTrie {
+  next: Map<string, WordTrie>;
+  end: boolean;
+}
+
+const wordTries = new WeakMap<readonly string[], WordTrie>();
+export function wordTrie(words: readonly string[]): WordTrie {
+  let root = wordTries.get(words);
+  if (root) return root;
+  root = { next: new Map(), end: false };
+  for (const word of words) {
+    let node: WordTrie = root;
+    for (const char of word) {
+      let child = node.next.get(char);
+      if (!child) {
+        child = { next: new Map(), end: false };
+        node.next.set(char, child);
+      }
+      node = child;
+    }
+    if (node !== root) node.end = true;
+  }
+  wordTries.set(words, root);
+  return root;
+}
+
+const wordCharacter = /[\p{L}\p{N}_]/u;
+const isWordCharacter = (char: string | undefined) => char !== undefined && wordCharacter.test(char);
+const codePointBefore = (text: string, index: number): string | undefined => {
+  if (index <= 0) return undefined;
+  const low = text.charCodeAt(index - 1);
+  return low >= 0xdc00 && low <= 0xdfff && index >= 2 ? text.slice(index - 2, index) : text[index - 1];
+};
+const codePointAt = (text: string, index: number): string | undefined => {
+  const code = text.codePointAt(index);
+  return code === undefined ? undefined : String.fromCodePoint(code);
+};
+
+/**
+ * The spans of whole-word occurrences of any of the words, leftmost first and longest at each start,
+ * never overlapping: what the alternation `(?<![\p{L}\p{N}_])(?:longest|…|shortest)(?![\p{L}\p{N}_])` finds.
+ */
+export function wholeWordSpans(text: string, tries: readonly WordTrie[]): Span[] {
+  const spans: Span[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = -1;
+    if (!isWordCharacter(codePointBefore(text, start))) {
+      for (const trie of tries) {
+        let node: WordTrie | undefined = trie;
+        let index = start;
+        while (index < text.length) {
+          const char = codePointAt(text, index) as string;
+          node = node.next.get(char);
+          if (!node) break;
+          index += char.length;
+          if (node.end && index > end && !isWordCharacter(codePointAt(text, index))) end = index;
+        }
+      }
+    }
+    if (end > start) {
+      spans.push({ start, end });
+      start = end;
+    } else {
+      start += (codePointAt(text, start) as string).length;
+    }
+  }
+  return spans;
 }
 
 const phrasePatterns = new Map<string, RegExp>();
@@ -140,7 +194,7 @@ function phrasePattern(group: PhraseGroup, phrase: string): RegExp {
 }
 
 /** Rewords one text; returns it unchanged when nothing in the lexicon matches outside protected spans. */
-function rewordText(text: string, protectedWords: readonly string[], rng: Random): string {
+function rewordText(text: string, protectedWords: readonly WordTrie[], rng: Random): string {
   const blocked = protectedSpans(text, protectedWords);
   const matches: Array<Span & { group: PhraseGroup; phrase: string; found: string }> = [];
   for (const group of lexicon) {
@@ -187,7 +241,7 @@ function enumValues(schema: unknown): string[] {
 
 /** A copy of a tool with every description reworded (tool, parameter root and nested parameters). */
 function rewordTool(tool: Tool, protectedWords: readonly string[], rng: Random): Tool {
-  const words = [...protectedWords, ...enumValues(tool.parameters)];
+  const words = [wordTrie(protectedWords), wordTrie(enumValues(tool.parameters))];
   const parameters = structuredClone(tool.parameters);
   let index = 0;
   walkSchema(parameters, (node) => {
