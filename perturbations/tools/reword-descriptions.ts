@@ -118,7 +118,8 @@ export function wordTrie(words: readonly string[]): WordTrie {
   root = { next: new Map(), end: false };
   for (const word of words) {
     let node: WordTrie = root;
-    for (const char of word) {
+    for (let at = 0; at < word.length; at++) {
+      const char = word[at] as string;
       let child = node.next.get(char);
       if (!child) {
         child = { next: new Map(), end: false };
@@ -157,11 +158,11 @@ export function wholeWordSpans(text: string, tries: readonly WordTrie[]): Span[]
       for (const trie of tries) {
         let node: WordTrie | undefined = trie;
         let index = start;
+        // By UTF-16 unit, as the words were stored: no string is made per character of the text.
         while (index < text.length) {
-          const char = codePointAt(text, index) as string;
-          node = node.next.get(char);
+          node = node.next.get(text[index] as string);
           if (!node) break;
-          index += char.length;
+          index++;
           if (node.end && index > end && !isWordCharacter(codePointAt(text, index))) end = index;
         }
       }
@@ -170,7 +171,7 @@ export function wholeWordSpans(text: string, tries: readonly WordTrie[]): Span[]
       spans.push({ start, end });
       start = end;
     } else {
-      start += (codePointAt(text, start) as string).length;
+      start += (text.codePointAt(start) as number) > 0xffff ? 2 : 1;
     }
   }
   return spans;
