@@ -11,6 +11,7 @@ import { validateTrajectory } from '../trajectory/validate-trajectory.js';
 import { applyPlanSteps, baseState } from './apply-plan.js';
 import type { Certificate } from './certificate.js';
 import { certifiedRow } from './certified-row.js';
+import { DigestSet, digestOfText } from './digest-set.js';
 import { type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
 import type { Plan } from './plan.js';
 import { createRandom } from './random.js';
@@ -201,7 +202,9 @@ export async function* augment(
       }
     }
   }
-  const seen = new Set<string>();
+  // The ids seen so far, as 16-byte digests: a duplicate is caught anywhere in the input, at a cost per
+  // example that does not depend on the id's length (./digest-set.ts).
+  const seen = new DigestSet();
   let position = -1;
   let skip = options.skipExamples ?? 0;
   for await (const item of trajectories as AsyncIterable<AugmentInput>) {
@@ -212,7 +215,7 @@ export async function* augment(
       const value = isRecord(item) ? item.value : item;
       if (isRecord(item) && item.issue) continue;
       const validation = validateTrajectory(value, base);
-      if (validation.valid && validation.trajectory) seen.add(validation.trajectory.id);
+      if (validation.valid && validation.trajectory) seen.add(digestOfText(validation.trajectory.id));
       continue;
     }
     const line = isRecord(item) ? item.line : undefined;
@@ -242,7 +245,7 @@ export async function* augment(
       yield* drain(concurrency - 1);
       continue;
     }
-    if (seen.has(validation.trajectory.id)) {
+    if (!seen.add(digestOfText(validation.trajectory.id))) {
       const issue = {
         code: 'duplicate_id',
         path: ['id'],
@@ -252,7 +255,6 @@ export async function* augment(
       yield* drain(concurrency - 1);
       continue;
     }
-    seen.add(validation.trajectory.id);
     const results = runVariants(validation.trajectory);
     // A failure is observed when its turn comes; until then it must not count as unhandled.
     results.catch(() => undefined);

@@ -15,6 +15,7 @@ import type { Harness } from '../harness/schema.js';
 import { parseJsonlLine, readJsonl } from '../trajectory/read-jsonl.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { AugmentRow } from './augment.js';
+import { DigestSet, digestOfContentHash } from './digest-set.js';
 
 const HashSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a content hash sha256:<64 hex digits>');
 
@@ -101,11 +102,15 @@ export interface SidecarWriter {
   reference(row: RowWithVariant): { row: Record<string, unknown>; sidecar: string };
   /** A harness's hash, and its sidecar line (empty when known), for rows of other shapes. */
   harness(harness: Harness): { hash: string; sidecar: string };
+  /** What its memory of written entries holds: entries, and the bytes of their 16-byte digests' table. */
+  readonly known: { readonly entries: number; readonly bytes: number };
 }
 
 /**
  * A writer of rows by reference. `known` holds the hashes the sidecar already has (a resumed run reads them
- * with `readSidecarHashes`), so each harness and relabel is written once, where a row first names it.
+ * with `readSidecarHashes`), so each harness and relabel is written once, where a row first names it. The
+ * writer remembers each written hash as a 16-byte digest (./digest-set.ts), not as its 71-character text:
+ * rows with per-example steps each bring a variant of their own, so this memory grows with the rows.
  *
  * @example
  * const writer = createSidecarWriter();
@@ -116,26 +121,32 @@ export interface SidecarWriter {
  * }
  */
 export function createSidecarWriter(options: { known?: Iterable<string> } = {}): SidecarWriter {
-  const known = new Set(options.known ?? []);
+  const known = new DigestSet();
+  for (const hash of options.known ?? []) known.add(digestOfContentHash(hash));
   const harnessEntry = (harness: Harness) => {
     const hash = hashHarness(harness).harness;
-    if (known.has(hash)) return { hash, sidecar: '' };
-    known.add(hash);
+    if (!known.add(digestOfContentHash(hash))) return { hash, sidecar: '' };
     return { hash, sidecar: jsonLine({ kind: 'harness', hash, harness }) };
   };
   const reference = (row: RowWithVariant) => {
     const { hash: harnessHash, sidecar: harnessLine } = harnessEntry(row.harness);
     const relabelHash = contentHash(row.relabel);
     let sidecar = harnessLine;
-    if (!known.has(relabelHash)) {
-      known.add(relabelHash);
+    if (known.add(digestOfContentHash(relabelHash)))
       sidecar += jsonLine({ kind: 'relabel', hash: relabelHash, relabel: row.relabel });
-    }
     return { row: referenceRow(row, harnessHash, relabelHash), sidecar };
   };
   return {
     harness: harnessEntry,
     reference,
+    known: {
+      get entries() {
+        return known.size;
+      },
+      get bytes() {
+        return known.bytes;
+      },
+    },
     write(row) {
       const { row: value, sidecar } = reference(row);
       return { row: jsonLine(value), sidecar };
