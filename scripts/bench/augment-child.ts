@@ -3,9 +3,13 @@
 // keeping them, and prints one JSON line: rows, bytes, CPU seconds and peak RSS (resourceUsage().maxRSS).
 //
 //   tsx scripts/bench/augment-child.ts --inputs 10000 --policy identity --variants 1 [--shard 0/2] [--workers 2]
+//     [--by-reference]
 //
 // With --workers N (N > 1) the variants run in the CLI's worker threads (`hsa augment --workers N`); the
-// CPU seconds are the whole process's, threads included.
+// CPU seconds are the whole process's, threads included. With --by-reference the rows are written as
+// `hsa augment` writes them by default (each variant harness and relabel once, to the sidecar); `bytes` and
+// `sha256` then cover the rows' lines followed by their sidecar lines, and `sidecarEntries` is what the
+// writer remembers.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -15,6 +19,7 @@ import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
 import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
 import { defaultVariantPoolSize } from '../../src/augment/variant-pool.js';
+import { createSidecarWriter } from '../../src/augment/variant-sidecar.js';
 import { parseShard } from '../../src/cli/shard.js';
 import { createAugmentPool } from '../../src/cli/workers/augment-pool.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
@@ -26,6 +31,7 @@ const { values } = parseArgs({
     variants: { type: 'string', default: '1' },
     shard: { type: 'string' },
     workers: { type: 'string', default: '1' },
+    'by-reference': { type: 'boolean', default: false },
   },
 });
 const inputCount = Number(values.inputs);
@@ -66,6 +72,7 @@ let rows = 0;
 let bytes = 0;
 let rejected = 0;
 const digest = createHash('sha256');
+const writer = values['by-reference'] ? createSidecarWriter() : undefined;
 for await (const row of augment(harness, generated(), {
   plan,
   variants,
@@ -75,6 +82,13 @@ for await (const row of augment(harness, generated(), {
   onReject: () => rejected++,
 })) {
   rows++;
+  if (writer) {
+    const lines = writer.write(row);
+    bytes += Buffer.byteLength(lines.row) + Buffer.byteLength(lines.sidecar);
+    digest.update(lines.row);
+    digest.update(lines.sidecar);
+    continue;
+  }
   bytes += Buffer.byteLength(JSON.stringify(row)) + 1;
   digest.update(JSON.stringify(row));
 }
@@ -90,5 +104,6 @@ process.stdout.write(
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     wallSeconds: (performance.now() - started) / 1000,
     maxRssMB: process.resourceUsage().maxRSS / 1024,
+    ...(writer ? { sidecarEntries: writer.known.entries } : {}),
   })}\n`,
 );

@@ -1,0 +1,59 @@
+// A cache bounded by an estimate of the bytes it holds, not by its number of entries: the certificate's facts
+// of a long run (texts, their protected items, content checks) are keyed by content, and a run of 100k rows
+// must not grow with its rows. Least recently used entries go first. A cache never decides an output: a
+// miss recomputes the same value.
+
+/**
+ * A least-recently-used map whose entries are weighed by `sizeOf` (an estimate in bytes).
+ *
+ * @example
+ * const cache = new BoundedCache<string, number>(1 << 20, (key) => 2 * key.length + 16);
+ * cache.get('a') ?? cache.set('a', 1);
+ */
+export class BoundedCache<K, V> {
+  private readonly entries = new Map<K, { value: V; size: number }>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly sizeOf: (key: K, value: V) => number,
+  ) {}
+
+  get(key: K): V | undefined {
+    const found = this.entries.get(key);
+    if (!found) return undefined;
+    // Most recently used last: eviction takes the first entries of the map's insertion order.
+    this.entries.delete(key);
+    this.entries.set(key, found);
+    return found.value;
+  }
+
+  /** Stores the value and returns it. An entry larger than the whole budget is not kept. */
+  set(key: K, value: V): V {
+    const size = this.sizeOf(key, value);
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.entries.delete(key);
+      this.bytes -= previous.size;
+    }
+    if (size > this.maxBytes) return value;
+    this.entries.set(key, { value, size });
+    this.bytes += size;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.size;
+    }
+    return value;
+  }
+
+  /** Bytes held, by the estimate. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** Entries held. */
+  get entryCount(): number {
+    return this.entries.size;
+  }
+}
