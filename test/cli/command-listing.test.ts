@@ -3,7 +3,7 @@
 // help's term and summary), and the built CLI must load no command module (nor the library's dependencies)
 // to print it: the imports of the child process are recorded by a module hook.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,9 +16,11 @@ import { hsaCli, projectRoot } from '../support/run-cli.js';
 const folder = mkdtempSync(join(tmpdir(), 'hsa-command-listing-'));
 const recorder = join(projectRoot, 'test/support/record-imports.mjs');
 
+let runs = 0;
+
 /** Runs the built `hsa` with `args` and returns its exit code and the URLs of the modules it imported. */
 function importsOf(args: string[]): { status: number | null; stdout: string; imported: string[] } {
-  const log = join(folder, `${args.join('_') || 'none'}.log`);
+  const log = join(folder, `run-${++runs}.log`);
   const result = spawnSync(process.execPath, ['--import', recorder, hsaCli(), ...args], {
     cwd: projectRoot,
     encoding: 'utf8',
@@ -86,5 +88,34 @@ describe('the command listing', () => {
     const helpOfAugment = importsOf(['help', 'augment']);
     expect(helpOfAugment.stdout).toContain('Usage: hsa augment');
     expect(commandModulesIn(helpOfAugment.imported).length).toBe(1);
+  });
+
+  it('hsa augment (one thread, no terminal) imports only its command module, no progress bar and no thread pool', () => {
+    const out = join(folder, 'rows.jsonl');
+    const harness = join(projectRoot, 'fixtures/livestream/harness.yaml');
+    const trajectories = join(folder, 'two.jsonl');
+    const lines = readFileSync(join(projectRoot, 'fixtures/livestream/trajectories.jsonl'), 'utf8').split(
+      '\n',
+    );
+    writeFileSync(trajectories, `${lines.slice(0, 2).join('\n')}\n`);
+    const run = importsOf([
+      'augment',
+      '--harness',
+      harness,
+      '--trajectories',
+      trajectories,
+      '--variants',
+      '1',
+      '--policy',
+      'tools-only',
+      '-o',
+      out,
+    ]);
+    expect(run.status).toBe(0);
+    expect(commandModulesIn(run.imported).map((url) => /\/([a-z-]+)-[A-Z0-9]+\.js$/.exec(url)?.[1])).toEqual([
+      'augment',
+    ]);
+    expect(packagesIn(run.imported)).not.toContain('cli-progress');
+    expect(packagesIn(run.imported)).not.toContain('piscina');
   });
 });

@@ -201,7 +201,7 @@ export function registerAugment(program: Command): void {
           1,
           Math.min(availableParallelism(), Math.floor((total ?? minLinesPerWorker) / minLinesPerWorker)),
         );
-      const progress = createProgress('augment', {
+      const progress = await createProgress('augment', {
         ...(total === undefined ? {} : { total }),
         unit: 'examples',
       });

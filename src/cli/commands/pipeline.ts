@@ -120,7 +120,7 @@ export function registerPipeline(program: Command): void {
         ...(scenario ? { scenario } : {}),
         ...(hookChecks ? { hookChecks } : {}),
       });
-      const progress = createProgress('pipeline', { unit: 'units' });
+      const progress = await createProgress('pipeline', { unit: 'units' });
       // Interrupted (Ctrl-C, SIGTERM), the run leaves its folder unlocked; a SIGKILLed run's lock is stale.
       releaseRunLocksOnSignals();
       const manifest = await runPipeline(config, dependencies, {
