@@ -15,6 +15,7 @@ import { certifiedRow } from './certified-row.js';
 import { type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
 import type { Plan } from './plan.js';
 import { createRandom } from './random.js';
+import { defaultVariantPoolSize } from './variant-pool-size.js';
 
 /** How a pool is made and drawn from. */
 export interface VariantPoolOptions {
@@ -38,8 +39,7 @@ export interface VariantPoolOptions {
   source?: (index: number) => Promise<PoolEntryData> | undefined;
 }
 
-/** Entries in a pool unless told otherwise (the trade-off between shared work and diversity: docs/performance.md). */
-export const defaultVariantPoolSize = 256;
+export { defaultVariantPoolSize };
 /** Pool entries an example tries before its own build. */
 export const defaultPoolAttempts = 3;
 

@@ -1,6 +1,5 @@
 // The CLI is the one place that wires the built-in operators, the operators of `--operators` modules and the
 // policy presets together.
-import type { Command } from 'commander';
 import type { Operator } from '../augment/operator.js';
 import { createRegistry, type Registry } from '../augment/registry.js';
 import { type ResolvedPolicy, resolvePolicy } from '../augment/resolve-policy.js';
@@ -55,19 +54,8 @@ export async function registryFromOptions(modules: readonly string[] | undefined
   return builtinRegistry(await loadOperatorModules(modules));
 }
 
-/**
- * Adds `--operators <module>` (repeatable) to a command that takes a policy or operator names.
- *
- * @example
- * withOperatorsOption(program.command('augment'));
- */
-export function withOperatorsOption(command: Command): Command {
-  return command.option(
-    '--operators <module>',
-    'a module exporting third-party operators (`operators`: defineOperator(...) from harness-augment/kit, or an array); repeatable',
-    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-  );
-}
+// Defined with the other shared options, light to import for a command's definition.
+export { withOperatorsOption } from './command-options.js';
 
 /**
  * The id and version of every operator loaded from modules: part of a run's identity, so that a changed

@@ -118,4 +118,12 @@ describe('the command listing', () => {
     expect(packagesIn(run.imported)).not.toContain('cli-progress');
     expect(packagesIn(run.imported)).not.toContain('piscina');
   });
+
+  it('hsa augment --help imports its command module and no package but commander (the library is not loaded)', () => {
+    const run = importsOf(['augment', '--help']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('--variant-pool <n>');
+    expect(commandModulesIn(run.imported).length).toBe(1);
+    expect(packagesIn(run.imported)).toEqual(['commander']);
+  });
 });
