@@ -351,7 +351,9 @@ if (!skip.has('start')) {
   // `npm start`: the whole bundled job (validate, pipeline, exports, benchmark set) in a child process.
   // The figure is the kernel's count for the child (its threads and its own children included); the
   // stages are the job's own account of where its CPU went (the line start.ts prints).
-  const measured = await childCpu(process.execPath, ['--import', 'tsx', 'scripts/start.ts']);
+  // The command `npm start` runs (package.json), without npm's own start-up; it bundles the job first when
+  // the source changed since its last bundle (scripts/start.mjs), and that build is counted.
+  const measured = await childCpu(process.execPath, ['scripts/start.mjs']);
   const stages = parseStages(measured.stdout) ?? {};
   results.start = { cpuSeconds: measured.cpuSeconds, goal: 15, overGoal: measured.cpuSeconds / 15, stages };
   console.log(
