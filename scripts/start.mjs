@@ -6,7 +6,7 @@
 // so it never runs stale code; the packages in node_modules are not bundled and load as they do under
 // tsx. Plain JavaScript because it runs before anything can compile TypeScript.
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -39,7 +39,16 @@ export async function bundledEntry({ root, entry, folder }) {
   const stamp = await readFile(stampFile, 'utf8')
     .then((text) => JSON.parse(text))
     .catch(() => undefined);
-  if (stamp?.entry === entry && stamp.launcher === (await launcher()) && (await upToDate(root, stamp)))
+  const present = await access(file).then(
+    () => true,
+    () => false,
+  );
+  if (
+    present &&
+    stamp?.entry === entry &&
+    stamp.launcher === (await launcher()) &&
+    (await upToDate(root, stamp))
+  )
     return { file, built: false };
   const { build } = await import('tsup');
   await build({

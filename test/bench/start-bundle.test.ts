@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -48,5 +48,15 @@ describe("npm start's bundle (scripts/start.mjs)", () => {
     const again = await bundle(options);
     expect(again.built).toBe(true);
     expect((await run(process.execPath, [again.file])).stdout).toBe('changed\n');
+  }, 120_000);
+
+  it('rebuilds when the bundle itself is gone, whatever the stamp says', async () => {
+    const root = await project('hello');
+    const options = { root, entry: 'main.ts', folder: join(root, '.start-build') };
+    const { file } = await bundle(options);
+    await unlink(file);
+    const again = await bundle(options);
+    expect(again.built).toBe(true);
+    expect((await run(process.execPath, [again.file])).stdout).toBe('hello\n');
   }, 120_000);
 });
