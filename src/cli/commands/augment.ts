@@ -14,6 +14,7 @@ import { jsonLine } from '../../harness/json-lines.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import { openCheckpointedLines } from '../../pipeline/checkpoint.js';
+import type { AugmentPool } from '../../pipeline/parallel/augment-pool.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajectory/validate-trajectory.js';
@@ -30,7 +31,6 @@ import {
 import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
-import type { AugmentPool } from '../workers/augment-pool.js';
 
 interface AugmentCliOptions {
   harness: string;
@@ -225,14 +225,14 @@ export function registerAugment(program: Command): void {
       const pool: AugmentPool | undefined =
         workers > 1
           ? // Worker threads (piscina) are loaded only when asked for.
-            (await import('../workers/augment-pool.js')).createAugmentPool(
+            (await import('../../pipeline/parallel/augment-pool.js')).createAugmentPool(
               {
                 harnessFile: options.harness,
                 seed: options.seed,
                 variants,
                 variantPool,
-                ...(options.policy !== undefined ? { policy: options.policy } : {}),
-                ...(options.policyFile !== undefined ? { policyFile: options.policyFile } : {}),
+                // Both at once is refused above (policyFromOptions).
+                policy: options.policyFile ?? options.policy ?? 'hat',
                 ...(options.severity !== undefined ? { severity: options.severity } : {}),
                 ...(options.hookChecks !== undefined ? { hookChecks: options.hookChecks } : {}),
                 ...(options.operators !== undefined
