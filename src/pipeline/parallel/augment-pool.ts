@@ -14,6 +14,7 @@ import type { ExampleResult } from '../../augment/augment.js';
 import { drawnEntry, type PoolEntryData, type VariantPool } from '../../augment/variant-pool.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import type { AugmentThreadSetup } from './augment-worker.js';
+import { createPartReceiver, type SentResult } from './shared-parts.js';
 
 export type { AugmentThreadSetup } from './augment-worker.js';
 
@@ -109,6 +110,9 @@ export function createAugmentPool(
     taskQueue: new ExampleOrderQueue(),
   });
   let examples = 0;
+  const receiver = createPartReceiver();
+  // Decoded as each task's result arrives: a thread's results in the order it sent them.
+  const received = (sent: unknown) => (sent as SentResult[]).map((result) => receiver.receive(result));
   const size = local ? setup.variantPool : 0;
   // Each entry once, by index: a thread's build task, or the main thread's own build.
   const entries = new Map<number, Promise<PoolEntryData>>();
@@ -141,8 +145,7 @@ export function createAugmentPool(
 
   async function augmentAt(trajectory: Trajectory, variantIndexes: number[]): Promise<ExampleResult[]> {
     const order = examples++;
-    if (!local)
-      return (await pool.run(inLine({ setup, trajectory, variantIndexes }, order))) as ExampleResult[];
+    if (!local) return received(await pool.run(inLine({ setup, trajectory, variantIndexes }, order)));
     const drawn = new Set<number>();
     for (const variantIndex of variantIndexes)
       drawn.add(drawnEntry(setup.seed, trajectory.id, variantIndex, size));
@@ -156,9 +159,11 @@ export function createAugmentPool(
       );
     });
     try {
-      return (await pool.run(inLine({ setup, trajectory, variantIndexes, port: channel.port2 }, order), {
-        transferList: [channel.port2],
-      })) as ExampleResult[];
+      return received(
+        await pool.run(inLine({ setup, trajectory, variantIndexes, port: channel.port2 }, order), {
+          transferList: [channel.port2],
+        }),
+      );
     } finally {
       channel.port1.close();
     }

@@ -18,6 +18,7 @@ import { loadHookChecks } from '../../harness/hook-check-module.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Trajectory } from '../../trajectory/schema.js';
+import { createPartSender, type SentResult } from './shared-parts.js';
 
 /**
  * What every task of one run shares: what decides a row, as files and values a thread can load again
@@ -59,6 +60,8 @@ let loadedKey: string | undefined;
 let loaded: Promise<Loaded> | undefined;
 /** The port of the example task running now (a thread runs one task at a time). */
 let currentPort: MessagePort | undefined;
+/** Rows go back with the harnesses and relabels this thread has sent before named by key. */
+const sender = createPartSender();
 
 /** Asks the main thread for an entry over the running task's port. */
 function askMainThread(index: number): Promise<PoolEntryData> | undefined {
@@ -102,7 +105,7 @@ async function load(setup: AugmentThreadSetup): Promise<Loaded> {
  */
 export default async function augmentInWorker(
   task: AugmentWorkerTask,
-): Promise<ExampleResult[] | PoolEntryData> {
+): Promise<SentResult[] | PoolEntryData> {
   const key = JSON.stringify(task.setup);
   if (key !== loadedKey || !loaded) {
     loadedKey = key;
@@ -123,7 +126,7 @@ export default async function augmentInWorker(
           ? pool.augment(task.trajectory, variantIndex)
           : augmentExample(harness, task.trajectory, variantIndex, options)),
       );
-    return results;
+    return results.map((result) => sender.send(result));
   } finally {
     currentPort = undefined;
     task.port?.close();
