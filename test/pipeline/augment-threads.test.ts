@@ -45,7 +45,7 @@ describe('the SFT stage with augment threads', () => {
         harness: join(fixture, 'harness.yaml'),
         inputs: { trajectories: inputs },
         seed: 'threads',
-        augment: { policy: 'hat', variants: 3, pool, threads },
+        augment: { policy: 'hat', variants: 2, pool, threads },
         concurrency: 4,
         exports: [],
         out: join(folder, name),
@@ -60,7 +60,7 @@ describe('the SFT stage with augment threads', () => {
     };
     for (const pool of [256, 0]) {
       const one = await run(`one-${pool}`, 1, pool);
-      const many = await run(`many-${pool}`, 3, pool);
+      const many = await run(`many-${pool}`, 2, pool);
       expect(one.counts.examples).toBeGreaterThan(10);
       expect(one.counts.rejected).toBeGreaterThan(0);
       expect(many.files).toEqual(one.files);
