@@ -20,7 +20,12 @@ export interface SftThreads {
   setup: AugmentThreadSetup;
 }
 
-/** The thread count a config asks for: a number, or `auto` (every core but one, at least 1). */
+/**
+ * The thread count a config asks for: a number, or `auto` (every core but one, at least 1).
+ *
+ * @example
+ * requestedThreads('auto') // 15 on a 16-core machine
+ */
 export function requestedThreads(threads: PipelineConfig['augment']['threads']): number {
   return threads === 'auto' ? Math.max(1, availableParallelism() - 1) : threads;
 }
