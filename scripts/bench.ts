@@ -34,6 +34,11 @@ const workers = Number(process.env.BENCH_WORKERS ?? 2);
 const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 const outFile = process.env.BENCH_OUT ?? 'out/bench.json';
 const pipelineUnits = Number(process.env.BENCH_PIPELINE_UNITS ?? 500);
+// Worker threads that augment the pipeline's units (`augment.threads`): a number or `auto`.
+const pipelineThreads =
+  process.env.BENCH_PIPELINE_THREADS === undefined || process.env.BENCH_PIPELINE_THREADS === 'auto'
+    ? ('auto' as const)
+    : Number(process.env.BENCH_PIPELINE_THREADS);
 const rssPolicy = process.env.BENCH_RSS_POLICY ?? 'identity';
 
 /** CPU seconds (user + system) of this process's children that have exited, from /proc/self/stat. */
@@ -58,7 +63,7 @@ const cpuSeconds = (since: NodeJS.CpuUsage) => {
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
-  settings: { examples, variants, rssInputs, workers, pipelineUnits },
+  settings: { examples, variants, rssInputs, workers, pipelineUnits, pipelineThreads },
 };
 
 const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
@@ -248,13 +253,20 @@ if (!skip.has('workers')) {
 
 if (!skip.has('pipeline')) {
   const { pipelineOverhead } = await import('./bench/pipeline-overhead.js');
-  const figure = await pipelineOverhead({ units: pipelineUnits, concurrency: 64, answerMs: 50 });
+  const figure = await pipelineOverhead({
+    units: pipelineUnits,
+    concurrency: 64,
+    answerMs: 50,
+    threads: pipelineThreads,
+  });
   results.pipeline = figure;
   console.log(
-    `pipeline, ${figure.units} units at concurrency ${figure.concurrency}, ${figure.answerMs} ms answers: ` +
+    `pipeline, ${figure.units} units at concurrency ${figure.concurrency}, ${figure.answerMs} ms answers, ` +
+      `${figure.threads} augment threads: ` +
       `${figure.wallSeconds.toFixed(2)} s wall against an ideal ${figure.idealSeconds.toFixed(2)} s ` +
       `(${figure.requests} requests) → overhead +${(100 * figure.overhead).toFixed(0)}%, ` +
-      `at most ${figure.maxInFlight} requests in flight`,
+      `at most ${figure.maxInFlight} requests in flight, the first after ${figure.firstRequestSeconds.toFixed(2)} s, ` +
+      `${figure.concurrency} in flight after ${figure.fullWindowSeconds?.toFixed(2) ?? 'never'} s`,
   );
 }
 

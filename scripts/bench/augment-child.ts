@@ -16,8 +16,8 @@ import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
 import { defaultVariantPoolSize } from '../../src/augment/variant-pool.js';
 import { parseShard } from '../../src/cli/shard.js';
-import { createAugmentPool } from '../../src/cli/workers/augment-pool.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+import { createAugmentPool } from '../../src/pipeline/parallel/augment-pool.js';
 
 const { values } = parseArgs({
   options: {

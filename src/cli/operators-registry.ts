@@ -1,10 +1,10 @@
 // The CLI is the one place that wires the built-in operators, the operators of `--operators` modules and the
 // policy presets together.
 import type { Operator } from '../augment/operator.js';
-import { createRegistry, type Registry } from '../augment/registry.js';
+import { type LoadedOperators, loadOperatorModules, registryOf } from '../augment/operator-modules.js';
+import type { Registry } from '../augment/registry.js';
 import { type ResolvedPolicy, resolvePolicy } from '../augment/resolve-policy.js';
 import { HarnessAugmentError } from '../harness/issues.js';
-import { type LoadedOperators, loadOperatorModules } from './operators-loader.js';
 
 /** Loaded on demand: commands that do not augment start faster and never touch the operators. */
 async function builtinOperatorList(): Promise<readonly Operator[]> {
@@ -20,28 +20,6 @@ async function builtinOperatorList(): Promise<readonly Operator[]> {
  */
 export async function builtinRegistry(loaded: readonly LoadedOperators[] = []): Promise<Registry> {
   return registryOf(await builtinOperatorList(), loaded);
-}
-
-/**
- * `builtinRegistry` for callers that hold the built-in list already (worker threads import it statically).
- *
- * @example
- * registryOf(builtinOperators, await loadOperatorModules(setup.operators))
- */
-export function registryOf(builtins: readonly Operator[], loaded: readonly LoadedOperators[]): Registry {
-  const owner = new Map<string, string>(builtins.map((operator) => [operator.id, 'a built-in operator']));
-  for (const { module, operators } of loaded) {
-    for (const operator of operators) {
-      const taken = owner.get(operator.id);
-      if (taken)
-        throw new HarnessAugmentError(
-          `operator "${operator.id}" of ${module} clashes with ${taken}; give it another id (ids are "dimension/verb")`,
-          { kind: 'usage' },
-        );
-      owner.set(operator.id, `the operator of ${module}`);
-    }
-  }
-  return createRegistry([...builtins, ...loaded.flatMap((entry) => entry.operators)]);
 }
 
 /**

@@ -5,13 +5,13 @@ import type { Command } from 'commander';
 import type { AugmentReject } from '../../augment/augment.js';
 import { defaultVariantPoolSize } from '../../augment/variant-pool-size.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import type { AugmentPool } from '../../pipeline/parallel/augment-pool.js';
 import { withHookChecksOption, withOperatorsOption } from '../command-options.js';
 import { finishCommand } from '../exit-codes.js';
 import { nonNegativeInteger, optionBounds } from '../numeric-options.js';
 import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
-import type { AugmentPool } from '../workers/augment-pool.js';
 
 interface AugmentCliOptions {
   harness: string;
@@ -210,14 +210,14 @@ export function registerAugment(program: Command): void {
       const pool: AugmentPool | undefined =
         workers > 1
           ? // Worker threads (piscina) are loaded only when asked for.
-            (await import('../workers/augment-pool.js')).createAugmentPool(
+            (await import('../../pipeline/parallel/augment-pool.js')).createAugmentPool(
               {
                 harnessFile: options.harness,
                 seed: options.seed,
                 variants,
                 variantPool,
-                ...(options.policy !== undefined ? { policy: options.policy } : {}),
-                ...(options.policyFile !== undefined ? { policyFile: options.policyFile } : {}),
+                // Both at once is refused above (policyFromOptions).
+                policy: options.policyFile ?? options.policy ?? 'hat',
                 ...(options.severity !== undefined ? { severity: options.severity } : {}),
                 ...(options.hookChecks !== undefined ? { hookChecks: options.hookChecks } : {}),
                 ...(options.operators !== undefined
