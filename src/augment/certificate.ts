@@ -62,11 +62,6 @@ function decisionTrace(trajectory: Trajectory, decisions: readonly HookDecision[
     .map((decision) => `${decision.stage}:${decision.failed ?? 'pass'}`);
 }
 
-// The facts a certificate compares (the original's validation under the base, the rewritten trajectory's
-// under the variant) are derived once per (trajectory, harness content): the same original is certified
-// against many variants, and an operator's own certificate and the row's read the same facts.
-export { rememberValidation } from '../trajectory/facts.js';
-
 /**
  * Checks a rewritten trajectory against its variant and its original.
  *
@@ -89,6 +84,8 @@ export function certify(input: CertifyInput): Certificate {
   issues.push(
     ...underVariant.issues.map((issue) => ({ ...issue, message: `under the variant: ${issue.message}` })),
   );
+  // Facts, derived once per (trajectory, harness content): the same original is certified against many
+  // variants, and an operator's own certificate and the row's read the same ones.
   const underBase = validationFacts(original, base, input.hookChecks);
   if (!underBase.valid) {
     issues.push(

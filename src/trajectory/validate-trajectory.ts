@@ -140,7 +140,13 @@ export function rederiveTrajectory(
   harness: Harness,
   options: { hookChecks?: HookCheckRegistry } = {},
 ): Rederived {
-  const copy = structuredClone(trajectory);
+  // The walk writes only the `content` of messages (derived content) and `tools`: a copy of each message
+  // is enough, its parts (tool calls, hook events) are shared with the input and never written. A deep
+  // copy of every trajectory at every move was most of this function's own time, and garbage after it.
+  const copy: Trajectory = {
+    ...trajectory,
+    messages: trajectory.messages.map((message) => ({ ...message })),
+  };
   walks.rederive++;
   const walker = new TrajectoryWalker(harness, copy, true, options.hookChecks);
   if (copy.tools) copy.tools = toChatCompletionTools(harness);
