@@ -63,7 +63,9 @@ function decisionTrace(trajectory: Trajectory, decisions: readonly HookDecision[
 }
 
 /**
- * Checks a rewritten trajectory against its variant and its original.
+ * Checks a rewritten trajectory against its variant and its original. The validations it compares are
+ * facts of the trajectory objects (`validationFacts`): trajectories are treated as immutable, so copy one
+ * before changing it.
  *
  * @example
  * const certificate = certify({ base, variant, original, rewritten, relabel });
