@@ -24,6 +24,7 @@ import { compilePolicy, parsePolicy } from '../src/augment/policy.js';
 import { presets } from '../src/augment/presets.js';
 import { createRegistry } from '../src/augment/registry.js';
 import { loadHarnessFile } from '../src/harness/parse-harness.js';
+import { parseStages } from './start-stages.js';
 
 const run = promisify(execFile);
 const examples = Number(process.env.BENCH_EXAMPLES ?? 100);
@@ -348,9 +349,19 @@ if (!skip.has('startup')) {
 
 if (!skip.has('start')) {
   // `npm start`: the whole bundled job (validate, pipeline, exports, benchmark set) in a child process.
-  const measured = await childCpu(process.execPath, ['--import', 'tsx', 'scripts/start.ts']);
-  results.start = { cpuSeconds: measured.cpuSeconds };
-  console.log(`npm start: ${measured.cpuSeconds.toFixed(1)} CPU-s`);
+  // The figure is the kernel's count for the child (its threads and its own children included); the
+  // stages are the job's own account of where its CPU went (the line start.ts prints).
+  // The command `npm start` runs (package.json), without npm's own start-up; it bundles the job first when
+  // the source changed since its last bundle (scripts/start.mjs), and that build is counted.
+  const measured = await childCpu(process.execPath, ['scripts/start.mjs']);
+  const stages = parseStages(measured.stdout) ?? {};
+  results.start = { cpuSeconds: measured.cpuSeconds, goal: 15, overGoal: measured.cpuSeconds / 15, stages };
+  console.log(
+    `npm start: ${measured.cpuSeconds.toFixed(1)} CPU-s (${(measured.cpuSeconds / 15).toFixed(2)}× the goal of 15); ` +
+      Object.entries(stages)
+        .map(([stage, seconds]) => `${stage} ${seconds.toFixed(1)}`)
+        .join(', '),
+  );
 }
 
 await mkdir(dirname(outFile), { recursive: true });
