@@ -192,7 +192,7 @@ export function createVariantPool(
     const entrySeed = `${seed}/pool/${index}`;
     const rng = createRandom(entrySeed);
     const planned = plannedOf(entrySeed);
-    // Without an example: what an operator checks against the example (`certifiedUnder`) cannot run here,
+    // Without an example: what an operator checks against the example (`certifies`) cannot run here,
     // and the steps none of whose operators applies are the example's to try (`deferred`).
     const built = await applyPlanSteps(
       base,
