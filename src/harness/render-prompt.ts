@@ -1,6 +1,7 @@
 // Renders the system prompt: each section's template over the harness and the request context, under a
 // heading in the pipeline's heading style, sections joined by a blank line.
 
+import { BoundedCache } from './bounded-cache.js';
 import { HarnessAugmentError } from './issues.js';
 import type { Harness, HeadingStyle, ListStyle, PromptSection } from './schema.js';
 import { renderTemplate } from './template-engine.js';
@@ -155,22 +156,29 @@ export function renderSection(harness: Harness, section: PromptSection, context:
  */
 export function renderSystemPrompt(harness: Harness, context: RequestContext = {}): string {
   // Validation, relabels and certificates render the same (harness, context) many times; harnesses are
-  // treated as immutable, so the prompt is cached per harness object and context content.
-  let byContext = rendered.get(harness);
-  if (!byContext) {
-    byContext = new Map();
-    rendered.set(harness, byContext);
-  }
-  const key = JSON.stringify(context);
-  const cached = byContext.get(key);
+  // treated as immutable, so the prompt is cached per harness object and context content, in one cache
+  // bounded by bytes (a pool entry meets the contexts of many examples: per-object maps grew with the rows).
+  const key = `${harnessNumber(harness)}\u0000${JSON.stringify(context)}`;
+  const cached = rendered.get(key);
   if (cached !== undefined) return cached;
-  const prompt = renderPrompt(harness, context);
-  if (byContext.size >= 256) byContext.clear();
-  byContext.set(key, prompt);
-  return prompt;
+  return rendered.set(key, renderPrompt(harness, context));
 }
 
-const rendered = new WeakMap<Harness, Map<string, string>>();
+const rendered = new BoundedCache<string, string>(
+  8 << 20,
+  (key, prompt) => 2 * (key.length + prompt.length) + 64,
+);
+const harnessNumbers = new WeakMap<Harness, number>();
+let harnessCount = 0;
+/** A number per harness object, for cache keys: the object's identity, not its content. */
+function harnessNumber(harness: Harness): number {
+  let number = harnessNumbers.get(harness);
+  if (number === undefined) {
+    number = ++harnessCount;
+    harnessNumbers.set(harness, number);
+  }
+  return number;
+}
 
 function renderPrompt(harness: Harness, context: RequestContext): string {
   return harness.prompt.sections
