@@ -20,9 +20,13 @@ import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
 import { defaultVariantPoolSize } from '../../src/augment/variant-pool.js';
 import { createSidecarWriter } from '../../src/augment/variant-sidecar.js';
+import { limitHeapGrowth } from '../../src/cli/heap-growth.js';
 import { parseShard } from '../../src/cli/shard.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import { createAugmentPool } from '../../src/pipeline/parallel/augment-pool.js';
+
+// As `hsa` does (src/cli/main.ts): the peak RSS figure is the CLI's.
+limitHeapGrowth();
 
 const { values } = parseArgs({
   options: {
