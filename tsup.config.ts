@@ -22,7 +22,7 @@ export default defineConfig([
     // The CLI is ESM only; it is an executable, not an import target.
     entry: {
       'cli/main': 'src/cli/main.ts',
-      'cli/workers/augment-worker': 'src/cli/workers/augment-worker.ts',
+      'workers/augment-worker': 'src/pipeline/parallel/augment-worker.ts',
     },
     format: ['esm'],
     sourcemap: true,

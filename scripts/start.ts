@@ -22,6 +22,7 @@ import {
   validateTrajectoriesFile,
   writeSkillsFolder,
 } from '../src/index.js';
+import { createStageMeter, formatStages } from './start-stages.js';
 
 const fixture = 'fixtures/livestream';
 const out = 'out';
@@ -41,6 +42,9 @@ const exportWhat: Record<string, string> = {
 
 async function main(): Promise<number> {
   const started = Date.now();
+  // CPU since the process started (module loading) is `start-up`'s; each later stage is charged its own.
+  const meter = createStageMeter('start-up');
+  meter.enter('validate');
   const harnessFile = join(fixture, 'harness.yaml');
   const trajectoriesFile = join(fixture, 'trajectories.jsonl');
   const harness = await loadHarnessFile(harnessFile);
@@ -57,6 +61,7 @@ async function main(): Promise<number> {
       `${report.stats.toolCalls} tool calls, ${report.stats.skillLoads} skill loads, ${report.stats.hookRejections} hook rejections`,
   );
 
+  meter.enter('sft');
   console.log(`pipeline  ${configFile} (about a minute)…`);
   const config = await loadPipelineConfig(configFile);
   const scenario = await pipelineScenario(config);
@@ -66,6 +71,8 @@ async function main(): Promise<number> {
       registry: await builtinRegistry(),
       ...(scenario ? { scenario } : {}),
     }),
+    // The last stage's CPU includes the manifest (the sha256 of every file written).
+    { onProgress: ({ stage }) => meter.enter(stage) },
   );
   const { counts } = manifest;
   console.log(
@@ -107,6 +114,7 @@ async function main(): Promise<number> {
     [at('manifest.json'), 'counts, reject reasons, seeds, hashes, tool version, sha256 of every file'],
   ];
 
+  meter.enter('files');
   await mkdir(out, { recursive: true });
   const { value: context } = await readDocument(join(fixture, 'contexts', 'example.json'));
   const write = async (name: string, content: string, what: string) => {
@@ -140,6 +148,7 @@ async function main(): Promise<number> {
   const width = Math.max(...written.map(([file]) => file.length));
   for (const [file, what] of written) console.log(`  ${file.padEnd(width)}  ${what}`);
   console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(formatStages(meter.finish()));
   return report.invalid === 0 && counts.rejected === 0 ? 0 : 1;
 }
 

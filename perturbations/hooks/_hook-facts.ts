@@ -7,7 +7,7 @@ import {
   type HookDecision,
   hookRunsOn,
   type Trajectory,
-  validateTrajectory,
+  validationFacts,
 } from '../../src/kit/index.js';
 
 /** One evaluation of one hook on the trajectory, as the hook engine ran it. */
@@ -41,7 +41,9 @@ export function hookFacts(
   harness: Harness,
   hookChecks?: HookCheckRegistry,
 ): HookFacts | undefined {
-  const validation = validateTrajectory(trajectory, harness, hookChecks ? { hookChecks } : {});
+  // Read, not walked again: the plan derived the example under this harness before giving it (and the
+  // operator's certificate reads the same validation of it).
+  const validation = validationFacts(trajectory, harness, hookChecks);
   if (!validation.valid || !validation.trajectory) return undefined;
   const turnOf: number[] = [];
   let turn = -1;

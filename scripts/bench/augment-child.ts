@@ -16,8 +16,8 @@ import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
 import { defaultVariantPoolSize } from '../../src/augment/variant-pool.js';
 import { parseShard } from '../../src/cli/shard.js';
-import { createAugmentPool } from '../../src/cli/workers/augment-pool.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+import { createAugmentPool } from '../../src/pipeline/parallel/augment-pool.js';
 
 const { values } = parseArgs({
   options: {
@@ -75,8 +75,10 @@ for await (const row of augment(harness, generated(), {
   onReject: () => rejected++,
 })) {
   rows++;
-  bytes += Buffer.byteLength(JSON.stringify(row)) + 1;
-  digest.update(JSON.stringify(row));
+  // Serialised once, as the CLI writes a row once (the digest covers each row's JSON, without the newline).
+  const line = JSON.stringify(row);
+  bytes += Buffer.byteLength(line) + 1;
+  digest.update(line);
 }
 await threads?.close();
 const cpu = process.cpuUsage(cpuBefore);

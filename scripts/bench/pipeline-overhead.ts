@@ -22,6 +22,11 @@ export interface PipelineOverhead {
   idealSeconds: number;
   overhead: number;
   maxInFlight: number;
+  /** Worker threads that augmented the units (1: the main thread). */
+  threads: number | 'auto';
+  /** Seconds from the start of the run to its first request, and to the first time `concurrency` were in flight. */
+  firstRequestSeconds: number;
+  fullWindowSeconds: number | null;
 }
 
 export async function pipelineOverhead(options: {
@@ -29,8 +34,13 @@ export async function pipelineOverhead(options: {
   concurrency: number;
   answerMs: number;
   variants?: number;
+  threads?: number | 'auto';
 }): Promise<PipelineOverhead> {
   const variants = options.variants ?? 4;
+  const threads = options.threads ?? 1;
+  let started = 0;
+  let firstRequest: number | undefined;
+  let fullWindow: number | undefined;
   const tasks = Math.ceil(options.units / variants);
   const folder = await mkdtemp(join(tmpdir(), 'hsa-bench-pipeline-'));
   let inFlight = 0;
@@ -40,6 +50,8 @@ export async function pipelineOverhead(options: {
     respond: async () => {
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
+      firstRequest ??= performance.now();
+      if (inFlight >= options.concurrency) fullWindow ??= performance.now();
       await new Promise((resolve) => setTimeout(resolve, options.answerMs));
       inFlight--;
       return { content: 'ok' };
@@ -54,7 +66,7 @@ export async function pipelineOverhead(options: {
       harness: 'fixtures/livestream/harness.yaml',
       inputs: { trajectories: join(folder, 'tasks.jsonl') },
       seed: 7,
-      augment: { policy: 'hat', variants, includeOriginal: false },
+      augment: { policy: 'hat', variants, includeOriginal: false, threads },
       teacher: {
         exact: 'openai-compatible',
         regenerate: 'openai-compatible',
@@ -68,7 +80,7 @@ export async function pipelineOverhead(options: {
     const client = createOpenAICompatible({ baseURL: server.url, maxRetries: 0, timeoutMs: 60_000 });
     const teacher = openAICompatibleTeacher({ model: client, request: { model: 'scripted' } });
     const cpu = process.cpuUsage();
-    const started = performance.now();
+    started = performance.now();
     await runPipeline(config, { ...dependencies, teachers: { exact: teacher, regenerate: teacher } });
     const wallSeconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
@@ -84,6 +96,9 @@ export async function pipelineOverhead(options: {
       idealSeconds,
       overhead: wallSeconds / idealSeconds - 1,
       maxInFlight,
+      threads,
+      firstRequestSeconds: ((firstRequest ?? Number.NaN) - started) / 1000,
+      fullWindowSeconds: fullWindow === undefined ? null : (fullWindow - started) / 1000,
     };
   } finally {
     await server.close();

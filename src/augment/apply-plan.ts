@@ -7,9 +7,9 @@
 // start from, never in how a step is checked.
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Harness } from '../harness/schema.js';
-import { composeRelabels, forwardTrajectory, type Relabel } from '../trajectory/relabel.js';
+import { forwardFacts, knownForward, rememberForward } from '../trajectory/facts.js';
+import { composeRelabels, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import { rememberValidation } from './certificate.js';
 import { checkContentPreservation } from './content-preservation.js';
 import { applyOperator, type Dimension, type OperatorRecord, type RegenerateFunction } from './operator.js';
 import type { PlannedOperator } from './plan.js';
@@ -82,22 +82,13 @@ export async function applyPlanSteps(
   const changed = new Set(from.changed);
   const deferred: PlanStep[] = [];
   let applied = 0;
-  // The example in the vocabulary of the harness the next operator is given, recomputed only after a change.
-  let current: Trajectory | undefined;
-  let currentOf: { harness: Harness; steps: number } | undefined;
+  // The example in the vocabulary of the harness the next operator is given: a fact of (original, relabels,
+  // harness), derived once (`forwardFacts`); the row's certificate reads the same fact.
   const example = (): Trajectory | undefined => {
     const { original } = context;
     if (!original) return undefined;
     if (harness === base && relabels.length === 0) return original;
-    if (current === undefined || currentOf?.harness !== harness || currentOf.steps !== relabels.length) {
-      const forward = forwardTrajectory(original, composeRelabels(...relabels), harness, checks);
-      current = forward.trajectory;
-      currentOf = { harness, steps: relabels.length };
-      // What the forward relabel derived is the example's validation under this harness: an operator that
-      // certifies against it (the hook operators' `certifiedUnder`) reads it instead of walking it again.
-      rememberValidation(current, harness, forward);
-    }
-    return current;
+    return forwardFacts(original, composeRelabels(...relabels), harness, context.hookChecks).trajectory;
   };
   for (const { index, step } of steps) {
     const trajectory = example();
@@ -121,6 +112,21 @@ export async function applyPlanSteps(
       ) {
         reasons.push({ name: candidate.operator.id, reason: 'changes protected content of the base' });
         continue;
+      }
+      if (trajectory && context.original) {
+        // An operator that certified its step moved the example into its variant (`certifies`): with no
+        // issue there, that is the example under the whole chain (what a step's re-derivation makes
+        // depends only on the free content, which the chain and the composed relabel move alike), so the
+        // next step and the row's certificate read it instead of moving the original again.
+        const moved = knownForward(trajectory, result.relabel, result.harness, context.hookChecks);
+        if (moved && moved.issues.length === 0)
+          rememberForward(
+            context.original,
+            composeRelabels(...relabels, result.relabel),
+            result.harness,
+            moved,
+            context.hookChecks,
+          );
       }
       harness = result.harness;
       relabels.push(result.relabel);

@@ -6,9 +6,10 @@ import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
+import { validationFacts } from '../trajectory/facts.js';
 import { inverseTrajectory, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import { type HookDecision, type Rederived, validateTrajectory } from '../trajectory/validate-trajectory.js';
+import type { HookDecision, Rederived } from '../trajectory/validate-trajectory.js';
 import { type ContentPreservation, checkContentPreservation } from './content-preservation.js';
 
 export interface Certificate {
@@ -61,50 +62,10 @@ function decisionTrace(trajectory: Trajectory, decisions: readonly HookDecision[
     .map((decision) => `${decision.stage}:${decision.failed ?? 'pass'}`);
 }
 
-type Validation = Pick<ReturnType<typeof validateTrajectory>, 'valid' | 'issues' | 'decisions'>;
-// The same original is certified against many variants: validate it once per (harness, trajectory) object.
-const originals = new WeakMap<Harness, WeakMap<Trajectory, Validation>>();
-
 /**
- * Records what re-deriving `trajectory` under `harness` found (`forwardTrajectory`'s issues and hook
- * decisions): its derived content is the harness's by construction, so this is its validation there, and a
- * certificate with it as the original (an operator checking its own step) reads it instead of walking again.
- *
- * @example
- * const forward = forwardTrajectory(original, relabel, harness); rememberValidation(forward.trajectory, harness, forward);
- */
-export function rememberValidation(
-  trajectory: Trajectory,
-  harness: Harness,
-  derived: Pick<Rederived, 'issues' | 'decisions'>,
-): void {
-  let byTrajectory = originals.get(harness);
-  if (!byTrajectory) {
-    byTrajectory = new WeakMap();
-    originals.set(harness, byTrajectory);
-  }
-  byTrajectory.set(trajectory, {
-    valid: derived.issues.length === 0,
-    issues: derived.issues,
-    decisions: derived.decisions,
-  });
-}
-function validateOriginal(original: Trajectory, base: Harness, hookChecks: HookCheckRegistry | undefined) {
-  let byTrajectory = originals.get(base);
-  if (!byTrajectory) {
-    byTrajectory = new WeakMap();
-    originals.set(base, byTrajectory);
-  }
-  let validation: Validation | undefined = byTrajectory.get(original);
-  if (!validation) {
-    validation = validateTrajectory(original, base, hookChecks ? { hookChecks } : {});
-    byTrajectory.set(original, validation);
-  }
-  return validation;
-}
-
-/**
- * Checks a rewritten trajectory against its variant and its original.
+ * Checks a rewritten trajectory against its variant and its original. The validations it compares are
+ * facts of the trajectory objects (`validationFacts`): trajectories are treated as immutable, so copy one
+ * before changing it.
  *
  * @example
  * const certificate = certify({ base, variant, original, rewritten, relabel });
@@ -121,11 +82,13 @@ export function certify(input: CertifyInput): Certificate {
         trajectory: rewritten,
         decisions: input.forward.decisions,
       }
-    : validateTrajectory(rewritten, variant, options);
+    : validationFacts(rewritten, variant, input.hookChecks);
   issues.push(
     ...underVariant.issues.map((issue) => ({ ...issue, message: `under the variant: ${issue.message}` })),
   );
-  const underBase = validateOriginal(original, base, input.hookChecks);
+  // Facts, derived once per (trajectory, harness content): the same original is certified against many
+  // variants, and an operator's own certificate and the row's read the same ones.
+  const underBase = validationFacts(original, base, input.hookChecks);
   if (!underBase.valid) {
     issues.push(
       ...underBase.issues.map((issue) => ({

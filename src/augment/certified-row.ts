@@ -5,7 +5,8 @@ import { contentHash } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
-import { forwardTrajectory, type Relabel } from '../trajectory/relabel.js';
+import { forwardFacts } from '../trajectory/facts.js';
+import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import type { AugmentRow, Provenance } from './augment.js';
 import { certify } from './certificate.js';
@@ -34,7 +35,9 @@ export interface CertifiedRowInput {
 export function certifiedRow(input: CertifiedRowInput): { row: AugmentRow } | { issues: Issue[] } {
   const { base, harness, original, relabel, variantIndex } = input;
   const checks = input.hookChecks ? { hookChecks: input.hookChecks } : {};
-  const forward = forwardTrajectory(original, relabel, harness, checks);
+  // The example under its variant is a fact the plan's steps may have derived already (the last step's own
+  // certificate, or the example the last operator was given): read, not moved again.
+  const forward = forwardFacts(original, relabel, harness, input.hookChecks);
   const rewritten = forward.trajectory;
   const certificate = certify({ base, variant: harness, original, rewritten, relabel, forward, ...checks });
   if (!certificate.certified) return { issues: certificate.issues };

@@ -15,6 +15,7 @@ import { certifiedRow } from './certified-row.js';
 import { type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
 import type { Plan } from './plan.js';
 import { createRandom } from './random.js';
+import { defaultVariantPoolSize } from './variant-pool-size.js';
 
 /** How a pool is made and drawn from. */
 export interface VariantPoolOptions {
@@ -38,8 +39,7 @@ export interface VariantPoolOptions {
   source?: (index: number) => Promise<PoolEntryData> | undefined;
 }
 
-/** Entries in a pool unless told otherwise (the trade-off between shared work and diversity: docs/performance.md). */
-export const defaultVariantPoolSize = 256;
+export { defaultVariantPoolSize };
 /** Pool entries an example tries before its own build. */
 export const defaultPoolAttempts = 3;
 
@@ -192,7 +192,7 @@ export function createVariantPool(
     const entrySeed = `${seed}/pool/${index}`;
     const rng = createRandom(entrySeed);
     const planned = plannedOf(entrySeed);
-    // Without an example: what an operator checks against the example (`certifiedUnder`) cannot run here,
+    // Without an example: what an operator checks against the example (`certifies`) cannot run here,
     // and the steps none of whose operators applies are the example's to try (`deferred`).
     const built = await applyPlanSteps(
       base,

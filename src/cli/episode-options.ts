@@ -2,12 +2,10 @@
 // <module>` (the custom hook checks the harness names, loaded by `loadHookChecks`) and `--max-steps <n>`
 // (the step limit of a user turn). A command adds them with these functions and reads them with
 // `harnessWithChecks` and `parseMaxSteps`, so that every command accepts the same harnesses.
-import type { Command } from 'commander';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
 import type { Harness } from '../harness/schema.js';
-import { DEFAULT_MAX_STEPS_PER_TURN } from '../runtime/step-limit.js';
 import { loadHookChecks } from './hook-checks-loader.js';
 import { nonNegativeInteger } from './io.js';
 
@@ -17,31 +15,8 @@ export interface EpisodeCliOptions {
   maxSteps?: string;
 }
 
-/**
- * Adds `--hook-checks <module>`.
- *
- * @example
- * withHookChecksOption(program.command('validate'));
- */
-export function withHookChecksOption(command: Command): Command {
-  return command.option(
-    '--hook-checks <module>',
-    'a module exporting the custom hook checks the harness names (createHookCheckRegistry or a list)',
-  );
-}
-
-/**
- * Adds `--max-steps <n>`: the step limit of one user turn.
- *
- * @example
- * withMaxStepsOption(program.command('run'));
- */
-export function withMaxStepsOption(command: Command): Command {
-  return command.option(
-    '--max-steps <n>',
-    `most assistant messages per user turn; a turn cut there is counted as truncated (default ${DEFAULT_MAX_STEPS_PER_TURN}, raised to the longest logged turn)`,
-  );
-}
+// Defined with the other shared options, light to import for a command's definition.
+export { withHookChecksOption, withMaxStepsOption } from './command-options.js';
 
 /**
  * Reads `--max-steps`: undefined without it (the runtime's default applies), else an integer ≥ 1.

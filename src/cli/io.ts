@@ -1,6 +1,5 @@
 // Output for the CLI: atomic file writes, issue lines, and the exit codes users script against.
 import { formatOf } from '../harness/documents.js';
-import { formatIssue, type Issue } from '../harness/issues.js';
 import { type AtomicFile, openAtomicFile, writeFileAtomic } from '../harness/write-file-atomic.js';
 import { stringifyYaml } from '../harness/yaml-text.js';
 import { prepareOutputFile } from './output.js';
@@ -24,10 +23,8 @@ export function serialize(value: unknown, file?: string, fallback: 'json' | 'yam
     : `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** Prints issues as `location: message` lines. */
-export function printIssues(issues: readonly Issue[], stream: NodeJS.WritableStream = process.stdout): void {
-  for (const issue of issues) stream.write(`${formatIssue(issue)}\n`);
-}
+// Issue lines are printed by ./output.ts (run.ts prints them without loading the YAML writer of this module).
+export { printIssues } from './output.js';
 
 /** A line stream to a temporary file that becomes `file` only on `commit`: an interrupted run leaves no half file. */
 export type AtomicLineWriter = AtomicFile;

@@ -1,11 +1,10 @@
 // The CLI is the one place that wires the built-in operators, the operators of `--operators` modules and the
 // policy presets together.
-import type { Command } from 'commander';
 import type { Operator } from '../augment/operator.js';
-import { createRegistry, type Registry } from '../augment/registry.js';
+import { type LoadedOperators, loadOperatorModules, registryOf } from '../augment/operator-modules.js';
+import type { Registry } from '../augment/registry.js';
 import { type ResolvedPolicy, resolvePolicy } from '../augment/resolve-policy.js';
 import { HarnessAugmentError } from '../harness/issues.js';
-import { type LoadedOperators, loadOperatorModules } from './operators-loader.js';
 
 /** Loaded on demand: commands that do not augment start faster and never touch the operators. */
 async function builtinOperatorList(): Promise<readonly Operator[]> {
@@ -24,28 +23,6 @@ export async function builtinRegistry(loaded: readonly LoadedOperators[] = []): 
 }
 
 /**
- * `builtinRegistry` for callers that hold the built-in list already (worker threads import it statically).
- *
- * @example
- * registryOf(builtinOperators, await loadOperatorModules(setup.operators))
- */
-export function registryOf(builtins: readonly Operator[], loaded: readonly LoadedOperators[]): Registry {
-  const owner = new Map<string, string>(builtins.map((operator) => [operator.id, 'a built-in operator']));
-  for (const { module, operators } of loaded) {
-    for (const operator of operators) {
-      const taken = owner.get(operator.id);
-      if (taken)
-        throw new HarnessAugmentError(
-          `operator "${operator.id}" of ${module} clashes with ${taken}; give it another id (ids are "dimension/verb")`,
-          { kind: 'usage' },
-        );
-      owner.set(operator.id, `the operator of ${module}`);
-    }
-  }
-  return createRegistry([...builtins, ...loaded.flatMap((entry) => entry.operators)]);
-}
-
-/**
  * The registry of a command's `--operators` modules (none: the built-ins only).
  *
  * @example
@@ -55,19 +32,8 @@ export async function registryFromOptions(modules: readonly string[] | undefined
   return builtinRegistry(await loadOperatorModules(modules));
 }
 
-/**
- * Adds `--operators <module>` (repeatable) to a command that takes a policy or operator names.
- *
- * @example
- * withOperatorsOption(program.command('augment'));
- */
-export function withOperatorsOption(command: Command): Command {
-  return command.option(
-    '--operators <module>',
-    'a module exporting third-party operators (`operators`: defineOperator(...) from harness-augment/kit, or an array); repeatable',
-    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-  );
-}
+// Defined with the other shared options, light to import for a command's definition.
+export { withOperatorsOption } from './command-options.js';
 
 /**
  * The id and version of every operator loaded from modules: part of a run's identity, so that a changed

@@ -11,7 +11,7 @@ import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { HarnessAugmentError, type Issue } from '../harness/issues.js';
+import { formatIssue, HarnessAugmentError, type Issue } from '../harness/issues.js';
 import { outputTarget } from '../harness/output-target.js';
 import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 
@@ -83,6 +83,11 @@ export function printResult(json: unknown, lines: readonly string[] | string): v
 export function printProduct(key: string, value: unknown, text: string): void {
   if (mode.json) process.stdout.write(`${JSON.stringify({ [key]: value }, null, 2)}\n`);
   else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** Prints issues as `location: message` lines. */
+export function printIssues(issues: readonly Issue[], stream: NodeJS.WritableStream = process.stdout): void {
+  for (const issue of issues) stream.write(`${formatIssue(issue)}\n`);
 }
 
 /** The JSON document printed for an error under `--json`. */

@@ -1,62 +1,63 @@
 // Builds the `hsa` command tree. Commands parse arguments and call the library; they hold no logic. Each
 // command's module (and so the library code it needs) is imported only when that command runs: `hsa
-// augment` does not load the simulator, the exporters or the pipeline. Help, an unknown or no command load
-// them all, so that the help lists every command exactly as it is defined.
-import { Command } from 'commander';
+// augment` does not load the simulator, the exporters or the pipeline. Help, an unknown or no command import
+// no command module at all: the help lists the commands from ./command-listing.ts.
+import { Command, Help } from 'commander';
 import { version } from '../version.js';
+import { commandListing, type ListedCommand } from './command-listing.js';
 import { addGlobalOutputOptions } from './output.js';
 
-type Register = (program: Command) => void;
-
-/** Every top-level command, in the order the help lists them, with the import of its module. */
-const commands: ReadonlyArray<readonly [name: string, load: () => Promise<Register>]> = [
-  ['validate', async () => (await import('./commands/validate.js')).registerValidate],
-  ['render', async () => (await import('./commands/render.js')).registerRender],
-  ['import', async () => (await import('./commands/import.js')).registerImport],
-  ['export', async () => (await import('./commands/export.js')).registerExport],
-  ['schema', async () => (await import('./commands/schema.js')).registerSchema],
-  ['hash', async () => (await import('./commands/hash.js')).registerHash],
-  ['augment', async () => (await import('./commands/augment.js')).registerAugment],
-  ['explain', async () => (await import('./commands/explain.js')).registerExplain],
-  ['invert', async () => (await import('./commands/invert.js')).registerInvert],
-  ['operators', async () => (await import('./commands/operators.js')).registerOperators],
-  ['bench', async () => (await import('./commands/bench.js')).registerBench],
-  ['sim', async () => (await import('./commands/sim.js')).registerSim],
-  ['env', async () => (await import('./commands/env.js')).registerEnv],
-  ['pipeline', async () => (await import('./commands/pipeline.js')).registerPipeline],
-  ['worker', async () => (await import('./commands/worker.js')).registerWorker],
-  ['latency', async () => (await import('./commands/latency.js')).registerLatency],
-  ['demo', async () => (await import('./commands/demo.js')).registerDemo],
-  ['check-exports', async () => (await import('./commands/check-exports.js')).registerCheckExports],
-];
-
-/** The command `argv` (node and script first) runs: its first word that is not an option, if it is one. */
-function requestedCommand(argv: readonly string[]): string | undefined {
-  const word = argv.slice(2).find((argument) => !argument.startsWith('-'));
-  return commands.some(([name]) => name === word) ? word : undefined;
+/**
+ * The listed commands `argv` (node and script first) needs loaded: the command it runs (its first word that
+ * is not an option), or the one `hsa help <command>` asks about; none for help, an unknown or no command.
+ */
+function requestedCommand(argv: readonly string[]): ListedCommand | undefined {
+  const words = argv.slice(2).filter((argument) => !argument.startsWith('-'));
+  const name = words[0] === 'help' ? words[1] : words[0];
+  return commandListing.find((entry) => entry.name === name);
 }
 
 /**
- * The program for `argv`: only the command it runs, or every command (help, unknown or no command).
+ * The program for `argv`: only the command it runs, or the listing of every command (help, unknown or no
+ * command). Without `argv`, every command is loaded (for tools that walk the whole tree).
  *
  * @example
  * await (await createProgram(process.argv)).parseAsync(process.argv);
  */
 export async function createProgram(argv?: readonly string[]): Promise<Command> {
+  const wanted = argv ? requestedCommand(argv) : undefined;
+  const listingOnly = argv !== undefined && wanted === undefined;
   const program = new Command('hsa')
     .description('Harness-State Augmentation: validate, render, import, export and augment agent harnesses')
     .version(version, '-v, --version')
     .showHelpAfterError('(run hsa --help for usage)')
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ showGlobalOptions: true, ...(listingOnly ? { subcommandTerm: listedTerm } : {}) })
     .exitOverride();
   addGlobalOutputOptions(program);
-  const wanted = argv ? requestedCommand(argv) : undefined;
-  const registers = await Promise.all(
-    commands.filter(([name]) => wanted === undefined || name === wanted).map(([, load]) => load()),
-  );
-  for (const register of registers) register(program);
+  if (listingOnly) for (const entry of commandListing) program.addCommand(listedCommand(entry));
+  else {
+    const loaded = wanted ? [wanted] : commandListing;
+    const registers = await Promise.all(loaded.map((entry) => entry.load()));
+    for (const register of registers) register(program);
+  }
   for (const command of allCommands(program)) command.exitOverride();
   return program;
+}
+
+/** A stand-in for a command whose module is not loaded: its name and summary, for the help and suggestions. */
+function listedCommand(entry: ListedCommand): Command {
+  return new Command(entry.name).description(entry.summary).action(() => {
+    // Never reached: a run that names a listed command loads its module (requestedCommand).
+    throw new Error(`the command ${entry.name} ran without its module loaded`);
+  });
+}
+
+/** The listed term of a stand-in; commander's own for the rest (its `help [command]`). */
+function listedTerm(this: Help, command: Command): string {
+  return (
+    commandListing.find((entry) => entry.name === command.name())?.term ??
+    Help.prototype.subcommandTerm.call(this, command)
+  );
 }
 
 function allCommands(command: Command): Command[] {

@@ -1,7 +1,7 @@
 // Progress on standard error through `cli-progress`: total, percentage, rate and ETA when the total is known,
-// count and rate when not. Only on a terminal: silent in pipes, in CI, and with --quiet or --json.
+// count and rate when not. Only on a terminal: silent in pipes, in CI, and with --quiet or --json; the
+// package is imported only when a bar is shown.
 import { createReadStream } from 'node:fs';
-import cliProgress from 'cli-progress';
 import { outputMode } from './output.js';
 
 export interface Progress {
@@ -24,15 +24,16 @@ export function showsProgress(stream: NodeJS.WriteStream = process.stderr): bool
  * A progress bar for `label`, counting `unit`s out of `total` (unknown when undefined).
  *
  * @example
- * const progress = createProgress('augment', { total: 396, unit: 'examples' });
+ * const progress = await createProgress('augment', { total: 396, unit: 'examples' });
  * progress.update(10, '80 rows'); progress.done();
  */
-export function createProgress(
+export async function createProgress(
   label: string,
   options: { total?: number; unit?: string; stream?: NodeJS.WriteStream } = {},
-): Progress {
+): Promise<Progress> {
   const stream = options.stream ?? process.stderr;
   if (!showsProgress(stream)) return silent;
+  const { default: cliProgress } = await import('cli-progress');
   const unit = options.unit ?? 'items';
   const started = Date.now();
   let total = options.total;

@@ -3,8 +3,7 @@
 import { CommanderError } from 'commander';
 import { HarnessAugmentError, type Issue, truncateText } from '../harness/issues.js';
 import { errorExitCode, exitCodes, isFileSystemError } from './exit-codes.js';
-import { printIssues } from './io.js';
-import { describeFileError, errorDocument, outputMode, setOutputMode } from './output.js';
+import { describeFileError, errorDocument, outputMode, printIssues, setOutputMode } from './output.js';
 import { createProgram } from './program.js';
 
 /**

@@ -42,8 +42,9 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const draft07Id = 'http://json-schema.org/draft-07/schema';
 const linearDraft07 = (() => {
   // Read from ajv itself rather than importing its JSON file: a JSON import needs an import attribute that
-  // the ESM build does not keep for an external package.
-  const draft07MetaSchema = new Ajv().getSchema(draft07Id)?.schema;
+  // the ESM build does not keep for an external package. Read as added, not through `getSchema`, which
+  // compiles it (a third of a second at the start of every process that imports this module).
+  const draft07MetaSchema = new Ajv().schemas[draft07Id]?.schema;
   if (!draft07MetaSchema || typeof draft07MetaSchema !== 'object')
     throw new Error('ajv has no draft-07 metaschema');
   const meta = structuredClone(draft07MetaSchema) as {
@@ -200,11 +201,17 @@ const byObject = new WeakMap<object, ValidateFunction>();
 let generation = newGeneration();
 /** Distinct schemas one generation holds before it is replaced. */
 export const schemaCacheSize = 2_048;
+/**
+ * Schema text (UTF-16 code units of the JSON compiled) one generation holds before it is replaced: a few
+ * large schemas bound the cache as many small ones do (a compiled validator is a multiple of its text).
+ */
+export const schemaCacheBytes = 8 * 1024 * 1024;
 
 function newGeneration() {
   return {
     engines: {} as Partial<Record<SchemaDialect, Ajv>>,
     byHash: new Map<string, ValidateFunction>(),
+    bytes: 0,
   };
 }
 
@@ -234,17 +241,15 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledSche
   const dialect = schemaDialect(schema);
   // Remote $id / $schema values must not make ajv try to resolve or reject anything: strip them on a copy.
   const { $id: _id, $schema: _schema, ...local } = schema;
-  const key = createHash('sha256')
-    .update(dialect)
-    .update('\u0000')
-    .update(JSON.stringify(local))
-    .digest('base64');
+  const text = JSON.stringify(local);
+  const key = createHash('sha256').update(dialect).update('\u0000').update(text).digest('base64');
   const known = generation.byHash.get(key);
   if (known) {
     byObject.set(schema, known);
     return { ok: true, validate: known };
   }
-  if (generation.byHash.size >= schemaCacheSize) generation = newGeneration();
+  if (generation.byHash.size >= schemaCacheSize || generation.bytes + text.length > schemaCacheBytes)
+    generation = newGeneration();
   if (schemaNodeCount(local) > maxSchemaNodes)
     return {
       ok: false,
@@ -258,6 +263,7 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledSche
     compilations++;
     const validate = current.engines[dialect].compile(local);
     current.byHash.set(key, validate);
+    current.bytes += text.length;
     byObject.set(schema, validate);
     return { ok: true, validate };
   } catch (error) {

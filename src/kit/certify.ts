@@ -4,7 +4,8 @@ import { certify } from '../augment/certificate.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
-import { forwardTrajectory, identityRelabel, type Relabel } from '../trajectory/relabel.js';
+import { forwardFacts } from '../trajectory/facts.js';
+import { identityRelabel, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 
 export interface CertifiesInput {
@@ -36,10 +37,20 @@ export function certifies(input: CertifiesInput): boolean {
   const relabel = input.relabel ?? identityRelabel;
   const checks = input.hookChecks ? { hookChecks: input.hookChecks } : {};
   try {
-    const moved = forwardTrajectory(trajectory, relabel, variant, checks);
+    // The move is a fact of (trajectory, relabel, variant): derived once, it is also what the row's
+    // certificate reads when this variant becomes the row's (`applyPlanSteps` chains it), and the
+    // certificate takes its validation from it instead of walking the moved trajectory again.
+    const moved = forwardFacts(trajectory, relabel, variant, input.hookChecks);
     if (moved.issues.length > 0) return false;
-    return certify({ base, variant, original: trajectory, rewritten: moved.trajectory, relabel, ...checks })
-      .certified;
+    return certify({
+      base,
+      variant,
+      original: trajectory,
+      rewritten: moved.trajectory,
+      relabel,
+      forward: moved,
+      ...checks,
+    }).certified;
   } catch (error) {
     if (error instanceof HarnessAugmentError) return false;
     throw error;

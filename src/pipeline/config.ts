@@ -78,6 +78,11 @@ export const PipelineConfigSchema = z.strictObject({
       includeOriginal: z.boolean().default(true),
       /** Shared variants built once and drawn by each unit (0: every variant built for its unit). */
       pool: z.number().int().min(0).max(100_000).default(defaultVariantPoolSize),
+      /**
+       * Worker threads that augment the SFT units, so that the event loop keeps sending requests (1: on
+       * the main thread; `auto`: one per core but one). Never changes the output.
+       */
+      threads: z.union([z.number().int().min(1).max(256), z.literal('auto')]).default(1),
     })
     .prefault({}),
   teacher: z

@@ -12,6 +12,7 @@ import type { Harness } from '../harness/schema.js';
 import { version } from '../version.js';
 import type { PipelineConfig } from './config.js';
 import { readInputs } from './inputs.js';
+import { sftThreads } from './parallel/sft-threads.js';
 import type { PipelineDependencies } from './run-pipeline.js';
 import { planSftUnits, runSftUnit, type SftOptions, type SftUnit, type UnitResult } from './sft.js';
 
@@ -33,9 +34,13 @@ export interface SftRun {
   options: SftOptions;
 }
 
-/** What identifies a run's output: everything that changes the bytes, nothing that does not (out, concurrency). */
+/**
+ * What identifies a run's output: everything that changes the bytes, nothing that does not (out,
+ * concurrency, the augment threads).
+ */
 async function runHashOf(config: PipelineConfig, harnessHash: string, policy: Policy, shard?: Shard) {
-  const { out: _out, concurrency: _concurrency, ...rest } = config;
+  const { threads: _threads, ...augment } = config.augment;
+  const { out: _out, concurrency: _concurrency, ...rest } = { ...config, augment };
   const inputHash =
     'trajectories' in config.inputs ? await fileHash(config.inputs.trajectories) : 'simulated';
   return `sha256:${createHash('sha256')
@@ -63,6 +68,7 @@ export async function prepareSftRun(
     ...(config.augment.severity !== undefined ? { severity: config.augment.severity } : {}),
   });
   const seed = String(config.seed);
+  const threads = await sftThreads(config, dependencies);
   return {
     base,
     baseHash,
@@ -85,6 +91,7 @@ export async function prepareSftRun(
       keepShare: config.collapse.keepShare,
       concurrency: config.concurrency,
       ...(dependencies.regenerate ? { regenerate: dependencies.regenerate } : {}),
+      ...(threads ? { threads } : {}),
       ...checks,
     },
   };

@@ -2,7 +2,7 @@
 // examples. Work units (one task under one harness) run with bounded concurrency and come out in a fixed
 // order; each unit's lines depend only on the configuration, the seed and the unit, so a resumed run and a
 // run with another concurrency write the same bytes.
-import { augmentExample, variantPoolFor } from '../augment/augment.js';
+import { augmentExample, type ExampleResult, variantPoolFor } from '../augment/augment.js';
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
 import type { Registry } from '../augment/registry.js';
@@ -18,6 +18,8 @@ import { collapseHookRetries, keepsFullTrace } from '../trajectory/collapse-hook
 import type { Trajectory } from '../trajectory/schema.js';
 import type { ExampleSource } from './example-sidecar.js';
 import type { InputItem } from './inputs.js';
+import { type AugmentPool, createAugmentPool } from './parallel/augment-pool.js';
+import type { SftThreads } from './parallel/sft-threads.js';
 import type { BaseTask, Teacher, TeacherRequest, TrainingExample } from './teacher.js';
 
 export interface SftOptions {
@@ -40,6 +42,11 @@ export interface SftOptions {
   skipUnits?: number;
   /** The custom hook checks the harness names (default: none). */
   hookChecks?: HookCheckRegistry;
+  /**
+   * Worker threads that augment the units of `runSft` (default: the main thread, in turns). Each loads
+   * `setup`, which must give the plan, severity and checks of these options (`sftThreads` makes it).
+   */
+  threads?: SftThreads;
   signal?: AbortSignal;
 }
 
@@ -109,10 +116,24 @@ function exampleOf(id: string, trajectory: Trajectory, meta: Record<string, unkn
   return { id, messages: trajectory.messages, tools: trajectory.tools ?? [], meta };
 }
 
+/** Where a unit's variant is made: worker threads, or the main thread (in turns) with the run's pool. */
+type Augmenter = (trajectory: Trajectory, variantIndex: number) => Promise<ExampleResult>;
+
+function onMainThread(options: SftOptions): Augmenter {
+  const pool = poolOf(options);
+  const turn = turnsOf(options);
+  return (trajectory, variantIndex) =>
+    turn(() =>
+      pool
+        ? pool.augment(trajectory, variantIndex)
+        : augmentExample(options.base, trajectory, variantIndex, augmentOptionsOf(options)),
+    );
+}
+
 async function runUnit(
   unit: Extract<SftUnit, { kind: 'variant' }>,
   options: SftOptions,
-  pool: VariantPool | undefined,
+  augmentVariant: Augmenter,
 ): Promise<UnitResult> {
   const { task, variantIndex } = unit;
   const unitId = `${task.id}/${variantIndex}`;
@@ -126,11 +147,7 @@ async function runUnit(
   let teacher = options.teachers.exact;
   let variantMeta: Record<string, unknown> = { variantId: 'base', variantIndex: -1, ops: [] };
   if (variantIndex !== 'base') {
-    const augmented = await turnsOf(options)(() =>
-      pool
-        ? pool.augment(task.trajectory, variantIndex)
-        : augmentExample(options.base, task.trajectory, variantIndex, augmentOptionsOf(options)),
-    );
+    const augmented = await augmentVariant(task.trajectory, variantIndex);
     if ('reject' in augmented) {
       result.reject = {
         id: unitId,
@@ -281,7 +298,27 @@ export async function* runSft(
   async function* pending() {
     for await (const unit of planSftUnits(inputs, options)) if (unit.unit >= skip) yield unit;
   }
-  yield* mapOrdered(pending(), options.concurrency, (unit) => runSftUnit(unit, options));
+  // The threads start with the stage (each loads the setup once) and stop with it.
+  const threads: AugmentPool | undefined = options.threads
+    ? createAugmentPool(options.threads.setup, options.threads.count, poolOf(options))
+    : undefined;
+  const augmentVariant: Augmenter = threads
+    ? (trajectory, variantIndex) => threads.augmentVariant(trajectory, variantIndex)
+    : onMainThread(options);
+  try {
+    yield* mapOrdered(pending(), options.concurrency, (unit) =>
+      runSftUnitWith(unit, options, augmentVariant),
+    );
+  } finally {
+    await threads?.close();
+  }
+}
+
+function runSftUnitWith(unit: SftUnit, options: SftOptions, augmentVariant: Augmenter): Promise<UnitResult> {
+  options.signal?.throwIfAborted();
+  if (unit.kind === 'reject')
+    return Promise.resolve({ unit: unit.unit, firstOfTask: unit.firstOfTask, reject: unit.reject });
+  return runUnit(unit, options, augmentVariant);
 }
 
 /**
@@ -291,7 +328,16 @@ export async function* runSft(
  * const result = await runSftUnit(unit, options);
  */
 export async function runSftUnit(unit: SftUnit, options: SftOptions): Promise<UnitResult> {
-  options.signal?.throwIfAborted();
-  if (unit.kind === 'reject') return { unit: unit.unit, firstOfTask: unit.firstOfTask, reject: unit.reject };
-  return runUnit(unit, options, poolOf(options));
+  return runSftUnitWith(unit, options, mainThreadOf(options));
+}
+
+// One main-thread augmenter per run (per options object, which a queue worker keeps for its run).
+const mainThread = new WeakMap<SftOptions, Augmenter>();
+function mainThreadOf(options: SftOptions): Augmenter {
+  let found = mainThread.get(options);
+  if (!found) {
+    found = onMainThread(options);
+    mainThread.set(options, found);
+  }
+  return found;
 }

@@ -82,6 +82,18 @@ interface Expectation {
 
 type Failed = FailedHookDecision;
 
+const walks = { validate: 0, rederive: 0 };
+/**
+ * How many walks this process has made (`validateTrajectory`, `rederiveTrajectory`; every forward and
+ * inverse relabel is one of the latter): tests count the work of a certificate with it, not time.
+ *
+ * @example
+ * const before = trajectoryWalks().rederive; forwardTrajectory(t, relabel, variant); trajectoryWalks().rederive - before // 1
+ */
+export function trajectoryWalks(): { validate: number; rederive: number } {
+  return { ...walks };
+}
+
 const emptyStats = (): TrajectoryStats => ({
   messages: 0,
   turns: 0,
@@ -106,6 +118,7 @@ export function validateTrajectory(
     return { valid: false, issues: fromZodIssues(parsed.error.issues), decisions: [], stats: emptyStats() };
   }
   const trajectory = parsed.data;
+  walks.validate++;
   const walker = new TrajectoryWalker(harness, trajectory, false, options.hookChecks);
   if (options.checkOfferedTools !== false) walker.checkOfferedTools();
   walker.checkSystemMessage(options.checkSystemPrompt !== false);
@@ -127,7 +140,14 @@ export function rederiveTrajectory(
   harness: Harness,
   options: { hookChecks?: HookCheckRegistry } = {},
 ): Rederived {
-  const copy = structuredClone(trajectory);
+  // The walk writes only the `content` of messages (derived content) and `tools`: a copy of each message
+  // is enough, its parts (tool calls, hook events) are shared with the input and never written. A deep
+  // copy of every trajectory at every move was most of this function's own time, and garbage after it.
+  const copy: Trajectory = {
+    ...trajectory,
+    messages: trajectory.messages.map((message) => ({ ...message })),
+  };
+  walks.rederive++;
   const walker = new TrajectoryWalker(harness, copy, true, options.hookChecks);
   if (copy.tools) copy.tools = toChatCompletionTools(harness);
   walker.checkSystemMessage(true);

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { augmentExample, type ExampleResult, variantPoolFor } from '../../src/augment/augment.js';
 import { policyFromOptions } from '../../src/cli/operators-registry.js';
-import { createAugmentPool } from '../../src/cli/workers/augment-pool.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+import { createAugmentPool } from '../../src/pipeline/parallel/augment-pool.js';
 import type { Trajectory } from '../../src/trajectory/schema.js';
 
 const fixture = new URL('../../fixtures/livestream/', import.meta.url).pathname;

@@ -43,13 +43,16 @@ describe('CLI conventions', () => {
     expect(manifest.files[0]?.path).toBe('examples.jsonl');
   });
 
-  it('refuses an unknown export format and an out-of-range concurrency with exit 2', async () => {
+  it('refuses an unknown export format, an out-of-range concurrency and thread count with exit 2', async () => {
     const format = await hsa(['pipeline', 'run', config, '--exports', 'trl,parquet']);
     expect(format.status).toBe(2);
     expect(format.stderr).toMatch(/--exports: unknown format "parquet"; one of trl, axolotl/);
     const concurrency = await hsa(['pipeline', 'run', config, '--concurrency', '100000']);
     expect(concurrency.status).toBe(2);
     expect(concurrency.stderr.trim()).toBe('hsa: --concurrency must be at most 256, got 100000');
+    const threads = await hsa(['pipeline', 'run', config, '--threads', '0']);
+    expect(threads.status).toBe(2);
+    expect(threads.stderr.trim()).toBe('hsa: --threads must be at least 1, got 0');
   });
 
   it('one spelling for the output: -o and --out on every command that writes', async () => {

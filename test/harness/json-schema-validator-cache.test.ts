@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compiledSchemaCount,
   compileJsonSchema,
+  schemaCacheBytes,
   schemaCacheSize,
   validateAgainstSchema,
 } from '../../src/harness/json-schema-validator.js';
@@ -34,6 +35,21 @@ describe('compileJsonSchema', () => {
     expect(validateAgainstSchema(structuredClone(schemaOf(0)), { field_0: -1 })).toEqual([
       '/field_0 must be >= 0',
     ]);
+  });
+
+  it('holds at most schemaCacheBytes of schema text: a few large schemas start a new generation', () => {
+    // Schemas whose text is about a third of the budget each (a long enum): at most three fit at once.
+    const large = (index: number) => ({
+      type: 'string',
+      enum: Array.from({ length: Math.ceil(schemaCacheBytes / 3 / 12) }, (_, item) => `v${index}_${item}`),
+    });
+    const size = JSON.stringify(large(0)).length;
+    expect(size).toBeGreaterThan(schemaCacheBytes / 4);
+    for (let index = 0; index < 6; index++) expect(compileJsonSchema(large(index)).ok).toBe(true);
+    // Six were compiled; the current generation started at one of them and holds no more than fit.
+    expect(compiledSchemaCount()).toBeLessThanOrEqual(Math.floor(schemaCacheBytes / size));
+    const last = compileJsonSchema(large(5));
+    expect(last.ok && last.validate('v5_7') && !last.validate('v4_7')).toBe(true);
   });
 
   it('reports an invalid schema instead of throwing', () => {

@@ -30,7 +30,7 @@ describe('parsePipelineConfig', () => {
     expect(parsePipelineConfig(minimal)).toEqual({
       ...minimal,
       seed: '0',
-      augment: { policy: 'hat', variants: 4, includeOriginal: true, pool: 256 },
+      augment: { policy: 'hat', variants: 4, includeOriginal: true, pool: 256, threads: 1 },
       teacher: { exact: 'replay', regenerate: 'oracle' },
       judge: { rules: { minAccuracy: 1, minEffectiveness: 0.5 } },
       collapse: { keepShare: 0.1 },

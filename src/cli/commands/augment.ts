@@ -2,35 +2,16 @@ import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { planApplicability } from '../../augment/applicability.js';
-import { type AugmentReject, augment, variantPoolFor } from '../../augment/augment.js';
-import { dimensions } from '../../augment/operator.js';
-import { defaultVariantPoolSize } from '../../augment/variant-pool.js';
-import { createSidecarWriter, readSidecarHashes, sidecarPathOf } from '../../augment/variant-sidecar.js';
-import { fileHash } from '../../harness/file-hash.js';
-import { contentHash, hashHarness } from '../../harness/hash.js';
+import type { AugmentReject } from '../../augment/augment.js';
+import { defaultVariantPoolSize } from '../../augment/variant-pool-size.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { jsonLine } from '../../harness/json-lines.js';
-import { loadHarnessFile } from '../../harness/parse-harness.js';
-import type { Harness } from '../../harness/schema.js';
-import { openCheckpointedLines } from '../../pipeline/checkpoint.js';
-import { readJsonl } from '../../trajectory/read-jsonl.js';
-import type { Trajectory } from '../../trajectory/schema.js';
-import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajectory/validate-trajectory.js';
-import { withHookChecksOption } from '../episode-options.js';
-import { loadHookChecks } from '../hook-checks-loader.js';
-import { finishCommand, nonNegativeInteger, optionBounds } from '../io.js';
-import { loadOperatorModules } from '../operators-loader.js';
-import {
-  builtinRegistry,
-  loadedOperatorIds,
-  policyFromOptions,
-  withOperatorsOption,
-} from '../operators-registry.js';
+import type { AugmentPool } from '../../pipeline/parallel/augment-pool.js';
+import { withHookChecksOption, withOperatorsOption } from '../command-options.js';
+import { finishCommand } from '../exit-codes.js';
+import { nonNegativeInteger, optionBounds } from '../numeric-options.js';
 import { outOption, prepareOutputFiles, printResult } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
-import type { AugmentPool } from '../workers/augment-pool.js';
 
 interface AugmentCliOptions {
   harness: string;
@@ -51,25 +32,6 @@ interface AugmentCliOptions {
   resume?: boolean;
   inlineHarness?: boolean;
   sidecar?: string;
-}
-
-/** How many of the first valid trajectories the up-front applicability check tries operators on. */
-const probeTrajectories = 8;
-
-/** The first valid trajectories of a file, for the applicability check; invalid lines are left to `augment`. */
-async function firstTrajectories(
-  file: string,
-  harness: Harness,
-  options: ValidateTrajectoryOptions,
-): Promise<Trajectory[]> {
-  const found: Trajectory[] = [];
-  for await (const record of readJsonl(file)) {
-    if (!('value' in record)) continue;
-    const validation = validateTrajectory(record.value, harness, options);
-    if (validation.valid && validation.trajectory) found.push(validation.trajectory);
-    if (found.length >= probeTrajectories) break;
-  }
-  return found;
 }
 
 export function registerAugment(program: Command): void {
@@ -119,6 +81,29 @@ export function registerAugment(program: Command): void {
     )
     .action(async (options: AugmentCliOptions) => {
       const started = Date.now();
+      // The library is loaded when the command runs, not for its help.
+      const {
+        augment,
+        builtinRegistry,
+        contentHash,
+        createSidecarWriter,
+        dimensions,
+        fileHash,
+        firstTrajectories,
+        hashHarness,
+        jsonLine,
+        loadedOperatorIds,
+        loadHarnessFile,
+        loadHookChecks,
+        loadOperatorModules,
+        openCheckpointedLines,
+        planApplicability,
+        policyFromOptions,
+        readJsonl,
+        readSidecarHashes,
+        sidecarPathOf,
+        variantPoolFor,
+      } = await import('./augment-library.js');
       const variants = nonNegativeInteger('--variants', options.variants, maxVariants);
       const shard = parseShard(options.shard);
       const requestedWorkers =
@@ -201,7 +186,7 @@ export function registerAugment(program: Command): void {
           1,
           Math.min(availableParallelism(), Math.floor((total ?? minLinesPerWorker) / minLinesPerWorker)),
         );
-      const progress = createProgress('augment', {
+      const progress = await createProgress('augment', {
         ...(total === undefined ? {} : { total }),
         unit: 'examples',
       });
@@ -225,14 +210,14 @@ export function registerAugment(program: Command): void {
       const pool: AugmentPool | undefined =
         workers > 1
           ? // Worker threads (piscina) are loaded only when asked for.
-            (await import('../workers/augment-pool.js')).createAugmentPool(
+            (await import('../../pipeline/parallel/augment-pool.js')).createAugmentPool(
               {
                 harnessFile: options.harness,
                 seed: options.seed,
                 variants,
                 variantPool,
-                ...(options.policy !== undefined ? { policy: options.policy } : {}),
-                ...(options.policyFile !== undefined ? { policyFile: options.policyFile } : {}),
+                // Both at once is refused above (policyFromOptions).
+                policy: options.policyFile ?? options.policy ?? 'hat',
                 ...(options.severity !== undefined ? { severity: options.severity } : {}),
                 ...(options.hookChecks !== undefined ? { hookChecks: options.hookChecks } : {}),
                 ...(options.operators !== undefined

@@ -118,7 +118,7 @@ export function registerBenchGenerate(bench: Command): void {
       const sidecarFile = options.inlineHarness ? undefined : (options.sidecar ?? sidecarPathOf(options.out));
       const sidecar = sidecarFile ? await openAtomicLines(sidecarFile) : undefined;
       const writer = sidecar ? createSidecarWriter() : undefined;
-      const progress = createProgress('bench generate', { unit: 'items' });
+      const progress = await createProgress('bench generate', { unit: 'items' });
       const counts = { items: 0, rows: 0, rejectedItems: 0, uncertified: 0 };
       const splits = { train: 0, test: 0 };
       const byReason: Record<string, number> = {};

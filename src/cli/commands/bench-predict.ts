@@ -74,7 +74,7 @@ export function registerBenchPredict(bench: Command): void {
       await prepareOutputFiles({ '--out': options.out, '--rejects': rejectsFile });
       const outputs = await openRowOutputs(options.out, rejectsFile);
       const failures = endpointFailures('row');
-      const progress = createProgress('bench predict', { total: rows.length, unit: 'rows' });
+      const progress = await createProgress('bench predict', { total: rows.length, unit: 'rows' });
       let done = 0;
       let predicted = 0;
       try {

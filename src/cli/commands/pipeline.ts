@@ -28,6 +28,7 @@ interface PipelineRunCliOptions {
   shard?: string;
   out?: string;
   concurrency?: string;
+  threads?: string;
   exports?: string;
   queue?: string;
   queueName: string;
@@ -60,6 +61,10 @@ export function registerPipeline(program: Command): void {
     .addOption(outOption('folder', 'output folder (overrides the config’s `out`)'))
     .option('--concurrency <n>', 'work units in flight at once (overrides the config’s `concurrency`, 1-256)')
     .option(
+      '--threads <n|auto>',
+      'worker threads that augment the SFT units (overrides the config’s `augment.threads`; 1-256 or auto; never changes the output)',
+    )
+    .option(
       '--exports <formats>',
       `comma-separated trainer formats (overrides the config’s \`exports\`; options of a format listed there are kept): ${ExportFormatSchema.options.join(', ')}`,
     )
@@ -80,6 +85,9 @@ export function registerPipeline(program: Command): void {
       if (options.out) config.out = resolve(options.out);
       if (options.concurrency !== undefined)
         config.concurrency = positiveInteger('--concurrency', options.concurrency, 256);
+      if (options.threads !== undefined)
+        config.augment.threads =
+          options.threads === 'auto' ? 'auto' : positiveInteger('--threads', options.threads, 256);
       if (options.exports !== undefined) config.exports = exportsOption(options.exports, config);
       if (options.hookChecks !== undefined) config.hookChecks = resolve(options.hookChecks);
       if (options.operators !== undefined)
@@ -120,7 +128,7 @@ export function registerPipeline(program: Command): void {
         ...(scenario ? { scenario } : {}),
         ...(hookChecks ? { hookChecks } : {}),
       });
-      const progress = createProgress('pipeline', { unit: 'units' });
+      const progress = await createProgress('pipeline', { unit: 'units' });
       // Interrupted (Ctrl-C, SIGTERM), the run leaves its folder unlocked; a SIGKILLed run's lock is stale.
       releaseRunLocksOnSignals();
       const manifest = await runPipeline(config, dependencies, {

@@ -173,7 +173,7 @@ export function registerSim(program: Command): void {
         if (reject) await rejects?.write(`${JSON.stringify(reject)}\n`);
         return reject !== undefined;
       };
-      const progress = createProgress('sim', { total: simulateOptions.episodes, unit: 'episodes' });
+      const progress = await createProgress('sim', { total: simulateOptions.episodes, unit: 'episodes' });
       const totals = { episodes: 0, invalid: 0, faults: 0, deviations: 0, augmentSkipped: 0, truncated: 0 };
       // Reward names in the order the scenario's scores give them, then the total.
       const rewards = new Map<string, number[]>();

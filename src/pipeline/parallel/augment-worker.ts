@@ -1,5 +1,6 @@
-// The worker-thread side of `hsa augment --workers N`: loads the harness, policy and hook checks once per
-// thread, then augments one example (all its variant indexes) per task, exactly as the main thread would.
+// The worker-thread side of the augment thread pool (`hsa augment --workers N`, the pipeline's
+// `augment.threads`): loads the harness, policy, operators and hook checks of a setup once per thread, then
+// augments one example (the variant indexes asked for) per task, exactly as the main thread would.
 // Pool entries are never built twice: a thread builds those the main thread asks of it (`build` tasks)
 // and asks the main thread (over the task's port) for any other an example reaches.
 import type { MessagePort } from 'node:worker_threads';
@@ -10,24 +11,28 @@ import {
   type ExampleResult,
   variantPoolFor,
 } from '../../augment/augment.js';
+import { loadOperatorModules, registryOf } from '../../augment/operator-modules.js';
 import { resolvePolicy } from '../../augment/resolve-policy.js';
 import type { PoolEntryData, VariantPool } from '../../augment/variant-pool.js';
-import { HarnessAugmentError } from '../../harness/issues.js';
+import { loadHookChecks } from '../../harness/hook-check-module.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Trajectory } from '../../trajectory/schema.js';
-import { loadHookChecks } from '../hook-checks-loader.js';
-import { loadOperatorModules } from '../operators-loader.js';
-import { registryOf } from '../operators-registry.js';
+import { createPartSender, type SentResult } from './shared-parts.js';
 
-/** What every task of one run shares: the CLI options that decide a row. */
-export interface AugmentWorkerSetup {
+/**
+ * What every task of one run shares: what decides a row, as files and values a thread can load again
+ * (the CLI's options or a pipeline configuration give it).
+ */
+export interface AugmentThreadSetup {
   harnessFile: string;
+  /** A preset name or a policy file (default `hat`). */
   policy?: string;
-  policyFile?: string;
-  severity?: string;
+  /** Overrides the policy's severity: a level, a number in [0, 1] or its text. */
+  severity?: string | number;
+  /** A module of custom hook checks (absolute path). */
   hookChecks?: string;
-  /** `--operators` modules (absolute paths): every thread loads them, as the main thread does. */
+  /** Modules of third-party operators (absolute paths): every thread loads them, as the main thread does. */
   operators?: string[];
   seed: string;
   variants: number;
@@ -36,13 +41,13 @@ export interface AugmentWorkerSetup {
 }
 
 /**
- * A task: augment one example, asking for the pool entries this thread lacks on `port` (a message
- * `{ need: index }`, answered with the entry's data); or build one pool entry (`build`: its index) for
- * the main thread to hand on.
+ * A task: augment one example at the given variant indexes (default 0 … variants - 1), asking for the
+ * pool entries this thread lacks on `port` (a message `{ need: index }`, answered with the entry's data);
+ * or build one pool entry (`build`: its index) for the main thread to hand on.
  */
 export type AugmentWorkerTask =
-  | { setup: AugmentWorkerSetup; trajectory: Trajectory; port?: MessagePort }
-  | { setup: AugmentWorkerSetup; build: number };
+  | { setup: AugmentThreadSetup; trajectory: Trajectory; variantIndexes?: number[]; port?: MessagePort }
+  | { setup: AugmentThreadSetup; build: number };
 
 interface Loaded {
   harness: Harness;
@@ -55,6 +60,8 @@ let loadedKey: string | undefined;
 let loaded: Promise<Loaded> | undefined;
 /** The port of the example task running now (a thread runs one task at a time). */
 let currentPort: MessagePort | undefined;
+/** Rows go back with the harnesses and relabels this thread has sent before named by key. */
+const sender = createPartSender();
 
 /** Asks the main thread for an entry over the running task's port. */
 function askMainThread(index: number): Promise<PoolEntryData> | undefined {
@@ -72,14 +79,12 @@ function askMainThread(index: number): Promise<PoolEntryData> | undefined {
   });
 }
 
-async function load(setup: AugmentWorkerSetup): Promise<Loaded> {
+async function load(setup: AugmentThreadSetup): Promise<Loaded> {
   const hookChecks = await loadHookChecks(setup.hookChecks);
   const harness = await loadHarnessFile(setup.harnessFile, hookChecks ? { hookChecks } : {});
-  // As policyFromOptions does; the operators are imported statically (a dynamic import of a .js path does
-  // not resolve to its .ts source inside a worker thread under tsx).
-  if (setup.policy && setup.policyFile)
-    throw new HarnessAugmentError('give --policy or --policy-file, not both', { kind: 'usage' });
-  const { plan, severity } = await resolvePolicy(setup.policyFile ?? setup.policy ?? 'hat', {
+  // The operators are imported statically (a dynamic import of a .js path does not resolve to its .ts
+  // source inside a worker thread under tsx).
+  const { plan, severity } = await resolvePolicy(setup.policy ?? 'hat', {
     registry: registryOf(builtinOperators, await loadOperatorModules(setup.operators)),
     ...(setup.severity !== undefined ? { severity: setup.severity } : {}),
   });
@@ -92,15 +97,15 @@ async function load(setup: AugmentWorkerSetup): Promise<Loaded> {
 }
 
 /**
- * Runs one task in a worker thread. An example's task gives the results of variant indexes
- * 0 … variants - 1, in order; a build task gives the entry.
+ * Runs one task in a worker thread. An example's task gives the results of its variant indexes, in
+ * order; a build task gives the entry.
  *
  * @example
  * await pool.run({ setup, trajectory, port }, { transferList: [port] }) // [{ row }, { reject }, …]
  */
 export default async function augmentInWorker(
   task: AugmentWorkerTask,
-): Promise<ExampleResult[] | PoolEntryData> {
+): Promise<SentResult[] | PoolEntryData> {
   const key = JSON.stringify(task.setup);
   if (key !== loadedKey || !loaded) {
     loadedKey = key;
@@ -113,14 +118,15 @@ export default async function augmentInWorker(
   }
   currentPort = task.port;
   try {
+    const indexes = task.variantIndexes ?? Array.from({ length: task.setup.variants }, (_, index) => index);
     const results: ExampleResult[] = [];
-    for (let variantIndex = 0; variantIndex < task.setup.variants; variantIndex++)
+    for (const variantIndex of indexes)
       results.push(
         await (pool
           ? pool.augment(task.trajectory, variantIndex)
           : augmentExample(harness, task.trajectory, variantIndex, options)),
       );
-    return results;
+    return results.map((result) => sender.send(result));
   } finally {
     currentPort = undefined;
     task.port?.close();

@@ -1,0 +1,169 @@
+// The facts of a trajectory under a harness, computed once: where the forward relabel takes it (its
+// re-derivation under the harness: the trajectory, its issues, its hook decisions) and its validation there.
+// Every check of an augmentation step asks for the same facts — the operator's own certificate (`certifies`),
+// the hook facts of the hook operators, the next step's example, the row's certificate — so each is derived
+// once per (trajectory object, relabel content, harness content, hook checks) and read after that.
+//
+// Facts hang off the trajectory object in a WeakMap, so they go when the example (or the row) does: nothing
+// is kept per row after it is written. Trajectories and harnesses are treated as immutable here, as
+// everywhere in the library (operators return new objects); a cached fact is shared, never to be mutated.
+import { hashHarness } from '../harness/hash.js';
+import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import type { Harness } from '../harness/schema.js';
+import { forwardTrajectory, type Relabel } from './relabel.js';
+import type { Trajectory } from './schema.js';
+import { type Rederived, type TrajectoryValidation, validateTrajectory } from './validate-trajectory.js';
+
+/** What a certificate reads of a validation. */
+export type ValidationFacts = Pick<TrajectoryValidation, 'valid' | 'issues' | 'decisions' | 'trajectory'>;
+
+interface Facts {
+  forward: Map<string, Rederived>;
+  validation: Map<string, ValidationFacts>;
+}
+
+const byTrajectory = new WeakMap<Trajectory, Facts>();
+const relabelKeys = new WeakMap<Relabel, string>();
+const registryIds = new WeakMap<HookCheckRegistry, number>();
+let registries = 0;
+
+function factsOf(trajectory: Trajectory): Facts {
+  let facts = byTrajectory.get(trajectory);
+  if (!facts) {
+    facts = { forward: new Map(), validation: new Map() };
+    byTrajectory.set(trajectory, facts);
+  }
+  return facts;
+}
+
+/** The harness by content and the custom checks by identity (a registry holds functions). */
+function harnessKey(harness: Harness, hookChecks: HookCheckRegistry | undefined): string {
+  let checks = 0;
+  if (hookChecks) {
+    checks = registryIds.get(hookChecks) ?? ++registries;
+    registryIds.set(hookChecks, checks);
+  }
+  return `${hashHarness(harness).harness}|${checks}`;
+}
+
+/** A relabel by content: relabels are small plain data, built fresh by `composeRelabels`. */
+function relabelKey(relabel: Relabel): string {
+  let key = relabelKeys.get(relabel);
+  if (key === undefined) {
+    key = JSON.stringify(relabel.steps);
+    relabelKeys.set(relabel, key);
+  }
+  return key;
+}
+
+/**
+ * `forwardTrajectory(trajectory, relabel, harness)`, derived once per (trajectory object, relabel content,
+ * harness content, hook checks); later calls return the same result. The result is also the trajectory's
+ * validation under the harness (`validationFacts` reads it): its derived content is the harness's by
+ * construction.
+ *
+ * @example
+ * const moved = forwardFacts(trajectory, relabel, variant); moved.issues.length === 0
+ */
+export function forwardFacts(
+  trajectory: Trajectory,
+  relabel: Relabel,
+  harness: Harness,
+  hookChecks?: HookCheckRegistry,
+): Rederived {
+  const facts = factsOf(trajectory);
+  const key = `${harnessKey(harness, hookChecks)}|${relabelKey(relabel)}`;
+  let forward = facts.forward.get(key);
+  if (!forward) {
+    forward = forwardTrajectory(trajectory, relabel, harness, hookChecks ? { hookChecks } : {});
+    facts.forward.set(key, forward);
+    rememberValidation(forward.trajectory, harness, forward, hookChecks);
+  }
+  return forward;
+}
+
+/**
+ * The forward fact if it was derived already (by `forwardFacts` or `rememberForward`), else undefined:
+ * nothing is computed.
+ *
+ * @example
+ * knownForward(example, step.relabel, step.harness)?.issues.length === 0
+ */
+export function knownForward(
+  trajectory: Trajectory,
+  relabel: Relabel,
+  harness: Harness,
+  hookChecks?: HookCheckRegistry,
+): Rederived | undefined {
+  return byTrajectory
+    .get(trajectory)
+    ?.forward.get(`${harnessKey(harness, hookChecks)}|${relabelKey(relabel)}`);
+}
+
+/**
+ * Records `forward` as the forward fact of (trajectory, relabel, harness), for a caller that derived it
+ * another way with the same result (a chain of steps: see `applyPlanSteps`).
+ *
+ * @example
+ * rememberForward(original, composeRelabels(...relabels), harness, lastStep);
+ */
+export function rememberForward(
+  trajectory: Trajectory,
+  relabel: Relabel,
+  harness: Harness,
+  forward: Rederived,
+  hookChecks?: HookCheckRegistry,
+): void {
+  factsOf(trajectory).forward.set(`${harnessKey(harness, hookChecks)}|${relabelKey(relabel)}`, forward);
+  rememberValidation(forward.trajectory, harness, forward, hookChecks);
+}
+
+/**
+ * Records what re-deriving `trajectory` under `harness` found (`forwardTrajectory`'s issues and hook
+ * decisions): its derived content is the harness's by construction, so this is its validation there, and a
+ * later `validationFacts` of it reads this instead of walking it again.
+ *
+ * @example
+ * const forward = forwardTrajectory(original, relabel, harness); rememberValidation(forward.trajectory, harness, forward);
+ */
+export function rememberValidation(
+  trajectory: Trajectory,
+  harness: Harness,
+  derived: Pick<Rederived, 'issues' | 'decisions'>,
+  hookChecks?: HookCheckRegistry,
+): void {
+  factsOf(trajectory).validation.set(harnessKey(harness, hookChecks), {
+    valid: derived.issues.length === 0,
+    issues: derived.issues,
+    decisions: derived.decisions,
+    trajectory,
+  });
+}
+
+/**
+ * `validateTrajectory(trajectory, harness, { hookChecks })` of a parsed trajectory, walked once per
+ * (trajectory object, harness content, hook checks), or read from its forward fact. Do not mutate it.
+ *
+ * @example
+ * const validation = validationFacts(trajectory, harness); if (validation.valid) use(validation.decisions);
+ */
+export function validationFacts(
+  trajectory: Trajectory,
+  harness: Harness,
+  hookChecks?: HookCheckRegistry,
+): ValidationFacts {
+  const facts = factsOf(trajectory);
+  const key = harnessKey(harness, hookChecks);
+  let validation = facts.validation.get(key);
+  if (!validation) {
+    const validated = validateTrajectory(trajectory, harness, hookChecks ? { hookChecks } : {});
+    validation = {
+      valid: validated.valid,
+      issues: validated.issues,
+      decisions: validated.decisions,
+      ...(validated.trajectory ? { trajectory: validated.trajectory } : {}),
+    };
+    facts.validation.set(key, validation);
+  }
+  return validation;
+}
