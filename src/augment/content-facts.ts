@@ -242,14 +242,16 @@ function symbolKey(symbol: SymbolEntry): string {
   if (key === undefined) {
     const tool = symbol.tool ?? '';
     key =
-      controlCharacter.test(symbol.name) || controlCharacter.test(tool)
+      holdsSeparator(symbol.name) || holdsSeparator(tool)
         ? JSON.stringify([symbol.kind, symbol.tool ?? null, symbol.name])
         : `${symbol.kind}\u0000${symbol.tool === undefined ? '\u0002' : tool}\u0000${symbol.name}`;
     symbolKeys.set(symbol, key);
   }
   return key;
 }
-const controlCharacter = /[\u0000-\u0003]/u;
+/** Whether a string holds one of the separators of `symbolKey` (U+0000 to U+0003). */
+const holdsSeparator = (text: string) =>
+  [...'\u0000\u0001\u0002\u0003'].some((separator) => text.includes(separator));
 const symbolKeys = new WeakMap<SymbolEntry, string>();
 const symbolsKey = (symbols: readonly SymbolEntry[]) => symbols.map(symbolKey).join('\u0001');
 
