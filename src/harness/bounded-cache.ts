@@ -1,7 +1,8 @@
 // A cache bounded by an estimate of the bytes it holds, not by its number of entries: the certificate's facts
 // of a long run (texts, their protected items, content checks) are keyed by content, and a run of 100k rows
-// must not grow with its rows. Least recently used entries go first. A cache never decides an output: a
-// miss recomputes the same value.
+// must not grow with its rows. Least recently used entries go first (near enough: an entry is moved to the
+// recent end only once it is in the older half, so a hit costs one lookup most of the time). A cache never
+// decides an output: a miss recomputes the same value.
 
 /**
  * A least-recently-used map whose entries are weighed by `sizeOf` (an estimate in bytes).
@@ -11,8 +12,10 @@
  * cache.get('a') ?? cache.set('a', 1);
  */
 export class BoundedCache<K, V> {
-  private readonly entries = new Map<K, { value: V; size: number }>();
+  private readonly entries = new Map<K, { value: V; size: number; stamp: number }>();
   private bytes = 0;
+  /** Counts moves to the recent end: an entry's `stamp` is the count when it was last moved. */
+  private clock = 0;
 
   constructor(
     private readonly maxBytes: number,
@@ -22,9 +25,13 @@ export class BoundedCache<K, V> {
   get(key: K): V | undefined {
     const found = this.entries.get(key);
     if (!found) return undefined;
-    // Most recently used last: eviction takes the first entries of the map's insertion order.
-    this.entries.delete(key);
-    this.entries.set(key, found);
+    // Most recently used last: eviction takes the first entries of the map's insertion order. An entry
+    // moved fewer than half the entries ago is still among the recent half and stays where it is.
+    if (this.clock - found.stamp > this.entries.size >> 1) {
+      this.entries.delete(key);
+      found.stamp = ++this.clock;
+      this.entries.set(key, found);
+    }
     return found.value;
   }
 
@@ -37,7 +44,7 @@ export class BoundedCache<K, V> {
       this.bytes -= previous.size;
     }
     if (size > this.maxBytes) return value;
-    this.entries.set(key, { value, size });
+    this.entries.set(key, { value, size, stamp: ++this.clock });
     this.bytes += size;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;

@@ -54,6 +54,17 @@ export function hashHarness(harness: Harness): HarnessHashes {
   return result;
 }
 
+/**
+ * The content hash of one part of a harness (the same as `hashHarness(harness)[part]`), without hashing
+ * the whole harness: what is derived from one part is keyed by this.
+ *
+ * @example
+ * hashPart(variant, 'hooks') === hashHarness(variant).hooks // true
+ */
+export function hashPart(harness: Harness, part: HarnessPartName): string {
+  return partHash(harness[part]).hash;
+}
+
 const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;
 const hashes = new WeakMap<Harness, HarnessHashes>();
 const parts = new WeakMap<object, { text: string; hash: string }>();

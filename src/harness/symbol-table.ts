@@ -4,7 +4,7 @@
 import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
 import type { JsonPath } from './issues.js';
 import { mentionStandsAlone, urlSpans } from './mention-boundary.js';
-import type { Harness } from './schema.js';
+import type { Harness, HarnessPartName } from './schema.js';
 
 export type SymbolKind = 'skill' | 'tool' | 'parameter' | 'section' | 'hook';
 
@@ -133,42 +133,61 @@ function collectParameters(
  * harnessTextLocations(harness).map((location) => location.path)
  */
 export function harnessTextLocations(harness: Harness): TextLocation[] {
+  return (['skills', 'hooks', 'prompt', 'tools'] as const).flatMap((part) =>
+    partTextLocations(harness, part),
+  );
+}
+
+/**
+ * The strings of one part of a harness that may mention an identifier, in document order: they depend on
+ * that part only (paths start with the part's name), so a part's texts can be scanned once per content.
+ *
+ * @example
+ * partTextLocations(harness, 'tools').map((location) => location.path)
+ */
+export function partTextLocations(harness: Harness, part: HarnessPartName): TextLocation[] {
   const texts: TextLocation[] = [];
-  texts.push({ path: ['skills', 'loader', 'description'], text: harness.skills.loader.description });
-  harness.skills.items.forEach((skill, index) => {
-    texts.push({ path: ['skills', 'items', index, 'description'], text: skill.description });
-    texts.push({ path: ['skills', 'items', index, 'body'], text: skill.body });
-  });
-  harness.hooks.items.forEach((hook, index) => {
-    const at = ['hooks', 'items', index];
-    if (hook.description !== undefined) texts.push({ path: [...at, 'description'], text: hook.description });
-    const { onFail } = hook;
-    if (onFail.action === 'retry') {
-      texts.push({ path: [...at, 'onFail', 'feedback'], text: onFail.feedback, template: true });
-      if (onFail.fallback !== undefined)
-        texts.push({ path: [...at, 'onFail', 'fallback'], text: onFail.fallback });
-    } else if (onFail.action === 'block' && onFail.message !== undefined) {
-      texts.push({ path: [...at, 'onFail', 'message'], text: onFail.message });
-    } else if (onFail.action === 'fallback') {
-      texts.push({ path: [...at, 'onFail', 'reply'], text: onFail.reply });
-    }
-  });
-  harness.prompt.sections.forEach((section, index) => {
-    texts.push({ path: ['prompt', 'sections', index, 'title'], text: section.title });
-    texts.push({ path: ['prompt', 'sections', index, 'template'], text: section.template, template: true });
-  });
-  harness.tools.items.forEach((tool, index) => {
-    texts.push({ path: ['tools', 'items', index, 'description'], text: tool.description });
-    const parameters: SymbolEntry[] = [];
-    collectParameters(
-      tool.parameters,
-      tool.name,
-      ['tools', 'items', index, 'parameters'],
-      [],
-      parameters,
-      texts,
-    );
-  });
+  if (part === 'skills') {
+    texts.push({ path: ['skills', 'loader', 'description'], text: harness.skills.loader.description });
+    harness.skills.items.forEach((skill, index) => {
+      texts.push({ path: ['skills', 'items', index, 'description'], text: skill.description });
+      texts.push({ path: ['skills', 'items', index, 'body'], text: skill.body });
+    });
+  } else if (part === 'hooks') {
+    harness.hooks.items.forEach((hook, index) => {
+      const at = ['hooks', 'items', index];
+      if (hook.description !== undefined)
+        texts.push({ path: [...at, 'description'], text: hook.description });
+      const { onFail } = hook;
+      if (onFail.action === 'retry') {
+        texts.push({ path: [...at, 'onFail', 'feedback'], text: onFail.feedback, template: true });
+        if (onFail.fallback !== undefined)
+          texts.push({ path: [...at, 'onFail', 'fallback'], text: onFail.fallback });
+      } else if (onFail.action === 'block' && onFail.message !== undefined) {
+        texts.push({ path: [...at, 'onFail', 'message'], text: onFail.message });
+      } else if (onFail.action === 'fallback') {
+        texts.push({ path: [...at, 'onFail', 'reply'], text: onFail.reply });
+      }
+    });
+  } else if (part === 'prompt') {
+    harness.prompt.sections.forEach((section, index) => {
+      texts.push({ path: ['prompt', 'sections', index, 'title'], text: section.title });
+      texts.push({ path: ['prompt', 'sections', index, 'template'], text: section.template, template: true });
+    });
+  } else {
+    harness.tools.items.forEach((tool, index) => {
+      texts.push({ path: ['tools', 'items', index, 'description'], text: tool.description });
+      const parameters: SymbolEntry[] = [];
+      collectParameters(
+        tool.parameters,
+        tool.name,
+        ['tools', 'items', index, 'parameters'],
+        [],
+        parameters,
+        texts,
+      );
+    });
+  }
   return texts;
 }
 
@@ -180,22 +199,45 @@ export function harnessTextLocations(harness: Harness): TextLocation[] {
  * harnessSymbols(harness).filter((symbol) => symbol.kind === 'tool').map((symbol) => symbol.name)
  */
 export function harnessSymbols(harness: Harness): SymbolEntry[] {
-  const symbols: SymbolEntry[] = [
-    { kind: 'tool', name: harness.skills.loader.tool, definedAt: ['skills', 'loader', 'tool'], loader: true },
-  ];
-  harness.skills.items.forEach((skill, index) => {
-    symbols.push({ kind: 'skill', name: skill.id, definedAt: ['skills', 'items', index, 'id'] });
-  });
-  harness.tools.items.forEach((tool, index) => {
-    symbols.push({ kind: 'tool', name: tool.name, definedAt: ['tools', 'items', index, 'name'] });
-    collectParameters(tool.parameters, tool.name, ['tools', 'items', index, 'parameters'], [], symbols, []);
-  });
-  harness.prompt.sections.forEach((section, index) => {
-    symbols.push({ kind: 'section', name: section.id, definedAt: ['prompt', 'sections', index, 'id'] });
-  });
-  harness.hooks.items.forEach((hook, index) => {
-    symbols.push({ kind: 'hook', name: hook.id, definedAt: ['hooks', 'items', index, 'id'] });
-  });
+  return symbolParts.flatMap((part) => partSymbols(harness, part));
+}
+
+/** The parts in the order `harnessSymbols` lists their identifiers. */
+export const symbolParts: readonly HarnessPartName[] = ['skills', 'tools', 'prompt', 'hooks'];
+
+/**
+ * The identifiers one part of a harness defines, in document order (the skill loader is the skills
+ * part's): they depend on that part only.
+ *
+ * @example
+ * partSymbols(harness, 'hooks').map((symbol) => symbol.name)
+ */
+export function partSymbols(harness: Harness, part: HarnessPartName): SymbolEntry[] {
+  const symbols: SymbolEntry[] = [];
+  if (part === 'skills') {
+    symbols.push({
+      kind: 'tool',
+      name: harness.skills.loader.tool,
+      definedAt: ['skills', 'loader', 'tool'],
+      loader: true,
+    });
+    harness.skills.items.forEach((skill, index) => {
+      symbols.push({ kind: 'skill', name: skill.id, definedAt: ['skills', 'items', index, 'id'] });
+    });
+  } else if (part === 'tools') {
+    harness.tools.items.forEach((tool, index) => {
+      symbols.push({ kind: 'tool', name: tool.name, definedAt: ['tools', 'items', index, 'name'] });
+      collectParameters(tool.parameters, tool.name, ['tools', 'items', index, 'parameters'], [], symbols, []);
+    });
+  } else if (part === 'prompt') {
+    harness.prompt.sections.forEach((section, index) => {
+      symbols.push({ kind: 'section', name: section.id, definedAt: ['prompt', 'sections', index, 'id'] });
+    });
+  } else {
+    harness.hooks.items.forEach((hook, index) => {
+      symbols.push({ kind: 'hook', name: hook.id, definedAt: ['hooks', 'items', index, 'id'] });
+    });
+  }
   return symbols;
 }
 
@@ -242,6 +284,32 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
     }
   }
   return mentions;
+}
+
+/**
+ * The symbols whose name occurs in `text` (as a substring), in their order: `findMentions` of any string
+ * inside `text` gives the same mentions with these as with all of `symbols`, since a name that does not
+ * occur is never reached by the scan (and a tool's `.parameter` suffix needs the parameter's name there).
+ * Callers key what they derive from a text's mentions by these, not by every identifier of the harness.
+ *
+ * @example
+ * symbolsIn('Call `get_price`.', harnessSymbols(harness)).map((symbol) => symbol.name) // ['get_price']
+ */
+export function symbolsIn(
+  text: string,
+  symbols: readonly SymbolEntry[],
+  /** Whether each name occurs in `text`, as far as known: read and filled in (the caller keeps one per text). */
+  known?: Map<string, boolean>,
+): SymbolEntry[] {
+  return symbols.filter((symbol) => {
+    if (symbol.name === '') return false;
+    let occurs = known?.get(symbol.name);
+    if (occurs === undefined) {
+      occurs = text.includes(symbol.name);
+      known?.set(symbol.name, occurs);
+    }
+    return occurs;
+  });
 }
 
 /** A trie node: the symbols whose name ends here, and the next characters. */

@@ -1,0 +1,467 @@
+// The facts the content-preservation check compares, derived once per part content: each text of a part
+// with the mentions of identifiers as placeholders, the protected items of each text (numbers, code, paths,
+// URLs, quotes), their counts per group (a part, or one tool), and the ordered lists of each text.
+//
+// A part's facts depend on its content and on the identifiers whose names occur in its texts (`symbolsIn`),
+// not on the whole harness: a per-example hook step makes a new harness whose tools, skills and prompt are
+// the pool entry's, and their facts are found by (part hash, identifiers that occur), so the step costs only
+// the hooks part. Caches are bounded by bytes (`BoundedCache`); a miss recomputes the same facts.
+import { contentHash, hashPart } from '../harness/hash.js';
+import type { JsonPath } from '../harness/issues.js';
+import { urlSpans } from '../harness/mention-boundary.js';
+import type { Harness, HarnessPartName } from '../harness/schema.js';
+import {
+  findMentions,
+  partSymbols,
+  partTextLocations,
+  type SymbolEntry,
+  symbolParts,
+  symbolsIn,
+  type TextLocation,
+} from '../harness/symbol-table.js';
+import { BoundedCache } from './bounded-cache.js';
+import { type OrderedList, orderedLists } from './ordered-lists.js';
+
+/** The kinds of protected content. */
+export type ProtectedContentKind = 'number' | 'code' | 'path' | 'url' | 'quote';
+
+/** One protected item of a text. */
+export interface ProtectedItem {
+  kind: ProtectedContentKind;
+  text: string;
+}
+
+/** A text of a harness, with the mentions of its identifiers replaced by placeholders of their kind. */
+export interface NormalisedText {
+  path: JsonPath;
+  text: string;
+  /** The text as written, and the spans of its mentions: paths and URLs are compared as written. */
+  raw: string;
+  mentions: ReadonlyArray<{ start: number; end: number }>;
+}
+
+/**
+ * Texts compared as one: a part (skills, hooks, prompt) or one tool's descriptions. `id` names this
+ * object (facts that are evicted and derived again get a new one), for caches of comparisons.
+ */
+export interface TextGroup {
+  readonly id: number;
+  readonly texts: readonly NormalisedText[];
+  /** Each protected item (`itemKey`) and how often the texts hold it, in order of first occurrence. */
+  counts(): ReadonlyMap<string, number>;
+  /**
+   * Each protected item counted the more often of two readings: with mentions as placeholders, and as
+   * written. A symbol a variant adds (a distractor tool, a new optional parameter) can make an unchanged
+   * `` `email` `` read as a mention; the text is still the same.
+   */
+  variantCounts(): ReadonlyMap<string, number>;
+  /** The ordered lists of each text (same order as `texts`), for the base's tool names. */
+  orderedLists(toolNames: ReadonlySet<string>, namesKey: string): ReadonlyArray<readonly OrderedList[]>;
+}
+
+/** The facts of one part of a harness: one group, or for tools one group per tool (in order) and their names. */
+export interface PartFacts {
+  readonly groups: readonly TextGroup[];
+  /** Tools only: the tools' names, by index. */
+  readonly toolNames: readonly string[];
+}
+
+const codePatterns = [/```[\s\S]*?```/gu, /~~~[\s\S]*?~~~/gu, /`[^`\n]+`/gu];
+const quotePatterns = [
+  /(?<![\p{L}\p{N}])'[^'\n]{1,80}'(?![\p{L}\p{N}])/gu,
+  /"[^"\n]{1,120}"/gu,
+  /“[^”\n]{1,120}”/gu,
+  /「[^」\n]{1,120}」/gu,
+  /『[^』\n]{1,120}』/gu,
+];
+/**
+ * A path: `./x`, `../x`, `/x/y`, `~/x`, a folder `name/`, two or more segments, or segments ending in a
+ * file name with an extension (`scripts/init.py`, `reference/forms.md`); or a file name alone.
+ */
+const pathPattern =
+  /(?<![\p{L}\p{N}_./~{-])(?:(?:\.{1,2}|~)?\/[\w.-]+(?:\/[\w.-]+)*\/?|[\w-][\w.-]*\/(?:[\w.-]+\/)+[\w.-]*|[\w-][\w.-]*\/[\w-]*\.[A-Za-z][A-Za-z0-9]{0,5}|[\w-][\w-]*\/(?=[\s)`'",;:]|$)|[\w-][\w.-]*\.(?:py|md|js|mjs|ts|json|ya?ml|sh|txt|csv|tsv|xlsx?|docx?|pptx?|pdf|html?|xml|toml|ini|cfg|sql|ipynb|png|jpe?g|svg))(?![\p{L}\p{N}_/-])/gu;
+/** A number, not glued to a Latin letter, `_` or a placeholder before it. */
+const numberPattern = /(?<![\p{Script=Latin}\p{N}_.,:\uE001])\d+(?:[.,:]\d+)*/gu;
+/** The digits of a list marker at the start of a line: structure, renumbered freely. */
+const listMarker = /^[ \t]*$/u;
+const digitsOnly = /^\d+$/u;
+const listMarkerEnd = /^[.)](?:[ \t]|$)/u;
+
+const placeholder = (kind: string) => `\uE000${kind}\uE001`;
+
+/** The key of a protected item in the counts: its kind and text. */
+export const itemKey = (item: ProtectedItem) => `${item.kind}\u0000${item.text}`;
+
+/** How many texts of each part were scanned for mentions (what the caches save; tests read it). */
+export const textScans: Record<HarnessPartName, number> = { skills: 0, hooks: 0, prompt: 0, tools: 0 };
+
+function pushMatches(text: string, pattern: RegExp, kind: ProtectedContentKind, items: ProtectedItem[]) {
+  for (const match of text.matchAll(pattern)) if (match[0].length > 0) items.push({ kind, text: match[0] });
+}
+
+/** The text with the spans replaced by spaces (offsets kept). */
+function blankSpans(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
+  if (spans.length === 0) return text;
+  let result = '';
+  let from = 0;
+  for (const [start, end] of spans) {
+    result += text.slice(from, start) + ' '.repeat(end - start);
+    from = end;
+  }
+  return result + text.slice(from);
+}
+
+/**
+ * The protected items of one text, by kind. Paths and URLs are read from the text as written, so that a
+ * rename inside one is a change whatever the mention rule says (a path that is exactly an identifier's
+ * mention aside); code, quotes and numbers from the text with mentions as placeholders.
+ */
+function findProtectedItems(location: NormalisedText): ProtectedItem[] {
+  const { text, raw, mentions } = location;
+  const items: ProtectedItem[] = [];
+  for (const pattern of codePatterns) pushMatches(text, pattern, 'code', items);
+  const rawUrls = urlSpans(raw);
+  for (const [from, to] of rawUrls) items.push({ kind: 'url', text: raw.slice(from, to) });
+  for (const match of blankSpans(raw, rawUrls).matchAll(pathPattern)) {
+    if (match[0].length === 0) continue;
+    const end = match.index + match[0].length;
+    if (mentions.some((mention) => mention.start === match.index && mention.end === end)) continue;
+    items.push({ kind: 'path', text: match[0] });
+  }
+  const withoutUrls = text === raw ? blankSpans(raw, rawUrls) : blankSpans(text, urlSpans(text));
+  for (const pattern of quotePatterns) pushMatches(text, pattern, 'quote', items);
+  for (const match of withoutUrls.matchAll(numberPattern)) {
+    const end = match.index + match[0].length;
+    const lineStart = withoutUrls.lastIndexOf('\n', match.index - 1) + 1;
+    const atLineStart = listMarker.test(withoutUrls.slice(lineStart, match.index));
+    if (atLineStart && digitsOnly.test(match[0]) && listMarkerEnd.test(withoutUrls.slice(end, end + 2)))
+      continue;
+    items.push({ kind: 'number', text: match[0] });
+  }
+  return items;
+}
+
+// The items of a text as written depend on the text alone: found once per text content.
+const writtenItemsCache = new BoundedCache<string, ProtectedItem[]>(
+  8 << 20,
+  (raw, items) => 2 * raw.length + items.reduce((sum, item) => sum + 2 * item.text.length + 64, 64),
+);
+function writtenItems(raw: string): ProtectedItem[] {
+  return (
+    writtenItemsCache.get(raw) ??
+    writtenItemsCache.set(raw, findProtectedItems({ path: [], text: raw, raw, mentions: [] }))
+  );
+}
+
+function countInto(counts: Map<string, number>, items: readonly ProtectedItem[]) {
+  for (const item of items) {
+    const key = itemKey(item);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+}
+
+/** What one text holds, wherever it stands: its normalised reading, protected items and ordered lists. */
+interface TextFacts {
+  text: string;
+  raw: string;
+  mentions: ReadonlyArray<{ start: number; end: number }>;
+  items?: ProtectedItem[];
+  lists?: { namesKey: string; lists: OrderedList[] };
+}
+
+/** The items of a normalised text: a text without mentions reads the same as written. */
+function normalisedItems(facts: TextFacts): ProtectedItem[] {
+  facts.items ??=
+    facts.mentions.length === 0
+      ? writtenItems(facts.raw)
+      : findProtectedItems({ path: [], text: facts.text, raw: facts.raw, mentions: facts.mentions });
+  return facts.items;
+}
+
+let nextGroupId = 0;
+
+function textGroup(texts: NormalisedText[], facts: TextFacts[]): TextGroup {
+  let counts: Map<string, number> | undefined;
+  let variantCounts: Map<string, number> | undefined;
+  const baseCounts = () => {
+    if (!counts) {
+      counts = new Map();
+      for (const text of facts) countInto(counts, normalisedItems(text));
+    }
+    return counts;
+  };
+  return {
+    id: nextGroupId++,
+    texts,
+    counts: baseCounts,
+    variantCounts() {
+      // Without mentions, both readings are the same text.
+      if (!variantCounts && facts.every((text) => text.mentions.length === 0)) variantCounts = baseCounts();
+      if (!variantCounts) {
+        const merged = new Map(baseCounts());
+        const written = new Map<string, number>();
+        for (const text of facts) countInto(written, writtenItems(text.raw));
+        for (const [key, count] of written) if (count > (merged.get(key) ?? 0)) merged.set(key, count);
+        variantCounts = merged;
+      }
+      return variantCounts;
+    },
+    orderedLists(toolNames, namesKey) {
+      return facts.map((text) => {
+        if (text.lists?.namesKey !== namesKey)
+          text.lists = { namesKey, lists: orderedLists(text.text, { toolNames }) };
+        return text.lists.lists;
+      });
+    },
+  };
+}
+
+/** The text with its mentions (of these symbols) replaced by placeholders. */
+function normalise(location: TextLocation, symbols: readonly SymbolEntry[]): TextFacts {
+  const mentions = findMentions(location, symbols);
+  let text = '';
+  let from = 0;
+  for (const mention of mentions) {
+    if (mention.start < from) continue;
+    text += location.text.slice(from, mention.start) + placeholder(mention.kind);
+    from = mention.end;
+  }
+  return {
+    text: text + location.text.slice(from),
+    raw: location.text,
+    mentions: mentions.map(({ start, end }) => ({ start, end })),
+  };
+}
+
+/**
+ * What of a symbol `findMentions` reads, as a key: kind, owning tool and name, split by control characters
+ * (JSON where a name holds one, so keys never collide).
+ */
+function symbolKey(symbol: SymbolEntry): string {
+  let key = symbolKeys.get(symbol);
+  if (key === undefined) {
+    const tool = symbol.tool ?? '';
+    key =
+      holdsSeparator(symbol.name) || holdsSeparator(tool)
+        ? JSON.stringify([symbol.kind, symbol.tool ?? null, symbol.name])
+        : `${symbol.kind}\u0000${symbol.tool === undefined ? '\u0002' : tool}\u0000${symbol.name}`;
+    symbolKeys.set(symbol, key);
+  }
+  return key;
+}
+/** Whether a string holds one of the separators of `symbolKey` (U+0000 to U+0003). */
+const holdsSeparator = (text: string) =>
+  [...'\u0000\u0001\u0002\u0003'].some((separator) => text.includes(separator));
+const symbolKeys = new WeakMap<SymbolEntry, string>();
+const symbolsKey = (symbols: readonly SymbolEntry[]) => symbols.map(symbolKey).join('\u0001');
+
+/** The identifiers one part defines, and what `findMentions` reads of them as a key: once per part object. */
+interface Identifiers {
+  symbols: SymbolEntry[];
+  key: string;
+}
+const partIdentifiers = new WeakMap<object, Identifiers>();
+function identifiersOf(harness: Harness, part: HarnessPartName): Identifiers {
+  let known = partIdentifiers.get(harness[part]);
+  if (!known) {
+    const symbols = partSymbols(harness, part);
+    known = { symbols, key: symbolsKey(symbols) };
+    partIdentifiers.set(harness[part], known);
+  }
+  return known;
+}
+
+/**
+ * What is known of one text (by content): which identifiers of a defining part's list occur in it, whether
+ * each name asked about occurs in it, and its facts by (template or not, the identifiers that occur in
+ * it). A variant that merges two skills or drops a hook leaves the other texts' entries as they were.
+ */
+interface TextEntry {
+  /** By the list's key (`Identifiers.key`): positions in the list (equal lists hold other symbol objects). */
+  occurs: Map<string, number[]>;
+  names: Map<string, boolean>;
+  facts: Map<string, TextFacts>;
+}
+// Keyed by the text itself: mostly the same string object as the last time, whose hash the engine keeps.
+const textEntries = new BoundedCache<string, TextEntry>(24 << 20, (raw, entry) => {
+  let size = 2 * raw.length + 256 + 64 * (entry.names.size + entry.occurs.size);
+  for (const [key, facts] of entry.facts)
+    size += 2 * key.length + 4 * facts.text.length + 32 * facts.mentions.length + 384;
+  return size;
+});
+/** Lists, names and readings kept per text: a text asked about more starts over (a bound, not a rule). */
+const readingsPerText = 32;
+const namesPerText = 1024;
+
+/** The identifiers of `defined` whose names occur in the text (`symbolsIn`), once per (text, list). */
+function occursIn(entry: TextEntry, raw: string, defined: Identifiers): SymbolEntry[] {
+  let positions = entry.occurs.get(defined.key);
+  if (!positions) {
+    if (entry.occurs.size >= readingsPerText) entry.occurs.clear();
+    if (entry.names.size >= namesPerText) entry.names.clear();
+    positions = symbolsIn(raw, defined.symbols, entry.names).map((symbol) => defined.symbols.indexOf(symbol));
+    entry.occurs.set(defined.key, positions);
+  }
+  return positions.map((position) => defined.symbols[position] as SymbolEntry);
+}
+
+/** The identifiers of one part whose names occur in another part's texts, and a hash of them. */
+interface Occurring {
+  key: string;
+  symbols: SymbolEntry[];
+}
+
+/** What is known of one part's content: which identifiers occur in its texts, by defining list. */
+interface PartContent {
+  /** By the defining part's identifiers (`Identifiers.key`). */
+  occurring: Map<string, Occurring>;
+}
+const partContents = new BoundedCache<string, PartContent>(
+  4 << 20,
+  (key, content) => 2 * key.length + 256 * content.occurring.size + 256,
+);
+
+/** What is known of one part object: its texts, their entries and its content's record. */
+interface PartRecord {
+  locations: TextLocation[];
+  entries?: TextEntry[];
+  content: PartContent;
+}
+const partRecords = new WeakMap<object, PartRecord>();
+function recordOf(harness: Harness, part: HarnessPartName): PartRecord {
+  let known = partRecords.get(harness[part]);
+  if (!known) {
+    const key = `${part}\u0002${hashPart(harness, part)}`;
+    const content = partContents.get(key) ?? partContents.set(key, { occurring: new Map() });
+    known = { locations: partTextLocations(harness, part), content };
+    partRecords.set(harness[part], known);
+  }
+  return known;
+}
+function entriesOf(record: PartRecord): TextEntry[] {
+  record.entries ??= record.locations.map(
+    ({ text }) =>
+      textEntries.get(text) ??
+      textEntries.set(text, { occurs: new Map(), names: new Map(), facts: new Map() }),
+  );
+  return record.entries;
+}
+
+/**
+ * The identifiers of part `from` whose names occur in part `part`'s texts, once per (part content,
+ * identifiers of `from`): from each text's own answers, so a part that shares most texts with one seen
+ * before looks for names in its new texts only.
+ */
+function occurringIn(harness: Harness, part: HarnessPartName, from: HarnessPartName): Occurring {
+  const defined = identifiersOf(harness, from);
+  const record = recordOf(harness, part);
+  let found = record.content.occurring.get(defined.key);
+  if (!found) {
+    const seen = new Set<SymbolEntry>();
+    const entries = entriesOf(record);
+    record.locations.forEach(({ text }, index) => {
+      for (const symbol of occursIn(entries[index] as TextEntry, text, defined)) seen.add(symbol);
+    });
+    const symbols = defined.symbols.filter((symbol) => seen.has(symbol));
+    found = { key: contentHash(symbolsKey(symbols)), symbols };
+    if (record.content.occurring.size >= readingsPerText) record.content.occurring.clear();
+    record.content.occurring.set(defined.key, found);
+    partContents.set(`${part}\u0002${hashPart(harness, part)}`, record.content); // its size grew
+  }
+  return found;
+}
+
+const factsCache = new BoundedCache<string, PartFacts>(
+  8 << 20,
+  (key, facts) =>
+    2 * key.length + 256 + facts.groups.reduce((sum, group) => sum + 96 * group.texts.length, 0),
+);
+
+// The facts of a part, by the part objects they were derived from (variants share part objects, so most
+// lookups end here): skills, tools, prompt, hooks, then the part's name.
+type PartSlot = Partial<Record<HarnessPartName, PartFacts>>;
+const factsByObjects = new WeakMap<object, WeakMap<object, WeakMap<object, WeakMap<object, PartSlot>>>>();
+function objectSlot({ skills, tools, prompt, hooks }: Harness): PartSlot {
+  const child = <K extends object, V>(map: WeakMap<K, V>, key: K, make: () => V): V => {
+    let found = map.get(key);
+    if (found === undefined) {
+      found = make();
+      map.set(key, found);
+    }
+    return found;
+  };
+  const byTools = child(factsByObjects, skills, () => new WeakMap());
+  const byPrompt = child(byTools, tools, () => new WeakMap());
+  const byHooks = child(byPrompt, prompt, () => new WeakMap());
+  return child(byHooks, hooks, () => ({}));
+}
+
+/**
+ * The facts of one part of a harness, derived once per (part content, identifiers of the harness whose
+ * names occur in the part's texts): the mentions of any other identifier cannot be in those texts.
+ *
+ * @example
+ * partFacts(variant, 'skills').groups[0]?.counts()
+ */
+export function partFacts(harness: Harness, part: HarnessPartName): PartFacts {
+  const slot = objectSlot(harness);
+  const known = slot[part];
+  if (known) return known;
+  const occurs = symbolParts.map((from) => occurringIn(harness, part, from));
+  const key = `${part}\u0002${hashPart(harness, part)}\u0002${occurs.map((found) => found.key).join('\u0003')}`;
+  const facts =
+    factsCache.get(key) ??
+    factsCache.set(
+      key,
+      deriveFacts(
+        harness,
+        part,
+        occurs.flatMap((found) => found.symbols),
+      ),
+    );
+  slot[part] = facts;
+  return facts;
+}
+
+/**
+ * Derives a part's facts; `symbols` are the identifiers that occur in its texts (one list, so the name trie
+ * of `findMentions` is built once for the part: a text's mentions are the same under any list that holds
+ * the identifiers occurring in it).
+ */
+function deriveFacts(harness: Harness, part: HarnessPartName, symbols: readonly SymbolEntry[]): PartFacts {
+  const record = recordOf(harness, part);
+  const { locations } = record;
+  const entries = entriesOf(record);
+  const defined = symbolParts.map((from) => identifiersOf(harness, from));
+  const facts = locations.map((location, index): TextFacts => {
+    const entry = entries[index] as TextEntry;
+    // The identifiers that occur in this text, in `harnessSymbols` order: its mentions are theirs.
+    const occurs = defined.flatMap((identifiers) => occursIn(entry, location.text, identifiers));
+    const key = `${location.template ? 't' : 'p'}${symbolsKey(occurs)}`;
+    let found = entry.facts.get(key);
+    if (!found) {
+      if (entry.facts.size >= readingsPerText) entry.facts.clear();
+      textScans[part]++;
+      found = normalise(location, symbols);
+      entry.facts.set(key, found);
+      textEntries.set(location.text, entry); // again, so that its size counts the new reading
+    }
+    return found;
+  });
+  const texts = locations.map((location, index): NormalisedText => {
+    const { text, raw, mentions } = facts[index] as TextFacts;
+    return { path: location.path, text, raw, mentions };
+  });
+  if (part !== 'tools') return { groups: [textGroup(texts, facts)], toolNames: [] };
+  // Each tool's texts are compared on their own (paths are `tools.items.<index>…`).
+  const byTool = harness.tools.items.map(() => ({ texts: [] as NormalisedText[], facts: [] as TextFacts[] }));
+  texts.forEach((text, index) => {
+    const tool = byTool[text.path[2] as number];
+    tool?.texts.push(text);
+    tool?.facts.push(facts[index] as TextFacts);
+  });
+  return {
+    groups: byTool.map((tool) => textGroup(tool.texts, tool.facts)),
+    toolNames: harness.tools.items.map((tool) => tool.name),
+  };
+}
