@@ -1,6 +1,7 @@
 // The symbol table: every identifier a harness defines and every place its free text mentions one. Renames
 // go through it, never through a blind string replace, so that "size" the parameter and "size" the word
 // stay apart.
+import { BoundedCache } from './bounded-cache.js';
 import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
 import type { JsonPath } from './issues.js';
 import { mentionStandsAlone, urlSpans } from './mention-boundary.js';
@@ -326,8 +327,12 @@ interface NameTrie extends NameNode {
 // Callers often build a fresh symbol list per text (the same names each time): tries are cached by list
 // object, then by the list's content in a small bounded map.
 const tries = new WeakMap<readonly SymbolEntry[], NameTrie>();
-const triesByContent = new Map<string, NameTrie>();
-const trieCacheSize = 512;
+// Weighed by bytes: a trie costs ~200 bytes a node (a Map and an object per character of each name), and
+// variant harnesses bring their own lists, so 512 tries of a large harness held ~40 MB.
+const triesByContent = new BoundedCache<string, { trie: NameTrie; nodes: number }>(
+  8 << 20,
+  (content, entry) => 2 * content.length + 200 * entry.nodes,
+);
 
 /** The trie of the symbols' names, built once per symbol list; a (kind, tool, name) appears once. */
 function nameTrie(symbols: readonly SymbolEntry[]): NameTrie {
@@ -337,9 +342,10 @@ function nameTrie(symbols: readonly SymbolEntry[]): NameTrie {
   const content = keys.join('\u0001');
   const known = triesByContent.get(content);
   if (known) {
-    tries.set(symbols, known);
-    return known;
+    tries.set(symbols, known.trie);
+    return known.trie;
   }
+  let nodes = 1;
   const root: NameTrie = { next: new Map(), symbols: [], memberSuffixes: new Map() };
   // `tool.parameter` is one qualified token: the tool's mention may be followed by `.parameter`.
   for (const symbol of symbols) {
@@ -360,14 +366,14 @@ function nameTrie(symbols: readonly SymbolEntry[]): NameTrie {
       if (!child) {
         child = { next: new Map(), symbols: [] };
         node.next.set(character, child);
+        nodes++;
       }
       node = child;
     }
     node.symbols.push(symbol);
   }
   tries.set(symbols, root);
-  if (triesByContent.size >= trieCacheSize) triesByContent.clear();
-  triesByContent.set(content, root);
+  triesByContent.set(content, { trie: root, nodes });
   return root;
 }
 
