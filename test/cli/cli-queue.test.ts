@@ -243,8 +243,10 @@ describe.skipIf(skip)('hsa pipeline run --queue with hsa worker (real redis-serv
       ['coordinator', coordinator.stderr()],
       ['worker', worker.stderr()],
     ] as const) {
-      const lines = text.split('\n').filter((line) => /redis|ECONNREFUSED/i.test(line));
-      expect(lines, who).toEqual([
+      // The outage reports only: a worker stopped under heavy load may also say, on its way out, that Redis
+      // did not answer its close in time (its jobs go back as stalled), which is not an outage report.
+      const lines = text.split('\n').filter((line) => /Redis at |ECONNREFUSED/.test(line));
+      expect(lines, `${who}: ${JSON.stringify(lines)}`).toEqual([
         expect.stringMatching(
           new RegExp(
             `Redis at redis://127\\.0\\.0\\.1:${own.port} is unreachable \\(.*ECONNREFUSED.*\\); reconnecting$`,
