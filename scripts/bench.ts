@@ -266,7 +266,7 @@ if (!skip.has('pipeline')) {
       `${figure.wallSeconds.toFixed(2)} s wall against an ideal ${figure.idealSeconds.toFixed(2)} s ` +
       `(${figure.requests} requests) → overhead +${(100 * figure.overhead).toFixed(0)}%, ` +
       `at most ${figure.maxInFlight} requests in flight, the first after ${figure.firstRequestSeconds.toFixed(2)} s, ` +
-      (figure.fullWindowSeconds === undefined
+      (figure.fullWindowSeconds == null
         ? `never ${figure.concurrency} in flight`
         : `${figure.concurrency} in flight after ${figure.fullWindowSeconds.toFixed(2)} s`),
   );
