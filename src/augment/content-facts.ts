@@ -6,6 +6,8 @@
 // not on the whole harness: a per-example hook step makes a new harness whose tools, skills and prompt are
 // the pool entry's, and their facts are found by (part hash, identifiers that occur), so the step costs only
 // the hooks part. Caches are bounded by bytes (`BoundedCache`); a miss recomputes the same facts.
+
+import { BoundedCache } from '../harness/bounded-cache.js';
 import { contentHash, hashPart } from '../harness/hash.js';
 import type { JsonPath } from '../harness/issues.js';
 import { urlSpans } from '../harness/mention-boundary.js';
@@ -19,7 +21,6 @@ import {
   symbolsIn,
   type TextLocation,
 } from '../harness/symbol-table.js';
-import { BoundedCache } from './bounded-cache.js';
 import { type OrderedList, orderedLists } from './ordered-lists.js';
 
 /** The kinds of protected content. */

@@ -2,10 +2,11 @@
 // renames) the protected content of every text it rewrites — numbers, code, paths, URLs, quoted strings —
 // and the order of every ordered list. Mentions of identifiers are compared as placeholders, so a rename
 // that went through the symbol table is consistent, while a rename inside a path or a URL is a change.
+
+import { BoundedCache } from '../harness/bounded-cache.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
-import { BoundedCache } from './bounded-cache.js';
 import {
   type NormalisedText,
   type ProtectedContentKind,

@@ -2,11 +2,12 @@
 // <module>` (the custom hook checks the harness names, loaded by `loadHookChecks`) and `--max-steps <n>`
 // (the step limit of a user turn). A command adds them with these functions and reads them with
 // `harnessWithChecks` and `parseMaxSteps`, so that every command accepts the same harnesses.
+
+import { loadHookChecks } from '../harness/hook-check-module.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
 import type { Harness } from '../harness/schema.js';
-import { loadHookChecks } from './hook-checks-loader.js';
 import { nonNegativeInteger } from './io.js';
 
 /** The shared options as commander parses them. */

@@ -3,6 +3,7 @@
 
 import { BoundedCache } from './bounded-cache.js';
 import { HarnessAugmentError } from './issues.js';
+import { objectNumber } from './object-number.js';
 import type { Harness, HeadingStyle, ListStyle, PromptSection } from './schema.js';
 import { renderTemplate } from './template-engine.js';
 import { stringifyYaml } from './yaml-text.js';
@@ -158,7 +159,7 @@ export function renderSystemPrompt(harness: Harness, context: RequestContext = {
   // Validation, relabels and certificates render the same (harness, context) many times; harnesses are
   // treated as immutable, so the prompt is cached per harness object and context content, in one cache
   // bounded by bytes (a pool entry meets the contexts of many examples: per-object maps grew with the rows).
-  const key = `${harnessNumber(harness)}\u0000${JSON.stringify(context)}`;
+  const key = `${objectNumber(harness)}\u0000${JSON.stringify(context)}`;
   const cached = rendered.get(key);
   if (cached !== undefined) return cached;
   return rendered.set(key, renderPrompt(harness, context));
@@ -168,18 +169,6 @@ const rendered = new BoundedCache<string, string>(
   8 << 20,
   (key, prompt) => 2 * (key.length + prompt.length) + 64,
 );
-const harnessNumbers = new WeakMap<Harness, number>();
-let harnessCount = 0;
-/** A number per harness object, for cache keys: the object's identity, not its content. */
-function harnessNumber(harness: Harness): number {
-  let number = harnessNumbers.get(harness);
-  if (number === undefined) {
-    number = ++harnessCount;
-    harnessNumbers.set(harness, number);
-  }
-  return number;
-}
-
 function renderPrompt(harness: Harness, context: RequestContext): string {
   return harness.prompt.sections
     .map((section, index) =>

@@ -9,6 +9,7 @@
 // everywhere in the library (operators return new objects); a cached fact is shared, never to be mutated.
 import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import { objectNumber } from '../harness/object-number.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardTrajectory, type Relabel } from './relabel.js';
 import type { Trajectory } from './schema.js';
@@ -24,8 +25,6 @@ interface Facts {
 
 const byTrajectory = new WeakMap<Trajectory, Facts>();
 const relabelKeys = new WeakMap<Relabel, string>();
-const registryIds = new WeakMap<HookCheckRegistry, number>();
-let registries = 0;
 
 function factsOf(trajectory: Trajectory): Facts {
   let facts = byTrajectory.get(trajectory);
@@ -38,12 +37,7 @@ function factsOf(trajectory: Trajectory): Facts {
 
 /** The harness by content and the custom checks by identity (a registry holds functions). */
 function harnessKey(harness: Harness, hookChecks: HookCheckRegistry | undefined): string {
-  let checks = 0;
-  if (hookChecks) {
-    checks = registryIds.get(hookChecks) ?? ++registries;
-    registryIds.set(hookChecks, checks);
-  }
-  return `${hashHarness(harness).harness}|${checks}`;
+  return `${hashHarness(harness).harness}|${hookChecks ? objectNumber(hookChecks) : 0}`;
 }
 
 /** A relabel by content: relabels are small plain data, built fresh by `composeRelabels`. */

@@ -8,15 +8,15 @@ import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajec
 export { planApplicability } from '../../augment/applicability.js';
 export { augment, variantPoolFor } from '../../augment/augment.js';
 export { dimensions } from '../../augment/operator.js';
+export { loadOperatorModules } from '../../augment/operator-modules.js';
 export { createSidecarWriter, readSidecarHashes, sidecarPathOf } from '../../augment/variant-sidecar.js';
 export { fileHash } from '../../harness/file-hash.js';
 export { contentHash, hashHarness } from '../../harness/hash.js';
+export { loadHookChecks } from '../../harness/hook-check-module.js';
 export { jsonLine } from '../../harness/json-lines.js';
 export { loadHarnessFile } from '../../harness/parse-harness.js';
 export { openCheckpointedLines } from '../../pipeline/checkpoint.js';
 export { readJsonl } from '../../trajectory/read-jsonl.js';
-export { loadHookChecks } from '../hook-checks-loader.js';
-export { loadOperatorModules } from '../operators-loader.js';
 export { builtinRegistry, loadedOperatorIds, policyFromOptions } from '../operators-registry.js';
 
 /** How many of the first valid trajectories the up-front applicability check tries operators on. */

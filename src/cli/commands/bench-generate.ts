@@ -2,6 +2,7 @@
 // into each variant's vocabulary. Output is written atomically; rejects go to their own file.
 import type { Command } from 'commander';
 import { type Dimension, dimensions } from '../../augment/operator.js';
+import { loadOperatorModules } from '../../augment/operator-modules.js';
 import { compileDimensionPlans } from '../../augment/policy.js';
 import { createSidecarWriter, type RowWithVariant, sidecarPathOf } from '../../augment/variant-sidecar.js';
 import { type BenchReject, generateBench, type Holdout } from '../../bench/generate.js';
@@ -9,7 +10,6 @@ import { readBenchItems } from '../../bench/items.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { finishCommand, nonNegativeInteger, openAtomicLines, openRowOutputs } from '../io.js';
-import { loadOperatorModules } from '../operators-loader.js';
 import { builtinRegistry, policyFromOptions, withOperatorsOption } from '../operators-registry.js';
 import { outOption, printResult } from '../output.js';
 import { createProgress } from '../progress.js';

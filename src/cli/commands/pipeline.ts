@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
 import { defaultQueueName } from '../../adapters/queue/queue-name.js';
 import { describeRedisOutage } from '../../adapters/queue/redis-connection.js';
+import { loadOperatorModules } from '../../augment/operator-modules.js';
+import { loadHookChecks } from '../../harness/hook-check-module.js';
 import { HarnessAugmentError, quote } from '../../harness/issues.js';
 import {
   ExportFormatSchema,
@@ -14,9 +16,7 @@ import {
 import { releaseRunLocksOnSignals } from '../../pipeline/run-lock.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
 import { parseMaxSteps, withHookChecksOption, withMaxStepsOption } from '../episode-options.js';
-import { loadHookChecks } from '../hook-checks-loader.js';
 import { finishCommand, positiveInteger } from '../io.js';
-import { loadOperatorModules } from '../operators-loader.js';
 import { builtinRegistry, withOperatorsOption } from '../operators-registry.js';
 import { outOption, outputMode, prepareOutputFolder, printResult } from '../output.js';
 import { createProgress } from '../progress.js';

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
+import { loadHookChecks } from '../../harness/hook-check-module.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import { validateTrajectoriesFile } from '../../trajectory/validate-trajectories-file.js';
 import { withHookChecksOption } from '../episode-options.js';
-import { loadHookChecks } from '../hook-checks-loader.js';
 import { finishCommand, printIssues } from '../io.js';
 import { outputMode } from '../output.js';
 
