@@ -8,8 +8,8 @@ import {
   type Hook,
   type HookCheck,
   identityRelabel,
-  safeParseHarness,
   unchanged,
+  variantHolds,
 } from '../../src/kit/index.js';
 
 const formats = ['tagged', 'please-fix', 'attempt', 'bullets', 'json'] as const;
@@ -138,17 +138,23 @@ export const rewordFeedback = defineOperator({
     );
     if (retrying.length === 0) return { skip: 'no hook retries with feedback' };
     const chosen = rng.fork('hooks').sample(retrying, affectedCount(severity, retrying.length));
-    const variant = structuredClone(harness);
+    // Checked while every other part is still the base's own object, so that only the hooks are parsed
+    // and checked (`variantHolds`).
+    const items = [...harness.hooks.items];
     for (const index of chosen) {
-      const hook = variant.hooks.items[index] as Hook;
+      const hook = items[index] as Hook;
       if (hook.onFail.action !== 'retry') continue;
       const feedback = hook.onFail.feedback;
       const options = params.format === 'any' ? [...formats] : [params.format];
       const format = rng.fork(`format/${index}`).pick(options);
-      hook.onFail.feedback = reworded(hook, feedback, format);
+      items[index] = { ...hook, onFail: { ...hook.onFail, feedback: reworded(hook, feedback, format) } };
     }
-    if (!safeParseHarness(variant, hookChecks ? { hookChecks } : {}).success)
+    const checked = { ...harness, hooks: { ...harness.hooks, items } };
+    if (!variantHolds(harness, checked, ['hooks'], hookChecks ? { hookChecks } : {}))
       return { skip: 'a reworded feedback template does not compile' };
+    // The variant shares no object with the base: the certificate compares the content of every part the
+    // variant does not share (and counts what it checked), so sharing would change the rows' certificates.
+    const variant = structuredClone(checked);
     if (trajectory && !certifies({ base: harness, variant, trajectory, hookChecks })) {
       return { skip: 'the reworded feedback does not render for the trajectory' };
     }

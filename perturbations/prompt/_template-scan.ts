@@ -6,8 +6,8 @@ import {
   type Harness,
   type HookCheckRegistry,
   renderSystemPrompt,
-  safeParseHarness,
   type Trajectory,
+  variantHolds,
 } from '../../src/kit/index.js';
 
 /** A `{{ … }}` span `[start, end)` and the block depth just before it. */
@@ -106,8 +106,9 @@ export function scanTemplate(template: string): TemplateScan | undefined {
 }
 
 /**
- * Whether a prompt variant is sound: it parses as a harness, and its system prompt renders for the
- * trajectory's context whenever the base's does.
+ * Whether a prompt variant is sound: it parses as a harness (only its prompt is parsed and checked, the
+ * rest being the base's: `variantHolds`), and its system prompt renders for the trajectory's context
+ * whenever the base's does.
  *
  * @example
  * if (!promptVariantHolds(base, variant, context.trajectory)) return { skip: '…' };
@@ -118,7 +119,7 @@ export function promptVariantHolds(
   trajectory?: Trajectory,
   hookChecks?: HookCheckRegistry,
 ): boolean {
-  if (!safeParseHarness(variant, hookChecks ? { hookChecks } : {}).success) return false;
+  if (!variantHolds(base, variant, ['prompt'], hookChecks ? { hookChecks } : {})) return false;
   if (!trajectory) return true;
   try {
     renderSystemPrompt(base, trajectory.context);

@@ -6,7 +6,13 @@ import { customParams, type HookCheckRegistry, noHookChecks } from './hook-check
 import { HarnessAugmentError, type Issue, quote } from './issues.js';
 import { compileJsonSchema } from './json-schema-validator.js';
 import { compileLinearPattern } from './linear-pattern.js';
-import { checkStages, type Harness, type HookCheck, toolScopedStages } from './schema.js';
+import {
+  checkStages,
+  type Harness,
+  type HarnessPartName,
+  type HookCheck,
+  toolScopedStages,
+} from './schema.js';
 import { checkTemplate, templateVariables } from './template-engine.js';
 
 export interface CheckHarnessOptions {
@@ -36,42 +42,41 @@ function duplicates<T>(
   return issues;
 }
 
-/**
- * Checks the rules of a parsed harness that its schema cannot express, and returns every broken rule.
- *
- * @example
- * checkHarness(harness) // [] when the harness is sound
- */
-export function checkHarness(harness: Harness, options: CheckHarnessOptions = {}): Issue[] {
-  const hookChecks = options.hookChecks ?? noHookChecks;
-  const issues: Issue[] = [];
-  issues.push(
-    ...duplicates(
-      harness.skills.items,
-      (skill) => skill.id,
-      (i) => ['skills', 'items', i, 'id'],
-      'skill id',
-    ),
-    ...duplicates(
-      harness.tools.items,
-      (tool) => tool.name,
-      (i) => ['tools', 'items', i, 'name'],
-      'tool name',
-    ),
-    ...duplicates(
-      harness.hooks.items,
-      (hook) => hook.id,
-      (i) => ['hooks', 'items', i, 'id'],
-      'hook id',
-    ),
-    ...duplicates(
-      harness.prompt.sections,
-      (section) => section.id,
-      (i) => ['prompt', 'sections', i, 'id'],
-      'section id',
-    ),
+type HookChecks = NonNullable<CheckHarnessOptions['hookChecks']>;
+
+/** Unique skill, tool, hook and section ids: each rule reads one part. */
+const skillIdRule = (harness: Harness) =>
+  duplicates(
+    harness.skills.items,
+    (skill) => skill.id,
+    (i) => ['skills', 'items', i, 'id'],
+    'skill id',
+  );
+const toolNameRule = (harness: Harness) =>
+  duplicates(
+    harness.tools.items,
+    (tool) => tool.name,
+    (i) => ['tools', 'items', i, 'name'],
+    'tool name',
+  );
+const hookIdRule = (harness: Harness) =>
+  duplicates(
+    harness.hooks.items,
+    (hook) => hook.id,
+    (i) => ['hooks', 'items', i, 'id'],
+    'hook id',
+  );
+const sectionIdRule = (harness: Harness) =>
+  duplicates(
+    harness.prompt.sections,
+    (section) => section.id,
+    (i) => ['prompt', 'sections', i, 'id'],
+    'section id',
   );
 
+/** Tools: not named as the skill loader, parameters an object schema that compiles. */
+function toolRules(harness: Harness): Issue[] {
+  const issues: Issue[] = [];
   const loader = harness.skills.loader.tool;
   harness.tools.items.forEach((tool, index) => {
     if (tool.name === loader) {
@@ -97,7 +102,13 @@ export function checkHarness(harness: Harness, options: CheckHarnessOptions = {}
       });
     }
   });
+  return issues;
+}
 
+/** Hooks: checks at stages where they mean something, naming tools and skills that exist, sound feedback. */
+function hookRules(harness: Harness, hookChecks: HookChecks): Issue[] {
+  const issues: Issue[] = [];
+  const loader = harness.skills.loader.tool;
   const toolNames = new Set([loader, ...harness.tools.items.map((tool) => tool.name)]);
   const skillIds = new Set(harness.skills.items.map((skill) => skill.id));
   harness.hooks.items.forEach((hook, index) => {
@@ -225,6 +236,12 @@ export function checkHarness(harness: Harness, options: CheckHarnessOptions = {}
     }
   });
 
+  return issues;
+}
+
+/** Prompt sections: templates that compile. */
+function sectionTemplateRule(harness: Harness): Issue[] {
+  const issues: Issue[] = [];
   harness.prompt.sections.forEach((section, index) => {
     const problem = checkTemplate(section.template);
     if (problem)
@@ -235,6 +252,52 @@ export function checkHarness(harness: Harness, options: CheckHarnessOptions = {}
       });
   });
   return issues;
+}
+
+/**
+ * The rules, in the order their issues are reported, each with the parts it reads: a variant that changed
+ * only some parts of a sound harness needs only the rules that read them (`checkHarnessParts`).
+ */
+const rules: ReadonlyArray<{
+  reads: readonly HarnessPartName[];
+  check: (harness: Harness, hookChecks: HookChecks) => Issue[];
+}> = [
+  { reads: ['skills'], check: skillIdRule },
+  { reads: ['tools'], check: toolNameRule },
+  { reads: ['hooks'], check: hookIdRule },
+  { reads: ['prompt'], check: sectionIdRule },
+  { reads: ['skills', 'tools'], check: toolRules },
+  { reads: ['skills', 'tools', 'hooks'], check: hookRules },
+  { reads: ['prompt'], check: sectionTemplateRule },
+];
+
+/**
+ * Checks the rules of a parsed harness that its schema cannot express, and returns every broken rule.
+ *
+ * @example
+ * checkHarness(harness) // [] when the harness is sound
+ */
+export function checkHarness(harness: Harness, options: CheckHarnessOptions = {}): Issue[] {
+  return checkHarnessParts(harness, ['skills', 'tools', 'hooks', 'prompt'], options);
+}
+
+/**
+ * Checks only the rules that read one of `parts` (a rule of hooks reads the tools and skills it names, so
+ * a change of tools re-checks the hooks too). For a harness that differs from a sound one only in those
+ * parts, it finds an issue exactly when `checkHarness` does.
+ *
+ * @example
+ * checkHarnessParts(variant, ['prompt']) // the section ids and templates only
+ */
+export function checkHarnessParts(
+  harness: Harness,
+  parts: readonly HarnessPartName[],
+  options: CheckHarnessOptions = {},
+): Issue[] {
+  const hookChecks = options.hookChecks ?? noHookChecks;
+  return rules
+    .filter((rule) => rule.reads.some((part) => parts.includes(part)))
+    .flatMap((rule) => rule.check(harness, hookChecks));
 }
 
 /** What a failing check gives its feedback template, by check type (see the hook engine's details). */
