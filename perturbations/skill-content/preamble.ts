@@ -3,13 +3,14 @@
 import { z } from 'zod';
 import {
   affectedCount,
+  BoundedCache,
   defineOperator,
   type Harness,
   identityRelabel,
   type Skill,
   unchanged,
 } from '../../src/kit/index.js';
-import { sameMentions } from './protected-spans.js';
+import { mentionsKey, sameMentions } from './protected-spans.js';
 import { isMostlyCjk } from './rules.js';
 
 const english = [
@@ -38,10 +39,35 @@ function withPreamble(body: string, sentence: string): string {
   return `${sentence}\n\n${body}`;
 }
 
+let checks = 0;
+/**
+ * How many bodies this process has checked for suitable preambles (cache misses): tests count work with it.
+ *
+ * @example
+ * const before = preambleChecks(); await applyOperator(addPreamble, harness); preambleChecks() - before
+ */
+export function preambleChecks(): number {
+  return checks;
+}
+
+// Which preambles suit a body depends on the body and the harness's identifiers only (`mentionsKey`), and
+// variants share both: the answer is kept under their content.
+const suitableCache = new BoundedCache<string, readonly string[]>(
+  4 * 1024 * 1024,
+  (key, sentences) => 2 * key.length + 64 * sentences.length + 64,
+);
+
 /** Preambles that suit a body: in its language, and mentioning no identifier of the harness. */
-function suitable(skill: Skill, harness: Harness): string[] {
+function suitable(skill: Skill, harness: Harness, key: string): readonly string[] {
+  const cacheKey = `${key}\u0000${skill.body}`;
+  const known = suitableCache.get(cacheKey);
+  if (known) return known;
+  checks++;
   const list = isMostlyCjk(skill.body) ? chinese : english;
-  return list.filter((sentence) => sameMentions(skill.body, withPreamble(skill.body, sentence), harness));
+  return suitableCache.set(
+    cacheKey,
+    list.filter((sentence) => sameMentions(skill.body, withPreamble(skill.body, sentence), harness)),
+  );
 }
 
 /**
@@ -64,17 +90,18 @@ export const addPreamble = defineOperator({
   params: z.object({}),
   apply(harness, { rng, severity }) {
     if (severity === 0) return unchanged(harness);
+    const key = mentionsKey(harness);
     const eligible = harness.skills.items.filter(
       (skill) =>
         !allPreambles.some((sentence) => skill.body.includes(sentence)) &&
-        suitable(skill, harness).length > 0,
+        suitable(skill, harness, key).length > 0,
     );
     if (eligible.length === 0) return { skip: 'every skill body already has a preamble' };
     const chosen = new Set(rng.fork('skills').sample(eligible, affectedCount(severity, eligible.length)));
     const draws = rng.fork('sentences');
     const items = harness.skills.items.map((skill, index) =>
       chosen.has(skill)
-        ? { ...skill, body: withPreamble(skill.body, draws.fork(index).pick(suitable(skill, harness))) }
+        ? { ...skill, body: withPreamble(skill.body, draws.fork(index).pick(suitable(skill, harness, key))) }
         : skill,
     );
     return { harness: { ...harness, skills: { ...harness.skills, items } }, relabel: identityRelabel };

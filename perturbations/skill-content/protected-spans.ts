@@ -156,6 +156,17 @@ export function keepsProtectedSpans(original: string, rewrite: string, harness: 
 }
 
 /**
+ * The identifiers `sameMentions` finds in texts of the harness, as a string: two harnesses with the same key
+ * find the same mentions in every text, so a result may be kept under it.
+ *
+ * @example
+ * const key = mentionsKey(harness); // one per harness, not per text
+ */
+export function mentionsKey(harness: Harness): string {
+  return JSON.stringify(symbolsOf(harness));
+}
+
+/**
  * Whether two texts mention the same identifiers of the harness, as many times each (order aside): a
  * rewrite must neither lose a mention nor make a word into one.
  *

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import {
   affectedCount,
+  BoundedCache,
   defineOperator,
   type Harness,
   identityRelabel,
@@ -86,8 +87,8 @@ interface Span {
   end: number;
 }
 
-/** Spans that must stay verbatim: code, quotes, numbers, identifier-like tokens, identifiers, enum values. */
-function protectedSpans(text: string, words: readonly WordTrie[]): Span[] {
+/** Spans of a text that must stay verbatim whatever the harness: code, quotes, numbers, identifier-like tokens. */
+function textSpans(text: string): Span[] {
   const spans: Span[] = [];
   const add = (pattern: RegExp) => {
     for (const match of text.matchAll(pattern))
@@ -99,8 +100,12 @@ function protectedSpans(text: string, words: readonly WordTrie[]): Span[] {
   add(/\p{N}[\p{N}.,:/-]*/gu);
   // Identifier-like tokens: snake, kebab, dotted or camelCase words, and words with digits.
   add(/[\p{L}\p{N}_]*(?:_|\p{Ll}\p{Lu}|\p{L}\p{N})[\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*/gu);
-  spans.push(...wholeWordSpans(text, words));
   return spans;
+}
+
+/** Spans that must stay verbatim: those of `textSpans`, and whole words of the harness's identifiers and enum values. */
+function protectedSpans(text: string, words: readonly WordTrie[]): Span[] {
+  return [...textFacts(text).spans, ...wholeWordSpans(text, words)];
 }
 
 // The protected words (every identifier of the harness, plus a tool's enum values) are found with a trie
@@ -111,9 +116,14 @@ export interface WordTrie {
   end: boolean;
 }
 
-const wordTries = new WeakMap<readonly string[], WordTrie>();
+// Keyed by content: every variant lists its words in a fresh array (a tool's enum values are listed per call).
+const wordTries = new BoundedCache<string, WordTrie>(
+  8 * 1024 * 1024,
+  (key) => 2 * key.length + 64 * key.length + 64,
+);
 export function wordTrie(words: readonly string[]): WordTrie {
-  let root = wordTries.get(words);
+  const key = JSON.stringify(words);
+  let root = wordTries.get(key);
   if (root) return root;
   root = { next: new Map(), end: false };
   for (const word of words) {
@@ -129,7 +139,7 @@ export function wordTrie(words: readonly string[]): WordTrie {
     }
     if (node !== root) node.end = true;
   }
-  wordTries.set(words, root);
+  wordTries.set(key, root);
   return root;
 }
 
@@ -194,10 +204,37 @@ function phrasePattern(group: PhraseGroup, phrase: string): RegExp {
   return pattern;
 }
 
-/** Rewords one text; returns it unchanged when nothing in the lexicon matches outside protected spans. */
-function rewordText(text: string, protectedWords: readonly WordTrie[], rng: Random): string {
-  const blocked = protectedSpans(text, protectedWords);
-  const matches: Array<Span & { group: PhraseGroup; phrase: string; found: string }> = [];
+type LexiconMatch = Span & { group: PhraseGroup; phrase: string; found: string };
+
+/** What rewording a text needs of the text alone, found once per text: its lexicon matches and `textSpans`. */
+interface TextFacts {
+  /** Every match of every phrase the lexicon replaces, leftmost first (longest first at one start). */
+  matches: readonly LexiconMatch[];
+  spans: readonly Span[];
+}
+
+let lexiconScans = 0;
+/**
+ * How many texts this process has scanned for the lexicon's phrases (cache misses): tests count work with it.
+ *
+ * @example
+ * const before = rewordScans(); await applyOperator(rewordDescriptions, harness); rewordScans() - before
+ */
+export function rewordScans(): number {
+  return lexiconScans;
+}
+
+// Variants share most descriptions, and a tool is probed (`rewordable`) before it is reworded: the same
+// texts come back many times. The facts are the same for the same text (the lexicon is fixed).
+const textFactsCache = new BoundedCache<string, TextFacts>(
+  16 * 1024 * 1024,
+  (text, facts) => 2 * text.length + 96 * (facts.matches.length + facts.spans.length) + 64,
+);
+function textFacts(text: string): TextFacts {
+  const known = textFactsCache.get(text);
+  if (known) return known;
+  lexiconScans++;
+  const matches: LexiconMatch[] = [];
   for (const group of lexicon) {
     for (const phrase of group.oneWay ? group.phrases.slice(0, 1) : group.phrases) {
       for (const match of text.matchAll(phrasePattern(group, phrase))) {
@@ -211,7 +248,16 @@ function rewordText(text: string, protectedWords: readonly WordTrie[], rng: Rand
       }
     }
   }
+  // A stable sort: matches of one span keep the lexicon's order.
   matches.sort((a, b) => a.start - b.start || b.end - a.end);
+  return textFactsCache.set(text, { matches, spans: textSpans(text) });
+}
+
+/** Rewords one text; returns it unchanged when nothing in the lexicon matches outside protected spans. */
+function rewordText(text: string, protectedWords: readonly WordTrie[], rng: Random): string {
+  const { matches } = textFacts(text);
+  if (matches.length === 0) return text;
+  const blocked = protectedSpans(text, protectedWords);
   let out = '';
   let cursor = 0;
   let index = 0;
