@@ -38,7 +38,14 @@ function someStepFailsTwo(
         ),
       },
     };
-    for (const decision of validateTrajectory(trajectory, only, hookChecks ? { hookChecks } : {}).decisions) {
+    // Only the decisions are read: the system prompt and offered tools, which each fresh `only` harness
+    // would render again, decide nothing.
+    const validation = validateTrajectory(trajectory, only, {
+      checkSystemPrompt: false,
+      checkOfferedTools: false,
+      ...(hookChecks ? { hookChecks } : {}),
+    });
+    for (const decision of validation.decisions) {
       if (decision.stage !== stage || decision.failed !== alone.id) continue;
       const key = JSON.stringify(decision.path);
       const count = (failuresAt.get(key) ?? 0) + 1;
