@@ -2,6 +2,7 @@
 // that compile, hook checks at stages where they mean something and naming tools and skills that exist,
 // custom checks that are registered, templates and linear-time patterns that compile.
 
+import { BoundedCache } from './bounded-cache.js';
 import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
 import { HarnessAugmentError, type Issue, quote } from './issues.js';
 import { compileJsonSchema } from './json-schema-validator.js';
@@ -43,6 +44,31 @@ function duplicates<T>(
 }
 
 type HookChecks = NonNullable<CheckHarnessOptions['hookChecks']>;
+
+let variableReads = 0;
+/**
+ * How many feedback templates this process has parsed for the names they read (cache misses): tests count
+ * work with it.
+ *
+ * @example
+ * const before = templateVariableReads(); checkHarness(harness); templateVariableReads() - before
+ */
+export function templateVariableReads(): number {
+  return variableReads;
+}
+
+// Every variant of a harness holds the same feedback templates, and parsing one is most of the hook rules'
+// time: the names a template reads are kept under its text.
+const readsByTemplate = new BoundedCache<string, readonly string[]>(
+  1 << 20,
+  (template, names) => 2 * template.length + 32 * names.length + 64,
+);
+function feedbackReads(template: string): readonly string[] {
+  const known = readsByTemplate.get(template);
+  if (known) return known;
+  variableReads++;
+  return readsByTemplate.set(template, templateVariables(template));
+}
 
 /** Unique skill, tool, hook and section ids: each rule reads one part. */
 const skillIdRule = (harness: Harness) =>
@@ -218,7 +244,7 @@ function hookRules(harness: Harness, hookChecks: HookChecks): Issue[] {
         // Feedback renders in strict mode: a name the check does not provide would fail at run time.
         const own = check.type === 'custom' ? (custom?.variables ?? []) : feedbackVariables[check.type];
         const available = [...feedbackVariables.common, ...own];
-        const unknown = templateVariables(onFail.feedback).filter((name) => !available.includes(name));
+        const unknown = feedbackReads(onFail.feedback).filter((name) => !available.includes(name));
         if (unknown.length > 0 && (check.type !== 'custom' || custom))
           issues.push({
             code: 'unknown_template_variable',

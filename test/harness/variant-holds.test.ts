@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { rewordFeedback } from '../../perturbations/hooks/reword-feedback.js';
 import { promptOperators } from '../../perturbations/prompt/index.js';
 import { applyOperator } from '../../src/augment/operator.js';
+import { checkHarness, templateVariableReads } from '../../src/harness/check-harness.js';
 import { createHookCheckRegistry, defineHookCheck } from '../../src/harness/hook-checks.js';
 import { harnessParses, safeParseHarness, variantHolds } from '../../src/harness/parse-harness.js';
 import type { Harness, HarnessPartName, Hook } from '../../src/harness/schema.js';
@@ -287,5 +288,19 @@ describe('operators that check their variant', () => {
       }
     expect(applied).toBeGreaterThan(promptOperators.length);
     expect(harnessParses() - before).toBe(0);
+  });
+});
+
+describe('checkHarness', () => {
+  it('parses each feedback template once for the names it reads, for any number of variants', () => {
+    const base = withFeedback(travelHarness(), 'Shorter than {{max}}, once only ({{length}}).');
+    const retrying = new Set(
+      base.hooks.items.flatMap((hook) => (hook.onFail.action === 'retry' ? [hook.onFail.feedback] : [])),
+    );
+    const before = templateVariableReads();
+    for (let copy = 0; copy < 8; copy++) expect(checkHarness(structuredClone(base))).toEqual([]);
+    // At most each distinct template once (fewer when another test of this file already read one).
+    expect(templateVariableReads() - before).toBeLessThanOrEqual(retrying.size);
+    expect(templateVariableReads() - before).toBeGreaterThanOrEqual(1);
   });
 });
