@@ -75,7 +75,9 @@ describe('replay scenario: plan and episodes', () => {
 
   it('reports the name it is given (the domain of the logs), `replay` when none is', async () => {
     expect(scenario.name).toBe('replay');
-    expect(createReplayScenario({ trajectories: logs.slice(0, 1), name: 'shop-logs' }).name).toBe('shop-logs');
+    expect(createReplayScenario({ trajectories: logs.slice(0, 1), name: 'shop-logs' }).name).toBe(
+      'shop-logs',
+    );
     const helpdesk = await loadHelpdeskScenario();
     expect(helpdesk.scenario.name).toBe('helpdesk');
     await helpdesk.scenario.close?.();
