@@ -78,3 +78,44 @@ describe('hooks/reorder', () => {
     });
   });
 });
+
+describe('hooks/reorder pre-check', () => {
+  it('renders no system prompt for its one-hook validations', async () => {
+    // Nine pre_reply hooks and two pre_tool hooks: eleven one-hook validations in the pre-check.
+    const travel = travelHarness();
+    const extra = Array.from({ length: 6 }, (_, index) => ({
+      id: `never_${index}`,
+      stage: 'pre_reply' as const,
+      enabled: true,
+      check: { type: 'banned_terms' as const, terms: [`zzq${index}`], caseSensitive: false },
+      onFail: { action: 'block' as const },
+    }));
+    const harness: Harness = {
+      ...travel,
+      hooks: { ...travel.hooks, items: [...travel.hooks.items, ...extra] },
+    };
+    const oneHookValidations = harness.hooks.items.filter(
+      (hook) => hook.stage === 'pre_reply' || hook.stage === 'pre_tool',
+    ).length;
+    // Every render of the prompt keys its cache by the context's JSON, which calls this value's toJSON (it
+    // counts, and always gives the same text, so the key does not change).
+    let renders = 0;
+    const base = baggageTrajectory(harness);
+    const trajectory: Trajectory = {
+      ...base,
+      context: {
+        ...base.context,
+        probe: {
+          toJSON: () => {
+            renders++;
+            return 'probe';
+          },
+        },
+      },
+    };
+    const applied = await applyOperator(reorderHooks, harness, { rng: 'count', severity: 1, trajectory });
+    if ('skip' in applied) throw new Error(applied.skip);
+    // What is left is the certificate's own renders of the base and the variant.
+    expect(renders).toBeLessThan(oneHookValidations);
+  });
+});
