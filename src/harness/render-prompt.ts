@@ -214,10 +214,18 @@ const rendered = new BoundedCache<string, string>(
 );
 
 /**
- * What is known of a harness object's sections: the body of one that read nothing of the request context
- * when it was first rendered (the same for every context), or `null` for one that did.
+ * The body of each section of a harness object that read nothing of the request context when it was first
+ * rendered: the same for every context.
  */
-const sectionBodies = new WeakMap<Harness, Array<string | null | undefined>>();
+const sectionBodies = new WeakMap<Harness, Array<string | undefined>>();
+/**
+ * Bodies by (template, context content), for renders that read nothing of the harness: the same under
+ * every harness (a variant's persona and room-state sections under each example's context).
+ */
+const bodiesByContext = new BoundedCache<string, string>(
+  8 << 20,
+  (key, body) => 2 * (key.length + body.length) + 64,
+);
 
 function renderPrompt(harness: Harness, context: RequestContext): string {
   let bodies = sectionBodies.get(harness);
@@ -230,36 +238,70 @@ function renderPrompt(harness: Harness, context: RequestContext): string {
   return harness.prompt.sections
     .map((section, index) => {
       let body = known[index];
-      if (body === null) body = renderBody(harness, section, data);
-      else if (body === undefined) {
-        // The first render watches the context: a template that never reads it (no property, key or
-        // membership lookup: a Proxy sees each one) renders alike for every context, as its only other
-        // use — the object's identity or truthiness — is the same for every context object.
-        const watched = watchedContext(context);
-        body = renderBody(harness, section, { ...data, context: watched.context });
-        known[index] = watched.read() ? null : body;
+      if (body === undefined) {
+        const key = `${section.template}\u0000${contextJson(context)}`;
+        body = bodiesByContext.get(key);
+        if (body === undefined) {
+          // The render is watched (a Proxy sees every property, key and membership lookup). A template
+          // that reads nothing of the context renders alike for every context: its only other uses of the
+          // object, identity and truthiness, are the same for every context object. One that reads nothing
+          // of the harness renders alike for every harness, given the same context content.
+          const watched = watchedData(data);
+          body = renderBody(harness, section, watched.data);
+          if (!watched.readContext()) known[index] = body;
+          else if (!watched.readHarness()) bodiesByContext.set(key, body);
+        }
       }
       return formatSection(harness.prompt.headingStyle, section, index + 1, body);
     })
     .join('\n\n');
 }
 
-/** A view of the context that records whether anything read it. */
-function watchedContext(context: RequestContext): { context: RequestContext; read: () => boolean } {
-  let read = false;
+type TemplateData = ReturnType<typeof templateData>;
+
+/**
+ * A view of the template data that records whether anything read the context (its members, keys or
+ * prototype), and whether anything read the rest (any member but `context`, the keys, the prototype).
+ */
+function watchedData(data: TemplateData): {
+  data: TemplateData;
+  readContext: () => boolean;
+  readHarness: () => boolean;
+} {
+  let context = false;
+  let harness = false;
   // Every trap records the read, then does what the object itself does.
   const watch =
-    <A extends unknown[], R>(trap: (...args: A) => R) =>
+    <A extends unknown[], R>(trap: (...args: A) => R, seen: (args: A) => void) =>
     (...args: A): R => {
-      read = true;
+      seen(args);
       return trap(...args);
     };
-  const view = new Proxy<RequestContext>(context, {
-    get: watch(Reflect.get),
-    has: watch(Reflect.has),
-    ownKeys: watch(Reflect.ownKeys),
-    getOwnPropertyDescriptor: watch(Reflect.getOwnPropertyDescriptor),
-    getPrototypeOf: watch(Reflect.getPrototypeOf),
+  const readsContext = () => {
+    context = true;
+  };
+  const readsMember = (args: unknown[]) => {
+    if (args[1] !== 'context') harness = true;
+  };
+  const readsAll = () => {
+    harness = true;
+  };
+  const contextView = new Proxy<RequestContext>(data.context, {
+    get: watch(Reflect.get, readsContext),
+    has: watch(Reflect.has, readsContext),
+    ownKeys: watch(Reflect.ownKeys, readsContext),
+    getOwnPropertyDescriptor: watch(Reflect.getOwnPropertyDescriptor, readsContext),
+    getPrototypeOf: watch(Reflect.getPrototypeOf, readsContext),
   });
-  return { context: view, read: () => read };
+  const view = new Proxy<TemplateData>(
+    { ...data, context: contextView },
+    {
+      get: watch(Reflect.get, readsMember),
+      has: watch(Reflect.has, readsMember),
+      ownKeys: watch(Reflect.ownKeys, readsAll),
+      getOwnPropertyDescriptor: watch(Reflect.getOwnPropertyDescriptor, readsMember),
+      getPrototypeOf: watch(Reflect.getPrototypeOf, readsAll),
+    },
+  );
+  return { data: view, readContext: () => context, readHarness: () => harness };
 }
