@@ -8,6 +8,7 @@ import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { validationFacts } from '../trajectory/facts.js';
 import { inverseTrajectory, type Relabel } from '../trajectory/relabel.js';
+import { sameJson } from '../trajectory/same-json.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import type { HookDecision, Rederived } from '../trajectory/validate-trajectory.js';
 import { type ContentPreservation, checkContentPreservation } from './content-preservation.js';
@@ -113,7 +114,8 @@ export function certify(input: CertifyInput): Certificate {
   let inverseExact = false;
   if (underVariant.trajectory) {
     const restored = inverseTrajectory(underVariant.trajectory, relabel, base, options).trajectory;
-    inverseExact = JSON.stringify(restored) === JSON.stringify(original);
+    // Byte for byte as JSON, decided without writing either text (the restored copy shares most values).
+    inverseExact = sameJson(restored, original);
     if (!inverseExact) {
       issues.push({
         code: 'inverse_not_exact',

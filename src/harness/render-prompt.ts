@@ -77,6 +77,23 @@ const yamlListCacheSize = 2_048;
  * those lists already rendered in the prompt's `listStyle`.
  */
 export function templateData(harness: Harness, context: RequestContext) {
+  return { ...harnessData(harness), context };
+}
+
+type HarnessData = Omit<ReturnType<typeof deriveHarnessData>, 'context'>;
+
+/** What the templates read of the harness: once per harness object (harnesses are treated as immutable). */
+function harnessData(harness: Harness): HarnessData {
+  let known = harnessDataOf.get(harness);
+  if (!known) {
+    known = deriveHarnessData(harness);
+    harnessDataOf.set(harness, known);
+  }
+  return known;
+}
+const harnessDataOf = new WeakMap<Harness, HarnessData>();
+
+function deriveHarnessData(harness: Harness) {
   const style = harness.prompt.listStyle;
   return {
     harness: { id: harness.id, description: harness.description ?? '' },
@@ -96,7 +113,6 @@ export function templateData(harness: Harness, context: RequestContext) {
       style,
       harness.tools.items.map((tool) => ({ name: tool.name, description: tool.description })),
     ),
-    context,
   };
 }
 
@@ -131,9 +147,14 @@ export function formatSection(
  * renderSection(harness, harness.prompt.sections[0], { room: { title: 'Autumn sale' } })
  */
 export function renderSection(harness: Harness, section: PromptSection, context: RequestContext): string {
+  return renderBody(harness, section, templateData(harness, context));
+}
+
+function renderBody(harness: Harness, section: PromptSection, data: ReturnType<typeof templateData>): string {
   const index = harness.prompt.sections.indexOf(section);
   try {
-    return renderTemplate(section.template, templateData(harness, context)).trim();
+    sectionRenders.count++;
+    return renderTemplate(section.template, data).trim();
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new HarnessAugmentError(`prompt section "${section.id}" failed to render: ${reason}`, {
@@ -149,6 +170,17 @@ export function renderSection(harness: Harness, section: PromptSection, context:
   }
 }
 
+const sectionRenders = { count: 0 };
+/**
+ * How many section templates this process has rendered (tests count the work of a prompt with it).
+ *
+ * @example
+ * const before = sectionTemplateRenders(); renderSystemPrompt(harness, context); sectionTemplateRenders() - before
+ */
+export function sectionTemplateRenders(): number {
+  return sectionRenders.count;
+}
+
 /**
  * Renders the full system prompt of a harness for a request context.
  *
@@ -159,25 +191,117 @@ export function renderSystemPrompt(harness: Harness, context: RequestContext = {
   // Validation, relabels and certificates render the same (harness, context) many times; harnesses are
   // treated as immutable, so the prompt is cached per harness object and context content, in one cache
   // bounded by bytes (a pool entry meets the contexts of many examples: per-object maps grew with the rows).
-  const key = `${objectNumber(harness)}\u0000${JSON.stringify(context)}`;
+  const key = `${objectNumber(harness)}\u0000${contextJson(context)}`;
   const cached = rendered.get(key);
   if (cached !== undefined) return cached;
   return rendered.set(key, renderPrompt(harness, context));
 }
 
+/** A context's JSON, once per context object (a trajectory and its moves share one context object). */
+function contextJson(context: RequestContext): string {
+  let known = contextJsonOf.get(context);
+  if (known === undefined) {
+    known = JSON.stringify(context);
+    contextJsonOf.set(context, known);
+  }
+  return known;
+}
+const contextJsonOf = new WeakMap<object, string>();
+
 const rendered = new BoundedCache<string, string>(
   8 << 20,
   (key, prompt) => 2 * (key.length + prompt.length) + 64,
 );
+
+/**
+ * The body of each section of a harness object that read nothing of the request context when it was first
+ * rendered: the same for every context.
+ */
+const sectionBodies = new WeakMap<Harness, Array<string | undefined>>();
+/**
+ * Bodies by (template, context content), for renders that read nothing of the harness: the same under
+ * every harness (a variant's persona and room-state sections under each example's context).
+ */
+const bodiesByContext = new BoundedCache<string, string>(
+  8 << 20,
+  (key, body) => 2 * (key.length + body.length) + 64,
+);
+
 function renderPrompt(harness: Harness, context: RequestContext): string {
+  let bodies = sectionBodies.get(harness);
+  if (!bodies) {
+    bodies = [];
+    sectionBodies.set(harness, bodies);
+  }
+  const known = bodies;
+  const data = templateData(harness, context);
   return harness.prompt.sections
-    .map((section, index) =>
-      formatSection(
-        harness.prompt.headingStyle,
-        section,
-        index + 1,
-        renderSection(harness, section, context),
-      ),
-    )
+    .map((section, index) => {
+      let body = known[index];
+      if (body === undefined) {
+        const key = `${section.template}\u0000${contextJson(context)}`;
+        body = bodiesByContext.get(key);
+        if (body === undefined) {
+          // The render is watched (a Proxy sees every property, key and membership lookup). A template
+          // that reads nothing of the context renders alike for every context: its only other uses of the
+          // object, identity and truthiness, are the same for every context object. One that reads nothing
+          // of the harness renders alike for every harness, given the same context content.
+          const watched = watchedData(data);
+          body = renderBody(harness, section, watched.data);
+          if (!watched.readContext()) known[index] = body;
+          else if (!watched.readHarness()) bodiesByContext.set(key, body);
+        }
+      }
+      return formatSection(harness.prompt.headingStyle, section, index + 1, body);
+    })
     .join('\n\n');
+}
+
+type TemplateData = ReturnType<typeof templateData>;
+
+/**
+ * A view of the template data that records whether anything read the context (its members, keys or
+ * prototype), and whether anything read the rest (any member but `context`, the keys, the prototype).
+ */
+function watchedData(data: TemplateData): {
+  data: TemplateData;
+  readContext: () => boolean;
+  readHarness: () => boolean;
+} {
+  let context = false;
+  let harness = false;
+  // Every trap records the read, then does what the object itself does.
+  const watch =
+    <A extends unknown[], R>(trap: (...args: A) => R, seen: (args: A) => void) =>
+    (...args: A): R => {
+      seen(args);
+      return trap(...args);
+    };
+  const readsContext = () => {
+    context = true;
+  };
+  const readsMember = (args: unknown[]) => {
+    if (args[1] !== 'context') harness = true;
+  };
+  const readsAll = () => {
+    harness = true;
+  };
+  const contextView = new Proxy<RequestContext>(data.context, {
+    get: watch(Reflect.get, readsContext),
+    has: watch(Reflect.has, readsContext),
+    ownKeys: watch(Reflect.ownKeys, readsContext),
+    getOwnPropertyDescriptor: watch(Reflect.getOwnPropertyDescriptor, readsContext),
+    getPrototypeOf: watch(Reflect.getPrototypeOf, readsContext),
+  });
+  const view = new Proxy<TemplateData>(
+    { ...data, context: contextView },
+    {
+      get: watch(Reflect.get, readsMember),
+      has: watch(Reflect.has, readsMember),
+      ownKeys: watch(Reflect.ownKeys, readsAll),
+      getOwnPropertyDescriptor: watch(Reflect.getOwnPropertyDescriptor, readsMember),
+      getPrototypeOf: watch(Reflect.getPrototypeOf, readsAll),
+    },
+  );
+  return { data: view, readContext: () => context, readHarness: () => harness };
 }

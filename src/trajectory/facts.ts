@@ -13,7 +13,12 @@ import { objectNumber } from '../harness/object-number.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardTrajectory, type Relabel } from './relabel.js';
 import type { Trajectory } from './schema.js';
-import { type Rederived, type TrajectoryValidation, validateTrajectory } from './validate-trajectory.js';
+import {
+  type Rederived,
+  type TrajectoryValidation,
+  validateTrajectory,
+  validationAtParse,
+} from './validate-trajectory.js';
 
 /** What a certificate reads of a validation. */
 export type ValidationFacts = Pick<TrajectoryValidation, 'valid' | 'issues' | 'decisions' | 'trajectory'>;
@@ -150,7 +155,13 @@ export function validationFacts(
   const key = harnessKey(harness, hookChecks);
   let validation = facts.validation.get(key);
   if (!validation) {
-    const validated = validateTrajectory(trajectory, harness, hookChecks ? { hookChecks } : {});
+    // A trajectory `validateTrajectory` parsed carries that validation: read, not walked again, when it ran
+    // under the same harness content and hook checks (the input of a run, validated on the way in).
+    const parsed = validationAtParse(trajectory);
+    const validated =
+      parsed && parsed.hookChecks === hookChecks && harnessKey(parsed.harness, parsed.hookChecks) === key
+        ? parsed.validation
+        : validateTrajectory(trajectory, harness, hookChecks ? { hookChecks } : {});
     validation = {
       valid: validated.valid,
       issues: validated.issues,

@@ -95,10 +95,11 @@ function invertMap(map: Record<string, string>): Record<string, string> {
 
 /** Rewrites whole-word mentions of the map's keys in a free text (replies, tool results). */
 function renameMentions(text: string, map: Record<string, string>, kind: 'tool' | 'skill'): string {
-  const symbols: SymbolEntry[] = Object.keys(map)
-    .filter((name) => map[name] !== name)
-    .map((name) => ({ kind, name, definedAt: [] }));
+  const symbols = renamedSymbols(map, kind);
   if (symbols.length === 0) return text;
+  // A mention is an occurrence of a name: a text that holds none of them is left as it is, unscanned.
+  if (!symbols.some((symbol) => text.includes(symbol.name))) return text;
+  textScans.count++;
   const mentions = findMentions({ path: [], text }, symbols);
   // Overlapping candidates (one name inside a longer one) keep the longest, which sorts first.
   const edits: Array<{ start: number; end: number; text: string }> = [];
@@ -111,10 +112,52 @@ function renameMentions(text: string, map: Record<string, string>, kind: 'tool' 
   return applyEdits(text, edits);
 }
 
+/**
+ * The symbols a rename map renames, once per map object (a step's map serves every text of every
+ * trajectory it moves; one list object lets `findMentions` find its name trie by identity).
+ */
+function renamedSymbols(map: Record<string, string>, kind: 'tool' | 'skill'): SymbolEntry[] {
+  let byKind = renamedSymbolsOf.get(map);
+  if (!byKind) {
+    byKind = {};
+    renamedSymbolsOf.set(map, byKind);
+  }
+  byKind[kind] ??= Object.keys(map)
+    .filter((name) => map[name] !== name)
+    .map((name) => ({ kind, name, definedAt: [] }));
+  return byKind[kind];
+}
+const renamedSymbolsOf = new WeakMap<object, Partial<Record<'tool' | 'skill', SymbolEntry[]>>>();
+
+const textScans = { count: 0 };
+/**
+ * How many free texts the relabels of this process scanned for mentions to rename (tests count work with
+ * it: a text that holds no renamed name is not scanned).
+ *
+ * @example
+ * const before = relabelTextScans(); forwardTrajectory(t, relabel, variant); relabelTextScans() - before
+ */
+export function relabelTextScans(): number {
+  return textScans.count;
+}
+
 type Direction = 'forward' | 'inverse';
 
-/** Inverts one step; steps with per-trajectory data keep it so the inverse is exact. */
+/**
+ * Inverts one step; steps with per-trajectory data keep it so the inverse is exact. Once per step object
+ * (relabels are treated as immutable, and a pool entry's steps are inverted for every row it makes).
+ */
 function invertStep(step: RelabelStep): RelabelStep {
+  let inverse = inverses.get(step);
+  if (!inverse) {
+    inverse = deriveInverse(step);
+    inverses.set(step, inverse);
+  }
+  return inverse;
+}
+const inverses = new WeakMap<RelabelStep, RelabelStep>();
+
+function deriveInverse(step: RelabelStep): RelabelStep {
   switch (step.type) {
     case 'rename_tools':
       return { type: 'rename_tools', map: invertMap(step.map) };

@@ -124,7 +124,38 @@ export function validateTrajectory(
   walker.checkSystemMessage(options.checkSystemPrompt !== false);
   walker.walk();
   const issues = walker.issues;
-  return { valid: issues.length === 0, issues, trajectory, decisions: walker.decisions, stats: walker.stats };
+  const result = {
+    valid: issues.length === 0,
+    issues,
+    trajectory,
+    decisions: walker.decisions,
+    stats: walker.stats,
+  };
+  if (options.checkOfferedTools !== false && options.checkSystemPrompt !== false)
+    validatedAtParse.set(trajectory, { harness, hookChecks: options.hookChecks, validation: result });
+  return result;
+}
+
+/** The full validation that parsed a trajectory object (the object is the parse's own, new each time). */
+const validatedAtParse = new WeakMap<
+  Trajectory,
+  { harness: Harness; hookChecks: HookCheckRegistry | undefined; validation: TrajectoryValidation }
+>();
+
+/**
+ * The validation `validateTrajectory` made when it parsed this trajectory object (every check on), with
+ * the harness and hook checks it ran under; undefined for a trajectory it did not parse. The trajectory
+ * facts read it (`validationFacts`), so an input validated on the way in is not walked again.
+ *
+ * @example
+ * const { trajectory } = validateTrajectory(line, base); validationAtParse(trajectory)?.validation.valid
+ */
+export function validationAtParse(
+  trajectory: Trajectory,
+):
+  | { harness: Harness; hookChecks: HookCheckRegistry | undefined; validation: TrajectoryValidation }
+  | undefined {
+  return validatedAtParse.get(trajectory);
 }
 
 /**
@@ -155,12 +186,39 @@ export function rederiveTrajectory(
   return { trajectory: copy, issues: walker.issues, decisions: walker.decisions };
 }
 
+/** What a walk reads of a harness: its offered tools and its skill bodies, by name. */
+export interface WalkedHarness {
+  tools: ReadonlyMap<string, Tool>;
+  skills: ReadonlyMap<string, string>;
+}
+const walkedHarnesses = new WeakMap<Harness, WalkedHarness>();
+
+/**
+ * The offered tools and skill bodies of a harness by name, once per harness object (harnesses are treated
+ * as immutable): every walk under a variant reads the same tool objects, so a schema is compiled, and its
+ * validator found, by object (`validateAgainstSchema`) instead of by hashing a fresh loader schema per walk.
+ *
+ * @example
+ * walkedHarness(harness).tools.get('load_skill')?.parameters
+ */
+export function walkedHarness(harness: Harness): WalkedHarness {
+  let known = walkedHarnesses.get(harness);
+  if (!known) {
+    known = {
+      tools: new Map(offeredTools(harness).map((tool) => [tool.name, tool])),
+      skills: new Map(harness.skills.items.map((skill) => [skill.id, skill.body])),
+    };
+    walkedHarnesses.set(harness, known);
+  }
+  return known;
+}
+
 class TrajectoryWalker {
   readonly issues: Issue[] = [];
   readonly decisions: HookDecision[] = [];
   readonly stats: TrajectoryStats;
-  private readonly tools: Map<string, Tool>;
-  private readonly skills: Map<string, string>;
+  private readonly tools: ReadonlyMap<string, Tool>;
+  private readonly skills: ReadonlyMap<string, string>;
   private readonly loader: Harness['skills']['loader'];
 
   // Per-conversation state.
@@ -182,8 +240,9 @@ class TrajectoryWalker {
     private readonly repair: boolean,
     private readonly hookChecks: HookCheckRegistry | undefined,
   ) {
-    this.tools = new Map(offeredTools(harness).map((tool) => [tool.name, tool]));
-    this.skills = new Map(harness.skills.items.map((skill) => [skill.id, skill.body]));
+    const known = walkedHarness(harness);
+    this.tools = known.tools;
+    this.skills = known.skills;
     this.loader = harness.skills.loader;
     this.stats = { ...emptyStats(), messages: trajectory.messages.length };
   }
