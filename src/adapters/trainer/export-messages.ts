@@ -153,6 +153,26 @@ function asInvalidExample(issue: Issue): Issue {
   return { ...issue, code: 'invalid_example', message: `${issue.message} (${issue.code})` };
 }
 
+/** The JSON text of each prepared example's tools, for tools frozen whole (a shared example's). */
+const toolsTextOnce = new WeakMap<object, string>();
+
+/**
+ * The offered tools as JSON text, the `tools` column of the TRL, ShareGPT and veRL rows: written once for
+ * all the sinks that share an example (its prepared tools are frozen whole), else each time.
+ *
+ * @example
+ * toolsJsonText(prepared.data.tools) // '[{"type":"function","function":{"name":"get_price",…}}]'
+ */
+export function toolsJsonText(tools: PreparedExample['tools']): string {
+  if (!isFrozenWhole(tools)) return JSON.stringify(tools);
+  let text = toolsTextOnce.get(tools);
+  if (text === undefined) {
+    text = JSON.stringify(tools);
+    toolsTextOnce.set(tools, text);
+  }
+  return text;
+}
+
 /**
  * The function name each tool message answers, found through its `tool_call_id`; absent when no earlier
  * assistant message made that call.

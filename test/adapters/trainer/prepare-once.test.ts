@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { prepareExample, TrainingExampleSchema } from '../../../src/adapters/trainer/export-messages.js';
-import { type TrainingExample, trainerExporters } from '../../../src/adapters/trainer/index.js';
+import {
+  safeToSharegptRow,
+  safeToTrlRow,
+  type TrainingExample,
+  trainerExporters,
+} from '../../../src/adapters/trainer/index.js';
+import { safeToVerlRow } from '../../../src/adapters/trainer/to-verl-row.js';
 import { parsePipelineConfig } from '../../../src/pipeline/config.js';
 import { runExportStage } from '../../../src/pipeline/export-stage.js';
 import { freezeWhole, isFrozenWhole } from '../../../src/pipeline/frozen-data.js';
@@ -106,6 +112,26 @@ describe('one check per example for all sinks', () => {
   });
 });
 
+describe('the tools column', () => {
+  it('is written once for all the sinks that share an example', async () => {
+    const example = freezeWhole(structuredClone(examples[0]) as TrainingExample);
+    const prepared = prepareExample(example);
+    const tools = prepared.success ? prepared.data.tools : [];
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const rows = [
+      safeToTrlRow(example),
+      safeToTrlRow(example, { argumentsEncoding: 'string' }),
+      safeToSharegptRow(example),
+      safeToVerlRow(example),
+    ];
+    const ofTools = stringify.mock.calls.filter(([value]) => value === tools).length;
+    stringify.mockRestore();
+    expect(ofTools).toBe(1);
+    const texts = rows.map((row) => (row.success ? row.data.tools : undefined));
+    expect(texts).toEqual(texts.map(() => JSON.stringify(tools)));
+  });
+});
+
 describe('freezeWhole', () => {
   it('freezes JSON data to the last leaf', () => {
     const value = freezeWhole({ a: [{ b: { c: [1] } }], d: null });
@@ -118,5 +144,8 @@ describe('freezeWhole', () => {
     const holder = { a: { map: new Map([[1, 2]]) } };
     expect(isFrozenWhole(freezeWhole(holder))).toBe(false);
     expect(Object.isFrozen(holder.a)).toBe(false);
+    const cycle: Record<string, unknown> = { a: {} };
+    (cycle.a as Record<string, unknown>).back = cycle;
+    expect(isFrozenWhole(freezeWhole(cycle))).toBe(false);
   });
 });
