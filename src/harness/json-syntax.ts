@@ -2,6 +2,12 @@
 // and "file, line and column" is what a user needs to fix a broken file. A duplicate key is an error (as in
 // YAML), and so is nesting deeper than the limit (the scan is recursive; the limit keeps it off the stack's end).
 
+/** How deep containers may nest unless the caller says otherwise. */
+export const defaultMaxJsonDepth = 256;
+
+/** The longest number the scanner reads; a longer one is refused (JSON.parse would take it). */
+export const maxJsonNumberLength = 400;
+
 /** Where JSON text stops being JSON: a 0-based offset and what was expected there. */
 export interface JsonSyntaxError {
   offset: number;
@@ -18,7 +24,7 @@ export function findJsonSyntaxError(
   text: string,
   options: { maxDepth?: number } = {},
 ): JsonSyntaxError | undefined {
-  const maxDepth = options.maxDepth ?? 256;
+  const maxDepth = options.maxDepth ?? defaultMaxJsonDepth;
   let index = 0;
   let depth = 0;
   const fail = (message: string): never => {
@@ -119,7 +125,7 @@ export function findJsonSyntaxError(
       return;
     }
     const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(
-      text.slice(index, index + 400),
+      text.slice(index, index + maxJsonNumberLength),
     );
     if (!literal)
       fail(index >= text.length ? 'unexpected end of input, expected a value' : 'expected a value');

@@ -1,33 +1,36 @@
-import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Registry } from '../augment/registry.js';
 import { resolvePolicy } from '../augment/resolve-policy.js';
 import { readSidecarHashes } from '../augment/variant-sidecar.js';
 import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
-import { fileHash } from '../harness/file-hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { jsonLine, writeJsonLines } from '../harness/json-lines.js';
-import { isAtomicTemporary, makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
+import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { Judge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
 import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
-import { exportsOf, exportTarget, type PipelineConfig } from './config.js';
-import { createExampleWriter, readTrainingExamples } from './example-sidecar.js';
+import type { PipelineConfig } from './config.js';
+import { createExampleWriter } from './example-sidecar.js';
+import { type ExportEntry, runExportStage } from './export-stage.js';
 import { readInputs } from './inputs.js';
 import type { JobQueueV1 } from './job-queue.js';
 import { type OpdSummary, runOpd } from './opd.js';
+import { describeFile, type OutputFile } from './output-file.js';
 import { outputFolderId } from './output-folder-id.js';
 import { runSftOnQueue } from './queued-sft.js';
 import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
 import { lockRunFolder, type RunLockHolder } from './run-lock.js';
 import { runSft, type UnitResult } from './sft.js';
 import { prepareSftRun, sftUnitIndexes } from './sft-run.js';
-import type { ExportSink, PipelineExporter, Teacher } from './teacher.js';
+import type { PipelineExporter, Teacher } from './teacher.js';
+
+export type { OutputFile } from './output-file.js';
 
 export interface PipelineDependencies {
   registry: Registry;
@@ -61,12 +64,6 @@ export interface PipelineRunOptions {
   }) => void;
 }
 
-export interface OutputFile {
-  path: string;
-  bytes: number;
-  sha256: string;
-}
-
 export interface PipelineManifest {
   tool: { name: 'harness-augment'; version: string };
   runHash: string;
@@ -80,7 +77,7 @@ export interface PipelineManifest {
   counts: RunCounts & { read: number };
   files: OutputFile[];
   /** `folder` (under `exports/`) is given when it is not the format's name. */
-  exports: Array<{ format: string; folder?: string; rows: number; rejected: number; files: OutputFile[] }>;
+  exports: ExportEntry[];
   bench?: { rows: number; rejected: number; files: OutputFile[] };
   /** The OPD stage: prompt-only and GKD rows, prompt rejects, the teacher (the pre-SFT base model). */
   opd?: {
@@ -102,14 +99,6 @@ export interface PipelineManifest {
     counts: RlPlan['counts'];
     files: OutputFile[];
     formats: Array<{ format: string; files: OutputFile[] }>;
-  };
-}
-
-async function describeFile(outDir: string, file: string): Promise<OutputFile> {
-  return {
-    path: relative(outDir, file).split('\\').join('/'),
-    bytes: (await stat(file)).size,
-    sha256: await fileHash(file),
   };
 }
 
@@ -236,61 +225,10 @@ async function runLocked(
   }
 
   const examplesFile = join(out, runFiles.examples);
-  const exportsSummary: PipelineManifest['exports'] = [];
-  // Each format is written into a staging folder beside `exports/` and moved into place when complete, so
-  // `exports/` (which trainers read as a folder) never holds a temporary file, even after a SIGKILL.
   const staging = join(out, runFiles.staging);
-  await rm(staging, { recursive: true, force: true });
-  await removePartials(join(out, 'exports'));
-  // Every sink is open at once, so the examples are read (and resolved through the sidecar) once for all.
-  const targets = [];
-  for (const [format, configured] of exportsOf(config)) {
-    const { folder, options: exportOptions } = exportTarget(format, configured);
-    const exporter = dependencies.exporters[format];
-    if (!exporter) throw new HarnessAugmentError(`no exporter for format "${format}"`, { kind: 'usage' });
-    targets.push({ format, folder, exporter, exportOptions });
-  }
-  const sinks: ExportSink[] = [];
-  try {
-    for (const target of targets) {
-      options.onProgress?.({ stage: 'export', counts, detail: target.folder });
-      sinks.push(await target.exporter.open(join(staging, target.folder), target.exportOptions));
-    }
-    for await (const example of readTrainingExamples(examplesFile))
-      for (const sink of sinks) await sink.write(example);
-  } catch (error) {
-    for (const sink of sinks) await sink.abort?.();
-    throw error;
-  }
-  for (const [index, { format, folder }] of targets.entries()) {
-    const sink = sinks[index] as ExportSink;
-    const staged = join(staging, folder);
-    const final = join(out, 'exports', folder);
-    const summary = await sink.close();
-    await rm(final, { recursive: true, force: true });
-    await makeFolder(dirname(final));
-    await rename(staged, final);
-    summary.files = summary.files.map((file) =>
-      file.startsWith(`${staged}/`) || file === staged ? `${final}${file.slice(staged.length)}` : file,
-    );
-    // What a format could not hold, with the reason, beside (not inside) the export folder that trainers read.
-    if (summary.rejected > 0) {
-      const rejectsFile = join(out, 'export-rejects', `${folder}.jsonl`);
-      await makeFolder(dirname(rejectsFile));
-      await writeJsonLines(
-        rejectsFile,
-        (summary.rejects ?? []).map((reject) => ({ id: reject.id, reason: reject.reason })),
-      );
-      summary.files.push(rejectsFile);
-    }
-    exportsSummary.push({
-      format,
-      ...(folder === format ? {} : { folder }),
-      rows: summary.rows,
-      rejected: summary.rejected,
-      files: await Promise.all(summary.files.map((file) => describeFile(out, file))),
-    });
-  }
+  const exportsSummary = await runExportStage(config, dependencies.exporters, {
+    onOpen: (folder) => options.onProgress?.({ stage: 'export', counts, detail: folder }),
+  });
 
   let bench: PipelineManifest['bench'];
   if (config.bench) {
@@ -406,17 +344,6 @@ async function runLocked(
   await rm(staging, { recursive: true, force: true });
   await writeFileAtomic(join(out, runFiles.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
-}
-
-/** Removes the atomic writer's temporaries that an older, killed run left under a folder. */
-async function removePartials(folder: string): Promise<void> {
-  const entries = await readdir(folder, { withFileTypes: true, recursive: true }).catch(() => []);
-  for (const entry of entries) {
-    if (entry.isFile() && isAtomicTemporary(entry.name))
-      await rm(join(entry.parentPath ?? (entry as { path?: string }).path ?? folder, entry.name), {
-        force: true,
-      });
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 // Edits raw JSON text in place: tool-call arguments are kept as the model wrote them, so renaming a key
 // must change that key's token and nothing else (spacing, number forms and escapes stay byte for byte).
-import { findJsonSyntaxError } from '../harness/json-syntax.js';
+import { parseJsonText } from '../harness/parse-json-text.js';
 
 export type RawJsonNode =
   | { kind: 'object'; start: number; end: number; members: RawJsonMember[] }
@@ -21,7 +21,7 @@ export interface RawJsonMember {
  * parseRawJson('{"a": [1]}')?.kind // 'object'
  */
 export function parseRawJson(text: string): RawJsonNode | undefined {
-  if (findJsonSyntaxError(text) !== undefined) return undefined;
+  if (!parseJsonText(text).ok) return undefined;
   let index = 0;
   const space = () => {
     while (index < text.length && ' \t\n\r'.includes(text[index] as string)) index++;

@@ -1,9 +1,10 @@
 // Streams a JSONL file line by line with 1-based line numbers; a bad line (bad JSON, invalid UTF-8, longer
 // than the line limit of ../harness/input-file.ts) becomes an issue, never a crash.
-import { findForbiddenKeys } from '../harness/documents.js';
+import { findForbiddenKeys, maxNestingDepth } from '../harness/documents.js';
 import { readInputLines } from '../harness/input-file.js';
 import type { Issue } from '../harness/issues.js';
-import { findJsonSyntaxError, lineAndColumn } from '../harness/json-syntax.js';
+import { lineAndColumn } from '../harness/json-syntax.js';
+import { parseJsonText } from '../harness/parse-json-text.js';
 
 export type JsonlRecord = { line: number; value: unknown } | { line: number; issue: Issue };
 
@@ -16,8 +17,9 @@ export type JsonlRecord = { line: number; value: unknown } | { line: number; iss
 export function parseJsonlLine(text: string, line: number, file?: string): JsonlRecord | undefined {
   if (text.trim() === '') return undefined;
   const located = { line, ...(file ? { file } : {}) };
-  const syntax = findJsonSyntaxError(text);
-  if (syntax) {
+  const parsed = parseJsonText(text, { maxDepth: maxNestingDepth });
+  if (!parsed.ok) {
+    const syntax = parsed.error;
     const { column } = lineAndColumn(text, syntax.offset);
     return {
       line,
@@ -29,9 +31,13 @@ export function parseJsonlLine(text: string, line: number, file?: string): Jsonl
       },
     };
   }
-  const value: unknown = JSON.parse(text);
-  const forbidden = findForbiddenKeys(value)[0];
-  if (forbidden) return { line, issue: { ...forbidden, ...located } };
+  const { value } = parsed;
+  // A key is "__proto__" only when the text spells it or escapes a character (`\u`), so the walk that finds
+  // it runs only then; its other rule, nesting deeper than `maxNestingDepth`, the syntax check has applied.
+  if (text.includes('__proto__') || text.includes('\\u')) {
+    const forbidden = findForbiddenKeys(value)[0];
+    if (forbidden) return { line, issue: { ...forbidden, ...located } };
+  }
   return { line, value };
 }
 

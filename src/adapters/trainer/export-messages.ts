@@ -3,8 +3,9 @@
 // because every trainer (or the OpenAI upload check) parses them.
 import { z } from 'zod';
 import type { Issue, SafeResult } from '../../harness/issues.js';
-import { findJsonSyntaxError } from '../../harness/json-syntax.js';
 import { fromZodIssues } from '../../harness/parse-harness.js';
+import { parseJsonText } from '../../harness/parse-json-text.js';
+import { freezeWhole, isFrozenWhole } from '../../pipeline/frozen-data.js';
 import { MessageSchema, OfferedToolSchema, type ToolCall } from '../../trajectory/schema.js';
 import type { TrainingExample } from './spec.js';
 
@@ -78,13 +79,36 @@ function exportMessage(message: TrainingExample['messages'][number]): ExportedMe
 }
 
 /**
- * Checks an example and strips its hook markers; every problem comes back as an issue.
+ * The prepared form of each example frozen whole (`freezeWhole`), by identity: the export stage hands one
+ * example to every sink, and frozen data cannot change, so each is checked once for all of them. An example
+ * that is not frozen whole is checked on every call.
+ */
+const preparedOnce = new WeakMap<object, SafeResult<PreparedExample>>();
+
+/**
+ * Checks an example and strips its hook markers; every problem comes back as an issue. For an example
+ * frozen whole (`freezeWhole`) the answer is computed once and shared, itself frozen.
  *
  * @example
  * const prepared = prepareExample(example);
  * if (prepared.success) prepared.data.messages.every((message) => !('hsa' in message)) // true
  */
 export function prepareExample(example: unknown): SafeResult<PreparedExample> {
+  if (!isFrozenWhole(example)) return checkAndPrepare(example);
+  const known = preparedOnce.get(example as object);
+  if (known) return known;
+  const prepared = checkAndPrepare(example);
+  // Shared by every sink: frozen too, so that no converter can change what the next one reads.
+  if (prepared.success) {
+    freezeWhole(prepared.data.messages);
+    freezeWhole(prepared.data.tools);
+    for (const value of prepared.data.parsedArguments.values()) freezeWhole(value);
+  } else freezeWhole(prepared.issues);
+  preparedOnce.set(example as object, prepared);
+  return prepared;
+}
+
+function checkAndPrepare(example: unknown): SafeResult<PreparedExample> {
   const parsed = TrainingExampleSchema.safeParse(example);
   if (!parsed.success) {
     return { success: false, issues: fromZodIssues(parsed.error.issues).map(asInvalidExample) };
@@ -94,16 +118,17 @@ export function prepareExample(example: unknown): SafeResult<PreparedExample> {
   parsed.data.messages.forEach((message, messageIndex) => {
     if (message.role !== 'assistant') return;
     message.tool_calls?.forEach((call, callIndex) => {
-      // The project's own scanner, not JSON.parse's message: the wording must not change with Node.
-      const syntax = findJsonSyntaxError(call.function.arguments);
-      if (syntax) {
+      // The project's scanner's rules and wording, not JSON.parse's message: the wording must not change with Node.
+      const parsedCall = parseJsonText(call.function.arguments);
+      if (!parsedCall.ok) {
+        const syntax = parsedCall.error;
         issues.push({
           code: 'invalid_arguments',
           path: ['messages', messageIndex, 'tool_calls', callIndex, 'function', 'arguments'],
           message: `the arguments of "${call.function.name}" are not JSON text: ${syntax.message} at offset ${syntax.offset}`,
         });
       } else {
-        parsedArguments.set(callKey(messageIndex, callIndex), JSON.parse(call.function.arguments));
+        parsedArguments.set(callKey(messageIndex, callIndex), parsedCall.value);
       }
     });
   });
@@ -126,6 +151,26 @@ export function prepareExample(example: unknown): SafeResult<PreparedExample> {
 
 function asInvalidExample(issue: Issue): Issue {
   return { ...issue, code: 'invalid_example', message: `${issue.message} (${issue.code})` };
+}
+
+/** The JSON text of each prepared example's tools, for tools frozen whole (a shared example's). */
+const toolsTextOnce = new WeakMap<object, string>();
+
+/**
+ * The offered tools as JSON text, the `tools` column of the TRL, ShareGPT and veRL rows: written once for
+ * all the sinks that share an example (its prepared tools are frozen whole), else each time.
+ *
+ * @example
+ * toolsJsonText(prepared.data.tools) // '[{"type":"function","function":{"name":"get_price",…}}]'
+ */
+export function toolsJsonText(tools: PreparedExample['tools']): string {
+  if (!isFrozenWhole(tools)) return JSON.stringify(tools);
+  let text = toolsTextOnce.get(tools);
+  if (text === undefined) {
+    text = JSON.stringify(tools);
+    toolsTextOnce.set(tools, text);
+  }
+  return text;
 }
 
 /**

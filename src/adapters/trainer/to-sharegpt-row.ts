@@ -7,7 +7,7 @@
 // maps messages one to one (consecutive tool results become one observation turn) and rejects what cannot
 // alternate, such as two assistant messages in a row; it never reorders, merges or drops turns to make it fit.
 import { HarnessAugmentError, type Issue, type SafeResult } from '../../harness/issues.js';
-import { callKey, prepareExample } from './export-messages.js';
+import { callKey, prepareExample, toolsJsonText } from './export-messages.js';
 import type { TrainingExample } from './spec.js';
 
 export interface SharegptRowOptions {
@@ -124,7 +124,7 @@ export function safeToSharegptRow(
     data: {
       conversations: turns.map(({ from, value }) => ({ from, value })),
       system,
-      tools: JSON.stringify(tools),
+      tools: toolsJsonText(tools),
     },
   };
 }

@@ -7,7 +7,13 @@
 import { HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
 import type { ToolCall } from '../../trajectory/schema.js';
 import { mistralCallIds } from './call-ids.js';
-import { callKey, type ExportedMessage, prepareExample, toolResultNames } from './export-messages.js';
+import {
+  callKey,
+  type ExportedMessage,
+  prepareExample,
+  toolResultNames,
+  toolsJsonText,
+} from './export-messages.js';
 import { lfm2ToolCallText } from './pythonic-calls.js';
 import { splitParallelCalls } from './split-parallel-calls.js';
 
@@ -131,7 +137,7 @@ export function safeToTrlRow(example: TrainingExample, options: TrlRowOptions = 
     return message;
   });
   const messagesOut = options.parallelCalls === 'split' ? splitParallelCalls(converted, silent) : converted;
-  return { success: true, data: { messages: messagesOut, tools: JSON.stringify(tools) } };
+  return { success: true, data: { messages: messagesOut, tools: toolsJsonText(tools) } };
 }
 
 /**

@@ -8,7 +8,7 @@
 // companion `hsa_verl_dataset.py` decodes both just before the template sees them.
 import { HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
 import type { ToolCall } from '../../trajectory/schema.js';
-import { prepareExample, toolResultNames } from './export-messages.js';
+import { prepareExample, toolResultNames, toolsJsonText } from './export-messages.js';
 import type { TrainingExample } from './spec.js';
 import { splitParallelCalls } from './split-parallel-calls.js';
 
@@ -71,7 +71,7 @@ export function safeToVerlRow(example: TrainingExample, options: VerlRowOptions 
         ),
         { content: null },
       ),
-      tools: JSON.stringify(tools),
+      tools: toolsJsonText(tools),
       ...(options.enableThinking === undefined ? {} : { enable_thinking: options.enableThinking }),
     },
   };
