@@ -143,13 +143,18 @@ function baseVariant(
 ): { row: AugmentRow } | { issues: Issue[] } {
   const original = item.gold;
   const checks = hookChecks ? { hookChecks } : {};
-  const rewritten = forwardTrajectory(original, identityRelabel, base, checks).trajectory;
+  // Moved directly, not through the trajectory facts: the gold's facts are the variants' to derive. The
+  // move's own issues and hook decisions are the rewritten gold's validation under the base (its derived
+  // content is the base's by construction), so the certificate reads them instead of walking it again.
+  const forward = forwardTrajectory(original, identityRelabel, base, checks);
+  const rewritten = forward.trajectory;
   const certificate = certify({
     base,
     variant: base,
     original,
     rewritten,
     relabel: identityRelabel,
+    ...(forward.issues.length === 0 ? { forward } : {}),
     ...checks,
   });
   if (!certificate.certified) return { issues: certificate.issues };
