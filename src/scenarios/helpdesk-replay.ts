@@ -53,6 +53,7 @@ export async function loadHelpdeskScenario(
   const trajectories =
     options.trajectories ?? (await readReplayTrajectories(bundledFile('trajectories.jsonl'), harness));
   const scenario = createReplayScenario({
+    name: 'helpdesk',
     trajectories,
     ...(options.player ? { player: options.player } : {}),
     backends: { default: moduleBackend({ createTools: () => createTools() }) },

@@ -41,6 +41,8 @@ export interface ReplayScenarioOptions {
   rewards?: ScenarioRewards;
   /** The custom hook checks the harness names, for checking the logs under it (default: none). */
   hookChecks?: HookCheckRegistry;
+  /** The name episodes, manifests and RL groups report (default `replay`): the domain the logs are from. */
+  name?: string;
 }
 
 /** A planned replay episode: which logged conversation, and which pass over the log it belongs to. */
@@ -137,7 +139,7 @@ export function createReplayScenario(options: ReplayScenarioOptions): ReplayScen
   ): Promise<ToolBackend> => (choice === 'recorded' ? recordedOfEpisode() : choice(episode, context));
 
   return {
-    name: 'replay',
+    name: options.name ?? 'replay',
     oracle,
     rewards: options.rewards ?? ((input) => scoreGeneric(input)),
 

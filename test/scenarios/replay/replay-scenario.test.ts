@@ -11,6 +11,7 @@ import { presets } from '../../../src/augment/presets.js';
 import { createRegistry } from '../../../src/augment/registry.js';
 import { loadHarnessFile } from '../../../src/harness/parse-harness.js';
 import type { ScenarioVariant } from '../../../src/runtime/scenario.js';
+import { loadHelpdeskScenario } from '../../../src/scenarios/index.js';
 import { createReplayScenario, moduleBackend } from '../../../src/scenarios/replay/index.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { playScenario } from '../../support/replay-play.js';
@@ -70,6 +71,16 @@ describe('replay scenario: plan and episodes', () => {
         .map((message) => message.content),
     );
     expect(episode.task.turns[0]!.skills.length).toBeGreaterThan(0);
+  });
+
+  it('reports the name it is given (the domain of the logs), `replay` when none is', async () => {
+    expect(scenario.name).toBe('replay');
+    expect(createReplayScenario({ trajectories: logs.slice(0, 1), name: 'shop-logs' }).name).toBe(
+      'shop-logs',
+    );
+    const helpdesk = await loadHelpdeskScenario();
+    expect(helpdesk.scenario.name).toBe('helpdesk');
+    await helpdesk.scenario.close?.();
   });
 
   it('refuses repeated ids and an empty log', () => {
