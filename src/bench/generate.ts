@@ -143,13 +143,21 @@ function baseVariant(
 ): { row: AugmentRow } | { issues: Issue[] } {
   const original = item.gold;
   const checks = hookChecks ? { hookChecks } : {};
-  const rewritten = forwardTrajectory(original, identityRelabel, base, checks).trajectory;
+  // The move's own issues and hook decisions are the rewritten gold's validation under the base (its
+  // derived content is the base's by construction), so the certificate reads them instead of walking it
+  // again; with issues, it validates from scratch and gives those reasons, as before. Moved directly, not
+  // through the trajectory facts (`forwardFacts`): those are keyed by the content hash, which sorts keys,
+  // so a fact of the gold under the base would also answer a variant that differs from it in property
+  // order alone and changed the variants' rows (notes/bench-gen.md).
+  const forward = forwardTrajectory(original, identityRelabel, base, checks);
+  const rewritten = forward.trajectory;
   const certificate = certify({
     base,
     variant: base,
     original,
     rewritten,
     relabel: identityRelabel,
+    ...(forward.issues.length === 0 ? { forward } : {}),
     ...checks,
   });
   if (!certificate.certified) return { issues: certificate.issues };
