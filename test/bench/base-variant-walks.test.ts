@@ -47,6 +47,18 @@ async function baseRows(input: BenchItem[]) {
   };
 }
 
+/** The identity certificate of an item's gold computed from scratch: move it, validate it again. */
+function certifiedFromScratch(item: BenchItem) {
+  const gold = structuredClone(item.gold);
+  return certify({
+    base: harness,
+    variant: harness,
+    original: gold,
+    rewritten: forwardTrajectory(gold, identityRelabel, harness).trajectory,
+    relabel: identityRelabel,
+  });
+}
+
 describe("variant 0's certificate", () => {
   it('walks each gold three times: moved to the base, validated there once, moved back', async () => {
     const fresh = items.map((item) => structuredClone(item));
@@ -58,15 +70,7 @@ describe("variant 0's certificate", () => {
     for (const [index, row] of rows.entries()) {
       const item = fresh[index] as BenchItem;
       expect(row.certificate.certified).toBe(true);
-      const gold = structuredClone(item.gold);
-      const scratch = certify({
-        base: harness,
-        variant: harness,
-        original: gold,
-        rewritten: forwardTrajectory(gold, identityRelabel, harness).trajectory,
-        relabel: identityRelabel,
-      });
-      expect(JSON.stringify(row.certificate)).toBe(JSON.stringify(scratch));
+      expect(JSON.stringify(row.certificate)).toBe(JSON.stringify(certifiedFromScratch(item)));
     }
   });
 
@@ -80,14 +84,7 @@ describe("variant 0's certificate", () => {
     const { rows, rejects } = await baseRows([item]);
     expect(rows).toEqual([]);
     expect(rejects.map((reject) => [reject.reason, reject.variantIndex])).toEqual([['uncertified', 0]]);
-    const gold = structuredClone(item.gold);
-    const scratch = certify({
-      base: harness,
-      variant: harness,
-      original: gold,
-      rewritten: forwardTrajectory(gold, identityRelabel, harness).trajectory,
-      relabel: identityRelabel,
-    });
+    const scratch = certifiedFromScratch(item);
     expect(scratch.certified).toBe(false);
     expect(rejects[0]?.issues).toEqual(scratch.issues);
   });
