@@ -83,15 +83,20 @@ export async function applyPlanSteps(
   const deferred: PlanStep[] = [];
   let applied = 0;
   // The example in the vocabulary of the harness the next operator is given: a fact of (original, relabels,
-  // harness), derived once (`forwardFacts`); the row's certificate reads the same fact.
-  const example = (): Trajectory | undefined => {
-    const { original } = context;
-    if (!original) return undefined;
-    if (harness === base && relabels.length === 0) return original;
-    return forwardFacts(original, composeRelabels(...relabels), harness, context.hookChecks).trajectory;
-  };
+  // harness), derived once (`forwardFacts`); the row's certificate reads the same fact. It is derived only
+  // when a candidate of the step reads it (`ApplyOptions.trajectory` as a function): an operator that never
+  // looks at the example (a rewording of skill bodies) costs no move of it.
   for (const { index, step } of steps) {
-    const trajectory = example();
+    const { original } = context;
+    let trajectory: Trajectory | undefined;
+    const example = (): Trajectory => {
+      trajectory ??=
+        harness === base && relabels.length === 0
+          ? (original as Trajectory)
+          : forwardFacts(original as Trajectory, composeRelabels(...relabels), harness, context.hookChecks)
+              .trajectory;
+      return trajectory;
+    };
     const reasons: Array<{ name: string; reason: string }> = [];
     let done = false;
     for (const candidate of [step, ...(step.fallbacks ?? [])] as PlannedOperator[]) {
@@ -99,7 +104,7 @@ export async function applyPlanSteps(
         rng: context.rng.fork(`op/${index}`),
         severity: candidate.severity,
         params: candidate.params,
-        ...(trajectory ? { trajectory } : {}),
+        ...(original ? { trajectory: example } : {}),
         ...(context.regenerate ? { regenerate: context.regenerate } : {}),
         ...checks,
       });
@@ -113,15 +118,16 @@ export async function applyPlanSteps(
         reasons.push({ name: candidate.operator.id, reason: 'changes protected content of the base' });
         continue;
       }
-      if (trajectory && context.original) {
+      if (trajectory && original) {
         // An operator that certified its step moved the example into its variant (`certifies`): with no
         // issue there, that is the example under the whole chain (what a step's re-derivation makes
         // depends only on the free content, which the chain and the composed relabel move alike), so the
-        // next step and the row's certificate read it instead of moving the original again.
+        // next step and the row's certificate read it instead of moving the original again. An example
+        // no candidate read was moved by none.
         const moved = knownForward(trajectory, result.relabel, result.harness, context.hookChecks);
         if (moved && moved.issues.length === 0)
           rememberForward(
-            context.original,
+            original,
             composeRelabels(...relabels, result.relabel),
             result.harness,
             moved,

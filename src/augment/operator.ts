@@ -126,7 +126,11 @@ export interface ApplyOptions {
   rng?: Random | string;
   severity?: number;
   params?: unknown;
-  trajectory?: Trajectory;
+  /**
+   * The example, or a function that derives it: then it is called only when the operator reads
+   * `context.trajectory` (at most once), so an operator that never looks at the example costs no move of it.
+   */
+  trajectory?: Trajectory | (() => Trajectory);
   regenerate?: RegenerateFunction;
   hookChecks?: HookCheckRegistry;
 }
@@ -216,15 +220,31 @@ function prepare<Schema extends z.ZodType>(
       skip: `operator "${operator.id}" regenerates text and needs a regenerate function (a model); none was given`,
     };
   }
-  const context: OperatorContext<z.output<Schema>> = {
-    rng,
-    severity,
-    params,
-    ...(options.trajectory ? { trajectory: options.trajectory } : {}),
-    ...(options.regenerate ? { regenerate: options.regenerate } : {}),
-    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
-  };
+  const context: OperatorContext<z.output<Schema>> = { rng, severity, params };
+  setExample(context, options.trajectory);
+  if (options.regenerate) context.regenerate = options.regenerate;
+  if (options.hookChecks) context.hookChecks = options.hookChecks;
   return { record, context };
+}
+
+/**
+ * Sets the context's `trajectory`: the example itself, or a getter that derives it on the first read and
+ * keeps it (see `ApplyOptions.trajectory`). A spread of the context reads it, as any read does.
+ */
+function setExample(context: OperatorContext<unknown>, trajectory: ApplyOptions['trajectory']): void {
+  if (typeof trajectory !== 'function') {
+    if (trajectory) context.trajectory = trajectory;
+    return;
+  }
+  let derived: Trajectory | undefined;
+  Object.defineProperty(context, 'trajectory', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      derived ??= trajectory();
+      return derived;
+    },
+  });
 }
 
 function finish(

@@ -7,6 +7,7 @@
 // Facts hang off the trajectory object in a WeakMap, so they go when the example (or the row) does: nothing
 // is kept per row after it is written. Trajectories and harnesses are treated as immutable here, as
 // everywhere in the library (operators return new objects); a cached fact is shared, never to be mutated.
+import { createHash } from 'node:crypto';
 import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { objectNumber } from '../harness/object-number.js';
@@ -40,9 +41,26 @@ function factsOf(trajectory: Trajectory): Facts {
   return facts;
 }
 
-/** The harness by content and the custom checks by identity (a registry holds functions). */
+/**
+ * The harness by content as written and the custom checks by identity (a registry holds functions). The
+ * content hash sorts keys, but a trajectory's derived content does not: the offered tools keep their
+ * schemas' property order, so two harnesses that differ in property order alone (`tools/reorder-properties`)
+ * derive different trajectories and must not share facts. Each part is keyed by its JSON as written, once
+ * per part object.
+ */
 function harnessKey(harness: Harness, hookChecks: HookCheckRegistry | undefined): string {
-  return `${hashHarness(harness).harness}|${hookChecks ? objectNumber(hookChecks) : 0}`;
+  const written = partNames.map((part) => writtenHash(harness[part])).join(',');
+  return `${hashHarness(harness).harness}|${written}|${hookChecks ? objectNumber(hookChecks) : 0}`;
+}
+const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;
+const writtenHashes = new WeakMap<object, string>();
+function writtenHash(part: object): string {
+  let hash = writtenHashes.get(part);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(JSON.stringify(part)).digest('base64');
+    writtenHashes.set(part, hash);
+  }
+  return hash;
 }
 
 /** A relabel by content: relabels are small plain data, built fresh by `composeRelabels`. */
