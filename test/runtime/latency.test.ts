@@ -1,7 +1,7 @@
 // Latency replay against a loopback OpenAI-compatible server that delays each answer by a seeded amount
 // (1–3 s, uniform): the reported model-call, first-token and turn percentiles are never below the
-// percentiles of the delays the server injected (a call cannot end before its answer) and at most 20% above
-// them by more than 5% plus what a loaded machine adds: the event loop's own worst delay during the run
+// percentiles of the delays the server injected (a call cannot end before its answer) and never above them
+// by more than 5% plus what a loaded machine adds: the event loop's own worst delay during the run
 // (server and client share this process), counted for each of the callbacks a call waits on. Every turn of
 // every episode is counted. The harness has no hooks, so each turn is one model call. Markdown and HTML render.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
