@@ -382,11 +382,18 @@ export function inverseTrajectory(
   base: Harness,
   options: { hookChecks?: HookCheckRegistry } = {},
 ): Rederived {
-  return rederiveTrajectory(
-    { ...trajectory, messages: relabelMessages(trajectory.messages, relabel, 'inverse') },
-    base,
-    options,
-  );
+  return rederiveTrajectory(inverseSteps(trajectory, relabel), base, options);
+}
+
+/**
+ * The first half of `inverseTrajectory`: the relabel's inverse steps, before the derived content is
+ * re-derived from the base.
+ *
+ * @example
+ * rederiveTrajectory(inverseSteps(rewritten, relabel), base) // = inverseTrajectory(rewritten, relabel, base)
+ */
+export function inverseSteps(trajectory: Trajectory, relabel: Relabel): Trajectory {
+  return { ...trajectory, messages: relabelMessages(trajectory.messages, relabel, 'inverse') };
 }
 
 /**
