@@ -5,12 +5,18 @@
 import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
+import { toChatCompletionTools } from '../harness/offered-tools.js';
 import type { Harness } from '../harness/schema.js';
-import { validationFacts } from '../trajectory/facts.js';
-import { inverseTrajectory, type Relabel } from '../trajectory/relabel.js';
+import { type ValidationFacts, validationFacts } from '../trajectory/facts.js';
+import { inverseSteps, type Relabel } from '../trajectory/relabel.js';
 import { sameJson } from '../trajectory/same-json.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import type { HookDecision, Rederived } from '../trajectory/validate-trajectory.js';
+import {
+  derivedContent,
+  type HookDecision,
+  type Rederived,
+  rederiveTrajectory,
+} from '../trajectory/validate-trajectory.js';
 import { type ContentPreservation, checkContentPreservation } from './content-preservation.js';
 
 export interface Certificate {
@@ -113,9 +119,13 @@ export function certify(input: CertifyInput): Certificate {
 
   let inverseExact = false;
   if (underVariant.trajectory) {
-    const restored = inverseTrajectory(underVariant.trajectory, relabel, base, options).trajectory;
-    // Byte for byte as JSON, decided without writing either text (the restored copy shares most values).
-    inverseExact = sameJson(restored, original);
+    // The inverse relabel, then the base's derived content: decided from the original's walk where that
+    // proves it (`restoresWithoutWalk`), else by walking. Byte for byte as JSON, decided without writing
+    // either text (the restored copy shares most values).
+    const moved = inverseSteps(underVariant.trajectory, relabel);
+    inverseExact =
+      restoresWithoutWalk(moved, base, original, underBase) ||
+      sameJson(rederiveTrajectory(moved, base, options).trajectory, original);
     if (!inverseExact) {
       issues.push({
         code: 'inverse_not_exact',
@@ -146,4 +156,36 @@ export function certify(input: CertifyInput): Certificate {
     content: content.checked,
     issues,
   };
+}
+
+/**
+ * Whether re-deriving `moved` (the inverse steps' output) under the base gives the original, told from the
+ * original's own walk under the base instead of a walk of `moved`. A walk reads the content of the messages
+ * it derives only to compare it (`derivedContent`): which messages it derives and what it writes there
+ * depend on the other fields alone, and it writes nothing else but `tools`. So if `moved` equals the
+ * original everywhere but in the contents the original's walk derives, its walk is the original's and
+ * writes there what the original holds (the original is valid: it holds what it derives); the result is
+ * then `moved` with those contents (and `tools`) set as the walk sets them — exactly what is compared here.
+ * False when that cannot be told (the original invalid or walked as another object, a derived content not
+ * a string, any other difference): the caller walks then, so the verdict is always the walk's.
+ */
+function restoresWithoutWalk(
+  moved: Trajectory,
+  base: Harness,
+  original: Trajectory,
+  underBase: ValidationFacts,
+): boolean {
+  if (!underBase.valid || underBase.trajectory !== original) return false;
+  const derived = derivedContent(underBase.decisions);
+  if (!derived || moved.messages.length !== original.messages.length) return false;
+  const messages = [...moved.messages];
+  for (const index of derived) {
+    const message = messages[index];
+    const source = original.messages[index];
+    if (!message || !source || typeof message.content !== 'string') return false;
+    messages[index] = { ...message, content: source.content } as typeof message;
+  }
+  const restored: Trajectory = { ...moved, messages };
+  if (restored.tools) restored.tools = toChatCompletionTools(base);
+  return sameJson(restored, original);
 }

@@ -49,9 +49,16 @@ function factsOf(trajectory: Trajectory): Facts {
  * per part object.
  */
 function harnessKey(harness: Harness, hookChecks: HookCheckRegistry | undefined): string {
-  const written = partNames.map((part) => writtenHash(harness[part])).join(',');
-  return `${hashHarness(harness).harness}|${written}|${hookChecks ? objectNumber(hookChecks) : 0}`;
+  // Once per harness object (harnesses are immutable): every fact of a row asks for its variant's key.
+  let content = contentKeys.get(harness);
+  if (content === undefined) {
+    const written = partNames.map((part) => writtenHash(harness[part])).join(',');
+    content = `${hashHarness(harness).harness}|${written}`;
+    contentKeys.set(harness, content);
+  }
+  return `${content}|${hookChecks ? objectNumber(hookChecks) : 0}`;
 }
+const contentKeys = new WeakMap<Harness, string>();
 const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;
 const writtenHashes = new WeakMap<object, string>();
 function writtenHash(part: object): string {

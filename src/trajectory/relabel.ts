@@ -180,18 +180,23 @@ function mapToolCalls(
   messages: Message[],
   map: (name: string, args: string) => { name: string; args: string },
 ): Message[] {
-  return messages.map((message) => {
-    if (message.role !== 'assistant' || !message.tool_calls) return message;
-    return {
-      ...message,
-      tool_calls: message.tool_calls.map((call) => {
-        const mapped = map(call.function.name, call.function.arguments);
-        return mapped.name === call.function.name && mapped.args === call.function.arguments
-          ? call
-          : { ...call, function: { ...call.function, name: mapped.name, arguments: mapped.args } };
-      }),
-    };
+  return messages.map((message) => mapMessageCalls(message, map));
+}
+
+/** One message's tool calls mapped; the message itself when no call changes (relabels copy what they change). */
+function mapMessageCalls(
+  message: Message,
+  map: (name: string, args: string) => { name: string; args: string },
+): Message {
+  if (message.role !== 'assistant' || !message.tool_calls) return message;
+  let changed = false;
+  const calls = message.tool_calls.map((call) => {
+    const mapped = map(call.function.name, call.function.arguments);
+    if (mapped.name === call.function.name && mapped.args === call.function.arguments) return call;
+    changed = true;
+    return { ...call, function: { ...call.function, name: mapped.name, arguments: mapped.args } };
   });
+  return changed ? { ...message, tool_calls: calls } : message;
 }
 
 function mapFreeText(messages: Message[], map: (text: string) => string): Message[] {
@@ -225,12 +230,12 @@ function mapSkillLoads(
   let turn = startTurn;
   return messages.map((message) => {
     if (message.role === 'user' && !('hsa' in message && message.hsa)) turn = (turn ?? 0) + 1;
-    return mapToolCalls([message], (name, args) => {
+    return mapMessageCalls(message, (name, args) => {
       if (name !== loader.tool) return { name, args };
       const mapped = mapJsonStringValues(args, [], loader.argument, (skill) => map(skill, index, turn));
       index++;
       return { name, args: mapped ?? args };
-    })[0] as Message;
+    });
   });
 }
 
@@ -382,11 +387,18 @@ export function inverseTrajectory(
   base: Harness,
   options: { hookChecks?: HookCheckRegistry } = {},
 ): Rederived {
-  return rederiveTrajectory(
-    { ...trajectory, messages: relabelMessages(trajectory.messages, relabel, 'inverse') },
-    base,
-    options,
-  );
+  return rederiveTrajectory(inverseSteps(trajectory, relabel), base, options);
+}
+
+/**
+ * The first half of `inverseTrajectory`: the relabel's inverse steps, before the derived content is
+ * re-derived from the base.
+ *
+ * @example
+ * rederiveTrajectory(inverseSteps(rewritten, relabel), base) // = inverseTrajectory(rewritten, relabel, base)
+ */
+export function inverseSteps(trajectory: Trajectory, relabel: Relabel): Trajectory {
+  return { ...trajectory, messages: relabelMessages(trajectory.messages, relabel, 'inverse') };
 }
 
 /**

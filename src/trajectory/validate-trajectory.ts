@@ -133,6 +133,7 @@ export function validateTrajectory(
   };
   if (options.checkOfferedTools !== false && options.checkSystemPrompt !== false)
     validatedAtParse.set(trajectory, { harness, hookChecks: options.hookChecks, validation: result });
+  derivedOfWalk.set(walker.decisions, walker.derived);
   return result;
 }
 
@@ -183,7 +184,29 @@ export function rederiveTrajectory(
   if (copy.tools) copy.tools = toChatCompletionTools(harness);
   walker.checkSystemMessage(true);
   walker.walk();
+  derivedOfWalk.set(walker.decisions, walker.derived);
   return { trajectory: copy, issues: walker.issues, decisions: walker.decisions };
+}
+
+/**
+ * The messages whose `content` a walk derives from the harness (the system prompt, skill-load results,
+ * hook turns, rejected calls' results) and that hold it (equal to it, or written with it by a re-derivation),
+ * by the walk's decision list (the one object every fact of a walk shares: `validationFacts` and
+ * `forwardFacts` pass it on). A walk reads those contents only to compare them: which messages it derives,
+ * and what it writes there, depend on the other fields alone (see `restoresWithoutWalk` in
+ * src/augment/certificate.ts, which relies on this).
+ */
+const derivedOfWalk = new WeakMap<readonly HookDecision[], ReadonlySet<number>>();
+
+/**
+ * The derived messages of the walk that made `decisions` (see `derivedOfWalk`), or undefined for a
+ * decision list no walk of this module made.
+ *
+ * @example
+ * derivedContent(validateTrajectory(line, harness).decisions)?.has(0) // the system prompt, when it matches
+ */
+export function derivedContent(decisions: readonly HookDecision[]): ReadonlySet<number> | undefined {
+  return derivedOfWalk.get(decisions);
 }
 
 /** What a walk reads of a harness: its offered tools and its skill bodies, by name. */
@@ -216,6 +239,8 @@ export function walkedHarness(harness: Harness): WalkedHarness {
 class TrajectoryWalker {
   readonly issues: Issue[] = [];
   readonly decisions: HookDecision[] = [];
+  /** Messages whose content the walk derives and that hold it (`derivedContent`). */
+  readonly derived = new Set<number>();
   readonly stats: TrajectoryStats;
   private readonly tools: ReadonlyMap<string, Tool>;
   private readonly skills: ReadonlyMap<string, string>;
@@ -295,8 +320,11 @@ class TrajectoryWalker {
       );
       return;
     }
-    if (rendered !== first.content && this.repair) first.content = rendered;
-    else if (rendered !== first.content) {
+    if (rendered === first.content) this.derived.add(0);
+    else if (this.repair) {
+      first.content = rendered;
+      this.derived.add(0);
+    } else {
       const at = firstDifference(rendered, first.content);
       this.issue(
         'system_prompt_mismatch',
@@ -383,8 +411,12 @@ class TrajectoryWalker {
       return;
     }
     const message = this.messageAt(path);
-    if ((content ?? '') !== expected.content && this.repair && message) message.content = expected.content;
-    else if ((content ?? '') !== expected.content) {
+    // A null content where the hook renders '' is let through and left as it is: not derived.
+    if (content === expected.content) this.derived.add(path[1] as number);
+    else if ((content ?? '') !== expected.content && this.repair && message) {
+      message.content = expected.content;
+      this.derived.add(path[1] as number);
+    } else if ((content ?? '') !== expected.content) {
       this.issue(
         'hook_outcome_mismatch',
         [...path, 'content'],
@@ -644,9 +676,12 @@ class TrajectoryWalker {
           path,
           `hook "${hook}" rejected this call: its result must be marked as its feedback`,
         );
-      } else if (message.content !== content && this.repair) {
+      } else if (message.content === content) {
+        this.derived.add(path[1] as number);
+      } else if (this.repair) {
         message.content = content;
-      } else if (message.content !== content) {
+        this.derived.add(path[1] as number);
+      } else {
         this.issue(
           'hook_outcome_mismatch',
           [...path, 'content'],
@@ -662,8 +697,11 @@ class TrajectoryWalker {
     if (call.skill !== undefined) {
       this.stats.skillLoads++;
       const body = this.skills.get(call.skill) as string;
-      if (message.content !== body && this.repair) message.content = body;
-      else if (message.content !== body) {
+      if (message.content === body) this.derived.add(path[1] as number);
+      else if (this.repair) {
+        message.content = body;
+        this.derived.add(path[1] as number);
+      } else {
         this.issue(
           'skill_body_mismatch',
           [...path, 'content'],
