@@ -17,7 +17,7 @@ import { drawnEntry, type PoolEntryData, type VariantPool } from '../../augment/
 import type { Trajectory } from '../../trajectory/schema.js';
 import type { AugmentThreadSetup, AugmentWorkerDone } from './augment-worker.js';
 import { serveEntries } from './entry-requests.js';
-import { createPartReceiver, type SentResult } from './shared-parts.js';
+import { createPartReceiver } from './shared-parts.js';
 import { workerExecArgv } from './worker-exec-argv.js';
 
 export type { AugmentThreadSetup } from './augment-worker.js';
@@ -134,7 +134,8 @@ export function createAugmentPool(
     );
     const at = new Map<number, ExampleResult>();
     for (const { indexes, results } of parts)
-      indexes.forEach((variantIndex, position) => at.set(variantIndex, results[position] as ExampleResult));
+      for (const [position, variantIndex] of indexes.entries())
+        at.set(variantIndex, results[position] as ExampleResult);
     return variantIndexes.map((variantIndex) => at.get(variantIndex) as ExampleResult);
   }
   const allIndexes = Array.from({ length: setup.variants }, (_, index) => index);
