@@ -17,6 +17,7 @@ import { drawnEntry, type PoolEntryData, type VariantPool } from '../../augment/
 import type { Trajectory } from '../../trajectory/schema.js';
 import type { AugmentThreadSetup, AugmentWorkerDone } from './augment-worker.js';
 import { serveEntries } from './entry-requests.js';
+import { sentValidation } from './sent-validation.js';
 import { createPartReceiver } from './shared-parts.js';
 import { workerExecArgv } from './worker-exec-argv.js';
 
@@ -67,17 +68,16 @@ export function createAugmentPool(
       ? ['--import', 'tsx']
       : [];
   const execArgv = workerExecArgv(process.execArgv, loader);
-  // One piscina of one thread per owner: a task goes to the thread that owns its entries.
-  const pools = Array.from(
-    { length: threads },
-    () => new Piscina({ filename, minThreads: 1, maxThreads: 1, ...(execArgv ? { execArgv } : {}) }),
-  );
+  // With a variant pool, one piscina of one thread per owner: a task goes to the thread that owns its
+  // entries. Without one, one piscina of every thread: any free thread takes the next example (an example
+  // that holds its thread never holds up the examples queued after it).
+  const piscina = (count: number) =>
+    new Piscina({ filename, minThreads: count, maxThreads: count, ...(execArgv ? { execArgv } : {}) });
+  const pools = local ? Array.from({ length: threads }, () => piscina(1)) : [piscina(threads)];
   const receiver = createPartReceiver();
   const size = local ? setup.variantPool : 0;
   /** Entries each thread has built (its latest report). */
   const builtBy = new Array<number>(threads).fill(0);
-  /** Tasks in flight per thread (a run without a pool sends each example to the least busy). */
-  const busy = new Array<number>(threads).fill(0);
   // An entry a thread does not own: built here, once, and kept for the next thread that asks.
   const here = new Map<number, Promise<PoolEntryData>>();
   const entryHere = (index: number): Promise<PoolEntryData> => {
@@ -96,11 +96,18 @@ export function createAugmentPool(
   ): Promise<ExampleResult[]> {
     const pool = pools[thread] as Piscina;
     const owns = ownedRange(thread, threads, size);
-    busy[thread] = (busy[thread] as number) + 1;
     const channel = local ? new MessageChannel() : undefined;
     if (channel) serveEntries(channel.port1, entryHere);
     try {
-      const task = { setup, trajectory, variantIndexes, owns, ...(channel ? { port: channel.port2 } : {}) };
+      const validation = sentValidation(trajectory);
+      const task = {
+        setup,
+        trajectory,
+        variantIndexes,
+        owns,
+        ...(validation ? { validation } : {}),
+        ...(channel ? { port: channel.port2 } : {}),
+      };
       const done = (await pool.run(
         task,
         channel ? { transferList: [channel.port2] } : {},
@@ -109,17 +116,13 @@ export function createAugmentPool(
       // Decoded as each task's result arrives: a thread's results in the order it sent them.
       return done.results.map((result) => receiver.receive(result));
     } finally {
-      busy[thread] = (busy[thread] as number) - 1;
       // Only once the task has settled: the thread awaits every answer before it returns.
       channel?.port1.close();
     }
   }
 
   async function augmentAt(trajectory: Trajectory, variantIndexes: number[]): Promise<ExampleResult[]> {
-    if (!local) {
-      const idlest = busy.indexOf(Math.min(...busy));
-      return runOn(idlest, trajectory, variantIndexes);
-    }
+    if (!local) return runOn(0, trajectory, variantIndexes);
     // The variant indexes by the owner of the entry each draws; the results back in the order asked.
     const byThread = new Map<number, number[]>();
     for (const variantIndex of variantIndexes) {

@@ -19,6 +19,7 @@ import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import { requestEntry } from './entry-requests.js';
+import { adoptSentValidation, type SentValidation } from './sent-validation.js';
 import { createPartSender, type SentResult } from './shared-parts.js';
 
 /**
@@ -51,6 +52,8 @@ export interface AugmentWorkerTask {
   trajectory: Trajectory;
   variantIndexes?: number[];
   owns?: [number, number];
+  /** The main thread's validation of the example (./sent-validation.ts). */
+  validation?: SentValidation;
   port?: MessagePort;
 }
 
@@ -118,6 +121,7 @@ export default async function augmentInWorker(task: AugmentWorkerTask): Promise<
   }
   const { harness, options, pool } = await loaded;
   if (task.owns) owned = task.owns;
+  adoptSentValidation(task.trajectory, task.validation, harness, options.hookChecks);
   currentPort = task.port;
   try {
     const indexes = task.variantIndexes ?? Array.from({ length: task.setup.variants }, (_, index) => index);
