@@ -160,6 +160,23 @@ export function validationAtParse(
 }
 
 /**
+ * Records `validation` as the parse-time validation of `trajectory`, a structured copy of an input another
+ * thread validated under the same harness content and hook checks (an augment worker thread gets the
+ * validation with the example), so that its facts read it instead of walking the input again.
+ *
+ * @example
+ * adoptValidationAtParse(task.trajectory, harness, hookChecks, task.validation)
+ */
+export function adoptValidationAtParse(
+  trajectory: Trajectory,
+  harness: Harness,
+  hookChecks: HookCheckRegistry | undefined,
+  validation: Omit<TrajectoryValidation, 'trajectory'>,
+): void {
+  validatedAtParse.set(trajectory, { harness, hookChecks, validation: { ...validation, trajectory } });
+}
+
+/**
  * Rewrites the content a harness determines — the system prompt, the offered tools, the result of each skill
  * load, hook feedback, block and fallback turns — as the given harness makes it, and validates the rest.
  * Relabels use it to move a trajectory to a variant harness (and back) without patching any of that text.

@@ -2,19 +2,24 @@
 // (`augment.threads`). The worker module sits beside this file in the source tree (.ts, run through tsx)
 // and in dist/workers/ once built.
 //
-// The run's variant pool is shared, so N threads do its work once between them: before an example is
-// sent, the main thread has a thread build each entry it draws first (a `build` task, once per entry);
-// a thread asks the main thread, over the task's port, for each entry it does not hold yet (once per
-// thread and entry), and the main thread builds itself, once, any entry not built yet (an example's next
-// attempts). Entries are built from their seeds alone, so rows do not depend on which thread built what.
+// The run's variant pool is shared, and each entry has an owner: thread k of N owns the k-th of N equal
+// runs of indexes (`ownerOf`). An example's variant index goes to the owner of the entry it draws, which
+// builds the entry itself on first use and keeps its facts (the certificate's caches are per thread and
+// keyed on the entry's objects): every entry is built, and its facts derived, in one thread, as on one
+// thread. An entry a thread reaches without owning it (an example's next attempt, across the end of a run)
+// it asks of the main thread over the task's port; the main thread builds it once. Entries are built from
+// their seeds alone, so rows do not depend on which thread built what.
 import { existsSync } from 'node:fs';
 import { MessageChannel } from 'node:worker_threads';
-import { Piscina, type PiscinaTask, type TaskQueue } from 'piscina';
+import { Piscina } from 'piscina';
 import type { ExampleResult } from '../../augment/augment.js';
 import { drawnEntry, type PoolEntryData, type VariantPool } from '../../augment/variant-pool.js';
 import type { Trajectory } from '../../trajectory/schema.js';
-import type { AugmentThreadSetup } from './augment-worker.js';
-import { createPartReceiver, type SentResult } from './shared-parts.js';
+import type { AugmentThreadSetup, AugmentWorkerDone } from './augment-worker.js';
+import { serveEntries } from './entry-requests.js';
+import { sentValidation } from './sent-validation.js';
+import { createPartReceiver } from './shared-parts.js';
+import { workerExecArgv } from './worker-exec-argv.js';
 
 export type { AugmentThreadSetup } from './augment-worker.js';
 
@@ -40,46 +45,6 @@ function workerFile(): string {
   return (built.find((url) => existsSync(url)) ?? (built[0] as URL)).href;
 }
 
-/** Where a task stands in line: the sequence number of the example it serves (earlier examples first). */
-interface Order {
-  order: number;
-}
-
-/**
- * Piscina's queue, served in the order of the examples rather than of the tasks: an example's task
- * goes before the pool-entry builds of later examples, queued earlier. Without it a window of examples
- * queues its builds first, and the first example comes back only when every build is done.
- */
-class ExampleOrderQueue implements TaskQueue {
-  private readonly tasks: Array<{ task: PiscinaTask; order: number; pushed: number }> = [];
-  private pushed = 0;
-  get size(): number {
-    return this.tasks.length;
-  }
-  push(task: PiscinaTask): void {
-    const options = (task as unknown as Record<symbol, Order | null | undefined>)[Piscina.queueOptionsSymbol];
-    const order = options?.order ?? Number.POSITIVE_INFINITY;
-    const entry = { task, order, pushed: this.pushed++ };
-    // Sorted by (order, pushed): the queue holds about a window of tasks, so an insertion is cheap.
-    let at = this.tasks.length;
-    while (at > 0 && (this.tasks[at - 1] as { order: number }).order > order) at--;
-    this.tasks.splice(at, 0, entry);
-  }
-  shift(): PiscinaTask | null {
-    return this.tasks.shift()?.task ?? null;
-  }
-  remove(task: PiscinaTask): void {
-    const at = this.tasks.findIndex((entry) => entry.task === task);
-    if (at >= 0) this.tasks.splice(at, 1);
-  }
-}
-
-/** A task with its place in line (the symbol-keyed property is not sent to the thread). */
-const inLine = <T extends object>(task: T, order: number): T => ({
-  ...task,
-  [Piscina.queueOptionsSymbol]: { order } satisfies Order,
-});
-
 /**
  * Starts `threads` worker threads that augment examples under one setup. `local` is the main thread's own
  * pool of the same run (the same base, plan and seed): it builds the entries threads ask for.
@@ -102,71 +67,79 @@ export function createAugmentPool(
     filename.endsWith('.ts') && !process.execArgv.some((argument) => argument.includes('tsx'))
       ? ['--import', 'tsx']
       : [];
-  const pool = new Piscina({
-    filename,
-    minThreads: threads,
-    maxThreads: threads,
-    execArgv: [...process.execArgv, ...loader],
-    taskQueue: new ExampleOrderQueue(),
-  });
-  let examples = 0;
+  const execArgv = workerExecArgv(process.execArgv, loader);
+  // With a variant pool, one piscina of one thread per owner: a task goes to the thread that owns its
+  // entries. Without one, one piscina of every thread: any free thread takes the next example (an example
+  // that holds its thread never holds up the examples queued after it).
+  const piscina = (count: number) =>
+    new Piscina({ filename, minThreads: count, maxThreads: count, ...(execArgv ? { execArgv } : {}) });
+  const pools = local ? Array.from({ length: threads }, () => piscina(1)) : [piscina(threads)];
   const receiver = createPartReceiver();
-  // Decoded as each task's result arrives: a thread's results in the order it sent them.
-  const received = (sent: unknown) => (sent as SentResult[]).map((result) => receiver.receive(result));
   const size = local ? setup.variantPool : 0;
-  // Each entry once, by index: a thread's build task, or the main thread's own build.
-  const entries = new Map<number, Promise<PoolEntryData>>();
-  const done = new Map<number, PoolEntryData>();
-  const once = (index: number, build: () => Promise<PoolEntryData>): Promise<PoolEntryData> => {
-    let found = entries.get(index);
+  /** Entries each thread has built (its latest report). */
+  const builtBy = new Array<number>(threads).fill(0);
+  // An entry a thread does not own: built here, once, and kept for the next thread that asks.
+  const here = new Map<number, Promise<PoolEntryData>>();
+  const entryHere = (index: number): Promise<PoolEntryData> => {
+    let found = here.get(index);
     if (!found) {
-      found = build().then((entry) => {
-        done.set(index, entry);
-        return entry;
-      });
-      entries.set(index, found);
+      found = (local as VariantPool).entryData(index);
+      here.set(index, found);
     }
     return found;
   };
-  const inThread = (index: number, order: number) =>
-    once(index, () => pool.run(inLine({ setup, build: index }, order)) as Promise<PoolEntryData>);
-  // A thread asking for an entry holds its thread: it must never wait for a build task queued behind
-  // others (every thread could be waiting so). An entry not built yet is built here (the main thread's
-  // pool builds each once), even when a thread's build of it is still queued: both give the same data.
-  const here = (index: number): Promise<PoolEntryData> => {
-    const built = done.get(index);
-    if (built) return Promise.resolve(built);
-    return (local as VariantPool).entryData(index).then((entry) => {
-      if (!entries.has(index)) entries.set(index, Promise.resolve(entry));
-      done.set(index, entry);
-      return entry;
-    });
-  };
+
+  async function runOn(
+    thread: number,
+    trajectory: Trajectory,
+    variantIndexes: number[],
+  ): Promise<ExampleResult[]> {
+    const pool = pools[thread] as Piscina;
+    const owns = ownedRange(thread, threads, size);
+    const channel = local ? new MessageChannel() : undefined;
+    if (channel) serveEntries(channel.port1, entryHere);
+    try {
+      const validation = sentValidation(trajectory);
+      const task = {
+        setup,
+        trajectory,
+        variantIndexes,
+        owns,
+        ...(validation ? { validation } : {}),
+        ...(channel ? { port: channel.port2 } : {}),
+      };
+      const done = (await pool.run(
+        task,
+        channel ? { transferList: [channel.port2] } : {},
+      )) as AugmentWorkerDone;
+      builtBy[thread] = done.built;
+      // Decoded as each task's result arrives: a thread's results in the order it sent them.
+      return done.results.map((result) => receiver.receive(result));
+    } finally {
+      // Only once the task has settled: the thread awaits every answer before it returns.
+      channel?.port1.close();
+    }
+  }
 
   async function augmentAt(trajectory: Trajectory, variantIndexes: number[]): Promise<ExampleResult[]> {
-    const order = examples++;
-    if (!local) return received(await pool.run(inLine({ setup, trajectory, variantIndexes }, order)));
-    const drawn = new Set<number>();
-    for (const variantIndex of variantIndexes)
-      drawn.add(drawnEntry(setup.seed, trajectory.id, variantIndex, size));
-    // Built before the example is sent: a thread waiting for an entry must never wait for a free thread.
-    await Promise.all([...drawn].map((index) => inThread(index, order)));
-    const channel = new MessageChannel();
-    channel.port1.on('message', ({ need }: { need: number }) => {
-      here(need).then(
-        (entry) => channel.port1.postMessage({ index: need, entry }),
-        (error: Error) => channel.port1.postMessage({ index: need, error: error.message }),
-      );
-    });
-    try {
-      return received(
-        await pool.run(inLine({ setup, trajectory, variantIndexes, port: channel.port2 }, order), {
-          transferList: [channel.port2],
-        }),
-      );
-    } finally {
-      channel.port1.close();
+    if (!local) return runOn(0, trajectory, variantIndexes);
+    // The variant indexes by the owner of the entry each draws; the results back in the order asked.
+    const byThread = new Map<number, number[]>();
+    for (const variantIndex of variantIndexes) {
+      const thread = ownerOf(drawnEntry(setup.seed, trajectory.id, variantIndex, size), threads, size);
+      byThread.set(thread, [...(byThread.get(thread) ?? []), variantIndex]);
     }
+    const parts = await Promise.all(
+      [...byThread].map(async ([thread, indexes]) => ({
+        indexes,
+        results: await runOn(thread, trajectory, indexes),
+      })),
+    );
+    const at = new Map<number, ExampleResult>();
+    for (const { indexes, results } of parts)
+      for (const [position, variantIndex] of indexes.entries())
+        at.set(variantIndex, results[position] as ExampleResult);
+    return variantIndexes.map((variantIndex) => at.get(variantIndex) as ExampleResult);
   }
   const allIndexes = Array.from({ length: setup.variants }, (_, index) => index);
   return {
@@ -174,7 +147,26 @@ export function createAugmentPool(
     augmentVariant: async (trajectory, variantIndex) =>
       (await augmentAt(trajectory, [variantIndex]))[0] as ExampleResult,
     concurrency: threads * 2,
-    entriesBuilt: () => entries.size,
-    close: () => pool.destroy(),
+    entriesBuilt: () => builtBy.reduce((sum, count) => sum + count, 0) + here.size,
+    close: async () => {
+      await Promise.all(pools.map((pool) => pool.destroy()));
+    },
   };
+}
+
+/**
+ * The thread that owns pool entry `index`: thread k of `threads` owns the k-th of equal runs of indexes.
+ * Runs rather than every N-th index, so that an example's next attempts (the following indexes) stay
+ * with the same owner but at the end of a run.
+ *
+ * @example
+ * ownerOf(200, 2, 256) // 1
+ */
+export function ownerOf(index: number, threads: number, size: number): number {
+  return Math.min(threads - 1, Math.floor((index * threads) / size));
+}
+
+/** The indexes thread `thread` owns, `[from, to)`. */
+export function ownedRange(thread: number, threads: number, size: number): [number, number] {
+  return [Math.ceil((thread * size) / threads), Math.ceil(((thread + 1) * size) / threads)];
 }

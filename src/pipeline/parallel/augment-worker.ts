@@ -1,8 +1,8 @@
 // The worker-thread side of the augment thread pool (`hsa augment --workers N`, the pipeline's
 // `augment.threads`): loads the harness, policy, operators and hook checks of a setup once per thread, then
 // augments one example (the variant indexes asked for) per task, exactly as the main thread would.
-// Pool entries are never built twice: a thread builds those the main thread asks of it (`build` tasks)
-// and asks the main thread (over the task's port) for any other an example reaches.
+// A thread builds the pool entries it owns (a run of indexes, named by each task) and asks the main thread
+// (over the task's port) for any other an example reaches.
 import type { MessagePort } from 'node:worker_threads';
 import { builtinOperators } from '../../../perturbations/index.js';
 import {
@@ -18,6 +18,8 @@ import { loadHookChecks } from '../../harness/hook-check-module.js';
 import { loadHarnessFile } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Trajectory } from '../../trajectory/schema.js';
+import { requestEntry } from './entry-requests.js';
+import { adoptSentValidation, type SentValidation } from './sent-validation.js';
 import { createPartSender, type SentResult } from './shared-parts.js';
 
 /**
@@ -41,13 +43,25 @@ export interface AugmentThreadSetup {
 }
 
 /**
- * A task: augment one example at the given variant indexes (default 0 … variants - 1), asking for the
- * pool entries this thread lacks on `port` (a message `{ need: index }`, answered with the entry's data);
- * or build one pool entry (`build`: its index) for the main thread to hand on.
+ * A task: augment one example at the given variant indexes (default 0 … variants - 1). The thread builds
+ * the pool entries of `owns` (`[from, to)`, the same for every task of a thread) and asks for any other on
+ * `port` (./entry-requests.ts).
  */
-export type AugmentWorkerTask =
-  | { setup: AugmentThreadSetup; trajectory: Trajectory; variantIndexes?: number[]; port?: MessagePort }
-  | { setup: AugmentThreadSetup; build: number };
+export interface AugmentWorkerTask {
+  setup: AugmentThreadSetup;
+  trajectory: Trajectory;
+  variantIndexes?: number[];
+  owns?: [number, number];
+  /** The main thread's validation of the example (./sent-validation.ts). */
+  validation?: SentValidation;
+  port?: MessagePort;
+}
+
+/** A task's answer: its results in order, and the entries this thread has built so far. */
+export interface AugmentWorkerDone {
+  results: SentResult[];
+  built: number;
+}
 
 interface Loaded {
   harness: Harness;
@@ -60,23 +74,20 @@ let loadedKey: string | undefined;
 let loaded: Promise<Loaded> | undefined;
 /** The port of the example task running now (a thread runs one task at a time). */
 let currentPort: MessagePort | undefined;
+/** The entries this thread owns, `[from, to)` (every task of the thread names the same). */
+let owned: [number, number] = [0, Number.POSITIVE_INFINITY];
+/** Entries this thread has built. */
+let built = 0;
 /** Rows go back with the harnesses and relabels this thread has sent before named by key. */
 const sender = createPartSender();
 
-/** Asks the main thread for an entry over the running task's port. */
-function askMainThread(index: number): Promise<PoolEntryData> | undefined {
-  const port = currentPort;
-  if (!port) return undefined;
-  return new Promise((resolve, reject) => {
-    const onMessage = (reply: { index: number; entry?: PoolEntryData; error?: string }) => {
-      if (reply.index !== index) return;
-      port.off('message', onMessage);
-      if (reply.entry) resolve(reply.entry);
-      else reject(new Error(reply.error ?? `the main thread has no pool entry ${index}`));
-    };
-    port.on('message', onMessage);
-    port.postMessage({ need: index });
-  });
+/** An entry this thread does not own comes from the main thread; one it owns is built here. */
+function entrySource(index: number): Promise<PoolEntryData> | undefined {
+  if ((index >= owned[0] && index < owned[1]) || !currentPort) {
+    built++;
+    return undefined;
+  }
+  return requestEntry(currentPort, index);
 }
 
 async function load(setup: AugmentThreadSetup): Promise<Loaded> {
@@ -92,30 +103,25 @@ async function load(setup: AugmentThreadSetup): Promise<Loaded> {
   return {
     harness,
     options,
-    pool: variantPoolFor(harness, { ...options, pool: { size: setup.variantPool } }, askMainThread),
+    pool: variantPoolFor(harness, { ...options, pool: { size: setup.variantPool } }, entrySource),
   };
 }
 
 /**
- * Runs one task in a worker thread. An example's task gives the results of its variant indexes, in
- * order; a build task gives the entry.
+ * Runs one task in a worker thread: the results of its variant indexes, in order.
  *
  * @example
- * await pool.run({ setup, trajectory, port }, { transferList: [port] }) // [{ row }, { reject }, …]
+ * await pool.run({ setup, trajectory, owns: [0, 128], port }, { transferList: [port] }) // { results: [{ row }, …], built }
  */
-export default async function augmentInWorker(
-  task: AugmentWorkerTask,
-): Promise<SentResult[] | PoolEntryData> {
+export default async function augmentInWorker(task: AugmentWorkerTask): Promise<AugmentWorkerDone> {
   const key = JSON.stringify(task.setup);
   if (key !== loadedKey || !loaded) {
     loadedKey = key;
     loaded = load(task.setup);
   }
   const { harness, options, pool } = await loaded;
-  if ('build' in task) {
-    if (!pool) throw new Error('a pool entry was asked of a run without a variant pool');
-    return pool.entryData(task.build);
-  }
+  if (task.owns) owned = task.owns;
+  adoptSentValidation(task.trajectory, task.validation, harness, options.hookChecks);
   currentPort = task.port;
   try {
     const indexes = task.variantIndexes ?? Array.from({ length: task.setup.variants }, (_, index) => index);
@@ -126,7 +132,7 @@ export default async function augmentInWorker(
           ? pool.augment(task.trajectory, variantIndex)
           : augmentExample(harness, task.trajectory, variantIndex, options)),
       );
-    return results.map((result) => sender.send(result));
+    return { results: results.map((result) => sender.send(result)), built };
   } finally {
     currentPort = undefined;
     task.port?.close();

@@ -4,7 +4,9 @@
 // keyed on the object, such as the harness hash the sidecar writer needs, never hit). A thread sends an
 // object in full until it has seen it twice; the second time it names it with a key the main thread
 // keeps, and from then on it sends the key alone. Objects seen once (a variant made for one example)
-// are never kept, so what the main thread holds is bounded by the pool's entries.
+// are never kept, so what the main thread holds is bounded by the pool's entries. A row that uses its pool
+// entry as it is (no step for its example: `provenance.pool.perExample` 0) holds the entry's own objects,
+// which other rows will share: they are named at the first sending.
 import { threadId } from 'node:worker_threads';
 import type { ExampleResult } from '../../augment/augment.js';
 
@@ -35,9 +37,9 @@ export type SentResult =
 export function createPartSender(): { send(result: ExampleResult): SentResult } {
   const sightings = new WeakMap<object, string | number>();
   let next = 0;
-  const part = <T extends object>(value: T): SentPart<T> => {
+  const part = <T extends object>(value: T, shared: boolean): SentPart<T> => {
     const seen = sightings.get(value);
-    if (seen === undefined) {
+    if (seen === undefined && !shared) {
       sightings.set(value, 1);
       return { full: value };
     }
@@ -50,7 +52,8 @@ export function createPartSender(): { send(result: ExampleResult): SentResult } 
     send(result) {
       if ('reject' in result) return result;
       const { row } = result;
-      return { row: { ...row, harness: part(row.harness), relabel: part(row.relabel) } };
+      const shared = row.provenance.pool?.perExample === 0;
+      return { row: { ...row, harness: part(row.harness, shared), relabel: part(row.relabel, shared) } };
     },
   };
 }

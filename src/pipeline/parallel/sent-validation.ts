@@ -1,0 +1,52 @@
+// An example crosses to an augment thread with the validation the main thread made of it on the way in:
+// the thread's copy is a fresh object, so without it the thread's certificate facts (`validationFacts`)
+// walked the input again. The thread adopts it only under the harness it was made under (the same text
+// as written) and the same presence of custom hook checks (a thread loads the setup's module).
+import { createHash } from 'node:crypto';
+import type { HookCheckRegistry } from '../../harness/hook-checks.js';
+import type { Harness } from '../../harness/schema.js';
+import type { Trajectory } from '../../trajectory/schema.js';
+import {
+  adoptValidationAtParse,
+  type TrajectoryValidation,
+  validationAtParse,
+} from '../../trajectory/validate-trajectory.js';
+
+/** A validation as sent: without the trajectory (it is the task's), with the harness it was made under. */
+export interface SentValidation {
+  harness: string;
+  hookChecks: boolean;
+  validation: Omit<TrajectoryValidation, 'trajectory'>;
+}
+
+const writtenKeys = new WeakMap<Harness, string>();
+/** The harness's text as written (property order included: it decides derived content), once per object. */
+function writtenKey(harness: Harness): string {
+  let key = writtenKeys.get(harness);
+  if (key === undefined) {
+    key = createHash('sha256').update(JSON.stringify(harness)).digest('base64');
+    writtenKeys.set(harness, key);
+  }
+  return key;
+}
+
+/** The main thread's validation of `trajectory` to send with it, if it made one. */
+export function sentValidation(trajectory: Trajectory): SentValidation | undefined {
+  const parsed = validationAtParse(trajectory);
+  if (!parsed) return undefined;
+  const { trajectory: _trajectory, ...validation } = parsed.validation;
+  return { harness: writtenKey(parsed.harness), hookChecks: parsed.hookChecks !== undefined, validation };
+}
+
+/** In the thread: records the sent validation as its copy's, when it was made under this harness. */
+export function adoptSentValidation(
+  trajectory: Trajectory,
+  sent: SentValidation | undefined,
+  harness: Harness,
+  hookChecks: HookCheckRegistry | undefined,
+): boolean {
+  if (!sent || sent.harness !== writtenKey(harness) || sent.hookChecks !== (hookChecks !== undefined))
+    return false;
+  adoptValidationAtParse(trajectory, harness, hookChecks, sent.validation);
+  return true;
+}
