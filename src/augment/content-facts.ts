@@ -384,7 +384,9 @@ function occurringIn(harness: Harness, part: HarnessPartName, from: HarnessPartN
     for (const symbol of occursIn(entries[index] as TextEntry, text, defined)) seen.add(symbol);
   });
   const positions: number[] = [];
-  defined.symbols.forEach((symbol, position) => seen.has(symbol) && positions.push(position));
+  defined.symbols.forEach((symbol, position) => {
+    if (seen.has(symbol)) positions.push(position);
+  });
   const symbols = positions.map((position) => defined.symbols[position] as SymbolEntry);
   const key = contentHash(symbolsKey(symbols));
   if (record.content.occurring.size >= readingsPerText) record.content.occurring.clear();
