@@ -142,10 +142,12 @@ function findProtectedItems(location: NormalisedText): ProtectedItem[] {
   return items;
 }
 
-// The items of a text as written depend on the text alone: found once per text content.
+// The items of a text as written depend on the text alone: found once per text content. The key is weighed
+// at a byte a character (most texts are one-byte strings, and textEntries holds the same string objects).
 const writtenItemsCache = new BoundedCache<string, ProtectedItem[]>(
   8 << 20,
-  (raw, items) => 2 * raw.length + items.reduce((sum, item) => sum + 2 * item.text.length + 64, 64),
+  (raw, items) => raw.length + items.reduce((sum, item) => sum + 2 * item.text.length + 64, 64),
+  'content-facts.writtenItemsCache',
 );
 function writtenItems(raw: string): ProtectedItem[] {
   return (
@@ -284,12 +286,16 @@ interface TextEntry {
   facts: Map<string, TextFacts>;
 }
 // Keyed by the text itself: mostly the same string object as the last time, whose hash the engine keeps.
-const textEntries = new BoundedCache<string, TextEntry>(24 << 20, (raw, entry) => {
-  let size = 2 * raw.length + 256 + 64 * (entry.names.size + entry.occurs.size);
-  for (const [key, facts] of entry.facts)
-    size += 2 * key.length + 4 * facts.text.length + 32 * facts.mentions.length + 384;
-  return size;
-});
+const textEntries = new BoundedCache<string, TextEntry>(
+  24 << 20,
+  (raw, entry) => {
+    let size = 2 * raw.length + 256 + 64 * (entry.names.size + entry.occurs.size);
+    for (const [key, facts] of entry.facts)
+      size += 2 * (key.length + facts.text.length) + 32 * facts.mentions.length + 256;
+    return size;
+  },
+  'content-facts.textEntries',
+);
 /** Lists, names and readings kept per text: a text asked about more starts over (a bound, not a rule). */
 const readingsPerText = 32;
 const namesPerText = 1024;
@@ -314,12 +320,22 @@ interface Occurring {
 
 /** What is known of one part's content: which identifiers occur in its texts, by defining list. */
 interface PartContent {
-  /** By the defining part's identifiers (`Identifiers.key`). */
-  occurring: Map<string, Occurring>;
+  /**
+   * By the defining part's identifiers (`Identifiers.key`): their positions in that list, not the symbol
+   * objects, which belong to one harness (held here, they kept every variant's symbols alive).
+   */
+  occurring: Map<string, { key: string; positions: number[] }>;
 }
 const partContents = new BoundedCache<string, PartContent>(
   4 << 20,
-  (key, content) => 2 * key.length + 256 * content.occurring.size + 256,
+  (key, content) => {
+    // The map's keys are the defining lists' keys (long), which other entries share: weighed at half.
+    let size = 2 * key.length + 256;
+    for (const [list, found] of content.occurring)
+      size += list.length + 2 * found.key.length + 8 * found.positions.length + 160;
+    return size;
+  },
+  'content-facts.partContents',
 );
 
 /** What is known of one part object: its texts, their entries and its content's record. */
@@ -356,26 +372,44 @@ function entriesOf(record: PartRecord): TextEntry[] {
 function occurringIn(harness: Harness, part: HarnessPartName, from: HarnessPartName): Occurring {
   const defined = identifiersOf(harness, from);
   const record = recordOf(harness, part);
-  let found = record.content.occurring.get(defined.key);
-  if (!found) {
-    const seen = new Set<SymbolEntry>();
-    const entries = entriesOf(record);
-    record.locations.forEach(({ text }, index) => {
-      for (const symbol of occursIn(entries[index] as TextEntry, text, defined)) seen.add(symbol);
-    });
-    const symbols = defined.symbols.filter((symbol) => seen.has(symbol));
-    found = { key: contentHash(symbolsKey(symbols)), symbols };
-    if (record.content.occurring.size >= readingsPerText) record.content.occurring.clear();
-    record.content.occurring.set(defined.key, found);
-    partContents.set(`${part}\u0002${hashPart(harness, part)}`, record.content); // its size grew
-  }
-  return found;
+  const known = record.content.occurring.get(defined.key);
+  if (known)
+    return {
+      key: known.key,
+      symbols: known.positions.map((position) => defined.symbols[position] as SymbolEntry),
+    };
+  const seen = new Set<SymbolEntry>();
+  const entries = entriesOf(record);
+  record.locations.forEach(({ text }, index) => {
+    for (const symbol of occursIn(entries[index] as TextEntry, text, defined)) seen.add(symbol);
+  });
+  const positions: number[] = [];
+  defined.symbols.forEach((symbol, position) => {
+    if (seen.has(symbol)) positions.push(position);
+  });
+  const symbols = positions.map((position) => defined.symbols[position] as SymbolEntry);
+  const key = contentHash(symbolsKey(symbols));
+  if (record.content.occurring.size >= readingsPerText) record.content.occurring.clear();
+  record.content.occurring.set(defined.key, { key, positions });
+  partContents.set(`${part}\u0002${hashPart(harness, part)}`, record.content); // its size grew
+  return { key, symbols };
 }
 
+// Weighed by what an entry holds once its harness is gone (measured, notes/rss2.md): each text's reading and
+// the text as written (mostly one byte a character), its path, its mentions, and what its group derives
+// later (items, counts, lists).
 const factsCache = new BoundedCache<string, PartFacts>(
   8 << 20,
-  (key, facts) =>
-    2 * key.length + 256 + facts.groups.reduce((sum, group) => sum + 96 * group.texts.length, 0),
+  (key, facts) => {
+    let size = 2 * key.length + 256;
+    for (const group of facts.groups) {
+      size += 384;
+      for (const text of group.texts)
+        size += text.text.length + text.raw.length + 32 * (text.path.length + text.mentions.length) + 384;
+    }
+    return size;
+  },
+  'content-facts.factsCache',
 );
 
 // The facts of a part, by the part objects they were derived from (variants share part objects, so most

@@ -138,6 +138,7 @@ const comparisons = new BoundedCache<string, Omit<ContentPreservation, 'kept'>>(
   8 << 20,
   (key, result) =>
     2 * key.length + 256 + result.issues.reduce((sum, issue) => sum + 2 * issue.message.length + 128, 0),
+  'content-preservation.comparisons',
 );
 
 /** The counts and issues of one pair of groups: lost items, then lists whose order changed. */

@@ -16,15 +16,28 @@ export class BoundedCache<K, V> {
   private bytes = 0;
   /** Counts moves to the recent end: an entry's `stamp` is the count when it was last moved. */
   private clock = 0;
+  private found = 0;
+  private missed = 0;
 
+  /**
+   * `name` lists the cache in `boundedCaches()` (for measuring; the list holds it for good, so name only
+   * caches that live as long as the process).
+   */
   constructor(
     private readonly maxBytes: number,
     private readonly sizeOf: (key: K, value: V) => number,
-  ) {}
+    readonly name?: string,
+  ) {
+    if (name !== undefined) named.push(this as BoundedCache<unknown, unknown>);
+  }
 
   get(key: K): V | undefined {
     const found = this.entries.get(key);
-    if (!found) return undefined;
+    if (!found) {
+      this.missed++;
+      return undefined;
+    }
+    this.found++;
     // Most recently used last: eviction takes the first entries of the map's insertion order. An entry
     // moved fewer than half the entries ago is still among the recent half and stays where it is.
     if (this.clock - found.stamp > this.entries.size >> 1) {
@@ -63,4 +76,32 @@ export class BoundedCache<K, V> {
   get entryCount(): number {
     return this.entries.size;
   }
+
+  /** The budget in bytes, by the estimate. */
+  get budget(): number {
+    return this.maxBytes;
+  }
+
+  /** Lookups that found an entry, and those that did not, since the cache was made. */
+  get lookups(): { hits: number; misses: number } {
+    return { hits: this.found, misses: this.missed };
+  }
+
+  /** Drops every entry (the counts of lookups stay). */
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
+
+const named: Array<BoundedCache<unknown, unknown>> = [];
+
+/**
+ * The caches made with a name, in the order they were made: what a memory measurement weighs.
+ *
+ * @example
+ * for (const cache of boundedCaches()) console.log(cache.name, cache.size, cache.lookups);
+ */
+export function boundedCaches(): ReadonlyArray<BoundedCache<unknown, unknown>> {
+  return named;
 }

@@ -62,6 +62,7 @@ export function templateVariableReads(): number {
 const readsByTemplate = new BoundedCache<string, readonly string[]>(
   1 << 20,
   (template, names) => 2 * template.length + 32 * names.length + 64,
+  'check-harness.readsByTemplate',
 );
 function feedbackReads(template: string): readonly string[] {
   const known = readsByTemplate.get(template);

@@ -1,5 +1,6 @@
 // Content hashes bind a result to a harness commit: sha256 over canonical JSON of the parsed harness.
 import { createHash } from 'node:crypto';
+import { BoundedCache } from './bounded-cache.js';
 import { canonicalJson } from './canonical-json.js';
 import type { Harness, HarnessPartName } from './schema.js';
 
@@ -44,7 +45,7 @@ export function hashHarness(harness: Harness): HarnessHashes {
     const value = (content as Record<string, unknown>)[key];
     if (value === undefined) continue;
     const member = (partNames as readonly string[]).includes(key)
-      ? partHash(value as Harness[HarnessPartName]).text
+      ? partText(value as Harness[HarnessPartName])
       : canonicalJson(value);
     text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:${member}`;
   }
@@ -67,16 +68,30 @@ export function hashPart(harness: Harness, part: HarnessPartName): string {
 
 const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;
 const hashes = new WeakMap<Harness, HarnessHashes>();
-const parts = new WeakMap<object, { text: string; hash: string }>();
+const parts = new WeakMap<object, { hash: string }>();
+// A part's canonical text is needed again only to hash a harness that holds it: kept by hash in a bounded
+// cache, not beside the hash of every live part object (the pool's variants held 12 MB of them).
+const partTexts = new BoundedCache<string, string>(
+  4 << 20,
+  (hash, text) => 2 * (hash.length + text.length) + 64,
+  'hash.partTexts',
+);
 
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 
-/** A part's canonical text and hash, once per part object (variants share untouched parts with their base). */
-function partHash(part: Harness[HarnessPartName]): { text: string; hash: string } {
+/** A part's hash, once per part object (variants share untouched parts with their base). */
+function partHash(part: Harness[HarnessPartName]): { hash: string } {
   const known = parts.get(part);
   if (known) return known;
   const text = canonicalJson(part);
-  const entry = { text, hash: sha256(text) };
+  const entry = { hash: sha256(text) };
+  partTexts.set(entry.hash, text);
   parts.set(part, entry);
   return entry;
+}
+
+/** A part's canonical text: from the cache, or serialised again. */
+function partText(part: Harness[HarnessPartName]): string {
+  const { hash } = partHash(part);
+  return partTexts.get(hash) ?? partTexts.set(hash, canonicalJson(part));
 }

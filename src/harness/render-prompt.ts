@@ -211,6 +211,7 @@ const contextJsonOf = new WeakMap<object, string>();
 const rendered = new BoundedCache<string, string>(
   8 << 20,
   (key, prompt) => 2 * (key.length + prompt.length) + 64,
+  'render-prompt.rendered',
 );
 
 /**
@@ -225,6 +226,7 @@ const sectionBodies = new WeakMap<Harness, Array<string | undefined>>();
 const bodiesByContext = new BoundedCache<string, string>(
   8 << 20,
   (key, body) => 2 * (key.length + body.length) + 64,
+  'render-prompt.bodiesByContext',
 );
 
 function renderPrompt(harness: Harness, context: RequestContext): string {

@@ -327,11 +327,12 @@ interface NameTrie extends NameNode {
 // Callers often build a fresh symbol list per text (the same names each time): tries are cached by list
 // object, then by the list's content in a small bounded map.
 const tries = new WeakMap<readonly SymbolEntry[], NameTrie>();
-// Weighed by bytes: a trie costs ~200 bytes a node (a Map and an object per character of each name), and
-// variant harnesses bring their own lists, so 512 tries of a large harness held ~40 MB.
+// Weighed by bytes: a trie costs ~300 bytes a node (a Map and an object per character of each name; measured,
+// notes/rss2.md), and variant harnesses bring their own lists, so 512 tries of a large harness held ~40 MB.
 const triesByContent = new BoundedCache<string, { trie: NameTrie; nodes: number }>(
   8 << 20,
-  (content, entry) => 2 * content.length + 200 * entry.nodes,
+  (content, entry) => 2 * content.length + 300 * entry.nodes,
+  'symbol-table.triesByContent',
 );
 
 /** The trie of the symbols' names, built once per symbol list; a (kind, tool, name) appears once. */

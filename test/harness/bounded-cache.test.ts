@@ -1,7 +1,7 @@
 // The byte-bounded cache: what it holds stays within its budget by the caller's estimate, least recently
 // used first out; an entry over the whole budget is returned but not kept.
 import { describe, expect, it } from 'vitest';
-import { BoundedCache } from '../../src/harness/bounded-cache.js';
+import { BoundedCache, boundedCaches } from '../../src/harness/bounded-cache.js';
 
 const weigh = (key: string, value: string) => 2 * (key.length + value.length);
 
@@ -30,5 +30,29 @@ describe('BoundedCache', () => {
     cache.set('a', 'x'.repeat(19));
     expect(cache.size).toBe(40);
     expect(cache.entryCount).toBe(1);
+  });
+
+  it('counts hits and misses, and clear drops every entry but keeps the counts', () => {
+    const cache = new BoundedCache<string, string>(100, weigh);
+    cache.get('a');
+    cache.set('a', 'x');
+    cache.get('a');
+    cache.get('a');
+    cache.get('b');
+    expect(cache.lookups).toEqual({ hits: 2, misses: 2 });
+    cache.clear();
+    expect(cache.size).toBe(0);
+    expect(cache.entryCount).toBe(0);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.lookups).toEqual({ hits: 2, misses: 3 });
+  });
+
+  it('lists a cache made with a name, and only those', () => {
+    const named = new BoundedCache<string, string>(100, weigh, 'test.named');
+    const anonymous = new BoundedCache<string, string>(100, weigh);
+    expect(boundedCaches()).toContain(named);
+    expect(boundedCaches()).not.toContain(anonymous);
+    expect(named.name).toBe('test.named');
+    expect(named.budget).toBe(100);
   });
 });
