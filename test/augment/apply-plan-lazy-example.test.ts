@@ -6,22 +6,11 @@ import { z } from 'zod';
 import { augmentExample } from '../../src/augment/augment.js';
 import { applyOperator, defineOperator } from '../../src/augment/operator.js';
 import { op, pipe } from '../../src/augment/plan.js';
-import { renameSymbols } from '../../src/augment/rename-symbols.js';
 import { identityRelabel } from '../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../src/trajectory/schema.js';
 import { trajectoryWalks } from '../../src/trajectory/validate-trajectory.js';
+import { renameBaggageTool } from '../support/rename-baggage-tool.js';
 import { baggageTrajectory, travelHarness } from '../support/travel-harness.js';
-
-/** An example-free step with a relabel: the next step's example must be moved to read it. */
-const renameBaggageTool = defineOperator({
-  id: 'tools/rename-baggage',
-  version: 1,
-  dimension: 'tools',
-  mode: 'exact',
-  description: 'Renames get_baggage_policy; calls follow.',
-  params: z.object({}),
-  apply: (harness) => renameSymbols(harness, { tools: { get_baggage_policy: 'baggage_rules' } }),
-});
 
 /** A step that never reads the example. */
 const appendToBodies = defineOperator({

@@ -10,10 +10,10 @@ import { augmentExample } from '../../src/augment/augment.js';
 import { certify } from '../../src/augment/certificate.js';
 import { applyOperator, defineOperator, unchanged } from '../../src/augment/operator.js';
 import { op, pipe } from '../../src/augment/plan.js';
-import { renameSymbols } from '../../src/augment/rename-symbols.js';
 import { createVariantPool } from '../../src/augment/variant-pool.js';
 import { certifies } from '../../src/kit/certify.js';
 import { trajectoryWalks } from '../../src/trajectory/validate-trajectory.js';
+import { renameBaggageTool } from '../support/rename-baggage-tool.js';
 import { baggageTrajectory, travelHarness } from '../support/travel-harness.js';
 
 /** A third-party style operator that needs the example and certifies its step once, through the kit. */
@@ -31,17 +31,6 @@ const checkedHeading = defineOperator({
     if (!certifies({ base: harness, variant, trajectory, hookChecks })) return { skip: 'not certified' };
     return { harness: variant, relabel: { steps: [] } };
   },
-});
-
-/** An example-free step with a relabel, so that a pool entry moves the example before the checked step. */
-const renameBaggageTool = defineOperator({
-  id: 'tools/rename-baggage',
-  version: 1,
-  dimension: 'tools',
-  mode: 'exact',
-  description: 'Renames get_baggage_policy; calls follow.',
-  params: z.object({}),
-  apply: (harness) => renameSymbols(harness, { tools: { get_baggage_policy: 'baggage_rules' } }),
 });
 
 function walksOf<T>(run: () => Promise<T>): Promise<{ result: T; validate: number; rederive: number }> {
