@@ -42,13 +42,15 @@ function factsOf(trajectory: Trajectory): Facts {
 }
 
 /**
- * The harness by content as written and the custom checks by identity (a registry holds functions). The
- * content hash sorts keys, but a trajectory's derived content does not: the offered tools keep their
- * schemas' property order, so two harnesses that differ in property order alone (`tools/reorder-properties`)
- * derive different trajectories and must not share facts. Each part is keyed by its JSON as written, once
- * per part object.
+ * The harness by content as written. The content hash sorts keys, but a trajectory's derived content does
+ * not: the offered tools keep their schemas' property order, so two harnesses that differ in property
+ * order alone (`tools/reorder-properties`) derive different trajectories and must not share facts. Each
+ * part is keyed by its JSON as written, once per part object; the key is the same in every thread.
+ *
+ * @example
+ * writtenHarnessKey(harness) === writtenHarnessKey(structuredClone(harness))
  */
-function harnessKey(harness: Harness, hookChecks: HookCheckRegistry | undefined): string {
+export function writtenHarnessKey(harness: Harness): string {
   // Once per harness object (harnesses are immutable): every fact of a row asks for its variant's key.
   let content = contentKeys.get(harness);
   if (content === undefined) {
@@ -56,7 +58,12 @@ function harnessKey(harness: Harness, hookChecks: HookCheckRegistry | undefined)
     content = `${hashHarness(harness).harness}|${written}`;
     contentKeys.set(harness, content);
   }
-  return `${content}|${hookChecks ? objectNumber(hookChecks) : 0}`;
+  return content;
+}
+
+/** The harness by content as written and the custom checks by identity (a registry holds functions). */
+function harnessKey(harness: Harness, hookChecks: HookCheckRegistry | undefined): string {
+  return `${writtenHarnessKey(harness)}|${hookChecks ? objectNumber(hookChecks) : 0}`;
 }
 const contentKeys = new WeakMap<Harness, string>();
 const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;

@@ -2,9 +2,9 @@
 // the thread's copy is a fresh object, so without it the thread's certificate facts (`validationFacts`)
 // walked the input again. The thread adopts it only under the harness it was made under (the same text
 // as written) and the same presence of custom hook checks (a thread loads the setup's module).
-import { createHash } from 'node:crypto';
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import type { Harness } from '../../harness/schema.js';
+import { writtenHarnessKey } from '../../trajectory/facts.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import {
   adoptValidationAtParse,
@@ -19,23 +19,16 @@ export interface SentValidation {
   validation: Omit<TrajectoryValidation, 'trajectory'>;
 }
 
-const writtenKeys = new WeakMap<Harness, string>();
-/** The harness's text as written (property order included: it decides derived content), once per object. */
-function writtenKey(harness: Harness): string {
-  let key = writtenKeys.get(harness);
-  if (key === undefined) {
-    key = createHash('sha256').update(JSON.stringify(harness)).digest('base64');
-    writtenKeys.set(harness, key);
-  }
-  return key;
-}
-
 /** The main thread's validation of `trajectory` to send with it, if it made one. */
 export function sentValidation(trajectory: Trajectory): SentValidation | undefined {
   const parsed = validationAtParse(trajectory);
   if (!parsed) return undefined;
   const { trajectory: _trajectory, ...validation } = parsed.validation;
-  return { harness: writtenKey(parsed.harness), hookChecks: parsed.hookChecks !== undefined, validation };
+  return {
+    harness: writtenHarnessKey(parsed.harness),
+    hookChecks: parsed.hookChecks !== undefined,
+    validation,
+  };
 }
 
 /** In the thread: records the sent validation as its copy's, when it was made under this harness. */
@@ -45,7 +38,7 @@ export function adoptSentValidation(
   harness: Harness,
   hookChecks: HookCheckRegistry | undefined,
 ): boolean {
-  if (!sent || sent.harness !== writtenKey(harness) || sent.hookChecks !== (hookChecks !== undefined))
+  if (!sent || sent.harness !== writtenHarnessKey(harness) || sent.hookChecks !== (hookChecks !== undefined))
     return false;
   adoptValidationAtParse(trajectory, harness, hookChecks, sent.validation);
   return true;

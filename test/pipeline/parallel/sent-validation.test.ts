@@ -32,8 +32,20 @@ describe('the validation sent with an example', () => {
 
   it('is not taken under another harness text', async () => {
     const main = await loadHarnessFile(`${fixture}harness.yaml`);
-    const other = { ...(await loadHarnessFile(`${fixture}harness.yaml`)) };
-    const reordered = Object.fromEntries(Object.entries(other).reverse()) as typeof other;
+    // The same content with one tool's properties in another order: the offered tools are derived as
+    // written, so the trajectory's derived content differs.
+    const other = await loadHarnessFile(`${fixture}harness.yaml`);
+    const properties = (index: number) =>
+      (other.tools.items[index]?.parameters as { properties?: Record<string, unknown> }).properties ?? {};
+    const at = other.tools.items.findIndex((_, index) => Object.keys(properties(index)).length > 1);
+    expect(at).toBeGreaterThanOrEqual(0);
+    const tool = other.tools.items[at]!;
+    const reversed = Object.fromEntries(Object.entries(properties(at)).reverse());
+    const items = other.tools.items.with(at, {
+      ...tool,
+      parameters: { ...(tool.parameters as object), properties: reversed },
+    });
+    const reordered = { ...other, tools: { ...other.tools, items } } as typeof other;
     const line = JSON.parse(readFileSync(`${fixture}trajectories.jsonl`, 'utf8').split('\n')[0] as string);
     const { trajectory } = validateTrajectory(line, main);
     if (!trajectory) throw new Error('the fixture line is not a trajectory');
