@@ -36,7 +36,8 @@ describe('the validation sent with an example', () => {
     // written, so the trajectory's derived content differs.
     const other = await loadHarnessFile(`${fixture}harness.yaml`);
     const properties = (index: number) =>
-      (other.tools.items[index]?.parameters as { properties?: Record<string, unknown> }).properties ?? {};
+      (other.tools.items[index]?.parameters as { properties?: Record<string, unknown> } | undefined)
+        ?.properties ?? {};
     const at = other.tools.items.findIndex((_, index) => Object.keys(properties(index)).length > 1);
     expect(at).toBeGreaterThanOrEqual(0);
     const tool = other.tools.items[at]!;
