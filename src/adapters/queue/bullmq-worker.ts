@@ -42,8 +42,9 @@ export interface BullUnitWorker {
   /**
    * Stops taking jobs, waits up to `graceMs` (default 10 s) for the running ones, and disconnects; past that
    * (Redis gone, a job stuck) it drops the connections, and the jobs it held come back to the queue as
-   * stalled. Resolves to whether it closed cleanly; after a forced close BullMQ may still hold timers, so
-   * a process should exit.
+   * stalled. While Redis is unreachable and no job is running there is nothing to wait for: it drops the
+   * connections at once. Resolves to whether no running job was cut off (false: the grace ran out); after
+   * dropped connections BullMQ may still hold timers, so a process should exit.
    */
   close(options?: { graceMs?: number }): Promise<boolean>;
 }
@@ -60,15 +61,19 @@ export async function startBullUnitWorker(options: BullUnitWorkerOptions): Promi
   const name = `${hostname()}:${process.pid}`;
   const outage = watchRedisOutages(options.url, options.onRedisOutage ?? (() => {}));
   const client = await redisClient(options.url, { name, outage });
+  let running = 0;
   const worker = new Worker(
     options.name ?? defaultQueueName,
     async (job) => {
+      running++;
       try {
         return await options.process(job.data);
       } catch (error) {
         // Bad content or a run this machine cannot reproduce: another attempt would fail the same way.
         if (HarnessAugmentError.isInstance(error)) throw new UnrecoverableError(error.message);
         throw error;
+      } finally {
+        running--;
       }
     },
     {
@@ -89,6 +94,15 @@ export async function startBullUnitWorker(options: BullUnitWorkerOptions): Promi
   return {
     name,
     async close(closeOptions = {}) {
+      const drop = () => {
+        // BullMQ's own close waits for Redis; the connections are dropped instead.
+        void worker.close(true).catch(() => {});
+        client.disconnect();
+      };
+      if (running === 0 && outage.isDown()) {
+        drop();
+        return true;
+      }
       let timer: NodeJS.Timeout | undefined;
       const clean = await Promise.race([
         worker.close().then(() => true),
@@ -98,11 +112,7 @@ export async function startBullUnitWorker(options: BullUnitWorkerOptions): Promi
       ]);
       clearTimeout(timer);
       if (clean) await endRedisClient(client);
-      else {
-        // BullMQ's own close waits for Redis; the connections are dropped instead.
-        void worker.close(true).catch(() => {});
-        client.disconnect();
-      }
+      else drop();
       return clean;
     },
   };

@@ -156,6 +156,8 @@ export type RedisOutageEvent =
 /** Watches clients of one URL and reports an outage once when it starts (a client's first error) and once when it ends (every client ready again). */
 export interface RedisOutageWatch {
   watch(client: RedisClient): void;
+  /** Whether a watched client has failed and not yet been ready again. */
+  isDown(): boolean;
 }
 
 /**
@@ -183,6 +185,7 @@ export function watchRedisOutages(url: string, report: (event: RedisOutageEvent)
         report({ state: 'up', url: describeRedisUrl(url), downMs: Date.now() - since });
       });
     },
+    isDown: () => down.size > 0,
   };
 }
 

@@ -114,12 +114,11 @@ See docs/pipeline.md, "Scale-out on Redis (BullMQ)".`,
       log(`hsa worker ${worker.name}: ${signal}, finishing the running jobs`);
       const clean = await worker.close();
       await processor.close();
-      if (!clean) {
+      if (!clean)
         log(
           `hsa worker ${worker.name}: Redis did not answer; its running jobs come back to the queue as stalled`,
         );
-        // BullMQ keeps retrying timers after a forced close; nothing of ours is left to finish.
-        setTimeout(() => process.exit(), 100).unref();
-      }
+      // BullMQ may keep retrying timers after dropped connections; nothing of ours is left to finish.
+      setTimeout(() => process.exit(), 100).unref();
     });
 }
