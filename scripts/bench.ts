@@ -174,17 +174,32 @@ async function child(args: string[], entry: string[] = childFromSource): Promise
   return JSON.parse(stdout.trim().split('\n').at(-1) as string) as Record<string, number>;
 }
 
+/**
+ * The bench child bundled as the CLI is built (one bundle on plain Node), with its worker thread's bundle
+ * where the built pool looks for it (`workers/augment-worker.js` beside the bundle). The child first: its
+ * build empties its folder.
+ */
+async function bundledChild(): Promise<string> {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const folder = join(root, 'out', 'bench-child');
+  const { file } = (await bundledEntry({ root, entry: 'scripts/bench/augment-child.ts', folder })) as {
+    file: string;
+  };
+  await bundledEntry({
+    root,
+    entry: 'src/pipeline/parallel/augment-worker.ts',
+    folder: join(folder, 'workers'),
+    extension: '.js',
+  });
+  return file;
+}
+
 if (!skip.has('memory')) {
   // A user's peak: `hsa augment` runs the built CLI (one bundle) on plain Node, so the RSS child is bundled
   // the way `npm start` bundles its job (scripts/start.mjs) and run without tsx. Through tsx the same job
   // peaks higher (its loader thread, each module's source and source map: +48 MB at 1k rows,
   // notes/rss.md), which no user pays; the tsx figure of the first size is printed beside it.
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const { file: bundled } = (await bundledEntry({
-    root,
-    entry: 'scripts/bench/augment-child.ts',
-    folder: join(root, 'out', 'bench-child'),
-  })) as { file: string };
+  const bundled = await bundledChild();
   const memory: Array<Record<string, number>> = [];
   for (const inputs of rssInputs) {
     const figure = await child(
@@ -240,18 +255,24 @@ if (!skip.has('workers')) {
   };
   const one = await timed(1);
   const many = await timed(workers);
-  // `hsa augment --workers N`: worker threads in one process (CPU of the whole process, threads included).
+  // `hsa augment --workers N`: worker threads in one process (CPU of the whole process, threads included),
+  // bundled as the CLI runs them: from source every thread loads tsx and compiles the modules again, which
+  // no user pays (about twice the CPU of one thread on this set).
+  const bundled = await bundledChild();
   const threaded = async (count: number) =>
-    child([
-      '--inputs',
-      String(examples),
-      '--policy',
-      'tools-only',
-      '--variants',
-      String(variants),
-      '--workers',
-      String(count),
-    ]);
+    child(
+      [
+        '--inputs',
+        String(examples),
+        '--policy',
+        'tools-only',
+        '--variants',
+        String(variants),
+        '--workers',
+        String(count),
+      ],
+      [bundled],
+    );
   const oneThread = await threaded(1);
   const manyThreads = await threaded(workers);
   results.workers = {
@@ -272,7 +293,7 @@ if (!skip.has('workers')) {
       `speed-up ${(one.wallSeconds / many.wallSeconds).toFixed(2)}× (available parallelism ${availableParallelism()})`,
   );
   console.log(
-    `--workers 1 → ${workers}, tools-only: CPU ${oneThread.cpuSeconds?.toFixed(1)} s → ${manyThreads.cpuSeconds?.toFixed(1)} s ` +
+    `--workers 1 → ${workers}, tools-only, bundled: CPU ${oneThread.cpuSeconds?.toFixed(1)} s → ${manyThreads.cpuSeconds?.toFixed(1)} s ` +
       `(${((manyThreads.cpuSeconds ?? 0) / (oneThread.cpuSeconds ?? 1)).toFixed(2)}×), wall ` +
       `${oneThread.wallSeconds?.toFixed(1)} s → ${manyThreads.wallSeconds?.toFixed(1)} s, ` +
       `${manyThreads.sha256 === oneThread.sha256 ? 'same bytes' : 'DIFFERENT BYTES'}`,

@@ -25,17 +25,18 @@ async function upToDate(root, stamp) {
 }
 
 /**
- * The path of `entry` (relative to `root`) bundled into `folder`, built now unless the bundle there was
- * built from the same bytes. `built` says which.
+ * The path of `entry` (relative to `root`) bundled into `folder` (named after the entry, ending in
+ * `extension`: `.mjs` unless told), built now unless the bundle there was built from the same bytes.
+ * `built` says which.
  *
  * @example
  * const { file } = await bundledEntry({ root, entry: 'scripts/start.ts', folder: join(root, '.start-build') });
  * await import(pathToFileURL(file).href);
  */
-export async function bundledEntry({ root, entry, folder }) {
+export async function bundledEntry({ root, entry, folder, extension = '.mjs' }) {
   const stampFile = join(folder, 'inputs.json');
   const name = entry.replace(/^.*\//, '').replace(/\.ts$/, '');
-  const file = join(folder, `${name}.mjs`);
+  const file = join(folder, `${name}${extension}`);
   const stamp = await readFile(stampFile, 'utf8')
     .then((text) => JSON.parse(text))
     .catch(() => undefined);
@@ -57,8 +58,8 @@ export async function bundledEntry({ root, entry, folder }) {
     platform: 'node',
     target: 'node20',
     outDir: folder,
-    // ESM whatever package.json around it says.
-    outExtension: () => ({ js: '.mjs' }),
+    // ESM whatever package.json around it says (`.js` only where the package is ESM).
+    outExtension: () => ({ js: extension }),
     clean: true,
     config: false,
     silent: true,
