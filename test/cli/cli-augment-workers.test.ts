@@ -84,13 +84,17 @@ describe.each(fixtures)('hsa augment --workers and --shard on %s', (name) => {
         .map((line) => JSON.parse(line).reason),
     ).toEqual(['syntax_error']);
 
-    for (const count of [1, 2, 3]) {
+    // Two shards on one thread each, three on two threads each (a shard of one is the whole run).
+    for (const [count, threads] of [
+      [2, '1'],
+      [3, '2'],
+    ] as const) {
       const union: string[] = [];
       for (let index = 0; index < count; index++)
         union.push(
           ...augmentRun(fixture, `shard-${index}-of-${count}`, [
             '--workers',
-            '2',
+            threads,
             '--shard',
             `${index}/${count}`,
           ]).rows,

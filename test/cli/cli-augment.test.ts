@@ -21,6 +21,12 @@ const rowsOf = async (file: string) => {
   for await (const { row } of readAugmentedRows(file)) rows.push(row);
   return rows;
 };
+/** The full run's rows, read once: four tests look at them (3,168 rows through the sidecar). */
+let fullRows: Promise<AugmentRow[]> | undefined;
+const fullRunRows = () => {
+  fullRows ??= rowsOf(fullOut);
+  return fullRows;
+};
 const linesOf = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n');
 
 beforeAll(() => {
@@ -56,7 +62,7 @@ describe('hsa augment on the fixture', () => {
     );
     expect(fullRun.status).toBe(0);
     const inputCount = readFileSync(trajectories, 'utf8').trimEnd().split('\n').length;
-    const rows = await rowsOf(fullOut);
+    const rows = await fullRunRows();
     expect(rows).toHaveLength(inputCount * 8);
     expect(rows.every((row) => row.certificate.certified)).toBe(true);
     expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
@@ -66,7 +72,7 @@ describe('hsa augment on the fixture', () => {
   });
 
   it('changes each dimension in at least 90% of the variants whose policy chose it', async () => {
-    const rows = await rowsOf(fullOut);
+    const rows = await fullRunRows();
     for (const dimension of dimensions) {
       const chosen = rows.filter((row) => row.provenance.planned.includes(dimension));
       const changed = chosen.filter((row) => row.provenance.changed.includes(dimension));
@@ -194,7 +200,7 @@ describe('hsa augment on the fixture', () => {
   });
 
   it('explain shows the operator chain and the diff against the base', async () => {
-    const [row] = (await rowsOf(fullOut)).filter((candidate) => candidate.provenance.ops.length >= 2);
+    const [row] = (await fullRunRows()).filter((candidate) => candidate.provenance.ops.length >= 2);
     const run = runCli(['explain', fullOut, '--id', row!.id, '--harness', harness]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(`${row!.id}  ${row!.variantId}`);
@@ -204,7 +210,7 @@ describe('hsa augment on the fixture', () => {
   });
 
   it('invert maps a model output under the variant back to the base vocabulary', async () => {
-    const row = (await rowsOf(fullOut)).find((candidate) =>
+    const row = (await fullRunRows()).find((candidate) =>
       candidate.relabel.steps.some((step) => step.type === 'rename_tools'),
     )!;
     // A tool call as a model would emit it under the variant; call ids survive relabels, so the base call is found by id.
