@@ -4,7 +4,7 @@
 // (`/dev/stdout | …`, `>(gzip)`) is written in place; anything else is refused before any work, because a
 // temporary file renamed over it would destroy it (a device) or the write would never end (a FIFO nobody reads).
 import { constants } from 'node:fs';
-import { lstat, open, readlink, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readlink, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { HarnessAugmentError } from './issues.js';
 
@@ -59,16 +59,37 @@ async function danglingLinkTarget(file: string): Promise<string> {
   return info?.isSymbolicLink() ? linkTarget(file) : file;
 }
 
+/**
+ * The write ends the FIFO checks opened, kept open until the writer has the pipe open itself: closing one at
+ * once would leave the pipe without a writer, and a reader already waiting (`head`, `gzip <fifo`) would read
+ * an end of file and exit before the first line.
+ */
+const heldPipes = new Map<string, FileHandle>();
+
 /** Opening a FIFO for writing blocks until someone reads it; a non-blocking open fails at once instead. */
 async function assertPipeHasReader(file: string): Promise<void> {
+  if (heldPipes.has(file)) return;
   try {
-    const handle = await open(file, constants.O_WRONLY | constants.O_NONBLOCK);
-    await handle.close();
+    heldPipes.set(file, await open(file, constants.O_WRONLY | constants.O_NONBLOCK));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENXIO')
       throw cannotWrite(file, 'it is a FIFO that no process reads');
     throw cannotWrite(file, (error as Error).message);
   }
+}
+
+/**
+ * Closes the write end `outputTarget` kept on a FIFO, once the writer holds the pipe open (or gave up);
+ * nothing for any other path. A kept end that is never released closes when the process exits.
+ *
+ * @example
+ * const target = await outputTarget(file); const out = await open(target.path, 'a'); await releasePipe(target.path);
+ */
+export async function releasePipe(path: string): Promise<void> {
+  const handle = heldPipes.get(path);
+  if (!handle) return;
+  heldPipes.delete(path);
+  await handle.close();
 }
 
 function cannotWrite(path: string, reason: string): HarnessAugmentError {

@@ -4,7 +4,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { outputTarget } from './output-target.js';
+import { outputTarget, releasePipe } from './output-target.js';
 
 /**
  * Creates a folder and its missing parents, one level at a time. Node's `mkdir(…, { recursive: true })`
@@ -53,7 +53,11 @@ export async function makeFolder(folder: string): Promise<void> {
 export async function writeFileAtomic(file: string, content: string): Promise<void> {
   const target = await outputTarget(file);
   if (target.mode === 'in-place') {
-    await writeFile(target.path, content, 'utf8');
+    try {
+      await writeFile(target.path, content, 'utf8');
+    } finally {
+      await releasePipe(target.path);
+    }
     return;
   }
   await makeFolder(dirname(target.path));
@@ -152,7 +156,10 @@ export interface AtomicPath {
  */
 export async function openAtomicPath(file: string): Promise<AtomicPath> {
   const target = await outputTarget(file);
-  if (target.mode === 'in-place') return { path: target.path, commit: async () => {}, abort: async () => {} };
+  if (target.mode === 'in-place') {
+    const release = () => releasePipe(target.path);
+    return { path: target.path, commit: release, abort: release };
+  }
   await makeFolder(dirname(target.path));
   await removeStaleTemporaries(target.path);
   const temporary = temporaryPath(target.path);
@@ -170,6 +177,9 @@ export interface AtomicFile {
   commit(): Promise<void>;
   abort(): Promise<void>;
 }
+
+/** Characters a temporary gathers before one stream write. */
+const chunkSize = 1 << 16;
 
 /**
  * Opens `file` for atomic streaming writes, creating its folder; a device or pipe is written in place.
@@ -189,10 +199,14 @@ export async function openAtomicFile(file: string): Promise<AtomicFile> {
   const temporary = inPlace ? target.path : temporaryPath(target.path);
   const stream: WriteStream = createWriteStream(temporary, { encoding: 'utf8' });
   // Open now: a path that cannot be written fails here, not as a write that never drains.
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stream.once('open', () => resolve());
+      stream.once('error', reject);
+    });
+  } finally {
+    if (inPlace) await releasePipe(target.path);
+  }
   let failure: Error | undefined;
   stream.on('error', (error) => {
     failure = error;
@@ -201,31 +215,48 @@ export async function openAtomicFile(file: string): Promise<AtomicFile> {
     new Promise<void>((resolve, reject) =>
       stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
     );
+  // A temporary is seen by nobody before `commit`: its lines are gathered into chunks of `chunkSize`
+  // characters, one stream write each (a write per JSONL line cost more CPU than making the line). A device
+  // or pipe is written line by line, so a reader sees each line when it is written.
+  let pending = '';
+  const push = (text: string): Promise<void> =>
+    stream.write(text)
+      ? Promise.resolve()
+      : new Promise((resolve, reject) => {
+          // Both listeners go when either fires: a long run must not pile them up.
+          const onDrain = () => {
+            stream.off('error', onError);
+            resolve();
+          };
+          const onError = (error: Error) => {
+            stream.off('drain', onDrain);
+            reject(error);
+          };
+          stream.once('drain', onDrain);
+          stream.once('error', onError);
+        });
   return {
     write(text) {
       if (failure) return Promise.reject(failure);
-      return stream.write(text)
-        ? Promise.resolve()
-        : new Promise((resolve, reject) => {
-            // Both listeners go when either fires: a long run must not pile them up.
-            const onDrain = () => {
-              stream.off('error', onError);
-              resolve();
-            };
-            const onError = (error: Error) => {
-              stream.off('drain', onDrain);
-              reject(error);
-            };
-            stream.once('drain', onDrain);
-            stream.once('error', onError);
-          });
+      if (inPlace) return push(text);
+      pending += text;
+      if (pending.length < chunkSize) return Promise.resolve();
+      const chunk = pending;
+      pending = '';
+      return push(chunk);
     },
     async commit() {
+      if (pending !== '' && !failure) {
+        const chunk = pending;
+        pending = '';
+        await push(chunk);
+      }
       await end();
       if (failure) throw failure;
       if (!inPlace) await rename(temporary, target.path);
     },
     async abort() {
+      pending = '';
       await end().catch(() => {});
       if (!inPlace) await rm(temporary, { force: true });
     },

@@ -7,7 +7,7 @@ import { type FileHandle, open, readFile, rm, stat, truncate } from 'node:fs/pro
 import { join } from 'node:path';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { jsonLine } from '../harness/json-lines.js';
-import { type OutputTarget, outputTarget } from '../harness/output-target.js';
+import { type OutputTarget, outputTarget, releasePipe } from '../harness/output-target.js';
 import { makeFolder, removeAtomicTemporaries, writeFileAtomic } from '../harness/write-file-atomic.js';
 
 export const runFiles = {
@@ -268,7 +268,10 @@ export async function openCheckpointedLines<State>(options: {
     await rm(options.checkpoint, { force: true });
   }
   const handles = new Map<string, FileHandle>();
-  for (const name of names) handles.set(name, await open(pathOf(name), 'a'));
+  for (const name of names) {
+    handles.set(name, await open(pathOf(name), 'a'));
+    if (inPlace(name)) await releasePipe(pathOf(name));
+  }
   const checkpoint: LinesCheckpoint<State> = recorded ?? {
     version: 1,
     runHash: options.runHash,
