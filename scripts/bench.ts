@@ -231,21 +231,18 @@ if (!skip.has('memory')) {
 
 if (!skip.has('workers')) {
   // Today's parallelism is --shard i/n across processes; wall time of the whole set, started together.
+  const toolsOnlySet = [
+    '--inputs',
+    String(examples),
+    '--policy',
+    'tools-only',
+    '--variants',
+    String(variants),
+  ];
   const timed = async (count: number) => {
     const started = performance.now();
     const figures = await Promise.all(
-      Array.from({ length: count }, (_, index) =>
-        child([
-          '--inputs',
-          String(examples),
-          '--policy',
-          'tools-only',
-          '--variants',
-          String(variants),
-          '--shard',
-          `${index}/${count}`,
-        ]),
-      ),
+      Array.from({ length: count }, (_, index) => child([...toolsOnlySet, '--shard', `${index}/${count}`])),
     );
     return {
       wallSeconds: (performance.now() - started) / 1000,
@@ -259,20 +256,7 @@ if (!skip.has('workers')) {
   // bundled as the CLI runs them: from source every thread loads tsx and compiles the modules again, which
   // no user pays (about twice the CPU of one thread on this set).
   const bundled = await bundledChild();
-  const threaded = async (count: number) =>
-    child(
-      [
-        '--inputs',
-        String(examples),
-        '--policy',
-        'tools-only',
-        '--variants',
-        String(variants),
-        '--workers',
-        String(count),
-      ],
-      [bundled],
-    );
+  const threaded = async (count: number) => child([...toolsOnlySet, '--workers', String(count)], [bundled]);
   const oneThread = await threaded(1);
   const manyThreads = await threaded(workers);
   results.workers = {
