@@ -10,6 +10,10 @@ import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { canonicalJson } from './canonical-json.js';
+import { dataKeywords, maxSchemaNodes, schemaNodeCount } from './schema-node-count.js';
+import { quickCheckSchema } from './schema-quick-check.js';
+
+export { maxSchemaNodes, schemaNodeCount };
 
 /** The JSON Schema dialects the validator knows. */
 export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
@@ -63,9 +67,6 @@ function newDraft07Engine(): Ajv {
   return addFormats(ajv);
 }
 
-/** Keywords whose value is data, not a schema: their content is never read as keywords. */
-const dataKeywords = new Set(['enum', 'const', 'default', 'examples']);
-
 /**
  * The first `enum` or `required` list of a schema that repeats a value (the metaschema's `uniqueItems`),
  * found in time linear in the schema's size; undefined when there is none.
@@ -97,36 +98,6 @@ export function findDuplicateItems(node: unknown, depth = 0): string | undefined
     if (found) return found;
   }
   return undefined;
-}
-
-/**
- * Most schema nodes (objects and arrays outside `enum`, `const`, `default` and `examples`) one schema may
- * have. ajv turns every subschema into code (about a quarter of a millisecond each), so a schema of 40,000
- * properties held the process for ten seconds; the limit (as OpenAI's 5,000 object properties of one
- * structured-output schema) keeps one compile near a second, and is checked before any compile.
- */
-export const maxSchemaNodes = 5_000;
-
-/**
- * How many schema nodes a schema has, counted up to `limit + 1` (the walk stops there): linear in the
- * schema's size, never more than the limit's worth of work.
- *
- * @example
- * schemaNodeCount({ type: 'object', properties: { a: { type: 'string' } } }) // 3
- */
-export function schemaNodeCount(schema: unknown, limit = maxSchemaNodes): number {
-  let count = 0;
-  const stack: unknown[] = [schema];
-  while (stack.length > 0 && count <= limit) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    count++;
-    const children = Array.isArray(node)
-      ? node
-      : Object.entries(node).flatMap(([key, child]) => (dataKeywords.has(key) ? [] : [child]));
-    for (const child of children) if (typeof child === 'object' && child !== null) stack.push(child);
-  }
-  return count;
 }
 
 let compilations = 0;
@@ -282,6 +253,9 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledSche
  * validateAgainstSchema({ type: 'string', format: 'email' }, 'x') // ['must match format "email"']
  */
 export function validateAgainstSchema(schema: Record<string, unknown>, value: unknown): string[] {
+  // Most tool schemas are plain enough to check without compiling (variants make many distinct ones, each
+  // used a few times); anything the quick check is unsure of, errors included, goes to ajv.
+  if (quickCheckSchema(schema, value)) return [];
   const compiled = compileJsonSchema(schema);
   if (!compiled.ok) return [`invalid schema: ${compiled.error}`];
   if (compiled.validate(value)) return [];
