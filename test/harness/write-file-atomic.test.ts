@@ -1,12 +1,26 @@
 // `openAtomicFile`: a temporary gathers its lines into chunks and appears whole, under its name, only on
 // commit; a pipe is written line by line, so its reader sees each line as it is written.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openAtomicFile } from '../../src/harness/write-file-atomic.js';
 
+const readerReady = (pid: number, path: string) => {
+  try {
+    if (readFileSync(`/proc/${pid}/wchan`, 'utf8') === 'wait_for_partner') return true;
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+};
 const folder = () => mkdtempSync(join(tmpdir(), 'hsa-atomic-'));
 
 describe('openAtomicFile', () => {
@@ -49,6 +63,10 @@ describe('openAtomicFile', () => {
     reader.stdout.on('data', (chunk) => {
       seen += chunk;
     });
+    // Only once `head` is in its open of the pipe (blocked there until a writer comes, Linux: its wchan)
+    // or has it open is there a reader to find; 5 s at most, then the write below says what is wrong.
+    for (let waited = 0; waited < 5_000 && !readerReady(reader.pid as number, fifo); waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     const out = await openAtomicFile(fifo);
     await out.write('{"first":true}\n');
     // `head` exits once it has read the first line: the line was not held back for a chunk.
