@@ -286,27 +286,15 @@ if (!skip.has('workers')) {
 
 if (!skip.has('pipeline')) {
   const { pipelineOverhead } = await import('./bench/pipeline-overhead.js');
-  const figure = await pipelineOverhead({
-    units: pipelineUnits,
-    concurrency: 64,
-    answerMs: 50,
-    threads: pipelineThreads,
-  });
+  const run = (answerMs: number) =>
+    pipelineOverhead({ units: pipelineUnits, concurrency: 64, answerMs, threads: pipelineThreads });
+  const figure = await run(50);
   // The same run with an endpoint that answers at once: the pipeline's own work (augmentation, certificates,
   // exports). The 50 ms run cannot end before this nor before the ideal; how far it lands past the larger
   // of the two says whether the endpoint's waits overlap the work or add to it.
-  const instant = await pipelineOverhead({
-    units: pipelineUnits,
-    concurrency: 64,
-    answerMs: 0,
-    threads: pipelineThreads,
-  });
-  const floor = Math.max(instant.wallSeconds, figure.idealSeconds);
-  results.pipeline = {
-    ...figure,
-    instantWallSeconds: instant.wallSeconds,
-    overFloor: figure.wallSeconds / floor - 1,
-  };
+  const instant = await run(0);
+  const overFloor = figure.wallSeconds / Math.max(instant.wallSeconds, figure.idealSeconds) - 1;
+  results.pipeline = { ...figure, instantWallSeconds: instant.wallSeconds, overFloor };
   console.log(
     `pipeline, ${figure.units} units at concurrency ${figure.concurrency}, ${figure.answerMs} ms answers, ` +
       `${figure.threads} augment threads: ` +
@@ -320,7 +308,7 @@ if (!skip.has('pipeline')) {
   console.log(
     `pipeline, the same units with instant answers: ${instant.wallSeconds.toFixed(2)} s wall ` +
       `(${instant.cpuSeconds.toFixed(1)} CPU-s); the 50 ms run is ` +
-      `+${(100 * (figure.wallSeconds / floor - 1)).toFixed(0)}% over the larger of that and the ideal`,
+      `+${(100 * overFloor).toFixed(0)}% over the larger of that and the ideal`,
   );
 }
 

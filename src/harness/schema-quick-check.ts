@@ -34,6 +34,7 @@ const maxDepth = 32;
 type Primitive = string | number | boolean | null;
 type Kind = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 
+/** An object literal or `Object.create(null)`: a class instance or a Date is not JSON ajv would read alike. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);

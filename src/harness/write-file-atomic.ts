@@ -235,22 +235,20 @@ export async function openAtomicFile(file: string): Promise<AtomicFile> {
           stream.once('drain', onDrain);
           stream.once('error', onError);
         });
+  const flush = () => {
+    const chunk = pending;
+    pending = '';
+    return push(chunk);
+  };
   return {
     write(text) {
       if (failure) return Promise.reject(failure);
       if (inPlace) return push(text);
       pending += text;
-      if (pending.length < chunkSize) return Promise.resolve();
-      const chunk = pending;
-      pending = '';
-      return push(chunk);
+      return pending.length < chunkSize ? Promise.resolve() : flush();
     },
     async commit() {
-      if (pending !== '' && !failure) {
-        const chunk = pending;
-        pending = '';
-        await push(chunk);
-      }
+      if (pending !== '' && !failure) await flush();
       await end();
       if (failure) throw failure;
       if (!inPlace) await rename(temporary, target.path);
