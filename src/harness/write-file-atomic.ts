@@ -5,6 +5,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { outputTarget, releasePipe } from './output-target.js';
+import { utf8Chunks } from './utf8-chunks.js';
 
 /**
  * Creates a folder and its missing parents, one level at a time. Node's `mkdir(…, { recursive: true })`
@@ -178,7 +179,7 @@ export interface AtomicFile {
   abort(): Promise<void>;
 }
 
-/** Characters a temporary gathers before one stream write. */
+/** Bytes a temporary gathers before one stream write. */
 const chunkSize = 1 << 16;
 
 /**
@@ -215,11 +216,12 @@ export async function openAtomicFile(file: string): Promise<AtomicFile> {
     new Promise<void>((resolve, reject) =>
       stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
     );
-  // A temporary is seen by nobody before `commit`: its lines are gathered into chunks of `chunkSize`
-  // characters, one stream write each (a write per JSONL line cost more CPU than making the line). A device
-  // or pipe is written line by line, so a reader sees each line when it is written.
-  let pending = '';
-  const push = (text: string): Promise<void> =>
+  // A temporary is seen by nobody before `commit`: its lines are gathered into UTF-8 chunks of
+  // `chunkSize` bytes, one stream write each (a write per JSONL line cost more CPU than making the line;
+  // see utf8-chunks.ts for the encoding). A device or pipe is written line by line, so a reader sees each
+  // line when it is written.
+  const pending = utf8Chunks(chunkSize);
+  const push = (text: string | Buffer): Promise<void> =>
     stream.write(text)
       ? Promise.resolve()
       : new Promise((resolve, reject) => {
@@ -235,26 +237,25 @@ export async function openAtomicFile(file: string): Promise<AtomicFile> {
           stream.once('drain', onDrain);
           stream.once('error', onError);
         });
-  const flush = () => {
-    const chunk = pending;
-    pending = '';
-    return push(chunk);
-  };
   return {
     write(text) {
       if (failure) return Promise.reject(failure);
       if (inPlace) return push(text);
-      pending += text;
-      return pending.length < chunkSize ? Promise.resolve() : flush();
+      const ready = pending.add(text);
+      if (ready.length === 0) return Promise.resolve();
+      // Every chunk is handed to the stream; the last one's answer is the back-pressure.
+      for (const chunk of ready.slice(0, -1)) stream.write(chunk);
+      return push(ready[ready.length - 1] as Buffer);
     },
     async commit() {
-      if (pending !== '' && !failure) await flush();
+      const last = pending.rest();
+      if (last && !failure) await push(last);
       await end();
       if (failure) throw failure;
       if (!inPlace) await rename(temporary, target.path);
     },
     async abort() {
-      pending = '';
+      pending.clear();
       await end().catch(() => {});
       if (!inPlace) await rm(temporary, { force: true });
     },
