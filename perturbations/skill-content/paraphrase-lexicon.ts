@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   affectedCount,
   applyEdits,
+  BoundedCache,
   defineOperator,
   type Harness,
   identityRelabel,
@@ -77,6 +78,35 @@ function matchCase(match: string, replacement: string): string {
 }
 
 /**
+ * Every lexicon match of a text, leftmost-longest first (overlapping ones included): a fact of the text
+ * alone, found once per text (a pool's entries and a bench's variants hold the same bodies).
+ */
+function lexiconMatches(text: string): readonly TextEdit[] {
+  const known = matchesByText.get(text);
+  if (known) return known;
+  const candidates: TextEdit[] = [];
+  for (const entry of entries) {
+    for (const match of text.matchAll(entry.pattern)) {
+      // Frozen: every later call on the same text hands out these objects.
+      candidates.push(
+        Object.freeze({
+          start: match.index,
+          end: match.index + match[0].length,
+          text: matchCase(match[0], entry.replacement),
+        }),
+      );
+    }
+  }
+  candidates.sort((a, b) => a.start - b.start || b.end - a.end);
+  return matchesByText.set(text, candidates);
+}
+const matchesByText = new BoundedCache<string, readonly TextEdit[]>(
+  2 << 20,
+  (text, matches) =>
+    2 * text.length + 64 + matches.reduce((sum, match) => sum + 2 * match.text.length + 64, 0),
+);
+
+/**
  * The lexicon swaps a text allows: every lexicon match outside the protected spans, leftmost-longest first,
  * never overlapping.
  *
@@ -84,18 +114,10 @@ function matchCase(match: string, replacement: string): string {
  * lexiconEdits('Never guess.', harness) // [{ start: 0, end: 5, text: 'Do not ever' }]
  */
 export function lexiconEdits(text: string, harness: Harness): TextEdit[] {
+  const candidates = lexiconMatches(text);
+  // The protected spans read the harness's identifiers: looked for only where a swap could be made.
+  if (candidates.length === 0) return [];
   const protectedSpans = findProtectedSpans(text, harness);
-  const candidates: TextEdit[] = [];
-  for (const entry of entries) {
-    for (const match of text.matchAll(entry.pattern)) {
-      candidates.push({
-        start: match.index,
-        end: match.index + match[0].length,
-        text: matchCase(match[0], entry.replacement),
-      });
-    }
-  }
-  candidates.sort((a, b) => a.start - b.start || b.end - a.end);
   const edits: TextEdit[] = [];
   let reached = 0;
   for (const candidate of candidates) {

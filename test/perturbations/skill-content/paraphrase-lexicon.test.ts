@@ -52,6 +52,21 @@ describe('skill-content/paraphrase-lexicon', () => {
     );
   });
 
+  it('reads the protected spans of each harness, on a text it has matched before', () => {
+    // The lexicon's matches are found once per text; which of them a harness protects is its own.
+    const text = 'Make sure you win, at most twice.';
+    expect(everySwap(text)).toBe('Ensure you win, no more than twice.');
+    const input = travelHarnessInput();
+    input.hooks.items.push({
+      id: 'no_win',
+      stage: 'pre_reply',
+      check: { type: 'banned_terms', terms: ['make sure you win'] },
+      onFail: { action: 'block' },
+    });
+    expect(everySwap(text, parseHarness(input))).toBe('Make sure you win, no more than twice.');
+    expect(everySwap(text)).toBe('Ensure you win, no more than twice.');
+  });
+
   it('skips when no body holds a lexicon phrase outside protected spans', async () => {
     const input = travelHarnessInput();
     input.skills.items = [{ ...input.skills.items[0]!, body: '- Quote "never" and `do not` exactly.' }];
