@@ -37,8 +37,13 @@ export interface Random {
  * createRandom('seed').int(1, 6)
  */
 export function createRandom(seed: string): Random {
-  const source = seedrandom(seed);
-  const next = () => source.double();
+  // The ARC4 state is keyed on the first draw: most forks only fork again or are never drawn from (more
+  // than half in a `hat` run), and keying one costs a 256-entry table. The sequence is the same.
+  let source: seedrandom.PRNG | undefined;
+  const next = () => {
+    source ??= seedrandom(seed);
+    return source.double();
+  };
   const random: Random = {
     seed,
     next,
