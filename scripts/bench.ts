@@ -7,8 +7,9 @@
 //
 // Knobs (environment): BENCH_EXAMPLES (fixture trajectories per policy, default 100), BENCH_VARIANTS
 // (default 8), BENCH_RSS_INPUTS (default 10000,100000), BENCH_RSS_POLICY (default identity), BENCH_WORKERS
-// (default 2), BENCH_PIPELINE_UNITS (default 500), BENCH_SKIP (comma list of sections to leave out:
-// policies, masking, memory, workers, pipeline, simulate, latency, startup, start).
+// (default 2), BENCH_PIPELINE_UNITS (default 500), BENCH_SCALE_ROWS (default 10000), BENCH_SKIP (comma
+// list of sections to leave out: policies, masking, scale, memory, workers, pipeline, simulate, latency,
+// startup, start).
 //
 // Child processes (the masking baseline, start-up, `npm start`) are timed by their CPU seconds as the kernel
 // counts them for this process's waited-for children (/proc/self/stat cutime + cstime, Linux).
@@ -43,6 +44,8 @@ const pipelineThreads =
     ? ('auto' as const)
     : Number(process.env.BENCH_PIPELINE_THREADS);
 const rssPolicy = process.env.BENCH_RSS_POLICY ?? 'identity';
+// The output rows of the figures at the goals' size (`scale`): 10k, as the goals are set.
+const scaleRows = Number(process.env.BENCH_SCALE_ROWS ?? 10000);
 
 /** CPU seconds (user + system) of this process's children that have exited, from /proc/self/stat. */
 function childrenCpuSeconds(): number {
@@ -66,7 +69,7 @@ const cpuSeconds = (since: NodeJS.CpuUsage) => {
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
-  settings: { examples, variants, rssInputs, workers, pipelineUnits, pipelineThreads },
+  settings: { examples, variants, scaleRows, rssInputs, workers, pipelineUnits, pipelineThreads },
 };
 
 const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
@@ -192,6 +195,65 @@ async function bundledChild(): Promise<string> {
     extension: '.js',
   });
   return file;
+}
+
+if (!skip.has('scale')) {
+  // The sizes the goals are set at (`hat` ≤ 5× the I/O floor, tools-only ≥ 1× the masking baseline, at 10k
+  // rows): the bench child, bundled as the CLI runs, on the fixture's lines cycled with fresh ids, measures
+  // its own floor after its run (--floor); the Python baseline masks the same lines.
+  const bundled = await bundledChild();
+  const inputs = Math.ceil(scaleRows / variants);
+  const scale: Record<string, Record<string, number>> = {};
+  for (const policy of ['tools-only', 'hat']) {
+    const figure = await child(
+      ['--inputs', String(inputs), '--policy', policy, '--variants', String(variants), '--floor'],
+      [bundled],
+    );
+    const floorCpu = figure.floorCpuSeconds ?? Number.NaN;
+    const cpu = figure.cpuSeconds ?? Number.NaN;
+    scale[policy] = {
+      ...figure,
+      rowsPerCpuSecond: (figure.rows ?? 0) / cpu,
+      ratioToFloor: cpu / floorCpu,
+    };
+    console.log(
+      `augment ${policy} at ${figure.rows} rows (${inputs} inputs × ${variants}, bundled): ` +
+        `${cpu.toFixed(1)} CPU-s, ${((figure.rows ?? 0) / cpu).toFixed(0)} rows/CPU-s, ` +
+        `${(cpu / floorCpu).toFixed(1)}× its I/O floor (${floorCpu.toFixed(2)} CPU-s)`,
+    );
+  }
+  if (!skip.has('masking')) {
+    // The same cycled lines the child reads (the child's ids: `<id>~<copy>` from the second copy on).
+    const fixtureLines = (await readFile('fixtures/livestream/trajectories.jsonl', 'utf8'))
+      .split('\n')
+      .filter(Boolean);
+    const cycled = Array.from({ length: inputs }, (_, index) => {
+      const value = JSON.parse(fixtureLines[index % fixtureLines.length] as string) as { id: string };
+      const copy = Math.floor(index / fixtureLines.length);
+      if (copy > 0) value.id = `${value.id}~${copy}`;
+      return JSON.stringify(value);
+    });
+    await mkdir('out/bench', { recursive: true });
+    const source = 'out/bench/masking-scale-input.jsonl';
+    await writeFile(source, `${cycled.join('\n')}\n`);
+    const measured = await childCpu(process.env.BENCH_PYTHON ?? 'python3', [
+      'scripts/bench/function-masking.py',
+      source,
+      String(variants),
+      String(inputs),
+      'out/bench/masking-scale-output.jsonl',
+    ]);
+    const masked = JSON.parse(measured.stdout.trim()) as { rows: number };
+    const maskingRate = masked.rows / measured.cpuSeconds;
+    const toolsOnlyRate = scale['tools-only']?.rowsPerCpuSecond ?? Number.NaN;
+    scale.masking = { rows: masked.rows, cpuSeconds: measured.cpuSeconds, rowsPerCpuSecond: maskingRate };
+    scale.ratios = { toolsOnlyVsMasking: toolsOnlyRate / maskingRate };
+    console.log(
+      `function masking (Python) at ${masked.rows} rows: ${maskingRate.toFixed(0)} rows/CPU-s; ` +
+        `augment tools-only is ${(toolsOnlyRate / maskingRate).toFixed(3)}× its rows/CPU-s`,
+    );
+  }
+  results.scale = scale;
 }
 
 if (!skip.has('memory')) {
