@@ -1,6 +1,6 @@
 // Validates a trajectory under a harness: its shape, the system prompt, every tool call and result, every
 // skill load, and every hook decision, replaying the agent loop's rules message by message.
-import { canonicalJson } from '../harness/canonical-json.js';
+import { sameCanonicalJson } from '../harness/canonical-json.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import {
   type DecideHooksOptions,
@@ -305,7 +305,7 @@ class TrajectoryWalker {
     const expected = toChatCompletionTools(this.harness);
     const length = Math.max(offered.length, expected.length);
     for (let index = 0; index < length; index++) {
-      if (canonicalJson(offered[index] ?? null) !== canonicalJson(expected[index] ?? null)) {
+      if (!sameCanonicalJson(offered[index] ?? null, expected[index] ?? null)) {
         const name = expected[index]?.function.name;
         this.issue(
           'tools_mismatch',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/harness/canonical-json.js';
+import { canonicalJson, sameCanonicalJson } from '../../src/harness/canonical-json.js';
 import { contentHash, hashHarness } from '../../src/harness/hash.js';
 import { parseHarness } from '../../src/harness/parse-harness.js';
 import { travelHarnessInput } from '../support/travel-harness.js';
@@ -69,5 +69,51 @@ describe('content hashes', () => {
       description: 'Load the full rules of a skill by its id before you use it.',
     };
     expect(hashHarness(parseHarness(explicit))).toEqual(hashHarness(parseHarness(travelHarnessInput())));
+  });
+});
+
+// JSON values with the forms canonical JSON folds: undefined members and items, -0, permuted keys.
+const looseJson = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constantFrom(null, true, false, 0, -0, 1, 'a', 'b', ''),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string(),
+    fc.array(fc.oneof(tie('value'), fc.constant(undefined)), { maxLength: 4 }),
+    fc.dictionary(
+      fc.constantFrom('a', 'b', 'c', '__proto__', 'x y'),
+      fc.oneof(tie('value'), fc.constant(undefined)),
+      {
+        maxKeys: 4,
+      },
+    ),
+  ),
+})).value;
+
+describe('sameCanonicalJson', () => {
+  it('answers as comparing the two canonical texts does (property)', () => {
+    fc.assert(
+      fc.property(looseJson, looseJson, (a, b) => {
+        expect(sameCanonicalJson(a, b)).toBe(canonicalJson(a) === canonicalJson(b));
+      }),
+    );
+  });
+
+  it('finds equal values equal whatever their key order, and a changed leaf different (property)', () => {
+    fc.assert(
+      fc.property(looseJson, (value) => {
+        expect(sameCanonicalJson(value, permuteKeys(value, reverse))).toBe(true);
+        expect(sameCanonicalJson({ v: value }, { v: value, w: 1 })).toBe(false);
+      }),
+    );
+    expect(sameCanonicalJson({ a: [1, undefined], b: undefined }, { a: [1, null] })).toBe(true);
+    expect(sameCanonicalJson({ a: -0 }, { a: 0 })).toBe(true);
+    expect(sameCanonicalJson({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+    expect(sameCanonicalJson([], {})).toBe(false);
+  });
+
+  it('refuses scalars that are not JSON, as canonicalJson does', () => {
+    expect(() => sameCanonicalJson(Number.NaN, Number.NaN)).toThrow(/not a JSON number/);
+    expect(() => sameCanonicalJson({ a: () => 1 }, { a: () => 1 })).toThrow(/not JSON/);
   });
 });
