@@ -79,6 +79,25 @@ function decisionTrace(trajectory: Trajectory, decisions: readonly HookDecision[
  * if (!certificate.certified) rejects.push(certificate.issues);
  */
 export function certify(input: CertifyInput): Certificate {
+  const { certified, checks, content, issues } = certifiedChecks(input);
+  return {
+    certified,
+    baseHash: hashHarness(input.base).harness,
+    variantHash: hashHarness(input.variant).harness,
+    checks,
+    content,
+    issues,
+  };
+}
+
+/**
+ * The verdict of `certify` without the two harness hashes a row records: what an operator's own check of a
+ * candidate reads (`certifies`), so that a harness on the way to a variant is never hashed whole.
+ *
+ * @example
+ * if (!certifiedChecks({ base, variant, original, rewritten, relabel }).certified) return { skip: '…' };
+ */
+export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHash' | 'variantHash'> {
   const { base, variant, original, rewritten, relabel } = input;
   const issues: Issue[] = [];
   const options = input.hookChecks ? { hookChecks: input.hookChecks } : {};
@@ -150,8 +169,6 @@ export function certify(input: CertifyInput): Certificate {
       checks.inverseExact &&
       checks.contentKept &&
       underBase.valid,
-    baseHash: hashHarness(base).harness,
-    variantHash: hashHarness(variant).harness,
     checks,
     content: content.checked,
     issues,

@@ -1,7 +1,7 @@
 // The operator contract: a pure, seeded function harness → { harness', relabel, record }, declared as data
 // plus `apply`. Operators import only the public core, the same surface a third-party author gets.
 import type { z } from 'zod';
-import { hashHarness } from '../harness/hash.js';
+import { sameHarnessContent } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
@@ -253,8 +253,7 @@ function finish(
   output: OperatorOutput | OperatorSkip,
 ): AppliedOperator | OperatorSkip {
   if ('skip' in output) return output;
-  const changed =
-    output.relabel.steps.length > 0 || hashHarness(output.harness).harness !== hashHarness(harness).harness;
+  const changed = output.relabel.steps.length > 0 || !sameHarnessContent(output.harness, harness);
   return { ...output, record, changed };
 }
 

@@ -1,7 +1,7 @@
 // Content hashes bind a result to a harness commit: sha256 over canonical JSON of the parsed harness.
 import { createHash } from 'node:crypto';
 import { BoundedCache } from './bounded-cache.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson, sameCanonicalJson } from './canonical-json.js';
 import type { Harness, HarnessPartName } from './schema.js';
 
 /** The content hashes of a harness and of each of its four parts, as `sha256:<hex>`. */
@@ -64,6 +64,38 @@ export function hashHarness(harness: Harness): HarnessHashes {
  */
 export function hashPart(harness: Harness, part: HarnessPartName): string {
   return partHash(harness[part]).hash;
+}
+
+/**
+ * Whether two harnesses have the same content hash (`hashHarness(a).harness === hashHarness(b).harness`),
+ * told from their parts' hashes (once per part object; a variant shares most with its base) and the other
+ * members, without writing and hashing either whole harness: the hash of a harness that is only a step on
+ * the way to a variant is never needed.
+ *
+ * @example
+ * sameHarnessContent(base, structuredClone(base)) // true
+ */
+export function sameHarnessContent(a: Harness, b: Harness): boolean {
+  if (a === b) return true;
+  for (const name of partNames)
+    if (a[name] !== b[name] && partHash(a[name]).hash !== partHash(b[name]).hash) return false;
+  return sameCanonicalJson(harnessRest(a), harnessRest(b));
+}
+
+/**
+ * What a harness holds beside its four parts, as the harness hash covers it (`$schema`, editor metadata,
+ * left out): its id, description and any other member.
+ */
+export function harnessRest(harness: Harness): Record<string, unknown> {
+  const {
+    $schema: _editorOnly,
+    skills: _skills,
+    hooks: _hooks,
+    prompt: _prompt,
+    tools: _tools,
+    ...rest
+  } = harness;
+  return rest;
 }
 
 const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;

@@ -1,6 +1,6 @@
 // "Certify after moving the trajectory": the one check an operator runs on a candidate variant before it
 // returns it, so that a change which would flip a hook decision or break the inverse is dropped early.
-import { certify } from '../augment/certificate.js';
+import { certifiedChecks } from '../augment/certificate.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
@@ -42,7 +42,7 @@ export function certifies(input: CertifiesInput): boolean {
     // certificate takes its validation from it instead of walking the moved trajectory again.
     const moved = forwardFacts(trajectory, relabel, variant, input.hookChecks);
     if (moved.issues.length > 0) return false;
-    return certify({
+    return certifiedChecks({
       base,
       variant,
       original: trajectory,

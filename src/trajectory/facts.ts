@@ -8,7 +8,7 @@
 // is kept per row after it is written. Trajectories and harnesses are treated as immutable here, as
 // everywhere in the library (operators return new objects); a cached fact is shared, never to be mutated.
 import { createHash } from 'node:crypto';
-import { hashHarness } from '../harness/hash.js';
+import { contentHash, harnessRest } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { objectNumber } from '../harness/object-number.js';
 import type { Harness } from '../harness/schema.js';
@@ -54,8 +54,11 @@ export function writtenHarnessKey(harness: Harness): string {
   // Once per harness object (harnesses are immutable): every fact of a row asks for its variant's key.
   let content = contentKeys.get(harness);
   if (content === undefined) {
+    // The parts as written, and the rest by content: the same harnesses as the harness hash with the
+    // parts as written tells apart, without writing and hashing the whole harness (a step's harness on the
+    // way to a variant needs no hash of its own).
     const written = partNames.map((part) => writtenHash(harness[part])).join(',');
-    content = `${hashHarness(harness).harness}|${written}`;
+    content = `${contentHash(harnessRest(harness))}|${written}`;
     contentKeys.set(harness, content);
   }
   return content;
