@@ -8,7 +8,7 @@
 // the hooks part. Caches are bounded by bytes (`BoundedCache`); a miss recomputes the same facts.
 
 import { BoundedCache } from '../harness/bounded-cache.js';
-import { contentHash, hashPart } from '../harness/hash.js';
+import { contentHash, writtenPartHash } from '../harness/hash.js';
 import type { JsonPath } from '../harness/issues.js';
 import { urlSpans } from '../harness/mention-boundary.js';
 import type { Harness, HarnessPartName } from '../harness/schema.js';
@@ -348,7 +348,7 @@ const partRecords = new WeakMap<object, PartRecord>();
 function recordOf(harness: Harness, part: HarnessPartName): PartRecord {
   let known = partRecords.get(harness[part]);
   if (!known) {
-    const key = `${part}\u0002${hashPart(harness, part)}`;
+    const key = `${part}\u0002${writtenPartHash(harness[part])}`;
     const content = partContents.get(key) ?? partContents.set(key, { occurring: new Map() });
     known = { locations: partTextLocations(harness, part), content };
     partRecords.set(harness[part], known);
@@ -391,7 +391,7 @@ function occurringIn(harness: Harness, part: HarnessPartName, from: HarnessPartN
   const key = contentHash(symbolsKey(symbols));
   if (record.content.occurring.size >= readingsPerText) record.content.occurring.clear();
   record.content.occurring.set(defined.key, { key, positions });
-  partContents.set(`${part}\u0002${hashPart(harness, part)}`, record.content); // its size grew
+  partContents.set(`${part}\u0002${writtenPartHash(harness[part])}`, record.content); // its size grew
   return { key, symbols };
 }
 
@@ -443,7 +443,7 @@ export function partFacts(harness: Harness, part: HarnessPartName): PartFacts {
   const known = slot[part];
   if (known) return known;
   const occurs = symbolParts.map((from) => occurringIn(harness, part, from));
-  const key = `${part}\u0002${hashPart(harness, part)}\u0002${occurs.map((found) => found.key).join('\u0003')}`;
+  const key = `${part}\u0002${writtenPartHash(harness[part])}\u0002${occurs.map((found) => found.key).join('\u0003')}`;
   const facts =
     factsCache.get(key) ??
     factsCache.set(

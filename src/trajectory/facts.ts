@@ -7,8 +7,7 @@
 // Facts hang off the trajectory object in a WeakMap, so they go when the example (or the row) does: nothing
 // is kept per row after it is written. Trajectories and harnesses are treated as immutable here, as
 // everywhere in the library (operators return new objects); a cached fact is shared, never to be mutated.
-import { createHash } from 'node:crypto';
-import { contentHash, harnessRest } from '../harness/hash.js';
+import { contentHash, harnessRest, writtenPartHash } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { objectNumber } from '../harness/object-number.js';
 import type { Harness } from '../harness/schema.js';
@@ -57,7 +56,7 @@ export function writtenHarnessKey(harness: Harness): string {
     // The parts as written, and the rest by content: the same harnesses as the harness hash with the
     // parts as written tells apart, without writing and hashing the whole harness (a step's harness on the
     // way to a variant needs no hash of its own).
-    const written = partNames.map((part) => writtenHash(harness[part])).join(',');
+    const written = partNames.map((part) => writtenPartHash(harness[part])).join(',');
     content = `${contentHash(harnessRest(harness))}|${written}`;
     contentKeys.set(harness, content);
   }
@@ -70,15 +69,6 @@ function harnessKey(harness: Harness, hookChecks: HookCheckRegistry | undefined)
 }
 const contentKeys = new WeakMap<Harness, string>();
 const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;
-const writtenHashes = new WeakMap<object, string>();
-function writtenHash(part: object): string {
-  let hash = writtenHashes.get(part);
-  if (hash === undefined) {
-    hash = createHash('sha256').update(JSON.stringify(part)).digest('base64');
-    writtenHashes.set(part, hash);
-  }
-  return hash;
-}
 
 /** A relabel by content: relabels are small plain data, built fresh by `composeRelabels`. */
 function relabelKey(relabel: Relabel): string {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashHarness, sameHarnessContent } from '../../src/harness/hash.js';
+import { partFacts } from '../../src/augment/content-facts.js';
+import { hashHarness, sameHarnessContent, writtenPartHash } from '../../src/harness/hash.js';
 import type { Harness } from '../../src/harness/schema.js';
 import { writtenHarnessKey } from '../../src/trajectory/facts.js';
 import { travelHarness } from '../support/travel-harness.js';
@@ -49,5 +50,17 @@ describe('sameHarnessContent', () => {
     expect(writtenHarnessKey(renamed as Harness)).not.toBe(writtenHarnessKey(base as Harness));
     expect(writtenHarnessKey(described as Harness)).not.toBe(writtenHarnessKey(base as Harness));
     expect(writtenHarnessKey(reorderedTools as Harness)).not.toBe(writtenHarnessKey(base as Harness));
+  });
+
+  it('keys content facts by each part as written: another key order misses the cache and derives the same facts', () => {
+    const [base, clone, , reorderedTools] = nearby(travelHarness()) as Harness[];
+    expect(writtenPartHash((clone as Harness).tools)).toBe(writtenPartHash((base as Harness).tools));
+    expect(writtenPartHash((reorderedTools as Harness).tools)).not.toBe(
+      writtenPartHash((base as Harness).tools),
+    );
+    const counts = (harness: Harness) =>
+      partFacts(harness, 'tools').groups.map((group) => [...group.counts()]);
+    expect(counts(reorderedTools as Harness)).toEqual(counts(base as Harness));
+    expect(partFacts(reorderedTools as Harness, 'tools')).not.toBe(partFacts(base as Harness, 'tools'));
   });
 });
