@@ -26,6 +26,7 @@ import { compilePolicy, parsePolicy } from '../src/augment/policy.js';
 import { presets } from '../src/augment/presets.js';
 import { createRegistry } from '../src/augment/registry.js';
 import { loadHarnessFile } from '../src/harness/parse-harness.js';
+import { cycledId } from './bench/cycled-inputs.js';
 // @ts-expect-error: plain JavaScript (it runs before anything compiles TypeScript), no declarations.
 import { bundledEntry } from './start.mjs';
 import { parseStages } from './start-stages.js';
@@ -224,14 +225,13 @@ if (!skip.has('scale')) {
     );
   }
   if (!skip.has('masking')) {
-    // The same cycled lines the child reads (the child's ids: `<id>~<copy>` from the second copy on).
+    // The same cycled lines the child reads.
     const fixtureLines = (await readFile('fixtures/livestream/trajectories.jsonl', 'utf8'))
       .split('\n')
       .filter(Boolean);
     const cycled = Array.from({ length: inputs }, (_, index) => {
       const value = JSON.parse(fixtureLines[index % fixtureLines.length] as string) as { id: string };
-      const copy = Math.floor(index / fixtureLines.length);
-      if (copy > 0) value.id = `${value.id}~${copy}`;
+      value.id = cycledId(value.id, index, fixtureLines.length);
       return JSON.stringify(value);
     });
     await mkdir('out/bench', { recursive: true });

@@ -26,6 +26,7 @@ import { limitHeapGrowth } from '../../src/cli/heap-growth.js';
 import { parseShard } from '../../src/cli/shard.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import { createAugmentPool } from '../../src/pipeline/parallel/augment-pool.js';
+import { cycledId } from './cycled-inputs.js';
 
 // As `hsa` does (src/cli/main.ts): the peak RSS figure is the CLI's.
 limitHeapGrowth();
@@ -60,8 +61,7 @@ const plan = compilePolicy(parsePolicy(presets[values.policy as string]), create
 function* generated(): Generator<unknown> {
   for (let index = 0; index < inputCount; index++) {
     const value = JSON.parse((lines[index % lines.length] as Buffer).toString('utf8')) as { id: string };
-    const copy = Math.floor(index / lines.length);
-    if (copy > 0) value.id = `${value.id}~${copy}`;
+    value.id = cycledId(value.id, index, lines.length);
     yield value;
   }
 }

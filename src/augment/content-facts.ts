@@ -4,7 +4,7 @@
 //
 // A part's facts depend on its content and on the identifiers whose names occur in its texts (`symbolsIn`),
 // not on the whole harness: a per-example hook step makes a new harness whose tools, skills and prompt are
-// the pool entry's, and their facts are found by (part hash, identifiers that occur), so the step costs only
+// the pool entry's, and their facts are found by (the part as written, identifiers that occur), so the step costs only
 // the hooks part. Caches are bounded by bytes (`BoundedCache`); a miss recomputes the same facts.
 
 import { BoundedCache } from '../harness/bounded-cache.js';
@@ -340,6 +340,8 @@ const partContents = new BoundedCache<string, PartContent>(
 
 /** What is known of one part object: its texts, their entries and its content's record. */
 interface PartRecord {
+  /** The part's name and its hash as written (`writtenPartHash`): the key of its content's record. */
+  key: string;
   locations: TextLocation[];
   entries?: TextEntry[];
   content: PartContent;
@@ -350,7 +352,7 @@ function recordOf(harness: Harness, part: HarnessPartName): PartRecord {
   if (!known) {
     const key = `${part}\u0002${writtenPartHash(harness[part])}`;
     const content = partContents.get(key) ?? partContents.set(key, { occurring: new Map() });
-    known = { locations: partTextLocations(harness, part), content };
+    known = { key, locations: partTextLocations(harness, part), content };
     partRecords.set(harness[part], known);
   }
   return known;
@@ -391,7 +393,7 @@ function occurringIn(harness: Harness, part: HarnessPartName, from: HarnessPartN
   const key = contentHash(symbolsKey(symbols));
   if (record.content.occurring.size >= readingsPerText) record.content.occurring.clear();
   record.content.occurring.set(defined.key, { key, positions });
-  partContents.set(`${part}\u0002${writtenPartHash(harness[part])}`, record.content); // its size grew
+  partContents.set(record.key, record.content); // its size grew
   return { key, symbols };
 }
 
@@ -443,7 +445,7 @@ export function partFacts(harness: Harness, part: HarnessPartName): PartFacts {
   const known = slot[part];
   if (known) return known;
   const occurs = symbolParts.map((from) => occurringIn(harness, part, from));
-  const key = `${part}\u0002${writtenPartHash(harness[part])}\u0002${occurs.map((found) => found.key).join('\u0003')}`;
+  const key = `${recordOf(harness, part).key}\u0002${occurs.map((found) => found.key).join('\u0003')}`;
   const facts =
     factsCache.get(key) ??
     factsCache.set(

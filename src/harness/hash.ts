@@ -56,17 +56,6 @@ export function hashHarness(harness: Harness): HarnessHashes {
 }
 
 /**
- * The content hash of one part of a harness (the same as `hashHarness(harness)[part]`), without hashing
- * the whole harness: what is derived from one part is keyed by this.
- *
- * @example
- * hashPart(variant, 'hooks') === hashHarness(variant).hooks // true
- */
-export function hashPart(harness: Harness, part: HarnessPartName): string {
-  return partHash(harness[part]).hash;
-}
-
-/**
  * Whether two harnesses have the same content hash (`hashHarness(a).harness === hashHarness(b).harness`),
  * told by walking the parts they do not share and the other members (`sameCanonicalJson`), without writing
  * or hashing either: a harness that is only a step on the way to a variant never needs its hash.
