@@ -13,6 +13,17 @@ const applied = (result: AppliedOperator | OperatorSkip): AppliedOperator => {
   return result;
 };
 const everySwap = (text: string, on = harness) => applyEdits(text, lexiconEdits(text, on));
+/** The travel harness's input with a hook that bans "make sure you win". */
+function bannedWinInput() {
+  const input = travelHarnessInput();
+  input.hooks.items.push({
+    id: 'no_win',
+    stage: 'pre_reply',
+    check: { type: 'banned_terms', terms: ['make sure you win'] },
+    onFail: { action: 'block' },
+  });
+  return input;
+}
 
 describe('skill-content/paraphrase-lexicon', () => {
   it('obeys the operator laws', async () => {
@@ -36,13 +47,7 @@ describe('skill-content/paraphrase-lexicon', () => {
   });
 
   it('never touches numbers, quotes, code, identifiers or banned terms', () => {
-    const input = travelHarnessInput();
-    input.hooks.items.push({
-      id: 'no_never_ever',
-      stage: 'pre_reply',
-      check: { type: 'banned_terms', terms: ['make sure you win'] },
-      onFail: { action: 'block' },
-    });
+    const input = bannedWinInput();
     input.tools.items[0]!.name = 'do_not_disturb';
     const guarded = parseHarness(input);
     const text =
@@ -56,13 +61,7 @@ describe('skill-content/paraphrase-lexicon', () => {
     // The lexicon's matches are found once per text; which of them a harness protects is its own.
     const text = 'Make sure you win, at most twice.';
     expect(everySwap(text)).toBe('Ensure you win, no more than twice.');
-    const input = travelHarnessInput();
-    input.hooks.items.push({
-      id: 'no_win',
-      stage: 'pre_reply',
-      check: { type: 'banned_terms', terms: ['make sure you win'] },
-      onFail: { action: 'block' },
-    });
+    const input = bannedWinInput();
     expect(everySwap(text, parseHarness(input))).toBe('Make sure you win, no more than twice.');
     expect(everySwap(text)).toBe('Ensure you win, no more than twice.');
   });
