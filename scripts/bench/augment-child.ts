@@ -80,6 +80,8 @@ const threads =
         },
         workers,
         variantPoolFor(harness, { plan, seed: 'bench', pool: { size: defaultVariantPoolSize } }),
+        // As `hsa augment --workers` runs: the main thread is one of the workers.
+        { mainThreadWorks: true },
       )
     : undefined;
 const started = performance.now();

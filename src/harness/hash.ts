@@ -56,6 +56,28 @@ export function hashHarness(harness: Harness): HarnessHashes {
 }
 
 /**
+ * The hashes `hashHarness` has already made of this object, if it has; computes nothing.
+ *
+ * @example
+ * knownHarnessHashes(structuredClone(harness)) // undefined: a copy is another object
+ */
+export function knownHarnessHashes(harness: Harness): HarnessHashes | undefined {
+  return hashes.get(harness);
+}
+
+/**
+ * Records `known` as the hashes of `copy`, a structured copy of a harness they were made of (in another
+ * thread), so that `hashHarness(copy)` does not serialise the whole harness again. Only for exact copies:
+ * the hashes are taken as they are.
+ *
+ * @example
+ * adoptHarnessHashes(received, sent.hashes)
+ */
+export function adoptHarnessHashes(copy: Harness, known: HarnessHashes): void {
+  if (!hashes.has(copy)) hashes.set(copy, known);
+}
+
+/**
  * Whether two harnesses have the same content hash (`hashHarness(a).harness === hashHarness(b).harness`),
  * told by walking the parts they do not share and the other members (`sameCanonicalJson`), without writing
  * or hashing either: a harness that is only a step on the way to a variant never needs its hash.

@@ -73,6 +73,38 @@ export async function writeFileAtomic(file: string, content: string): Promise<vo
   }
 }
 
+/**
+ * Replaces one file atomically again and again (a checkpoint after every unit of a run): the first write is
+ * `writeFileAtomic`'s (the target resolved, its folder made, stale temporaries swept); later ones only
+ * write a temporary and rename it, so a unit does not pay a folder listing (the output folder may hold
+ * thousands of files). A later write that finds the folder gone does the first write's work again.
+ *
+ * @example
+ * const save = atomicFileRewriter('out/run.checkpoint.json'); await save(text); await save(next);
+ */
+export function atomicFileRewriter(file: string): (content: string) => Promise<void> {
+  let path: string | undefined;
+  return async (content) => {
+    if (path === undefined) {
+      await writeFileAtomic(file, content);
+      const target = await outputTarget(file);
+      // A device or pipe is written in place every time, as writeFileAtomic does.
+      if (target.mode !== 'in-place') path = target.path;
+      return;
+    }
+    const temporary = temporaryPath(path);
+    try {
+      await writeFile(temporary, content, 'utf8');
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      path = undefined;
+      await writeFileAtomic(file, content);
+    }
+  };
+}
+
 let sequence = 0;
 
 /**

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { jsonLine } from '../harness/json-lines.js';
 import { type OutputTarget, outputTarget, releasePipe } from '../harness/output-target.js';
-import { makeFolder, removeAtomicTemporaries, writeFileAtomic } from '../harness/write-file-atomic.js';
+import { atomicFileRewriter, makeFolder, removeAtomicTemporaries } from '../harness/write-file-atomic.js';
 
 export const runFiles = {
   examples: 'examples.jsonl',
@@ -154,7 +154,8 @@ export async function openRunFiles(
   const rejects: FileHandle = await open(rejectsPath, 'a');
   const variants: FileHandle | undefined = options.sidecar ? await open(variantsPath, 'a') : undefined;
   const state = checkpoint;
-  const save = () => writeFileAtomic(join(dir, runFiles.checkpoint), `${JSON.stringify(state, null, 2)}\n`);
+  const rewrite = atomicFileRewriter(join(dir, runFiles.checkpoint));
+  const save = () => rewrite(`${JSON.stringify(state, null, 2)}\n`);
   if (!options.resume || !(await readCheckpoint(dir))) await save();
   const close = async () => {
     await Promise.all([examples, rejects, variants].map((handle) => handle?.close().catch(() => {})));
@@ -282,6 +283,7 @@ export async function openCheckpointedLines<State>(options: {
   const close = async () => {
     await Promise.all([...handles.values()].map((handle) => handle.close().catch(() => {})));
   };
+  const saveCheckpoint = atomicFileRewriter(options.checkpoint);
   return {
     done: checkpoint.units,
     state: recorded?.state,
@@ -294,7 +296,7 @@ export async function openCheckpointedLines<State>(options: {
       }
       checkpoint.units++;
       checkpoint.state = state;
-      await writeFileAtomic(options.checkpoint, jsonLine(checkpoint));
+      await saveCheckpoint(jsonLine(checkpoint));
     },
     async complete() {
       await Promise.all(names.filter((name) => !inPlace(name)).map((name) => handles.get(name)?.sync()));

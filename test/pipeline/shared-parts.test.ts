@@ -3,6 +3,9 @@
 // one pool entry share one harness and relabel object, as on one thread.
 import { describe, expect, it } from 'vitest';
 import type { ExampleResult } from '../../src/augment/augment.js';
+import { hashHarness, knownHarnessHashes } from '../../src/harness/hash.js';
+import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+import type { Harness } from '../../src/harness/schema.js';
 import { createPartReceiver, createPartSender } from '../../src/pipeline/parallel/shared-parts.js';
 
 const row = (id: string, harness: object, relabel: object) =>
@@ -39,5 +42,28 @@ describe('the parts of rows sent from an augment thread', () => {
     const receiver = createPartReceiver();
     const message = { row: { id: 'r', harness: { key: '9:0' }, relabel: { key: '9:1' } } };
     expect(() => receiver.receive(message as never)).toThrow(/part 9:0, never sent/);
+  });
+
+  it('sends the hashes the thread made of a harness, and the main thread adopts them for its copy', async () => {
+    const harness = await loadHarnessFile(
+      new URL('../../fixtures/helpdesk/harness.yaml', import.meta.url).pathname,
+    );
+    const hashed = structuredClone(harness);
+    const expected = hashHarness(hashed);
+    const unhashed = { ...structuredClone(harness), description: 'never hashed in the thread' };
+    const sender = createPartSender();
+    const receiver = createPartReceiver();
+    const [first, second] = [row('r1', hashed, {}), row('r2', unhashed, {})].map((result) =>
+      receiver.receive(structuredClone(sender.send(result))),
+    );
+    const harnessOf = (result: ExampleResult | undefined) =>
+      (result as { row: { harness: Harness } }).row.harness;
+    // A copy: another object, whose hashes are the thread's without hashing it again.
+    expect(harnessOf(first)).not.toBe(hashed);
+    expect(knownHarnessHashes(harnessOf(first))).toEqual(expected);
+    expect(hashHarness(structuredClone(harnessOf(first)))).toEqual(expected);
+    // The thread had not hashed the other one: nothing is adopted, the main thread hashes it when asked.
+    expect(knownHarnessHashes(harnessOf(second))).toBeUndefined();
+    expect(hashHarness(harnessOf(second)).harness).not.toBe(expected.harness);
   });
 });

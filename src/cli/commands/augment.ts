@@ -69,7 +69,7 @@ export function registerAugment(program: Command): void {
     .option('--sidecar <file>', 'the variants sidecar (default: <out without .jsonl>.variants.jsonl)')
     .option(
       '--workers <n>',
-      'worker threads, at most 64 (default: available cores, at most one per 32 input lines); rows are the same bytes for any count',
+      'workers, at most 64: the main thread and N - 1 worker threads (N threads with --variant-pool 0); default the available cores but one, at most one per 64 input lines; rows are the same bytes for any count',
     )
     .option(
       '--variant-pool <n>',
@@ -179,12 +179,14 @@ export function registerAugment(program: Command): void {
       const lines = await countLines(options.trajectories);
       const total =
         lines === undefined ? undefined : shard ? Math.ceil((lines - shard.index) / shard.count) : lines;
-      // A worker thread costs a start-up (loading the library and the harness): small inputs stay on one.
+      // A worker thread costs a start-up (loading the library and the harness) and cold caches: small
+      // inputs stay on one. One core is left to V8's own threads (garbage collection, compilation), which
+      // one busy thread already keeps ~0.4 of a core busy with: on 2 cores a second worker is slower.
       const workers =
         requestedWorkers ??
         Math.max(
           1,
-          Math.min(availableParallelism(), Math.floor((total ?? minLinesPerWorker) / minLinesPerWorker)),
+          Math.min(availableParallelism() - 1, Math.floor((total ?? minLinesPerWorker) / minLinesPerWorker)),
         );
       const progress = await createProgress('augment', {
         ...(total === undefined ? {} : { total }),
@@ -233,6 +235,7 @@ export function registerAugment(program: Command): void {
                 ...(hookChecks ? { hookChecks } : {}),
                 pool: { size: variantPool },
               }),
+              { mainThreadWorks: true },
             )
           : undefined;
       try {
@@ -329,8 +332,8 @@ export function registerAugment(program: Command): void {
     });
 }
 
-/** Input lines per worker thread below which the default `--workers` adds no thread. */
-const minLinesPerWorker = 32;
+/** Input lines per worker below which the default `--workers` adds no worker. */
+const minLinesPerWorker = 64;
 
 /** The most variants per trajectory `--variants` accepts. */
 export const maxVariants = 10_000;

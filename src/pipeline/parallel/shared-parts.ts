@@ -4,14 +4,21 @@
 // keyed on the object, such as the harness hash the sidecar writer needs, never hit). A thread sends an
 // object in full until it has seen it twice; the second time it names it with a key the main thread
 // keeps, and from then on it sends the key alone. Objects seen once (a variant made for one example)
-// are never kept, so what the main thread holds is bounded by the pool's entries. A row that uses its pool
+// are never kept, so what the main thread holds is bounded by the pool's entries. A harness sent in full
+// goes with the hashes the thread made of it (its certificate names it by hash), so that the main thread,
+// which names it by hash in the sidecar, does not serialise and hash its copy again. A row that uses its pool
 // entry as it is (no step for its example: `provenance.pool.perExample` 0) holds the entry's own objects,
 // which other rows will share: they are named at the first sending.
 import { threadId } from 'node:worker_threads';
 import type { ExampleResult } from '../../augment/augment.js';
+import { adoptHarnessHashes, type HarnessHashes, knownHarnessHashes } from '../../harness/hash.js';
+import type { Harness } from '../../harness/schema.js';
 
-/** A part of a row as sent: the object, the object with the key to keep it under, or the key alone. */
-type SentPart<T> = { full: T } | { full: T; keep: string } | { key: string };
+/**
+ * A part of a row as sent: the object (a harness with the hashes the thread has made of it), the object
+ * with the key to keep it under, or the key alone.
+ */
+type SentPart<T> = { full: T; keep?: string; hashes?: HarnessHashes } | { key: string };
 
 type Row = Extract<ExampleResult, { row: unknown }>['row'];
 
@@ -37,23 +44,30 @@ export type SentResult =
 export function createPartSender(): { send(result: ExampleResult): SentResult } {
   const sightings = new WeakMap<object, string | number>();
   let next = 0;
-  const part = <T extends object>(value: T, shared: boolean): SentPart<T> => {
+  const part = <T extends object>(value: T, shared: boolean, hashes?: HarnessHashes): SentPart<T> => {
     const seen = sightings.get(value);
+    const full = { full: value, ...(hashes ? { hashes } : {}) };
     if (seen === undefined && !shared) {
       sightings.set(value, 1);
-      return { full: value };
+      return full;
     }
     if (typeof seen === 'string') return { key: seen };
     const keep = `${threadId}:${next++}`;
     sightings.set(value, keep);
-    return { full: value, keep };
+    return { ...full, keep };
   };
   return {
     send(result) {
       if ('reject' in result) return result;
       const { row } = result;
       const shared = row.provenance.pool?.perExample === 0;
-      return { row: { ...row, harness: part(row.harness, shared), relabel: part(row.relabel, shared) } };
+      return {
+        row: {
+          ...row,
+          harness: part(row.harness, shared, knownHarnessHashes(row.harness)),
+          relabel: part(row.relabel, shared),
+        },
+      };
     },
   };
 }
@@ -73,7 +87,8 @@ export function createPartReceiver(): { receive(result: SentResult): ExampleResu
       if (!kept.has(sent.key)) throw new Error(`a worker thread named part ${sent.key}, never sent`);
       return kept.get(sent.key) as T;
     }
-    if ('keep' in sent) kept.set(sent.keep, sent.full);
+    if (sent.keep !== undefined) kept.set(sent.keep, sent.full);
+    if (sent.hashes) adoptHarnessHashes(sent.full as Harness, sent.hashes);
     return sent.full;
   };
   return {
