@@ -7,13 +7,13 @@
 // in process instead of waiting for the threads, so --workers 2 starts one thread, not two (a thread's
 // start-up and its cold caches are what a run pays for threads). The pipeline keeps its main thread free
 // for the teacher's requests: N threads. The run's variant pool is shared, and each entry has an owner:
-// worker k of N (0: the main thread when it works) owns the k-th of N equal runs of indexes (`ownerOf`). An example's variant index
-// goes to the owner of the entry it draws, which builds the entry itself on first use and keeps its facts
-// (the certificate's caches are per thread and keyed on the entry's objects): every entry is built, and
-// its facts derived, in one thread, as on one thread. An entry a thread reaches without owning it (an
-// example's next attempt, across the end of a run) it asks of the main thread over the task's port; the
-// main thread builds it once. Entries are built from their seeds alone, so rows do not depend on which
-// thread built what.
+// worker k of N (0: the main thread when it works) owns the k-th of N equal runs of indexes (`ownerOf`).
+// An example's variant index goes to the owner of the entry it draws, which builds the entry itself on
+// first use and keeps its facts (the certificate's caches are per thread and keyed on the entry's
+// objects): every entry is built, and its facts derived, in one thread, as on one thread. An entry a
+// thread reaches without owning it (an example's next attempt, across the end of a run) it asks of the
+// main thread over the task's port; the main thread builds it once. Entries are built from their seeds
+// alone, so rows do not depend on which thread built what.
 import { existsSync } from 'node:fs';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
@@ -78,15 +78,15 @@ export function createAugmentPool(
       ? ['--import', 'tsx']
       : [];
   const execArgv = workerExecArgv(process.execArgv, loader);
-  // With a variant pool, one piscina of one thread per owner but the main thread (pools[k - 1] is owner
-  // k's): a task goes to the thread that owns its entries. Without one, one piscina of every thread: any
-  // free thread takes the next example (an example that holds its thread never holds up the examples
-  // queued after it).
+  // With a variant pool, one piscina of one thread per owner but the main thread: a task goes to the
+  // thread that owns its entries. Without one, one piscina of every thread: any free thread takes the next
+  // example (an example that holds its thread never holds up the examples queued after it).
   const piscina = (count: number) =>
     new Piscina({ filename, minThreads: count, maxThreads: count, ...(execArgv ? { execArgv } : {}) });
   const mainWorks = local !== undefined && options.mainThreadWorks === true;
   /** Owner k's piscina is pools[k - first]: owner 0 is the main thread when it works. */
   const first = mainWorks ? 1 : 0;
+  const onMain = (owner: number) => owner < first;
   const pools = local ? Array.from({ length: workers - first }, () => piscina(1)) : [piscina(workers)];
   const receiver = createPartReceiver();
   const size = local ? setup.variantPool : 0;
@@ -156,11 +156,11 @@ export function createAugmentPool(
       byOwner.set(owner, [...(byOwner.get(owner) ?? []), variantIndex]);
     }
     // The threads' tasks are posted before the main thread starts on its own share, which holds it.
-    const owners = [...byOwner].sort(([a], [b]) => (a < first ? 1 : 0) - (b < first ? 1 : 0));
+    const owners = [...byOwner].sort(([a], [b]) => Number(onMain(a)) - Number(onMain(b)));
     const parts = await Promise.all(
       owners.map(async ([owner, indexes]) => ({
         indexes,
-        results: await (owner < first ? runHere(trajectory, indexes) : runOn(owner, trajectory, indexes)),
+        results: await (onMain(owner) ? runHere(trajectory, indexes) : runOn(owner, trajectory, indexes)),
       })),
     );
     const at = new Map<number, ExampleResult>();

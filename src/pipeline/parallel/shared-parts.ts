@@ -46,12 +46,12 @@ export function createPartSender(): { send(result: ExampleResult): SentResult } 
   let next = 0;
   const part = <T extends object>(value: T, shared: boolean, hashes?: HarnessHashes): SentPart<T> => {
     const seen = sightings.get(value);
+    if (typeof seen === 'string') return { key: seen };
     const full = { full: value, ...(hashes ? { hashes } : {}) };
     if (seen === undefined && !shared) {
       sightings.set(value, 1);
       return full;
     }
-    if (typeof seen === 'string') return { key: seen };
     const keep = `${threadId}:${next++}`;
     sightings.set(value, keep);
     return { ...full, keep };
