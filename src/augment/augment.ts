@@ -91,9 +91,10 @@ export interface AugmentOptions {
   /**
    * The variant pool (`createVariantPool`): `size` shared variants built once and drawn by each example,
    * trying `attempts` entries before a build of its own. Default `{ size: defaultVariantPoolSize }`;
-   * `{ size: 0 }` builds every variant for its example alone, as before the pool.
+   * `{ size: 0 }` builds every variant for its example alone, as before the pool. `label` names the pool
+   * in its entries' seeds (`VariantPoolOptions.label`).
    */
-  pool?: { size: number; attempts?: number };
+  pool?: { size: number; attempts?: number; label?: string };
 }
 
 /** What one (example, variant index) gives: a row or the reason it could not. */
@@ -286,6 +287,7 @@ export function variantPoolFor(
       seed: options.seed,
       size,
       attempts: options.pool?.attempts ?? defaultPoolAttempts,
+      ...(options.pool?.label !== undefined ? { label: options.pool.label } : {}),
       ...(options.severity !== undefined ? { severity: options.severity } : {}),
       ...(options.regenerate ? { regenerate: options.regenerate } : {}),
       ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),

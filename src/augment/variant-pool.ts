@@ -1,8 +1,9 @@
-// The variant pool: variant harnesses built once per (base, plan, severity, seed) and shared across examples.
-// Entry j is built from the seed `seed/pool/j` without any example; each (example, variant index) draws an
-// entry from its own seed, never from processing order, so shards, worker threads and resumed runs give the
-// same rows. Steps that need the example (they skip without one: hook facts, unused tools, merges) are
-// applied per example on top of the entry; the relabel and the certificate are always per example.
+// The variant pool: variant harnesses built once per (base, plan, severity, seed, label) and shared across
+// examples. Entry j is built from the seed `seed/<label>/j` (label `pool` unless told) without any example;
+// each (example, variant index) draws an entry from its own seed, never from processing order, so shards,
+// worker threads and resumed runs give the same rows. Steps that need the example (they skip without one:
+// hook facts, unused tools, merges) are applied per example on top of the entry; the relabel and the
+// certificate are always per example.
 import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
@@ -25,6 +26,11 @@ export interface VariantPoolOptions {
   severity?: number;
   /** Entries in the pool (distinct seeds); at least 1. Default `defaultVariantPoolSize`. */
   size?: number;
+  /**
+   * The name of the pool in its entries' seeds, `seed/<label>/index` (default `pool`): pools of one seed
+   * under other labels hold other variants (the bench's are not the training pool's).
+   */
+  label?: string;
   /**
    * Entries an example tries, from the one it draws onwards, before its variant is built for it alone (the
    * per-example path of `augmentExample`); default `defaultPoolAttempts`.
@@ -85,7 +91,7 @@ interface PoolEntry {
 
 /** Where a pooled row's variant came from, in its provenance. */
 export interface PoolProvenance {
-  /** The entry's seed, `seed/pool/index`. */
+  /** The entry's seed, `seed/<label>/index` (`VariantPoolOptions.label`, default `pool`). */
   seed: string;
   index: number;
   size: number;
@@ -149,6 +155,7 @@ export function createVariantPool(
   const size = Math.max(1, Math.floor(options.size ?? defaultVariantPoolSize));
   const attempts = Math.max(1, Math.min(size, Math.floor(options.attempts ?? defaultPoolAttempts)));
   const seed = String(options.seed);
+  const entrySeedOf = (index: number) => `${seed}/${options.label ?? 'pool'}/${index}`;
   const severity = options.severity ?? options.plan.severity ?? 0.5;
   const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
   const baseHash = hashHarness(base).harness;
@@ -166,7 +173,7 @@ export function createVariantPool(
 
   /** An entry another pool built, with this pool's base objects and plan steps put back. */
   function fromData(data: PoolEntryData): PoolEntry {
-    if (data.seed !== `${seed}/pool/${data.index}`)
+    if (data.seed !== entrySeedOf(data.index))
       throw new Error(`pool entry ${data.index} has seed ${data.seed}: it belongs to another pool`);
     const planned = plannedOf(data.seed);
     const deferred = data.deferred.map((stepIndex) => {
@@ -189,7 +196,7 @@ export function createVariantPool(
     options.plan.sample(createRandom(entrySeed).fork('plan'), severity);
 
   async function buildEntry(index: number): Promise<PoolEntry> {
-    const entrySeed = `${seed}/pool/${index}`;
+    const entrySeed = entrySeedOf(index);
     const rng = createRandom(entrySeed);
     const planned = plannedOf(entrySeed);
     // Without an example: what an operator checks against the example (`certifies`) cannot run here,

@@ -2,11 +2,20 @@
 // itself (the reference for the original-vs-variant gap); variants 1..N come from `augmentExample` with the
 // same seeds as `hsa augment`, and the item's expectations are moved into each variant's vocabulary by the
 // variant's relabel, so tool renames, parameter renames, nesting and loader or skill renames all apply.
-import { type AugmentRow, augmentExample, type Provenance } from '../augment/augment.js';
+// With `pool`, the variants are drawn from a seeded pool of shared harnesses of the bench's own (not the
+// training pool's), as `hsa augment` draws its variants: far fewer harnesses to build and certify.
+import {
+  type AugmentRow,
+  augmentExample,
+  type ExampleResult,
+  type Provenance,
+  variantPoolFor,
+} from '../augment/augment.js';
 import { certify } from '../augment/certificate.js';
 import type { Dimension } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
 import type { DimensionPlan } from '../augment/policy.js';
+import type { VariantPool } from '../augment/variant-pool.js';
 import { contentHash, hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
@@ -56,7 +65,18 @@ export interface GenerateBenchOptions {
   onItem?: (position: number) => void;
   /** The custom hook checks the harness names (default: none). */
   hookChecks?: HookCheckRegistry;
+  /**
+   * Draw the perturbed variants from a variant pool of `size` shared harnesses (per plan; see
+   * `createVariantPool`) instead of building each for its item alone. Its entries are seeded
+   * `seed/bench-pool/j`, so they are not the training pool's variants of the same seed; rows that draw
+   * the same entry share one variant id, which makes per-variant gaps comparable across items. Default
+   * `{ size: 0 }`: every variant built for its item, as before.
+   */
+  pool?: { size: number; attempts?: number };
 }
+
+/** The label of the bench's variant pools in their entries' seeds (`VariantPoolOptions.label`). */
+export const benchPoolLabel = 'bench-pool';
 
 /** A benchmark item, or a record of an items file (`readBenchItems`). */
 export type BenchInput = BenchItem | BenchItemRecord;
@@ -118,6 +138,9 @@ export function checkExpectations(expect: Expectations, harness: Harness): Issue
   }
   return issues;
 }
+
+const attemptsOf = (pool: GenerateBenchOptions['pool']) =>
+  pool?.attempts === undefined ? {} : { attempts: pool.attempts };
 
 function splitOf(
   variantIndex: number,
@@ -215,6 +238,27 @@ export async function* generateBench(
       ? (dimensionPlans[(variantIndex - 1) % dimensionPlans.length] as DimensionPlan).plan
       : options.plan;
   const baseHash = hashHarness(base).harness;
+  // One pool per plan (`one-dimension` draws each dimension's variants from its own), made on first use.
+  const pools = new Map<Plan, VariantPool | undefined>();
+  const perturbed = (gold: BenchItem['gold'], variantIndex: number): Promise<ExampleResult> => {
+    const plan = planOf(variantIndex);
+    const augmentOptions = {
+      plan,
+      seed,
+      ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+      ...(options.severity === undefined ? {} : { severity: options.severity }),
+    };
+    if (!pools.has(plan))
+      pools.set(
+        plan,
+        variantPoolFor(base, {
+          ...augmentOptions,
+          pool: { size: options.pool?.size ?? 0, label: benchPoolLabel, ...attemptsOf(options.pool) },
+        }),
+      );
+    const pool = pools.get(plan);
+    return pool ? pool.augment(gold, variantIndex) : augmentExample(base, gold, variantIndex, augmentOptions);
+  };
   const seen = new Set<string>();
   let position = -1;
   for await (const input of items as AsyncIterable<BenchInput>) {
@@ -256,12 +300,7 @@ export async function* generateBench(
       const result =
         variantIndex === 0
           ? baseVariant(base, item, seed, options.hookChecks)
-          : await augmentExample(base, item.gold, variantIndex, {
-              plan: planOf(variantIndex),
-              seed,
-              ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
-              ...(options.severity === undefined ? {} : { severity: options.severity }),
-            });
+          : await perturbed(item.gold, variantIndex);
       if (!('row' in result)) {
         const issues = 'issues' in result ? result.issues : result.reject.issues;
         reject({ reason: 'uncertified', ...itemId, variantIndex, ...at, issues });

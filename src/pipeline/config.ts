@@ -154,6 +154,8 @@ export const PipelineConfigSchema = z.strictObject({
       items: z.string().min(1),
       variants: z.number().int().min(1).max(10_000).default(4),
       policy: z.string().min(1).default('hat'),
+      /** Shared variants the items draw from (the bench's own pool; 0: every variant built for its item). */
+      pool: z.number().int().min(0).max(100_000).default(0),
     })
     .optional(),
   /** On-policy distillation data: a prompt set and the pre-SFT base model as teacher. */

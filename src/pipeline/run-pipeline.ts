@@ -240,6 +240,8 @@ async function runLocked(
       plan: benchPlan,
       variants: config.bench.variants,
       seed,
+      ...(config.bench.pool > 0 ? { pool: { size: config.bench.pool } } : {}),
+      ...(dependencies.hookChecks ? { hookChecks: dependencies.hookChecks } : {}),
       onReject: (reject) => rejects.push(jsonLine(reject)),
     }))
       rows.push(jsonLine(row));

@@ -179,5 +179,13 @@ describe('--hook-checks through every command', () => {
     await writeFile(config, configText(true));
     const piped = runCli(['pipeline', 'run', config], { typescript: true });
     ok(piped);
+    // The bench stage reads the same checks: its gold walks the custom hooks as the SFT stage's did.
+    await writeFile(
+      config,
+      `${configText(true)}bench: { items: ${JSON.stringify(items)}, variants: 1, pool: 2 }\n`,
+    );
+    ok(runCli(['pipeline', 'run', config, '--out', join(dir, 'pipeline-bench')], { typescript: true }));
+    const manifest = JSON.parse(await readFile(join(dir, 'pipeline-bench', 'manifest.json'), 'utf8'));
+    expect(manifest.bench).toMatchObject({ rows: 2 * airline.golds.length, rejected: 0 });
   }, 300_000);
 });

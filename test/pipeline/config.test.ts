@@ -193,6 +193,7 @@ describe('loadPipelineConfig', () => {
       items: '/abs/items.jsonl',
       policy: join(folder, 'bench-policy.json'),
       variants: 4,
+      pool: 0,
     });
     expect(config.out).toBe(join(folder, 'configs', 'out'));
   });

@@ -28,6 +28,7 @@ interface BenchGenerateOptions {
   attribution?: string;
   inlineHarness?: boolean;
   sidecar?: string;
+  variantPool?: string;
   hookChecks?: string;
   operators?: string[];
 }
@@ -71,9 +72,15 @@ export function registerBenchGenerate(bench: Command): void {
       'write the whole variant harness and relabel into every row (default: rows name them by hash in the sidecar)',
     )
     .option('--sidecar <file>', 'the variants sidecar (default: <out without .jsonl>.variants.jsonl)')
+    .option(
+      '--variant-pool <n>',
+      "draw the variants from a pool of n shared harnesses (the bench's own, not `hsa augment`'s; default 0: every variant built for its item)",
+    )
     .action(async (options: BenchGenerateOptions) => {
       const started = Date.now();
       const variants = nonNegativeInteger('--variants', options.variants, 10_000);
+      const variantPool =
+        options.variantPool === undefined ? 0 : nonNegativeInteger('--variant-pool', options.variantPool);
       const holdout: Holdout = {};
       if (options.holdoutDimension !== undefined) {
         if (!(dimensions as readonly string[]).includes(options.holdoutDimension))
@@ -135,6 +142,7 @@ export function registerBenchGenerate(bench: Command): void {
           dimensionPlans,
           variants,
           seed: options.seed,
+          ...(variantPool > 0 ? { pool: { size: variantPool } } : {}),
           ...(hookChecks ? { hookChecks } : {}),
           ...(holdout.dimension || holdout.operator ? { holdout } : {}),
           onReject,
