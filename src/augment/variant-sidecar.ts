@@ -5,6 +5,7 @@
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { BoundedCache } from '../harness/bounded-cache.js';
 import { contentHash, hashHarness } from '../harness/hash.js';
 import { assertInputFile, decodeLine } from '../harness/input-file.js';
 import { HarnessAugmentError } from '../harness/issues.js';
@@ -322,8 +323,10 @@ export interface SidecarResolver {
 
 /**
  * Opens sidecar files for reading (several: one per shard, in any order; a hash in several is read from
- * the first). Each line is checked against its hash when first used, and at most `cache` parsed entries
- * are kept, so memory stays bounded whatever the sidecar size.
+ * the first). Each line is checked against its hash when first used, and the parsed entries kept are
+ * bounded by bytes (`cacheBytes`, default 16 MiB; an entry weighs 1.5× its line, as measured on `hat`
+ * harnesses), so memory stays bounded whatever the sidecar size. A pool's entries are named by rows all
+ * through a file: a bound of 64 entries (before) read and hashed most of them again and again.
  *
  * @example
  * const sidecars = await openSidecars(['out/shard-0.variants.jsonl', 'out/shard-1.variants.jsonl']);
@@ -331,11 +334,13 @@ export interface SidecarResolver {
  */
 export async function openSidecars(
   files: readonly string[],
-  options: { cache?: number; lookedFor?: readonly string[] } = {},
+  options: { cacheBytes?: number; lookedFor?: readonly string[] } = {},
 ): Promise<SidecarResolver> {
   const index = await indexSidecars(files);
-  const limit = options.cache ?? 64;
-  const cache = new Map<string, unknown>();
+  const cache = new BoundedCache<string, { value: unknown; weight: number }>(
+    options.cacheBytes ?? 16 << 20,
+    (hash, entry) => 2 * hash.length + entry.weight,
+  );
   const where =
     files.length > 0
       ? files.join(', ')
@@ -343,11 +348,7 @@ export async function openSidecars(
 
   async function load(kind: 'harness' | 'relabel', hash: string, at: string): Promise<unknown> {
     const cached = cache.get(hash);
-    if (cached !== undefined) {
-      cache.delete(hash);
-      cache.set(hash, cached);
-      return cached;
-    }
+    if (cached !== undefined) return cached.value;
     const entry = index.entries.get(hash);
     if (!entry)
       throw new HarnessAugmentError(`${at}: ${kind} ${hash} is not in the sidecar: ${where}`, {
@@ -379,8 +380,7 @@ export async function openSidecars(
         entry.line,
         `the ${kind} does not match its hash ${hash} (found ${actual})`,
       );
-    cache.set(hash, value);
-    if (cache.size > limit) cache.delete(cache.keys().next().value as string);
+    cache.set(hash, { value, weight: 1.5 * entry.length + 256 });
     return value;
   }
 

@@ -9,7 +9,7 @@ import { builtinOperators } from '../../perturbations/index.js';
 import { type AugmentRow, augment } from '../../src/augment/augment.js';
 import { createRegistry } from '../../src/augment/registry.js';
 import { resolvePolicy } from '../../src/augment/resolve-policy.js';
-import { createSidecarWriter, readAugmentedRows } from '../../src/augment/variant-sidecar.js';
+import { createSidecarWriter, openSidecars, readAugmentedRows } from '../../src/augment/variant-sidecar.js';
 import { HarnessAugmentError } from '../../src/harness/issues.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import type { Harness } from '../../src/harness/schema.js';
@@ -166,6 +166,36 @@ describe('a sidecar that does not hold what a row names', () => {
     expect(await failure(rowsFile)).toContain(
       `no sidecar was found (looked for ${join(folder, 'alone-moved.variants.jsonl')}, ${join(folder, 'variants.jsonl')})`,
     );
+  });
+});
+
+describe('the parsed entries a reader keeps', () => {
+  // Each entry is checked against its hash when read from the file; one kept is not read again. A line
+  // changed on disk after its first use shows which: the kept entry is returned, a line read again fails.
+  it('are bounded by bytes: a hash named again is read from memory within the budget, from the file beyond it', async () => {
+    const rows = await rowsOf(travelHarness(), [baggageTrajectory()], { policy: 'tools-only' });
+    const written = writeByReference('budget', rows);
+    const sidecar = join(folder, 'budget.variants.jsonl');
+    const [harnessLine, ...rest] = written.sidecar.trimEnd().split('\n') as [string, ...string[]];
+    const { hash } = JSON.parse(harnessLine) as { hash: string };
+    const garbled = `${harnessLine.replace('"version"', '"vErsion"')}\n${rest.join('\n')}\n`;
+    expect(garbled.length).toBe(written.sidecar.length);
+    for (const [cacheBytes, kept] of [
+      [undefined, true],
+      [0, false],
+    ] as const) {
+      writeFileSync(sidecar, written.sidecar);
+      const reader = await openSidecars([sidecar], cacheBytes === undefined ? {} : { cacheBytes });
+      try {
+        const first = await reader.harness(hash, 'row 1');
+        writeFileSync(sidecar, garbled);
+        const again = reader.harness(hash, 'row 2');
+        if (kept) expect(await again).toBe(first);
+        else await expect(again).rejects.toThrow(/does not match its hash/);
+      } finally {
+        await reader.close();
+      }
+    }
   });
 });
 
