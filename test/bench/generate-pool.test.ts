@@ -24,6 +24,7 @@ import {
 } from '../../src/bench/generate.js';
 import { readBenchItems } from '../../src/bench/items.js';
 import type { BenchItem, BenchRow } from '../../src/bench/schema.js';
+import { expectationsAsPredictions, scoreRow } from '../../src/bench/score.js';
 import { isItemCandidate, itemFromTrajectory } from '../../src/demo/derive-items.js';
 import { hashHarness } from '../../src/harness/hash.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
@@ -98,6 +99,8 @@ describe.each([
       expect(row.certificate.certified, row.id).toBe(true);
       expect(certifiesFromScratch(harness, item, row), row.id).toBe(true);
       expect(checkExpectations(row.expect, row.harness), row.id).toEqual([]);
+      // The answer key, moved into the variant, scores the row as a whole pass.
+      expect(scoreRow(row, expectationsAsPredictions([row])[0]), row.id).toMatchObject({ overall: true });
       if (row.variantIndex === 0) continue;
       const pool = row.provenance.pool as { seed: string; size: number } | undefined;
       // Drawn from the bench's pool, or (no entry certified) built for the item alone.
