@@ -201,6 +201,15 @@ describe('hsa bench generate --variant-pool', () => {
     for await (const { row } of readAugmentedRows(out)) written += `${JSON.stringify(row)}\n`;
     const api = await collect(harness, items.slice(0, 10), { variants: 3, pool: { size: 6 } });
     expect(written).toBe(api.rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    // The summary says where the variants came from, as the rows' provenance does.
+    const perturbed = api.rows.filter((row) => row.variantIndex > 0);
+    const drawn = perturbed.filter((row) => row.provenance.pool) as Array<
+      BenchRow & { provenance: { pool: { index: number; perExample: number } } }
+    >;
+    expect(drawn.length).toBeGreaterThan(0);
+    expect(run.stdout).toContain(
+      `variant pool: ${new Set(drawn.map((row) => row.provenance.pool.index)).size} of 6 entries drawn; ${drawn.length} rows from the pool (${drawn.filter((row) => row.provenance.pool.perExample > 0).length} with steps of their own item), ${perturbed.length - drawn.length} built for their item alone`,
+    );
     const bad = runCli([...args, '--variant-pool', 'many', '--out', join(folder, 'bad.jsonl')]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--variant-pool');

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { type Dimension, dimensions } from '../../augment/operator.js';
 import { loadOperatorModules } from '../../augment/operator-modules.js';
 import { compileDimensionPlans } from '../../augment/policy.js';
+import type { PoolProvenance } from '../../augment/variant-pool.js';
 import { createSidecarWriter, type RowWithVariant, sidecarPathOf } from '../../augment/variant-sidecar.js';
 import { type BenchReject, generateBench, type Holdout } from '../../bench/generate.js';
 import { readBenchItems } from '../../bench/items.js';
@@ -128,6 +129,7 @@ export function registerBenchGenerate(bench: Command): void {
       const progress = await createProgress('bench generate', { unit: 'items' });
       const counts = { items: 0, rows: 0, rejectedItems: 0, uncertified: 0 };
       const splits = { train: 0, test: 0 };
+      const pool = { entries: new Set<number>(), drawn: 0, perItem: 0, alone: 0 };
       const byReason: Record<string, number> = {};
       const onReject = (reject: BenchReject) => {
         byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
@@ -153,6 +155,8 @@ export function registerBenchGenerate(bench: Command): void {
         })) {
           counts.rows++;
           splits[row.split]++;
+          if (variantPool > 0)
+            tallyPool(pool, row.variantIndex, row.provenance.pool as PoolProvenance | undefined);
           const lines = writer?.reference(row as unknown as RowWithVariant);
           await outputs.row(lines ? lines.row : row);
           if (lines?.sidecar) await sidecar?.write(lines.sidecar);
@@ -176,6 +180,11 @@ export function registerBenchGenerate(bench: Command): void {
         `read ${counts.items} items: ${accepted} accepted + ${counts.rejectedItems} rejected`,
         `rows: ${counts.rows} written + ${counts.uncertified} rejected = ${accepted} × ${variants + 1} variants (base + ${variants}); certified ${share}`,
         `split: test ${splits.test}, train ${splits.train}${held ? ` (held out: ${held}; variant 0 is always test)` : ' (no holdout: all test)'}`,
+        ...(variantPool > 0
+          ? [
+              `variant pool: ${pool.entries.size} of ${variantPool} entries drawn; ${pool.drawn} rows from the pool (${pool.perItem} with steps of their own item), ${pool.alone} built for their item alone`,
+            ]
+          : []),
         `rejected by reason: ${
           Object.keys(byReason).length === 0
             ? 'none'
@@ -192,6 +201,17 @@ export function registerBenchGenerate(bench: Command): void {
           ...(rejected > 0 || options.rejects ? { rejects: rejectsFile } : {}),
           ...counts,
           splits,
+          ...(variantPool > 0
+            ? {
+                pool: {
+                  size: variantPool,
+                  entriesDrawn: pool.entries.size,
+                  rowsFromPool: pool.drawn,
+                  rowsWithItemSteps: pool.perItem,
+                  rowsBuiltAlone: pool.alone,
+                },
+              }
+            : {}),
           byReason,
         },
         lines,
@@ -199,4 +219,20 @@ export function registerBenchGenerate(bench: Command): void {
       // Rows were written, but part of the input could not be: say so in the exit code too.
       finishCommand({ invalid: rejected });
     });
+}
+
+/** Counts where a perturbed row's variant came from (its provenance says): an entry, with or without steps of its own. */
+function tallyPool(
+  tally: { entries: Set<number>; drawn: number; perItem: number; alone: number },
+  variantIndex: number,
+  pool: PoolProvenance | undefined,
+) {
+  if (variantIndex === 0) return;
+  if (!pool) {
+    tally.alone++;
+    return;
+  }
+  tally.drawn++;
+  tally.entries.add(pool.index);
+  if (pool.perExample > 0) tally.perItem++;
 }
