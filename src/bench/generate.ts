@@ -139,9 +139,6 @@ export function checkExpectations(expect: Expectations, harness: Harness): Issue
   return issues;
 }
 
-const attemptsOf = (pool: GenerateBenchOptions['pool']) =>
-  pool?.attempts === undefined ? {} : { attempts: pool.attempts };
-
 function splitOf(
   variantIndex: number,
   provenance: Provenance,
@@ -253,7 +250,7 @@ export async function* generateBench(
         plan,
         variantPoolFor(base, {
           ...augmentOptions,
-          pool: { size: options.pool?.size ?? 0, label: benchPoolLabel, ...attemptsOf(options.pool) },
+          pool: { size: 0, ...options.pool, label: benchPoolLabel },
         }),
       );
     const pool = pools.get(plan);

@@ -129,7 +129,7 @@ export function registerBenchGenerate(bench: Command): void {
       const progress = await createProgress('bench generate', { unit: 'items' });
       const counts = { items: 0, rows: 0, rejectedItems: 0, uncertified: 0 };
       const splits = { train: 0, test: 0 };
-      const pool = { entries: new Set<number>(), drawn: 0, perItem: 0, alone: 0 };
+      const pool: PoolTally = { entries: new Set(), drawn: 0, perItem: 0, alone: 0 };
       const byReason: Record<string, number> = {};
       const onReject = (reject: BenchReject) => {
         byReason[reject.reason] = (byReason[reject.reason] ?? 0) + 1;
@@ -221,12 +221,16 @@ export function registerBenchGenerate(bench: Command): void {
     });
 }
 
-/** Counts where a perturbed row's variant came from (its provenance says): an entry, with or without steps of its own. */
-function tallyPool(
-  tally: { entries: Set<number>; drawn: number; perItem: number; alone: number },
-  variantIndex: number,
-  pool: PoolProvenance | undefined,
-) {
+/** Where the perturbed rows' variants came from: pool entries drawn, rows from them (with steps of their own item), rows built alone. */
+interface PoolTally {
+  entries: Set<number>;
+  drawn: number;
+  perItem: number;
+  alone: number;
+}
+
+/** Counts one row in the tally, from its provenance. */
+function tallyPool(tally: PoolTally, variantIndex: number, pool: PoolProvenance | undefined) {
   if (variantIndex === 0) return;
   if (!pool) {
     tally.alone++;
