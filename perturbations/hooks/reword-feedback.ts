@@ -152,9 +152,7 @@ export const rewordFeedback = defineOperator({
     const checked = { ...harness, hooks: { ...harness.hooks, items } };
     if (!variantHolds(harness, checked, ['hooks'], hookChecks ? { hookChecks } : {}))
       return { skip: 'a reworded feedback template does not compile' };
-    // The variant shares no object with the base: the certificate compares the content of every part the
-    // variant does not share (and counts what it checked), so sharing would change the rows' certificates.
-    const variant = structuredClone(checked);
+    const variant = checked;
     if (trajectory && !certifies({ base: harness, variant, trajectory, hookChecks })) {
       return { skip: 'the reworded feedback does not render for the trajectory' };
     }

@@ -124,7 +124,9 @@ export const varyBudgets = defineOperator({
     if (knobs.length === 0)
       return { skip: 'no retry budget or threshold can change without changing a decision' };
     const chosen = rng.fork('knobs').sample(knobs, affectedCount(severity, knobs.length));
-    const variant = structuredClone(harness);
+    // Only the hooks are copied: the other parts stay the input's own objects, so that the certificate
+    // compares (and counts) only what changed.
+    const variant = { ...harness, hooks: structuredClone(harness.hooks) };
     for (const knob of chosen) {
       const value = turn(knob, severity, rng.fork(`value/${knob.hook}/${knob.field}`));
       const hook = variant.hooks.items[knob.hook] as Hook;
