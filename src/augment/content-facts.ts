@@ -2,7 +2,7 @@
 // with the mentions of identifiers as placeholders, the protected items of each text (numbers, code, paths,
 // URLs, quotes), their counts per group (a part, or one tool), and the ordered lists of each text.
 //
-// A part's facts depend on its content and on the identifiers whose names occur in its texts (`symbolsIn`),
+// A part's facts depend on its content and on the identifiers whose names occur in its texts (`symbolPositionsIn`),
 // not on the whole harness: a per-example hook step makes a new harness whose tools, skills and prompt are
 // the pool entry's, and their facts are found by (the part as written, identifiers that occur), so the step costs only
 // the hooks part. Caches are bounded by bytes (`BoundedCache`); a miss recomputes the same facts.
@@ -18,7 +18,7 @@ import {
   partTextLocations,
   type SymbolEntry,
   symbolParts,
-  symbolsIn,
+  symbolPositionsIn,
   type TextLocation,
 } from '../harness/symbol-table.js';
 import { type OrderedList, orderedLists } from './ordered-lists.js';
@@ -300,13 +300,13 @@ const textEntries = new BoundedCache<string, TextEntry>(
 const readingsPerText = 32;
 const namesPerText = 1024;
 
-/** The identifiers of `defined` whose names occur in the text (`symbolsIn`), once per (text, list). */
+/** The identifiers of `defined` whose names occur in the text (`symbolPositionsIn`), once per (text, list). */
 function occursIn(entry: TextEntry, raw: string, defined: Identifiers): SymbolEntry[] {
   let positions = entry.occurs.get(defined.key);
   if (!positions) {
     if (entry.occurs.size >= readingsPerText) entry.occurs.clear();
     if (entry.names.size >= namesPerText) entry.names.clear();
-    positions = symbolsIn(raw, defined.symbols, entry.names).map((symbol) => defined.symbols.indexOf(symbol));
+    positions = symbolPositionsIn(raw, defined.symbols, entry.names);
     entry.occurs.set(defined.key, positions);
   }
   return positions.map((position) => defined.symbols[position] as SymbolEntry);

@@ -288,29 +288,33 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
 }
 
 /**
- * The symbols whose name occurs in `text` (as a substring), in their order: `findMentions` of any string
- * inside `text` gives the same mentions with these as with all of `symbols`, since a name that does not
- * occur is never reached by the scan (and a tool's `.parameter` suffix needs the parameter's name there).
- * Callers key what they derive from a text's mentions by these, not by every identifier of the harness.
+ * The positions in `symbols` (ascending) of the symbols whose name occurs in `text` (as a substring):
+ * `findMentions` of any string inside `text` gives the same mentions with these as with all of `symbols`,
+ * since a name that does not occur is never reached by the scan (and a tool's `.parameter` suffix needs the
+ * parameter's name there). Callers key what they derive from a text's mentions by these, not by every
+ * identifier of the harness; positions, not symbol objects, which belong to one harness.
  *
  * @example
- * symbolsIn('Call `get_price`.', harnessSymbols(harness)).map((symbol) => symbol.name) // ['get_price']
+ * symbolPositionsIn('Call `get_price`.', harnessSymbols(harness)) // [3]: get_price's place in the list
  */
-export function symbolsIn(
+export function symbolPositionsIn(
   text: string,
   symbols: readonly SymbolEntry[],
   /** Whether each name occurs in `text`, as far as known: read and filled in (the caller keeps one per text). */
   known?: Map<string, boolean>,
-): SymbolEntry[] {
-  return symbols.filter((symbol) => {
-    if (symbol.name === '') return false;
-    let occurs = known?.get(symbol.name);
+): number[] {
+  const positions: number[] = [];
+  for (let position = 0; position < symbols.length; position++) {
+    const name = (symbols[position] as SymbolEntry).name;
+    if (name === '') continue;
+    let occurs = known?.get(name);
     if (occurs === undefined) {
-      occurs = text.includes(symbol.name);
-      known?.set(symbol.name, occurs);
+      occurs = text.includes(name);
+      known?.set(name, occurs);
     }
-    return occurs;
-  });
+    if (occurs) positions.push(position);
+  }
+  return positions;
 }
 
 /** A trie node: the symbols whose name ends here, and the next characters. */
