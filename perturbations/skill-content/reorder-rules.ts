@@ -1,11 +1,11 @@
-// skill-content/reorder-rules — reorders the rules of independent lists in skill bodies; procedures (numbered, announced, or with items that carry sequence cues or name tools in turn), pinned rules, every rule's text and all ids stay.
+// skill-content/reorder-rules — reorders the rules of independent lists in skill bodies; procedures (numbered, announced, or with items that carry sequence cues or name tools in turn), enumerations, rules that lean on their neighbour, pinned rules, every rule's text and all ids stay.
 
 import { z } from 'zod';
 import {
   affectedCount,
   defineOperator,
-  type Harness,
   identityRelabel,
+  pinnedItems,
   type Random,
   type Skill,
   unchanged,
@@ -14,20 +14,31 @@ import {
   type Block,
   isOrderSensitive,
   listIsIndependent,
+  meaningOf,
   parseBlocks,
   type RuleItem,
   renderBlocks,
   renumber,
+  skillToolNames,
 } from './rules.js';
 
 /** What a rule says, whatever its marker. */
 const content = (item: RuleItem) => [item.head, ...item.rest].join('\n');
 
-/** The positions of the movable rules of list block `index`, when the list is independent and two of them differ. */
+/**
+ * The positions of the movable rules of list block `index`, when the list is independent and two of them
+ * differ: an enumeration moves nothing, and a rule that leans on its neighbour keeps its place, as does the
+ * neighbour (`pinnedItems`).
+ */
 function movable(blocks: readonly Block[], index: number, toolNames: ReadonlySet<string>): number[] {
   const block = blocks[index];
   if (block?.kind !== 'list' || !listIsIndependent(blocks, index, toolNames)) return [];
-  const positions = block.items.flatMap((item, index) => (isOrderSensitive(item) ? [] : [index]));
+  const meaning = meaningOf(blocks, index, toolNames);
+  if (meaning.enumeration) return [];
+  const pinned = pinnedItems(meaning);
+  const positions = block.items.flatMap((item, index) =>
+    isOrderSensitive(item) || pinned.has(index) ? [] : [index],
+  );
   const distinct = new Set(positions.map((index) => content(block.items[index] as RuleItem)));
   return distinct.size >= 2 ? positions : [];
 }
@@ -59,10 +70,6 @@ const reorderable = (skill: Skill, toolNames: ReadonlySet<string>) => {
   return blocks.some((_, index) => movable(blocks, index, toolNames).length >= 2);
 };
 
-/** The names a skill body may use for the harness's tools (the skill loader included). */
-const toolNamesOf = (harness: Harness) =>
-  new Set([harness.skills.loader.tool, ...harness.tools.items.map((tool) => tool.name)]);
-
 /**
  * Shuffles the rules (top-level Markdown list items) of the independent lists of a share (= severity, at
  * least one) of the skill bodies. A list is independent only when the operator can show it
@@ -70,7 +77,10 @@ const toolNamesOf = (harness: Harness) =>
  * `<!-- hsa: independent -->`; bullet lists keep theirs after `<!-- hsa: ordered -->`, an introduction
  * that announces a sequence ("Steps:", "in this order", 步骤) or a lead-in ("Consider this approach:"),
  * and when an item carries a sequence cue (first, then, next, after, before, finally, "step") or two items
- * name different tools of the harness (`itemsAreSequenced`). Inside an independent list, rules pinned
+ * name different tools of the harness (`itemsAreSequenced`). An enumeration of alternatives or conditions
+ * (items joined by "or"/"and", a lead-in such as "… because:") keeps every item in place, and a rule that
+ * leans on the rule before it ("If it does not…", "Otherwise…", a rule before it ending on "or" or a comma)
+ * keeps its place beside it (`listMeaning`). Inside an independent list, rules pinned
  * with `(order-sensitive)` or `<!-- pin -->`, or opening with a sequencing word (First, Then, After,
  * Finally, 先, 然后, 最后, …), keep their positions; numbered lists are renumbered. Ids do not change, so
  * the relabel is the identity. Skips when no body has two movable rules.
@@ -83,7 +93,8 @@ export const reorderRules = defineOperator({
   id: 'skill-content/reorder-rules',
   // 2: numbered lists and announced procedures keep their order. 3: so do bullet lists whose items carry
   // sequence cues or name tools in turn, and lists after a lead-in such as "Consider this approach:".
-  version: 3,
+  // 4: rules that lean on their neighbour keep their place, enumerations keep every item (`listMeaning`).
+  version: 4,
   dimension: 'skill-content',
   mode: 'exact',
   description:
@@ -91,7 +102,7 @@ export const reorderRules = defineOperator({
   params: z.object({}),
   apply(harness, { rng, severity }) {
     if (severity === 0) return unchanged(harness);
-    const toolNames = toolNamesOf(harness);
+    const toolNames = skillToolNames(harness);
     const eligible = harness.skills.items.filter((skill) => reorderable(skill, toolNames));
     if (eligible.length === 0) return { skip: 'no skill body has two independent rules to reorder' };
     const chosen = new Set(rng.fork('skills').sample(eligible, affectedCount(severity, eligible.length)));

@@ -1,7 +1,7 @@
 // Helpers of the skill-content operators (not an operator): the rules of a skill body are its top-level
 // Markdown list items. Parsing keeps every line as written, so rendering an untouched body gives it back
 // byte for byte.
-import { listKeepsOrder } from '../../src/kit/index.js';
+import { type Harness, type ListMeaning, listKeepsOrder, listMeaning } from '../../src/kit/index.js';
 
 /** One top-level list item with its continuation lines, as written. */
 export interface RuleItem {
@@ -210,6 +210,28 @@ export function listIsIndependent(
 }
 
 /**
+ * The meaning facts of list block `index` (`listMeaning`): which items lean on the one before, whether it
+ * enumerates alternatives or conditions, whether it is a procedure.
+ *
+ * @example
+ * meaningOf(parseBlocks('- Check roaming.\n- If it is off, turn it on.'), 0).links // ['it opens with "If it", referring back']
+ */
+export function meaningOf(
+  blocks: readonly Block[],
+  index: number,
+  toolNames?: ReadonlySet<string>,
+): ListMeaning {
+  const block = blocks[index];
+  const items = block?.kind === 'list' ? block.items : [];
+  return listMeaning({
+    numbered: items[0]?.ordered === true,
+    introduction: introductionOf(blocks, index),
+    items: items.map(ruleText),
+    ...(toolNames ? { toolNames } : {}),
+  });
+}
+
+/**
  * Gives the items of a numbered list the numbers 1, 2, … from the list's first number, in their new order.
  *
  * @example
@@ -230,3 +252,13 @@ export function isMostlyCjk(text: string): boolean {
   const latin = (text.match(/\p{Script=Latin}/gu) ?? []).length;
   return cjk > latin;
 }
+
+/**
+ * The names a skill body may use for the harness's tools (the skill loader included): bullet items that
+ * name them in turn are steps.
+ *
+ * @example
+ * skillToolNames(harness).has('load_skill') // true
+ */
+export const skillToolNames = (harness: Harness): ReadonlySet<string> =>
+  new Set([harness.skills.loader.tool, ...harness.tools.items.map((tool) => tool.name)]);

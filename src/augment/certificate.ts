@@ -1,7 +1,7 @@
 // The certificate: proof that a (variant, rewritten trajectory) pair preserves the task. The rewritten
 // trajectory validates under the variant, hooks decide as they did, the inverse restores the original
-// byte for byte, and the variant keeps the protected content of the texts it rewrites. A pair without a
-// certificate is never emitted.
+// byte for byte, the variant keeps the protected content of the texts it rewrites and the meaning facts of
+// their lists. A pair without a certificate is never emitted.
 import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
@@ -35,6 +35,12 @@ export interface Certificate {
      * the order of ordered lists), identifiers aside (`checkContentPreservation`).
      */
     contentKept: boolean;
+    /**
+     * The variant keeps the meaning facts of every part it changed: rules that lean on the rule before them
+     * stay right after it, enumerations keep their conjunctions, numbered procedures stay marked as ordered
+     * (`compareListMeaning`).
+     */
+    meaningKept: boolean;
   };
   /** What the content-preservation check counted in the base. */
   content: ContentPreservation['checked'];
@@ -161,6 +167,7 @@ export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHas
     hooksAgree,
     inverseExact,
     contentKept: content.kept,
+    meaningKept: content.meaningKept,
   };
   return {
     certified:
@@ -168,6 +175,7 @@ export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHas
       checks.hooksAgree &&
       checks.inverseExact &&
       checks.contentKept &&
+      checks.meaningKept &&
       underBase.valid,
     checks,
     content: content.checked,

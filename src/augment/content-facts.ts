@@ -21,6 +21,7 @@ import {
   symbolPositionsIn,
   type TextLocation,
 } from '../harness/symbol-table.js';
+import { type TextListMeaning, textListMeaning } from './meaning-preservation.js';
 import { type OrderedList, orderedLists } from './ordered-lists.js';
 
 /** The kinds of protected content. */
@@ -58,6 +59,8 @@ export interface TextGroup {
   variantCounts(): ReadonlyMap<string, number>;
   /** The ordered lists of each text (same order as `texts`), for the base's tool names. */
   orderedLists(toolNames: ReadonlySet<string>, namesKey: string): ReadonlyArray<readonly OrderedList[]>;
+  /** The lists of each text with their meaning facts (same order as `texts`), for the base's tool names. */
+  listMeaning(toolNames: ReadonlySet<string>, namesKey: string): ReadonlyArray<readonly TextListMeaning[]>;
 }
 
 /** The facts of one part of a harness: one group, or for tools one group per tool (in order) and their names. */
@@ -170,6 +173,7 @@ interface TextFacts {
   mentions: ReadonlyArray<{ start: number; end: number }>;
   items?: ProtectedItem[];
   lists?: { namesKey: string; lists: OrderedList[] };
+  meaning?: { namesKey: string; lists: TextListMeaning[] };
 }
 
 /** The items of a normalised text: a text without mentions reads the same as written. */
@@ -214,6 +218,13 @@ function textGroup(texts: NormalisedText[], facts: TextFacts[]): TextGroup {
         if (text.lists?.namesKey !== namesKey)
           text.lists = { namesKey, lists: orderedLists(text.text, { toolNames }) };
         return text.lists.lists;
+      });
+    },
+    listMeaning(toolNames, namesKey) {
+      return facts.map((text) => {
+        if (text.meaning?.namesKey !== namesKey)
+          text.meaning = { namesKey, lists: textListMeaning(text.text, toolNames) };
+        return text.meaning.lists;
       });
     },
   };

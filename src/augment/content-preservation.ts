@@ -13,6 +13,7 @@ import {
   partFacts,
   type TextGroup,
 } from './content-facts.js';
+import { compareListMeaning, type MeaningChecked } from './meaning-preservation.js';
 
 export type { ProtectedContentKind } from './content-facts.js';
 
@@ -20,10 +21,35 @@ export type { ProtectedContentKind } from './content-facts.js';
 export interface ContentPreservation {
   /** Every protected item of the base is in the variant and every ordered list keeps its order. */
   kept: boolean;
-  /** How many protected items of each kind, and how many ordered lists, the base holds in the texts checked. */
-  checked: Record<ProtectedContentKind, number> & { orderedLists: number };
+  /**
+   * Every list keeps its meaning facts (`compareListMeaning`): dependent rules stay right after the rule they
+   * lean on, enumerations keep their conjunctions where they were, numbered procedures stay marked as ordered.
+   */
+  meaningKept: boolean;
+  /**
+   * How many protected items of each kind, ordered lists, dependencies, procedures and enumerations the base
+   * holds in the texts checked.
+   */
+  checked: ContentChecked;
+  /** What failed: protected content first, then meaning (codes `dependency_separated`, `enumeration_broken`, `procedure_unmarked`). */
   issues: Issue[];
 }
+
+/** The counts of a content check. */
+export type ContentChecked = Record<ProtectedContentKind, number> & { orderedLists: number } & MeaningChecked;
+
+const meaningCodes = new Set(['dependency_separated', 'enumeration_broken', 'procedure_unmarked']);
+const emptyChecked = (): ContentChecked => ({
+  number: 0,
+  code: 0,
+  path: 0,
+  url: 0,
+  quote: 0,
+  orderedLists: 0,
+  dependencies: 0,
+  procedures: 0,
+  enumerations: 0,
+});
 
 /** Texts of the base and of the variant compared as one: content may move inside a group but not leave it. */
 interface GroupPair {
@@ -118,7 +144,7 @@ export function checkContentPreservation(
 const checks = new WeakMap<Harness, WeakMap<Harness, Map<string, ContentPreservation>>>();
 
 function compareContent(base: Harness, variant: Harness, relabel: Relabel): ContentPreservation {
-  const checked = { number: 0, code: 0, path: 0, url: 0, quote: 0, orderedLists: 0 };
+  const checked = emptyChecked();
   const toolNames = procedureToolNames(base);
   const issues: Issue[] = [];
   for (const pair of groups(base, variant, relabel)) {
@@ -129,12 +155,13 @@ function compareContent(base: Harness, variant: Harness, relabel: Relabel): Cont
       checked[kind] += compared.checked[kind];
     issues.push(...compared.issues);
   }
-  return { kept: issues.length === 0, checked, issues };
+  const meaningKept = issues.every((issue) => !meaningCodes.has(issue.code));
+  return { kept: issues.every((issue) => meaningCodes.has(issue.code)), meaningKept, checked, issues };
 }
 
 // A pair of groups compares the same way whatever harnesses hold them (a pool entry's tools under many
 // examples' hooks): once per pair of group objects.
-const comparisons = new BoundedCache<string, Omit<ContentPreservation, 'kept'>>(
+const comparisons = new BoundedCache<string, Omit<ContentPreservation, 'kept' | 'meaningKept'>>(
   8 << 20,
   (key, result) =>
     2 * key.length + 256 + result.issues.reduce((sum, issue) => sum + 2 * issue.message.length + 128, 0),
@@ -146,8 +173,8 @@ function compareGroup(
   { label, base, variant }: GroupPair,
   toolNames: ReadonlySet<string>,
   namesKey: string,
-): Omit<ContentPreservation, 'kept'> {
-  const checked = { number: 0, code: 0, path: 0, url: 0, quote: 0, orderedLists: 0 };
+): Omit<ContentPreservation, 'kept' | 'meaningKept'> {
+  const checked = emptyChecked();
   const issues: Issue[] = [];
   const after = variant.variantCounts();
   for (const [key, count] of base.counts()) {
@@ -176,6 +203,11 @@ function compareGroup(
       }
     }
   });
+  const meaning = compareListMeaning(base.texts, base.listMeaning(toolNames, namesKey), variant.texts);
+  checked.dependencies += meaning.checked.dependencies;
+  checked.procedures += meaning.checked.procedures;
+  checked.enumerations += meaning.checked.enumerations;
+  issues.push(...meaning.issues);
   return { checked, issues };
 }
 

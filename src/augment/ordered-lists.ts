@@ -8,8 +8,12 @@ const orderedMarker = /<!--\s*(?:hsa:\s*)?(?:ordered|procedure|pin)\s*-->/iu;
 /** An introduction that announces a sequence: "Steps:", "Procedure", "in this order", 步骤, … */
 const sequenceIntroduction =
   /\b(?:steps?|procedures?|workflow|process|in (?:this|that|the following) order|in order|sequence|sequentially|one after another)\b|步骤|流程|顺序|依次/iu;
-/** A lead-in that introduces a way of doing something ("Consider this approach:", "Plan:", "How to …:"). */
-const procedureLeadIn = /\b(?:approach|method|plan|recipe|instructions|how to|as follows)\b.*[:：]\s*$/iu;
+/**
+ * A lead-in that introduces a way of doing something ("Consider this approach:", "Plan:", "How to …:"), or
+ * a purpose ("To refuel data you should:", 为了…：): what follows are the steps to reach it.
+ */
+const procedureLeadIn =
+  /\b(?:approach|method|plan|recipe|instructions|how to|as follows)\b.*[:：]\s*$|^\W*to\s+\p{L}+\b[^.!?。！？]*[:：]\s*$|^\W*(?:为了|要)\S*[:：]\s*$/iu;
 /** A sequence cue inside an item: the item says where it stands relative to the others. */
 const sequenceCue =
   /\b(?:first|firstly|then|next|after|afterwards|before|finally|lastly|once|until|step)\b|先|然后|接着|之后|随后|最后|其次/iu;
@@ -72,6 +76,19 @@ export interface OrderedList {
   items: string[];
 }
 
+/** A top-level list of a Markdown text, as the meaning rules read it. */
+export interface MarkdownList {
+  /** UTF-16 offset of the list's first item. */
+  start: number;
+  numbered: boolean;
+  /** The last non-blank line before the list, '' when none. */
+  introduction: string;
+  /** The text of each item's first line, trimmed. */
+  items: string[];
+  /** Each item's whole text on one line: its first line and continuation lines, trimmed, joined by spaces. */
+  texts: string[];
+}
+
 const bulletItem = /^([-*+])[ \t]+(\S.*)$/u;
 const numberedItem = /^\d{1,9}[.)][ \t]+(\S.*)$/u;
 const fence = /^(```|~~~)/u;
@@ -79,26 +96,24 @@ const fence = /^(```|~~~)/u;
 const blockStart = /^(#{1,6}\s|```|~~~|\||>|<!--)/u;
 
 /**
- * Finds the top-level lists of a Markdown text that keep their order (`listKeepsOrder`), outside code
- * fences, with at least two items. A list runs over consecutive item lines and their continuation lines;
- * a blank line, a heading, a fence, a table, a quote or a comment ends it.
+ * Finds the top-level lists of a Markdown text outside code fences, with at least two items. A list runs
+ * over consecutive item lines of one kind (numbered, or one bullet marker) and their continuation lines; a
+ * blank line, a heading, a fence, a table, a quote or a comment ends it.
  *
  * @example
- * orderedLists('1. Load\n2. Save').map((list) => list.items) // [['Load', 'Save']]
+ * markdownLists('Rules:\n- a\n  more\n- b').map((list) => list.texts) // [['a more', 'b']]
  */
-export function orderedLists(text: string, options: { toolNames?: ReadonlySet<string> } = {}): OrderedList[] {
-  const lists: OrderedList[] = [];
+export function markdownLists(text: string): MarkdownList[] {
+  const lists: MarkdownList[] = [];
   let inFence = false;
   let introduction = '';
-  let current: (OrderedList & { numbered: boolean; marker: string; introduction: string }) | undefined;
+  let current: (MarkdownList & { marker: string }) | undefined;
   let offset = 0;
   const close = () => {
-    if (
-      current &&
-      current.items.length >= 2 &&
-      listKeepsOrder({ ...current, ...(options.toolNames ? { toolNames: options.toolNames } : {}) })
-    )
-      lists.push({ start: current.start, items: current.items });
+    if (current && current.items.length >= 2) {
+      const { marker: _marker, ...list } = current;
+      lists.push(list);
+    }
     current = undefined;
   };
   for (const line of text.split('\n')) {
@@ -121,15 +136,36 @@ export function orderedLists(text: string, options: { toolNames?: ReadonlySet<st
       const marker = bullet ? (bullet[1] as string) : '';
       if (!current || current.numbered !== isNumbered || current.marker !== marker) {
         close();
-        current = { start: lineStart, items: [], numbered: isNumbered, marker, introduction };
+        current = { start: lineStart, items: [], texts: [], numbered: isNumbered, marker, introduction };
       }
-      current.items.push(((numbered ?? bullet) as RegExpExecArray).at(-1)?.trim() as string);
+      const head = ((numbered ?? bullet) as RegExpExecArray).at(-1)?.trim() as string;
+      current.items.push(head);
+      current.texts.push(head);
       continue;
     }
-    if (current && line.trim() !== '' && (/^\s/u.test(line) || !blockStart.test(line))) continue;
+    if (current && line.trim() !== '' && (/^\s/u.test(line) || !blockStart.test(line))) {
+      const last = current.texts.length - 1;
+      current.texts[last] = `${current.texts[last]} ${line.trim()}`;
+      continue;
+    }
     close();
     if (line.trim() !== '') introduction = line;
   }
   close();
   return lists;
+}
+
+/**
+ * Finds the top-level lists of a Markdown text that keep their order (`listKeepsOrder`), outside code
+ * fences, with at least two items (`markdownLists`).
+ *
+ * @example
+ * orderedLists('1. Load\n2. Save').map((list) => list.items) // [['Load', 'Save']]
+ */
+export function orderedLists(text: string, options: { toolNames?: ReadonlySet<string> } = {}): OrderedList[] {
+  return markdownLists(text)
+    .filter((list) =>
+      listKeepsOrder({ ...list, ...(options.toolNames ? { toolNames: options.toolNames } : {}) }),
+    )
+    .map((list) => ({ start: list.start, items: list.items }));
 }

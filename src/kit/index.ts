@@ -3,6 +3,14 @@
 // enforces it) — and the law suite and golden harness that test one. See docs/authoring-operators.md.
 
 export { type Certificate, certify } from '../augment/certificate.js';
+export {
+  enumerationOf,
+  type ListMeaning,
+  type ListShape,
+  leansOnPrevious,
+  listMeaning,
+  pinnedItems,
+} from '../augment/list-meaning.js';
 // ── The operator contract and the core it works on (also in the public root) ────────────────────────────
 export {
   type AppliedOperator,

@@ -94,14 +94,20 @@ describe('checkContentPreservation', () => {
     }
   });
 
-  it('rejects a reordered procedure and accepts renumbering or a change of list style', () => {
+  it('rejects a reordered procedure or one that lost its numbers, and accepts another ordered style', () => {
     const lines = procedure.split('\n');
     const swapped = [...lines];
     [swapped[3], swapped[4]] = [`2. ${lines[4]?.slice(3)}`, `3. ${lines[3]?.slice(3)}`];
     const reordered = checkContentPreservation(base, withBody(base, swapped.join('\n')), identityRelabel);
     expect(reordered.issues.map((issue) => issue.code)).toEqual(['list_order_changed']);
     const bullets = procedure.replace(/^\d\. /gmu, '- ');
-    expect(checkContentPreservation(base, withBody(base, bullets), identityRelabel).issues).toEqual([]);
+    const unmarked = checkContentPreservation(base, withBody(base, bullets), identityRelabel);
+    expect(unmarked.issues.map((issue) => issue.code)).toEqual(['procedure_unmarked']);
+    expect(unmarked).toMatchObject({ kept: true, meaningKept: false });
+    const steps = procedure.replace(/^(\d)\. /gmu, 'Step $1: ');
+    expect(checkContentPreservation(base, withBody(base, steps), identityRelabel).issues).toEqual([]);
+    const table = procedure.replace(/^(\d)\. (.*)$/gmu, '| $1 | $2 |');
+    expect(checkContentPreservation(base, withBody(base, table), identityRelabel).issues).toEqual([]);
   });
 
   it('lets tools be dropped or added but not a kept tool lose its content', () => {

@@ -43,22 +43,33 @@ describe('skill-content/list-style', () => {
   it('picks a style other than the body’s own when none is given (golden)', async () => {
     const result = applied(await applyOperator(listStyle, harness, { rng: 'golden', severity: 1 }));
     expect(result.harness.skills.items.map((skill) => skill.body)).toEqual([
-      'Call `find_flights` before offering a flight. Quote fares exactly as `find_flights` returns them. Never promise a seat before `hold_seat` succeeds.',
+      // A bullet list that names tools in turn is a procedure: it goes to an ordered style only.
+      '1. Call `find_flights` before offering a flight.\n2. Quote fares exactly as `find_flights` returns them.\n3. Never promise a seat before `hold_seat` succeeds.',
       '| # | rule |\n|---|---|\n| 1 | Use `get_baggage_policy` with the fare class. |\n| 2 | State weights in kilograms. |',
       'Apologise once, then move to the fix. Pair it with rebooking.',
     ]);
   });
 
-  it('turns numbered lists into bullets, keeps other lines, and ends Chinese sentences with 。', async () => {
+  it('keeps numbered procedures ordered, keeps other lines, and ends Chinese sentences with 。', async () => {
     const body = '# 规则\n1. 不要承诺到货日期\n2. 先查库存\n\n结尾。\n';
+    for (const style of ['bullets', 'prose']) {
+      expect(await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style } })).toEqual({
+        skip: `no skill body has a rule list that can become ${style}`,
+      });
+    }
+    const independent = `# 规则\n<!-- hsa: independent -->\n${body.slice(5)}`;
     const bullets = applied(
-      await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style: 'bullets' } }),
+      await applyOperator(listStyle, withBody(independent), { rng: 'x', params: { style: 'bullets' } }),
     );
-    expect(bullets.harness.skills.items[0]?.body).toBe('# 规则\n- 不要承诺到货日期\n- 先查库存\n\n结尾。\n');
+    expect(bullets.harness.skills.items[0]?.body).toBe(
+      '# 规则\n<!-- hsa: independent -->\n- 不要承诺到货日期\n- 先查库存\n\n结尾。\n',
+    );
     const prose = applied(
-      await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style: 'prose' } }),
+      await applyOperator(listStyle, withBody(independent), { rng: 'x', params: { style: 'prose' } }),
     );
-    expect(prose.harness.skills.items[0]?.body).toBe('# 规则\n不要承诺到货日期。先查库存。\n\n结尾。\n');
+    expect(prose.harness.skills.items[0]?.body).toBe(
+      '# 规则\n<!-- hsa: independent -->\n不要承诺到货日期。先查库存。\n\n结尾。\n',
+    );
     const table = applied(
       await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style: 'table' } }),
     );

@@ -1,0 +1,133 @@
+// The meaning rule for Markdown lists, shared by the operators that move or restyle rules and by the
+// certificate that checks them. Items of a list are independent only when that is shown: an item that leans
+// on the item before it (it opens by referring back, or the item before ends on a conjunction or a comma)
+// stays right after it, and a list that enumerates alternatives or conditions keeps every item in place.
+// When the rule cannot tell, it links: a link only keeps text where it was.
+
+import { listKeepsOrder } from './ordered-lists.js';
+
+/** A list as its operators and the certificate read it: its items' text, its marker kind, its lead-in. */
+export interface ListShape {
+  /** Whether the items are numbered (`1.`, `2)`). */
+  numbered: boolean;
+  /** The last non-blank line before the list ('' when none). */
+  introduction: string;
+  /** Each item's text on one line (first line and continuation lines joined by spaces). */
+  items: readonly string[];
+  /** The harness's tool names: bullet items that name tools in turn are steps (`listKeepsOrder`). */
+  toolNames?: ReadonlySet<string>;
+}
+
+/** What a list means beyond its items' words: which items lean on the one before, and what kind of list it is. */
+export interface ListMeaning {
+  /** `links[i]`: why item `i + 1` must stay right after item `i`, or undefined when nothing shows it must. */
+  links: ReadonlyArray<string | undefined>;
+  /** Why the list is an enumeration of alternatives or conditions (every item keeps its place), if it is. */
+  enumeration: string | undefined;
+  /** Whether the list is a procedure: its order is part of what it says (`listKeepsOrder`). */
+  procedure: boolean;
+}
+
+/** Emphasis, quotes and brackets an item may open with before its first word. */
+const openingDecoration = /^[\s*_~`"'“‘「(（[]+/u;
+/** Words an item opens with when it refers back to the item before it. */
+const referringBack = new RegExp(
+  [
+    String.raw`^(?:if|when|where|unless|once|after|until)\s+(?:so|not|yes|no|it|they|this|that|these|those|he|she|none|both|either|neither|confirmed|approved|successful|unsuccessful|done|needed|required|available|unavailable|applicable|present|absent|missing|possible|enabled|disabled)\b`,
+    String.raw`^(?:if|when|once)\s+(?:the\s+)?(?:user|customer|client|caller|buyer|they|he|she)\s+(?:agrees|agreed|confirms|confirmed|accepts|accepted|declines|declined|refuses|refused|says\s+(?:yes|no)|does(?:n't|\s+not)?|did(?:n't|\s+not)?|has(?:n't|\s+not)?|provides|provided|approves|approved)\b`,
+    String.raw`^(?:otherwise|else|then|also|additionally|furthermore|moreover|similarly|likewise|however|but|and|or|nor|instead|alternatively|afterwards|thereafter|meanwhile|hence|thus|therefore|accordingly|consequently|next)\b`,
+    String.raw`^(?:in\s+(?:that|this|either|which|such|both|each|any|the\s+latter|the\s+former)\s+(?:case|cases|event|situation)|in\s+addition|as\s+well|only\s+(?:after|then|once|when\s+(?:that|this|it))|after\s+(?:that|this|which|doing\s+so|confirmation)|if\s+(?:this|that|it)\s+(?:fails|succeeds|works|is|does|returns)|for\s+(?:that|this|these|those|it|them)|with\s+(?:that|this|it|them)|the\s+(?:same|latter|former|above|previous|result|answer|outcome))\b`,
+    String.raw`^(?:this|that|these|those|it|they|them|such|same|its|their)\b`,
+    '^(?:否则|不然|若否|若不|如果不|如不|若是|如是|如果是|那么|然后|此时|这时|这种情况下|在这种情况下|同时|另外|此外|之后|随后|接着|确认后|完成后|其中|它|他们|这些|那些|该)',
+    '^(?:如果|若|如|当|一旦)(?:他们|她们|它们|他|她|它|其|是|否|不|需要|可以|成功|失败|确认|同意|接受|拒绝|用户(?:同意|确认|接受|拒绝))',
+  ].join('|'),
+  'iu',
+);
+/** A reference to an earlier rule anywhere in the item. */
+const referenceToEarlier =
+  /\b(?:the\s+above|as\s+above|above\s+(?:step|rule|check|condition)s?|(?:the\s+)?previous\s+(?:step|rule|check|item|point|condition|answer|one)|(?:that|this)\s+step|the\s+step\s+before|as\s+before|as\s+(?:described|stated|noted)\s+(?:above|before))\b|上述|上一步|前一步|以上/iu;
+/** What an item may end on when the next item completes it: a conjunction, a comma, a semicolon, a colon. */
+const continuingEnd =
+  /(?:\b(?:or|and|nor|but|either|then|plus|as\s+well\s+as|followed\s+by)|[,;:，；：、]|或|或者|和|及|以及|并且|且)$/iu;
+/** Emphasis and closing marks an item may end with after its last word. */
+const closingDecoration = /[\s*_~`"'”’」)）\]]+$/u;
+/** A conjunction at the end of an item: the list is an enumeration. */
+const conjunctionEnd = /(?:\b(?:or|and|nor)|或|或者|和|及|以及|并且|且)$/iu;
+/** A lead-in that introduces alternatives or conditions ("… because:", "if any of:", "one of the following:"). */
+const enumerationLeadIn =
+  /(?:\b(?:because|if|when|whenever|unless|either|only\s+if|provided|as\s+long\s+as|whether|one\s+of|any\s+of|all\s+of|both|none\s+of|eligible|conditions?|criteria|requirements\s+are|reasons?|cases?|situations?|circumstances)\b|以下任一|任一|之一|满足以下|以下情况|如果|当)[^.!?。！？]*[:：]\s*$/iu;
+
+/**
+ * Why `item` must stay right after `previous` in its list, or undefined when nothing shows it must: the
+ * previous item ends on a conjunction, a comma, a semicolon or a colon; the item opens by referring back
+ * ("If it does not", "Otherwise", "In that case", "Then", "Only after", "Once that", "This", 否则 …) or
+ * names an earlier rule ("the above", "the previous step").
+ *
+ * @example
+ * leansOnPrevious('Check whether roaming is on.', 'If it is not, turn it on.') // 'it opens with "If it"'
+ * leansOnPrevious('Never promise dates.', 'Quote the final price.') // undefined
+ */
+export function leansOnPrevious(previous: string, item: string): string | undefined {
+  const ending = previous.replace(closingDecoration, '').match(continuingEnd);
+  if (ending) return `the rule before it ends on "${ending[0]}"`;
+  const opening = item.replace(openingDecoration, '').match(referringBack);
+  if (opening) return `it opens with "${opening[0]}", referring back`;
+  const reference = item.match(referenceToEarlier);
+  if (reference) return `it refers to "${reference[0]}"`;
+  return undefined;
+}
+
+/**
+ * Why a list is an enumeration of alternatives or conditions, or undefined: an item other than the last
+ * ends on a conjunction ("…, or"), or its lead-in introduces alternatives or conditions ("A line can be
+ * suspended because:", "Refuse if any of:"). An enumeration keeps every item in place.
+ *
+ * @example
+ * enumerationOf({ numbered: false, introduction: 'Suspended because:', items: ['a bill is overdue, or', 'the contract ended.'] })
+ * // 'the lead-in "Suspended because:" introduces alternatives or conditions'
+ */
+export function enumerationOf(list: Pick<ListShape, 'introduction' | 'items'>): string | undefined {
+  const joined = list.items
+    .slice(0, -1)
+    .map((item) => item.replace(closingDecoration, '').match(conjunctionEnd)?.[0])
+    .find((conjunction) => conjunction !== undefined);
+  if (joined) return `its items are joined by "${joined}"`;
+  const introduction = list.introduction.trim();
+  if (enumerationLeadIn.test(introduction)) {
+    return `the lead-in ${JSON.stringify(introduction.slice(-60))} introduces alternatives or conditions`;
+  }
+  return undefined;
+}
+
+/**
+ * The meaning facts of one list: the links between items that lean on each other (every pair, for an
+ * enumeration), whether it is an enumeration, and whether it is a procedure.
+ *
+ * @example
+ * listMeaning({ numbered: false, introduction: 'Rules:', items: ['Check roaming.', 'If it is off, turn it on.'] }).links
+ * // ['it opens with "If it", referring back']
+ */
+export function listMeaning(list: ListShape): ListMeaning {
+  const enumeration = enumerationOf(list);
+  const links = list.items
+    .slice(1)
+    .map((item, index) => enumeration ?? leansOnPrevious(list.items[index] as string, item));
+  return { links, enumeration, procedure: listKeepsOrder(list) };
+}
+
+/**
+ * The positions of the items that must keep their place when the others of an independent list change
+ * places: both ends of every link (an enumeration pins every item).
+ *
+ * @example
+ * pinnedItems(listMeaning({ numbered: false, introduction: '', items: ['a', 'If so, b', 'c'] })) // Set {0, 1}
+ */
+export function pinnedItems(meaning: Pick<ListMeaning, 'links'>): Set<number> {
+  const pinned = new Set<number>();
+  meaning.links.forEach((link, index) => {
+    if (link === undefined) return;
+    pinned.add(index);
+    pinned.add(index + 1);
+  });
+  return pinned;
+}

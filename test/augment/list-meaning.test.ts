@@ -1,0 +1,234 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { listStyle } from '../../perturbations/skill-content/list-style.js';
+import { reorderRules } from '../../perturbations/skill-content/reorder-rules.js';
+import { checkContentPreservation } from '../../src/augment/content-preservation.js';
+import { enumerationOf, leansOnPrevious, listMeaning } from '../../src/augment/list-meaning.js';
+import { applyOperator } from '../../src/augment/operator.js';
+import { markdownLists } from '../../src/augment/ordered-lists.js';
+import { parseHarness } from '../../src/harness/parse-harness.js';
+import type { Harness } from '../../src/harness/schema.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import { travelHarnessInput } from '../support/travel-harness.js';
+
+const publicText = (name: string) =>
+  readFileSync(new URL(`./fixtures/public/${name}`, import.meta.url), 'utf8');
+
+const withBody = (body: string): Harness => {
+  const input = travelHarnessInput();
+  input.skills.items = [{ ...input.skills.items[0]!, body }];
+  return parseHarness(input);
+};
+
+const meaningsOf = (text: string) =>
+  markdownLists(text).map((list) => ({ list, meaning: listMeaning({ ...list, items: list.texts }) }));
+
+const bodyOf = async (operator: typeof reorderRules, harness: Harness, rng: string) => {
+  const result = await applyOperator(operator, harness, { rng, severity: 1 });
+  return 'skip' in result ? undefined : result.harness;
+};
+
+describe('the list-meaning rule', () => {
+  it('links a rule to the one before it when it refers back or the one before leads into it', () => {
+    expect(
+      leansOnPrevious(
+        'If the user is travelling abroad, check whether the line has roaming enabled.',
+        'If it does not, turn it on at no cost.',
+      ),
+    ).toContain('If it');
+    expect(
+      leansOnPrevious('The customer has an overdue bill, or', 'the contract end date is in the past.'),
+    ).toContain('"or"');
+    for (const opening of [
+      'Otherwise, escalate.',
+      'In that case, refund.',
+      'Then confirm.',
+      'Only after the user confirms, call it.',
+      'Once that is done, close.',
+      'If so, retry.',
+      'If not, stop.',
+      'Else ask again.',
+    ]) {
+      expect(leansOnPrevious('Check the order.', opening), opening).toBeDefined();
+    }
+    expect(leansOnPrevious('Check the order;', 'Refund it.')).toBeDefined();
+    expect(
+      leansOnPrevious('Never promise delivery dates.', 'Quote the final price after coupons.'),
+    ).toBeUndefined();
+    expect(
+      leansOnPrevious('Be brief.', 'If the customer asks for a discount, quote the coupon.'),
+    ).toBeUndefined();
+  });
+
+  it('calls a list an enumeration when its items are joined by a conjunction or its lead-in sets conditions', () => {
+    expect(
+      enumerationOf({ introduction: 'A line can be suspended because:', items: ['a', 'b'] }),
+    ).toBeDefined();
+    expect(
+      enumerationOf({ introduction: 'Rules:', items: ['the bill is overdue, or', 'the contract ended.'] }),
+    ).toBe('its items are joined by "or"');
+    expect(enumerationOf({ introduction: 'Rules:', items: ['Be brief.', 'Be kind.'] })).toBeUndefined();
+  });
+
+  it('reads the facts of a public benchmark policy (tau2-bench telecom)', () => {
+    const lists = meaningsOf(publicText('tau2-telecom-policy.md'));
+    const byFirst = (start: string) => lists.find(({ list }) => list.texts[0]?.startsWith(start));
+    // "To do so you need to follow these steps:" and "To refuel data you should:" announce procedures.
+    expect(byFirst('Check the bill status')?.meaning.procedure).toBe(true);
+    expect(byFirst('Ask them how much data')?.meaning.procedure).toBe(true);
+    expect(byFirst('Make sure you know what line')?.meaning.procedure).toBe(true);
+    // "A line can be suspended for the following reasons:" is an enumeration: both reasons keep their place.
+    expect(byFirst('The user has an overdue bill')?.meaning.enumeration).toBeDefined();
+  });
+
+  it('reads the facts of a public Agent Skill (doc-coauthoring, in Chinese)', () => {
+    const lists = meaningsOf(publicText('doc-coauthoring-zh.md'));
+    const template = lists.find(({ list }) => list.texts[0]?.startsWith('询问他们是否有模板'));
+    expect(template?.meaning.links[0]).toBeDefined();
+    expect(template?.meaning.links[1]).toBeDefined();
+    const numbered = lists.find(({ list }) => list.numbered);
+    expect(numbered?.meaning.procedure).toBe(true);
+  });
+});
+
+describe('operators keep the list meaning of public texts', () => {
+  const texts = ['tau2-telecom-policy.md', 'doc-coauthoring-zh.md'].map(publicText);
+
+  it('reorder-rules never moves a procedure, an enumeration or a linked rule, and every variant certifies', async () => {
+    for (const text of texts) {
+      const base = withBody(text);
+      let reordered = 0;
+      for (let seed = 0; seed < 12; seed++) {
+        const variant = await bodyOf(reorderRules, base, `public-${seed}`);
+        if (!variant) continue;
+        const body = variant.skills.items[0]?.body ?? '';
+        if (body !== text) reordered++;
+        for (const { list, meaning } of meaningsOf(text)) {
+          const at = list.items.map((item) => body.indexOf(item));
+          const neighbours = (index: number) =>
+            /^\n(?:[-*+]|\d+[.)]) $/u.test(
+              body.slice((at[index] as number) + (list.items[index] as string).length, at[index + 1]),
+            );
+          if (meaning.procedure || meaning.enumeration) {
+            expect(list.items.every((_, index) => index === 0 || neighbours(index - 1))).toBe(true);
+          }
+          meaning.links.forEach((link, index) => {
+            if (link) expect(neighbours(index), list.items[index + 1]).toBe(true);
+          });
+        }
+        const check = checkContentPreservation(base, variant, identityRelabel);
+        expect(check.issues, `seed ${seed}`).toEqual([]);
+      }
+      // A text with an independent list still changes order (the rule pins, it does not freeze); the
+      // telecom excerpt holds procedures and an enumeration only, so nothing there may move.
+      const movable = meaningsOf(text).some(
+        ({ meaning }) => !meaning.procedure && !meaning.enumeration && meaning.links.includes(undefined),
+      );
+      expect(reordered > 0).toBe(movable);
+    }
+  });
+
+  it('list-style writes procedures only in ordered styles, and every variant certifies', async () => {
+    for (const text of texts) {
+      const base = withBody(text);
+      for (const style of ['bullets', 'numbered', 'prose', 'table'] as const) {
+        const result = await applyOperator(listStyle, base, { rng: style, severity: 1, params: { style } });
+        if ('skip' in result) continue;
+        const check = checkContentPreservation(base, result.harness, identityRelabel);
+        expect(check.issues, style).toEqual([]);
+      }
+    }
+  });
+});
+
+/** Independent rules and rules that lean on the one before them, for generated lists. */
+const independentRules = [
+  'Never promise a delivery date.',
+  'Quote the final price after coupons.',
+  'Keep replies under 60 characters.',
+  'Answer in the language of the viewer.',
+  'Do not compare with other shops.',
+  'Mention the return window when asked.',
+];
+const leaningRules = [
+  'If it is not, enable it at no cost.',
+  'Otherwise, transfer the user to a human agent.',
+  'In that case, offer a refund.',
+  'Only after the user confirms, apply the change.',
+];
+
+const generatedList = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom(...independentRules),
+      fc.option(fc.constantFrom(...leaningRules), { nil: undefined }),
+    ),
+    {
+      minLength: 2,
+      maxLength: 6,
+    },
+  )
+  .map((pairs) => {
+    const seen = new Set<string>();
+    return pairs
+      .filter(([rule]) => !seen.has(rule) && seen.add(rule))
+      .flatMap(([rule, leaning], index) =>
+        leaning ? [rule, `${leaning.slice(0, -1)} (${index}).`] : [rule],
+      );
+  })
+  .filter((rules) => rules.length >= 2);
+
+describe('list meaning, over generated lists', () => {
+  it('reorder-rules keeps every rule that leans on the one before right after it, and the check agrees', async () => {
+    await fc.assert(
+      fc.asyncProperty(generatedList, fc.string({ maxLength: 6 }), async (rules, seed) => {
+        const base = withBody(`Rules:\n${rules.map((rule) => `- ${rule}`).join('\n')}`);
+        const variant = await bodyOf(reorderRules, base, seed);
+        if (!variant) return;
+        const body = variant.skills.items[0]?.body ?? '';
+        rules.forEach((rule, index) => {
+          if (leaningRules.some((leaning) => rule.startsWith(leaning.slice(0, 12))))
+            expect(body).toContain(`- ${rules[index - 1]}\n- ${rule}`);
+        });
+        expect(checkContentPreservation(base, variant, identityRelabel).meaningKept).toBe(true);
+      }),
+      { seed: 20261205, numRuns: 60 },
+    );
+  });
+
+  it('the check rejects a list where a leaning rule was moved away from the rule it leans on', () => {
+    fc.assert(
+      fc.property(generatedList, (rules) => {
+        const leaning = rules.findIndex(
+          (rule, index) => index > 0 && leaningRules.some((l) => rule.startsWith(l.slice(0, 12))),
+        );
+        fc.pre(leaning > 0 && rules.length >= 3);
+        const moved = [...rules];
+        const [item] = moved.splice(leaning, 1);
+        moved.splice(leaning === 1 ? moved.length : 0, 0, item as string);
+        const base = withBody(`Rules:\n${rules.map((rule) => `- ${rule}`).join('\n')}`);
+        const variant = withBody(`Rules:\n${moved.map((rule) => `- ${rule}`).join('\n')}`);
+        const check = checkContentPreservation(base, variant, identityRelabel);
+        expect(check.meaningKept).toBe(false);
+        expect(check.issues.map((issue) => issue.code)).toContain('dependency_separated');
+      }),
+      { seed: 20261205, numRuns: 60 },
+    );
+  });
+
+  it('the check rejects an enumeration closed by a full stop after its conjunction', () => {
+    const base = withBody(
+      'A line can be suspended because:\n- the customer has an overdue bill, or\n- the contract end date is in the past.',
+    );
+    const prose = withBody(
+      'A line can be suspended because:\nthe customer has an overdue bill, or. the contract end date is in the past.',
+    );
+    const check = checkContentPreservation(base, prose, identityRelabel);
+    expect(check.issues.map((issue) => issue.code)).toEqual(['enumeration_broken']);
+    const swapped = withBody(
+      'A line can be suspended because:\n- the contract end date is in the past.\n- the customer has an overdue bill, or',
+    );
+    expect(checkContentPreservation(base, swapped, identityRelabel).meaningKept).toBe(false);
+  });
+});
