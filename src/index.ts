@@ -41,6 +41,7 @@ export {
   type RegenerateRequest,
   unchanged,
 } from './augment/operator.js';
+export { type ListMeaning, type ListShape, listMeaning } from './augment/list-meaning.js';
 export { listKeepsOrder, orderedLists } from './augment/ordered-lists.js';
 export {
   identityPlan,
