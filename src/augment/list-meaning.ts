@@ -60,8 +60,9 @@ const enumerationLeadIn =
 /**
  * Why `item` must stay right after `previous` in its list, or undefined when nothing shows it must: the
  * previous item ends on a conjunction, a comma, a semicolon or a colon; the item opens by referring back
- * ("If it does not", "Otherwise", "In that case", "Then", "Only after", "Once that", "This", 否则 …) or
- * names an earlier rule ("the above", "the previous step").
+ * ("If it does not", "Otherwise", "In that case", "Then", "Only after", "Once that", "This", 否则 …), names
+ * an earlier rule ("the above", "the previous step"), or opens with a condition that restates the rule before
+ * it ("Check for images without alt-text" → "If images exist without alt-text, …").
  *
  * @example
  * leansOnPrevious('Check whether roaming is on.', 'If it is not, turn it on.') // 'it opens with "If it"'
@@ -74,7 +75,40 @@ export function leansOnPrevious(previous: string, item: string): string | undefi
   if (opening) return `it opens with "${opening[0]}", referring back`;
   const reference = item.match(referenceToEarlier);
   if (reference) return `it refers to "${reference[0]}"`;
+  const restated = restatedCondition(previous, item);
+  if (restated) return `its condition ${JSON.stringify(restated)} restates the rule before it`;
   return undefined;
+}
+
+/** The condition an item opens with ("If images exist without alt-text, …"), up to its comma or colon. */
+const openingCondition = /^(?:if|when|whenever|unless|once|where|in case)\s+([^,:;.]+)/iu;
+/** Words too common to tie two rules together. */
+const commonWords = new Set(
+  'the a an and or of to for with without from in on at by is are be been it its this that these those they them their you your any all not no can will should must may has have had does do did was were there here then than'.split(
+    ' ',
+  ),
+);
+/** Content words of a text, plural -s dropped, so "requests" meets "request". */
+const contentWords = (text: string) =>
+  new Set(
+    (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])
+      .filter((word) => !commonWords.has(word))
+      .map((word) => (word.length > 4 && word.endsWith('s') ? word.slice(0, -1) : word)),
+  );
+
+/**
+ * The condition of `item` when it restates what the rule before it does (outside that rule's own
+ * condition): "Check for images without alt-text" then "If images exist without alt-text, explain …". Two
+ * shared content words tie them; parallel rules ("If the viewer asks about price…", "If the viewer asks
+ * about shipping…") share only their conditions' words, which do not count.
+ */
+function restatedCondition(previous: string, item: string): string | undefined {
+  const condition = item.replace(openingDecoration, '').match(openingCondition);
+  if (!condition) return undefined;
+  const previousCondition = previous.replace(openingDecoration, '').match(openingCondition)?.[0] ?? '';
+  const previousWords = contentWords(previous.replace(previousCondition, ''));
+  const shared = [...contentWords(condition[1] as string)].filter((word) => previousWords.has(word));
+  return shared.length >= 2 ? (condition[0] as string) : undefined;
 }
 
 /**
