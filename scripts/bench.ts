@@ -260,8 +260,9 @@ if (!skip.has('scale')) {
 if (!skip.has('memory')) {
   // A user's peak: `hsa augment` runs the built CLI (one bundle) on plain Node, so the RSS child is bundled
   // the way `npm start` bundles its job (scripts/start.mjs) and run without tsx. Through tsx the same job
-  // peaks higher (its loader thread, each module's source and source map: +48 MB at 1k rows,
-  // notes/rss.md), which no user pays; the tsx figure of the first size is printed beside it.
+  // peaks higher (its loader thread, each module's source and source map: +48 MB at 1k rows;
+  // docs/decisions/0004-measure-ratios-in-one-run.md), which no user pays; the tsx figure of the first size is
+  // printed beside it.
   const bundled = await bundledChild();
   const memory: Array<Record<string, number>> = [];
   for (const inputs of rssInputs) {

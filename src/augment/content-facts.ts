@@ -408,9 +408,9 @@ function occurringIn(harness: Harness, part: HarnessPartName, from: HarnessPartN
   return { key, symbols };
 }
 
-// Weighed by what an entry holds once its harness is gone (measured, notes/rss2.md): each text's reading and
-// the text as written (mostly one byte a character), its path, its mentions, and what its group derives
-// later (items, counts, lists).
+// Weighed by what an entry holds once its harness is gone (measured:
+// docs/decisions/0006-caches-bounded-by-bytes.md): each text's reading and the text as written (mostly one
+// byte a character), its path, its mentions, and what its group derives later (items, counts, lists).
 const factsCache = new BoundedCache<string, PartFacts>(
   8 << 20,
   (key, facts) => {

@@ -168,7 +168,7 @@ function baseVariant(
   // again; with issues, it validates from scratch and gives those reasons, as before. Moved directly, not
   // through the trajectory facts (`forwardFacts`): those are keyed by the content hash, which sorts keys,
   // so a fact of the gold under the base would also answer a variant that differs from it in property
-  // order alone and changed the variants' rows (notes/bench-gen.md).
+  // order alone and changed the variants' rows (docs/decisions/0011-certificate-facts-computed-once.md).
   const forward = forwardTrajectory(original, identityRelabel, base, checks);
   const rewritten = forward.trajectory;
   const certificate = certify({

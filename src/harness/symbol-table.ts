@@ -332,7 +332,8 @@ interface NameTrie extends NameNode {
 // object, then by the list's content in a small bounded map.
 const tries = new WeakMap<readonly SymbolEntry[], NameTrie>();
 // Weighed by bytes: a trie costs ~300 bytes a node (a Map and an object per character of each name; measured,
-// notes/rss2.md), and variant harnesses bring their own lists, so 512 tries of a large harness held ~40 MB.
+// docs/decisions/0006-caches-bounded-by-bytes.md), and variant harnesses bring their own lists, so 512
+// tries of a large harness held ~40 MB.
 const triesByContent = new BoundedCache<string, { trie: NameTrie; nodes: number }>(
   8 << 20,
   (content, entry) => 2 * content.length + 300 * entry.nodes,

@@ -1,6 +1,7 @@
 // A cache's budget is only as good as its estimate: content-facts' facts were weighed at a quarter of what
-// they held (18 MB on an 8 MB budget at 10k rows, notes/rss.md). Space, not time: a child augments rows,
-// then clears each named cache in turn and compares the heap it frees with the cache's own estimate.
+// they held (18 MB on an 8 MB budget at 10k rows; docs/decisions/0006-caches-bounded-by-bytes.md). Space,
+// not time: a child augments rows, then clears each named cache in turn and compares the heap it frees with
+// the cache's own estimate.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
