@@ -4,11 +4,13 @@ import type { RegenerateFunction } from '../augment/operator.js';
 import type { Registry } from '../augment/registry.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { PipelineConfig, TeacherKind } from '../pipeline/config.js';
+import type { MeaningJudgeV1 } from '../pipeline/meaning-judge-spec.js';
 import type { PipelineDependencies } from '../pipeline/run-pipeline.js';
 import type { PipelineExporter, Teacher } from '../pipeline/teacher.js';
 import { allOf, type Judge, majorityVote, rulesJudge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
 import { endpointClient as client, endpointRequest as requestOf } from './endpoint-client.js';
+import { meaningJudgeFromConfig } from './judge/meaning-judge.js';
 import { modelJudge } from './judge/model-judge.js';
 import type { OpenAICompatibleClient } from './openai/index.js';
 import { openAICompatibleTeacher, oracleTeacher, replayTeacher } from './teacher/index.js';
@@ -65,6 +67,12 @@ export function buildPipelineDependencies(
       }),
     );
   }
+  let meaningJudge: MeaningJudgeV1 | undefined;
+  if (config.judge.meaning) {
+    const built = meaningJudgeFromConfig(config.judge.meaning, env);
+    clients.meaning = built.client;
+    meaningJudge = built.judge;
+  }
   let regenerate: RegenerateFunction | undefined;
   const paraphraser = config.teacher.paraphraser;
   if (paraphraser) {
@@ -88,6 +96,7 @@ export function buildPipelineDependencies(
     registry: options.registry,
     teachers: { exact: teacher(config.teacher.exact), regenerate: teacher(config.teacher.regenerate) },
     judge: judges.length === 1 ? judges[0]! : allOf(judges),
+    ...(meaningJudge ? { meaningJudge } : {}),
     exporters: trainerExporters as unknown as Record<string, PipelineExporter>,
     ...(regenerate ? { regenerate } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
