@@ -24,6 +24,7 @@ export interface MeaningVerdict {
   reason: string;
 }
 
+/** Options of one `judgeParts` call. */
 export interface MeaningJudgeCallOptions {
   signal?: AbortSignal;
 }

@@ -11,6 +11,7 @@ import { endpointClient, endpointRequest } from '../endpoint-client.js';
 import type { OpenAICompatibleClient } from '../openai/index.js';
 import { jsonObjects } from './json-objects.js';
 
+/** The options of `createMeaningJudge`: the chat model, its request fields, and how many pairs at once. */
 export interface MeaningJudgeOptions {
   model: ChatModel;
   request: Omit<ChatRequest, 'messages' | 'tools'>;
@@ -22,7 +23,12 @@ export interface MeaningJudgeOptions {
   endpoint?: string;
 }
 
-/** The instructions the judge model gets by default. */
+/**
+ * The instructions the judge model gets by default.
+ *
+ * @example
+ * createMeaningJudge({ model, request, instructions: `${defaultMeaningInstructions}\nPrices and limits must match digit for digit.` });
+ */
 export const defaultMeaningInstructions = [
   "You compare two versions of one text from an AI agent's configuration: a skill's rules, a skill or tool description, a system prompt section, or a hook's feedback message.",
   'The variant was rewritten (reworded, reordered, restyled, renumbered) and must require exactly what the base requires: a domain expert following either text would do the same task, with the same rules, conditions, limits, numbers, order of steps and prohibitions, nothing added and nothing dropped.',
