@@ -199,6 +199,8 @@ export function registerAugment(program: Command): void {
         coverage: Object.fromEntries(dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }])),
       };
       const { counts, byReason, coverage } = state;
+      // A checkpoint written before --judge existed has no such count.
+      counts.judgeRefused ??= 0;
       // A resumed writer knows what the sidecar already holds (cut back to the checkpoint).
       const writer = sidecarFile
         ? createSidecarWriter({ known: files.done > 0 ? await readSidecarHashes(sidecarFile) : [] })
