@@ -15,11 +15,7 @@ export { contentHash, hashHarness } from '../../harness/hash.js';
 export { loadHookChecks } from '../../harness/hook-check-module.js';
 export { jsonLine } from '../../harness/json-lines.js';
 export { loadHarnessFile } from '../../harness/parse-harness.js';
-export { meaningJudgeFromConfig } from '../../adapters/judge/meaning-judge.js';
 export { openCheckpointedLines } from '../../pipeline/checkpoint.js';
-export { createMeaningFilter } from '../../pipeline/meaning-filter.js';
-export { loadMeaningJudgeConfig } from '../../pipeline/meaning-judge-config.js';
-export { meaningVerdictsPathOf, readMeaningVerdicts } from '../../pipeline/meaning-verdicts-file.js';
 export { readJsonl } from '../../trajectory/read-jsonl.js';
 export { builtinRegistry, loadedOperatorIds, policyFromOptions } from '../operators-registry.js';
 

@@ -96,20 +96,15 @@ export function registerAugment(program: Command): void {
         fileHash,
         firstTrajectories,
         hashHarness,
-        createMeaningFilter,
         jsonLine,
-        loadMeaningJudgeConfig,
         loadedOperatorIds,
         loadHarnessFile,
         loadHookChecks,
         loadOperatorModules,
-        meaningJudgeFromConfig,
-        meaningVerdictsPathOf,
         openCheckpointedLines,
         planApplicability,
         policyFromOptions,
         readJsonl,
-        readMeaningVerdicts,
         readSidecarHashes,
         sidecarPathOf,
         variantPoolFor,
@@ -138,11 +133,17 @@ export function registerAugment(program: Command): void {
       // By reference (the default), each variant harness and relabel is written once, to the sidecar.
       const sidecarFile = options.inlineHarness ? undefined : (options.sidecar ?? sidecarPathOf(options.out));
       // The meaning judge is wired here (an adapter); the run only sees its spec through the filter.
+      const judgeLibrary =
+        options.judge === undefined ? undefined : await import('./augment-judge-library.js');
       const judge =
-        options.judge === undefined
+        options.judge === undefined || !judgeLibrary
           ? undefined
-          : meaningJudgeFromConfig(await loadMeaningJudgeConfig(options.judge), process.env).judge;
-      const verdictsFile = judge ? meaningVerdictsPathOf(options.out) : undefined;
+          : judgeLibrary.meaningJudgeFromConfig(
+              await judgeLibrary.loadMeaningJudgeConfig(options.judge),
+              process.env,
+            ).judge;
+      const verdictsFile =
+        judge && judgeLibrary ? judgeLibrary.meaningVerdictsPathOf(options.out) : undefined;
       await prepareOutputFiles({
         '--out': options.out,
         '--rejects': rejectsFile,
@@ -206,12 +207,14 @@ export function registerAugment(program: Command): void {
         ? createSidecarWriter({ known: files.done > 0 ? await readSidecarHashes(sidecarFile) : [] })
         : undefined;
       // A resumed run reads the verdicts its checkpoint kept (the file was cut back with the rows).
-      const meaning = judge
-        ? createMeaningFilter({
-            judge,
-            known: files.done > 0 && verdictsFile ? await readMeaningVerdicts(verdictsFile) : [],
-          })
-        : undefined;
+      const meaning =
+        judge && judgeLibrary
+          ? judgeLibrary.createMeaningFilter({
+              judge,
+              known:
+                files.done > 0 && verdictsFile ? await judgeLibrary.readMeaningVerdicts(verdictsFile) : [],
+            })
+          : undefined;
       const lines = await countLines(options.trajectories);
       const total =
         lines === undefined ? undefined : shard ? Math.ceil((lines - shard.index) / shard.count) : lines;
