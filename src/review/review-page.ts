@@ -1,6 +1,7 @@
 // The review page: one self-contained HTML file (inline CSS; no script, font, image or link that loads
 // anything) that shows, for each sampled row, every text its variant changed beside the base text with the
-// changed words marked, the row's operators that write that kind of text, and the renames as a table. Every
+// changed words marked, the row's operators that write that kind of text, the renames as a table, and what
+// changed that is not text (section and hook order, the prompt's heading and list styles). Every
 // text of a row is escaped: rows are input, and a skill body holding HTML must show as text, never run.
 // The page is a function of its input only (no clock, no path of the machine), so the same rows and seed give
 // the same bytes.
@@ -104,6 +105,33 @@ function renamesHtml(relabel: Relabel): string {
     .join('')}</tbody></table>`;
 }
 
+/** What a variant changed that is not text: the order of sections and hooks, the prompt's styles. */
+function structureHtml(base: Harness, variant: Harness): string {
+  const rows: Array<[string, string, string]> = [];
+  const compare = (what: string, before: string, after: string) => {
+    if (before !== after) rows.push([what, before, after]);
+  };
+  compare('prompt heading style', base.prompt.headingStyle, variant.prompt.headingStyle);
+  compare('prompt list style', base.prompt.listStyle, variant.prompt.listStyle);
+  compare(
+    'prompt section order',
+    base.prompt.sections.map((section) => section.id).join(', '),
+    variant.prompt.sections.map((section) => section.id).join(', '),
+  );
+  compare(
+    'hook order',
+    base.hooks.items.map((hook) => hook.id).join(', '),
+    variant.hooks.items.map((hook) => hook.id).join(', '),
+  );
+  if (rows.length === 0) return '';
+  return `<h3>Structure</h3><table class="structure"><thead><tr><th></th><th>base</th><th>variant</th></tr></thead><tbody>${rows
+    .map(
+      ([what, before, after]) =>
+        `<tr><th>${escapeHtml(what)}</th><td><code>${escapeHtml(before)}</code></td><td><code>${escapeHtml(after)}</code></td></tr>`,
+    )
+    .join('')}</tbody></table>`;
+}
+
 function rowHtml(base: Harness, row: ReviewRow, position: number): string {
   const parts = changedParts(base, row.harness, row.relabel);
   const ops = row.provenance.ops;
@@ -121,6 +149,7 @@ function rowHtml(base: Harness, row: ReviewRow, position: number): string {
 <h2>${escapeHtml(row.id)} <span class="muted">${escapeHtml(row.variantId)} · row ${position}</span></h2>
 <p class="ops">seed <code>${escapeHtml(row.provenance.variantSeed)}</code> · operators: ${chain}</p>
 <h3>Renames</h3>${renamesHtml(row.relabel)}
+${structureHtml(base, row.harness)}
 <h3>Changed texts: ${meaningful} beyond names, ${parts.length - meaningful} by renames only</h3>
 ${parts.length === 0 ? '<p class="muted">No text changed.</p>' : parts.map((part) => partHtml(part, ops)).join('\n')}
 </article>`;

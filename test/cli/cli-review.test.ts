@@ -65,7 +65,8 @@ beforeAll(() => {
   writeFileSync(harnessFile, JSON.stringify(travelHarnessInput()));
   const base = travelHarness();
   const renamed = renameSymbols(base, { skills: { baggage: 'bag_rules' } });
-  // Row 0: a reworded body under a renamed skill; row 1: a body that carries HTML; rows 2-5: renames only.
+  // Row 0: a reworded body under a renamed skill; row 1: a body that carries HTML; rows 2-5: renames only
+  // (row 2 with another heading style too).
   const reworded = withSkillBody(renamed.harness, 'bag_rules', (body) =>
     body.replace('State weights in kilograms.', 'Give every weight in kilograms.'),
   );
@@ -73,7 +74,13 @@ beforeAll(() => {
   const lines = [
     row(0, reworded, renamed.relabel, base),
     row(1, withHtml, { steps: [] }, base),
-    ...[2, 3, 4, 5].map((index) => row(index, renamed.harness, renamed.relabel, base)),
+    row(
+      2,
+      { ...renamed.harness, prompt: { ...renamed.harness.prompt, headingStyle: 'xml' } },
+      renamed.relabel,
+      base,
+    ),
+    ...[3, 4, 5].map((index) => row(index, renamed.harness, renamed.relabel, base)),
   ];
   rowsFile = join(folder, 'rows.jsonl');
   writeFileSync(rowsFile, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
@@ -134,6 +141,10 @@ describe('hsa review', () => {
     expect(marked(baggage, 'del')).toEqual(['State weights']);
     expect(marked(baggage, 'ins')).toEqual(['Give every weight']);
     expect(baggage).toContain('skill-content/paraphrase-lexicon@1');
+    // What changed that is not text.
+    expect(dom).toContain(
+      '<tr><th>prompt heading style</th><td><code>markdown</code></td><td><code>xml</code></td></tr>',
+    );
     // The renames table.
     expect(dom).toMatch(
       /<td><code>skill<\/code><\/td><td><code>baggage<\/code><\/td><td><code>bag_rules<\/code><\/td>/,
@@ -164,6 +175,60 @@ describe('hsa review', () => {
       [...html.matchAll(/<article class="row" id="row-(\d+)"/g)].map((match) => match[1]);
     expect(shown(a as string)).toHaveLength(2);
     expect(shown(c as string)).not.toEqual(shown(a as string));
+  });
+
+  it('reads rows by reference through their sidecar, as hsa augment writes them', async () => {
+    const fixture = new URL('../../fixtures/livestream/', import.meta.url).pathname;
+    const trajectories = join(folder, 'livestream.jsonl');
+    writeFileSync(
+      trajectories,
+      `${readFileSync(join(fixture, 'trajectories.jsonl'), 'utf8').split('\n').slice(0, 3).join('\n')}\n`,
+    );
+    const rows = join(folder, 'augmented', 'rows.jsonl');
+    const augmented = await hsa([
+      'augment',
+      '--harness',
+      join(fixture, 'harness.yaml'),
+      '--trajectories',
+      trajectories,
+      '--variants',
+      '2',
+      '--variant-pool',
+      '4',
+      '--workers',
+      '1',
+      '--out',
+      rows,
+    ]);
+    expect(augmented.status, augmented.stderr).toBe(0);
+    const page = join(folder, 'augmented', 'review.html');
+    const run = await hsa([
+      'review',
+      rows,
+      '--harness',
+      join(fixture, 'harness.yaml'),
+      '-o',
+      page,
+      '--sample',
+      '4',
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    const html = readFileSync(page, 'utf8');
+    expect(html.match(/<article class="row"/g)).toHaveLength(4);
+    // Every row of `hat` changes texts: each shows its changed parts with marked words.
+    expect(html.match(/<section class="part"/g)?.length).toBeGreaterThan(0);
+    expect(html).toMatch(/<ins>[^<]+<\/ins>/);
+    // The default sidecar is an input too.
+    const onSidecar = await hsa([
+      'review',
+      rows,
+      '--harness',
+      join(fixture, 'harness.yaml'),
+      '-o',
+      join(folder, 'augmented', 'rows.variants.jsonl'),
+    ]);
+    expect(onSidecar.status).toBe(2);
+    expect(onSidecar.stderr).toMatch(/is the input --sidecar 1/);
   });
 
   it('refuses an output that is one of its inputs, and writes nothing', async () => {
