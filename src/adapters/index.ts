@@ -1,6 +1,13 @@
 // harness-augment/adapters: the implementations behind the runtime's and the pipeline's interfaces — the
 // OpenAI-compatible client, teachers, the model judge, trainer exporters, the environment's HTTP server
 // and the pipeline's dependency builder. They touch the network and the file system; the core never does.
+
+export type {
+  MeaningJudgeCallOptions,
+  MeaningJudgeV1,
+  MeaningPair,
+  MeaningVerdict,
+} from '../pipeline/meaning-judge-spec.js';
 export { type EnvServer, type EnvServerOptions, envRoutes, startEnvServer } from './env-http/server.js';
 export {
   buildSglangServeCommand,
@@ -26,6 +33,13 @@ export {
   toolParsers,
   waitForHealthy,
 } from './inference/index.js';
+export {
+  createMeaningJudge,
+  defaultMeaningInstructions,
+  type MeaningJudgeOptions,
+  meaningJudgeFromConfig,
+  parseMeaningVerdict,
+} from './judge/meaning-judge.js';
 export { type ModelJudgeOptions, modelJudge, parseVerdict } from './judge/model-judge.js';
 export {
   createMcpBackend,

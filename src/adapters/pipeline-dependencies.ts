@@ -3,14 +3,16 @@
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Registry } from '../augment/registry.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
-import type { EndpointConfig, PipelineConfig, TeacherKind } from '../pipeline/config.js';
+import type { PipelineConfig, TeacherKind } from '../pipeline/config.js';
+import type { MeaningJudgeV1 } from '../pipeline/meaning-judge-spec.js';
 import type { PipelineDependencies } from '../pipeline/run-pipeline.js';
 import type { PipelineExporter, Teacher } from '../pipeline/teacher.js';
-import type { ChatRequest } from '../runtime/chat-model.js';
 import { allOf, type Judge, majorityVote, rulesJudge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
+import { endpointClient as client, endpointRequest as requestOf } from './endpoint-client.js';
+import { meaningJudgeFromConfig } from './judge/meaning-judge.js';
 import { modelJudge } from './judge/model-judge.js';
-import { createOpenAICompatible, type OpenAICompatibleClient } from './openai/index.js';
+import type { OpenAICompatibleClient } from './openai/index.js';
 import { openAICompatibleTeacher, oracleTeacher, replayTeacher } from './teacher/index.js';
 import { trainerExporters } from './trainer/index.js';
 import { rlExporters } from './trainer/rl/index.js';
@@ -28,26 +30,6 @@ export interface DependencyOptions {
 export interface BuiltDependencies extends PipelineDependencies {
   /** The clients made for endpoints, for their retry statistics. */
   clients: Record<string, OpenAICompatibleClient>;
-}
-
-function client(endpoint: EndpointConfig, env: Record<string, string | undefined>): OpenAICompatibleClient {
-  const apiKey = endpoint.apiKeyEnv ? env[endpoint.apiKeyEnv] : undefined;
-  return createOpenAICompatible({
-    baseURL: endpoint.baseURL,
-    ...(apiKey ? { apiKey } : {}),
-    ...(endpoint.timeoutMs !== undefined ? { timeoutMs: endpoint.timeoutMs } : {}),
-    ...(endpoint.maxRetries !== undefined ? { maxRetries: endpoint.maxRetries } : {}),
-    ...(endpoint.deadlineMs !== undefined ? { deadlineMs: endpoint.deadlineMs } : {}),
-    ...(endpoint.backoff ? { backoff: endpoint.backoff } : {}),
-  });
-}
-
-function requestOf(endpoint: EndpointConfig): Omit<ChatRequest, 'messages' | 'tools'> {
-  return {
-    model: endpoint.model,
-    ...(endpoint.temperature !== undefined ? { temperature: endpoint.temperature } : {}),
-    ...(endpoint.maxTokens !== undefined ? { max_tokens: endpoint.maxTokens } : {}),
-  };
 }
 
 /**
@@ -85,6 +67,12 @@ export function buildPipelineDependencies(
       }),
     );
   }
+  let meaningJudge: MeaningJudgeV1 | undefined;
+  if (config.judge.meaning) {
+    const built = meaningJudgeFromConfig(config.judge.meaning, env);
+    clients.meaning = built.client;
+    meaningJudge = built.judge;
+  }
   let regenerate: RegenerateFunction | undefined;
   const paraphraser = config.teacher.paraphraser;
   if (paraphraser) {
@@ -108,6 +96,7 @@ export function buildPipelineDependencies(
     registry: options.registry,
     teachers: { exact: teacher(config.teacher.exact), regenerate: teacher(config.teacher.regenerate) },
     judge: judges.length === 1 ? judges[0]! : allOf(judges),
+    ...(meaningJudge ? { meaningJudge } : {}),
     exporters: trainerExporters as unknown as Record<string, PipelineExporter>,
     ...(regenerate ? { regenerate } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),

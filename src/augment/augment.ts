@@ -56,7 +56,14 @@ export interface AugmentRow {
 
 /** An input or a variant that could not be emitted, with its reason. */
 export interface AugmentReject {
-  reason: 'syntax_error' | 'forbidden_key' | 'invalid_trajectory' | 'duplicate_id' | 'uncertified';
+  /** `judge_refused`: a certified row that a meaning judge (`hsa augment --judge`) refused. */
+  reason:
+    | 'syntax_error'
+    | 'forbidden_key'
+    | 'invalid_trajectory'
+    | 'duplicate_id'
+    | 'uncertified'
+    | 'judge_refused';
   exampleId?: string;
   variantIndex?: number;
   line?: number;

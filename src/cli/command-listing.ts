@@ -68,6 +68,13 @@ export const commandListing: readonly ListedCommand[] = [
     load: async () => (await import('./commands/explain.js')).registerExplain,
   },
   {
+    name: 'review',
+    term: 'review [options] <rows>',
+    summary:
+      'write an offline HTML page that shows, for a seeded sample of rows, each changed text beside the base with the changed words marked',
+    load: async () => (await import('./commands/review.js')).registerReview,
+  },
+  {
     name: 'invert',
     term: 'invert [options]',
     summary: "map a model's output under a variant back to the base harness vocabulary",

@@ -6,28 +6,10 @@ import { defaultVariantPoolSize } from '../augment/variant-pool.js';
 import { locateIssues, readDocument } from '../harness/documents.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
+import { EndpointSchema } from './endpoint-config.js';
+import { MeaningJudgeConfigSchema } from './meaning-judge-config.js';
 import { OpdConfigSchema } from './opd.js';
 import { RlConfigSchema } from './rl.js';
-
-const EndpointSchema = z.strictObject({
-  baseURL: z.url().describe('OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1'),
-  model: z.string().min(1),
-  apiKeyEnv: z.string().min(1).optional().describe('Environment variable that holds the API key.'),
-  /** Per request, ms (the client's default: 60 s). At most an hour. */
-  timeoutMs: z.number().int().positive().max(3_600_000).optional(),
-  maxRetries: z.number().int().min(0).max(20).optional(),
-  /** The whole call, retries and waits included, ms (the client's default: 60 s). At most an hour. */
-  deadlineMs: z.number().int().positive().max(3_600_000).optional(),
-  /** Exponential backoff between retries (the client's defaults: 500 ms doubling up to 20 s). */
-  backoff: z
-    .strictObject({
-      initialMs: z.number().int().min(0).max(600_000).optional(),
-      maxMs: z.number().int().min(0).max(600_000).optional(),
-    })
-    .optional(),
-  temperature: z.number().min(0).optional(),
-  maxTokens: z.number().int().positive().max(10_000_000).optional(),
-});
 
 export const ExportFormatSchema = z.enum(['trl', 'axolotl', 'llama-factory', 'openai', 'verl']);
 
@@ -107,6 +89,8 @@ export const PipelineConfigSchema = z.strictObject({
       model: z
         .strictObject({ endpoint: EndpointSchema, k: z.number().int().min(1).max(64).default(3) })
         .optional(),
+      /** A meaning judge of the texts each variant changed (`hsa augment --judge` takes the same shape). */
+      meaning: MeaningJudgeConfigSchema.optional(),
     })
     .prefault({}),
   /** Hook-retry collapsing: the share of trajectories with hook failures that keep their full retry trace. */
@@ -177,7 +161,7 @@ export const PipelineConfigSchema = z.strictObject({
 
 export type PipelineConfigInput = z.input<typeof PipelineConfigSchema>;
 export type PipelineConfig = z.output<typeof PipelineConfigSchema>;
-export type EndpointConfig = z.output<typeof EndpointSchema>;
+export type { EndpointConfig } from './endpoint-config.js';
 export type TeacherKind = z.output<typeof TeacherKindSchema>;
 
 /** The configured exports as `[format, options]` pairs, in order (options may hold the pipeline's `folder`). */

@@ -20,6 +20,7 @@ import { createExampleWriter } from './example-sidecar.js';
 import { type ExportEntry, runExportStage } from './export-stage.js';
 import { readInputs } from './inputs.js';
 import type { JobQueueV1 } from './job-queue.js';
+import type { MeaningJudgeV1 } from './meaning-judge-spec.js';
 import { type OpdSummary, runOpd } from './opd.js';
 import { describeFile, type OutputFile } from './output-file.js';
 import { outputFolderId } from './output-folder-id.js';
@@ -36,6 +37,8 @@ export interface PipelineDependencies {
   registry: Registry;
   teachers: { exact: Teacher; regenerate: Teacher };
   judge: Judge;
+  /** A judge of the texts each variant changed (`judge.meaning`): a unit it refuses costs no teacher call. */
+  meaningJudge?: MeaningJudgeV1;
   exporters: Record<string, PipelineExporter>;
   regenerate?: RegenerateFunction;
   /** The scenario `inputs.simulate.scenario` names, resolved by the caller (the CLI). */

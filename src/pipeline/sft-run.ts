@@ -12,6 +12,7 @@ import type { Harness } from '../harness/schema.js';
 import { version } from '../version.js';
 import type { PipelineConfig } from './config.js';
 import { readInputs } from './inputs.js';
+import { createMeaningFilter } from './meaning-filter.js';
 import { sftThreads } from './parallel/sft-threads.js';
 import type { PipelineDependencies } from './run-pipeline.js';
 import { planSftUnits, runSftUnit, type SftOptions, type SftUnit, type UnitResult } from './sft.js';
@@ -88,6 +89,9 @@ export async function prepareSftRun(
       seed,
       teachers: dependencies.teachers,
       judge: dependencies.judge,
+      ...(dependencies.meaningJudge
+        ? { meaning: createMeaningFilter({ judge: dependencies.meaningJudge }) }
+        : {}),
       keepShare: config.collapse.keepShare,
       concurrency: config.concurrency,
       ...(dependencies.regenerate ? { regenerate: dependencies.regenerate } : {}),

@@ -18,6 +18,7 @@ import { collapseHookRetries, keepsFullTrace } from '../trajectory/collapse-hook
 import type { Trajectory } from '../trajectory/schema.js';
 import type { ExampleSource } from './example-sidecar.js';
 import type { InputItem } from './inputs.js';
+import type { MeaningFilter } from './meaning-filter.js';
 import { type AugmentPool, createAugmentPool } from './parallel/augment-pool.js';
 import type { SftThreads } from './parallel/sft-threads.js';
 import type { BaseTask, Teacher, TeacherRequest, TrainingExample } from './teacher.js';
@@ -33,6 +34,11 @@ export interface SftOptions {
   seed: string;
   teachers: { exact: Teacher; regenerate: Teacher };
   judge: Judge;
+  /**
+   * Judges the texts each variant changed before its teacher runs (a pipeline's `judge.meaning`); its
+   * verdicts are cached for the run, so each changed text is asked once.
+   */
+  meaning?: MeaningFilter;
   keepShare: number;
   concurrency: number;
   regenerate?: RegenerateFunction;
@@ -158,6 +164,18 @@ async function runUnit(
       return result;
     }
     const { row } = augmented;
+    if (options.meaning) {
+      const check = await options.meaning.check(options.base, row);
+      if (!check.keep) {
+        result.reject = {
+          id: unitId,
+          reason: 'judge_refused',
+          stage: 'judge',
+          details: check.issues.slice(0, 20).map((issue) => formatIssue(issue)),
+        };
+        return result;
+      }
+    }
     const regenerates = row.provenance.ops.some((op) => options.registry.get(op.name)?.mode === 'regenerate');
     if (regenerates) teacher = options.teachers.regenerate;
     request = {

@@ -1,5 +1,5 @@
 // Reads every import of the source tree and fails when an arrow points the wrong way (DESIGN.md §4):
-// harness ← trajectory ← augment ← kit ← perturbations ← {testing, bench, runtime} ← pipeline ← adapters ← cli,
+// harness ← trajectory ← augment ← kit ← perturbations ← {testing, bench, review, runtime} ← pipeline ← adapters ← cli,
 // with the scenarios (src/scenarios/*) beside the pipeline: they import the runtime and below, and only the
 // CLI imports them. The learner and the demo (src/learner, src/demo) sit at the pipeline's level too, and
 // nothing below the CLI imports them. The core and the public index hold no live-stream names.
@@ -17,6 +17,8 @@ const layers: Record<string, number> = {
   perturbations: 3,
   'src/testing': 4,
   'src/bench': 4,
+  // The review page of augmented rows: reads rows and harnesses, renders HTML.
+  'src/review': 4,
   'src/runtime': 4,
   'src/pipeline': 5,
   'src/scenarios': 5,

@@ -68,6 +68,18 @@ const cases: Case[] = [
   },
   { command: 'explain', args: (dir) => [join(dir, 'rows.jsonl'), '--limit', '1'] },
   {
+    command: 'review',
+    args: (dir) => [
+      join(dir, 'rows.jsonl'),
+      '--harness',
+      harness,
+      '-o',
+      join(dir, 'review.html'),
+      '--sample',
+      '2',
+    ],
+  },
+  {
     command: 'invert',
     args: (dir) => [
       '--rows',

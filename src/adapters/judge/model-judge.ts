@@ -4,6 +4,7 @@
 import type { ChatModel, ChatRequest } from '../../runtime/chat-model.js';
 import type { Judge, JudgeVerdict } from '../../runtime/judge.js';
 import type { Message } from '../../trajectory/schema.js';
+import { jsonObjects } from './json-objects.js';
 
 export interface ModelJudgeOptions {
   model: ChatModel;
@@ -30,38 +31,6 @@ function transcript(messages: readonly Message[]): string {
       return `${message.role}${marker}: ${message.content ?? ''}`;
     })
     .join('\n');
-}
-
-/** The balanced `{…}` objects of an answer (after any `<think>` block) that parse as JSON, and whether any did not. */
-function jsonObjects(text: string): { objects: Array<Record<string, unknown>>; unparsable: boolean } {
-  const answer = text.replace(/<think>[\s\S]*?<\/think>/g, '');
-  const objects: Array<Record<string, unknown>> = [];
-  let unparsable = false;
-  let start = answer.indexOf('{');
-  while (start !== -1) {
-    let depth = 0;
-    let inString = false;
-    let end = -1;
-    for (let index = start; index < answer.length && end === -1; index++) {
-      const char = answer[index];
-      if (inString) {
-        if (char === '\\') index++;
-        else if (char === '"') inString = false;
-      } else if (char === '"') inString = true;
-      else if (char === '{') depth++;
-      else if (char === '}' && --depth === 0) end = index;
-    }
-    if (end === -1) break;
-    try {
-      const value: unknown = JSON.parse(answer.slice(start, end + 1));
-      if (typeof value === 'object' && value !== null && !Array.isArray(value))
-        objects.push(value as Record<string, unknown>);
-    } catch {
-      unparsable = true;
-    }
-    start = answer.indexOf('{', end + 1);
-  }
-  return { objects, unparsable };
 }
 
 /**

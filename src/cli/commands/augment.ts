@@ -32,6 +32,7 @@ interface AugmentCliOptions {
   resume?: boolean;
   inlineHarness?: boolean;
   sidecar?: string;
+  judge?: string;
 }
 
 export function registerAugment(program: Command): void {
@@ -74,6 +75,10 @@ export function registerAugment(program: Command): void {
     .option(
       '--variant-pool <n>',
       `shared variants built once and drawn by each example (default ${defaultVariantPoolSize}; 0: every variant built for its example)`,
+    )
+    .option(
+      '--judge <file>',
+      'a meaning judge (YAML or JSON: { endpoint: { baseURL, model, apiKeyEnv? }, concurrency? }) asked once per changed text whether it requires what the base text requires; a row it refuses goes to the rejects file, its verdicts to <out without .jsonl>.judge.jsonl',
     )
     .option(
       '--resume',
@@ -127,7 +132,24 @@ export function registerAugment(program: Command): void {
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       // By reference (the default), each variant harness and relabel is written once, to the sidecar.
       const sidecarFile = options.inlineHarness ? undefined : (options.sidecar ?? sidecarPathOf(options.out));
-      await prepareOutputFiles({ '--out': options.out, '--rejects': rejectsFile, '--sidecar': sidecarFile });
+      // The meaning judge is wired here (an adapter); the run only sees its spec through the filter.
+      const judgeLibrary =
+        options.judge === undefined ? undefined : await import('./augment-judge-library.js');
+      const judge =
+        options.judge === undefined || !judgeLibrary
+          ? undefined
+          : judgeLibrary.meaningJudgeFromConfig(
+              await judgeLibrary.loadMeaningJudgeConfig(options.judge),
+              process.env,
+            ).judge;
+      const verdictsFile =
+        judge && judgeLibrary ? judgeLibrary.meaningVerdictsPathOf(options.out) : undefined;
+      await prepareOutputFiles({
+        '--out': options.out,
+        '--rejects': rejectsFile,
+        '--sidecar': sidecarFile,
+        'the judge verdicts file': verdictsFile,
+      });
       // Say up front what cannot apply here, rather than writing unchanged copies in silence.
       const applicability = await planApplicability(
         plan,
@@ -159,23 +181,40 @@ export function registerAugment(program: Command): void {
         sidecar: sidecarFile ?? null,
         // Only with --operators, so that the identity of runs without it stays as it was.
         ...(loadedOperators.length > 0 ? { operators: loadedOperatorIds(loadedOperators) } : {}),
+        ...(judge ? { judge: judge.id } : {}),
       });
       const files = await openCheckpointedLines<AugmentState>({
-        files: { rows: options.out, rejects: rejectsFile, ...(sidecarFile ? { variants: sidecarFile } : {}) },
+        files: {
+          rows: options.out,
+          rejects: rejectsFile,
+          ...(sidecarFile ? { variants: sidecarFile } : {}),
+          ...(verdictsFile ? { judge: verdictsFile } : {}),
+        },
         checkpoint: `${options.out}.checkpoint.json`,
         runHash,
         resume: options.resume === true,
       });
       const state: AugmentState = files.state ?? {
-        counts: { examples: 0, rows: 0, rejectedExamples: 0, uncertified: 0, unchanged: 0 },
+        counts: { examples: 0, rows: 0, rejectedExamples: 0, uncertified: 0, judgeRefused: 0, unchanged: 0 },
         byReason: {},
         coverage: Object.fromEntries(dimensions.map((dimension) => [dimension, { planned: 0, changed: 0 }])),
       };
       const { counts, byReason, coverage } = state;
+      // A checkpoint written before --judge existed has no such count.
+      counts.judgeRefused ??= 0;
       // A resumed writer knows what the sidecar already holds (cut back to the checkpoint).
       const writer = sidecarFile
         ? createSidecarWriter({ known: files.done > 0 ? await readSidecarHashes(sidecarFile) : [] })
         : undefined;
+      // A resumed run reads the verdicts its checkpoint kept (the file was cut back with the rows).
+      const meaning =
+        judge && judgeLibrary
+          ? judgeLibrary.createMeaningFilter({
+              judge,
+              known:
+                files.done > 0 && verdictsFile ? await judgeLibrary.readMeaningVerdicts(verdictsFile) : [],
+            })
+          : undefined;
       const lines = await countLines(options.trajectories);
       const total =
         lines === undefined ? undefined : shard ? Math.ceil((lines - shard.index) / shard.count) : lines;
@@ -193,13 +232,19 @@ export function registerAugment(program: Command): void {
         unit: 'examples',
       });
       // One unit per example: its rows and rejects are appended together, then the checkpoint.
-      let unit = { rows: '', rejects: '', variants: '' };
-      const finished: Array<{ rows: string; rejects: string; variants: string; state: AugmentState }> = [];
+      let unit = { rows: '', rejects: '', variants: '', judge: '' };
+      const finished: Array<{
+        rows: string;
+        rejects: string;
+        variants: string;
+        judge: string;
+        state: AugmentState;
+      }> = [];
       let open = false;
       const flush = async () => {
         for (const done of finished.splice(0))
           await files.commitUnit(
-            { rows: done.rows, rejects: done.rejects, variants: done.variants },
+            { rows: done.rows, rejects: done.rejects, variants: done.variants, judge: done.judge },
             done.state,
           );
       };
@@ -252,13 +297,28 @@ export function registerAugment(program: Command): void {
           onReject,
           onExample: () => {
             if (open) finished.push({ ...unit, state: structuredClone(state) });
-            unit = { rows: '', rejects: '', variants: '' };
+            unit = { rows: '', rejects: '', variants: '', judge: '' };
             open = true;
             counts.examples++;
             progress.update(counts.examples, `${counts.rows} rows`);
           },
         })) {
           await flush();
+          if (meaning) {
+            const check = await meaning.check(harness, row);
+            for (const verdict of meaning.takeNewVerdicts()) unit.judge += jsonLine(verdict);
+            if (!check.keep) {
+              counts.judgeRefused++;
+              byReason.judge_refused = (byReason.judge_refused ?? 0) + 1;
+              unit.rejects += jsonLine({
+                reason: 'judge_refused',
+                exampleId: row.exampleId,
+                variantIndex: row.variantIndex,
+                issues: check.issues,
+              } satisfies AugmentReject);
+              continue;
+            }
+          }
           counts.rows++;
           if (row.provenance.changed.length === 0) counts.unchanged++;
           for (const dimension of row.provenance.planned)
@@ -281,14 +341,19 @@ export function registerAugment(program: Command): void {
       }
       progress.done();
       await files.complete();
-      const rejected = counts.rejectedExamples + counts.uncertified;
+      const rejected = counts.rejectedExamples + counts.uncertified + counts.judgeRefused;
       if (rejected === 0 && options.rejects === undefined) await rm(rejectsFile, { force: true });
 
       const augmented = counts.examples - counts.rejectedExamples;
       const seconds = (Date.now() - started) / 1000;
       const summary = [
         `read ${counts.examples} trajectories: ${augmented} augmented + ${counts.rejectedExamples} rejected`,
-        `rows: ${counts.rows} written + ${counts.uncertified} uncertified = ${augmented} × ${variants} variants`,
+        `rows: ${counts.rows} written + ${counts.uncertified} uncertified${judge ? ` + ${counts.judgeRefused} refused by the judge` : ''} = ${augmented} × ${variants} variants`,
+        ...(meaning
+          ? [
+              `judge: ${meaning.stats.pairs} changed texts judged: ${meaning.stats.asked} asked, ${meaning.stats.cached} from its verdicts${files.done > 0 ? ' (this session)' : ''}`,
+            ]
+          : []),
         `rejected by reason: ${
           Object.keys(byReason).length === 0
             ? 'none'
@@ -302,7 +367,7 @@ export function registerAugment(program: Command): void {
           const share = planned === 0 ? '-' : `${((100 * changed) / planned).toFixed(1)}%`;
           return `  ${dimension.padEnd(14)} ${String(changed).padStart(6)} / ${String(planned).padEnd(6)} ${share}`;
         }),
-        `out: ${options.out}${sidecarFile ? `  sidecar: ${sidecarFile}` : ''}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${seconds.toFixed(1)} s)`,
+        `out: ${options.out}${sidecarFile ? `  sidecar: ${sidecarFile}` : ''}${verdictsFile ? `  verdicts: ${verdictsFile}` : ''}${rejected > 0 || options.rejects ? `  rejects: ${rejectsFile}` : ''}  (${seconds.toFixed(1)} s)`,
       ];
       printResult(
         {
@@ -314,6 +379,12 @@ export function registerAugment(program: Command): void {
           rejectedExamples: counts.rejectedExamples,
           rows: counts.rows,
           uncertified: counts.uncertified,
+          ...(meaning
+            ? {
+                judgeRefused: counts.judgeRefused,
+                judge: { id: judge?.id, verdicts: verdictsFile, ...meaning.stats },
+              }
+            : {}),
           variants,
           byReason,
           coverage,
@@ -328,7 +399,12 @@ export function registerAugment(program: Command): void {
         );
       // Rows were written, but part of the input could not be (or, with --require-change, some rows are
       // unchanged copies): say so in the exit code too.
-      finishCommand({ invalid: rejected + (options.requireChange ? counts.unchanged : 0) });
+      // A row the judge refuses is filtered by design, not bad input: exit 1 only when it kept none.
+      finishCommand({
+        invalid:
+          counts.rejectedExamples + counts.uncertified + (options.requireChange ? counts.unchanged : 0),
+        ...(judge ? { filtered: { dropped: counts.judgeRefused, kept: counts.rows } } : {}),
+      });
     });
 }
 
@@ -344,6 +420,8 @@ interface AugmentState {
     rows: number;
     rejectedExamples: number;
     uncertified: number;
+    /** Certified rows the meaning judge refused (`--judge`). */
+    judgeRefused: number;
     unchanged: number;
   };
   byReason: Record<string, number>;
