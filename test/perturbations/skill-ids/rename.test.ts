@@ -30,7 +30,11 @@ describe('skill-ids/rename', () => {
     const run = (style: string) =>
       applyOperator(renameSkillIds, harness, { rng: 'golden', severity: 1, params: { style } });
     expect(ids(applied(await run('camel')))).toEqual(['rebookingNotes', 'baggagePlaybook', 'apologyFirst']);
-    expect(ids(applied(await run('kebab')))).toEqual(['rebooking-notes', 'baggage-playbook', 'apology-first']);
+    expect(ids(applied(await run('kebab')))).toEqual([
+      'rebooking-notes',
+      'baggage-playbook',
+      'apology-first',
+    ]);
     expect(ids(applied(await run('snake')))).toEqual([
       'rebooking_notes',
       'baggage_playbook',
