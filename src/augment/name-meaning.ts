@@ -209,7 +209,10 @@ export interface NamedIdentifier {
 
 /** What the rule says of new names for one identifier of a harness. */
 export interface NameJudge {
-  /** Why `candidate` would mislead as the identifier's new name, or undefined when it is opaque or faithful. */
+  /**
+   * Why `candidate` would mislead as the identifier's new name (every reason, joined by `; `), or undefined
+   * when it is opaque or faithful.
+   */
   reason(candidate: string): string | undefined;
   /** Whether `candidate` is an opaque or faithful new name. */
   accepts(candidate: string): boolean;
@@ -401,16 +404,20 @@ function judgeIn(
   };
   const ownCount = (word: string) => ownWords.filter((existing) => existing === word).length;
 
-  const reason = (candidate: string): string | undefined => {
-    if (candidate === identifier.name) return undefined;
+  /** Every way `candidate` misleads, in the order of the rule; empty when it is opaque or faithful. */
+  const reasons = (candidate: string): string[] => {
+    if (candidate === identifier.name) return [];
+    const found: string[] = [];
     const code = codePattern.exec(candidate);
     const prefix = (code?.[1] ?? '').toLowerCase();
     if (code && /\d/.test(code[2] as string) && isCodePrefix(prefix)) {
-      if (functionWords.has(prefix)) return `opens with the function word "${prefix}"`;
-      return distinguishing(prefix);
+      if (functionWords.has(prefix)) found.push(`opens with the function word "${prefix}"`);
+      const taken = distinguishing(prefix);
+      if (taken) found.push(taken);
+      return found;
     }
     const words = identifierWords(candidate);
-    if (words.length === 0) return 'holds no word';
+    if (words.length === 0) return ['holds no word'];
     const qualifiers = new Set<string>();
     const parts = candidate.split(namespaceSeparator);
     if (
@@ -424,42 +431,55 @@ function judgeIn(
         !/^\p{N}+$/u.test(word) &&
         words.filter((other) => other === word).length > Math.max(1, ownCount(word))
       )
-        return `repeats the word "${word}"`;
+        found.push(`repeats the word "${word}"`);
     const present = new Set(words.map(fold));
     for (const word of ownWords) {
       if (!facts.terms.has(fold(word)) || present.has(fold(word))) continue;
-      for (const alternative of nameSynonyms[word] ?? []) {
-        if (sameWord(alternative, word)) continue;
-        const parts = alternative.split('_');
-        const at = words.findIndex((_, index) =>
-          parts.every((part, offset) => words[index + offset] === part),
+      const alternative = (nameSynonyms[word] ?? []).find((synonym) => {
+        const parts = synonym.split('_');
+        return (
+          !sameWord(synonym, word) &&
+          words.some((_, index) => parts.every((part, offset) => words[index + offset] === part))
         );
-        if (at >= 0) return `replaces the domain term "${word}" by "${alternative.replaceAll('_', ' ')}"`;
-      }
+      });
+      if (alternative !== undefined)
+        found.push(`replaces the domain term "${word}" by "${alternative.replaceAll('_', ' ')}"`);
     }
     for (let index = 0; index < words.length; ) {
       const phrase = phrases.find((parts) => parts.every((part, offset) => words[index + offset] === part));
       if (phrase) {
         index += phrase.length;
-        const taken = phrase.map(distinguishing).find((why) => why !== undefined);
-        if (taken) return taken;
+        for (const part of phrase) {
+          const taken = distinguishing(part);
+          if (taken) found.push(taken);
+        }
         continue;
       }
       const word = words[index] as string;
       index++;
       if (/^\p{N}+$/u.test(word) || own.has(fold(word))) continue;
-      if (functionWords.has(word)) return `holds the function word "${word}"`;
+      if (functionWords.has(word)) {
+        found.push(`holds the function word "${word}"`);
+        continue;
+      }
       const taken = distinguishing(word);
-      if (taken) return taken;
+      if (taken) {
+        found.push(taken);
+        continue;
+      }
       if (describedSet.has(fold(word)) || single.has(word) || kindNoun.has(word) || qualifiers.has(word))
         continue;
       if (/[^\p{Script=Latin}\p{N}]/u.test(word)) {
         if (segments(word, labels)) continue;
         if (unspaced.test(word) && texts.some((text) => text.includes(word))) continue;
       }
-      return `holds "${word}", neither a word of its name or description nor a listed synonym of one`;
+      found.push(`holds "${word}", neither a word of its name or description nor a listed synonym of one`);
     }
-    return undefined;
+    return found;
+  };
+  const reason = (candidate: string) => {
+    const found = reasons(candidate);
+    return found.length === 0 ? undefined : found.join('; ');
   };
   return {
     reason,
