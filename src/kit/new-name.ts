@@ -71,8 +71,11 @@ export const nameStyles = ['snake', 'camel', 'kebab', 'opaque', 'phrase'] as con
 /** A masked name (Hammer-style function masking): `tool_7f3a`, `fn_12`; a hex code always holds a digit. */
 function opaqueName(prefixes: readonly string[], rng: Random): string {
   const prefix = rng.pick(prefixes);
-  const hex = rng.int(0, 0xffff).toString(16).padStart(4, '0');
-  return rng.chance(0.5) && /\d/.test(hex) ? `${prefix}_${hex}` : `${prefix}_${rng.int(1, 99)}`;
+  if (rng.chance(0.5)) {
+    const hex = rng.int(0, 0xffff).toString(16).padStart(4, '0');
+    if (/\d/.test(hex)) return `${prefix}_${hex}`;
+  }
+  return `${prefix}_${rng.int(1, 99)}`;
 }
 
 /** Keeps at most 64 characters by dropping trailing words. */

@@ -44,7 +44,7 @@ describe('tools/rename', () => {
     expect(await run('snake')).toEqual(['lookup_flights', 'block_seat', 'lookup_baggage_policy']);
     expect(await run('camel')).toEqual(['lookupFlights', 'holdSeat', 'getBaggagePolicy']);
     expect(await run('kebab')).toEqual(['lookup-flights', 'hold-seat', 'get-baggage-policy']);
-    expect(await run('opaque')).toEqual(['tool_eb6c', 'func_34', 'api_bf76']);
+    expect(await run('opaque')).toEqual(['tool_16', 'func_56', 'api_31']);
     expect(await run('phrase')).toEqual(['search_for_flights', 'put_on_hold_seat', 'look_up_baggage_policy']);
     expect(await run('mixed')).toEqual(['search_for_flights', 'holdSeat', 'get-baggage-policy']);
   });
