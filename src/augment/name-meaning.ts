@@ -280,9 +280,10 @@ function parameterDescriptions(schema: unknown, out: Map<string, string[]>): voi
 interface NameFacts {
   /** Words of each tool, skill and parameter name → the names holding it (folded words). */
   owners: Map<string, Set<string>>;
-  terms: Set<string>;
   /** `kind\0name` → its descriptions (and a skill's kind). */
   descriptions: Map<string, string[]>;
+  /** The domain terms, read from the prose on first use (a variant's are never needed). */
+  readonly terms: ReadonlySet<string>;
 }
 
 const factsCache = new WeakMap<Harness, NameFacts>();
@@ -310,11 +311,19 @@ function nameFacts(harness: Harness): NameFacts {
     parameterDescriptions(tool.parameters, parameters);
   }
   for (const [name, texts] of parameters) own('parameter', name, texts);
-  const counts = proseCounts(harness);
-  const terms = new Set(
-    [...counts].filter(([word, count]) => count >= 2 && !functionWords.has(word)).map(([word]) => word),
-  );
-  const facts = { owners, terms, descriptions };
+  let terms: Set<string> | undefined;
+  const facts: NameFacts = {
+    owners,
+    descriptions,
+    get terms() {
+      terms ??= new Set(
+        [...proseCounts(harness)]
+          .filter(([word, count]) => count >= 2 && !functionWords.has(word))
+          .map(([word]) => word),
+      );
+      return terms;
+    },
+  };
   factsCache.set(harness, facts);
   return facts;
 }
