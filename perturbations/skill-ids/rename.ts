@@ -79,7 +79,8 @@ function phrase(skill: Skill, judge: NameJudge, rng: Random, accept: Accept): st
   const words = contentWords(skill.description, judge);
   const idWords = identifierWords(skill.id);
   const nouns = rng.shuffle(phraseNouns);
-  const heads = [words.slice(0, 2), words.slice(0, 3), idWords, [...idWords, ...words.slice(0, 1)]].filter(
+  // The id's own words first (`stock check guide`), then the description's first content words.
+  const heads = [idWords, [...idWords, ...words.slice(0, 1)], words.slice(0, 2), words.slice(0, 3)].filter(
     (head) => head.length > 0,
   );
   for (const head of heads) {

@@ -48,7 +48,8 @@ export const functionWords: ReadonlySet<string> = new Set(
     'were be been being am do does did done have has had having will would shall should can could may might',
     'must it its he she they them their his her our your you we me my us one each every all any some such',
     'both either neither other another more most less least much many few own same take takes taking took',
-    'make makes made let lets go goes going put puts e g eg etc ie',
+    'make makes made let lets go goes going put puts e g eg etc ie through across along around during',
+    'until since against between among upon given',
   ]
     .join(' ')
     .split(' '),

@@ -42,14 +42,14 @@ describe('skill-ids/rename', () => {
     ]);
   });
 
-  it('makes opaque codes, phrases from descriptions and non-ASCII labels (golden)', async () => {
+  it('makes opaque codes, phrases (of the id, then of its description) and non-ASCII labels (golden)', async () => {
     const run = (style: string) =>
       applyOperator(renameSkillIds, harness, { rng: 'golden', severity: 1, params: { style } });
     expect(ids(applied(await run('opaque')))).toEqual(['S-39', 'S-49', 'S-87']);
     expect(ids(applied(await run('phrase')))).toEqual([
-      'rebook notes',
-      'baggage allowance notes',
-      'short apology notes',
+      'rebooking notes',
+      'baggage notes',
+      'apology first notes',
     ]);
     expect(ids(applied(await run('non-ascii')))).toEqual(['予約変更', '手荷物質問', '謝罪']);
   });
