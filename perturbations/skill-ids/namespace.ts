@@ -5,6 +5,7 @@ import {
   affectedCount,
   defineOperator,
   mentionedInFreeText,
+  nameJudge,
   renameSymbols,
   unchanged,
   VocabularyParam,
@@ -17,7 +18,8 @@ import { createNameGuard } from './skill-names.js';
  * `reply.item_qa`, `strategy/promo_push`, or `param::item_qa` with `namespace: 'param'`. The namespace is
  * the skill's kind unless the `namespace` param fixes one. Renames go through the symbol table, so loads
  * and mentions follow with an exact inverse. Skills already under the namespace, skills whose prefixed id
- * would collide, and skills a given trajectory names in a reply or a tool result are left alone.
+ * would collide, whose namespace is a function word or a word of another identifier (`nameJudge`), and
+ * skills a given trajectory names in a reply or a tool result are left alone.
  *
  * @example
  * await applyOperator(namespaceSkillIds, travelHarness(), { rng: 'seed', params: { separator: '::' } });
@@ -25,7 +27,7 @@ import { createNameGuard } from './skill-names.js';
  */
 export const namespaceSkillIds = defineOperator({
   id: 'skill-ids/namespace',
-  version: 1,
+  version: 2,
   dimension: 'skill-ids',
   mode: 'exact',
   description:
@@ -66,7 +68,10 @@ export const namespaceSkillIds = defineOperator({
       params.vocabulary,
     );
     const map: Record<string, string> = {};
-    for (const skill of chosen) if (accept(target(skill))) map[skill.id] = target(skill);
+    for (const skill of chosen) {
+      const judge = nameJudge(harness, { kind: 'skill', name: skill.id });
+      if (judge.accepts(target(skill)) && accept(target(skill))) map[skill.id] = target(skill);
+    }
     if (Object.keys(map).length === 0)
       return { skip: 'every namespaced id would collide with a name the harness already uses' };
     return renameSymbols(harness, { skills: map }, { hookChecks });

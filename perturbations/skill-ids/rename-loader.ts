@@ -5,6 +5,7 @@ import {
   defineOperator,
   inVocabulary,
   mentionedInFreeText,
+  nameJudge,
   renameSymbols,
   unchanged,
   VocabularyParam,
@@ -35,7 +36,8 @@ const argumentNames = ['skill', 'name', 'id', 'skill_name', 'skillId', 'skill_ke
  * with probability = severity (or always, when `argument` or `renameArgument: true` is given), its argument
  * (`skill_id` → `skill`, `name`, `id`, …). Every mention of the loader in the harness, and every load of
  * trajectories, follows, with an exact inverse. Skips when a given trajectory names the loader in a reply or
- * a tool result (renaming would change text that hooks judge) or when no fresh name is left.
+ * a tool result (renaming would change text that hooks judge) or when no fresh name is left. Drawn names are
+ * opaque or faithful (`nameJudge`); names given as params are the caller's.
  *
  * @example
  * await applyOperator(renameSkillLoader, travelHarness(), { rng: 'seed', params: { tool: 'use_skill', argument: 'skill' } });
@@ -43,7 +45,7 @@ const argumentNames = ['skill', 'name', 'id', 'skill_name', 'skillId', 'skill_ke
  */
 export const renameSkillLoader = defineOperator({
   id: 'skill-ids/rename-loader',
-  version: 1,
+  version: 2,
   dimension: 'skill-ids',
   mode: 'exact',
   description: 'Renames the skill-loading tool and optionally its argument; loads and mentions follow.',
@@ -71,7 +73,14 @@ export const renameSkillLoader = defineOperator({
       createNameGuard(harness, { trajectory, freed: [loader.tool] }),
       params.vocabulary,
     );
-    const tool = params.tool ?? rng.fork('tool').shuffle(toolNames).find(accept);
+    const toolJudge = nameJudge(harness, { kind: 'tool', name: loader.tool });
+    const argumentJudge = nameJudge(harness, { kind: 'parameter', name: loader.argument });
+    const tool =
+      params.tool ??
+      rng
+        .fork('tool')
+        .shuffle(toolNames)
+        .find((name) => toolJudge.accepts(name) && accept(name));
     if (tool === undefined) return { skip: 'every candidate loader name is already used by the harness' };
     if (params.tool !== undefined && !accept(params.tool)) {
       return { skip: `"${params.tool}" is already used by the harness` };
@@ -85,7 +94,12 @@ export const renameSkillLoader = defineOperator({
         rng
           .fork('argument')
           .shuffle(argumentNames)
-          .find((name) => name !== loader.argument && inVocabulary(name, params.vocabulary));
+          .find(
+            (name) =>
+              name !== loader.argument &&
+              argumentJudge.accepts(name) &&
+              inVocabulary(name, params.vocabulary),
+          );
     }
     return renameSymbols(
       harness,

@@ -7,22 +7,29 @@ import {
   defineOperator,
   formatWords,
   identifierWords,
+  kindNouns,
   mentionedInFreeText,
+  type NameJudge,
+  nameJudge,
   type Random,
   renameSymbols,
+  type Script,
   type Skill,
+  scripts,
+  skillWord,
+  translateWord,
   unchanged,
   VocabularyParam,
   withinVocabulary,
+  wordJoiner,
 } from '../../src/kit/index.js';
-import { type Script, scripts, skillWord, translateWord, wordJoiner } from './non-ascii-lexicon.js';
 import { createNameGuard } from './skill-names.js';
 
 const concreteStyles = ['snake', 'camel', 'kebab', 'opaque', 'phrase', 'non-ascii'] as const;
 type ConcreteStyle = (typeof concreteStyles)[number];
 
 const suffixWords = ['skill', 'rules', 'guide', 'playbook', 'notes'] as const;
-const phraseNouns = ['helper', 'rules', 'guide', 'playbook', 'handbook'] as const;
+const phraseNouns = kindNouns.skill;
 const opaquePrefixes = ['S', 'SK', 'R', 'K'] as const;
 /** Function words and the imperative verbs descriptions open with; phrases are built from the rest. */
 const stopwords = new Set(
@@ -58,21 +65,22 @@ function recased(skill: Skill, style: CaseStyle, rng: Random, accept: Accept): s
   return candidates.find(accept);
 }
 
-/** Content words of a description, in order, without stop words. */
-function contentWords(description: string): string[] {
+/** Content words of a description, in order, without stop words and words the judge refuses to add. */
+function contentWords(description: string, judge: NameJudge): string[] {
   return (description.match(/[\p{L}\p{N}]+/gu) ?? [])
     .map((word) => word.toLowerCase())
-    .filter((word) => !stopwords.has(word) && !/^\p{N}+$/u.test(word))
+    .filter((word) => !stopwords.has(word) && !/^\p{N}+$/u.test(word) && judge.mayAdd(word))
     .map((word) =>
       [...word].length > 8 && /\p{Script=Han}/u.test(word) ? [...word].slice(0, 6).join('') : word,
     );
 }
 
-function phrase(skill: Skill, rng: Random, accept: Accept): string | undefined {
-  const words = contentWords(skill.description);
+function phrase(skill: Skill, judge: NameJudge, rng: Random, accept: Accept): string | undefined {
+  const words = contentWords(skill.description, judge);
   const idWords = identifierWords(skill.id);
   const nouns = rng.shuffle(phraseNouns);
-  const heads = [words.slice(0, 2), words.slice(0, 3), idWords, [...idWords, ...words.slice(0, 1)]].filter(
+  // The id's own words first (`stock check guide`), then the description's first content words.
+  const heads = [idWords, [...idWords, ...words.slice(0, 1)], words.slice(0, 2), words.slice(0, 3)].filter(
     (head) => head.length > 0,
   );
   for (const head of heads) {
@@ -84,9 +92,9 @@ function phrase(skill: Skill, rng: Random, accept: Accept): string | undefined {
   return undefined;
 }
 
-function nonAscii(skill: Skill, script: Script, rng: Random, accept: Accept): string {
+function nonAscii(skill: Skill, judge: NameJudge, script: Script, rng: Random, accept: Accept): string {
   const labels: string[] = [];
-  for (const word of [...identifierWords(skill.id), ...contentWords(skill.description)]) {
+  for (const word of [...identifierWords(skill.id), ...contentWords(skill.description, judge)]) {
     const label = translateWord(word, script);
     if (label !== undefined && !labels.includes(label)) labels.push(label);
   }
@@ -100,7 +108,9 @@ function nonAscii(skill: Skill, script: Script, rng: Random, accept: Accept): st
  * Renames a share (= severity, at least one) of the skills in one style, through the symbol table: the
  * registry, every mention in the harness, and the skill loads and mentions of trajectories follow, with an
  * exact inverse. `mixed` picks one style per variant. Skills that a given trajectory names in a reply or a
- * tool result keep their id, since renaming them would change text that hooks judge.
+ * tool result keep their id, since renaming them would change text that hooks judge. New ids are opaque or
+ * faithful (`nameJudge`): phrases are built from the id and the description, never from function words or
+ * words of other identifiers.
  *
  * @example
  * await applyOperator(renameSkillIds, travelHarness(), { rng: 'seed', params: { style: 'camel' } });
@@ -108,7 +118,7 @@ function nonAscii(skill: Skill, script: Script, rng: Random, accept: Accept): st
  */
 export const renameSkillIds = defineOperator({
   id: 'skill-ids/rename',
-  version: 1,
+  version: 2,
   dimension: 'skill-ids',
   mode: 'exact',
   description:
@@ -146,12 +156,14 @@ export const renameSkillIds = defineOperator({
     const map: Record<string, string> = {};
     chosen.forEach((skill, index) => {
       const draw = names.fork(index);
+      const judge = nameJudge(harness, { kind: 'skill', name: skill.id });
+      const faithful: Accept = (candidate) => judge.accepts(candidate) && accept(candidate);
       let name: string | undefined;
       if (style === 'snake' || style === 'camel' || style === 'kebab')
-        name = recased(skill, style, draw, accept);
-      else if (style === 'phrase') name = phrase(skill, draw, accept);
-      else if (style === 'non-ascii') name = nonAscii(skill, script, draw, accept);
-      map[skill.id] = name ?? opaqueCode(prefix, draw, accept);
+        name = recased(skill, style, draw, faithful);
+      else if (style === 'phrase') name = phrase(skill, judge, draw, faithful);
+      else if (style === 'non-ascii') name = nonAscii(skill, judge, script, draw, faithful);
+      map[skill.id] = name ?? opaqueCode(prefix, draw, faithful);
     });
     return renameSymbols(harness, { skills: map }, { hookChecks });
   },

@@ -8,6 +8,7 @@ import {
   isRecord,
   type NameStyle,
   nameChecker,
+  nameJudge,
   nameStyles,
   newName,
   nodeAt,
@@ -60,7 +61,8 @@ function splitRenames(step: RelabelStep): RelabelStep[] {
  * defines it, so that a shared mention (`` `link_id` ``) stays unambiguous. Names are left alone when a
  * tool's schema refers to property names outside `properties`/`required` (`patternProperties`,
  * `dependentRequired`, combinators, `$ref`, …), or when a harness text writes the name in code that the
- * symbol table cannot resolve (`` `body.height_cm` ``), since that reference would dangle.
+ * symbol table cannot resolve (`` `body.height_cm` ``), since that reference would dangle. New names are
+ * opaque or faithful (`nameJudge`).
  *
  * @example
  * const applied = await applyOperator(renameParameters, harness, { rng: 'seed', severity: 1, params: { style: 'camel' } });
@@ -68,7 +70,7 @@ function splitRenames(step: RelabelStep): RelabelStep[] {
  */
 export const renameParameters = defineOperator({
   id: 'tools/rename-parameters',
-  version: 1,
+  version: 2,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',
@@ -110,6 +112,7 @@ export const renameParameters = defineOperator({
           suffixes: ['value', 'field', 'input', 'param'],
           verbs: false,
           distinctive: false,
+          judge: nameJudge(harness, { kind: 'parameter', name: group.name }),
         },
         names.fork(group.name),
         isFree,

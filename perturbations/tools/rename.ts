@@ -9,6 +9,7 @@ import {
   type Harness,
   type NameStyle,
   nameChecker,
+  nameJudge,
   nameStyles,
   newName,
   type OperatorOutput,
@@ -45,7 +46,9 @@ function mentionedInFreeText(harness: Harness, texts: readonly string[]): Set<st
 
 /**
  * Renames a share (= severity, at least one) of the registry tools in a naming style, through the symbol
- * table so every mention follows; the skill loader is never renamed (that is the skill-ids dimension).
+ * table so every mention follows; the skill loader is never renamed (that is the skill-ids dimension). New
+ * names are opaque or faithful (`nameJudge`): no function words, no word of another identifier, no domain
+ * term swapped for a synonym.
  *
  * @example
  * const applied = await applyOperator(renameTools, harness, { rng: 'seed', severity: 0.5, params: { style: 'opaque' } });
@@ -53,7 +56,7 @@ function mentionedInFreeText(harness: Harness, texts: readonly string[]): Set<st
  */
 export const renameTools = defineOperator({
   id: 'tools/rename',
-  version: 1,
+  version: 2,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',
@@ -77,9 +80,10 @@ export const renameTools = defineOperator({
             description: tool.description,
             style,
             opaquePrefixes: ['tool', 'fn', 'func', 'api'],
-            suffixes: ['tool', 'op', 'call', 'fn'],
+            suffixes: ['tool', 'op', 'fn'],
             verbs: true,
             distinctive: true,
+            judge: nameJudge(harness, { kind: 'tool', name: tool.name }),
           },
           names.fork(tool.name),
           isFree,

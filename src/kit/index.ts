@@ -3,6 +3,13 @@
 // enforces it) — and the law suite and golden harness that test one. See docs/authoring-operators.md.
 
 export { type Certificate, certify } from '../augment/certificate.js';
+// ── The kit's own helpers, one job per module ───────────────────────────────────────────────────────────
+export {
+  type CaseStyle,
+  caseStyleOf,
+  formatWords,
+  identifierWords,
+} from '../augment/identifier-words.js';
 export {
   enumerationOf,
   type ListMeaning,
@@ -11,6 +18,19 @@ export {
   listMeaning,
   pinnedItems,
 } from '../augment/list-meaning.js';
+export { type Script, scripts, skillWord, translateWord, wordJoiner } from '../augment/name-lexicon.js';
+export {
+  checkNewNames,
+  domainTerms,
+  functionWords,
+  kindNouns,
+  type NamedIdentifier,
+  type NamedKind,
+  type NameJudge,
+  nameJudge,
+  nameSynonyms,
+  sameWord,
+} from '../augment/name-meaning.js';
 // ── The operator contract and the core it works on (also in the public root) ────────────────────────────
 export {
   type AppliedOperator,
@@ -76,8 +96,6 @@ export {
 } from '../trajectory/relabel.js';
 export type { Message, Trajectory } from '../trajectory/schema.js';
 export { type HookDecision, validateTrajectory } from '../trajectory/validate-trajectory.js';
-
-// ── The kit's own helpers, one job per module ───────────────────────────────────────────────────────────
 export { type CertifiesInput, certifies } from './certify.js';
 export { nameChecker, namePattern, takenNames } from './free-names.js';
 // ── Testing an operator: the law suite (needs fast-check, loaded when it runs) and the golden harness ────
@@ -88,7 +106,6 @@ export {
   type GoldenResult,
   operatorGolden,
 } from './golden.js';
-export { type CaseStyle, caseStyleOf, formatWords, identifierWords } from './identifier-words.js';
 export {
   checkOperatorLaws,
   type LawCase,

@@ -32,17 +32,18 @@ describe('skill-ids/rename-loader', () => {
     const result = applied(
       await applyOperator(renameSkillLoader, harness, { rng: 'golden', severity: 1, trajectory }),
     );
-    expect(result.harness.skills.loader).toMatchObject({ tool: 'use_skill', argument: 'skill_key' });
+    // `load` is a domain term of the travel harness ("load the skill"): the drawn names keep it.
+    expect(result.harness.skills.loader).toMatchObject({ tool: 'loadSkill', argument: 'skill_key' });
     const moved = forwardTrajectory(trajectory, result.relabel, result.harness);
     const load = moved.trajectory.messages[2];
     expect(load?.role === 'assistant' && load.tool_calls?.[0]?.function).toEqual({
-      name: 'use_skill',
+      name: 'loadSkill',
       arguments: '{"skill_key":"baggage"}',
     });
-    expect(moved.trajectory.tools?.[0]?.function.name).toBe('use_skill');
+    expect(moved.trajectory.tools?.[0]?.function.name).toBe('loadSkill');
     const feedback = result.harness.hooks.items.find((hook) => hook.id === 'reply_skill')?.onFail;
     expect(feedback?.action === 'retry' && feedback.feedback).toBe(
-      'Load a {{kind}} skill with use_skill before replying.',
+      'Load a {{kind}} skill with loadSkill before replying.',
     );
     const certificate = certify({
       base: harness,

@@ -29,25 +29,29 @@ describe('skill-ids/rename', () => {
   it('re-cases ids in the style asked, adding a word when the id already reads that way (golden)', async () => {
     const run = (style: string) =>
       applyOperator(renameSkillIds, harness, { rng: 'golden', severity: 1, params: { style } });
-    expect(ids(applied(await run('camel')))).toEqual(['rebookingNotes', 'baggageSkill', 'apologyFirst']);
-    expect(ids(applied(await run('kebab')))).toEqual(['rebooking-notes', 'baggage-skill', 'apology-first']);
+    expect(ids(applied(await run('camel')))).toEqual(['rebookingNotes', 'baggagePlaybook', 'apologyFirst']);
+    expect(ids(applied(await run('kebab')))).toEqual([
+      'rebooking-notes',
+      'baggage-playbook',
+      'apology-first',
+    ]);
     expect(ids(applied(await run('snake')))).toEqual([
       'rebooking_notes',
-      'baggage_skill',
+      'baggage_playbook',
       'apology_first_rules',
     ]);
   });
 
-  it('makes opaque codes, phrases from descriptions and non-ASCII labels (golden)', async () => {
+  it('makes opaque codes, phrases (of the id, then of its description) and non-ASCII labels (golden)', async () => {
     const run = (style: string) =>
       applyOperator(renameSkillIds, harness, { rng: 'golden', severity: 1, params: { style } });
     expect(ids(applied(await run('opaque')))).toEqual(['S-39', 'S-49', 'S-87']);
     expect(ids(applied(await run('phrase')))).toEqual([
-      'rebook passenger handbook',
-      'baggage allowance helper',
-      'short apology rules',
+      'rebooking notes',
+      'baggage notes',
+      'apology first notes',
     ]);
-    expect(ids(applied(await run('non-ascii')))).toEqual(['予約変更便', '手荷物質問', '謝罪便']);
+    expect(ids(applied(await run('non-ascii')))).toEqual(['予約変更', '手荷物質問', '謝罪']);
   });
 
   it('moves the gold trajectory with an exact inverse, in every style', async () => {

@@ -40,16 +40,13 @@ describe('tools/rename', () => {
       names(
         applied(await applyOperator(renameTools, harness, { rng: 'golden', severity: 1, params: { style } })),
       );
-    expect(await run('snake')).toEqual(['search_flights', 'hold_place', 'get_baggage_terms']);
-    expect(await run('camel')).toEqual(['searchFlights', 'holdSeat', 'getBaggageTerms']);
-    expect(await run('kebab')).toEqual(['search-flights', 'hold-seat', 'get-baggage-terms']);
+    // `seat` and `policy` are domain terms of the travel harness: re-cased or kept, never swapped.
+    expect(await run('snake')).toEqual(['lookup_flights', 'block_seat', 'lookup_baggage_policy']);
+    expect(await run('camel')).toEqual(['lookupFlights', 'holdSeat', 'getBaggagePolicy']);
+    expect(await run('kebab')).toEqual(['lookup-flights', 'hold-seat', 'get-baggage-policy']);
     expect(await run('opaque')).toEqual(['tool_16', 'func_56', 'api_31']);
-    expect(await run('phrase')).toEqual([
-      'search_for_flights',
-      'put_on_hold_seat',
-      'retrieve_the_baggage_terms',
-    ]);
-    expect(await run('mixed')).toEqual(['search_for_flights', 'holdSeat', 'get-baggage-terms']);
+    expect(await run('phrase')).toEqual(['search_for_flights', 'put_on_hold_seat', 'look_up_baggage_policy']);
+    expect(await run('mixed')).toEqual(['search_for_flights', 'holdSeat', 'get-baggage-policy']);
   });
 
   it('renames a share of the tools equal to the severity, at least one', async () => {
@@ -87,17 +84,17 @@ describe('tools/rename', () => {
     const result = applied(
       await applyOperator(renameTools, harness, { rng: 'golden', severity: 1, params: { style: 'camel' } }),
     );
-    expect(result.harness.skills.items[0]?.body).toContain('Call `searchFlights` before offering a flight.');
+    expect(result.harness.skills.items[0]?.body).toContain('Call `lookupFlights` before offering a flight.');
     expect(result.relabel.steps).toEqual([
       {
         type: 'rename_tools',
-        map: { find_flights: 'searchFlights', hold_seat: 'holdSeat', get_baggage_policy: 'getBaggageTerms' },
+        map: { find_flights: 'lookupFlights', hold_seat: 'holdSeat', get_baggage_policy: 'getBaggagePolicy' },
       },
     ]);
     const trajectory = rebookingTrajectory();
     const moved = forwardTrajectory(trajectory, result.relabel, result.harness).trajectory;
     const call = moved.messages[4];
-    expect(call?.role === 'assistant' && call.tool_calls?.[0]?.function.name).toBe('searchFlights');
+    expect(call?.role === 'assistant' && call.tool_calls?.[0]?.function.name).toBe('lookupFlights');
     expect(certified(result, trajectory).issues).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
-// Helper of skill-ids/rename (not an operator): short Chinese, Japanese and Greek labels for common English
-// words of skill ids and descriptions, and the fallback word for "skill" in each script.
+// Short Chinese, Japanese and Greek labels for common English words of skill ids and descriptions, and the
+// word for "skill" in each script: skill-ids/rename writes non-ASCII labels with them, and the name-meaning
+// rule (name-meaning.ts) reads a label as faithful when it translates words of the name or description.
 
 /** The scripts of non-ASCII labels: Chinese, Japanese, Greek. */
 export type Script = 'zh' | 'ja' | 'el';

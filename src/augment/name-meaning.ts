@@ -1,0 +1,615 @@
+// The one rule for new identifiers (issue 39): a new tool, skill or parameter name is either OPAQUE (a code
+// such as `SK-07`, `tool_7f3a`) or FAITHFUL (it says what the old one said, nothing else). Every renaming
+// operator draws its names through `nameJudge`, and the certificate checks a variant with `checkNewNames`,
+// so the operators and the proof can never disagree on what a misleading name is.
+//
+// A faithful name is made of
+//   - words of its own name (kept, re-cased or reordered), a namespace qualifier, or a number;
+//   - content words of its own description(s) (for a skill also its kind), or a listed synonym of a word of
+//     its name or description (`nameSynonyms`, phrasal verbs such as `look_up` included);
+//   - a noun of its kind (`kindNouns`: `guide` for a skill, `tool` for a tool, `value` for a parameter);
+//   - for labels in another script, translations (name-lexicon.ts) of those words;
+// and it holds
+//   - no function word (`functionWords`: whether, too, take, the, of …) that its own name lacks;
+//   - no word more often than its own name does (`gb_amount` → `gb-amount-amount`);
+//   - no DISTINGUISHING word of another identifier: a word of another tool, skill or parameter name of the
+//     harness that its own name lacks (`get_details_by_id` → `lookup-data-by-key` while `refuel_data` exists).
+//     An operator reads the harness it renames; the certificate reads the variant (what the model sees),
+//     leaving out the relabel's other new names, so a name an operator accepts is one the certificate accepts;
+//   - no synonym standing for a DOMAIN TERM its own name holds. A word is a domain term of a harness when the
+//     harness's prose uses it at least twice: every text the symbol table reads (skill descriptions and bodies,
+//     the loader's description, tool and parameter descriptions, prompt titles and templates, hook messages),
+//     outside `{{ }}`, code spans and identifier-shaped tokens (holding `_`, `-`, a digit or an inner capital),
+//     a plural counted as its singular (`data` in "data usage", "refuel data" → `get_info_usage` is refused).
+// An opaque code's prefix is held to the last two points only. When in doubt, the word is kept.
+
+import type { Issue, JsonPath } from '../harness/issues.js';
+import type { Harness } from '../harness/schema.js';
+import { harnessTextLocations } from '../harness/symbol-table.js';
+import type { Relabel } from '../trajectory/relabel.js';
+import { identifierWords } from './identifier-words.js';
+import { scripts, skillWord, translateWord } from './name-lexicon.js';
+
+/** The kinds of identifiers the rule judges. */
+export type NamedKind = 'tool' | 'skill' | 'parameter';
+
+/**
+ * Words that carry no content of their own in an identifier: articles, prepositions, conjunctions, pronouns,
+ * auxiliaries, quantifiers, degree adverbs and light verbs. A new name holds one only when its old name did.
+ *
+ * @example
+ * functionWords.has('whether') // true
+ */
+export const functionWords: ReadonlySet<string> = new Set(
+  [
+    'a an the and or nor but of to for with without within on in at by from about into onto over under',
+    'up down out off as per via than then that this these those there here which who whom whose what when',
+    'where why how whether if unless while because so too very also just only even not no yes is are was',
+    'were be been being am do does did done have has had having will would shall should can could may might',
+    'must it its he she they them their his her our your you we me my us one each every all any some such',
+    'both either neither other another more most less least much many few own same take takes taking took',
+    'make makes made let lets go goes going put puts e g eg etc ie through across along around during',
+    'until since against between among upon given',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/**
+ * Listed synonyms of common identifier words (alternatives in snake case; `look_up` is one phrasal unit).
+ * A synonym may stand for a word only when that word is not a domain term of the harness.
+ *
+ * @example
+ * nameSynonyms.get // ['fetch', 'retrieve', 'lookup', 'read', 'look_up']
+ */
+export const nameSynonyms: Readonly<Record<string, readonly string[]>> = {
+  get: ['fetch', 'retrieve', 'lookup', 'read', 'look_up'],
+  fetch: ['get', 'retrieve', 'load', 'look_up', 'pull_up'],
+  retrieve: ['get', 'fetch'],
+  find: ['search', 'locate', 'lookup', 'search_for', 'look_for'],
+  search: ['find', 'query', 'lookup', 'search_through', 'look_through'],
+  lookup: ['find', 'get'],
+  load: ['use', 'get', 'fetch', 'open', 'read', 'activate', 'consult', 'lookup', 'loader'],
+  check: ['verify', 'inspect', 'query', 'check_on', 'look_at'],
+  verify: ['check', 'validate'],
+  list: ['enumerate', 'browse'],
+  create: ['make', 'add', 'new', 'set_up', 'create_new'],
+  add: ['create', 'insert'],
+  update: ['modify', 'edit', 'change'],
+  edit: ['update', 'modify'],
+  delete: ['remove', 'drop'],
+  remove: ['delete', 'drop'],
+  send: ['dispatch', 'post', 'send_out'],
+  hold: ['reserve', 'block', 'put_on_hold'],
+  book: ['reserve'],
+  reserve: ['book', 'hold'],
+  recommend: ['suggest', 'advise'],
+  suggest: ['recommend', 'propose'],
+  compare: ['contrast', 'diff'],
+  cancel: ['revoke', 'void', 'call_off'],
+  calculate: ['compute', 'estimate'],
+  compute: ['calculate'],
+  explain: ['describe'],
+  show: ['display', 'view'],
+  info: ['details'],
+  information: ['details', 'info'],
+  details: ['info'],
+  data: ['info', 'details'],
+  product: ['item', 'goods'],
+  products: ['items', 'goods'],
+  item: ['product', 'entry'],
+  items: ['products', 'entries'],
+  policy: ['rules', 'terms'],
+  rules: ['policy', 'terms'],
+  price: ['cost', 'pricing'],
+  prices: ['costs', 'pricing'],
+  order: ['purchase'],
+  orders: ['purchases'],
+  user: ['account', 'member'],
+  customer: ['client', 'buyer'],
+  shipping: ['delivery', 'shipment'],
+  delivery: ['shipping'],
+  stock: ['inventory', 'availability'],
+  inventory: ['stock'],
+  sizes: ['sizing'],
+  catalog: ['catalogue', 'listing'],
+  promotion: ['promo', 'deal'],
+  coupons: ['vouchers', 'discounts'],
+  coupon: ['voucher', 'discount'],
+  state: ['status'],
+  status: ['state'],
+  baggage: ['luggage'],
+  luggage: ['baggage'],
+  flights: ['itineraries'],
+  seat: ['place'],
+  passengers: ['travellers', 'travelers'],
+  passenger: ['traveller', 'traveler'],
+  fare: ['ticket'],
+  class: ['tier', 'category'],
+  category: ['group', 'section'],
+  origin: ['source', 'departure'],
+  destination: ['target', 'arrival'],
+  date: ['day'],
+  query: ['keywords', 'terms', 'text'],
+  limit: ['cap', 'maximum'],
+  max: ['maximum', 'most'],
+  min: ['minimum', 'least'],
+  quantity: ['count', 'qty', 'amount'],
+  count: ['number', 'total'],
+  id: ['identifier', 'ref', 'key'],
+  ids: ['identifiers', 'refs', 'keys'],
+  topic: ['subject', 'theme'],
+  aspects: ['criteria', 'dimensions'],
+  issue: ['problem', 'concern'],
+  type: ['kind', 'category'],
+  province: ['region'],
+  filters: ['criteria', 'constraints'],
+  stops: ['connections', 'layovers'],
+  color: ['colour', 'shade'],
+  weight: ['mass'],
+  fit: ['cut'],
+  name: ['full_name', 'label'],
+  variant: ['option', 'version'],
+  message: ['text', 'note'],
+  email: ['mail'],
+  account: ['profile'],
+  profile: ['account'],
+  payment: ['charge'],
+  invoice: ['bill'],
+  document: ['doc', 'file'],
+  file: ['document'],
+  report: ['summary'],
+  summary: ['overview'],
+};
+
+/**
+ * Spellings of one word (an abbreviation and its expansion, two spellings): never a replacement of a domain
+ * term, since the term itself is still there (`customer_id` → `customer_identifier`).
+ *
+ * @example
+ * sameWord('id', 'identifier') // true
+ */
+export function sameWord(a: string, b: string): boolean {
+  const key = (word: string) => spellings[fold(word)] ?? fold(word);
+  return key(a) === key(b);
+}
+
+const spellings: Readonly<Record<string, string>> = {
+  identifier: 'id',
+  information: 'info',
+  quantity: 'qty',
+  maximum: 'max',
+  minimum: 'min',
+  document: 'doc',
+  colour: 'color',
+  catalogue: 'catalog',
+  loader: 'load',
+  parameter: 'param',
+  function: 'fn',
+  func: 'fn',
+};
+
+/**
+ * Nouns that name the kind of an identifier, which any new name of that kind may add (`refund_guide`).
+ *
+ * @example
+ * kindNouns.skill.includes('playbook') // true
+ */
+export const kindNouns: Readonly<Record<NamedKind, readonly string[]>> = {
+  skill: ['skill', 'rules', 'guide', 'playbook', 'notes', 'handbook'],
+  tool: ['tool', 'fn', 'op'],
+  parameter: ['value', 'field', 'input', 'param'],
+};
+
+/** An identifier as the harness defines it. */
+export interface NamedIdentifier {
+  kind: NamedKind;
+  /** The identifier's current name in the harness. */
+  name: string;
+}
+
+/** What the rule says of new names for one identifier of a harness. */
+export interface NameJudge {
+  /**
+   * Why `candidate` would mislead as the identifier's new name (every reason, joined by `; `), or undefined
+   * when it is opaque or faithful.
+   */
+  reason(candidate: string): string | undefined;
+  /** Whether `candidate` is an opaque or faithful new name. */
+  accepts(candidate: string): boolean;
+  /**
+   * The listed synonyms that may stand for a word of the old name: none that is a function word or a word of
+   * another identifier, and for a domain term only its other spellings (`id` → `identifier`).
+   */
+  replacements(word: string): readonly string[];
+  /** Whether a description word may be added (no function word, no distinguishing word of another name). */
+  mayAdd(word: string): boolean;
+}
+
+/** A plural counts as its singular. */
+const fold = (word: string) =>
+  word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+
+/** Letters of scripts written without spaces, whose words the splitter cannot separate. */
+const unspaced = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/** A code: a prefix, an optional separator, and hex digits holding at least one digit. */
+const codePattern = /^(\p{L}{1,10})[-_]?([0-9A-Fa-f]{1,6})$/u;
+
+/**
+ * The prefixes of opaque codes: up to three letters (`SK`, `fn`, `api`), a kind noun (`tool`, `param`), `func`,
+ * or the word for "skill" in a script of the lexicon (`技能`).
+ */
+const isCodePrefix = (prefix: string) =>
+  /^[a-z]{1,3}$/.test(prefix) ||
+  prefix === 'func' ||
+  Object.values(kindNouns).some((nouns) => nouns.includes(prefix)) ||
+  Object.values(skillWord).includes(prefix);
+
+/** The words the harness's prose uses, counted (see the file comment). */
+function proseCounts(harness: Harness): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const location of harnessTextLocations(harness)) {
+    let text = location.text.replace(/`[^`\n]*`/g, ' ');
+    if (location.template) text = text.replace(/\{\{[\s\S]*?\}\}\}?/g, ' ');
+    for (const token of text.match(/[\p{L}\p{M}\p{N}_-]+/gu) ?? []) {
+      if (/[_\-\p{N}]/u.test(token) || /\p{Ll}\p{Lu}/u.test(token)) continue;
+      const word = fold(token.toLowerCase());
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/** The descriptions of every definition of a parameter name, by name. */
+function parameterDescriptions(schema: unknown, out: Map<string, string[]>): void {
+  if (typeof schema !== 'object' || schema === null) return;
+  const node = schema as Record<string, unknown>;
+  if (typeof node.properties === 'object' && node.properties !== null) {
+    for (const [name, child] of Object.entries(node.properties as Record<string, unknown>)) {
+      const description = (child as Record<string, unknown> | null)?.description;
+      const list = out.get(name) ?? [];
+      if (typeof description === 'string') list.push(description);
+      out.set(name, list);
+      parameterDescriptions(child, out);
+    }
+  }
+  if (typeof node.items === 'object' && node.items !== null) parameterDescriptions(node.items, out);
+}
+
+/** What the rule reads of one harness, once per harness object (a pure function of its content). */
+interface NameFacts {
+  /** Words of each tool, skill and parameter name → the names holding it (folded words). */
+  owners: Map<string, Set<string>>;
+  /** `kind\0name` → its descriptions (and a skill's kind). */
+  descriptions: Map<string, string[]>;
+  /** The domain terms, read from the prose on first use (a variant's are never needed). */
+  readonly terms: ReadonlySet<string>;
+}
+
+const factsCache = new WeakMap<Harness, NameFacts>();
+
+function nameFacts(harness: Harness): NameFacts {
+  const known = factsCache.get(harness);
+  if (known) return known;
+  const owners = new Map<string, Set<string>>();
+  const descriptions = new Map<string, string[]>();
+  const own = (kind: NamedKind, name: string, texts: string[]) => {
+    for (const word of identifierWords(name)) {
+      const folded = fold(word);
+      owners.set(folded, (owners.get(folded) ?? new Set()).add(name));
+    }
+    const key = `${kind}\u0000${name}`;
+    descriptions.set(key, [...(descriptions.get(key) ?? []), ...texts]);
+  };
+  const loader = harness.skills.loader;
+  own('tool', loader.tool, [loader.description]);
+  own('parameter', loader.argument, [loader.description]);
+  for (const skill of harness.skills.items) own('skill', skill.id, [skill.description, skill.kind]);
+  const parameters = new Map<string, string[]>();
+  for (const tool of harness.tools.items) {
+    own('tool', tool.name, [tool.description]);
+    parameterDescriptions(tool.parameters, parameters);
+  }
+  for (const [name, texts] of parameters) own('parameter', name, texts);
+  let terms: Set<string> | undefined;
+  const facts: NameFacts = {
+    owners,
+    descriptions,
+    get terms() {
+      terms ??= new Set(
+        [...proseCounts(harness)]
+          .filter(([word, count]) => count >= 2 && !functionWords.has(word))
+          .map(([word]) => word),
+      );
+      return terms;
+    },
+  };
+  factsCache.set(harness, facts);
+  return facts;
+}
+
+/**
+ * The domain terms of a harness: words its prose uses at least twice (see the file comment), singular.
+ *
+ * @example
+ * domainTerms(telecomHarness).has('data') // true
+ */
+export function domainTerms(harness: Harness): ReadonlySet<string> {
+  return nameFacts(harness).terms;
+}
+
+/** Content words of descriptions, lower case, without function words. */
+function descriptionWords(texts: readonly string[]): string[] {
+  return texts.flatMap((text) =>
+    (text.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [])
+      .map((word) => word.toLowerCase())
+      .filter((word) => !functionWords.has(word)),
+  );
+}
+
+/** Whether `word` splits into labels from `labels` (longest first). */
+function segments(word: string, labels: ReadonlySet<string>): boolean {
+  if (word.length === 0) return true;
+  for (let end = word.length; end > 0; end--)
+    if (labels.has(word.slice(0, end)) && segments(word.slice(end), labels)) return true;
+  return false;
+}
+
+/** A listed phrasal synonym (`look_up`) holds its particle as a part of one unit. */
+const phrasalParticle = (synonym: string) => synonym.includes('_');
+
+/** The separators that put a namespace before a skill id (`reply.item_qa`, `strategy/x`, `param::x`). */
+const namespaceSeparator = /::|[./]/;
+
+/**
+ * The rule for new names of one identifier of a harness (see the file comment); cheap after the first call
+ * per harness.
+ *
+ * @example
+ * const judge = nameJudge(harness, { kind: 'tool', name: 'get_data_usage' });
+ * judge.reason('get_info_usage') // 'replaces the domain term "data" by "info"'
+ */
+export function nameJudge(harness: Harness, identifier: NamedIdentifier): NameJudge {
+  return judgeIn(harness, identifier, nameFacts(harness).owners, new Set());
+}
+
+/**
+ * The rule with the other identifiers read from `owners` (the variant's, for the certificate), leaving out
+ * the names in `skip` (new names of the same relabel, which an operator could not see).
+ */
+function judgeIn(
+  harness: Harness,
+  identifier: NamedIdentifier,
+  owners: ReadonlyMap<string, ReadonlySet<string>>,
+  skip: ReadonlySet<string>,
+): NameJudge {
+  const facts = nameFacts(harness);
+  const ownWords = identifierWords(identifier.name);
+  const own = new Set(ownWords.map(fold));
+  const texts = facts.descriptions.get(`${identifier.kind}\u0000${identifier.name}`) ?? [];
+  const described = descriptionWords(texts);
+  const describedSet = new Set(described.map(fold));
+  const sources = [...new Set([...ownWords, ...described])];
+  const single = new Set<string>();
+  const phrases: string[][] = [];
+  for (const source of sources)
+    for (const alternative of nameSynonyms[source] ?? []) {
+      const words = alternative.split('_');
+      if (words.length === 1) single.add(words[0] as string);
+      else phrases.push(words);
+    }
+  phrases.sort((a, b) => b.length - a.length);
+  const labels = new Set(
+    sources.flatMap((source) => scripts.flatMap((script) => translateWord(source, script) ?? [])),
+  );
+  const kindNoun = new Set(kindNouns[identifier.kind]);
+  const otherOwner = (word: string) =>
+    [...(owners.get(fold(word)) ?? [])].find((name) => name !== identifier.name && !skip.has(name));
+  const distinguishing = (word: string) => {
+    const other = otherOwner(word);
+    return other === undefined || own.has(fold(word))
+      ? undefined
+      : `holds "${word}", a word of ${other} but not of its own name`;
+  };
+  const ownCount = (word: string) => ownWords.filter((existing) => existing === word).length;
+
+  /** Every way `candidate` misleads, in the order of the rule; empty when it is opaque or faithful. */
+  const reasons = (candidate: string): string[] => {
+    if (candidate === identifier.name) return [];
+    const found: string[] = [];
+    const code = codePattern.exec(candidate);
+    const prefix = (code?.[1] ?? '').toLowerCase();
+    if (code && /\d/.test(code[2] as string) && isCodePrefix(prefix)) {
+      if (functionWords.has(prefix)) found.push(`opens with the function word "${prefix}"`);
+      const taken = distinguishing(prefix);
+      if (taken) found.push(taken);
+      return found;
+    }
+    const words = identifierWords(candidate);
+    if (words.length === 0) return ['holds no word'];
+    const qualifiers = new Set<string>();
+    const parts = candidate.split(namespaceSeparator);
+    if (
+      identifier.kind === 'skill' &&
+      parts.length > 1 &&
+      identifier.name.split(namespaceSeparator).length === 1
+    )
+      for (const word of identifierWords(parts.slice(0, -1).join(' '))) qualifiers.add(word);
+    for (const word of new Set(words))
+      if (
+        !/^\p{N}+$/u.test(word) &&
+        words.filter((other) => other === word).length > Math.max(1, ownCount(word))
+      )
+        found.push(`repeats the word "${word}"`);
+    const present = new Set(words.map(fold));
+    for (const word of ownWords) {
+      if (!facts.terms.has(fold(word)) || present.has(fold(word))) continue;
+      const alternative = (nameSynonyms[word] ?? []).find((synonym) => {
+        const parts = synonym.split('_');
+        return (
+          !sameWord(synonym, word) &&
+          words.some((_, index) => parts.every((part, offset) => words[index + offset] === part))
+        );
+      });
+      if (alternative !== undefined)
+        found.push(`replaces the domain term "${word}" by "${alternative.replaceAll('_', ' ')}"`);
+    }
+    for (let index = 0; index < words.length; ) {
+      const phrase = phrases.find((parts) => parts.every((part, offset) => words[index + offset] === part));
+      if (phrase) {
+        index += phrase.length;
+        for (const part of phrase) {
+          const taken = distinguishing(part);
+          if (taken) found.push(taken);
+        }
+        continue;
+      }
+      const word = words[index] as string;
+      index++;
+      if (/^\p{N}+$/u.test(word) || own.has(fold(word))) continue;
+      if (functionWords.has(word)) {
+        found.push(`holds the function word "${word}"`);
+        continue;
+      }
+      const taken = distinguishing(word);
+      if (taken) {
+        found.push(taken);
+        continue;
+      }
+      if (describedSet.has(fold(word)) || single.has(word) || kindNoun.has(word) || qualifiers.has(word))
+        continue;
+      if (/[^\p{Script=Latin}\p{N}]/u.test(word)) {
+        if (segments(word, labels)) continue;
+        if (unspaced.test(word) && texts.some((text) => text.includes(word))) continue;
+      }
+      found.push(`holds "${word}", neither a word of its name or description nor a listed synonym of one`);
+    }
+    return found;
+  };
+  const reason = (candidate: string) => {
+    const found = reasons(candidate);
+    return found.length === 0 ? undefined : found.join('; ');
+  };
+  return {
+    reason,
+    accepts: (candidate) => reason(candidate) === undefined,
+    replacements: (word) =>
+      (nameSynonyms[word] ?? []).filter(
+        (synonym) =>
+          (!facts.terms.has(fold(word)) || sameWord(synonym, word)) &&
+          synonym.split('_').every((part) => !functionWords.has(part) || phrasalParticle(synonym)) &&
+          synonym.split('_').every((part) => own.has(fold(part)) || otherOwner(part) === undefined),
+      ),
+    mayAdd: (word) => !functionWords.has(word) && (own.has(fold(word)) || otherOwner(word) === undefined),
+  };
+}
+
+/** Where an identifier's new name sits in the variant, and what it was. */
+interface FinalRename {
+  kind: NamedKind;
+  from: string;
+  to: string;
+  path: JsonPath;
+}
+
+/** The final name of every tool, skill and parameter a relabel renames, followed through its steps. */
+function finalRenames(base: Harness, variant: Harness, relabel: Relabel): FinalRename[] {
+  const tools = new Map<string, string>(); // current → base name
+  const skills = new Map<string, string>();
+  const parameters = new Map<string, string>(); // base tool \0 current → base name
+  const toolFinal = new Map<string, string>();
+  const skillFinal = new Map<string, string>();
+  const parameterFinal = new Map<string, { tool: string; path: string[]; to: string }>();
+  for (const step of relabel.steps) {
+    if (step.type === 'rename_tools' || step.type === 'rename_skills') {
+      const current = step.type === 'rename_tools' ? tools : skills;
+      const final = step.type === 'rename_tools' ? toolFinal : skillFinal;
+      const renamed = Object.entries(step.map).map(([from, to]) => [current.get(from) ?? from, to] as const);
+      for (const [from] of Object.entries(step.map)) current.delete(from);
+      for (const [original, to] of renamed) {
+        current.set(to, original);
+        final.set(original, to);
+      }
+    } else if (step.type === 'rename_arguments') {
+      const tool = tools.get(step.tool) ?? step.tool;
+      for (const rename of step.renames) {
+        const original = parameters.get(`${tool}\u0000${rename.from}`) ?? rename.from;
+        parameters.set(`${tool}\u0000${rename.to}`, original);
+        parameterFinal.set(`${tool}\u0000${original}`, { tool, path: rename.path, to: rename.to });
+      }
+    }
+  }
+  const loader = base.skills.loader;
+  const toolIndex = (name: string) => variant.tools.items.findIndex((tool) => tool.name === name);
+  const out: FinalRename[] = [];
+  for (const [from, to] of toolFinal) {
+    if (from === to) continue;
+    const path =
+      from === loader.tool ? ['skills', 'loader', 'tool'] : ['tools', 'items', toolIndex(to), 'name'];
+    out.push({ kind: 'tool', from, to, path });
+  }
+  for (const [from, to] of skillFinal) {
+    if (from === to) continue;
+    const index = variant.skills.items.findIndex((skill) => skill.id === to);
+    out.push({ kind: 'skill', from, to, path: ['skills', 'items', index, 'id'] });
+  }
+  for (const [key, { tool, path, to }] of parameterFinal) {
+    const from = key.slice(key.indexOf('\u0000') + 1);
+    if (from === to) continue;
+    const toolName = toolFinal.get(tool) ?? tool;
+    const where: JsonPath =
+      tool === loader.tool
+        ? ['skills', 'loader', 'argument']
+        : [
+            'tools',
+            'items',
+            toolIndex(toolName),
+            'parameters',
+            ...path.flatMap((key) => (key === '[]' ? ['items'] : ['properties', key])),
+            'properties',
+            to,
+          ];
+    out.push({ kind: 'parameter', from, to, path: where });
+  }
+  return out;
+}
+
+const checked = new WeakMap<Relabel, WeakMap<Harness, WeakMap<Harness, Issue[]>>>();
+
+/**
+ * The certificate's check of new names: every tool, skill and parameter (the skill loader and its argument
+ * included) that `relabel` renames from `base` into `variant` must get an opaque or faithful name under the
+ * rule of this file; each that does not is a `misleading_name` issue at the new name. Cached per
+ * (relabel, base, variant) object triple.
+ *
+ * @example
+ * checkNewNames(base, variant, relabel)
+ * // [{ code: 'misleading_name', path: ['tools', 'items', 3, 'name'],
+ * //    message: 'tool get_data_usage renamed get_info_usage: replaces the domain term "data" by "info"' }]
+ */
+export function checkNewNames(base: Harness, variant: Harness, relabel: Relabel): Issue[] {
+  const byBase = checked.get(relabel) ?? new WeakMap<Harness, WeakMap<Harness, Issue[]>>();
+  checked.set(relabel, byBase);
+  const byVariant = byBase.get(base) ?? new WeakMap<Harness, Issue[]>();
+  byBase.set(base, byVariant);
+  const known = byVariant.get(variant);
+  if (known) return known;
+  const issues: Issue[] = [];
+  const renames = finalRenames(base, variant, relabel);
+  // Another identifier is one the variant defines (what the model reads), new names of this relabel aside.
+  const owners = nameFacts(variant).owners;
+  const skip = new Set(renames.map((rename) => rename.to));
+  for (const rename of renames) {
+    const judge = judgeIn(base, { kind: rename.kind, name: rename.from }, owners, skip);
+    const why = judge.reason(rename.to);
+    if (why !== undefined)
+      issues.push({
+        code: 'misleading_name',
+        path: rename.path,
+        message: `${rename.kind} ${rename.from} renamed ${rename.to}: ${why}`,
+      });
+  }
+  byVariant.set(variant, issues);
+  return issues;
+}

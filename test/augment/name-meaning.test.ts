@@ -1,0 +1,413 @@
+// The name-meaning rule (issue 39): checkNewNames flags the misleading names found on a public telecom
+// harness, accepts opaque and faithful ones, and every name the renaming operators draw passes it — on
+// generated identifier sets, on the bundled harnesses and on real public tool lists and skills.
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { namespaceSkillIds } from '../../perturbations/skill-ids/namespace.js';
+import { renameSkillIds } from '../../perturbations/skill-ids/rename.js';
+import { renameSkillLoader } from '../../perturbations/skill-ids/rename-loader.js';
+import { renameTools } from '../../perturbations/tools/rename.js';
+import { renameParameters } from '../../perturbations/tools/rename-parameters.js';
+import { checkNewNames, domainTerms, nameJudge } from '../../src/augment/name-meaning.js';
+import { applyOperator, type Operator } from '../../src/augment/operator.js';
+import { renameSymbols } from '../../src/augment/rename-symbols.js';
+import { loadSkillsFolder } from '../../src/harness/importers/agent-skills.js';
+import { importMcpTools } from '../../src/harness/importers/mcp-tools.js';
+import { skeletonHarness } from '../../src/harness/importers/skeleton.js';
+import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+import type { Harness, Skill, Tool } from '../../src/harness/schema.js';
+import { randomLawCase } from '../../src/testing/index.js';
+import { projectRoot } from '../support/run-cli.js';
+
+const operators = [
+  renameTools,
+  renameParameters,
+  renameSkillIds,
+  renameSkillLoader,
+  namespaceSkillIds,
+] as unknown as Operator[];
+const styles = ['snake', 'camel', 'kebab', 'opaque', 'phrase', 'mixed'];
+
+const mcpTools = (file: string): Tool[] =>
+  importMcpTools((JSON.parse(readFileSync(join(projectRoot, file), 'utf8')) as { result: unknown }).result);
+
+/** Skills of the telecom agent where the misleading phrases were found (descriptions in its words). */
+const telecomSkills: Skill[] = [
+  {
+    id: 'stock_check',
+    kind: 'reply',
+    description: 'Check whether a phone in a given color is in stock before you offer it.',
+    body: 'Call `get_details_by_id` for the device. Never promise a color that is out of stock.',
+  },
+  {
+    id: 'objection_handling',
+    kind: 'strategy',
+    description: 'Answer hesitation when a plan seems too expensive.',
+    body: 'Acknowledge the hesitation, then compare the data allowance of the plans.',
+  },
+  {
+    id: 'overdue-bill-payment',
+    kind: 'reply',
+    description: 'Take the customer through paying an overdue bill.',
+    body: 'Find the overdue bill with `get_bills_for_customer`, then `send_payment_request` for it.',
+  },
+];
+
+/** The τ²-bench telecom tools (test/perturbations/fixtures/README.md) with the skills above. */
+const telecom = (): Harness =>
+  skeletonHarness({
+    id: 'telecom',
+    tools: mcpTools('test/perturbations/fixtures/tau2-telecom-tools.json'),
+    skills: structuredClone(telecomSkills),
+  });
+
+/** The messages `checkNewNames` gives for one set of renames applied through the symbol table. */
+function flagged(base: Harness, renames: Parameters<typeof renameSymbols>[1]): string[] {
+  const output = renameSymbols(base, renames);
+  return checkNewNames(base, output.harness, output.relabel).map((issue) => issue.message);
+}
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** The public-shaped skills that import (brand-guidelines is invalid on purpose) and the bundled ones. */
+async function publicSkills(): Promise<Skill[]> {
+  const folder = mkdtempSync(join(tmpdir(), 'hsa-skills-'));
+  folders.push(folder);
+  for (const name of ['pdf-tools', 'skill-creator'])
+    cpSync(join(projectRoot, 'fixtures/importers/skills-public', name), join(folder, name), {
+      recursive: true,
+    });
+  return [
+    ...(await loadSkillsFolder(folder)),
+    ...(await loadSkillsFolder(join(projectRoot, 'fixtures/importers/skills'))),
+  ];
+}
+
+/** Applies every renaming operator in every style over seeds; returns the issues and how many names changed. */
+async function renameEverything(harness: Harness, seeds: number) {
+  const issues: string[] = [];
+  let renamed = 0;
+  let opaque = 0;
+  for (const operator of operators)
+    for (const style of operator.id === 'tools/rename' || operator.id === 'tools/rename-parameters'
+      ? styles
+      : ['mixed'])
+      for (let seed = 0; seed < seeds; seed++) {
+        const params =
+          operator.id.startsWith('tools/') || operator.id === 'skill-ids/rename' ? { style } : {};
+        const result = await applyOperator(operator, harness, {
+          rng: `meaning/${seed}`,
+          severity: 1,
+          params,
+        });
+        if ('skip' in result) continue;
+        for (const issue of checkNewNames(harness, result.harness, result.relabel))
+          issues.push(`${operator.id} ${style}: ${issue.message}`);
+        for (const step of result.relabel.steps) {
+          const pairs =
+            step.type === 'rename_tools' || step.type === 'rename_skills'
+              ? Object.values(step.map)
+              : step.type === 'rename_arguments'
+                ? step.renames.map((rename) => rename.to)
+                : [];
+          renamed += pairs.length;
+          opaque += pairs.filter((name) => /^\p{L}{1,10}[-_]?[0-9a-f]*\d[0-9a-f]*$/u.test(name)).length;
+        }
+      }
+  return { issues, renamed, opaque };
+}
+
+describe('name meaning', () => {
+  it('finds the domain terms of the telecom tools from their prose', () => {
+    const terms = domainTerms(telecom());
+    for (const term of ['data', 'line', 'bill', 'customer']) expect(terms.has(term), term).toBe(true);
+    // Words only identifiers hold are no terms: `refuel` is written once outside them ("Refuels").
+    expect(terms.has('whether')).toBe(false);
+  });
+
+  it('flags each misleading name reported on the telecom harness', () => {
+    const base = telecom();
+    expect(flagged(base, { tools: { get_data_usage: 'get_info_usage' } })).toEqual([
+      'tool get_data_usage renamed get_info_usage: replaces the domain term "data" by "info"',
+    ]);
+    expect(flagged(base, { tools: { refuel_data: 'refuel_details' } })).toEqual([
+      'tool refuel_data renamed refuel_details: replaces the domain term "data" by "details"; holds "details", a word of get_details_by_id but not of its own name',
+    ]);
+    expect(flagged(base, { tools: { get_details_by_id: 'lookup-data-by-key' } })).toEqual([
+      'tool get_details_by_id renamed lookup-data-by-key: replaces the domain term "id" by "key"; holds "data", a word of get_data_usage but not of its own name',
+    ]);
+    const amount = renameSymbols(base, {
+      parameters: [{ tool: 'refuel_data', path: ['gb_amount'], to: 'gb-amount-amount' }],
+    });
+    expect(checkNewNames(base, amount.harness, amount.relabel)).toEqual([
+      {
+        code: 'misleading_name',
+        path: ['tools', 'items', 12, 'parameters', 'properties', 'gb-amount-amount'],
+        message: 'parameter gb_amount renamed gb-amount-amount: repeats the word "amount"',
+      },
+    ]);
+    expect(flagged(base, { skills: { stock_check: 'whether color playbook' } })).toEqual([
+      'skill stock_check renamed whether color playbook: holds the function word "whether"',
+    ]);
+    expect(flagged(base, { skills: { objection_handling: 'hesitation too guide' } })).toEqual([
+      'skill objection_handling renamed hesitation too guide: holds the function word "too"',
+    ]);
+    expect(flagged(base, { skills: { 'overdue-bill-payment': 'take customer guide' } })).toEqual([
+      'skill overdue-bill-payment renamed take customer guide: holds the function word "take"; holds "customer", a word of get_customer_by_phone but not of its own name',
+    ]);
+  });
+
+  it('points at the renamed identifier in the variant', () => {
+    const base = telecom();
+    const output = renameSymbols(base, { skills: { stock_check: 'whether color playbook' } });
+    expect(checkNewNames(base, output.harness, output.relabel)[0]?.path).toEqual([
+      'skills',
+      'items',
+      0,
+      'id',
+    ]);
+    const loader = renameSymbols(base, { tools: { load_skill: 'get_skill' } });
+    expect(checkNewNames(base, loader.harness, loader.relabel)).toEqual([
+      expect.objectContaining({ path: ['skills', 'loader', 'tool'] }),
+    ]);
+  });
+
+  it('accepts opaque codes and faithful names: re-cased, reordered, other spellings, kind nouns', () => {
+    const base = telecom();
+    expect(
+      flagged(base, {
+        tools: {
+          get_data_usage: 'getDataUsage',
+          refuel_data: 'data-refuel',
+          get_customer_by_id: 'tool_7f3a',
+          suspend_line: 'fn_12',
+          get_details_by_id: 'fetch_details_by_identifier',
+          enable_roaming: 'enable_roaming_tool',
+        },
+        skills: { stock_check: 'SK-07', objection_handling: 'objection handling playbook' },
+        parameters: [{ tool: 'refuel_data', path: ['gb_amount'], to: 'gbAmount' }],
+      }),
+    ).toEqual([]);
+  });
+
+  it('flags a word of no source, a function word added, and an opaque prefix of another identifier', () => {
+    const base = telecom();
+    expect(flagged(base, { tools: { enable_roaming: 'enable_roaming_quickly' } })).toEqual([
+      'tool enable_roaming renamed enable_roaming_quickly: holds "quickly", neither a word of its name or description nor a listed synonym of one',
+    ]);
+    expect(flagged(base, { tools: { resume_line: 'resume_the_line' } })).toEqual([
+      'tool resume_line renamed resume_the_line: holds the function word "the"',
+    ]);
+    expect(flagged(base, { tools: { resume_line: 'bill_12' } })).toEqual([
+      'tool resume_line renamed bill_12: holds "bill", a word of overdue-bill-payment but not of its own name',
+    ]);
+  });
+
+  it('judges a rename followed through several steps by its final name', () => {
+    const base = telecom();
+    const first = renameSymbols(base, { tools: { refuel_data: 'refuelData' } });
+    const second = renameSymbols(first.harness, { tools: { refuelData: 'refuel_info' } });
+    const relabel = { steps: [...first.relabel.steps, ...second.relabel.steps] };
+    expect(checkNewNames(base, second.harness, relabel).map((issue) => issue.message)).toEqual([
+      'tool refuel_data renamed refuel_info: replaces the domain term "data" by "info"',
+    ]);
+    // Content-cached: the same objects give the same array.
+    expect(checkNewNames(base, second.harness, relabel)).toBe(checkNewNames(base, second.harness, relabel));
+  });
+
+  it('gives operators the synonyms a word may take: none for a domain term but its other spellings', () => {
+    const base = telecom();
+    expect(nameJudge(base, { kind: 'tool', name: 'get_data_usage' }).replacements('data')).toEqual([]);
+    expect(nameJudge(base, { kind: 'tool', name: 'get_data_usage' }).replacements('get')).toContain('fetch');
+    expect(nameJudge(base, { kind: 'parameter', name: 'customer_id' }).replacements('id')).toEqual([
+      'identifier',
+    ]);
+  });
+
+  it('every name the renaming operators draw on the τ²-bench telecom tools passes, and most are words', async () => {
+    const { issues, renamed, opaque } = await renameEverything(telecom(), 6);
+    expect(issues).toEqual([]);
+    expect(renamed).toBeGreaterThan(100);
+    expect(opaque / renamed).toBeLessThan(0.5);
+  }, 120_000);
+
+  it('every drawn name passes on the MCP filesystem server tools and public-shaped Agent Skills', async () => {
+    const harness = skeletonHarness({
+      id: 'files',
+      tools: [
+        ...mcpTools('fixtures/importers/mcp-tools-list.json'),
+        ...mcpTools('fixtures/importers/mcp-tools-list-2020-12.json'),
+      ],
+      skills: await publicSkills(),
+    });
+    const { issues, renamed } = await renameEverything(harness, 4);
+    expect(issues).toEqual([]);
+    expect(renamed).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('every drawn name passes on the bundled harnesses', async () => {
+    for (const name of ['livestream', 'helpdesk', 'itops']) {
+      const harness = await loadHarnessFile(join(projectRoot, `fixtures/${name}/harness.yaml`));
+      const { issues, renamed } = await renameEverything(harness, 2);
+      expect(issues, name).toEqual([]);
+      expect(renamed, name).toBeGreaterThan(20);
+    }
+  }, 120_000);
+});
+
+// ── Generated identifier sets ─────────────────────────────────────────────────────────────────────────────
+
+/** Words identifiers are made of: common tool words with listed synonyms, domain nouns, and function words. */
+const vocabulary = [
+  'get',
+  'find',
+  'search',
+  'check',
+  'list',
+  'update',
+  'cancel',
+  'send',
+  'hold',
+  'refuel',
+  'suspend',
+  'data',
+  'info',
+  'details',
+  'line',
+  'bill',
+  'order',
+  'price',
+  'stock',
+  'customer',
+  'user',
+  'item',
+  'product',
+  'status',
+  'amount',
+  'quantity',
+  'id',
+  'name',
+  'date',
+  'limit',
+  'color',
+  'plan',
+  'usage',
+  'by',
+  'for',
+  'the',
+  'of',
+  'to',
+  'whether',
+  'too',
+  'take',
+];
+const sentenceWords = [...vocabulary, 'a', 'is', 'and', 'when', 'mobile', 'account', 'payment', 'overdue'];
+
+const identifierArbitrary = fc
+  .array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 3 })
+  .map((words) => words.join('_'));
+const descriptionArbitrary = fc
+  .array(fc.constantFrom(...sentenceWords), { minLength: 3, maxLength: 14 })
+  .map((words) => `${words.join(' ')}.`);
+
+const generatedHarness = fc
+  .record({
+    tools: fc.uniqueArray(
+      fc.record({
+        name: identifierArbitrary,
+        description: descriptionArbitrary,
+        parameters: fc.uniqueArray(fc.tuple(identifierArbitrary, descriptionArbitrary), {
+          maxLength: 3,
+          selector: ([name]) => name,
+        }),
+      }),
+      { minLength: 1, maxLength: 5, selector: (tool) => tool.name },
+    ),
+    skills: fc.uniqueArray(fc.tuple(identifierArbitrary, descriptionArbitrary, descriptionArbitrary), {
+      maxLength: 4,
+      selector: ([id]) => id,
+    }),
+  })
+  .filter(({ tools, skills }) => {
+    const names = [...tools.map((tool) => tool.name), ...skills.map(([id]) => id), 'load_skill', 'skill_id'];
+    return new Set(names).size === names.length && tools.every((tool) => tool.name.includes('_'));
+  })
+  .map(({ tools, skills }) =>
+    skeletonHarness({
+      id: 'generated',
+      tools: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: {
+          type: 'object',
+          properties: Object.fromEntries(
+            tool.parameters.map(([name, description]) => [name, { type: 'string', description }]),
+          ),
+        },
+      })),
+      skills: skills.map(([id, description, body]) => ({ id, kind: 'reply', description, body })),
+    }),
+  );
+
+describe('name meaning on generated identifier sets', () => {
+  it('every name a renaming operator draws passes checkNewNames', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        generatedHarness,
+        fc.constantFrom(...operators),
+        fc.constantFrom(...styles),
+        fc.integer({ min: 0, max: 1000 }),
+        async (harness, operator, style, seed) => {
+          const params = operator.id.startsWith('tools/') ? { style } : {};
+          const result = await applyOperator(operator, harness, { rng: `p/${seed}`, severity: 1, params });
+          if ('skip' in result) return;
+          expect(checkNewNames(harness, result.harness, result.relabel)).toEqual([]);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+
+  it('every name drawn on random law-case harnesses passes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.constantFrom(...operators),
+        async (caseSeed, operator) => {
+          const { harness } = randomLawCase(caseSeed);
+          const result = await applyOperator(operator, harness, { rng: `law/${caseSeed}`, severity: 1 });
+          if ('skip' in result) return;
+          expect(checkNewNames(harness, result.harness, result.relabel)).toEqual([]);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+
+  it('a function word, a repeated word or a synonym of a domain term in a new tool name is flagged', () => {
+    fc.assert(
+      fc.property(
+        generatedHarness,
+        fc.constantFrom('whether', 'too', 'take', 'the', 'of'),
+        (harness, functionWord) => {
+          const tool = harness.tools.items[0] as Tool;
+          const words = tool.name.split('_');
+          const judge = nameJudge(harness, { kind: 'tool', name: tool.name });
+          if (!words.includes(functionWord))
+            expect(judge.reason(`${tool.name}_${functionWord}`)).toBeDefined();
+          expect(judge.reason(`${tool.name}_${words[0]}`)).toMatch(/repeats/);
+          const once = words.filter((word) => word === 'data').length === 1;
+          if (once && domainTerms(harness).has('data') && !words.includes('info'))
+            expect(judge.reason(tool.name.replace('data', 'info'))).toMatch(/domain term "data"/);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
