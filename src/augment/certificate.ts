@@ -18,6 +18,7 @@ import {
   rederiveTrajectory,
 } from '../trajectory/validate-trajectory.js';
 import { type ContentPreservation, checkContentPreservation } from './content-preservation.js';
+import { checkNewNames } from './name-meaning.js';
 
 export interface Certificate {
   certified: boolean;
@@ -38,7 +39,7 @@ export interface Certificate {
     /**
      * The variant keeps the meaning facts of every part it changed: rules that lean on the rule before them
      * stay right after it, enumerations keep their conjunctions, numbered procedures stay marked as ordered
-     * (`compareListMeaning`).
+     * (`compareListMeaning`), and every new name is opaque or faithful (`checkNewNames`).
      */
     meaningKept: boolean;
   };
@@ -162,12 +163,15 @@ export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHas
   // Cached by content: a pool entry's check serves every example, a step's check its certificate.
   const content = checkContentPreservation(base, variant, relabel);
   issues.push(...content.issues);
+  // New names are opaque or faithful (`nameJudge`); cached per (relabel, base, variant).
+  const names = checkNewNames(base, variant, relabel);
+  issues.push(...names);
   const checks = {
     validUnderVariant: underVariant.valid,
     hooksAgree,
     inverseExact,
     contentKept: content.kept,
-    meaningKept: content.meaningKept,
+    meaningKept: content.meaningKept && names.length === 0,
   };
   return {
     certified:

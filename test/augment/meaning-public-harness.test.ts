@@ -6,10 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { builtinOperators } from '../../perturbations/index.js';
 import { augment } from '../../src/augment/augment.js';
+import { certify } from '../../src/augment/certificate.js';
 import { createRegistry } from '../../src/augment/registry.js';
+import { renameSymbols } from '../../src/augment/rename-symbols.js';
 import { resolvePolicy } from '../../src/augment/resolve-policy.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import { readJsonl } from '../../src/trajectory/read-jsonl.js';
+import { forwardTrajectory } from '../../src/trajectory/relabel.js';
 
 const folder = fileURLToPath(new URL('./fixtures/public/telecom/', import.meta.url));
 
@@ -89,4 +92,26 @@ describe('hat rows over a public telecom harness', () => {
     expect(textChanged / rows).toBeGreaterThan(0.6);
     expect(renamed / rows).toBeGreaterThan(0.5);
   }, 120_000);
+
+  it('a rename that swaps a domain term for a generic word does not certify', async () => {
+    const harness = await loadHarnessFile(`${folder}harness.yaml`);
+    let original: Parameters<typeof certify>[0]['original'] | undefined;
+    for await (const record of readJsonl(`${folder}gold.jsonl`)) {
+      if ('value' in record) original ??= record.value as typeof original;
+    }
+    if (!original) throw new Error('no gold trajectory');
+    const renamed = (tools: Record<string, string>) => {
+      const { harness: variant, relabel } = renameSymbols(harness, { tools });
+      const rewritten = forwardTrajectory(original, relabel, variant).trajectory;
+      return certify({ base: harness, variant, original, rewritten, relabel });
+    };
+    // "data" is mobile data in this harness's policy: "info" is another task's word.
+    const misleading = renamed({ get_data_usage: 'get_info_usage' });
+    expect(misleading.certified).toBe(false);
+    expect(misleading.checks.meaningKept).toBe(false);
+    expect(misleading.issues.map((issue) => issue.code)).toContain('misleading_name');
+    const faithful = renamed({ get_data_usage: 'retrieve_data_usage' });
+    expect(faithful.issues).toEqual([]);
+    expect(faithful.certified).toBe(true);
+  });
 });
