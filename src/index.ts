@@ -30,6 +30,7 @@ export {
   type Dimension,
   defineOperator,
   dimensions,
+  type Enforcement,
   type Operator,
   type OperatorContext,
   type OperatorOutput,
@@ -62,6 +63,7 @@ export {
   parsePolicy,
 } from './augment/policy.js';
 export { presets } from './augment/presets.js';
+export { keepsEnforcement, type RunnablePlan, runnablePlan } from './augment/runnable-plan.js';
 export { createRandom, type Random } from './augment/random.js';
 export { createRegistry, type Registry } from './augment/registry.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';

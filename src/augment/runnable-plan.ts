@@ -8,7 +8,12 @@
 import type { Operator } from './operator.js';
 import type { Plan, PlannedOperator } from './plan.js';
 
-/** A plan that runs episodes, and the ids of the operators it never applies. */
+/**
+ * A plan that runs episodes, and the ids of the operators it never applies.
+ *
+ * @example
+ * const { plan: runnable, leftOut }: RunnablePlan = runnablePlan(plan);
+ */
 export interface RunnablePlan {
   plan: Plan;
   /** Operators of the given plan left out because they change what the environment enforces, sorted. */

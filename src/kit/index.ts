@@ -11,6 +11,7 @@ export {
   type Dimension,
   defineOperator,
   dimensions,
+  type Enforcement,
   type Operator,
   type OperatorContext,
   type OperatorOutput,
