@@ -1,5 +1,10 @@
-// Schema walkers: the parameter-schema nodes the symbol table knows (root, `properties` values,
-// object-valued `items`), reached in document order with their parameter paths.
+// Schema walkers. Every subschema of a parameter schema is reached with json-schema-traverse (every keyword
+// that holds a schema: `properties`, `items`, `anyOf`/`oneOf`/`allOf`, `$defs`/`definitions`,
+// `additionalProperties`, `patternProperties`, `if`/`then`/`else`, `not`, …, and the 2019-09/2020-12 ones it
+// predates: `prefixItems`, `dependentSchemas`, `unevaluatedProperties`, `unevaluatedItems`, `contentSchema`). A node reached only through `properties` and object-valued `items` has a parameter
+// path (what the symbol table, the relabel of argument paths and the arguments of a call name); any other is
+// a subschema without one.
+import traverse from 'json-schema-traverse';
 
 export type SchemaNode = Record<string, unknown>;
 
@@ -12,24 +17,97 @@ export type SchemaNode = Record<string, unknown>;
 export const isRecord = (value: unknown): value is SchemaNode =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Where a subschema is: its JSON path from the root, and its parameter path when it has one. */
+export interface SubschemaPlace {
+  /** Keys from the root to the node: `['properties', 'items', 'anyOf', 0]`. */
+  pointer: ReadonlyArray<string | number>;
+  /** The parameter path (`[]` = array items) when the node is reached only through `properties` and `items`. */
+  parameterPath?: string[];
+}
+
+/** Keywords of 2019-09 and 2020-12 that json-schema-traverse 1.0 does not know, by the shape they hold. */
+const laterKeywords = {
+  schema: ['unevaluatedProperties', 'unevaluatedItems', 'contentSchema'],
+  array: ['prefixItems'],
+  map: ['dependentSchemas'],
+} as const;
+
 /**
- * Visits every schema node of a tool's parameters that the symbol table knows (the root, `properties`
- * values, object-valued `items`), in document order, with its parameter path (`[]` = array items).
+ * Visits every subschema of a schema, the root included, with its place: in document order, except that
+ * the subschemas under `prefixItems`, `dependentSchemas`, `unevaluated*` and `contentSchema` come right
+ * after the node that holds them.
+ *
+ * @example
+ * walkSubschemas(tool.parameters, (node, { pointer }) => { if (node.$ref) refs.push(pointer.join('/')); });
+ */
+export function walkSubschemas(
+  schema: unknown,
+  visit: (node: SchemaNode, place: SubschemaPlace) => void,
+): void {
+  walkFrom(schema, [], [], visit);
+}
+
+function walkFrom(
+  schema: unknown,
+  pointer: ReadonlyArray<string | number>,
+  parameterPath: string[] | undefined,
+  visit: (node: SchemaNode, place: SubschemaPlace) => void,
+): void {
+  if (!isRecord(schema)) return;
+  // Where each node of this traversal is, by node; a node object met twice (a shared object) keeps its first place.
+  const places = new Map<SchemaNode, SubschemaPlace>([
+    [schema, { pointer, ...(parameterPath ? { parameterPath } : {}) }],
+  ]);
+  traverse(schema, {
+    cb: (node, _jsonPointer, _root, _parentPointer, keyword, parent, key) => {
+      const place = placeOf(node, places, parent, keyword, key);
+      places.set(node, place);
+      visit(node, place);
+      for (const later of laterKeywords.schema)
+        walkFrom(node[later], [...place.pointer, later], undefined, visit);
+      for (const later of laterKeywords.array) {
+        const children = node[later];
+        if (Array.isArray(children))
+          for (const [index, child] of children.entries())
+            walkFrom(child, [...place.pointer, later, index], undefined, visit);
+      }
+      for (const later of laterKeywords.map)
+        if (isRecord(node[later]))
+          for (const [name, child] of Object.entries(node[later] as SchemaNode))
+            walkFrom(child, [...place.pointer, later, name], undefined, visit);
+    },
+  });
+}
+
+function placeOf(
+  node: SchemaNode,
+  places: ReadonlyMap<SchemaNode, SubschemaPlace>,
+  parent: SchemaNode | undefined,
+  keyword: string | undefined,
+  key: string | number | undefined,
+): SubschemaPlace {
+  const above = parent ? places.get(parent) : undefined;
+  if (!above || keyword === undefined) return places.get(node) as SubschemaPlace;
+  const pointer = [...above.pointer, keyword, ...(key === undefined ? [] : [key])];
+  const path = above.parameterPath;
+  if (path && keyword === 'properties' && typeof key === 'string')
+    return { pointer, parameterPath: [...path, key] };
+  if (path && keyword === 'items' && key === undefined) return { pointer, parameterPath: [...path, '[]'] };
+  return { pointer };
+}
+
+/**
+ * Visits the schema nodes that have a parameter path (the root, `properties` values, object-valued
+ * `items`), in document order, with that path (`[]` = array items). Subschemas under any other keyword
+ * (`anyOf`, `$defs`, …) are `walkSubschemas`'s.
  *
  * @example
  * walkSchema(tool.parameters, (node, path) => console.log(path.join('.')));
  */
-export function walkSchema(
-  schema: unknown,
-  visit: (node: SchemaNode, path: string[]) => void,
-  path: string[] = [],
-): void {
-  if (!isRecord(schema)) return;
-  visit(schema, path);
-  if (isRecord(schema.properties)) {
-    for (const [name, child] of Object.entries(schema.properties)) walkSchema(child, visit, [...path, name]);
-  }
-  if (isRecord(schema.items)) walkSchema(schema.items, visit, [...path, '[]']);
+export function walkSchema(schema: unknown, visit: (node: SchemaNode, path: string[]) => void): void {
+  walkSubschemas(schema, (node, place) => {
+    if (place.parameterPath) visit(node, place.parameterPath);
+  });
 }
 
 /** The JSON path of a parameter path's schema node below `parameters`. */
@@ -69,15 +147,17 @@ const nameSensitiveKeywords = [
 ] as const;
 
 /**
- * Whether renaming or moving the properties of this tool's schema keeps validation the same: no keyword
- * that names properties outside `properties`/`required`, no object-valued `enum`, `const` or `default`.
+ * Whether renaming or moving the properties of this tool's schema keeps validation the same: in no subschema
+ * (`$defs`, `anyOf` branches, `additionalProperties` and every other place included) a keyword that names
+ * properties outside `properties`/`required` or refers to another node (`$ref`, whose pointer may spell a
+ * property name), no object-valued `enum`, `const`, `default` or `examples`.
  *
  * @example
  * if (!hasPlainProperties(tool.parameters)) return { skip: 'its schema names properties outside properties' };
  */
 export function hasPlainProperties(schema: unknown): boolean {
   let plain = true;
-  walkSchema(schema, (node) => {
+  walkSubschemas(schema, (node) => {
     if (nameSensitiveKeywords.some((keyword) => Object.hasOwn(node, keyword))) plain = false;
     const values = [
       ...(Array.isArray(node.enum) ? node.enum : []),
