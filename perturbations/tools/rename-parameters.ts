@@ -68,7 +68,8 @@ function splitRenames(step: RelabelStep): RelabelStep[] {
  */
 export const renameParameters = defineOperator({
   id: 'tools/rename-parameters',
-  version: 1,
+  // 2: leaves alone a schema with a name-sensitive keyword in any subschema (`hasPlainProperties`), not only along properties and items.
+  version: 2,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',
