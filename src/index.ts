@@ -63,11 +63,11 @@ export {
   parsePolicy,
 } from './augment/policy.js';
 export { presets } from './augment/presets.js';
-export { keepsEnforcement, type RunnablePlan, runnablePlan } from './augment/runnable-plan.js';
 export { createRandom, type Random } from './augment/random.js';
 export { createRegistry, type Registry } from './augment/registry.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
 export { type ResolvedPolicy, type ResolvePolicyOptions, resolvePolicy } from './augment/resolve-policy.js';
+export { keepsEnforcement, type RunnablePlan, runnablePlan } from './augment/runnable-plan.js';
 export {
   createVariantPool,
   type PoolProvenance,

@@ -21,6 +21,8 @@ export const isRecord = (value: unknown): value is SchemaNode =>
 export interface SubschemaPlace {
   /** Keys from the root to the node: `['properties', 'items', 'anyOf', 0]`. */
   pointer: ReadonlyArray<string | number>;
+  /** The keywords along the pointer, without property names and indexes: `['properties', 'anyOf']`. */
+  keywords: readonly string[];
   /** The parameter path (`[]` = array items) when the node is reached only through `properties` and `items`. */
   parameterPath?: string[];
 }
@@ -44,37 +46,36 @@ export function walkSubschemas(
   schema: unknown,
   visit: (node: SchemaNode, place: SubschemaPlace) => void,
 ): void {
-  walkFrom(schema, [], [], visit);
+  walkFrom(schema, { pointer: [], keywords: [], parameterPath: [] }, visit);
 }
 
 function walkFrom(
   schema: unknown,
-  pointer: ReadonlyArray<string | number>,
-  parameterPath: string[] | undefined,
+  start: SubschemaPlace,
   visit: (node: SchemaNode, place: SubschemaPlace) => void,
 ): void {
   if (!isRecord(schema)) return;
   // Where each node of this traversal is, by node; a node object met twice (a shared object) keeps its first place.
-  const places = new Map<SchemaNode, SubschemaPlace>([
-    [schema, { pointer, ...(parameterPath ? { parameterPath } : {}) }],
-  ]);
+  const places = new Map<SchemaNode, SubschemaPlace>([[schema, start]]);
   traverse(schema, {
     cb: (node, _jsonPointer, _root, _parentPointer, keyword, parent, key) => {
       const place = placeOf(node, places, parent, keyword, key);
       places.set(node, place);
       visit(node, place);
-      for (const later of laterKeywords.schema)
-        walkFrom(node[later], [...place.pointer, later], undefined, visit);
+      const below = (later: string, ...rest: Array<string | number>): SubschemaPlace => ({
+        pointer: [...place.pointer, later, ...rest],
+        keywords: [...place.keywords, later],
+      });
+      for (const later of laterKeywords.schema) walkFrom(node[later], below(later), visit);
       for (const later of laterKeywords.array) {
         const children = node[later];
         if (Array.isArray(children))
-          for (const [index, child] of children.entries())
-            walkFrom(child, [...place.pointer, later, index], undefined, visit);
+          for (const [index, child] of children.entries()) walkFrom(child, below(later, index), visit);
       }
       for (const later of laterKeywords.map)
         if (isRecord(node[later]))
           for (const [name, child] of Object.entries(node[later] as SchemaNode))
-            walkFrom(child, [...place.pointer, later, name], undefined, visit);
+            walkFrom(child, below(later, name), visit);
     },
   });
 }
@@ -89,11 +90,13 @@ function placeOf(
   const above = parent ? places.get(parent) : undefined;
   if (!above || keyword === undefined) return places.get(node) as SubschemaPlace;
   const pointer = [...above.pointer, keyword, ...(key === undefined ? [] : [key])];
+  const keywords = [...above.keywords, keyword];
   const path = above.parameterPath;
   if (path && keyword === 'properties' && typeof key === 'string')
-    return { pointer, parameterPath: [...path, key] };
-  if (path && keyword === 'items' && key === undefined) return { pointer, parameterPath: [...path, '[]'] };
-  return { pointer };
+    return { pointer, keywords, parameterPath: [...path, key] };
+  if (path && keyword === 'items' && key === undefined)
+    return { pointer, keywords, parameterPath: [...path, '[]'] };
+  return { pointer, keywords };
 }
 
 /**
@@ -126,7 +129,7 @@ export function nodeAt(schema: unknown, path: readonly string[]): SchemaNode | u
   return isRecord(node) ? node : undefined;
 }
 
-/** Keywords whose meaning depends on property names, or that reach subschemas the symbol table does not see. */
+/** Keywords whose meaning depends on property names, or that refer to another node (a pointer may spell a name). */
 const nameSensitiveKeywords = [
   'patternProperties',
   'propertyNames',
@@ -137,28 +140,31 @@ const nameSensitiveKeywords = [
   '$ref',
   '$dynamicRef',
   '$recursiveRef',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
 ] as const;
+
+/** Keywords whose subschemas apply to the same value as the node that holds them. */
+const combinators = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else']);
+
+/** Keywords that speak of an object's keys. */
+const objectKeywords = ['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties'];
 
 /**
  * Whether renaming or moving the properties of this tool's schema keeps validation the same: in no subschema
- * (`$defs`, `anyOf` branches, `additionalProperties` and every other place included) a keyword that names
- * properties outside `properties`/`required` or refers to another node (`$ref`, whose pointer may spell a
- * property name), no object-valued `enum`, `const`, `default` or `examples`.
+ * (`$defs`, `additionalProperties`, `prefixItems` and every other place included) a keyword that names
+ * properties outside `properties`/`required` or refers to another node (`$ref`); no subschema below a
+ * combinator (`anyOf`, `oneOf`, `allOf`, `not`, `if`/`then`/`else`) that speaks of an object's keys (its
+ * properties have no parameter path to relabel; a leaf `anyOf: [{ type: 'string' }, { type: 'null' }]` is
+ * fine); no object-valued `enum`, `const`, `default` or `examples`.
  *
  * @example
  * if (!hasPlainProperties(tool.parameters)) return { skip: 'its schema names properties outside properties' };
  */
 export function hasPlainProperties(schema: unknown): boolean {
   let plain = true;
-  walkSubschemas(schema, (node) => {
-    if (nameSensitiveKeywords.some((keyword) => Object.hasOwn(node, keyword))) plain = false;
+  walkSubschemas(schema, (node, place) => {
+    const has = (keyword: string) => Object.hasOwn(node, keyword);
+    if (nameSensitiveKeywords.some(has)) plain = false;
+    if (place.keywords.some((keyword) => combinators.has(keyword)) && objectKeywords.some(has)) plain = false;
     const values = [
       ...(Array.isArray(node.enum) ? node.enum : []),
       ...(Object.hasOwn(node, 'const') ? [node.const] : []),

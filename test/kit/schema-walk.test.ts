@@ -20,6 +20,7 @@ const schema = {
   dependentSchemas: { query: { properties: { lang: { type: 'string' } } } },
   unevaluatedProperties: { not: { type: 'null' } },
   if: { properties: { query: { const: 'all' } } },
+  // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, in a schema that is never awaited.
   then: { required: ['filters'] },
   else: { oneOf: [{ required: ['query'] }, { allOf: [{ minProperties: 1 }] }] },
   $defs: { Range: { type: 'object', properties: { from: { type: 'integer' }, to: { type: 'integer' } } } },
