@@ -30,6 +30,7 @@ export {
   type Dimension,
   defineOperator,
   dimensions,
+  type Enforcement,
   type Operator,
   type OperatorContext,
   type OperatorOutput,
@@ -67,6 +68,7 @@ export { createRandom, type Random } from './augment/random.js';
 export { createRegistry, type Registry } from './augment/registry.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
 export { type ResolvedPolicy, type ResolvePolicyOptions, resolvePolicy } from './augment/resolve-policy.js';
+export { keepsEnforcement, type RunnablePlan, runnablePlan } from './augment/runnable-plan.js';
 export {
   createVariantPool,
   type PoolProvenance,

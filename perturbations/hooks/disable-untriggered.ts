@@ -19,6 +19,8 @@ export const disableUntriggered = defineOperator({
   version: 1,
   dimension: 'hooks',
   mode: 'exact',
+  // Only the trajectory's own decisions stay: for rows from it, never to run episodes.
+  enforcement: 'fitted',
   description: 'Disables hooks that never fail on the trajectory; every decision stays.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {

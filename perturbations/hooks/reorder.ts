@@ -71,6 +71,8 @@ export const reorderHooks = defineOperator({
   version: 1,
   dimension: 'hooks',
   mode: 'exact',
+  // Only the trajectory's own decisions stay: for rows from it, never to run episodes.
+  enforcement: 'fitted',
   description: 'Reorders independent hooks of a stage; which hook fails first, and so every decision, stays.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {

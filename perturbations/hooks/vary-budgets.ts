@@ -110,6 +110,8 @@ export const varyBudgets = defineOperator({
   version: 1,
   dimension: 'hooks',
   mode: 'exact',
+  // Only the trajectory's own decisions stay: for rows from it, never to run episodes.
+  enforcement: 'fitted',
   description: 'Varies retry budgets and thresholds of hooks within the bounds that keep every decision.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {

@@ -69,14 +69,32 @@ export const optionalParameterPool: ReadonlyArray<readonly [string, Record<strin
 );
 
 /**
+ * Root keywords that constrain every key or may reject a new one: names (`propertyNames`,
+ * `patternProperties`), or subschemas that see the whole object (a branch with `additionalProperties: false`
+ * would refuse the new property, a `$ref` may point anywhere).
+ */
+const rootConstraints = [
+  'propertyNames',
+  'patternProperties',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  '$ref',
+];
+
+/**
  * Whether new optional properties can be added at the root of this tool's schema. The root must be an
  * object schema whose `additionalProperties` is absent, `true` or `false`: with a schema there, the tool
- * author constrained every extra key, and a new property would bypass that constraint.
+ * author constrained every extra key, and a new property would bypass that constraint. No root keyword may
+ * constrain the names or see the whole object (`rootConstraints`): the new property could not be sent.
  */
 function accepts(tool: Tool): boolean {
   const { parameters } = tool;
   const additional = parameters.additionalProperties;
   if (!(additional === undefined || typeof additional === 'boolean')) return false;
+  if (rootConstraints.some((keyword) => Object.hasOwn(parameters, keyword))) return false;
   return parameters.properties === undefined || isRecord(parameters.properties);
 }
 
@@ -121,7 +139,8 @@ function freeNamesByTool(
  */
 export const addOptionalParameters = defineOperator({
   id: 'tools/add-optional-parameters',
-  version: 1,
+  // 2: leaves alone a root that constrains names or sees the whole object (`rootConstraints`).
+  version: 2,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds optional unused parameters to tools; existing parameters and calls stay.',

@@ -70,7 +70,9 @@ function splitRenames(step: RelabelStep): RelabelStep[] {
  */
 export const renameParameters = defineOperator({
   id: 'tools/rename-parameters',
-  version: 2,
+  // 2: new names are opaque or faithful (`nameJudge`). 3: leaves alone a schema with a name-sensitive keyword
+  // in any subschema (`hasPlainProperties`), not only along properties and items.
+  version: 3,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',

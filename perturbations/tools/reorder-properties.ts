@@ -1,4 +1,4 @@
-// perturbations/tools/reorder-properties.ts — reorders the properties and `required` lists of tool parameter schemas (nested too); names, types, constraints and argument JSON stay.
+// perturbations/tools/reorder-properties.ts — reorders the properties and `required` lists of every subschema of tool parameter schemas (nested objects, `$defs`, `anyOf` branches, …); names, types, constraints and argument JSON stay.
 
 import { z } from 'zod';
 import {
@@ -9,7 +9,7 @@ import {
   type Random,
   type SchemaNode,
   unchanged,
-  walkSchema,
+  walkSubschemas,
 } from '../../src/kit/index.js';
 
 const Params = z.object({});
@@ -17,7 +17,7 @@ const Params = z.object({});
 /** Whether a schema has an object with two properties, or a `required` list of two names, to reorder. */
 function reorderable(schema: unknown): boolean {
   let found = false;
-  walkSchema(schema, (node) => {
+  walkSubschemas(schema, (node) => {
     if (isRecord(node.properties) && Object.keys(node.properties).length > 1) found = true;
     if (Array.isArray(node.required) && node.required.length > 1) found = true;
   });
@@ -34,7 +34,7 @@ function shuffleDifferent<T>(items: readonly T[], rng: Random): T[] {
 /** Reorders every `properties` object and `required` list of a (cloned) schema in place. */
 function reorderSchema(schema: SchemaNode, rng: Random): void {
   let index = 0;
-  walkSchema(schema, (node) => {
+  walkSubschemas(schema, (node) => {
     const local = rng.fork(index++);
     if (isRecord(node.properties)) {
       const entries = Object.entries(node.properties);
@@ -45,7 +45,8 @@ function reorderSchema(schema: SchemaNode, rng: Random): void {
 }
 
 /**
- * Reorders the properties of the parameter schemas (nested objects and array items too) and their
+ * Reorders the properties of every subschema of the parameter schemas (nested objects, array items,
+ * `$defs`, `anyOf`/`oneOf`/`allOf` branches, `if`/`then`/`else`, `additionalProperties`, …) and their
  * `required` lists, in a share (= severity, at least one) of the tools that have something to reorder.
  * JSON Schema validation ignores both orders, and argument JSON in trajectories is left as written, so the
  * relabel is the identity. Note that the content hash sorts keys: a change of property order alone does not
@@ -57,7 +58,8 @@ function reorderSchema(schema: SchemaNode, rng: Random): void {
  */
 export const reorderProperties = defineOperator({
   id: 'tools/reorder-properties',
-  version: 1,
+  // 2: every subschema, not only the parameter-path nodes.
+  version: 2,
   dimension: 'tools',
   mode: 'exact',
   description: 'Reorders parameter properties and required lists, nested too; arguments stay as written.',

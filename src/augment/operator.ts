@@ -25,6 +25,19 @@ export type Dimension = (typeof dimensions)[number];
  */
 export type PreservationMode = 'exact' | 'regenerate';
 
+/**
+ * What a variant does to the rules the environment enforces (which hooks run, in which order, with which
+ * checks, thresholds and retry budgets). `kept`: any episode meets the same hook decisions under the variant
+ * as under the base, names relabeled. `fitted`: only the given trajectory's decisions are kept; another
+ * episode may pass where the base rejects it (a guard switched off, a threshold relaxed) or run out of a
+ * budget the base would have left it. A `fitted` variant makes rows from that trajectory (SFT), never runs
+ * episodes (the simulator, the environment server, RL, the bench): see `runnablePlan`.
+ *
+ * @example
+ * const enforcement: Enforcement = 'fitted'; // hooks/disable-untriggered
+ */
+export type Enforcement = 'kept' | 'fitted';
+
 /** A text rewrite requested by a `regenerate` operator, e.g. a paraphrase that keeps protected spans. */
 export interface RegenerateRequest {
   operator: string;
@@ -73,6 +86,8 @@ export interface OperatorSpec<Schema extends z.ZodType> {
   version: number;
   dimension: Dimension;
   mode: PreservationMode;
+  /** What its variants do to the rules the environment enforces (default `kept`); see `Enforcement`. */
+  enforcement?: Enforcement;
   /** One line: what it changes and what it keeps. */
   description: string;
   params: Schema;

@@ -15,6 +15,7 @@ import { certify } from '../augment/certificate.js';
 import type { Dimension } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
 import type { DimensionPlan } from '../augment/policy.js';
+import { runnablePlan } from '../augment/runnable-plan.js';
 import type { VariantPool } from '../augment/variant-pool.js';
 import { contentHash, hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
@@ -45,6 +46,7 @@ export interface BenchReject {
 }
 
 export interface GenerateBenchOptions {
+  /** Its operators that change what the environment enforces are left out (`runnablePlan`). */
   plan: Plan;
   /**
    * `one-dimension`: variant v perturbs only dimension `dimensionPlans[(v - 1) % n]`, so each variant row
@@ -230,10 +232,13 @@ export async function* generateBench(
         kind: 'usage',
       },
     );
+  // A bench variant runs the model under test: it enforces what the base enforces (`runnablePlan`).
   const planOf = (variantIndex: number): Plan =>
-    options.attribution === 'one-dimension'
-      ? (dimensionPlans[(variantIndex - 1) % dimensionPlans.length] as DimensionPlan).plan
-      : options.plan;
+    runnablePlan(
+      options.attribution === 'one-dimension'
+        ? (dimensionPlans[(variantIndex - 1) % dimensionPlans.length] as DimensionPlan).plan
+        : options.plan,
+    ).plan;
   const baseHash = hashHarness(base).harness;
   // One pool per plan (`one-dimension` draws each dimension's variants from its own), made on first use.
   const pools = new Map<Plan, VariantPool | undefined>();

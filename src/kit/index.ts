@@ -39,6 +39,7 @@ export {
   type Dimension,
   defineOperator,
   dimensions,
+  type Enforcement,
   type Operator,
   type OperatorContext,
   type OperatorOutput,
@@ -117,7 +118,15 @@ export {
 } from './laws.js';
 export { mentionedInFreeText, occursAsWord, unresolvedCodeNames } from './mentions.js';
 export { type NameRequest, type NameStyle, nameStyles, newName } from './new-name.js';
-export { hasPlainProperties, isRecord, nodeAt, type SchemaNode, walkSchema } from './schema-walk.js';
+export {
+  hasPlainProperties,
+  isRecord,
+  nodeAt,
+  type SchemaNode,
+  type SubschemaPlace,
+  walkSchema,
+  walkSubschemas,
+} from './schema-walk.js';
 export { affectedCount } from './severity.js';
 export {
   argumentKeysAt,

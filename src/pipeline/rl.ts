@@ -109,6 +109,11 @@ export interface RlPlanOptions {
 export interface RlPlan {
   rows: RlRow[];
   counts: { groups: number; rows: number; augmented: number; original: number; augmentSkipped: number };
+  /**
+   * Operators of the policy the environment left out of its variants: they change what the hooks enforce,
+   * and RL rows run episodes (`runnablePlan`).
+   */
+  leftOut: string[];
 }
 
 /**
@@ -146,6 +151,7 @@ export async function planRlRows(options: RlPlanOptions): Promise<RlPlan> {
   const random = createRandom(`${seed}:rl`);
   const rows: RlRow[] = [];
   const counts = { groups: 0, rows: 0, augmented: 0, original: 0, augmentSkipped: 0 };
+  const leftOut = new Set<string>();
   try {
     for (let index = 0; index < episodes; index++) {
       if (options.shard && index % options.shard.count !== options.shard.index) continue;
@@ -168,6 +174,7 @@ export async function planRlRows(options: RlPlanOptions): Promise<RlPlan> {
         };
         const answer = await service.reset(reset);
         const variantId = answer.info.variant_id;
+        for (const id of answer.info.left_out ?? []) leftOut.add(id);
         // No certified variant for this episode: the server plays the base harness; say so, honestly.
         if (augmented && !variantId) {
           reset.harness = 'original';
@@ -209,7 +216,7 @@ export async function planRlRows(options: RlPlanOptions): Promise<RlPlan> {
     service.close();
   }
   counts.rows = rows.length;
-  return { rows, counts };
+  return { rows, counts, leftOut: [...leftOut].sort() };
 }
 
 /**

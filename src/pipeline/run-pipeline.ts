@@ -100,6 +100,8 @@ export interface PipelineManifest {
     harnessPer: 'group' | 'rollout';
     segments: 'joint' | 'split';
     counts: RlPlan['counts'];
+    /** Operators of the policy left out of the variants: they change what the hooks enforce. */
+    leftOut: string[];
     files: OutputFile[];
     formats: Array<{ format: string; files: OutputFile[] }>;
   };
@@ -315,6 +317,7 @@ async function runLocked(
       harnessPer: config.rl.harnessPer,
       segments: config.rl.segments,
       counts: plan.counts,
+      leftOut: plan.leftOut,
       files: [await describeFile(out, rowsFile)],
       formats,
     };

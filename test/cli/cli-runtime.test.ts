@@ -39,6 +39,10 @@ describe('hsa sim run', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/episodes: 12 \(oracle, augmented with hat, fault rate 0\.2\)/);
     expect(run.stdout).toMatch(/valid under their harness: 12 \/ 12/);
+    // Variants run the episodes: the operators that change what the hooks enforce are left out, visibly.
+    expect(run.stdout).toContain(
+      'operators left out (they change what the hooks enforce, and variants run episodes): 3 (hooks/disable-untriggered, hooks/reorder, hooks/vary-budgets)',
+    );
     const trajectories = await lines(out);
     const rewards = await lines(join(dir, 'sim.rewards.jsonl'));
     const variants = await lines(join(dir, 'sim.variants.jsonl'));

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { type Dimension, dimensions } from '../../augment/operator.js';
 import { loadOperatorModules } from '../../augment/operator-modules.js';
 import { compileDimensionPlans } from '../../augment/policy.js';
+import { leftOutNote, runnablePlan } from '../../augment/runnable-plan.js';
 import type { PoolProvenance } from '../../augment/variant-pool.js';
 import { createSidecarWriter, type RowWithVariant, sidecarPathOf } from '../../augment/variant-sidecar.js';
 import { type BenchReject, generateBench, type Holdout } from '../../bench/generate.js';
@@ -176,6 +177,7 @@ export function registerBenchGenerate(bench: Command): void {
       const planned = accepted * (variants + 1);
       const share = planned === 0 ? '-' : `${((100 * counts.rows) / planned).toFixed(1)}%`;
       const held = holdout.dimension ?? holdout.operator;
+      const { leftOut } = runnablePlan(plan);
       const lines = [
         `read ${counts.items} items: ${accepted} accepted + ${counts.rejectedItems} rejected`,
         `rows: ${counts.rows} written + ${counts.uncertified} rejected = ${accepted} × ${variants + 1} variants (base + ${variants}); certified ${share}`,
@@ -185,6 +187,7 @@ export function registerBenchGenerate(bench: Command): void {
               `variant pool: ${pool.entries.size} of ${variantPool} entries drawn; ${pool.drawn} rows from the pool (${pool.perItem} with steps of their own item), ${pool.alone} built for their item alone`,
             ]
           : []),
+        leftOutNote(leftOut),
         `rejected by reason: ${
           Object.keys(byReason).length === 0
             ? 'none'
@@ -201,6 +204,7 @@ export function registerBenchGenerate(bench: Command): void {
           ...(rejected > 0 || options.rejects ? { rejects: rejectsFile } : {}),
           ...counts,
           splits,
+          leftOut,
           ...(variantPool > 0
             ? {
                 pool: {

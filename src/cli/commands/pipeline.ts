@@ -178,7 +178,7 @@ export function registerPipeline(program: Command): void {
           : []),
         ...(manifest.rl
           ? [
-              `rl            ${manifest.rl.counts.rows} rows in ${manifest.rl.counts.groups} groups (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original): ${manifest.rl.formats.map((entry) => `${config.out}/rl/${entry.format}/`).join(', ')}`,
+              `rl            ${manifest.rl.counts.rows} rows in ${manifest.rl.counts.groups} groups (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original; ${manifest.rl.leftOut.length} operators left out: they change what the hooks enforce): ${manifest.rl.formats.map((entry) => `${config.out}/rl/${entry.format}/`).join(', ')}`,
             ]
           : []),
         ...(queue ? [`queue: ${queue.name}`] : []),

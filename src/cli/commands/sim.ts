@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
+import { leftOutNote, runnablePlan } from '../../augment/runnable-plan.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { jsonLine } from '../../harness/json-lines.js';
 import { type SimulateOptions, simulate } from '../../runtime/sim/simulate.js';
@@ -246,12 +247,14 @@ export function registerSim(program: Command): void {
         variants?.commit(),
         keepRejects ? rejects?.commit() : rejects?.abort(),
       ]);
+      const leftOut = simulateOptions.augment ? runnablePlan(simulateOptions.augment.plan).leftOut : [];
       const lines = [
         `episodes: ${totals.episodes}${failures.count > 0 ? ` played + ${failures.count} failed (endpoint)` : ''} (${useModel ? `model ${options.model}` : 'oracle'}${options.augment ? `, augmented with ${options.augment}` : ''}${faults !== undefined ? `, fault rate ${faults}` : ''})`,
         `valid under their harness: ${totals.episodes - totals.invalid} / ${totals.episodes}${invalidIds.length > 0 ? ` (invalid: ${invalidIds.join(', ')}…)` : ''}`,
         `mean rewards: ${[...rewards].map(([name, values]) => `${name} ${mean(values).toFixed(4)}`).join(', ')}`,
         `truncated at the step limit: ${totals.truncated} / ${totals.episodes}${totals.truncated > 0 ? ' (raise --max-steps)' : ''}`,
         `tool faults: ${totals.faults}; script deviations: ${totals.deviations}${options.augment ? `; episodes without a certified variant: ${totals.augmentSkipped}` : ''}`,
+        ...(options.augment ? [leftOutNote(leftOut)] : []),
         `out: ${options.out}  report: ${reportFile}${variants ? `  variants: ${variantsFile}` : ''}${rejects && keepRejects ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ];
       printResult(
@@ -261,6 +264,7 @@ export function registerSim(program: Command): void {
           ...(variants ? { variants: variantsFile } : {}),
           ...(rejects && keepRejects ? { rejects: rejectsFile } : {}),
           ...totals,
+          ...(options.augment ? { leftOut } : {}),
           ...(useModel ? { failed: failures.count } : {}),
         },
         lines,

@@ -5,6 +5,7 @@ import type { Plan } from '../../augment/plan.js';
 import { type PolicyInput, severityValue } from '../../augment/policy.js';
 import { createRegistry, type Registry } from '../../augment/registry.js';
 import { resolvePolicy } from '../../augment/resolve-policy.js';
+import { runnablePlan } from '../../augment/runnable-plan.js';
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { safeParseHarness } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
@@ -22,6 +23,8 @@ export interface ChosenHarness {
   variantId?: string;
   /** Why no certified variant was found (the episode then runs under the base harness). */
   augmentSkipped?: string;
+  /** Operators of the asked policy left out because they change what the hooks enforce (`runnablePlan`). */
+  leftOut?: string[];
 }
 
 /**
@@ -118,6 +121,8 @@ export async function chooseHarness(
     choice.severity === undefined
       ? policySeverity
       : severityValue(choice.severity as Parameters<typeof severityValue>[0]);
+  const { leftOut } = runnablePlan(plan);
+  const noted = leftOut.length > 0 ? { leftOut } : {};
   const found = await variantFor(
     options.base,
     options.episode,
@@ -126,6 +131,7 @@ export async function chooseHarness(
     choice.variant_index ?? 0,
     options.hookChecks,
   );
-  if ('harness' in found) return { harness: found.harness, relabel: found.relabel, variantId: found.id };
-  return { harness: options.base, augmentSkipped: found.skipped };
+  if ('harness' in found)
+    return { harness: found.harness, relabel: found.relabel, variantId: found.id, ...noted };
+  return { harness: options.base, augmentSkipped: found.skipped, ...noted };
 }

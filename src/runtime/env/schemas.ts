@@ -167,6 +167,8 @@ export interface ResetResponse {
     variant_id?: string;
     /** Why no certified variant was found for an `augment` request (the episode then runs under the base harness). */
     augment_skipped?: string;
+    /** Operators of the asked policy left out: they change what the hooks enforce, and this episode runs. */
+    left_out?: string[];
     faults?: { rate: number };
     hook_events: HookEventRecord[];
   };

@@ -284,6 +284,7 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
             ...(made.labels ? { labels: made.labels } : {}),
             ...(chosen.variantId ? { variant_id: chosen.variantId } : {}),
             ...(chosen.augmentSkipped ? { augment_skipped: chosen.augmentSkipped } : {}),
+            ...(chosen.leftOut ? { left_out: chosen.leftOut } : {}),
             ...(faults && faults.rate > 0 ? { faults: { rate: faults.rate } } : {}),
             hook_events: hookEvents,
           },

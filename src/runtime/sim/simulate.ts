@@ -5,6 +5,7 @@
 // output is the same for any concurrency and any shard count.
 import { augmentExample } from '../../augment/augment.js';
 import type { Plan } from '../../augment/plan.js';
+import { runnablePlan } from '../../augment/runnable-plan.js';
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { Harness } from '../../harness/schema.js';
@@ -33,7 +34,10 @@ export interface SimulateOptions {
   idPrefix?: string;
   /** Play with a model through the agent loop instead of the scenario's oracle. */
   model?: { model: ChatModel; request?: AgentRunOptions['request'] };
-  /** Run each episode under a certified variant sampled from this plan. */
+  /**
+   * Run each episode under a certified variant sampled from this plan, less the operators that change what
+   * the environment enforces (`runnablePlan`: its `leftOut` names them).
+   */
   augment?: { plan: Plan; severity?: number };
   /** Seeded tool faults. */
   faults?: Omit<FaultOptions, 'seed'>;
@@ -88,7 +92,8 @@ export const NO_GOLD_TO_CARRY = 'the episode has no gold trajectory to carry ove
 
 /**
  * A certified variant of `base` for an episode's gold trajectory, tried at variant indexes 0…3, or why none
- * was found. The environment service samples its variants the same way.
+ * was found. The environment service samples its variants the same way. The variant runs the episode, so
+ * it comes from `runnablePlan(plan)`: every hook the base enforces, it enforces.
  *
  * @example
  * const found = await variantFor(base, episode, { plan, severity: 1 }, seed);
@@ -107,7 +112,7 @@ export async function variantFor(
     let result: Awaited<ReturnType<typeof augmentExample>>;
     try {
       result = await augmentExample(base, episode.gold, index, {
-        plan: augment.plan,
+        plan: runnablePlan(augment.plan).plan,
         seed,
         ...(augment.severity !== undefined ? { severity: augment.severity } : {}),
         ...(hookChecks ? { hookChecks } : {}),
