@@ -260,9 +260,10 @@ function describeSkillBody(old: Skill, next: Skill, found: Found, total: number)
     note(found, plain && (firstListed < 0 || position < firstListed) ? 'preamble-added' : 'rules-added', old.id, total);
   }
   if (unpairedRemoved.length > 0) note(found, 'rules-removed', old.id, total);
-  if (removed.length === 0 && added.length === 0 && common.length === before.length && old.body !== next.body) {
-    // Same lines, other blank lines or indentation: nothing a trajectory can see but the body text.
-    if (collapseWhitespace(old.body) !== collapseWhitespace(next.body)) note(found, 'rules-reworded', old.id, total);
+  const texts = (lines: Line[]) => lines.map((line) => `${line.text}\u0000${line.style}`).join('\n');
+  if (removed.length === 0 && added.length === 0 && texts(before) === texts(after)) {
+    // The same lines in the same styles: other numbers before the items, blank lines or indentation.
+    if (collapseWhitespace(old.body) !== collapseWhitespace(next.body)) note(found, 'rules-list-style-changed', old.id, total);
   }
 }
 

@@ -22,12 +22,15 @@ const polarityWords = new Set([
   'must',
   'unless',
   'except',
+  // Numbers written as words count like digits.
+  ...['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'],
+  ...['once', 'twice', 'first', 'second', 'third', 'half', 'double', 'single', 'every', 'all', 'any'],
 ]);
 
 /** The protected spans and polarity words of a text, sorted: equal facts mean a rewording. */
 export function textFacts(text: string): string[] {
   const spans = [...text.matchAll(protectedPattern)].map((match) => `span:${match[0]}`);
-  const words = wordsOf(text)
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}_'’]+/gu) ?? [])
     .filter((word) => polarityWords.has(word))
     .map((word) => `word:${word}`);
   return [...spans, ...words].sort();
