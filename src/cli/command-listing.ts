@@ -89,7 +89,8 @@ export const commandListing: readonly ListedCommand[] = [
   {
     name: 'drift',
     term: 'drift [options]',
-    summary: "describe each real edit of a harness's history and whether a policy's variants cover it (drift.json, drift.html)",
+    summary:
+      "describe each real edit of a harness's history and whether a policy's variants cover it (drift.json, drift.html)",
     load: async () => (await import('./commands/drift.js')).registerDrift,
   },
   {

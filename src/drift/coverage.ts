@@ -159,7 +159,9 @@ export function changeCoverage(
     };
   }
   const seen = sample.kinds[change.kind];
-  const names = reaching.map((entry) => `${entry.operator} (p ${entry.probability}, severity ${entry.severity})`).join(', ');
+  const names = reaching
+    .map((entry) => `${entry.operator} (p ${entry.probability}, severity ${entry.severity})`)
+    .join(', ');
   if (!seen || seen.largest < change.count) {
     const waiting = reaching.filter((entry) => sample.needExample.includes(entry.operator));
     return {

@@ -3,10 +3,12 @@
 // name, a property with the same schema under a new key) and are applied to the older version through the
 // symbol table (`renameSymbols`), so that what is left to compare is content: a rename that also rewrites
 // mentions elsewhere reads as one rename, not as rewordings all over the harness.
-import { renameSymbols, type ParameterRename } from '../augment/rename-symbols.js';
+
 import type { Dimension } from '../augment/operator.js';
+import { type ParameterRename, renameSymbols } from '../augment/rename-symbols.js';
 import { canonicalJson, sameCanonicalJson } from '../harness/canonical-json.js';
 import type { Harness, Hook, PromptSection, Skill, Tool } from '../harness/schema.js';
+import { composeRelabels, type Relabel } from '../trajectory/relabel.js';
 import { type ChangeKind, changeKinds } from './change-kinds.js';
 import { collapseWhitespace, sameFacts, similarity, textFacts } from './text-facts.js';
 
@@ -43,7 +45,9 @@ function match<T>(before: readonly T[], after: readonly T[], key: (item: T) => s
   const afterKeys = new Map(after.map((item) => [key(item), item]));
   const beforeKeys = new Set(before.map(key));
   return {
-    common: before.filter((item) => afterKeys.has(key(item))).map((item) => [item, afterKeys.get(key(item)) as T] as const),
+    common: before
+      .filter((item) => afterKeys.has(key(item)))
+      .map((item) => [item, afterKeys.get(key(item)) as T] as const),
     removed: before.filter((item) => !afterKeys.has(key(item))),
     added: after.filter((item) => !beforeKeys.has(key(item))),
   };
@@ -59,7 +63,12 @@ function moved(before: readonly string[], after: readonly string[]): string[] {
 }
 
 /** Pairs removed and added items greedily by a score (the first best wins), at or above `threshold`. */
-function pairUp<A, B>(removed: readonly A[], added: readonly B[], score: (a: A, b: B) => number, threshold: number) {
+function pairUp<A, B>(
+  removed: readonly A[],
+  added: readonly B[],
+  score: (a: A, b: B) => number,
+  threshold: number,
+) {
   const pairs: Array<[A, B]> = [];
   const free = [...added];
   for (const item of removed) {
@@ -74,7 +83,11 @@ function pairUp<A, B>(removed: readonly A[], added: readonly B[], score: (a: A, 
     });
     if (best >= 0) pairs.push([item, free.splice(best, 1)[0] as B]);
   }
-  return { pairs, unpairedRemoved: removed.filter((item) => !pairs.some(([a]) => a === item)), unpairedAdded: free };
+  return {
+    pairs,
+    unpairedRemoved: removed.filter((item) => !pairs.some(([a]) => a === item)),
+    unpairedAdded: free,
+  };
 }
 
 // ── renames ────────────────────────────────────────────────────────────────────────────────────────────
@@ -116,7 +129,13 @@ function shapeOf(node: unknown): unknown {
   const { description: _description, title: _title, properties, required, ...rest } = node;
   return {
     ...Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, shapeOf(value)])),
-    ...(isNode(properties) ? { properties: Object.values(properties).map((value) => canonicalJson(shapeOf(value))).sort() } : {}),
+    ...(isNode(properties)
+      ? {
+          properties: Object.values(properties)
+            .map((value) => canonicalJson(shapeOf(value)))
+            .sort(),
+        }
+      : {}),
     ...(Array.isArray(required) ? { required: required.length } : {}),
   };
 }
@@ -138,7 +157,8 @@ function parameterRenames(before: Harness, after: Harness): ParameterRename[] {
     );
     for (const [from, to] of pairs) renames.push({ tool, path: [...path, from], to });
     for (const key of Object.keys(oldProperties))
-      if (Object.hasOwn(newProperties, key)) walk(tool, oldProperties[key], newProperties[key], [...path, key]);
+      if (Object.hasOwn(newProperties, key))
+        walk(tool, oldProperties[key], newProperties[key], [...path, key]);
     if (isNode(old.items) && isNode(next.items)) walk(tool, old.items, next.items, [...path, '[]']);
   };
   const { common } = match(before.tools.items, after.tools.items, (tool) => tool.name);
@@ -147,7 +167,11 @@ function parameterRenames(before: Harness, after: Harness): ParameterRename[] {
 }
 
 /** The older version with the renames of the newer applied through the symbol table, and the renames. */
-function alignRenames(before: Harness, after: Harness, found: Found): Harness {
+function alignRenames(
+  before: Harness,
+  after: Harness,
+  found: Found,
+): { aligned: Harness; relabels: Relabel[] } {
   const skills = skillRenames(before, after);
   const tools = toolRenames(before, after);
   const loader = before.skills.loader;
@@ -155,13 +179,17 @@ function alignRenames(before: Harness, after: Harness, found: Found): Harness {
   if (loader.tool !== nextLoader.tool) tools[loader.tool] = nextLoader.tool;
   const loaderArgument = loader.argument !== nextLoader.argument ? nextLoader.argument : undefined;
   let aligned = before;
+  const relabels: Relabel[] = [];
   try {
-    aligned = renameSymbols(before, { skills, tools, ...(loaderArgument ? { loaderArgument } : {}) }).harness;
+    const renamed = renameSymbols(before, { skills, tools, ...(loaderArgument ? { loaderArgument } : {}) });
+    aligned = renamed.harness;
+    relabels.push(renamed.relabel);
   } catch {
     // Renames the symbol table refuses (a name taken twice) stay unaligned: the content diff shows them.
-    return before;
+    return { aligned: before, relabels };
   }
-  for (const [from, to] of Object.entries(skills)) note(found, 'skill-renamed', from, before.skills.items.length, to);
+  for (const [from, to] of Object.entries(skills))
+    note(found, 'skill-renamed', from, before.skills.items.length, to);
   for (const [from, to] of Object.entries(tools)) {
     if (from === loader.tool) note(found, 'loader-renamed', from, 1, to);
     else note(found, 'tool-renamed', from, before.tools.items.length, to);
@@ -170,7 +198,9 @@ function alignRenames(before: Harness, after: Harness, found: Found): Harness {
   const parameters = parameterRenames(aligned, after);
   if (parameters.length > 0) {
     try {
-      aligned = renameSymbols(aligned, { parameters }).harness;
+      const renamed = renameSymbols(aligned, { parameters });
+      aligned = renamed.harness;
+      relabels.push(renamed.relabel);
       const total = countParameters(before);
       for (const rename of parameters)
         note(found, 'parameter-renamed', `${rename.tool}.${rename.path.join('.')}`, total, rename.to);
@@ -178,7 +208,7 @@ function alignRenames(before: Harness, after: Harness, found: Found): Harness {
       // As above: left to the content diff.
     }
   }
-  return aligned;
+  return { aligned, relabels };
 }
 
 function countParameters(harness: Harness): number {
@@ -244,26 +274,37 @@ function describeSkillBody(old: Skill, next: Skill, found: Found, total: number)
   const keptOrder = afterTexts.filter((text) => common.includes(text));
   if (moved(common, keptOrder).length > 0) note(found, 'rules-reordered', old.id, total);
   const styles = (lines: Line[]) =>
-    lines.filter((line) => common.includes(line.text)).map((line) => `${line.text}\u0000${line.style}`).sort();
-  if (canonicalJson(styles(before)) !== canonicalJson(styles(after))) note(found, 'rules-list-style-changed', old.id, total);
+    lines
+      .filter((line) => common.includes(line.text))
+      .map((line) => `${line.text}\u0000${line.style}`)
+      .sort();
+  if (canonicalJson(styles(before)) !== canonicalJson(styles(after)))
+    note(found, 'rules-list-style-changed', old.id, total);
   const { pairs, unpairedRemoved, unpairedAdded } = pairUp(
     removed,
     added,
     (a, b) => similarity(a.text, b.text),
     0.4,
   );
-  for (const [a, b] of pairs) note(found, sameFacts(a.text, b.text) ? 'rules-reworded' : 'rules-changed', old.id, total);
+  for (const [a, b] of pairs)
+    note(found, sameFacts(a.text, b.text) ? 'rules-reworded' : 'rules-changed', old.id, total);
   const firstListed = after.findIndex((line) => line.style !== 'prose');
   for (const line of unpairedAdded) {
     const position = after.indexOf(line);
     const plain = line.style === 'prose' && textFacts(line.text).length === 0;
-    note(found, plain && (firstListed < 0 || position < firstListed) ? 'preamble-added' : 'rules-added', old.id, total);
+    note(
+      found,
+      plain && (firstListed < 0 || position < firstListed) ? 'preamble-added' : 'rules-added',
+      old.id,
+      total,
+    );
   }
   if (unpairedRemoved.length > 0) note(found, 'rules-removed', old.id, total);
   const texts = (lines: Line[]) => lines.map((line) => `${line.text}\u0000${line.style}`).join('\n');
   if (removed.length === 0 && added.length === 0 && texts(before) === texts(after)) {
     // The same lines in the same styles: other numbers before the items, blank lines or indentation.
-    if (collapseWhitespace(old.body) !== collapseWhitespace(next.body)) note(found, 'rules-list-style-changed', old.id, total);
+    if (collapseWhitespace(old.body) !== collapseWhitespace(next.body))
+      note(found, 'rules-list-style-changed', old.id, total);
   }
 }
 
@@ -290,7 +331,14 @@ function describeSkills(aligned: Harness, after: Harness, found: Found): void {
   }
   const { loader } = aligned.skills;
   if (loader.description !== after.skills.loader.description)
-    note(found, sameFacts(loader.description, after.skills.loader.description) ? 'tool-description-reworded' : 'tool-description-changed', loader.tool, aligned.tools.items.length + 1);
+    note(
+      found,
+      sameFacts(loader.description, after.skills.loader.description)
+        ? 'tool-description-reworded'
+        : 'tool-description-changed',
+      loader.tool,
+      aligned.tools.items.length + 1,
+    );
 }
 
 // ── tools ──────────────────────────────────────────────────────────────────────────────────────────────
@@ -305,7 +353,8 @@ function describeSchema(
   totals: { tools: number; parameters: number },
 ): void {
   if (!isNode(old) || !isNode(next)) {
-    if (!sameCanonicalJson(old, next)) note(found, 'schema-changed', `${tool}.${path.join('.')}`, totals.tools);
+    if (!sameCanonicalJson(old, next))
+      note(found, 'schema-changed', `${tool}.${path.join('.')}`, totals.tools);
     return;
   }
   const where = [tool, ...path].join('.');
@@ -313,28 +362,51 @@ function describeSchema(
   if (typeof old.description === 'string' || typeof next.description === 'string') {
     const a = String(old.description ?? '');
     const b = String(next.description ?? '');
-    if (a !== b) note(found, sameFacts(a, b) ? 'tool-description-reworded' : 'tool-description-changed', tool, totals.tools);
+    if (a !== b)
+      note(
+        found,
+        sameFacts(a, b) ? 'tool-description-reworded' : 'tool-description-changed',
+        tool,
+        totals.tools,
+      );
   }
   const oldProperties = propertiesOf(old);
   const newProperties = propertiesOf(next);
   const newRequired = Array.isArray(next.required) ? (next.required as string[]) : [];
   const oldRequired = Array.isArray(old.required) ? (old.required as string[]) : [];
   for (const key of Object.keys(oldProperties))
-    if (!Object.hasOwn(newProperties, key)) note(found, 'parameter-removed', [where, key].join('.'), totals.parameters);
+    if (!Object.hasOwn(newProperties, key))
+      note(found, 'parameter-removed', [where, key].join('.'), totals.parameters);
   for (const key of Object.keys(newProperties))
     if (!Object.hasOwn(oldProperties, key))
-      note(found, newRequired.includes(key) ? 'parameter-added' : 'optional-parameter-added', [where, key].join('.'), totals.parameters);
+      note(
+        found,
+        newRequired.includes(key) ? 'parameter-added' : 'optional-parameter-added',
+        [where, key].join('.'),
+        totals.parameters,
+      );
   if (moved(Object.keys(oldProperties), Object.keys(newProperties)).length > 0)
     note(found, 'properties-reordered', tool, totals.tools);
   const shared = Object.keys(oldProperties).filter((key) => Object.hasOwn(newProperties, key));
-  if (canonicalJson(oldRequired.filter((key) => shared.includes(key)).sort()) !== canonicalJson(newRequired.filter((key) => shared.includes(key)).sort()))
+  if (
+    canonicalJson(oldRequired.filter((key) => shared.includes(key)).sort()) !==
+    canonicalJson(newRequired.filter((key) => shared.includes(key)).sort())
+  )
     note(found, 'schema-changed', where, totals.tools);
   for (const key of shared)
     describeSchema(tool, oldProperties[key], newProperties[key], [...path, key], newRequired, found, totals);
   if (old.items !== undefined || next.items !== undefined)
     describeSchema(tool, old.items, next.items, [...path, '[]'], [], found, totals);
   const rest = (node: SchemaNode) => {
-    const { description: _d, properties: _p, required: _r, items: _i, type: _t, title: _title, ...others } = node;
+    const {
+      description: _d,
+      properties: _p,
+      required: _r,
+      items: _i,
+      type: _t,
+      title: _title,
+      ...others
+    } = node;
     return others;
   };
   if (!sameCanonicalJson(rest(old), rest(next)) || (old.title ?? null) !== (next.title ?? null))
@@ -354,7 +426,14 @@ function describeTools(aligned: Harness, after: Harness, found: Found): void {
     note(found, 'tools-reordered', name, totals.tools);
   for (const [old, next] of common) {
     if (old.description !== next.description)
-      note(found, sameFacts(old.description, next.description) ? 'tool-description-reworded' : 'tool-description-changed', old.name, totals.tools);
+      note(
+        found,
+        sameFacts(old.description, next.description)
+          ? 'tool-description-reworded'
+          : 'tool-description-changed',
+        old.name,
+        totals.tools,
+      );
     describeSchema(old.name, old.parameters, next.parameters, [], [], found, totals);
   }
 }
@@ -365,9 +444,15 @@ function describePrompt(aligned: Harness, after: Harness, found: Found): void {
   const before = aligned.prompt;
   const next = after.prompt;
   const total = before.sections.length;
-  if (before.headingStyle !== next.headingStyle) note(found, 'heading-style-changed', `${before.headingStyle}→${next.headingStyle}`, 1);
-  if (before.listStyle !== next.listStyle) note(found, 'list-style-changed', `${before.listStyle}→${next.listStyle}`, 1);
-  const { common, removed, added } = match(before.sections, next.sections, (section: PromptSection) => section.id);
+  if (before.headingStyle !== next.headingStyle)
+    note(found, 'heading-style-changed', `${before.headingStyle}→${next.headingStyle}`, 1);
+  if (before.listStyle !== next.listStyle)
+    note(found, 'list-style-changed', `${before.listStyle}→${next.listStyle}`, 1);
+  const { common, removed, added } = match(
+    before.sections,
+    next.sections,
+    (section: PromptSection) => section.id,
+  );
   for (const section of removed) note(found, 'section-removed', section.id, total);
   for (const section of added) note(found, 'section-added', section.id, total);
   for (const id of moved(
@@ -405,7 +490,8 @@ function describeHooks(aligned: Harness, after: Harness, found: Found): void {
   ))
     note(found, 'hooks-reordered', id, total);
   for (const [old, next] of common) {
-    if (old.enabled !== next.enabled) note(found, next.enabled ? 'hook-enabled' : 'hook-disabled', old.id, total);
+    if (old.enabled !== next.enabled)
+      note(found, next.enabled ? 'hook-enabled' : 'hook-disabled', old.id, total);
     if (old.stage !== next.stage || !sameCanonicalJson(old.tools ?? null, next.tools ?? null))
       note(found, 'hook-check-changed', old.id, total);
     const { max: oldMax, ...oldCheck } = old.check as { max?: number };
@@ -426,6 +512,14 @@ function describeHooks(aligned: Harness, after: Harness, found: Found): void {
 
 const kindOrder = Object.keys(changeKinds) as ChangeKind[];
 
+/** An edit: its changes and the relabel of its renames (the whole relabel when every change preserves the task). */
+export interface DescribedEdit {
+  changes: DriftChange[];
+  /** Carries a trajectory of `before` into the vocabulary of `after` (renames of skills, tools, parameters). */
+  relabel: Relabel;
+  taskPreserving: boolean;
+}
+
 /**
  * The edit from `before` to `after`, one entry per kind of change, in the order of `changeKinds`. Part
  * versions and the harness description are not compared.
@@ -434,15 +528,27 @@ const kindOrder = Object.keys(changeKinds) as ChangeKind[];
  * describeEdit(v1, v2) // [{ dimension: 'skill-ids', kind: 'skill-renamed', map: { escalation: 'handover' }, … }]
  */
 export function describeEdit(before: Harness, after: Harness): DriftChange[] {
+  return describeEditWithRelabel(before, after).changes;
+}
+
+/**
+ * The edit with the relabel that carries a trajectory of `before` over to `after`: exact when
+ * `taskPreserving` (the rest of the edit is reorders and rewordings a trajectory does not name).
+ *
+ * @example
+ * const { relabel, taskPreserving } = describeEditWithRelabel(v1, v2);
+ * if (taskPreserving) forwardTrajectory(gold, relabel);
+ */
+export function describeEditWithRelabel(before: Harness, after: Harness): DescribedEdit {
   const found: Found = new Map();
-  const aligned = alignRenames(before, after, found);
+  const { aligned, relabels } = alignRenames(before, after, found);
   describeSkills(aligned, after, found);
   describeTools(aligned, after, found);
   describePrompt(aligned, after, found);
   describeHooks(aligned, after, found);
-  return kindOrder
+  const changes = kindOrder
     .filter((kind) => found.has(kind))
-    .map((kind) => {
+    .map((kind): DriftChange => {
       const entry = found.get(kind) as { subjects: string[]; total: number; map?: Record<string, string> };
       const spec = changeKinds[kind];
       return {
@@ -456,4 +562,9 @@ export function describeEdit(before: Harness, after: Harness): DriftChange[] {
         ...(entry.map ? { map: entry.map } : {}),
       };
     });
+  return {
+    changes,
+    relabel: composeRelabels(...relabels),
+    taskPreserving: changes.every((change) => change.taskPreserving),
+  };
 }

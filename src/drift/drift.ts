@@ -1,7 +1,7 @@
 // Drift coverage: each consecutive pair of a harness's real versions described (`describeEdit`), and each
 // task-preserving change held against a policy (`changeCoverage`). The document is plain data, the same
 // bytes for the same inputs: no clock, no path of the machine, samples drawn from the given seed.
-import { dimensions, type Dimension } from '../augment/operator.js';
+import { type Dimension, dimensions } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
 import type { Policy } from '../augment/policy.js';
 import { hashHarness } from '../harness/hash.js';
@@ -129,7 +129,10 @@ export async function driftReport(
           changes.length === 0
             ? 'no change beyond versions and descriptions'
             : !taskPreserving
-              ? `changes the task (${changes.filter((change) => !change.taskPreserving).map((change) => change.kind).join(', ')}): regenerate`
+              ? `changes the task (${changes
+                  .filter((change) => !change.taskPreserving)
+                  .map((change) => change.kind)
+                  .join(', ')}): regenerate`
               : missing.length === 0
                 ? `covered: ${preserving.map((change) => change.kind).join(', ')}`
                 : `not covered: ${missing.map((change) => change.kind).join(', ')}`,
@@ -146,7 +149,8 @@ export async function driftReport(
   const uncovered: DriftDocument['uncovered'] = [];
   for (const edit of edits)
     for (const change of edit.changes) {
-      const kind = (byKind[change.kind] ??= { changes: 0, taskPreserving: 0, covered: 0 });
+      const kind = byKind[change.kind] ?? { changes: 0, taskPreserving: 0, covered: 0 };
+      byKind[change.kind] = kind;
       for (const count of [byDimension[change.dimension], kind]) {
         count.changes++;
         if (change.taskPreserving) count.taskPreserving++;
@@ -178,7 +182,12 @@ export async function driftReport(
       ...(version.subject !== undefined ? { subject: version.subject } : {}),
       valid: version.harness !== undefined,
       ...(version.issues
-        ? { issues: version.issues.map((issue) => `${issue.file ?? version.source}${issue.line ? `:${issue.line}` : ''}: ${formatPath(issue.path)}: ${issue.message}`) }
+        ? {
+            issues: version.issues.map(
+              (issue) =>
+                `${issue.file ?? version.source}${issue.line ? `:${issue.line}` : ''}: ${formatPath(issue.path)}: ${issue.message}`,
+            ),
+          }
         : {}),
     })),
     edits,

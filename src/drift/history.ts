@@ -3,7 +3,7 @@
 // version that does not parse or breaks a rule is kept with its issues, not thrown: the drift report names it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { readDocument, formatOf, parseDocument } from '../harness/documents.js';
+import { formatOf, parseDocument, readDocument } from '../harness/documents.js';
 import { HarnessAugmentError, type Issue } from '../harness/issues.js';
 import { safeParseHarness } from '../harness/parse-harness.js';
 import type { Harness } from '../harness/schema.js';
@@ -21,11 +21,17 @@ export interface HarnessVersion {
   issues?: Issue[];
 }
 
-function parseVersion(text: string, where: string, format: 'json' | 'yaml'): Pick<HarnessVersion, 'harness' | 'issues'> {
+function parseVersion(
+  text: string,
+  where: string,
+  format: 'json' | 'yaml',
+): Pick<HarnessVersion, 'harness' | 'issues'> {
   try {
     const document = parseDocument(text.replace(/^\uFEFF/, ''), { format, file: where });
     const result = safeParseHarness(document.value);
-    return result.success ? { harness: result.data } : { issues: result.issues.map((issue) => ({ ...issue, file: where })) };
+    return result.success
+      ? { harness: result.data }
+      : { issues: result.issues.map((issue) => ({ ...issue, file: where })) };
   } catch (error) {
     if (!HarnessAugmentError.isInstance(error)) throw error;
     return { issues: [{ code: 'invalid_document', path: [], message: error.message, file: where }] };
@@ -83,7 +89,14 @@ export function readGitHistory(repo: string, path: string): HarnessVersion[] {
     try {
       text = git(repo, ['show', `${entry.commit}:${entry.file}`]);
     } catch {
-      versions.push({ label, source, commit: entry.commit, date: entry.date, subject: entry.subject, issues: [{ code: 'unreadable', path: [], message: `git show ${source} failed`, file: source }] });
+      versions.push({
+        label,
+        source,
+        commit: entry.commit,
+        date: entry.date,
+        subject: entry.subject,
+        issues: [{ code: 'unreadable', path: [], message: `git show ${source} failed`, file: source }],
+      });
       continue;
     }
     versions.push({
@@ -113,7 +126,11 @@ export async function readHarnessFiles(files: readonly string[]): Promise<Harnes
     } catch (error) {
       if (HarnessAugmentError.isInstance(error) && error.kind === 'usage' && !existsSync(file)) throw error;
       if (!HarnessAugmentError.isInstance(error)) throw error;
-      versions.push({ label: file, source: file, issues: [{ code: 'invalid_document', path: [], message: error.message, file }] });
+      versions.push({
+        label: file,
+        source: file,
+        issues: [{ code: 'invalid_document', path: [], message: error.message, file }],
+      });
       continue;
     }
     versions.push({ label: file, source: file, ...parseVersion(text, file, formatOf(file)) });

@@ -6,7 +6,8 @@ import type { DriftDocument } from './drift.js';
 /** The number of `<svg>` charts the page holds. */
 export const driftChartCount = 1;
 
-const verdict = (covered: boolean | null) => (covered === null ? 'regenerate' : covered ? 'covered' : 'NOT covered');
+const verdict = (covered: boolean | null) =>
+  covered === null ? 'regenerate' : covered ? 'covered' : 'NOT covered';
 
 /**
  * The text table: one line per edit with its changes, then coverage per dimension and the uncovered changes.
@@ -21,13 +22,18 @@ export function renderDriftTable(document: DriftDocument): string {
     `drift: ${document.versions.length} versions, ${document.edits.length} edits; policy ${policy.name} (severity ${policy.severity}, ${policy.samples} sampled variants per version, seed ${policy.seed})`,
   );
   for (const version of document.versions.filter((entry) => !entry.valid))
-    lines.push(`invalid version ${version.label}: ${version.issues?.[0] ?? 'invalid'}${(version.issues?.length ?? 0) > 1 ? ` (+${(version.issues?.length ?? 1) - 1} more)` : ''}`);
+    lines.push(
+      `invalid version ${version.label}: ${version.issues?.[0] ?? 'invalid'}${(version.issues?.length ?? 0) > 1 ? ` (+${(version.issues?.length ?? 1) - 1} more)` : ''}`,
+    );
   const rows = document.edits.map((edit) => [
     `${edit.from} → ${edit.to}`,
     edit.taskPreserving ? 'yes' : 'no',
     verdict(edit.covered),
     edit.changes
-      .map((change) => `${change.dimension}/${change.kind} ${change.count}/${change.total}${change.taskPreserving ? (change.covered ? ' ✓' : ' ✗') : ''}`)
+      .map(
+        (change) =>
+          `${change.dimension}/${change.kind} ${change.count}/${change.total}${change.taskPreserving ? (change.covered ? ' ✓' : ' ✗') : ''}`,
+      )
       .join(', ') || '-',
   ]);
   lines.push(...table(['edit', 'preserving', 'coverage', 'changes (count/total; ✓ covered, ✗ not)'], rows));
@@ -44,15 +50,21 @@ export function renderDriftTable(document: DriftDocument): string {
   if (document.uncovered.length > 0) {
     lines.push('', 'uncovered:');
     for (const entry of document.uncovered)
-      lines.push(`  ${entry.from} → ${entry.to} ${entry.kind}: ${entry.reason}; would cover: ${entry.suggestion}`);
+      lines.push(
+        `  ${entry.from} → ${entry.to} ${entry.kind}: ${entry.reason}; would cover: ${entry.suggestion}`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }
 
 function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const line = (cells: string[]) =>
-    cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join('  ');
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
 }
 
@@ -129,8 +141,14 @@ export function renderDriftHtml(document: DriftDocument): string {
   const editRows = document.edits.map((edit) => {
     const changes = edit.changes
       .map((change) => {
-        const map = change.map ? ` (${Object.entries(change.map).map(([from, to]) => `${from} → ${to}`).join(', ')})` : '';
-        const coverage = change.taskPreserving ? ` — ${mark(change.covered)}: ${escapeHtml(change.reason ?? '')}` : ' — changes the task';
+        const map = change.map
+          ? ` (${Object.entries(change.map)
+              .map(([from, to]) => `${from} → ${to}`)
+              .join(', ')})`
+          : '';
+        const coverage = change.taskPreserving
+          ? ` — ${mark(change.covered)}: ${escapeHtml(change.reason ?? '')}`
+          : ' — changes the task';
         return `<li><code>${escapeHtml(`${change.dimension}/${change.kind}`)}</code> ${change.count} of ${change.total}: ${escapeHtml(change.subjects.join(', '))}${escapeHtml(map)}${coverage}</li>`;
       })
       .join('');

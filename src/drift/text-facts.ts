@@ -23,7 +23,21 @@ const polarityWords = new Set([
   'unless',
   'except',
   // Numbers written as words count like digits.
-  ...['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'],
+  ...[
+    'zero',
+    'one',
+    'two',
+    'three',
+    'four',
+    'five',
+    'six',
+    'seven',
+    'eight',
+    'nine',
+    'ten',
+    'eleven',
+    'twelve',
+  ],
   ...['once', 'twice', 'first', 'second', 'third', 'half', 'double', 'single', 'every', 'all', 'any'],
 ]);
 

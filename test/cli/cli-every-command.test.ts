@@ -53,7 +53,20 @@ const cases: Case[] = [
   { command: 'export skills', args: (dir) => [harness, '-o', join(dir, 'skills')] },
   { command: 'schema', args: (dir) => ['-o', join(dir, 'harness.schema.json')] },
   { command: 'hash', args: () => [harness] },
-  { command: 'drift', args: (dir) => ['--harness', harness, harness, '--policy', 'tools-only', '--samples', '1', '-o', join(dir, 'drift')] },
+  {
+    command: 'drift',
+    args: (dir) => [
+      '--harness',
+      harness,
+      harness,
+      '--policy',
+      'tools-only',
+      '--samples',
+      '1',
+      '-o',
+      join(dir, 'drift'),
+    ],
+  },
   {
     command: 'augment',
     args: (dir) => [

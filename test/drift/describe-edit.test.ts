@@ -1,7 +1,7 @@
 // describeEdit: each kind of real edit, named in the library's vocabulary, with its preservation flag.
 import { readFileSync } from 'node:fs';
-import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { describeEdit } from '../../src/drift/describe-edit.js';
 import type { DriftDocument } from '../../src/drift/drift.js';
 import { renderDriftHtml, renderDriftTable } from '../../src/drift/report.js';
@@ -46,7 +46,11 @@ describe('describeEdit', () => {
       body.replace('Never write a password', 'Always write a password'),
     );
     expect(kinds(base, negation)).toEqual(['rules-changed!']);
-    const added = editSkill(clone(), 'password-reset', (body) => `${body}7. Log the reset in the ticket with \`ticket_id\`.\n`);
+    const added = editSkill(
+      clone(),
+      'password-reset',
+      (body) => `${body}7. Log the reset in the ticket with \`ticket_id\`.\n`,
+    );
     expect(kinds(base, added)).toEqual(['rules-added!']);
     const removed = editSkill(clone(), 'password-reset', (body) => body.replace(/^6\..*\n/m, ''));
     expect(kinds(base, removed)).toEqual(['rules-removed!']);
@@ -54,11 +58,17 @@ describe('describeEdit', () => {
 
   it('tools: description reworded, parameter retyped, properties reordered, optional parameter added', () => {
     const harness = clone();
-    const tool = harness.tools.items.find((item) => item.name === 'reset_password') as Harness['tools']['items'][number];
-    tool.description = 'Sends a link to reset the password of a verified account; the employee sets the new password on the reset page.';
+    const tool = harness.tools.items.find(
+      (item) => item.name === 'reset_password',
+    ) as Harness['tools']['items'][number];
+    tool.description =
+      'Sends a link to reset the password of a verified account; the employee sets the new password on the reset page.';
     const properties = tool.parameters.properties as Record<string, Record<string, unknown>>;
     tool.parameters.properties = Object.fromEntries(Object.entries(properties).reverse());
-    (tool.parameters.properties as Record<string, Record<string, unknown>>).sign_out_everywhere = { type: 'string', description: 'End every open session of the account.' };
+    (tool.parameters.properties as Record<string, Record<string, unknown>>).sign_out_everywhere = {
+      type: 'string',
+      description: 'End every open session of the account.',
+    };
     (tool.parameters.properties as Record<string, unknown>).note = { type: 'string' };
     expect(kinds(base, harness)).toEqual([
       'properties-reordered',
@@ -86,10 +96,13 @@ describe('describeEdit', () => {
 
   it('hooks: threshold, feedback reworded or changed, disabled', () => {
     const harness = clone();
-    const hook = harness.hooks.items.find((item) => item.id === 'reply_length') as Harness['hooks']['items'][number];
+    const hook = harness.hooks.items.find(
+      (item) => item.id === 'reply_length',
+    ) as Harness['hooks']['items'][number];
     if (hook.check.type === 'max_length') hook.check.max = 400;
     if (hook.onFail.action === 'retry')
-      hook.onFail.feedback = 'The reply has {{length}} characters and the chat allows {{max}}. Keep the result and the next step, drop the rest.';
+      hook.onFail.feedback =
+        'The reply has {{length}} characters and the chat allows {{max}}. Keep the result and the next step, drop the rest.';
     expect(kinds(base, harness)).toEqual(['threshold-changed', 'feedback-reworded']);
     const disabled = clone();
     (disabled.hooks.items[0] as Harness['hooks']['items'][number]).enabled = false;
@@ -106,14 +119,31 @@ describe('describeEdit', () => {
           from: '<v1>',
           to: 'v2&',
           changes: [
-            { dimension: 'skill-ids', kind: 'skill-renamed', taskPreserving: true, count: 1, total: 2, subjects: ['<img src=x>'], map: { '<img src=x>': '"y"' }, covered: false, reason: '<i>', suggestion: '<u>' },
+            {
+              dimension: 'skill-ids',
+              kind: 'skill-renamed',
+              taskPreserving: true,
+              count: 1,
+              total: 2,
+              subjects: ['<img src=x>'],
+              map: { '<img src=x>': '"y"' },
+              covered: false,
+              reason: '<i>',
+              suggestion: '<u>',
+            },
           ],
           taskPreserving: true,
           covered: false,
           reason: 'not covered',
         },
       ],
-      byDimension: { 'skill-ids': { changes: 1, taskPreserving: 1, covered: 0 }, 'skill-content': { changes: 0, taskPreserving: 0, covered: 0 }, tools: { changes: 0, taskPreserving: 0, covered: 0 }, prompt: { changes: 0, taskPreserving: 0, covered: 0 }, hooks: { changes: 0, taskPreserving: 0, covered: 0 } },
+      byDimension: {
+        'skill-ids': { changes: 1, taskPreserving: 1, covered: 0 },
+        'skill-content': { changes: 0, taskPreserving: 0, covered: 0 },
+        tools: { changes: 0, taskPreserving: 0, covered: 0 },
+        prompt: { changes: 0, taskPreserving: 0, covered: 0 },
+        hooks: { changes: 0, taskPreserving: 0, covered: 0 },
+      },
       byKind: { 'skill-renamed': { changes: 1, taskPreserving: 1, covered: 0 } },
       uncovered: [{ from: '<v1>', to: 'v2&', kind: 'skill-renamed', reason: '<i>', suggestion: '<u>' }],
     };

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import type { DriftDocument } from '../../src/drift/drift.js';
 import { driftChartCount } from '../../src/drift/report.js';
 import { projectRoot } from '../support/run-cli.js';
@@ -32,11 +32,34 @@ describe('hsa drift', () => {
     repo = buildHistoryRepo().repo;
     out = mkdtempSync(join(tmpdir(), 'hsa-drift-out-'));
     hatRun = await hsa([
-      'drift', '--repo', repo, '--path', 'agent/harness.yaml', '--policy', 'hat',
-      '--trajectories', trajectories, '--samples', '32', '-o', join(out, 'hat'),
+      'drift',
+      '--repo',
+      repo,
+      '--path',
+      'agent/harness.yaml',
+      '--policy',
+      'hat',
+      '--trajectories',
+      trajectories,
+      '--samples',
+      '32',
+      '-o',
+      join(out, 'hat'),
     ]);
     hat = read(join(out, 'hat'));
-    const run = await hsa(['drift', '--repo', repo, '--path', 'agent/harness.yaml', '--policy', 'tools-only', '--samples', '16', '-o', join(out, 'tools-only')]);
+    const run = await hsa([
+      'drift',
+      '--repo',
+      repo,
+      '--path',
+      'agent/harness.yaml',
+      '--policy',
+      'tools-only',
+      '--samples',
+      '16',
+      '-o',
+      join(out, 'tools-only'),
+    ]);
     expect(run.status, run.stderr).toBe(0);
     toolsOnly = read(join(out, 'tools-only'));
   }, 240_000);
@@ -72,7 +95,9 @@ describe('hsa drift', () => {
 
   it('hat covers every task-preserving edit; the added tool is marked for regeneration', () => {
     expect(hat.edits.map((edit) => edit.covered)).toEqual([true, true, true, true, null]);
-    expect(hat.edits[0]?.changes[0]?.reason).toMatch(/skill-ids\/rename .*sampled variants make skill-renamed/);
+    expect(hat.edits[0]?.changes[0]?.reason).toMatch(
+      /skill-ids\/rename .*sampled variants make skill-renamed/,
+    );
     expect(hat.edits[4]?.reason).toMatch(/changes the task \(tool-added\): regenerate/);
     expect(hat.uncovered).toEqual([]);
     expect(hatRun.stdout).toMatch(/dd5f824|→/);
@@ -91,7 +116,19 @@ describe('hsa drift', () => {
 
   it('without trajectories, a budget change is uncovered because its operator needs an example', async () => {
     const folder = join(out, 'no-examples');
-    const run = await hsa(['drift', '--repo', repo, '--path', 'agent/harness.yaml', '--policy', 'hat', '--samples', '8', '-o', folder]);
+    const run = await hsa([
+      'drift',
+      '--repo',
+      repo,
+      '--path',
+      'agent/harness.yaml',
+      '--policy',
+      'hat',
+      '--samples',
+      '8',
+      '-o',
+      folder,
+    ]);
     expect(run.status, run.stderr).toBe(0);
     const budget = read(folder).uncovered.find((entry) => entry.kind === 'budget-changed');
     expect(budget?.reason).toMatch(/hooks\/vary-budgets needs an example/);
@@ -100,22 +137,51 @@ describe('hsa drift', () => {
 
   it('writes byte-identical files for the same inputs', async () => {
     const again = join(out, 'tools-only-again');
-    const run = await hsa(['drift', '--repo', repo, '--path', 'agent/harness.yaml', '--policy', 'tools-only', '--samples', '16', '-o', again]);
+    const run = await hsa([
+      'drift',
+      '--repo',
+      repo,
+      '--path',
+      'agent/harness.yaml',
+      '--policy',
+      'tools-only',
+      '--samples',
+      '16',
+      '-o',
+      again,
+    ]);
     expect(run.status).toBe(0);
     for (const file of ['drift.json', 'drift.html'])
-      expect(readFileSync(join(again, file), 'utf8')).toBe(readFileSync(join(out, 'tools-only', file), 'utf8'));
+      expect(readFileSync(join(again, file), 'utf8')).toBe(
+        readFileSync(join(out, 'tools-only', file), 'utf8'),
+      );
   }, 120_000);
 
   it('reads versions given as files (--harness)', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'hsa-drift-files-'));
-    const files = buildHistoryRepo().versions.slice(0, 3).map((version, index) => {
-      const file = join(folder, `v${index + 1}.yaml`);
-      writeFileSync(file, YAML.stringify(version));
-      return file;
-    });
-    const run = await hsa(['drift', '--harness', ...files, '--policy', 'tools-only', '--samples', '4', '-o', join(folder, 'out')]);
+    const files = buildHistoryRepo()
+      .versions.slice(0, 3)
+      .map((version, index) => {
+        const file = join(folder, `v${index + 1}.yaml`);
+        writeFileSync(file, YAML.stringify(version));
+        return file;
+      });
+    const run = await hsa([
+      'drift',
+      '--harness',
+      ...files,
+      '--policy',
+      'tools-only',
+      '--samples',
+      '4',
+      '-o',
+      join(folder, 'out'),
+    ]);
     expect(run.status, run.stderr).toBe(0);
-    expect(kinds(read(join(folder, 'out')))).toEqual([['skill-ids/skill-renamed'], ['tools/parameter-renamed']]);
+    expect(kinds(read(join(folder, 'out')))).toEqual([
+      ['skill-ids/skill-renamed'],
+      ['tools/parameter-renamed'],
+    ]);
     rmSync(folder, { recursive: true, force: true });
   }, 120_000);
 
@@ -160,11 +226,29 @@ describe('hsa drift errors', () => {
   it('an invalid version is reported with its location and skipped, not a crash', async () => {
     const { repo } = buildHistoryRepo();
     const text = readFileSync(helpdeskFile, 'utf8');
-    commitFile(repo, 'agent/harness.yaml', text.replace('maxRetries: 2', 'maxRetries: -4'), 'broken budget', 20);
+    commitFile(
+      repo,
+      'agent/harness.yaml',
+      text.replace('maxRetries: 2', 'maxRetries: -4'),
+      'broken budget',
+      20,
+    );
     commitFile(repo, 'agent/harness.yaml', 'id: [unclosed\n', 'broken yaml', 21);
     commitFile(repo, 'agent/harness.yaml', text, 'back to the helpdesk harness', 22);
     const folder = out();
-    const run = await hsa(['drift', '--repo', repo, '--path', 'agent/harness.yaml', '--policy', 'tools-only', '--samples', '4', '-o', folder]);
+    const run = await hsa([
+      'drift',
+      '--repo',
+      repo,
+      '--path',
+      'agent/harness.yaml',
+      '--policy',
+      'tools-only',
+      '--samples',
+      '4',
+      '-o',
+      folder,
+    ]);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^[0-9a-f]{7}:agent\/harness.yaml: invalid harness: .*hooks.*maxRetries/m);
     expect(run.stderr).toMatch(/^[0-9a-f]{7}:agent\/harness.yaml: invalid harness: .*invalid YAML/m);

@@ -21,8 +21,9 @@ export const historyEdits: Array<{ subject: string; edit: (harness: Harness) => 
   {
     subject: 'rename reset_password.delivery to delivery_channel',
     edit: (harness) =>
-      renameSymbols(harness, { parameters: [{ tool: 'reset_password', path: ['delivery'], to: 'delivery_channel' }] })
-        .harness,
+      renameSymbols(harness, {
+        parameters: [{ tool: 'reset_password', path: ['delivery'], to: 'delivery_channel' }],
+      }).harness,
   },
   {
     subject: 'prompt: policies before tools',

@@ -8,7 +8,7 @@ import { type HarnessVersion, readGitHistory, readHarnessFiles } from '../../dri
 import { renderDriftHtml, renderDriftTable } from '../../drift/report.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
-import { TrajectorySchema, type Trajectory } from '../../trajectory/schema.js';
+import { type Trajectory, TrajectorySchema } from '../../trajectory/schema.js';
 import { finishCommand } from '../exit-codes.js';
 import { policyFromOptions } from '../operators-registry.js';
 import { outOption, prepareOutputFolder, printResult } from '../output.js';
@@ -32,9 +32,12 @@ async function readExamples(file: string): Promise<Trajectory[]> {
       throw new HarnessAugmentError(`${file}:${record.line}: ${record.issue.message}`, { kind: 'usage' });
     const parsed = TrajectorySchema.safeParse(record.value);
     if (!parsed.success)
-      throw new HarnessAugmentError(`${file}:${record.line}: not a trajectory: ${parsed.error.issues[0]?.message}`, {
-        kind: 'usage',
-      });
+      throw new HarnessAugmentError(
+        `${file}:${record.line}: not a trajectory: ${parsed.error.issues[0]?.message}`,
+        {
+          kind: 'usage',
+        },
+      );
     examples.push(parsed.data);
   }
   return examples;
@@ -53,7 +56,10 @@ export function registerDrift(program: Command): void {
     .option('--severity <level>', "override the policy's severity")
     .option('--seed <seed>', 'seed of the sampled variants', 'drift')
     .option('--samples <n>', 'variants sampled per older version', '32')
-    .option('--trajectories <file>', 'gold trajectories JSONL: operators that need an example (hook budgets) run on them')
+    .option(
+      '--trajectories <file>',
+      'gold trajectories JSONL: operators that need an example (hook budgets) run on them',
+    )
     .addOption(outOption('folder', 'directory for drift.json and drift.html', { required: true }))
     .action(async (options: DriftOptions) => {
       const samples = Number(options.samples);
@@ -64,7 +70,9 @@ export function registerDrift(program: Command): void {
       let versions: HarnessVersion[];
       if (options.harness) {
         if (options.repo || options.path)
-          throw new HarnessAugmentError('give --harness files, or --repo and --path, not both', { kind: 'usage' });
+          throw new HarnessAugmentError('give --harness files, or --repo and --path, not both', {
+            kind: 'usage',
+          });
         versions = await readHarnessFiles(options.harness);
       } else {
         if (!options.repo || !options.path)
