@@ -17,6 +17,7 @@ const layers: Record<string, number> = {
   perturbations: 3,
   'src/testing': 4,
   'src/bench': 4,
+  'src/drift': 4,
   'src/runtime': 4,
   'src/pipeline': 5,
   'src/scenarios': 5,
