@@ -348,7 +348,6 @@ function describeSchema(
   old: unknown,
   next: unknown,
   path: string[],
-  requiredAfter: readonly string[],
   found: Found,
   totals: { tools: number; parameters: number },
 ): void {
@@ -394,9 +393,9 @@ function describeSchema(
   )
     note(found, 'schema-changed', where, totals.tools);
   for (const key of shared)
-    describeSchema(tool, oldProperties[key], newProperties[key], [...path, key], newRequired, found, totals);
+    describeSchema(tool, oldProperties[key], newProperties[key], [...path, key], found, totals);
   if (old.items !== undefined || next.items !== undefined)
-    describeSchema(tool, old.items, next.items, [...path, '[]'], [], found, totals);
+    describeSchema(tool, old.items, next.items, [...path, '[]'], found, totals);
   const rest = (node: SchemaNode) => {
     const {
       description: _d,
@@ -411,7 +410,6 @@ function describeSchema(
   };
   if (!sameCanonicalJson(rest(old), rest(next)) || (old.title ?? null) !== (next.title ?? null))
     note(found, 'schema-changed', where, totals.tools);
-  void requiredAfter;
 }
 
 function describeTools(aligned: Harness, after: Harness, found: Found): void {
@@ -434,7 +432,7 @@ function describeTools(aligned: Harness, after: Harness, found: Found): void {
         old.name,
         totals.tools,
       );
-    describeSchema(old.name, old.parameters, next.parameters, [], [], found, totals);
+    describeSchema(old.name, old.parameters, next.parameters, [], found, totals);
   }
 }
 
