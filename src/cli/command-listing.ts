@@ -94,6 +94,13 @@ export const commandListing: readonly ListedCommand[] = [
     load: async () => (await import('./commands/bench.js')).registerBench,
   },
   {
+    name: 'drift',
+    term: 'drift [options]',
+    summary:
+      "describe each real edit of a harness's history and whether a policy's variants cover it (drift.json, drift.html)",
+    load: async () => (await import('./commands/drift.js')).registerDrift,
+  },
+  {
     name: 'sim',
     term: 'sim',
     summary: "simulate a scenario's episodes with its oracle or a model",

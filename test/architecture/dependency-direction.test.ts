@@ -19,6 +19,8 @@ const layers: Record<string, number> = {
   'src/bench': 4,
   // The review page of augmented rows: reads rows and harnesses, renders HTML.
   'src/review': 4,
+  // Drift: reads a harness's history and describes each edit with the augment core.
+  'src/drift': 4,
   'src/runtime': 4,
   'src/pipeline': 5,
   'src/scenarios': 5,

@@ -54,6 +54,20 @@ const cases: Case[] = [
   { command: 'schema', args: (dir) => ['-o', join(dir, 'harness.schema.json')] },
   { command: 'hash', args: () => [harness] },
   {
+    command: 'drift',
+    args: (dir) => [
+      '--harness',
+      harness,
+      harness,
+      '--policy',
+      'tools-only',
+      '--samples',
+      '1',
+      '-o',
+      join(dir, 'drift'),
+    ],
+  },
+  {
     command: 'augment',
     args: (dir) => [
       '--harness',
