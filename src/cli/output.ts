@@ -11,7 +11,7 @@ import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { formatIssue, HarnessAugmentError, type Issue } from '../harness/issues.js';
+import { formatIssue, HarnessAugmentError, type Issue, printableLine } from '../harness/issues.js';
 import {
   assertMayClear,
   assertNotAnInput,
@@ -143,7 +143,7 @@ export function printProduct(key: string, value: unknown, text: string): void {
 
 /** Prints issues as `location: message` lines. */
 export function printIssues(issues: readonly Issue[], stream: NodeJS.WritableStream = process.stdout): void {
-  for (const issue of issues) stream.write(`${formatIssue(issue)}\n`);
+  for (const issue of issues) stream.write(`${printableLine(formatIssue(issue))}\n`);
 }
 
 /** The JSON document printed for an error under `--json`. */

@@ -34,6 +34,10 @@ export function formatOf(file: string): DocumentFormat {
   return /\.ya?ml$/i.test(file) ? 'yaml' : 'json';
 }
 
+/** The characters YAML 1.2 does not allow raw in a stream: C0 and C1 controls but tab, LF, CR and NEL; DEL; U+FFFE, U+FFFF. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const yamlUnprintable = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F\uFFFE\uFFFF]/u;
+
 /**
  * Parses document text. Throws a `usage` HarnessAugmentError naming the position on a syntax error.
  *
@@ -55,6 +59,18 @@ export function parseDocument(
     }
     value = JSON.parse(text);
   } else {
+    // YAML admits only printable characters (1.2, `c-printable`); the parser would keep a raw NUL in a scalar.
+    const unprintable = yamlUnprintable.exec(text);
+    if (unprintable) {
+      const { line, column } = lineAndColumn(text, unprintable.index);
+      const code = (unprintable[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+      throw syntaxError(
+        where,
+        line,
+        column,
+        `invalid YAML: the control character U+${code} is not allowed in YAML; write it escaped in a double-quoted string ("\\u${code}")`,
+      );
+    }
     let document: YAML.Document.Parsed;
     try {
       document = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
