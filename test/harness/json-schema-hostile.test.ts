@@ -73,7 +73,9 @@ describe('$ref loops', () => {
       'invalid schema: schema is invalid: at /: $ref "#" leads back to a schema it came from without descending into the value: validating any value would never end',
     ]);
     // Through allOf / anyOf / not as well.
-    expect(compileJsonSchema({ type: 'object', allOf: [{ anyOf: [{ not: { $ref: '#' } }] }] }).ok).toBe(false);
+    expect(compileJsonSchema({ type: 'object', allOf: [{ anyOf: [{ not: { $ref: '#' } }] }] }).ok).toBe(
+      false,
+    );
   });
 
   it('a recursive schema that does reach a schema stays valid', () => {
