@@ -5,7 +5,9 @@ import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
 import { assertInputFile, cannotReadInput, firstInvalidUtf8 } from './input-file.js';
 import { HarnessAugmentError, type Issue, type JsonPath } from './issues.js';
-import { findJsonSyntaxError, lineAndColumn } from './json-syntax.js';
+import { createJsonLineLocator } from './json-locator.js';
+import { lineAndColumn } from './json-syntax.js';
+import { parseJsonText } from './parse-json-text.js';
 import { yamlDocumentValue } from './yaml-text.js';
 
 export type DocumentFormat = 'json' | 'yaml';
@@ -52,12 +54,13 @@ export function parseDocument(
   const where = file ?? '<input>';
   let value: unknown;
   if (format === 'json') {
-    const syntax = findJsonSyntaxError(text, { maxDepth: maxNestingDepth });
-    if (syntax) {
-      const { line, column } = lineAndColumn(text, syntax.offset);
-      throw syntaxError(where, line, column, `invalid JSON: ${syntax.message}`);
+    // JSON.parse, with the scanner's rules kept (./parse-json-text.ts): never the YAML parser.
+    const parsed = parseJsonText(text, { maxDepth: maxNestingDepth });
+    if (!parsed.ok) {
+      const { line, column } = lineAndColumn(text, parsed.error.offset);
+      throw syntaxError(where, line, column, `invalid JSON: ${parsed.error.message}`);
     }
-    value = JSON.parse(text);
+    value = parsed.value;
   } else {
     // YAML admits only printable characters (1.2, `c-printable`); the parser would keep a raw NUL in a scalar.
     const unprintable = yamlUnprintable.exec(text);
@@ -202,8 +205,10 @@ export function findForbiddenKeys(value: unknown, path: JsonPath = [], maxDepth 
     }
     const children: Array<{ value: unknown; path: JsonPath }> = [];
     if (Array.isArray(current.value)) {
+      // Only containers are visited: a path is built for nothing else (a 200,000-key object of numbers).
       for (const [index, item] of current.value.entries())
-        children.push({ value: item, path: [...current.path, index] });
+        if (typeof item === 'object' && item !== null)
+          children.push({ value: item, path: [...current.path, index] });
     } else {
       for (const key of Object.keys(current.value)) {
         if (key === '__proto__') {
@@ -212,11 +217,11 @@ export function findForbiddenKeys(value: unknown, path: JsonPath = [], maxDepth 
             path: [...current.path, key],
             message: 'the key "__proto__" is not allowed',
           });
-        } else
-          children.push({
-            value: (current.value as Record<string, unknown>)[key],
-            path: [...current.path, key],
-          });
+        } else {
+          const child = (current.value as Record<string, unknown>)[key];
+          if (typeof child === 'object' && child !== null)
+            children.push({ value: child, path: [...current.path, key] });
+        }
       }
     }
     // Depth first, in document order.
@@ -236,9 +241,19 @@ export function findForbiddenKeys(value: unknown, path: JsonPath = [], maxDepth 
 export function createLineLocator(
   document: Pick<ParsedDocument, 'text' | 'format'>,
 ): (path: JsonPath) => number | undefined {
+  // JSON is located by its own linear scan: the YAML parser is quadratic in the keys of one JSON object.
+  if (document.format === 'json') {
+    const locate = createJsonLineLocator(document.text);
+    return (path) => {
+      try {
+        return locate(path);
+      } catch {
+        return undefined;
+      }
+    };
+  }
   let parsed: YAML.Document.Parsed | undefined;
   return (path) => {
-    // JSON is YAML 1.2, so one parser gives positions for both formats.
     try {
       parsed ??= YAML.parseDocument(document.text);
     } catch {

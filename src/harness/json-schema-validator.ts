@@ -143,7 +143,8 @@ function usesLaterKeywords(node: unknown, depth = 0): boolean {
   if (depth > 64 || typeof node !== 'object' || node === null) return false;
   if (Array.isArray(node)) return node.some((child) => usesLaterKeywords(child, depth + 1));
   return Object.entries(node).some(
-    ([key, child]) => laterKeywords.has(key) || usesLaterKeywords(child, depth + 1),
+    ([key, child]) =>
+      laterKeywords.has(key) || (!dataKeywords.has(key) && usesLaterKeywords(child, depth + 1)),
   );
 }
 
