@@ -46,6 +46,17 @@ export function createNameGuard(
     ...harnessTextLocations(harness).map((location) => location.text),
     ...trajectoryTexts(options.trajectory),
   ];
+  // One text (a candidate holds no line break, so it cannot span two), and the set of its four-character
+  // windows: a candidate with a window the text lacks cannot occur in it, and is not searched for (each search
+  // reads the whole harness: 10,000 skills searched 10,000 times).
+  const joined = texts.join('\n');
+  const windows = new Set<number>();
+  for (let index = 0; index + windowLength <= joined.length; index++) windows.add(windowAt(joined, index));
+  const mayOccur = (candidate: string) => {
+    for (let index = 0; index + windowLength <= candidate.length; index++)
+      if (!windows.has(windowAt(candidate, index))) return false;
+    return true;
+  };
   // Accepted names are indexed by the spans of them that may stand as a whole word, so that a candidate is
   // compared with the few names it could hold or be held by, not with every name accepted before (renaming
   // 10,000 skills compared 10,000 × 10,000 pairs).
@@ -54,7 +65,7 @@ export function createNameGuard(
   const oversized: string[] = [];
   return (candidate) => {
     if (!identifierPattern.test(candidate) || taken.has(candidate)) return false;
-    if (texts.some((text) => text.includes(candidate))) return false;
+    if (mayOccur(candidate) && joined.includes(candidate)) return false;
     if (findMentions({ path: [], text: `\`${candidate}\`` }, kept).length > 0) return false;
     const spans = wordSpans(candidate);
     const conflicts = [
@@ -74,6 +85,17 @@ export function createNameGuard(
     taken.add(candidate);
     return true;
   };
+}
+
+const windowLength = 4;
+/** A number for the four characters at `index` (two may share one: that only weakens the filter). */
+function windowAt(text: string, index: number): number {
+  return (
+    (((text.charCodeAt(index) * 65_599 + text.charCodeAt(index + 1)) * 65_599 + text.charCodeAt(index + 2)) *
+      65_599 +
+      text.charCodeAt(index + 3)) %
+    4_294_967_291
+  );
 }
 
 /** Letters, digits, `_` and `-` continue a token (../../src/harness/mention-boundary.ts). */
