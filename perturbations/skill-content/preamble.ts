@@ -57,8 +57,23 @@ const suitableCache = new BoundedCache<string, readonly string[]>(
   (key, sentences) => 2 * key.length + 64 * sentences.length + 64,
 );
 
+// The identifiers' key is as long as the harness has names: a cache key built from it for every body made a
+// harness of 10,000 skills cost 10,000 × 10,000 characters hashed. Each key gets a short number instead,
+// once per apply (numbers are never reused, so a forgotten key cannot alias a later one).
+const keyNumbers = new Map<string, number>();
+let nextKeyNumber = 0;
+function keyNumber(key: string): number {
+  let number = keyNumbers.get(key);
+  if (number === undefined) {
+    if (keyNumbers.size >= 256) keyNumbers.clear();
+    number = nextKeyNumber++;
+    keyNumbers.set(key, number);
+  }
+  return number;
+}
+
 /** Preambles that suit a body: in its language, and mentioning no identifier of the harness. */
-function suitable(skill: Skill, harness: Harness, key: string): readonly string[] {
+function suitable(skill: Skill, harness: Harness, key: number): readonly string[] {
   const cacheKey = `${key}\u0000${skill.body}`;
   const known = suitableCache.get(cacheKey);
   if (known) return known;
@@ -90,7 +105,7 @@ export const addPreamble = defineOperator({
   params: z.object({}),
   apply(harness, { rng, severity }) {
     if (severity === 0) return unchanged(harness);
-    const key = mentionsKey(harness);
+    const key = keyNumber(mentionsKey(harness));
     const eligible = harness.skills.items.filter(
       (skill) =>
         !allPreambles.some((sentence) => skill.body.includes(sentence)) &&

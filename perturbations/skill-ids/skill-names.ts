@@ -46,14 +46,77 @@ export function createNameGuard(
     ...harnessTextLocations(harness).map((location) => location.text),
     ...trajectoryTexts(options.trajectory),
   ];
-  const accepted: string[] = [];
+  // One text (a candidate holds no line break, so it cannot span two), and the set of its four-character
+  // windows: a candidate with a window the text lacks cannot occur in it, and is not searched for (each search
+  // reads the whole harness: 10,000 skills searched 10,000 times).
+  const joined = texts.join('\n');
+  const windows = new Set<number>();
+  for (let index = 0; index + windowLength <= joined.length; index++) windows.add(windowAt(joined, index));
+  const mayOccur = (candidate: string) => {
+    for (let index = 0; index + windowLength <= candidate.length; index++)
+      if (!windows.has(windowAt(candidate, index))) return false;
+    return true;
+  };
+  // Accepted names are indexed by the spans of them that may stand as a whole word, so that a candidate is
+  // compared with the few names it could hold or be held by, not with every name accepted before (renaming
+  // 10,000 skills compared 10,000 × 10,000 pairs).
+  const accepted = new Set<string>();
+  const holders = new Map<string, string[]>();
+  const oversized: string[] = [];
   return (candidate) => {
     if (!identifierPattern.test(candidate) || taken.has(candidate)) return false;
-    if (texts.some((text) => text.includes(candidate))) return false;
+    if (mayOccur(candidate) && joined.includes(candidate)) return false;
     if (findMentions({ path: [], text: `\`${candidate}\`` }, kept).length > 0) return false;
-    if (accepted.some((name) => holdsWord(name, candidate) || holdsWord(candidate, name))) return false;
-    accepted.push(candidate);
+    const spans = wordSpans(candidate);
+    const conflicts = [
+      ...(spans ?? []).filter((span) => accepted.has(span)),
+      ...(holders.get(candidate) ?? []),
+      ...(spans === undefined ? accepted : oversized),
+    ];
+    if (conflicts.some((name) => holdsWord(name, candidate) || holdsWord(candidate, name))) return false;
+    accepted.add(candidate);
+    if (spans === undefined) oversized.push(candidate);
+    else
+      for (const span of spans) {
+        const list = holders.get(span);
+        if (list) list.push(candidate);
+        else holders.set(span, [candidate]);
+      }
     taken.add(candidate);
     return true;
   };
+}
+
+const windowLength = 4;
+/** A number for the four characters at `index` (two may share one: that only weakens the filter). */
+function windowAt(text: string, index: number): number {
+  return (
+    (((text.charCodeAt(index) * 65_599 + text.charCodeAt(index + 1)) * 65_599 + text.charCodeAt(index + 2)) *
+      65_599 +
+      text.charCodeAt(index + 3)) %
+    4_294_967_291
+  );
+}
+
+/** Letters, digits, `_` and `-` continue a token (../../src/harness/mention-boundary.ts). */
+const tokenCharacter = /[\p{L}\p{N}_-]/u;
+const maxWordSpans = 256;
+
+/**
+ * Every span of `name` that may stand alone as a mention in it (it starts and ends where no token
+ * character glues it to its neighbour): a superset of what `holdsWord` accepts, which decides. Undefined
+ * for a name with too many such spans (it is then compared with every name).
+ */
+function wordSpans(name: string): string[] | undefined {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let index = 0; index <= name.length; index++) {
+    if (index < name.length && (index === 0 || !tokenCharacter.test(name[index - 1] as string)))
+      starts.push(index);
+    if (index > 0 && (index === name.length || !tokenCharacter.test(name[index] as string))) ends.push(index);
+  }
+  if (starts.length * ends.length > maxWordSpans) return undefined;
+  const spans = new Set<string>();
+  for (const start of starts) for (const end of ends) if (end > start) spans.add(name.slice(start, end));
+  return [...spans];
 }

@@ -2,6 +2,7 @@
 // of retries, an error status — is a reject with the reason: the run keeps its finished units and goes on,
 // and exits 1 (as `augment` does with rejects). Any other error still ends the run.
 import { OpenAICompatibleError } from '../adapters/openai/errors.js';
+import { printableLine } from '../harness/issues.js';
 
 /** A rejects-file row for a unit whose endpoint failed. */
 export interface EndpointReject {
@@ -35,7 +36,7 @@ export function endpointFailures(unit: string) {
       count++;
       if (count <= printedFailures)
         process.stderr.write(
-          `hsa: ${unit} ${id} failed: ${error.message}${count === printedFailures ? ' (further failures only in the rejects file)' : ''}\n`,
+          `hsa: ${printableLine(`${unit} ${id} failed: ${error.message}`)}${count === printedFailures ? ' (further failures only in the rejects file)' : ''}\n`,
         );
       return {
         id,

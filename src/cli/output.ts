@@ -9,9 +9,17 @@
 // in ./progress.ts, which is silent unless standard error is a terminal.
 import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { formatIssue, HarnessAugmentError, type Issue } from '../harness/issues.js';
+import { formatIssue, HarnessAugmentError, type Issue, printableLine } from '../harness/issues.js';
+import {
+  assertMayClear,
+  assertNotAnInput,
+  assertOutputAllowed,
+  guardOutputFolder,
+  type NamedInput,
+  protectInputs,
+} from '../harness/output-guard.js';
 import { outputTarget } from '../harness/output-target.js';
 import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 
@@ -39,10 +47,57 @@ export function addGlobalOutputOptions(program: Command): Command {
   return program
     .option('--json', 'print the result, or the error, as one JSON document on standard output')
     .option('-q, --quiet', 'print no progress and no summary (errors are still printed)')
-    .hook('preAction', (_root, action) => {
+    .hook('preAction', async (_root, action) => {
       const options = action.optsWithGlobals() as { json?: boolean; quiet?: boolean };
       setOutputMode({ json: options.json === true, quiet: options.quiet === true });
+      // Before the command runs: its inputs are what no output of it may replace (../harness/output-guard.ts).
+      await protectInputs(commandInputs(action));
+      // and an output option that names one of them is refused before the command reads anything.
+      for (const option of action.options)
+        if (outputOptions.has(option)) {
+          const value = action.getOptionValue(option.attributeName());
+          if (typeof value === 'string') await assertNotAnInput(value);
+        }
     });
+}
+
+/** The options that name something a command writes; every other argument or option naming a file is an input. */
+const outputOptions = new WeakSet<Option>();
+
+/**
+ * The paths a command reads, from how it was called: every argument, and every option but its outputs
+ * (`outOption`, `outputFileOption`), whose value names an existing file or folder.
+ *
+ * @example
+ * commandInputs(action) // [{ label: '--trajectories', path: 't.jsonl' }, { label: '<harness>', path: 'h.yaml' }]
+ */
+export function commandInputs(command: Command): NamedInput[] {
+  const inputs: NamedInput[] = [];
+  const add = (label: string, value: unknown) => {
+    for (const path of Array.isArray(value) ? value : [value])
+      if (typeof path === 'string' && path.length > 0) inputs.push({ label, path });
+  };
+  command.registeredArguments.forEach((argument, index) => {
+    add(`<${argument.name()}>`, command.processedArgs[index]);
+  });
+  for (const option of command.options) {
+    if (outputOptions.has(option) || option.negate || !(option.required || option.optional)) continue;
+    add(option.long ?? option.short ?? option.name(), command.getOptionValue(option.attributeName()));
+  }
+  return inputs;
+}
+
+/**
+ * An option that names a file a command writes besides `-o` (`--rejects`, `--sidecar`, `--report`): it is
+ * checked as an output, never protected as an input.
+ *
+ * @example
+ * command.addOption(outputFileOption('--rejects <file>', 'rejects JSONL'))
+ */
+export function outputFileOption(flags: string, description: string): Option {
+  const option = new Option(flags, description);
+  outputOptions.add(option);
+  return option;
 }
 
 /**
@@ -57,6 +112,7 @@ export function outOption(
   options: { required?: boolean } = {},
 ) {
   const option = new Option(`-o, --out <${kind}>`, description);
+  outputOptions.add(option);
   return options.required ? option.makeOptionMandatory() : option;
 }
 
@@ -87,7 +143,7 @@ export function printProduct(key: string, value: unknown, text: string): void {
 
 /** Prints issues as `location: message` lines. */
 export function printIssues(issues: readonly Issue[], stream: NodeJS.WritableStream = process.stdout): void {
-  for (const issue of issues) stream.write(`${formatIssue(issue)}\n`);
+  for (const issue of issues) stream.write(`${printableLine(formatIssue(issue))}\n`);
 }
 
 /** The JSON document printed for an error under `--json`. */
@@ -144,14 +200,24 @@ async function realFolder(folder: string): Promise<string> {
 }
 
 /**
- * Checks that a folder exists or can be created, and is writable. Throws a `usage` error (exit 2).
+ * Checks that a folder exists or can be created, and is writable, that it is not an input, and that none
+ * of the entries the command clears (`clears`) or writes (`writes`: names inside it) is or holds an input
+ * or lies through a link. Throws a
+ * `usage` error (exit 2). From then on nothing below it is written through a symbolic link.
  *
  * @example
  * await prepareOutputFolder('out/run-1')
  */
-export async function prepareOutputFolder(folder: string): Promise<string> {
+export async function prepareOutputFolder(
+  folder: string,
+  options: { clears?: readonly string[]; writes?: readonly string[] } = {},
+): Promise<string> {
   const existing = await stat(folder).catch(() => undefined);
   if (existing && !existing.isDirectory()) throw cannotWrite(folder, 'it is a file, not a folder');
+  // Nothing below it is written through a link; what the command clears or writes in it is no input.
+  await guardOutputFolder(folder);
+  for (const entry of options.clears ?? []) await assertMayClear(join(folder, entry));
+  for (const entry of options.writes ?? []) await assertOutputAllowed(join(folder, entry));
   await prepareFolder(resolve(folder), folder);
   return folder;
 }

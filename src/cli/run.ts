@@ -1,7 +1,7 @@
 // Runs `hsa` in process and turns every failure into one clear line and an exit code (tests call it too).
 // The codes come from one rule (./exit-codes.ts): 0 done, 1 bad data, 2 usage or I/O, 3 a bug.
 import { CommanderError } from 'commander';
-import { HarnessAugmentError, type Issue, truncateText } from '../harness/issues.js';
+import { HarnessAugmentError, type Issue, printableLine, truncateText } from '../harness/issues.js';
 import { errorExitCode, exitCodes, isFileSystemError } from './exit-codes.js';
 import { describeFileError, errorDocument, outputMode, printIssues, setOutputMode } from './output.js';
 import { createProgram } from './program.js';
@@ -56,7 +56,7 @@ function fail(
   issues: readonly Issue[] = [],
   printLine = true,
 ): number {
-  const line = truncateText(message.split('\n')[0] ?? '');
+  const line = printableLine(truncateText(message.split('\n')[0] ?? ''));
   if (printLine) process.stderr.write(`hsa: ${line}\n`);
   if (outputMode().json) process.stdout.write(`${JSON.stringify(errorDocument(code, kind, line, issues))}\n`);
   else if (kind === 'invalid') printIssues(issues);

@@ -5,7 +5,9 @@ import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
 import { assertInputFile, cannotReadInput, firstInvalidUtf8 } from './input-file.js';
 import { HarnessAugmentError, type Issue, type JsonPath } from './issues.js';
-import { findJsonSyntaxError, lineAndColumn } from './json-syntax.js';
+import { createJsonLineLocator } from './json-locator.js';
+import { lineAndColumn } from './json-syntax.js';
+import { parseJsonText } from './parse-json-text.js';
 import { yamlDocumentValue } from './yaml-text.js';
 
 export type DocumentFormat = 'json' | 'yaml';
@@ -34,6 +36,10 @@ export function formatOf(file: string): DocumentFormat {
   return /\.ya?ml$/i.test(file) ? 'yaml' : 'json';
 }
 
+/** The characters YAML 1.2 does not allow raw in a stream: C0 and C1 controls but tab, LF, CR and NEL; DEL; U+FFFE, U+FFFF. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const yamlUnprintable = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F\uFFFE\uFFFF]/u;
+
 /**
  * Parses document text. Throws a `usage` HarnessAugmentError naming the position on a syntax error.
  *
@@ -48,13 +54,26 @@ export function parseDocument(
   const where = file ?? '<input>';
   let value: unknown;
   if (format === 'json') {
-    const syntax = findJsonSyntaxError(text, { maxDepth: maxNestingDepth });
-    if (syntax) {
-      const { line, column } = lineAndColumn(text, syntax.offset);
-      throw syntaxError(where, line, column, `invalid JSON: ${syntax.message}`);
+    // JSON.parse, with the scanner's rules kept (./parse-json-text.ts): never the YAML parser.
+    const parsed = parseJsonText(text, { maxDepth: maxNestingDepth });
+    if (!parsed.ok) {
+      const { line, column } = lineAndColumn(text, parsed.error.offset);
+      throw syntaxError(where, line, column, `invalid JSON: ${parsed.error.message}`);
     }
-    value = JSON.parse(text);
+    value = parsed.value;
   } else {
+    // YAML admits only printable characters (1.2, `c-printable`); the parser would keep a raw NUL in a scalar.
+    const unprintable = yamlUnprintable.exec(text);
+    if (unprintable) {
+      const { line, column } = lineAndColumn(text, unprintable.index);
+      const code = (unprintable[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+      throw syntaxError(
+        where,
+        line,
+        column,
+        `invalid YAML: the control character U+${code} is not allowed in YAML; write it escaped in a double-quoted string ("\\u${code}")`,
+      );
+    }
     let document: YAML.Document.Parsed;
     try {
       document = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
@@ -186,8 +205,10 @@ export function findForbiddenKeys(value: unknown, path: JsonPath = [], maxDepth 
     }
     const children: Array<{ value: unknown; path: JsonPath }> = [];
     if (Array.isArray(current.value)) {
+      // Only containers are visited: a path is built for nothing else (a 200,000-key object of numbers).
       for (const [index, item] of current.value.entries())
-        children.push({ value: item, path: [...current.path, index] });
+        if (typeof item === 'object' && item !== null)
+          children.push({ value: item, path: [...current.path, index] });
     } else {
       for (const key of Object.keys(current.value)) {
         if (key === '__proto__') {
@@ -196,11 +217,11 @@ export function findForbiddenKeys(value: unknown, path: JsonPath = [], maxDepth 
             path: [...current.path, key],
             message: 'the key "__proto__" is not allowed',
           });
-        } else
-          children.push({
-            value: (current.value as Record<string, unknown>)[key],
-            path: [...current.path, key],
-          });
+        } else {
+          const child = (current.value as Record<string, unknown>)[key];
+          if (typeof child === 'object' && child !== null)
+            children.push({ value: child, path: [...current.path, key] });
+        }
       }
     }
     // Depth first, in document order.
@@ -220,9 +241,19 @@ export function findForbiddenKeys(value: unknown, path: JsonPath = [], maxDepth 
 export function createLineLocator(
   document: Pick<ParsedDocument, 'text' | 'format'>,
 ): (path: JsonPath) => number | undefined {
+  // JSON is located by its own linear scan: the YAML parser is quadratic in the keys of one JSON object.
+  if (document.format === 'json') {
+    const locate = createJsonLineLocator(document.text);
+    return (path) => {
+      try {
+        return locate(path);
+      } catch {
+        return undefined;
+      }
+    };
+  }
   let parsed: YAML.Document.Parsed | undefined;
   return (path) => {
-    // JSON is YAML 1.2, so one parser gives positions for both formats.
     try {
       parsed ??= YAML.parseDocument(document.text);
     } catch {

@@ -95,6 +95,25 @@ export function truncateText(text: string, limit = 4 * quoteLimit): string {
   return `${text.slice(0, limit)}… (${text.length - limit} more characters)`;
 }
 
+// Control characters (C0 but tab, DEL, C1), line and paragraph separators and bidirectional overrides.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const unprintable = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * One line for a terminal: every control character (a NUL, an escape sequence, a newline from an endpoint's
+ * body) written as `\u00XX`, so that nothing read from a file or a server moves the cursor, recolours the
+ * terminal or splits the line.
+ *
+ * @example
+ * printableLine('bad\u0000\u001b[2J') // 'bad\\u0000\\u001b[2J'
+ */
+export function printableLine(text: string): string {
+  return text.replace(
+    unprintable,
+    (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /**
  * Quotes user data for an error message: JSON-encoded, cut at `quoteLimit` characters.
  *

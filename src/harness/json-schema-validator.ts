@@ -12,6 +12,7 @@ import { RE2JS } from 're2js';
 import { canonicalJson } from './canonical-json.js';
 import { dataKeywords, maxSchemaNodes, schemaNodeCount } from './schema-node-count.js';
 import { quickCheckSchema } from './schema-quick-check.js';
+import { sameValueRefCycle } from './schema-ref-cycle.js';
 
 export { maxSchemaNodes, schemaNodeCount };
 
@@ -142,7 +143,8 @@ function usesLaterKeywords(node: unknown, depth = 0): boolean {
   if (depth > 64 || typeof node !== 'object' || node === null) return false;
   if (Array.isArray(node)) return node.some((child) => usesLaterKeywords(child, depth + 1));
   return Object.entries(node).some(
-    ([key, child]) => laterKeywords.has(key) || usesLaterKeywords(child, depth + 1),
+    ([key, child]) =>
+      laterKeywords.has(key) || (!dataKeywords.has(key) && usesLaterKeywords(child, depth + 1)),
   );
 }
 
@@ -228,6 +230,8 @@ export function compileJsonSchema(schema: Record<string, unknown>): CompiledSche
     };
   const duplicate = dialect === 'draft-07' ? findDuplicateItems(local) : undefined;
   if (duplicate) return { ok: false, error: `schema is invalid: ${duplicate}` };
+  const cycle = sameValueRefCycle(local);
+  if (cycle) return { ok: false, error: `schema is invalid: ${cycle}` };
   try {
     const current = generation;
     current.engines[dialect] ??= newEngine[dialect]();

@@ -1,4 +1,5 @@
-// The one guard every writer calls before it writes a path: what the path points to decides how it is
+// The one guard every writer calls before it writes a path: the path must be allowed (not an input of the
+// command, not through a link inside its output folder: ./output-guard.ts); what it points to decides how it is
 // written. A regular file (or a new name) is replaced atomically; a symbolic link is followed, so the file it
 // points to is replaced and the link stays; a character device (`/dev/null`) or a pipe with a reader
 // (`/dev/stdout | …`, `>(gzip)`) is written in place; anything else is refused before any work, because a
@@ -7,6 +8,7 @@ import { constants } from 'node:fs';
 import { type FileHandle, lstat, open, readlink, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { HarnessAugmentError } from './issues.js';
+import { assertOutputAllowed } from './output-guard.js';
 
 /** Where and how a writer writes a named output path. */
 export interface OutputTarget {
@@ -25,6 +27,8 @@ const maxLinkHops = 40;
  * await outputTarget('out/rows.jsonl') // { path: 'out/rows.jsonl', mode: 'replace' }
  */
 export async function outputTarget(file: string): Promise<OutputTarget> {
+  // Never an input of the command, never through a link inside an output folder (./output-guard.ts).
+  await assertOutputAllowed(file);
   const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     if (error.code === 'ELOOP') throw cannotWrite(file, 'its symbolic links form a loop');

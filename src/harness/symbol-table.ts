@@ -200,8 +200,16 @@ export function partTextLocations(harness: Harness, part: HarnessPartName): Text
  * harnessSymbols(harness).filter((symbol) => symbol.kind === 'tool').map((symbol) => symbol.name)
  */
 export function harnessSymbols(harness: Harness): SymbolEntry[] {
-  return symbolParts.flatMap((part) => partSymbols(harness, part));
+  // Harnesses are read as immutable: one list per harness object, so that the operators asking for it once
+  // per skill pay one walk (and `nameTrie`, cached by list, one trie), not one per skill: with 4,000 skills,
+  // the walks and the tries' keys were most of an augment run.
+  const known = symbolsByHarness.get(harness);
+  if (known) return known;
+  const symbols = Object.freeze(symbolParts.flatMap((part) => partSymbols(harness, part))) as SymbolEntry[];
+  symbolsByHarness.set(harness, symbols);
+  return symbols;
 }
+const symbolsByHarness = new WeakMap<Harness, SymbolEntry[]>();
 
 /** The parts in the order `harnessSymbols` lists their identifiers. */
 export const symbolParts: readonly HarnessPartName[] = ['skills', 'tools', 'prompt', 'hooks'];

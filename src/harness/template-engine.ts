@@ -66,6 +66,86 @@ function createSandbox(): typeof Handlebars {
 }
 
 const sandbox = createSandbox();
+
+/** The deepest nesting of blocks (`{{#if}}`, `{{#each}}`, …) a template may have: Handlebars' compiler is steeply super-linear in it. */
+export const maxTemplateNesting = 64;
+/** The most block bodies one render may produce (every `{{#each}}` item, every taken `{{#if}}`): nested loops multiply. */
+export const maxRenderSteps = 200_000;
+/** The most characters the block bodies of one render may produce together. */
+export const maxRenderCharacters = 16 * 1024 * 1024;
+
+/** The work of the render in progress (renders are synchronous: one at a time). */
+const budget = { steps: 0, characters: 0 };
+
+// Every block helper counts the bodies it renders against the budget, so that nested loops over a large
+// context end with a message instead of running for hours.
+for (const name of builtInHelpers) {
+  const original = sandbox.helpers[name] as HelperFunction;
+  sandbox.registerHelper(name, function (this: unknown, ...args: unknown[]) {
+    const options = args.at(-1);
+    if (!isOptions(options)) return original.apply(this, args);
+    const counted = (body: unknown) =>
+      typeof body !== 'function'
+        ? body
+        : (...bodyArgs: unknown[]) => {
+            if (++budget.steps > maxRenderSteps)
+              throw new Error(
+                `the template renders more than ${maxRenderSteps} block bodies (nested loops over a large context?), the limit of one render`,
+              );
+            const text = (body as HelperFunction)(...bodyArgs);
+            budget.characters += typeof text === 'string' ? text.length : 0;
+            if (budget.characters > maxRenderCharacters)
+              throw new Error(
+                `the template renders more than ${maxRenderCharacters} characters, the limit of one render`,
+              );
+            return text;
+          };
+    const block = options as { fn?: unknown; inverse?: unknown };
+    return original.apply(this, [
+      ...args.slice(0, -1),
+      { ...block, fn: counted(block.fn), inverse: counted(block.inverse) },
+    ]);
+  });
+}
+
+/**
+ * How deep the blocks of a template nest, found by a linear scan of its text before Handlebars parses it
+ * (comments and raw blocks are skipped; a stray close only lowers the count, and Handlebars reports it).
+ *
+ * @example
+ * templateNesting('{{#if a}}{{#each b}}x{{/each}}{{/if}}') // 2
+ */
+export function templateNesting(template: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let index = template.indexOf('{{'); index !== -1; index = template.indexOf('{{', index + 2)) {
+    if (index > 0 && template[index - 1] === '\\') continue;
+    let start = index + 2;
+    if (template[start] === '~') start++;
+    const marker = template[start];
+    if (marker === '!') {
+      const close = template.startsWith('--', start + 1)
+        ? template.indexOf('--}}', start)
+        : template.indexOf('}}', start);
+      if (close === -1) break;
+      index = close;
+      continue;
+    }
+    if (marker === '#' || (marker === '^' && /^\^\s*[^\s}~]/.test(template.slice(start, start + 3)))) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (marker === '/') depth = Math.max(0, depth - 1);
+  }
+  return deepest;
+}
+
+/** The nesting bound, as a message, or undefined when the template is within it. */
+function nestingProblem(template: string): string | undefined {
+  const nesting = templateNesting(template);
+  return nesting > maxTemplateNesting
+    ? `blocks nest ${nesting} deep, more than ${maxTemplateNesting}, the limit of a template`
+    : undefined;
+}
 // Handlebars counts `log` and `lookup` as known unless told otherwise; say so, so that the compiler refuses them.
 const knownHelpers = {
   ...Object.fromEntries([...builtInHelpers, ...Object.keys(templateHelpers)].map((name) => [name, true])),
@@ -98,10 +178,14 @@ const checked = new Map<string, string | undefined>();
 export function renderTemplate(template: string, data: unknown): string {
   let compiled = cache.get(template);
   if (!compiled) {
+    const problem = nestingProblem(template);
+    if (problem) throw new Error(problem);
     compiled = sandbox.compile(template, compileOptions);
     if (cache.size > 2_000) cache.clear();
     cache.set(template, compiled);
   }
+  budget.steps = 0;
+  budget.characters = 0;
   return compiled(data, runtimeOptions);
 }
 
@@ -115,6 +199,8 @@ export function checkTemplate(template: string): string | undefined {
   if (checked.has(template)) return checked.get(template);
   let problem: string | undefined;
   try {
+    problem = nestingProblem(template);
+    if (problem) throw new Error(problem);
     sandbox.precompile(template, compileOptions);
     problem = findPartial(Handlebars.parse(template));
   } catch (error) {

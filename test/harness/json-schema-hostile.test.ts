@@ -10,6 +10,7 @@ import {
   maxSchemaNodes,
   schemaCompilations,
   schemaNodeCount,
+  validateAgainstSchema,
 } from '../../src/harness/json-schema-validator.js';
 
 const values = (count: number) => Array.from({ length: count }, (_, index) => `value-${index}`);
@@ -60,8 +61,21 @@ describe('$ref loops', () => {
     });
     expect(compiled).toEqual({
       ok: false,
-      error: 'its $ref chain loops without reaching a schema (or it nests too deep)',
+      error:
+        'schema is invalid: at /definitions/a: $ref "#/definitions/b" leads back to a schema it came from without descending into the value: validating any value would never end',
     });
+  });
+
+  it('a root that refers to itself ($ref "#") is invalid before any value is validated (issue 44)', () => {
+    const compiled = compileJsonSchema({ type: 'object', properties: { a: { type: 'string' } }, $ref: '#' });
+    expect(compiled.ok).toBe(false);
+    expect(validateAgainstSchema({ type: 'object', $ref: '#' }, { a: 1 })).toEqual([
+      'invalid schema: schema is invalid: at /: $ref "#" leads back to a schema it came from without descending into the value: validating any value would never end',
+    ]);
+    // Through allOf / anyOf / not as well.
+    expect(compileJsonSchema({ type: 'object', allOf: [{ anyOf: [{ not: { $ref: '#' } }] }] }).ok).toBe(
+      false,
+    );
   });
 
   it('a recursive schema that does reach a schema stays valid', () => {

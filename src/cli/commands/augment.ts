@@ -8,8 +8,8 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import type { AugmentPool } from '../../pipeline/parallel/augment-pool.js';
 import { withHookChecksOption, withOperatorsOption } from '../command-options.js';
 import { finishCommand } from '../exit-codes.js';
-import { nonNegativeInteger, optionBounds } from '../numeric-options.js';
-import { outOption, prepareOutputFiles, printResult } from '../output.js';
+import { nonNegativeInteger, optionBounds, positiveInteger } from '../numeric-options.js';
+import { outOption, outputFileOption, prepareOutputFiles, printResult } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
 
@@ -54,9 +54,11 @@ export function registerAugment(program: Command): void {
       'default severity: slight, medium, heavy or a number in [0, 1] (overrides the policy)',
     )
     .addOption(outOption('file', 'output rows JSONL', { required: true }))
-    .option(
-      '--rejects <file>',
-      'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
+    .addOption(
+      outputFileOption(
+        '--rejects <file>',
+        'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
+      ),
     )
     .option('--shard <i/n>', 'only the examples whose position modulo n is i')
     .option(
@@ -67,7 +69,12 @@ export function registerAugment(program: Command): void {
       '--inline-harness',
       'write the whole variant harness and relabel into every row (default: rows name them by hash in the sidecar)',
     )
-    .option('--sidecar <file>', 'the variants sidecar (default: <out without .jsonl>.variants.jsonl)')
+    .addOption(
+      outputFileOption(
+        '--sidecar <file>',
+        'the variants sidecar (default: <out without .jsonl>.variants.jsonl)',
+      ),
+    )
     .option(
       '--workers <n>',
       'workers, at most 64: the main thread and N - 1 worker threads (N threads with --variant-pool 0); default the available cores but one, at most one per 64 input lines; rows are the same bytes for any count',
@@ -114,7 +121,7 @@ export function registerAugment(program: Command): void {
       const requestedWorkers =
         options.workers === undefined
           ? undefined
-          : Math.max(1, nonNegativeInteger('--workers', options.workers, optionBounds.workers));
+          : positiveInteger('--workers', options.workers, optionBounds.workers);
       const variantPool =
         options.variantPool === undefined
           ? defaultVariantPoolSize

@@ -13,7 +13,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { finishCommand, nonNegativeInteger, openAtomicLines, openRowOutputs } from '../io.js';
 import { builtinRegistry, policyFromOptions, withOperatorsOption } from '../operators-registry.js';
-import { outOption, printResult } from '../output.js';
+import { outOption, outputFileOption, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 
 interface BenchGenerateOptions {
@@ -65,15 +65,22 @@ export function registerBenchGenerate(bench: Command): void {
       "mixed (default: each variant follows the whole policy) or one-dimension (variant v perturbs only the policy's ((v - 1) mod n)-th dimension, so per-dimension gaps are attributable)",
       'mixed',
     )
-    .option(
-      '--rejects <file>',
-      'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
+    .addOption(
+      outputFileOption(
+        '--rejects <file>',
+        'rejects JSONL (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
+      ),
     )
     .option(
       '--inline-harness',
       'write the whole variant harness and relabel into every row (default: rows name them by hash in the sidecar)',
     )
-    .option('--sidecar <file>', 'the variants sidecar (default: <out without .jsonl>.variants.jsonl)')
+    .addOption(
+      outputFileOption(
+        '--sidecar <file>',
+        'the variants sidecar (default: <out without .jsonl>.variants.jsonl)',
+      ),
+    )
     .option(
       '--variant-pool <n>',
       "draw the variants from a pool of n shared harnesses (the bench's own, not `hsa augment`'s; default 0: every variant built for its item)",

@@ -8,7 +8,7 @@ import { answerBenchRow } from '../../bench/answer-row.js';
 import { mapOrdered } from '../../runtime/map-ordered.js';
 import { endpointFailures } from '../endpoint-failures.js';
 import { boundedNumber, endpointTimeout, finishCommand, nonNegativeInteger, openRowOutputs } from '../io.js';
-import { outOption, prepareOutputFiles, printResult } from '../output.js';
+import { outOption, outputFileOption, prepareOutputFiles, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { sidecarOptionText } from '../rows.js';
 import { readBenchRows } from './bench-score.js';
@@ -46,9 +46,11 @@ export function registerBenchPredict(bench: Command): void {
     .option('--concurrency <n>', 'rows answered at once', '4')
     .option('--sidecar <files...>', sidecarOptionText)
     .addOption(outOption('file', 'predictions JSONL', { required: true }))
-    .option(
-      '--rejects <file>',
-      'rows whose endpoint failed for good, with the reason (default <out without .jsonl>.rejects.jsonl, written when one did; the run goes on and exits 1)',
+    .addOption(
+      outputFileOption(
+        '--rejects <file>',
+        'rows whose endpoint failed for good, with the reason (default <out without .jsonl>.rejects.jsonl, written when one did; the run goes on and exits 1)',
+      ),
     )
     .action(async (options: BenchPredictOptions) => {
       const started = Date.now();

@@ -45,8 +45,8 @@ export function registerBenchReport(bench: Command): void {
     .requiredOption('--scores <file>', 'scores JSON (from hsa bench score)')
     .addOption(outOption('folder', 'directory for report.md and report.html', { required: true }))
     .action(async (options: BenchReportOptions) => {
+      await prepareOutputFolder(options.out, { writes: ['report.md', 'report.html'] });
       const scores = await readScores(options.scores);
-      await prepareOutputFolder(options.out);
       const written = await writeReport(scores, options.out);
       printResult(written, `wrote ${written.markdown} and ${written.html}`);
     });

@@ -13,7 +13,7 @@ import { type ImportLogOptions, importLogRecord, LogAliasesSchema } from '../../
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { finishCommand, openRowOutputs, printIssues, serialize } from '../io.js';
-import { outOption, printResult, writeProduct } from '../output.js';
+import { outOption, outputFileOption, printResult, writeProduct } from '../output.js';
 
 interface ImportOptions {
   out?: string;
@@ -202,9 +202,11 @@ export function registerImport(program: Command): void {
     .argument('<logs>', 'log JSONL file: one conversation per line with `messages` (and `context`)')
     .requiredOption('--harness <file>', 'the harness the trajectories must validate under')
     .addOption(outOption('file', 'trajectories JSONL to write', { required: true }))
-    .option(
-      '--rejects <file>',
-      'rejects JSONL with line and reason (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
+    .addOption(
+      outputFileOption(
+        '--rejects <file>',
+        'rejects JSONL with line and reason (default: <out without .jsonl>.rejects.jsonl, written when anything is rejected)',
+      ),
     )
     .option(
       '--aliases <file>',

@@ -74,7 +74,7 @@ export function registerLatency(program: Command): void {
         options.episodes !== undefined ? nonNegativeInteger('--episodes', options.episodes) : undefined;
       const maxStepsPerTurn = parseMaxSteps(options.maxSteps);
       const { timeoutMs } = endpointTimeout(options.timeout);
-      await prepareOutputFolder(options.out);
+      await prepareOutputFolder(options.out, { writes: ['latency.json', 'latency.md', 'latency.html'] });
       const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
       const scenario = await scenarioFromOptions(options, harness, options.harness, hookChecks);
       const apiKey = process.env[options.apiKeyEnv];

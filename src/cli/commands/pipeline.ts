@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
@@ -6,6 +7,8 @@ import { describeRedisOutage } from '../../adapters/queue/redis-connection.js';
 import { loadOperatorModules } from '../../augment/operator-modules.js';
 import { loadHookChecks } from '../../harness/hook-check-module.js';
 import { HarnessAugmentError, quote } from '../../harness/issues.js';
+import { addProtectedInputs, type NamedInput } from '../../harness/output-guard.js';
+import { runFiles } from '../../pipeline/checkpoint.js';
 import {
   ExportFormatSchema,
   exportsOf,
@@ -98,7 +101,9 @@ export function registerPipeline(program: Command): void {
       const maxSteps = parseMaxSteps(options.maxSteps);
       if (maxSteps !== undefined) config.maxStepsPerTurn = maxSteps;
       const hookChecks = await loadHookChecks(config.hookChecks);
-      await prepareOutputFolder(config.out);
+      // The files the config names are inputs too; what a fresh run clears in its folder holds none.
+      await addProtectedInputs(configInputs(config, file));
+      await prepareOutputFolder(config.out, { clears: pipelineClearedEntries });
       const shard = parseShard(options.shard);
       const attempts = positiveInteger('--attempts', options.attempts, 100);
       const connectTimeoutMs = positiveInteger('--connect-timeout', options.connectTimeout, 600_000);
@@ -228,4 +233,35 @@ function exportsOption(text: string, config: PipelineConfig): PipelineConfig['ex
       );
     return parsed.data;
   }) as PipelineConfig['exports'];
+}
+
+/** What a fresh pipeline run removes in its output folder (../../pipeline/checkpoint.ts, export-stage.ts). */
+const pipelineClearedEntries = [...Object.values(runFiles), 'exports', 'bench', 'export-rejects'];
+
+/**
+ * Every string of the config, except its output folder, that names an existing file (a folder is left out:
+ * a short word of the config may name one by chance, and everything below it would become an input).
+ */
+function configInputs(config: unknown, file: string): NamedInput[] {
+  const inputs: NamedInput[] = [];
+  const walk = (value: unknown, path: string): void => {
+    if (typeof value === 'string') inputs.push({ label: `${file} ${path}`, path: value });
+    else if (Array.isArray(value))
+      value.forEach((item, index) => {
+        walk(item, `${path}[${index}]`);
+      });
+    else if (value !== null && typeof value === 'object')
+      for (const [key, item] of Object.entries(value))
+        if (!(path === '' && key === 'out')) walk(item, path === '' ? key : `${path}.${key}`);
+  };
+  walk(config, '');
+  return inputs.filter((input) => isFile(input.path));
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -9,7 +9,7 @@ import { endpointFailures } from '../endpoint-failures.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
 import { boundedNumber, endpointTimeout, finishCommand, nonNegativeInteger, openAtomicLines } from '../io.js';
 import { policyFromOptions, registryFromOptions, withOperatorsOption } from '../operators-registry.js';
-import { outOption, prepareOutputFiles, printResult } from '../output.js';
+import { outOption, outputFileOption, prepareOutputFiles, printResult } from '../output.js';
 import { createProgress } from '../progress.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 import { parseShard } from '../shard.js';
@@ -93,14 +93,18 @@ export function registerSim(program: Command): void {
     .option('--shard <i/n>', 'only the episodes whose position modulo n is i')
     .option('--strict', 'assert every hook decision of the oracle script (fixture generation)')
     .addOption(outOption('file', 'trajectories JSONL', { required: true }))
-    .option('--report <file>', 'per-episode rewards JSONL (default <out>.rewards.jsonl)')
-    .option(
-      '--rejects <file>',
-      'episodes whose model endpoint failed for good, with the reason (default <out>.rejects.jsonl, written when one did; the run goes on and exits 1)',
+    .addOption(outputFileOption('--report <file>', 'per-episode rewards JSONL (default <out>.rewards.jsonl)'))
+    .addOption(
+      outputFileOption(
+        '--rejects <file>',
+        'episodes whose model endpoint failed for good, with the reason (default <out>.rejects.jsonl, written when one did; the run goes on and exits 1)',
+      ),
     )
-    .option(
-      '--variants-out <file>',
-      'with --augment: variant harnesses and relabels (default <out>.variants.jsonl)',
+    .addOption(
+      outputFileOption(
+        '--variants-out <file>',
+        'with --augment: variant harnesses and relabels (default <out>.variants.jsonl)',
+      ),
     )
     .action(async (options: SimRunOptions) => {
       const started = Date.now();

@@ -9,6 +9,7 @@ import { createLineLocator, findForbiddenKeys } from '../documents.js';
 import { contentHash } from '../hash.js';
 import { HarnessAugmentError, type Issue, type JsonPath, quote, type SafeResult } from '../issues.js';
 import { lineAndColumn } from '../json-syntax.js';
+import { assertNoLinkBelow, assertOutputAllowed } from '../output-guard.js';
 import { fromZodIssues } from '../parse-harness.js';
 import { type SkillFile as BundledFile, type Skill, SkillSchema } from '../schema.js';
 import { makeFolder } from '../write-file-atomic.js';
@@ -680,6 +681,17 @@ export async function writeSkillsFolder(skills: Skill[], dir: string): Promise<s
     name,
     text: renderSkillMarkdown(skills[index] as Skill, { name }),
   }));
+  // Every path is checked before the first write: none is an input, none goes through a link below `dir`.
+  for (const [index, { name }] of rendered.entries()) {
+    const paths = [
+      join(dir, name, fileName),
+      ...(skills[index]?.files ?? []).map((bundled) => join(dir, name, ...bundled.path.split('/'))),
+    ];
+    for (const path of paths) {
+      await assertNoLinkBelow(dir, path);
+      await assertOutputAllowed(path);
+    }
+  }
   const files: string[] = [];
   for (const [index, { name, text }] of rendered.entries()) {
     const folder = join(dir, name);
