@@ -5,6 +5,7 @@
 //   program.command('x').addOption(outOption('file', 'rows JSONL', { required: true }))   // -o, --out
 //   const out = await prepareOutputFile(options.out);     // fails now, exit 2, when it cannot be written
 //   printResult({ rows, out }, [`rows: ${rows}`]);         // JSON with --json, nothing with --quiet
+//   printWarning(`warning: …`);                              // standard error, nothing with --quiet
 // `--json` and `--quiet` are global (defined once on the program); progress comes from `createProgress`
 // in ./progress.ts, which is silent unless standard error is a terminal.
 import { constants } from 'node:fs';
@@ -58,6 +59,18 @@ export function outOption(
 ) {
   const option = new Option(`-o, --out <${kind}>`, description);
   return options.required ? option.makeOptionMandatory() : option;
+}
+
+/**
+ * Prints a warning (something the run goes on past: an operator that cannot apply, a stale lock taken over)
+ * on standard error, unless `--quiet`. Errors and rejected input are not warnings: they are always printed.
+ *
+ * @example
+ * printWarning(`warning: ${operator} cannot apply to this harness: ${reason}`)
+ */
+export function printWarning(line: string): void {
+  if (mode.quiet) return;
+  process.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
 }
 
 /**
