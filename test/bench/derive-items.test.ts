@@ -79,7 +79,10 @@ describe('hsa bench items', () => {
     const cut = TrajectorySchema.parse(JSON.parse(golds.at(-1)!));
     cut.id = 'cut-after-a-call';
     // Its calls answered, but no reply.
-    cut.messages = cut.messages.slice(0, cut.messages.findLastIndex((message) => message.role === 'tool') + 1);
+    cut.messages = cut.messages.slice(
+      0,
+      cut.messages.findLastIndex((message) => message.role === 'tool') + 1,
+    );
     await writeFile(logs, `${[multi[0], multi[1], JSON.stringify(cut), '{"id": 1}'].join('\n')}\n`);
     const items = join(dir, 'items.jsonl');
     const run = await hsa([
