@@ -25,6 +25,7 @@ import { toChatCompletionTools } from '../harness/offered-tools.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardTrajectory, identityRelabel, type Relabel } from '../trajectory/relabel.js';
+import type { Message, Trajectory } from '../trajectory/schema.js';
 import type { BenchItemRecord } from './items.js';
 import type { BenchItem, BenchRow, Expectations } from './schema.js';
 import { mapExpectations } from './score.js';
@@ -154,6 +155,18 @@ function splitOf(
       (holdout.operator !== undefined && record.name === holdout.operator),
   );
   return held ? 'test' : 'train';
+}
+
+/**
+ * The item's input under a variant. User messages alone are the same under every harness; an input that
+ * carries earlier turns of the conversation (an item derived from a later turn of a log) takes them from the
+ * gold rewritten into the variant's vocabulary, up to and including its last user turn, so that the tool
+ * calls and results of the earlier turns name the variant's tools.
+ */
+function inputUnder(item: BenchItem, rewritten: Trajectory): Message[] {
+  if (item.input.every((message) => message.role === 'user')) return item.input;
+  const last = rewritten.messages.findLastIndex((message) => message.role === 'user' && !message.hsa);
+  return rewritten.messages.slice(0, last + 1).filter((message) => message.role !== 'system');
 }
 
 /** Variant 0: the base harness, the gold unchanged, certified like any variant. */
@@ -325,7 +338,7 @@ export async function* generateBench(
         input: {
           messages: [
             { role: 'system', content: renderSystemPrompt(row.harness, item.context) },
-            ...item.input,
+            ...inputUnder(item, row.trajectory),
           ],
           tools: toChatCompletionTools(row.harness),
         },

@@ -90,7 +90,7 @@ export const commandListing: readonly ListedCommand[] = [
   {
     name: 'bench',
     term: 'bench',
-    summary: 'generate, predict, score and report variant benchmark sets',
+    summary: 'derive items, generate, predict, score and report variant benchmark sets',
     load: async () => (await import('./commands/bench.js')).registerBench,
   },
   {

@@ -5,6 +5,7 @@
 //   program.command('x').addOption(outOption('file', 'rows JSONL', { required: true }))   // -o, --out
 //   const out = await prepareOutputFile(options.out);     // fails now, exit 2, when it cannot be written
 //   printResult({ rows, out }, [`rows: ${rows}`]);         // JSON with --json, nothing with --quiet
+//   printWarning(`warning: …`);                              // standard error, nothing with --quiet
 // `--json` and `--quiet` are global (defined once on the program); progress comes from `createProgress`
 // in ./progress.ts, which is silent unless standard error is a terminal.
 import { constants } from 'node:fs';
@@ -114,6 +115,18 @@ export function outOption(
   const option = new Option(`-o, --out <${kind}>`, description);
   outputOptions.add(option);
   return options.required ? option.makeOptionMandatory() : option;
+}
+
+/**
+ * Prints a warning (something the run goes on past: an operator that cannot apply, a stale lock taken over)
+ * on standard error, unless `--quiet`. Errors and rejected input are not warnings: they are always printed.
+ *
+ * @example
+ * printWarning(`warning: ${operator} cannot apply to this harness: ${reason}`)
+ */
+export function printWarning(line: string): void {
+  if (mode.quiet) return;
+  process.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
 }
 
 /**
@@ -268,17 +281,28 @@ export { isFileSystemError } from './exit-codes.js';
 
 /**
  * Writes a command's product to `file` (checked first, written atomically) or, when none is named, prints
- * it (wrapped as `{ [key]: value }` with `--json`). With `--json` and a file, prints `{ out: file }`.
+ * it (wrapped as `{ [key]: value }` with `--json`). With `--json` and a file, prints `{ out: file }`. A
+ * text ends with a newline, unless `exact`: then the file or pipe gets its bytes unchanged (a prompt that
+ * must equal a trajectory's system message).
  *
  * @example
- * await writeProduct('prompt', prompt, prompt, options.out)
+ * await writeProduct('prompt', prompt, prompt, options.out, { exact: true })
  */
-export async function writeProduct(key: string, value: unknown, text: string, file?: string): Promise<void> {
+export async function writeProduct(
+  key: string,
+  value: unknown,
+  text: string,
+  file?: string,
+  options: { exact?: boolean } = {},
+): Promise<void> {
   if (file === undefined) {
-    printProduct(key, value, text);
+    // Exact: the bytes as they are, to a file or a pipe; a newline only to end a terminal's line.
+    if (options.exact && !mode.json)
+      process.stdout.write(process.stdout.isTTY && !text.endsWith('\n') ? `${text}\n` : text);
+    else printProduct(key, value, text);
     return;
   }
   await prepareOutputFile(file);
-  await writeFileAtomic(file, text.endsWith('\n') ? text : `${text}\n`);
+  await writeFileAtomic(file, options.exact || text.endsWith('\n') ? text : `${text}\n`);
   if (mode.json) process.stdout.write(`${JSON.stringify({ out: file }, null, 2)}\n`);
 }

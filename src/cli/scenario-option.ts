@@ -126,8 +126,10 @@ export function scenarioFromOptions(
 }
 
 /**
- * The scenario a pipeline config's `inputs.simulate.scenario` names (paths in it already resolved against
- * the config's folder by `loadPipelineConfig`); undefined for file inputs.
+ * The scenario a pipeline config plays: the one `inputs.simulate.scenario` names (paths in it already
+ * resolved against the config's folder by `loadPipelineConfig`); with `inputs.trajectories` and an `rl:`
+ * stage, the replay scenario over those same trajectories (their user turns are the episodes, their recorded
+ * tool results answer the calls); otherwise undefined (file inputs need no scenario).
  *
  * @example
  * const scenario = await pipelineScenario(config);
@@ -138,9 +140,18 @@ export async function pipelineScenario(
   cwd?: string,
   hookChecks?: HookCheckRegistry,
 ): Promise<Scenario | undefined> {
-  if (!('simulate' in config.inputs)) return undefined;
-  const { simulate } = config.inputs;
   const checks = hookChecks ? { hookChecks } : {};
+  if (!('simulate' in config.inputs)) {
+    if (!config.rl) return undefined;
+    return resolveScenario('replay', {
+      harness: await loadHarnessFile(config.harness, checks),
+      harnessPath: config.harness,
+      ...checks,
+      trajectories: config.inputs.trajectories,
+      ...(cwd ? { cwd } : {}),
+    });
+  }
+  const { simulate } = config.inputs;
   return resolveScenario(simulate.scenario, {
     harness: await loadHarnessFile(config.harness, checks),
     harnessPath: config.harness,

@@ -1,4 +1,4 @@
-// The tools a model is offered: the skill loader first, then the registry in order.
+// The tools a model is offered: the skill loader first (when there are skills to load), then the registry in order.
 import type { Harness, Tool } from './schema.js';
 
 /**
@@ -29,12 +29,15 @@ export function skillLoaderTool(harness: Harness): Tool {
 }
 
 /**
- * Every tool the model may call under this harness, loader included, in offering order.
+ * Every tool the model may call under this harness, in offering order: the skill loader first when the
+ * harness has skills (a harness of tools alone, the usual MCP or OpenAI tool list, offers no loader, whose
+ * enum of skill ids would be empty), then the registry.
  *
  * @example
  * offeredTools(harness).map((tool) => tool.name) // ['load_skill', 'get_product_info_by_link_id', …]
  */
 export function offeredTools(harness: Harness): Tool[] {
+  if (harness.skills.items.length === 0) return [...harness.tools.items];
   return [skillLoaderTool(harness), ...harness.tools.items];
 }
 
@@ -45,8 +48,15 @@ export function offeredTools(harness: Harness): Tool[] {
  * await client.chat.completions.create({ model, messages, tools: toChatCompletionTools(harness) });
  */
 export function toChatCompletionTools(harness: Harness) {
+  // `strict` as the tool carries it: the same shape `exportOpenAITools` writes, so logs whose `tools` came
+  // from `hsa export openai-tools` match what the harness offers.
   return offeredTools(harness).map((tool) => ({
     type: 'function' as const,
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      ...(tool.strict === undefined ? {} : { strict: tool.strict }),
+    },
   }));
 }

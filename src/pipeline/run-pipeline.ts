@@ -152,10 +152,13 @@ export async function runPipeline(
   checkShard(options.shard);
   // Refused before any work: the RL stage plays episodes, so it needs a scenario.
   if (config.rl && !dependencies.scenario)
-    throw new HarnessAugmentError('rl: the RL stage plays a scenario; set inputs.simulate.scenario', {
-      kind: 'usage',
-      issues: [{ code: 'rl_needs_scenario', path: ['rl'], message: 'no scenario to play the RL episodes' }],
-    });
+    throw new HarnessAugmentError(
+      'rl: the RL stage plays a scenario; pass dependencies.scenario (the CLI plays the replay scenario over inputs.trajectories) or set inputs.simulate.scenario',
+      {
+        kind: 'usage',
+        issues: [{ code: 'rl_needs_scenario', path: ['rl'], message: 'no scenario to play the RL episodes' }],
+      },
+    );
   await makeFolder(config.out);
   const lock = await lockRunFolder(config.out, options.onStaleLock ? { onStale: options.onStaleLock } : {});
   try {

@@ -66,6 +66,11 @@ describe('applicability of a policy', () => {
     expect(warned.status).toBe(0);
     expect(warned.stderr).toContain('warning: tools/rename cannot apply to this harness:');
     expect(warned.stderr).toContain('warning: policy tools-only cannot change this harness');
+    // -q prints no warning (issue 40): only errors, and the exit code, remain.
+    const quiet = runCli([...args, '--out', join(folder, 'quiet.jsonl'), '-q']);
+    expect(quiet.status).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toBe('');
     const refused = runCli([...args, '--out', join(folder, 'refused.jsonl'), '--require-change']);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('policy tools-only cannot change this harness');

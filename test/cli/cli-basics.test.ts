@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { harnessJsonSchema } from '../../src/harness/harness-json-schema.js';
 import { hashHarness } from '../../src/harness/hash.js';
+import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+import { renderSystemPrompt } from '../../src/harness/render-prompt.js';
 import { version } from '../../src/version.js';
 import { runCli } from '../support/run-cli.js';
 import { travelContext, travelHarness, travelHarnessInput } from '../support/travel-harness.js';
@@ -89,7 +91,20 @@ describe('hsa', () => {
   it('render prints the system prompt for a context', () => {
     const run = runCli(['render', harnessFile, '--context', join(folder, 'context.json')]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('## Passenger\nPassenger: Ana Souza on HA 212\n');
+    expect(run.stdout).toContain('## Passenger\nPassenger: Ana Souza on HA 212');
+  });
+
+  it('render writes exactly the system message, to a pipe and to a file: no newline added (issue 40)', async () => {
+    const context = JSON.parse(readFileSync(join(folder, 'context.json'), 'utf8'));
+    const prompt = renderSystemPrompt(await loadHarnessFile(harnessFile), context);
+    expect(prompt.endsWith('\n')).toBe(false);
+    const piped = runCli(['render', harnessFile, '--context', join(folder, 'context.json')]);
+    expect(piped.stdout).toBe(prompt);
+    const file = join(folder, 'prompt.txt');
+    expect(
+      runCli(['render', harnessFile, '--context', join(folder, 'context.json'), '-o', file]).status,
+    ).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(prompt);
   });
 
   it('render without the context a template needs exits 1 naming the section', () => {

@@ -108,6 +108,10 @@ const cases: Case[] = [
   },
   { command: 'operators', args: () => [] },
   {
+    command: 'bench items',
+    args: (dir) => ['--harness', harness, '--trajectories', trajectories, '-o', join(dir, 'items.jsonl')],
+  },
+  {
     command: 'bench generate',
     args: (dir) => [
       '--items',

@@ -9,7 +9,7 @@ import type { AugmentPool } from '../../pipeline/parallel/augment-pool.js';
 import { withHookChecksOption, withOperatorsOption } from '../command-options.js';
 import { finishCommand } from '../exit-codes.js';
 import { nonNegativeInteger, optionBounds, positiveInteger } from '../numeric-options.js';
-import { outOption, outputFileOption, prepareOutputFiles, printResult } from '../output.js';
+import { outOption, outputFileOption, prepareOutputFiles, printResult, printWarning } from '../output.js';
 import { countLines, createProgress } from '../progress.js';
 import { parseShard } from '../shard.js';
 
@@ -165,12 +165,12 @@ export function registerAugment(program: Command): void {
       );
       for (const entry of applicability.operators) {
         if (!entry.applies)
-          process.stderr.write(`warning: ${entry.operator} cannot apply to this harness: ${entry.reason}\n`);
+          printWarning(`warning: ${entry.operator} cannot apply to this harness: ${entry.reason}`);
       }
       if (!applicability.canChange) {
         const message = `policy ${policy.name ?? '(file)'} cannot change this harness: every variant would be an unchanged copy`;
         if (options.requireChange) throw new HarnessAugmentError(message, { issues: [] });
-        process.stderr.write(`warning: ${message}\n`);
+        printWarning(`warning: ${message}`);
       }
 
       // The run's identity: a checkpoint of other inputs or options is never resumed.

@@ -8,7 +8,7 @@ import { type ScoresDocument, scoreBench } from '../../bench/score.js';
 import { HarnessAugmentError, type Issue } from '../../harness/issues.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import { finishCommand, nonNegativeInteger, writeFileAtomic } from '../io.js';
-import { outOption, prepareOutputFile, printResult } from '../output.js';
+import { outOption, prepareOutputFile, printResult, printWarning } from '../output.js';
 import { sidecarOptionText } from '../rows.js';
 
 interface BenchScoreOptions {
@@ -135,8 +135,8 @@ export function registerBenchScore(bench: Command): void {
         `${scoresTable(scores)}out: ${options.out}\n`,
       );
       if (unknown.length > 0)
-        process.stderr.write(
-          `hsa: ${unknown.length} predictions name no bench row (ignored): ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', …' : ''}\n`,
+        printWarning(
+          `hsa: ${unknown.length} predictions name no bench row (ignored): ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', …' : ''}`,
         );
       if (scores.missing.length > 0) {
         process.stderr.write(

@@ -1,6 +1,7 @@
 // `hsa bench …`: variant benchmark sets — generate, score, report. Each subcommand lives in its own file.
 import type { Command } from 'commander';
 import { registerBenchGenerate } from './bench-generate.js';
+import { registerBenchItems } from './bench-items.js';
 import { registerBenchPredict } from './bench-predict.js';
 import { registerBenchReport } from './bench-report.js';
 import { registerBenchScore } from './bench-score.js';
@@ -8,7 +9,8 @@ import { registerBenchScore } from './bench-score.js';
 export function registerBench(program: Command): void {
   const bench = program
     .command('bench')
-    .description('generate, predict, score and report variant benchmark sets');
+    .description('derive items, generate, predict, score and report variant benchmark sets');
+  registerBenchItems(bench);
   registerBenchGenerate(bench);
   registerBenchPredict(bench);
   registerBenchScore(bench);

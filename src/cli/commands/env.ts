@@ -7,7 +7,7 @@ import { HarnessAugmentError } from '../../harness/issues.js';
 import { createEnvService } from '../../runtime/env/service.js';
 import { harnessWithChecks, parseMaxSteps } from '../episode-options.js';
 import { nonNegativeInteger } from '../io.js';
-import { outputMode, printResult } from '../output.js';
+import { outputMode, printResult, printWarning } from '../output.js';
 import { type ScenarioCliOptions, scenarioFromOptions, withScenarioOptions } from '../scenario-option.js';
 import { untilSignal } from '../until-signal.js';
 
@@ -133,8 +133,8 @@ export function registerEnv(program: Command): void {
         lines,
       );
       if (secret === undefined && !loopback.test(options.host))
-        process.stderr.write(
-          `hsa: warning: listening on ${options.host} without a token; anyone who can reach it can use it (see --token-env)\n`,
+        printWarning(
+          `hsa: warning: listening on ${options.host} without a token; anyone who can reach it can use it (see --token-env)`,
         );
       const signal = await untilSignal();
       if (!outputMode().json) printResult(undefined, `hsa env serve: ${signal}, shutting down`);

@@ -3,6 +3,7 @@ import { diffJson, formatChanges } from '../../augment/json-diff.js';
 import { hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { Harness } from '../../harness/schema.js';
+import type { RelabelStep } from '../../trajectory/relabel.js';
 import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { nonNegativeInteger } from '../io.js';
 import { outputMode, printResult } from '../output.js';
@@ -42,23 +43,7 @@ export function registerExplain(program: Command): void {
             );
           }
           for (const skip of row.provenance.skipped) lines.push(`  skipped ${skip.name}: ${skip.reason}`);
-          for (const step of row.relabel.steps) {
-            if (step.type === 'rename_tools' || step.type === 'rename_skills') {
-              lines.push(
-                `  relabel ${step.type}: ${Object.entries(step.map)
-                  .map(([from, to]) => `${from} → ${to}`)
-                  .join(', ')}`,
-              );
-            } else if (step.type === 'rename_arguments') {
-              lines.push(
-                `  relabel ${step.type} ${step.tool}: ${step.renames.map((rename) => `${[...rename.path, rename.from].join('.')} → ${rename.to}`).join(', ')}`,
-              );
-            } else if (step.type === 'insert_messages') {
-              lines.push(`  relabel insert ${step.messages.length} message(s) at ${step.at}`);
-            } else {
-              lines.push(`  relabel ${step.type}`);
-            }
-          }
+          for (const step of row.relabel.steps) lines.push(`  relabel ${describeStep(step)}`);
           if (base) {
             if (baseHash !== row.provenance.baseHash) {
               throw new HarnessAugmentError(
@@ -83,4 +68,23 @@ export function registerExplain(program: Command): void {
         if (outputMode().json) printResult(explained, []);
       },
     );
+}
+
+/** One line per relabel step, naming what it acts on, so that steps of the same type read apart. */
+function describeStep(step: RelabelStep): string {
+  switch (step.type) {
+    case 'rename_tools':
+    case 'rename_skills':
+      return `${step.type}: ${Object.entries(step.map)
+        .map(([from, to]) => `${from} → ${to}`)
+        .join(', ')}`;
+    case 'rename_arguments':
+      return `${step.type} ${step.tool}: ${step.renames.map((rename) => `${[...rename.path, rename.from].join('.')} → ${rename.to}`).join(', ')}`;
+    case 'nest_arguments':
+      return `${step.type} ${step.tool}: its arguments under ${step.under}`;
+    case 'insert_messages':
+      return `insert ${step.messages.length} message(s) at ${step.at}`;
+    case 'merge_skills':
+      return `${step.type}: ${step.sources.join(' + ')} → ${step.into}`;
+  }
 }

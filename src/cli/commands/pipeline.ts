@@ -21,7 +21,7 @@ import { runPipeline } from '../../pipeline/run-pipeline.js';
 import { parseMaxSteps, withHookChecksOption, withMaxStepsOption } from '../episode-options.js';
 import { finishCommand, positiveInteger } from '../io.js';
 import { builtinRegistry, withOperatorsOption } from '../operators-registry.js';
-import { outOption, outputMode, prepareOutputFolder, printResult } from '../output.js';
+import { outOption, outputMode, prepareOutputFolder, printResult, printWarning } from '../output.js';
 import { createProgress } from '../progress.js';
 import { pipelineScenario } from '../scenario-option.js';
 import { parseShard } from '../shard.js';
@@ -138,8 +138,8 @@ export function registerPipeline(program: Command): void {
       releaseRunLocksOnSignals();
       const manifest = await runPipeline(config, dependencies, {
         onStaleLock: (stale, lockFile) =>
-          process.stderr.write(
-            `hsa: ${lockFile}: taking over the lock of a run that is gone (pid ${stale.pid} on ${stale.host}, started ${stale.started})\n`,
+          printWarning(
+            `hsa: ${lockFile}: taking over the lock of a run that is gone (pid ${stale.pid} on ${stale.host}, started ${stale.started})`,
           ),
         ...(options.resume ? { resume: true } : {}),
         ...(queue ? { queue } : {}),

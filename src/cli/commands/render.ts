@@ -11,7 +11,12 @@ export function registerRender(program: Command): void {
     .description('render the system prompt of a harness for a request context')
     .argument('<harness>', 'harness file')
     .option('-c, --context <file>', 'request context as JSON or YAML (room state, products, …)')
-    .addOption(outOption('file', 'write the prompt to a file instead of standard output'))
+    .addOption(
+      outOption(
+        'file',
+        'write the prompt to a file instead of standard output (either way exactly the system message, no newline added)',
+      ),
+    )
     .action(async (harnessFile: string, options: { context?: string; out?: string }) => {
       if (options.out !== undefined) await prepareOutputFile(options.out);
       const harness = await loadHarnessFile(harnessFile);
@@ -26,6 +31,7 @@ export function registerRender(program: Command): void {
         context = value as Record<string, unknown>;
       }
       const prompt = renderSystemPrompt(harness, context);
-      await writeProduct('prompt', prompt, prompt, options.out);
+      // Byte for byte the system message a trajectory under this harness carries: no newline added.
+      await writeProduct('prompt', prompt, prompt, options.out, { exact: true });
     });
 }
