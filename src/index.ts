@@ -23,6 +23,7 @@ export {
 export { type Certificate, type CertifyInput, certify } from './augment/certificate.js';
 export { checkContentPreservation } from './augment/content-preservation.js';
 export { diffJson, formatChanges, type JsonChange } from './augment/json-diff.js';
+export { type ListMeaning, type ListShape, listMeaning } from './augment/list-meaning.js';
 export {
   type AppliedOperator,
   type ApplyOptions,
@@ -42,7 +43,6 @@ export {
   type RegenerateRequest,
   unchanged,
 } from './augment/operator.js';
-export { type ListMeaning, type ListShape, listMeaning } from './augment/list-meaning.js';
 export { listKeepsOrder, orderedLists } from './augment/ordered-lists.js';
 export {
   identityPlan,
