@@ -38,6 +38,7 @@ const exportWhat: Record<string, string> = {
   'trl-string-arguments': 'TRL rows with arguments as JSON text (DeepSeek-V3, DeepSeek-R1-distill)',
   'trl-lfm2': 'TRL rows with the calls also written as text (LFM2 v1)',
   'trl-mistral': 'TRL rows with 9-character call ids (Mistral)',
+  'trl-prompt-completion': 'TRL prompt-completion rows, one per assistant message (Llama 3.1/3.2, Gemma 4)',
 };
 
 async function main(): Promise<number> {

@@ -297,6 +297,7 @@ describe('loadPipelineConfig', () => {
       'trl-string-arguments',
       'trl-lfm2',
       'trl-mistral',
+      'trl-prompt-completion',
     ]);
   });
 

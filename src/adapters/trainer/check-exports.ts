@@ -24,7 +24,8 @@ export interface ExportCheckResult {
   check: string;
   rows: number;
   failed: number;
-  reasons: Array<{ reason: string; rows: number }>;
+  /** The most frequent reasons; `at` locates the first row that failed for it (`line 12, messages[3].tool_calls[0]`). */
+  reasons: Array<{ reason: string; rows: number; at?: string }>;
   /** The largest rendered row, in characters (a hint for the trainer's max length). */
   longestRendered?: number;
 }
@@ -39,7 +40,22 @@ const readers: Record<string, { file: string; read: (row: unknown) => Conversati
   trl: {
     file: 'train.jsonl',
     read(row) {
-      const { messages, tools } = row as { messages: Conversation['messages']; tools: unknown };
+      const {
+        messages: listed,
+        prompt,
+        completion,
+        tools,
+      } = row as {
+        messages?: Conversation['messages'];
+        prompt?: Conversation['messages'];
+        completion?: Conversation['messages'];
+        tools: unknown;
+      };
+      // The prompt-completion layout: SFTTrainer renders `prompt + completion` as one conversation.
+      const messages =
+        listed ??
+        (Array.isArray(prompt) && Array.isArray(completion) ? [...prompt, ...completion] : undefined);
+      if (!Array.isArray(messages)) throw new Error('neither `messages` nor `prompt` and `completion` lists');
       if (typeof tools !== 'string') throw new Error('`tools` is not JSON text (SFTTrainer json.loads it)');
       const decoded = JSON.parse(tools) as unknown;
       if (!Array.isArray(decoded)) throw new Error('`tools` does not decode to an array');
@@ -145,6 +161,125 @@ export function probeProblem(text: string, count: number): string | undefined {
   return undefined;
 }
 
+/** A JSON value written out with its keys sorted, so that two encodings of one value compare equal. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/** The JSON object or array that starts at `start` (balanced brackets, strings respected), parsed; undefined if none. */
+function jsonAt(text: string, start: number): { value: unknown; end: number } | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index++) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[') depth++;
+    else if (char === '}' || char === ']') {
+      depth--;
+      if (depth === 0) {
+        try {
+          return { value: JSON.parse(text.slice(start, index + 1)), end: index + 1 };
+        } catch {
+          return undefined;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Scalars of a JSON value, as text: what must show up when a template writes a mapping in its own syntax. */
+function leaves(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(leaves);
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, item]) => [key, ...leaves(item)]);
+  return [typeof value === 'string' ? value : JSON.stringify(value)];
+}
+
+/** How far after a call's name its arguments may start (`", "arguments": `, gpt-oss's channel header …). */
+const ARGUMENTS_WITHIN = 200;
+
+/**
+ * Where the rendered text does not carry a call's arguments verbatim: each call, in order, must show up
+ * after its name as the row's arguments. JSON text (`arguments` a string) must appear byte for byte; a
+ * mapping must appear as JSON that decodes to the same value, or, for a template that writes mappings in
+ * its own syntax (Gemma 4's `key:value`), with every key and value as it is and no escaped quote. The first
+ * call that does not, located in the row; undefined when every call does.
+ *
+ * @example
+ * argumentsProblem('f\n```json\n"{\\"a\\": 1}"', messages) // 'messages[1].tool_calls[0] (f): rendered arguments are not …'
+ */
+export function argumentsProblem(
+  text: string,
+  messages: ReadonlyArray<Record<string, unknown>>,
+): { at: string; reason: string } | undefined {
+  let cursor = 0;
+  for (const [messageIndex, message] of messages.entries()) {
+    if (!Array.isArray(message.tool_calls)) continue;
+    for (const [callIndex, call] of (
+      message.tool_calls as Array<{ function?: Record<string, unknown> }>
+    ).entries()) {
+      const name = String(call.function?.name ?? '');
+      const args = call.function?.arguments;
+      const at = `messages[${messageIndex}].tool_calls[${callIndex}]`;
+      const found = findArguments(text, cursor, name, args);
+      if (found === undefined && (name === '' || !text.includes(name, cursor)))
+        return {
+          at,
+          reason: 'a tool call is missing from the rendered text (the template dropped it)',
+        };
+      if (found === undefined) {
+        const shown = truncateText(typeof args === 'string' ? args : JSON.stringify(args), 80);
+        const twice =
+          typeof args === 'string' && text.includes(JSON.stringify(args).slice(1, -1))
+            ? ' (encoded twice: the template quotes JSON text again; export arguments as mappings for it)'
+            : '';
+        return {
+          at: `${at} (${name} ${shown})`,
+          reason: `rendered arguments are not the row's arguments, verbatim${twice}`,
+        };
+      }
+      cursor = found;
+    }
+  }
+  return undefined;
+}
+
+/** The end of the first rendering of `name` followed by `args` at or after `from`; undefined if none. */
+function findArguments(text: string, from: number, name: string, args: unknown): number | undefined {
+  const wanted = typeof args === 'string' ? undefined : canonical(args);
+  for (let at = text.indexOf(name, from); at >= 0 && name !== ''; at = text.indexOf(name, at + 1)) {
+    const after = at + name.length;
+    const window = text.slice(after, after + ARGUMENTS_WITHIN);
+    if (typeof args === 'string') {
+      const index = text.indexOf(args, after);
+      if (index >= 0 && index - after <= ARGUMENTS_WITHIN) return index + args.length;
+      continue;
+    }
+    for (let offset = window.search(/[{[]/); offset >= 0; ) {
+      const parsed = jsonAt(text, after + offset);
+      if (parsed && canonical(parsed.value) === wanted) return parsed.end;
+      const next = window.slice(offset + 1).search(/[{[]/);
+      offset = next < 0 ? -1 : offset + 1 + next;
+    }
+    // A mapping in the template's own syntax: every key and value as it is, nothing behind an escaped quote.
+    const span = text.slice(after, after + ARGUMENTS_WITHIN + JSON.stringify(args ?? null).length * 2);
+    const items = leaves(args);
+    if (items.length > 0 && !span.includes('\\"') && items.every((item) => span.includes(item)))
+      return after + Math.max(...items.map((item) => span.indexOf(item) + item.length));
+  }
+  return undefined;
+}
+
 /**
  * Role alternation as chat templates and trainers expect it; the first problem, or undefined.
  *
@@ -216,11 +351,11 @@ export async function checkExports(
   for (const { format, name, file } of formats) {
     const reader = readers[format] as (typeof readers)[string];
     const structure = tally(format, name, 'structure');
-    const conversations: Array<Conversation | undefined> = [];
+    const conversations: Array<(Conversation & { line: number }) | undefined> = [];
     // Read as every JSONL input is: a line that is not UTF-8 (or too long) fails with its number.
     for await (const entry of readInputLines(file)) {
       if ('issue' in entry) {
-        structure.fail(`line ${entry.line}: ${entry.issue.message}`);
+        structure.fail(entry.issue.message, `line ${entry.line}`);
         conversations.push(undefined);
         continue;
       }
@@ -231,9 +366,9 @@ export async function checkExports(
         const problem = alternationProblem(conversation.messages);
         if (problem) throw new Error(problem);
         structure.pass();
-        conversations.push(conversation);
+        conversations.push({ ...conversation, line: entry.line });
       } catch (error) {
-        structure.fail((error as Error).message);
+        structure.fail((error as Error).message, `line ${entry.line}`);
         conversations.push(undefined);
       }
     }
@@ -255,12 +390,19 @@ export async function checkExports(
               eos_token: '',
             });
           const text = render(conversation.messages);
+          // The row's own arguments, verbatim, each after its call's name (located); then the probes, which
+          // also see a call dropped where its name shows up elsewhere in the text (the tools list).
+          const verbatim = argumentsProblem(text, conversation.messages);
           const probed = probeCalls(conversation.messages);
-          const problem = probed.count > 0 ? probeProblem(render(probed.messages), probed.count) : undefined;
-          if (problem) rendered.fail(problem);
+          const problem =
+            verbatim === undefined && probed.count > 0
+              ? probeProblem(render(probed.messages), probed.count)
+              : undefined;
+          if (verbatim) rendered.fail(verbatim.reason, `line ${conversation.line}, ${verbatim.at}`);
+          else if (problem) rendered.fail(problem, `line ${conversation.line}`);
           else rendered.pass(text.length);
         } catch (error) {
-          rendered.fail((error as Error).message);
+          rendered.fail((error as Error).message, `line ${conversation.line}`);
         }
       }
       results.push(rendered.result());
@@ -273,17 +415,20 @@ function tally(format: string, exportName: string, check: string) {
   let rows = 0;
   let failed = 0;
   let longest = 0;
-  const reasons = new Map<string, number>();
+  const reasons = new Map<string, { rows: number; at?: string }>();
   return {
     pass(length = 0) {
       rows++;
       longest = Math.max(longest, length);
     },
-    fail(reason: string) {
+    /** A failed row: the reason (counted), and where (the first location kept per reason). */
+    fail(reason: string, at?: string) {
       rows++;
       failed++;
       const key = truncateText(reason.split('\n')[0] ?? '', 200);
-      reasons.set(key, (reasons.get(key) ?? 0) + 1);
+      const seen = reasons.get(key);
+      if (seen) seen.rows++;
+      else reasons.set(key, { rows: 1, ...(at !== undefined ? { at } : {}) });
     },
     result(): ExportCheckResult {
       return {
@@ -293,7 +438,11 @@ function tally(format: string, exportName: string, check: string) {
         rows,
         failed,
         reasons: [...reasons.entries()]
-          .map(([reason, count]) => ({ reason, rows: count }))
+          .map(([reason, { rows: count, at }]) => ({
+            reason,
+            rows: count,
+            ...(at !== undefined ? { at } : {}),
+          }))
           .sort((a, b) => b.rows - a.rows || a.reason.localeCompare(b.reason))
           .slice(0, 5),
         ...(longest > 0 ? { longestRendered: longest } : {}),

@@ -45,8 +45,11 @@ export {
   toSharegptRow,
 } from './to-sharegpt-row.js';
 export {
+  safeToTrlLines,
+  safeToTrlPromptCompletionRows,
   safeToTrlRow,
   type TrlMessage,
+  type TrlPromptCompletionRow,
   type TrlRow,
   type TrlRowOptions,
   type TrlToolCall,

@@ -21,6 +21,11 @@ export interface JsonlSinkOptions<Row> {
   /** The JSONL data file. */
   file: string;
   convert(example: TrainingExample): SafeResult<Row>;
+  /**
+   * The lines one converted example is written as (default: the row itself). `rows` in the summary still
+   * counts examples, so `rows + rejected` is the number of examples written.
+   */
+  lines?(row: Row): readonly unknown[];
   /** Companion files, built once the rows are known. */
   companions?(): CompanionFile[] | Promise<CompanionFile[]>;
 }
@@ -93,7 +98,8 @@ export async function openJsonlSink<Row>(options: JsonlSinkOptions<Row>): Promis
         return;
       }
       rows += 1;
-      await out.write(jsonLine(converted.data));
+      for (const line of options.lines ? options.lines(converted.data) : [converted.data])
+        await out.write(jsonLine(line));
     },
     async close(): Promise<ExportSummary> {
       state.finish();
@@ -128,6 +134,8 @@ export interface JsonlExporterSpec<Schema extends z.ZodType<{ fileName?: string 
   /** The data file's name when the options give none. */
   fileName: string;
   toRow(example: TrainingExample, options: z.output<Schema>): SafeResult<Row>;
+  /** When one example becomes several lines: the lines of a converted row (see `JsonlSinkOptions.lines`). */
+  lines?(row: Row): readonly unknown[];
 }
 
 /**
@@ -156,6 +164,7 @@ export function jsonlExporter<Options, Schema extends z.ZodType<{ fileName?: str
         format: spec.format,
         file: join(outDir, parsed.fileName ?? spec.fileName),
         convert: (example) => spec.toRow(example, parsed),
+        ...(spec.lines ? { lines: spec.lines } : {}),
       });
     },
   };

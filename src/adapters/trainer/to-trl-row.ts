@@ -54,6 +54,15 @@ export interface TrlRowOptions {
    * template never reads `tool_calls`: `<|tool_call_start|>[name(key=value, …)]<|tool_call_end|>`.
    */
   toolCallText?: 'none' | 'lfm2';
+  /**
+   * `messages` (default) writes one conversational row per example, `{"messages", "tools"}`, for
+   * `assistant_only_loss=True` with a template TRL has a training template for. `prompt-completion`
+   * writes one row per assistant message, `{"prompt": [...the messages before it], "completion": [it],
+   * "tools"}`: TRL's completion-only loss then trains exactly that message, for families TRL has no
+   * training template for (Llama 3.1/3.2, Gemma 4, Mistral), whose `assistant_only_loss=True` raises. A
+   * hook-rejected attempt is never a completion (it stays in the prompts after it).
+   */
+  layout?: 'messages' | 'prompt-completion';
 }
 
 /** A tool call whose arguments are an object (the default) or the raw JSON text. */
@@ -72,6 +81,17 @@ export interface TrlRow {
   tools: string;
 }
 
+/** One trained assistant message with the conversation before it (TRL's conversational prompt-completion type). */
+export interface TrlPromptCompletionRow {
+  prompt: TrlMessage[];
+  completion: TrlMessage[];
+  /** The Chat Completions tools array as JSON text. */
+  tools: string;
+}
+
+/** Marks a converted assistant message a hook rejected; object spread carries it, JSON never writes it. */
+const untrained = Symbol('hsa.untrained');
+
 /**
  * Converts an example to a TRL row; the issues say why when it cannot.
  *
@@ -80,6 +100,15 @@ export interface TrlRow {
  * if (result.success) JSON.parse(result.data.tools) // the offered tools
  */
 export function safeToTrlRow(example: TrainingExample, options: TrlRowOptions = {}): SafeResult<TrlRow> {
+  const converted = convertTrl(example, options);
+  return converted.success ? { success: true, data: converted.data.row } : converted;
+}
+
+/** The row, and which of its assistant messages a hook rejected (by identity). */
+function convertTrl(
+  example: TrainingExample,
+  options: TrlRowOptions,
+): SafeResult<{ row: TrlRow; rejected: ReadonlySet<TrlMessage> }> {
   const prepared = prepareExample(example);
   if (!prepared.success) return prepared;
   const { messages, tools, parsedArguments } = prepared.data;
@@ -127,17 +156,78 @@ export function safeToTrlRow(example: TrainingExample, options: TrlRowOptions = 
           : text !== undefined
             ? { content: text }
             : silent;
-      return { ...rest, ...written, tool_calls: calls };
+      const out = { ...rest, ...written, tool_calls: calls };
+      return prepared.data.rejected.has(messageIndex) ? ({ ...out, [untrained]: true } as TrlMessage) : out;
     }
     const name = names.get(messageIndex);
     if (message.role === 'tool') {
       const answered = { ...message, tool_call_id: idOf(message.tool_call_id) };
       return name !== undefined ? { ...answered, name } : answered;
     }
+    if (message.role === 'assistant' && prepared.data.rejected.has(messageIndex))
+      return { ...message, [untrained]: true } as TrlMessage;
     return message;
   });
-  const messagesOut = options.parallelCalls === 'split' ? splitParallelCalls(converted, silent) : converted;
-  return { success: true, data: { messages: messagesOut, tools: toolsJsonText(tools) } };
+  const split = options.parallelCalls === 'split' ? splitParallelCalls(converted, silent) : converted;
+  // The marker followed each rejected message through the split; the row's messages go out without it.
+  const rejected = new Set<TrlMessage>();
+  const messagesOut = split.map((message) => {
+    if (!(untrained in message)) return message;
+    const { [untrained]: _marker, ...clean } = message as TrlMessage & { [untrained]?: true };
+    rejected.add(clean as TrlMessage);
+    return clean as TrlMessage;
+  });
+  return { success: true, data: { row: { messages: messagesOut, tools: toolsJsonText(tools) }, rejected } };
+}
+
+/**
+ * The rows an example becomes in the `prompt-completion` layout: one per assistant message a hook did not
+ * reject, with every message before it as the prompt. An example with no such message is rejected.
+ *
+ * @example
+ * safeToTrlPromptCompletionRows(example).data // [{ prompt: [system, user], completion: [call], tools }, …]
+ */
+export function safeToTrlPromptCompletionRows(
+  example: TrainingExample,
+  options: TrlRowOptions = {},
+): SafeResult<TrlPromptCompletionRow[]> {
+  const converted = convertTrl(example, options);
+  if (!converted.success) return converted;
+  const { row, rejected } = converted.data;
+  const { messages, tools } = row;
+  const rows: TrlPromptCompletionRow[] = [];
+  for (const [index, message] of messages.entries()) {
+    if (message.role !== 'assistant' || rejected.has(message)) continue;
+    rows.push({ prompt: messages.slice(0, index), completion: [message], tools });
+  }
+  if (rows.length === 0)
+    return {
+      success: false,
+      issues: [
+        {
+          code: 'nothing_to_train',
+          path: ['messages'],
+          message: 'no assistant message to train on (every one is a hook-rejected attempt)',
+        },
+      ],
+    };
+  return { success: true, data: rows };
+}
+
+/**
+ * The lines the `trl` exporter writes for an example: one row in the `messages` layout, one per trained
+ * assistant message in the `prompt-completion` layout.
+ *
+ * @example
+ * safeToTrlLines(example, { layout: 'prompt-completion' }).data.length // the example's assistant messages
+ */
+export function safeToTrlLines(
+  example: TrainingExample,
+  options: TrlRowOptions = {},
+): SafeResult<Array<TrlRow | TrlPromptCompletionRow>> {
+  if (options.layout === 'prompt-completion') return safeToTrlPromptCompletionRows(example, options);
+  const row = safeToTrlRow(example, options);
+  return row.success ? { success: true, data: [row.data] } : row;
 }
 
 /**

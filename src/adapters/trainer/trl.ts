@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { jsonlExporter } from './jsonl-sink.js';
 import type { TrainerExporter } from './spec.js';
-import { safeToTrlRow, type TrlRowOptions } from './to-trl-row.js';
+import { safeToTrlLines, type TrlRowOptions } from './to-trl-row.js';
 
 export const TrlExportOptionsSchema = z.strictObject({
   argumentsEncoding: z.enum(['object', 'string']).optional(),
@@ -11,6 +11,7 @@ export const TrlExportOptionsSchema = z.strictObject({
   toolCallContent: z.enum(['empty', 'null', 'omit']).optional(),
   callIds: z.enum(['keep', 'mistral']).optional(),
   toolCallText: z.enum(['none', 'lfm2']).optional(),
+  layout: z.enum(['messages', 'prompt-completion']).optional(),
   fileName: z.string().min(1).optional(),
 });
 
@@ -20,7 +21,9 @@ export interface TrlExportOptions extends TrlRowOptions {
 }
 
 /**
- * Writes TRL SFT rows: `{"messages": [...], "tools": "<JSON text>"}`, one per line.
+ * Writes TRL SFT rows: `{"messages": [...], "tools": "<JSON text>"}`, one per line; with `layout:
+ * 'prompt-completion'`, `{"prompt": [...], "completion": [assistant message], "tools"}`, one per trained
+ * assistant message.
  *
  * @example
  * const sink = await trlExporter.open('out/trl');
@@ -32,5 +35,6 @@ export const trlExporter: TrainerExporter<TrlExportOptions> = jsonlExporter({
   describe: 'TRL SFTTrainer conversational JSONL with a tools column (messages + tools as JSON text)',
   options: TrlExportOptionsSchema,
   fileName: 'train.jsonl',
-  toRow: safeToTrlRow,
+  toRow: safeToTrlLines,
+  lines: (rows) => rows,
 });

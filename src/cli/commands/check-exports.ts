@@ -42,7 +42,9 @@ export function registerCheckExports(program: Command): void {
       const width = Math.max(8, ...results.map((result) => result.export.length));
       const lines = results.flatMap((result) => [
         `${result.export.padEnd(width)} ${result.check.padEnd(12)} ${result.rows - result.failed}/${result.rows} rows pass${result.longestRendered ? `  (longest rendered row ${result.longestRendered} characters)` : ''}`,
-        ...result.reasons.map((reason) => `    ${reason.rows} × ${reason.reason}`),
+        ...result.reasons.map(
+          (reason) => `    ${reason.rows} × ${reason.reason}${reason.at ? `  (first at ${reason.at})` : ''}`,
+        ),
       ]);
       printResult({ folders, results }, lines);
       finishCommand({ invalid: results.filter((result) => result.failed > 0).length });

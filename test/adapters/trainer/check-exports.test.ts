@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildPipelineDependencies } from '../../../src/adapters/pipeline-dependencies.js';
 import {
   alternationProblem,
+  argumentsProblem,
   checkExports,
   type ExportCheckResult,
 } from '../../../src/adapters/trainer/check-exports.js';
@@ -165,7 +166,54 @@ describe('check-exports', () => {
     expect(find(checked, 'trl', 'tojson-arguments').failed).toBe(0);
     const dropped = find(checked, 'trl', 'content-only');
     expect(dropped.failed).toBeGreaterThan(0);
-    expect(dropped.reasons[0]?.reason).toMatch(/missing from the rendered text/);
+    // The call's name may show up elsewhere (the system prompt names the tools): then its arguments are missing.
+    expect(dropped.reasons[0]?.reason).toMatch(/missing from the rendered text|not the row's arguments/);
+    expect(dropped.reasons[0]?.at).toMatch(/^line \d+, messages\[\d+\]\.tool_calls\[0\]/);
+  });
+
+  it("every call must render with the row's arguments verbatim: a wrong pairing fails, located; the right one passes", async () => {
+    // TRL's DeepSeek-V3 training template (what assistant_only_loss=True renders with) `tojson`s the
+    // arguments: over the string-arguments export every call comes out encoded twice, with no error.
+    const training = join(projectRoot, 'fixtures/templates/deepseek-training.jinja');
+    const wrong = await hsa([
+      'check-exports',
+      join(out, 'exports', 'trl-string-arguments'),
+      '--template',
+      training,
+    ]);
+    expect(wrong.status, wrong.stdout + wrong.stderr).toBe(1);
+    expect(wrong.stdout).toMatch(
+      /× rendered arguments are not the row's arguments, verbatim \(encoded twice.*\(first at line \d+, messages\[\d+\]\.tool_calls\[0\] \(\w+ \{/,
+    );
+    const right = await hsa(['check-exports', join(out, 'exports', 'trl'), '--template', training]);
+    expect(right.status, right.stdout + right.stderr).toBe(0);
+    expect(right.stdout).toMatch(/^trl +deepseek-training +(\d+)\/\1 rows pass/m);
+    // And directly: arguments written in another form than the row's fail, each located.
+    const row = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ function: { name: 'get_price', arguments: '{"link_id":3}' } }],
+      },
+    ];
+    expect(argumentsProblem('get_price\n{"link_id":3}', row)).toBeUndefined();
+    expect(argumentsProblem('get_price\n"{\\"link_id\\":3}"', row)).toEqual({
+      at: 'messages[1].tool_calls[0] (get_price {"link_id":3})',
+      reason: expect.stringMatching(/not the row's arguments, verbatim \(encoded twice/),
+    });
+    expect(argumentsProblem('get_price\n{"link_id": 4}', row)?.at).toMatch(
+      /^messages\[1\]\.tool_calls\[0\] /,
+    );
+    const mapping = [
+      row[0],
+      { ...row[1], tool_calls: [{ function: { name: 'get_price', arguments: { link_id: 3, size: 'M' } } }] },
+    ];
+    expect(argumentsProblem('get_price {"size": "M", "link_id": 3}', mapping as never)).toBeUndefined();
+    expect(argumentsProblem('call:get_price{link_id:3,size:<|"|>M<|"|>}', mapping as never)).toBeUndefined();
+    expect(argumentsProblem('get_price {"link_id": 3}', mapping as never)?.reason).toMatch(
+      /not the row's arguments/,
+    );
   });
 
   it('a template that would exhaust the process fails its rows with the limit, and the check goes on', async () => {
@@ -175,7 +223,7 @@ describe('check-exports', () => {
     expect(rendered.rows).toBeGreaterThan(0);
     expect(rendered.failed).toBe(rendered.rows);
     expect(rendered.reasons).toEqual([
-      { rows: rendered.rows, reason: 'template stopped: range() of more than 100000 items' },
+      { rows: rendered.rows, reason: 'template stopped: range() of more than 100000 items', at: 'line 1' },
     ]);
   });
 

@@ -129,6 +129,37 @@ describe('options', () => {
     expect(objectCalls?.[1]?.function.arguments).toEqual({ link_id: 3, variant: { size: 'M' } });
     expect(objects.messages[4]).toMatchObject({ role: 'tool', name: 'check_stock_and_sizes' });
   });
+
+  it('trl prompt-completion: one line per trained assistant message, its history as the prompt; rejected attempts stay in prompts only', async () => {
+    for (const id of ['parallel-tools-zh', 'skill-load-hook-retry']) {
+      const example = byId(id);
+      const folder = freshFolder();
+      const sink = await exporter('trl').open(folder, {
+        layout: 'prompt-completion',
+        parallelCalls: 'split',
+      });
+      await sink.write(example);
+      expect(await sink.close()).toMatchObject({ rows: 1, rejected: 0 });
+      const lines = (await readFile(join(folder, 'train.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { prompt: unknown[]; completion: unknown[]; tools: string });
+      const whole = toTrlRow(example, { parallelCalls: 'split' });
+      const rejected = example.messages.filter(
+        (message) => (message as { hsa?: { event?: string } }).hsa?.event === 'hook_rejected',
+      ).length;
+      if (id === 'skill-load-hook-retry') expect(rejected).toBeGreaterThan(0);
+      const assistants = whole.messages.filter((message) => message.role === 'assistant').length;
+      // Every assistant message but the rejected ones is a completion, after exactly the messages before it.
+      expect(lines).toHaveLength(assistants - rejected);
+      for (const line of lines) {
+        expect(Object.keys(line)).toEqual(['prompt', 'completion', 'tools']);
+        expect(line.tools).toBe(whole.tools);
+        expect(line.prompt).toEqual(whole.messages.slice(0, line.prompt.length));
+        expect(line.completion).toEqual([whole.messages[line.prompt.length]]);
+      }
+    }
+  });
 });
 
 describe('llama-factory dataset_info.json', () => {
