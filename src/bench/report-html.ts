@@ -1,6 +1,8 @@
 // The HTML report: one self-contained file that works offline. Inline CSS, SVG charts drawn here, and a
 // tiny script (a row filter) that marks `document.body.dataset.ready = "1"` when done and records any error
 // in `document.body.dataset.error`, so that a headless browser can check it.
+
+import { escapeHtml } from '../harness/escape-html.js';
 import type { BootstrapEstimate } from './bootstrap.js';
 import { type Criterion, criteria } from './schema.js';
 import type { GroupScores, ScoresDocument } from './score.js';
@@ -15,15 +17,6 @@ const criterionLabels: Record<Criterion, string> = {
   replyCompliance: 'reply compliance',
   overall: 'overall',
 };
-
-function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 function pct(value: number | null | undefined, digits = 1): string {
   return value === null || value === undefined || Number.isNaN(value)

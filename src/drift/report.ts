@@ -1,6 +1,7 @@
 // The drift document as a text table (stdout) and as one self-contained HTML page (offline, every value
 // escaped; one SVG chart of coverage per dimension; a script that marks `data-ready` for headless checks).
 import { dimensions } from '../augment/operator.js';
+import { escapeHtml } from '../harness/escape-html.js';
 import type { DriftDocument } from './drift.js';
 
 /** The number of `<svg>` charts the page holds. */
@@ -66,15 +67,6 @@ function table(header: string[], rows: string[][]): string[] {
       .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
       .join('  ');
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 function coverageChart(document: DriftDocument): string {

@@ -7,9 +7,9 @@
 // the same bytes.
 import { type ChangedPart, changedParts, partDimensions, relabelRenames } from '../augment/changed-parts.js';
 import type { OperatorRecord } from '../augment/operator.js';
+import { escapeHtml } from '../harness/escape-html.js';
 import type { Harness } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
-import { escapeHtml } from './escape-html.js';
 import { type DiffRun, wordDiff } from './word-diff.js';
 
 /** What the page reads of a row: its ids, its variant and its provenance. */
