@@ -99,7 +99,7 @@ const contentWords = (text: string) =>
 /**
  * The condition of `item` when it restates what the rule before it does (outside that rule's own
  * condition): "Check for images without alt-text" then "If images exist without alt-text, explain …". Two
- * shared content words tie them; parallel rules ("If the viewer asks about price…", "If the viewer asks
+ * shared content words tie them; parallel rules ("If the user asks about price…", "If the user asks
  * about shipping…") share only their conditions' words, which do not count.
  */
 function restatedCondition(previous: string, item: string): string | undefined {

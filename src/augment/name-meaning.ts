@@ -4,7 +4,8 @@
 // so the operators and the proof can never disagree on what a misleading name is.
 //
 // A faithful name is made of
-//   - words of its own name (kept, re-cased or reordered), a namespace qualifier, or a number;
+//   - words of its own name (kept, re-cased or reordered), a namespace qualifier (a skill's `reply.` or one
+//     word before the whole old name, `acme_get_price`), a number or a version (`v2`);
 //   - content words of its own description(s) (for a skill also its kind), or a listed synonym of a word of
 //     its name or description (`nameSynonyms`, phrasal verbs such as `look_up` included);
 //   - a noun of its kind (`kindNouns`: `guide` for a skill, `tool` for a tool, `value` for a parameter);
@@ -436,6 +437,10 @@ function judgeIn(
       identifier.name.split(namespaceSeparator).length === 1
     )
       for (const word of identifierWords(parts.slice(0, -1).join(' '))) qualifiers.add(word);
+    // One word before the whole old name is a namespace (`acme_get_price`, an MCP server's prefix): it says
+    // where the identifier lives, not what it does. Function words and other identifiers' words still count.
+    if (words.length === ownWords.length + 1 && ownWords.every((word, index) => words[index + 1] === word))
+      qualifiers.add(words[0] as string);
     for (const word of new Set(words))
       if (
         !/^\p{N}+$/u.test(word) &&
@@ -467,7 +472,8 @@ function judgeIn(
       }
       const word = words[index] as string;
       index++;
-      if (/^\p{N}+$/u.test(word) || own.has(fold(word))) continue;
+      // A number or a version marker (`v2`) says nothing about the task.
+      if (/^v?\p{N}+$/u.test(word) || own.has(fold(word))) continue;
       if (functionWords.has(word)) {
         found.push(`holds the function word "${word}"`);
         continue;

@@ -23,7 +23,7 @@ describe('skill-ids/rename-loader', () => {
         {},
         { renameArgument: true },
         { renameArgument: false },
-        { tool: 'use_skill', argument: 'skill' },
+        { tool: 'skill_load', argument: 'skill' },
       ],
     });
   });
