@@ -15,8 +15,8 @@
 //   - no word more often than its own name does (`gb_amount` → `gb-amount-amount`);
 //   - no DISTINGUISHING word of another identifier: a word of another tool, skill or parameter name of the
 //     harness that its own name lacks (`get_details_by_id` → `lookup-data-by-key` while `refuel_data` exists).
-//     An operator reads the harness it renames; the certificate reads the variant (what the model sees),
-//     leaving out the relabel's other new names, so a name an operator accepts is one the certificate accepts;
+//     An operator reads the harness it renames; the certificate reads the base's identifiers (those a later
+//     step added, distractors and optional parameters, are not the harness's own).
 //   - no synonym standing for a DOMAIN TERM its own name holds. A word is a domain term of a harness when the
 //     harness's prose uses it at least twice: every text the symbol table reads (skill descriptions and bodies,
 //     the loader's description, tool and parameter descriptions, prompt titles and templates, hook messages),
@@ -603,8 +603,10 @@ export function checkNewNames(base: Harness, variant: Harness, relabel: Relabel)
   if (known) return known;
   const issues: Issue[] = [];
   const renames = finalRenames(base, variant, relabel);
-  // Another identifier is one the variant defines (what the model reads), new names of this relabel aside.
-  const owners = nameFacts(variant).owners;
+  // Another identifier is one the base defines: identifiers a later step of the chain added (a distractor
+  // tool, an optional parameter) are the variant's own inventions, and a word they share says nothing of
+  // what the renamed identifier does.
+  const owners = nameFacts(base).owners;
   const skip = new Set(renames.map((rename) => rename.to));
   for (const rename of renames) {
     const judge = judgeIn(base, { kind: rename.kind, name: rename.from }, owners, skip);
