@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { createProgram } from '../../src/cli/program.js';
 import { projectRoot } from '../support/run-cli.js';
 import { hsa } from '../support/run-hsa.js';
@@ -122,6 +123,22 @@ const cases = (): Case[] => [
     input: at('report/report.md'),
   },
   {
+    command: 'bench items',
+    args: ['--harness', at('h.yaml'), '--trajectories', at('t.jsonl'), '-o', at('t.jsonl')],
+    input: at('t.jsonl'),
+  },
+  {
+    command: 'review',
+    args: [at('t.jsonl'), '--harness', at('h.yaml'), '-o', at('h.yaml')],
+    input: at('h.yaml'),
+  },
+  // A harness version it reads lies where the drift report goes.
+  {
+    command: 'drift',
+    args: ['--harness', at('drift/drift.json'), at('h.yaml'), '-o', at('drift')],
+    input: at('drift/drift.json'),
+  },
+  {
     command: 'sim run',
     args: [
       '--harness',
@@ -191,6 +208,8 @@ beforeAll(async () => {
   expect(reference.status).toBe(0);
   mkdirSync(at(`skills-out/${skillName}`), { recursive: true });
   linkSync(at('h.yaml'), at(`skills-out/${skillName}/SKILL.md`));
+  mkdirSync(at('drift'));
+  writeFileSync(at('drift/drift.json'), JSON.stringify(parse(readFileSync(at('h.yaml'), 'utf8'))));
   mkdirSync(at('report'));
   writeFileSync(at('report/report.md'), '{"not": "scores"}\n');
   mkdirSync(at('pipeline/exports'), { recursive: true });

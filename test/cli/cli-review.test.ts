@@ -235,7 +235,9 @@ describe('hsa review', () => {
     const before = readFileSync(rowsFile, 'utf8');
     const run = await hsa(['review', rowsFile, '--harness', harnessFile, '-o', rowsFile]);
     expect(run.status).toBe(2);
-    expect(run.stderr.trim()).toBe(`hsa: --out ${rowsFile} is the input <rows>: name another output file`);
+    expect(run.stderr.trim()).toBe(
+      `hsa: ${rowsFile}: cannot write: it is the input <rows> ${rowsFile}; name another output`,
+    );
     expect(readFileSync(rowsFile, 'utf8')).toBe(before);
     const onHarness = await hsa(['review', rowsFile, '--harness', harnessFile, '-o', harnessFile]);
     expect(onHarness.status).toBe(2);

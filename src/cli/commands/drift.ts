@@ -81,7 +81,7 @@ export function registerDrift(program: Command): void {
       }
       const { plan, severity, policy } = await policyFromOptions(options.policy, undefined, options.severity);
       const examples = options.trajectories ? await readExamples(options.trajectories) : undefined;
-      await prepareOutputFolder(options.out);
+      await prepareOutputFolder(options.out, { writes: ['drift.json', 'drift.html'] });
       const document = await driftReport(versions, {
         policy,
         plan,

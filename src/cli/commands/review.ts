@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { defaultSidecars, readAugmentedRows } from '../../augment/variant-sidecar.js';
 import { hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { addProtectedInputs } from '../../harness/output-guard.js';
 import { renderReviewPage } from '../../review/review-page.js';
 import { reviewRow } from '../../review/review-row.js';
 import { sampleBySeed } from '../../review/sample-rows.js';
@@ -10,7 +11,6 @@ import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { writeFileAtomic } from '../io.js';
 import { nonNegativeInteger } from '../numeric-options.js';
 import { outOption, prepareOutputFile, printResult } from '../output.js';
-import { refuseOutputOverInputs } from '../output-over-input.js';
 import { sidecarOptionText } from '../rows.js';
 
 interface ReviewCliOptions {
@@ -36,12 +36,10 @@ export function registerReview(program: Command): void {
     .action(async (rows: string, options: ReviewCliOptions) => {
       const size = nonNegativeInteger('--sample', options.sample);
       const sidecars = options.sidecar ?? (await defaultSidecars(rows));
-      await refuseOutputOverInputs(['--out', options.out], {
-        '<rows>': rows,
-        '--harness': options.harness,
-        ...(options.hookChecks !== undefined ? { '--hook-checks': options.hookChecks } : {}),
-        ...Object.fromEntries(sidecars.map((file, index) => [`--sidecar ${index + 1}`, file])),
-      });
+      // The sidecars a row file reads unnamed are inputs too: the output guard protects them as well.
+      await addProtectedInputs(
+        sidecars.map((file, index) => ({ label: `--sidecar ${index + 1}`, path: file })),
+      );
       await prepareOutputFile(options.out);
       const { harness: base, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
       const baseHash = hashHarness(base).harness;
