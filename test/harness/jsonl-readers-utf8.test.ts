@@ -65,7 +65,7 @@ describe('JSONL readers and invalid UTF-8', () => {
     const [structure] = await checkExports(folder);
     expect(structure).toMatchObject({ check: 'structure', rows: 2, failed: 1 });
     expect(structure?.reasons).toEqual([
-      { reason: 'line 2: invalid UTF-8 at column 40 (byte 0xff)', rows: 1 },
+      { at: 'line 2', reason: 'invalid UTF-8 at column 40 (byte 0xff)', rows: 1 },
     ]);
   });
 
