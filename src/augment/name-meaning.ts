@@ -15,8 +15,8 @@
 //   - no word more often than its own name does (`gb_amount` → `gb-amount-amount`);
 //   - no DISTINGUISHING word of another identifier: a word of another tool, skill or parameter name of the
 //     harness that its own name lacks (`get_details_by_id` → `lookup-data-by-key` while `refuel_data` exists).
-//     An operator reads the harness it renames; the certificate reads the base's identifiers (those a later
-//     step added, distractors and optional parameters, are not the harness's own).
+//     An operator reads the harness it renames; the certificate reads the variant's identifiers that came
+//     from the base (those a step added, distractors and optional parameters, are not the harness's own).
 //   - no synonym standing for a DOMAIN TERM its own name holds. A word is a domain term of a harness when the
 //     harness's prose uses it at least twice: every text the symbol table reads (skill descriptions and bodies,
 //     the loader's description, tool and parameter descriptions, prompt titles and templates, hook messages),
@@ -603,12 +603,20 @@ export function checkNewNames(base: Harness, variant: Harness, relabel: Relabel)
   if (known) return known;
   const issues: Issue[] = [];
   const renames = finalRenames(base, variant, relabel);
-  // Another identifier is one the base defines: identifiers a later step of the chain added (a distractor
-  // tool, an optional parameter) are the variant's own inventions, and a word they share says nothing of
-  // what the renamed identifier does.
-  const owners = nameFacts(base).owners;
+  // Another identifier is one the variant holds (what the model reads) that came from the base, under its
+  // name or renamed: identifiers a step of the chain added (a distractor tool, an optional parameter) are
+  // the variant's own inventions, and a word they share says nothing of what the renamed one does.
   const skip = new Set(renames.map((rename) => rename.to));
+  const fromBase = new Set([...nameFacts(base).owners.values()].flatMap((names) => [...names]));
+  const owners = new Map<string, Set<string>>();
+  for (const [word, names] of nameFacts(variant).owners) {
+    const kept = [...names].filter((name) => fromBase.has(name) || skip.has(name));
+    if (kept.length > 0) owners.set(word, new Set(kept));
+  }
   for (const rename of renames) {
+    // A name that is not the base's (a merged skill's joined id, a distractor) has no words or description
+    // of the base to be faithful to: the operator that made it judged it, not this check.
+    if (!fromBase.has(rename.from)) continue;
     const judge = judgeIn(base, { kind: rename.kind, name: rename.from }, owners, skip);
     const why = judge.reason(rename.to);
     if (why !== undefined)
