@@ -1,6 +1,7 @@
 // Opens an HTML report in headless Chromium, offline, and checks that its script finished without error:
 // <body data-ready="1">, no data-error, and the expected number of <svg> charts.
 //   node scripts/check-report-in-chromium.mjs REPORT.html [EXPECTED_SVG_COUNT]   (default 4)
+//   node scripts/check-report-in-chromium.mjs --dom PAGE.html   (prints the page's DOM once loaded)
 // Exit 0 when it holds; 1 when the check fails; 2 for a usage error or when no browser can be had.
 //
 // The browser is the one the devDependency `@sparticuz/chromium` ships inside its npm tarball (a brotli-
@@ -106,7 +107,8 @@ function devtools(child) {
     });
 }
 
-const [reportArgument, expectedArgument = '4', ...rest] = process.argv.slice(2);
+const domMode = process.argv[2] === '--dom';
+const [reportArgument, expectedArgument = '4', ...rest] = process.argv.slice(domMode ? 3 : 2);
 if (!reportArgument || rest.length > 0)
   fail(2, 'usage: check-report-in-chromium.mjs REPORT.html [EXPECTED_SVG_COUNT]');
 const report = resolve(reportArgument);
@@ -166,14 +168,28 @@ const send = devtools(child);
 const { targetId } = await send('Target.createTarget', { url: pathToFileURL(report).href });
 const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
 const probe = `(() => { const body = document.body; return { state: document.readyState,
-  ready: body?.dataset.ready ?? null, error: body?.dataset.error ?? null, charts: document.querySelectorAll('svg').length }; })()`;
+  ready: body?.dataset.ready ?? null, error: body?.dataset.error ?? null, charts: document.querySelectorAll('svg').length,
+  file: location.protocol === 'file:' }; })()`;
 let page;
 // The report's script runs once on load; wait for the load, then a little for anything it schedules.
 for (let attempt = 0; attempt < 100; attempt++) {
   const { result } = await send('Runtime.evaluate', { expression: probe, returnByValue: true }, sessionId);
-  page = result.value;
-  if (page.state === 'complete' && (page.ready !== null || page.error !== null || attempt >= 20)) break;
+  page = result.value ?? page;
+  if (
+    page?.state === 'complete' &&
+    ((domMode && page.file) || page.ready !== null || page.error !== null || attempt >= 20)
+  )
+    break;
   await new Promise((done) => setTimeout(done, 100));
+}
+if (domMode) {
+  const { result } = await send(
+    'Runtime.evaluate',
+    { expression: 'document.documentElement.outerHTML', returnByValue: true },
+    sessionId,
+  );
+  if (typeof result.value !== 'string') finish(1, [`check-report: ${report}: could not read the page's DOM`]);
+  finish(0, [result.value]);
 }
 const failures = [];
 if (page.ready !== '1')
