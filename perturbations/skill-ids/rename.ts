@@ -92,9 +92,13 @@ function phrase(skill: Skill, judge: NameJudge, rng: Random, accept: Accept): st
   return undefined;
 }
 
-function nonAscii(skill: Skill, judge: NameJudge, script: Script, rng: Random, accept: Accept): string {
+/**
+ * A label in another script: translations of the id's own words only (a description word alone, "plan" for
+ * `data-refueling`, would name another task), else an opaque code in that script.
+ */
+function nonAscii(skill: Skill, script: Script, rng: Random, accept: Accept): string {
   const labels: string[] = [];
-  for (const word of [...identifierWords(skill.id), ...contentWords(skill.description, judge)]) {
+  for (const word of identifierWords(skill.id)) {
     const label = translateWord(word, script);
     if (label !== undefined && !labels.includes(label)) labels.push(label);
   }
@@ -118,7 +122,8 @@ function nonAscii(skill: Skill, judge: NameJudge, script: Script, rng: Random, a
  */
 export const renameSkillIds = defineOperator({
   id: 'skill-ids/rename',
-  version: 2,
+  // 3: labels in another script translate the id's own words only.
+  version: 3,
   dimension: 'skill-ids',
   mode: 'exact',
   description:
@@ -162,7 +167,7 @@ export const renameSkillIds = defineOperator({
       if (style === 'snake' || style === 'camel' || style === 'kebab')
         name = recased(skill, style, draw, faithful);
       else if (style === 'phrase') name = phrase(skill, judge, draw, faithful);
-      else if (style === 'non-ascii') name = nonAscii(skill, judge, script, draw, faithful);
+      else if (style === 'non-ascii') name = nonAscii(skill, script, draw, faithful);
       map[skill.id] = name ?? opaqueCode(prefix, draw, faithful);
     });
     return renameSymbols(harness, { skills: map }, { hookChecks });
