@@ -1,6 +1,7 @@
-// Work per skill is linear (issue 44, item 4): a harness of thousands of skills is renamed and given
-// preambles in seconds, where every new name was compared with every name accepted before it (and each
-// body's cache key held every identifier of the harness).
+// Work per skill is linear: a harness of thousands of skills is renamed and given preambles, where every new
+// name was compared with every name accepted before it (and each body's cache key held every identifier of
+// the harness) and 3,000 skills never finished. The test's timeout only guards against a hang; the speed
+// itself is measured by `npm run bench`, never asserted here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,14 +31,12 @@ describe('work per skill is linear', () => {
 
   it(`the name guard accepts ${skillCount} new names in seconds`, { timeout: 30_000 }, () => {
     const accept = createNameGuard(harness, { freed: harness.skills.items.map((skill) => skill.id) });
-    const started = Date.now();
     let accepted = 0;
     for (let index = 0; index < skillCount; index++) if (accept(`renamed skill ${index}`)) accepted++;
     // A name that holds an accepted one as a whole word, or is held by one, is still refused.
     expect(accept('renamed skill 7 plus')).toBe(false);
     expect(accept('skill 7')).toBe(false);
     expect(accepted).toBe(skillCount);
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it(`preambles for ${skillCount} skills in seconds`, { timeout: 60_000 }, async () => {
