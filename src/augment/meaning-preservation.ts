@@ -89,8 +89,14 @@ const rewordedSlack = 3;
  * given), else the stretch of as many words that shares the most of them (at least `rewordedShare`).
  */
 function locate(item: string, variants: VariantText[], preferred: number, after?: Found): Found | undefined {
-  const order = [preferred, ...variants.keys()].filter((index, at, all) => all.indexOf(index) === at);
-  if (after) order.unshift(after.text);
+  // The text after the previous item, the text at the same path, then the others: linear in the texts.
+  const first = after ? [after.text, preferred] : [preferred];
+  const order = {
+    *[Symbol.iterator]() {
+      yield* new Set(first);
+      for (const index of variants.keys()) if (!first.includes(index)) yield index;
+    },
+  };
   for (const index of order) {
     const variant = variants[index] as VariantText;
     const from = after && after.text === index ? after.end : 0;
