@@ -311,18 +311,66 @@ export function symbolPositionsIn(
   /** Whether each name occurs in `text`, as far as known: read and filled in (the caller keeps one per text). */
   known?: Map<string, boolean>,
 ): number[] {
-  const positions: number[] = [];
-  for (let position = 0; position < symbols.length; position++) {
-    const name = (symbols[position] as SymbolEntry).name;
-    if (name === '') continue;
-    let occurs = known?.get(name);
-    if (occurs === undefined) {
-      occurs = text.includes(name);
-      known?.set(name, occurs);
+  // A few names: ask the text for each. Many names (a harness with thousands of skills): one pass over the
+  // text with a trie of the names, instead of a scan of the text per name (quadratic in the harness).
+  if (symbols.length < occurrenceTrieFrom) {
+    const positions: number[] = [];
+    for (let position = 0; position < symbols.length; position++) {
+      const name = (symbols[position] as SymbolEntry).name;
+      if (name === '') continue;
+      let occurs = known?.get(name);
+      if (occurs === undefined) {
+        occurs = text.includes(name);
+        known?.set(name, occurs);
+      }
+      if (occurs) positions.push(position);
     }
-    if (occurs) positions.push(position);
+    return positions;
   }
-  return positions;
+  const root = occurrenceTrie(symbols);
+  const found = new Set<number>();
+  for (let start = 0; start < text.length; start++) {
+    let node = root.next.get(text[start] as string);
+    for (let index = start + 1; node; index++) {
+      for (const position of node.positions) found.add(position);
+      if (index >= text.length) break;
+      node = node.next.get(text[index] as string);
+    }
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
+/** From this many symbols on, `symbolPositionsIn` scans a text once with a trie of their names. */
+const occurrenceTrieFrom = 64;
+
+/** A trie of names, each node listing the positions (in the symbols array) of the names that end there. */
+interface OccurrenceNode {
+  next: Map<string, OccurrenceNode>;
+  positions: number[];
+}
+
+// A pure function of the symbols array (each harness's symbols are one array): kept while the array lives.
+const occurrenceTries = new WeakMap<readonly SymbolEntry[], OccurrenceNode>();
+
+function occurrenceTrie(symbols: readonly SymbolEntry[]): OccurrenceNode {
+  const cached = occurrenceTries.get(symbols);
+  if (cached) return cached;
+  const root: OccurrenceNode = { next: new Map(), positions: [] };
+  symbols.forEach((symbol, position) => {
+    if (symbol.name === '') return;
+    let node = root;
+    for (const character of symbol.name.split('')) {
+      let child = node.next.get(character);
+      if (!child) {
+        child = { next: new Map(), positions: [] };
+        node.next.set(character, child);
+      }
+      node = child;
+    }
+    node.positions.push(position);
+  });
+  occurrenceTries.set(symbols, root);
+  return root;
 }
 
 /** A trie node: the symbols whose name ends here, and the next characters. */
