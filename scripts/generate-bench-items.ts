@@ -10,6 +10,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forbiddenTerms } from '../src/bench/derive-items.js';
 import { type BenchItem, BenchItemSchema, type ExpectedCall } from '../src/bench/schema.js';
 import { jsonLines } from '../src/harness/json-lines.js';
 import { loadHarnessFile } from '../src/harness/parse-harness.js';
@@ -76,16 +77,6 @@ function factsOf(reply: string, results: string[], user: string): string[] {
     if (!facts.some((kept) => kept === fact || kept === `¥${fact}`)) facts.push(fact);
   }
   return facts.slice(0, maxFacts);
-}
-
-function forbiddenTerms(harness: Harness): string[] {
-  const terms: string[] = [];
-  for (const hook of harness.hooks.items) {
-    if (!hook.enabled || hook.check.type !== 'banned_terms') continue;
-    if (hook.stage !== 'pre_reply' && hook.stage !== 'post_reply') continue;
-    for (const term of hook.check.terms) if (!terms.includes(term)) terms.push(term);
-  }
-  return terms;
 }
 
 function deriveItem(harness: Harness, gold: Trajectory, index: number): BenchItem {

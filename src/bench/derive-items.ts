@@ -82,7 +82,13 @@ function acceptedCalls(messages: readonly Message[]) {
   );
 }
 
-function forbiddenTerms(harness: Harness): string[] {
+/**
+ * The banned terms of the enabled reply hooks, once each: what a bench item's reply must not say.
+ *
+ * @example
+ * forbiddenTerms(harness) // ['guaranteed', 'lowest price ever']
+ */
+export function forbiddenTerms(harness: Harness): string[] {
   const terms: string[] = [];
   for (const hook of harness.hooks.items) {
     if (!hook.enabled || hook.check.type !== 'banned_terms') continue;
