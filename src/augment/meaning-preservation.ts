@@ -178,6 +178,7 @@ export function compareListMeaning(
   const checked: MeaningChecked = { dependencies: 0, procedures: 0, enumerations: 0 };
   const issues: Issue[] = [];
   let variants: VariantText[] | undefined;
+  let byPath: Map<string, number> | undefined;
   baseTexts.forEach((location, textIndex) => {
     for (const list of lists[textIndex] ?? []) {
       const links = list.meaning.links.filter((link) => link !== undefined).length;
@@ -190,11 +191,9 @@ export function compareListMeaning(
         path: JSON.stringify(text.path),
         text: collapse(text.text),
       }));
-      const path = JSON.stringify(location.path);
-      const preferred = Math.max(
-        0,
-        variants.findIndex((variant) => variant.path === path),
-      );
+      // The variant text at the same path, found by a map: a scan per list was quadratic in the skills.
+      byPath ??= new Map(variants.map((variant, index) => [variant.path, index] as const).reverse());
+      const preferred = byPath.get(JSON.stringify(location.path)) ?? 0;
       const issue = checkList(list, variants, preferred, location.path);
       if (issue) issues.push(issue);
     }

@@ -1,4 +1,4 @@
-// The one rule for new identifiers (issue 39): a new tool, skill or parameter name is either OPAQUE (a code
+// The one rule for new identifiers: a new tool, skill or parameter name is either OPAQUE (a code
 // such as `SK-07`, `tool_7f3a`) or FAITHFUL (it says what the old one said, nothing else). Every renaming
 // operator draws its names through `nameJudge`, and the certificate checks a variant with `checkNewNames`,
 // so the operators and the proof can never disagree on what a misleading name is.
