@@ -18,6 +18,7 @@ import {
   type TextEdit,
   type Trajectory,
   unchanged,
+  wordOccurrence,
 } from '../../src/kit/index.js';
 import { isMostlyCjk } from './rules.js';
 
@@ -187,7 +188,9 @@ function rewriteMentions(
 export const mergeSkills = defineOperator({
   id: 'skill-content/merge',
   // 2: the relabel records the user turn of each load (`loadTurns`), so outputs invert by turn.
-  version: 2,
+  // 3: pairs drawn in one pass over the shuffled skills (linear in the skills); merged ids need only be
+  // absent as a word, the boundary every mention lookup uses.
+  version: 3,
   dimension: 'skill-content',
   mode: 'exact',
   description:
@@ -198,36 +201,52 @@ export const mergeSkills = defineOperator({
     if (!trajectory)
       return { skip: 'merging needs the trajectory: the relabel records which source each load named' };
     const loads = skillLoads(trajectory, harness);
-    const sameKind = (skills: readonly Skill[]) =>
-      skills.flatMap((a, index) =>
-        skills.slice(index + 1).flatMap((b) => (a.kind === b.kind ? [[a, b] as Pair] : [])),
-      );
-    if (sameKind(harness.skills.items).length === 0) return { skip: 'fewer than two skills of one kind' };
+    const hasSameKindPair = (skills: readonly Skill[]) => {
+      const kinds = new Set<string>();
+      return skills.some((skill) => kinds.size === kinds.add(skill.kind).size);
+    };
+    if (!hasSameKindPair(harness.skills.items)) return { skip: 'fewer than two skills of one kind' };
     const outside = mentionedOutsideSkills(harness, hookChecks);
     const referenced = referencedByHooks(harness, hookChecks);
-    const mergeable = sameKind(harness.skills.items.filter((skill) => !outside.has(skill.id)));
-    if (mergeable.length === 0) {
+    const candidates = harness.skills.items.filter((skill) => !outside.has(skill.id));
+    if (!hasSameKindPair(candidates)) {
       return { skip: 'every same-kind pair has a skill that hooks, prompt or tools mention' };
     }
-    const together = ([a, b]: Pair) =>
-      loads.some(
-        (load) =>
-          load.skill === a.id && loads.some((other) => other.turn === load.turn && other.skill === b.id),
-      );
+    const turnsOf = new Map<string, Set<number>>();
+    for (const load of loads) turnsOf.set(load.skill, (turnsOf.get(load.skill) ?? new Set()).add(load.turn));
+    // Loaded in one turn: the merged skill would be loaded twice.
+    const together = (a: Skill, b: Skill) => {
+      const turns = turnsOf.get(b.id);
+      return turns !== undefined && [...(turnsOf.get(a.id) ?? [])].some((turn) => turns.has(turn));
+    };
     // A hook requiring one source while the trajectory loads the other would pass where it failed.
-    const loaded = new Set(loads.map((load) => load.skill));
-    const flips = ([a, b]: Pair) =>
-      (referenced.has(a.id) && loaded.has(b.id)) || (referenced.has(b.id) && loaded.has(a.id));
-    const pairs = mergeable.filter((pair) => !together(pair) && !flips(pair));
-    if (pairs.length === 0)
-      return { skip: 'the trajectory loads both skills of every same-kind pair in one turn' };
+    const flips = (a: Skill, b: Skill) =>
+      (referenced.has(a.id) && turnsOf.has(b.id)) || (referenced.has(b.id) && turnsOf.has(a.id));
+    // Disjoint pairs in one pass over the shuffled skills: each skill pairs with the first waiting skill of its
+    // kind it may merge with. Only loaded skills can refuse a partner, so the scan stays linear in the skills.
+    const position = new Map(harness.skills.items.map((skill, index) => [skill.id, index]));
     const disjoint: Pair[] = [];
-    for (const pair of rng.fork('pairs').shuffle(pairs)) {
-      if (!disjoint.some(([a, b]) => pair.includes(a) || pair.includes(b))) disjoint.push(pair);
+    const waiting = new Map<string, Skill[]>();
+    for (const skill of rng.fork('pairs').shuffle(candidates)) {
+      const queue = waiting.get(skill.kind) ?? [];
+      const index = queue.findIndex((other) => !together(other, skill) && !flips(other, skill));
+      if (index < 0) {
+        queue.push(skill);
+        waiting.set(skill.kind, queue);
+        continue;
+      }
+      const other = queue[index] as Skill;
+      // Each pair in harness order: the merged id and body read first what the harness lists first.
+      disjoint.push(
+        (position.get(other.id) ?? 0) < (position.get(skill.id) ?? 0) ? [other, skill] : [skill, other],
+      );
+      queue.splice(index, 1);
     }
+    if (disjoint.length === 0)
+      return { skip: 'the trajectory loads both skills of every same-kind pair in one turn' };
     const chosen = disjoint.slice(0, affectedCount(severity, disjoint.length));
 
-    // Merged ids: fresh, absent from every string of the harness and the trajectory, holding no kept symbol.
+    // Merged ids: fresh, written as a word in no string of the harness and the trajectory, holding no kept symbol.
     const sources = new Set(chosen.flat().map((skill) => skill.id));
     const symbols = harnessSymbols(harness);
     const kept = symbols.filter((symbol) => !(symbol.kind === 'skill' && sources.has(symbol.name)));
@@ -238,9 +257,10 @@ export const mergeSkills = defineOperator({
       ),
     ];
     const taken = new Set([...symbols.map((symbol) => symbol.name), harness.skills.loader.argument]);
+    const written = wordOccurrence(texts);
     const fresh = (candidate: string) =>
       !taken.has(candidate) &&
-      !texts.some((text) => text.includes(candidate)) &&
+      !written(candidate) &&
       findMentions({ path: [], text: `\`${candidate}\`` }, kept).length === 0;
     const into = new Map<string, string>();
     const ids = chosen.map(([a, b]) => {
@@ -259,10 +279,11 @@ export const mergeSkills = defineOperator({
     const rewritten = rewriteMentions(harness, into, hookChecks);
     const byId = new Map(rewritten.skills.items.map((skill) => [skill.id, skill]));
     const second = new Set(chosen.map(([, b]) => b.id));
+    const firstOf = new Map(chosen.map(([a], index) => [a.id, index]));
     const merged = rewritten.skills.items.flatMap((skill) => {
       if (second.has(skill.id)) return [];
-      const index = chosen.findIndex(([a]) => a.id === skill.id);
-      if (index < 0) return [skill];
+      const index = firstOf.get(skill.id);
+      if (index === undefined) return [skill];
       const pair = chosen[index] as Pair;
       return [mergePair(skill, byId.get(pair[1].id) as Skill, ids[index] as string)];
     });

@@ -6,9 +6,9 @@
 import { BoundedCache } from '../harness/bounded-cache.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
+import { type TextIndex, textIndex } from '../harness/text-index.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import {
-  type NormalisedText,
   type ProtectedContentKind,
   partFacts,
   type TextGroup,
@@ -193,14 +193,27 @@ function compareGroup(
   // A list is looked for in the variant's text at the same path first: scanning every text of a part for
   // every item made the check quadratic in the skills of a harness.
   const byPath = new Map(variant.texts.map((text) => [JSON.stringify(text.path), text]));
-  base.texts.forEach((location, index) => {
-    for (const list of lists[index] ?? []) {
+  // Elsewhere (skills reordered or merged), the texts holding each item come from an index of the group.
+  let index: TextIndex | undefined;
+  const variantTexts = () => {
+    index ??= textIndex(variant.texts.map(({ text }) => text));
+    return index;
+  };
+  // A text the variant holds word for word keeps every list it has (a skill moved, renamed or left alone).
+  const verbatim = new Set(variant.texts.map(({ text }) => text));
+  base.texts.forEach((location, position) => {
+    for (const list of lists[position] ?? []) {
       checked.orderedLists++;
+      if (verbatim.has(location.text)) continue;
       const same = byPath.get(JSON.stringify(location.path));
       const moved =
         same && list.items.every((item) => same.text.includes(item))
-          ? listOrderChange(list.items, [same])
-          : listOrderChange(list.items, variant.texts);
+          ? listOrderChange(list.items, [same.text], () => [0])
+          : listOrderChange(
+              list.items,
+              variant.texts.map(({ text }) => text),
+              (item) => variantTexts().containing(item),
+            );
       if (moved !== undefined) {
         issues.push({
           code: 'list_order_changed',
@@ -222,16 +235,28 @@ function compareGroup(
  * The first item of an ordered list found in the variant before an item it followed, or undefined when
  * the items still there word for word keep their order in one text of the variant.
  */
-function listOrderChange(items: readonly string[], texts: readonly NormalisedText[]): string | undefined {
+function listOrderChange(
+  items: readonly string[],
+  texts: readonly string[],
+  holding: (item: string) => readonly number[],
+): string | undefined {
   const present = [...new Set(items)].filter((item) => items.indexOf(item) === items.lastIndexOf(item));
-  const found = present.filter((item) => texts.some(({ text }) => text.includes(item)));
-  if (found.length < 2) return undefined;
-  for (const { text } of texts) {
-    const here = found.filter((item) => text.includes(item));
-    if (here.length < 2) continue;
+  // For each text, the items it holds (in list order): only texts holding two can show a moved item.
+  const byText = new Map<number, Set<string>>();
+  for (const item of present) {
+    for (const at of holding(item)) byText.set(at, (byText.get(at) ?? new Set()).add(item));
+  }
+  // Texts with the same words answer the same: each is read once.
+  const read = new Set<string>();
+  for (const at of [...byText.keys()].sort((a, b) => a - b)) {
+    if (read.has(texts[at] as string)) continue;
+    read.add(texts[at] as string);
+    const here = byText.get(at) as Set<string>;
+    if (here.size < 2) continue;
+    const text = texts[at] as string;
     let previous = -1;
     for (const item of items) {
-      if (!here.includes(item)) continue;
+      if (!here.has(item)) continue;
       const position = text.indexOf(item, previous + 1);
       if (position < 0) return item;
       previous = position;

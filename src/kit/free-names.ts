@@ -2,8 +2,8 @@
 // a new identifier only when no harness string, trajectory text or earlier pick holds it.
 import type { Harness } from '../harness/schema.js';
 import { harnessSymbols, harnessTextLocations } from '../harness/symbol-table.js';
+import { wordOccurrence } from '../harness/text-index.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import { occursAsWord } from './mentions.js';
 
 /**
  * Tool names and parameter keys this library may produce: OpenAI function-name characters.
@@ -45,11 +45,12 @@ export function nameChecker(harness: Harness, trajectory?: Trajectory): (name: s
     }
   }
   const given = new Set<string>();
+  const takenLower = new Set([...taken].map((name) => name.toLowerCase()));
+  const occurs = wordOccurrence(texts);
   return (name: string) => {
     if (!namePattern.test(name) || taken.has(name) || given.has(name)) return false;
-    const lower = name.toLowerCase();
-    if ([...taken].some((existing) => existing.toLowerCase() === lower)) return false;
-    if (texts.some((text) => occursAsWord(text, name))) return false;
+    if (takenLower.has(name.toLowerCase())) return false;
+    if (occurs(name)) return false;
     given.add(name);
     return true;
   };

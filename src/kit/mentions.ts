@@ -8,27 +8,10 @@ import {
   harnessTextLocations,
   type SymbolEntry,
 } from '../harness/symbol-table.js';
+import { occursAsWord, wordCharacter } from '../harness/text-index.js';
 import type { Trajectory } from '../trajectory/schema.js';
 
-const wordCharacter = /[\p{L}\p{N}_]/u;
-
-/**
- * Whether `word` occurs as a whole word in a text, with the word boundaries the symbol table uses.
- *
- * @example
- * occursAsWord('call get_price now', 'get_price') // true
- */
-export function occursAsWord(text: string, word: string): boolean {
-  let from = 0;
-  for (;;) {
-    const start = text.indexOf(word, from);
-    if (start < 0) return false;
-    from = start + 1;
-    const before = text[start - 1] ?? '';
-    const after = text[start + word.length] ?? '';
-    if (!wordCharacter.test(before) && !wordCharacter.test(after)) return true;
-  }
-}
+export { occursAsWord };
 
 /**
  * Parameter names written inside backticks somewhere in the harness (e.g. `` `body.height_cm` ``) where

@@ -1,0 +1,106 @@
+// Lookups over many texts at once: an index of the word runs they hold, so that asking about a name or a
+// line costs its own length and the texts holding its rarest word, not a scan of every text. Renames ask
+// once per new name and the certificate once per list item; with thousands of skills a scan each was
+// quadratic in the harness.
+const wordRun = /[\p{L}\p{N}_]+/gu;
+
+/** A character that continues a word for `occursAsWord`: a letter, a digit or `_` (not `-`). */
+export const wordCharacter = /[\p{L}\p{N}_]/u;
+
+/**
+ * Whether `word` occurs as a whole word in a text, with the word boundaries the symbol table uses.
+ *
+ * @example
+ * occursAsWord('call get_price now', 'get_price') // true
+ */
+export function occursAsWord(text: string, word: string): boolean {
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf(word, from);
+    if (start < 0) return false;
+    from = start + 1;
+    const before = text[start - 1] ?? '';
+    const after = text[start + word.length] ?? '';
+    if (!wordCharacter.test(before) && !wordCharacter.test(after)) return true;
+  }
+}
+
+/** Texts read once into an index of their word runs (at the first question). */
+export interface TextIndex {
+  /** Whether `word` occurs as a whole word (the boundaries of `occursAsWord`) in any of the texts. */
+  hasWord(word: string): boolean;
+  /** The positions of the texts that hold `needle` as a substring, ascending. */
+  containing(needle: string): number[];
+}
+
+/**
+ * An index of texts for whole-word and substring questions.
+ *
+ * @example
+ * const index = textIndex(['call get_price now', 'then stop']);
+ * index.hasWord('get_price'); // true
+ * index.containing('price now'); // [0]
+ */
+export function textIndex(texts: readonly string[]): TextIndex {
+  let built: Map<string, number[]> | undefined;
+  const holding = () => {
+    built ??= runsByText(texts);
+    return built;
+  };
+  const all = () => texts.map((_, index) => index);
+  return {
+    hasWord(word) {
+      const runs = word.match(wordRun);
+      // A word without letters or digits has no run to look up: every text is read.
+      if (runs === null) return texts.some((text) => occursAsWord(text, word));
+      const rarest = rarestList(holding(), runs);
+      return rarest.some((index) => occursAsWord(texts[index] as string, word));
+    },
+    containing(needle) {
+      // Only a run with a non-word character on both sides inside the needle stands whole in a text that
+      // holds the needle; the first and last runs may continue there.
+      const whole = [...needle.matchAll(wordRun)]
+        .filter((match) => match.index > 0 && match.index + match[0].length < needle.length)
+        .map((match) => match[0]);
+      const candidates = whole.length === 0 ? all() : rarestList(holding(), whole);
+      return candidates.filter((index) => (texts[index] as string).includes(needle));
+    },
+  };
+}
+
+/**
+ * A predicate saying whether a word occurs as a whole word in any of the texts (`textIndex(texts).hasWord`).
+ *
+ * @example
+ * const occurs = wordOccurrence(['call get_price now']);
+ * occurs('get_price'); // true
+ * occurs('price'); // false
+ */
+export function wordOccurrence(texts: readonly string[]): (word: string) => boolean {
+  const index = textIndex(texts);
+  return (word) => index.hasWord(word);
+}
+
+/** The shortest list of texts among those holding each run; empty when a run is in no text. */
+function rarestList(holding: ReadonlyMap<string, number[]>, runs: readonly string[]): number[] {
+  let rarest: number[] | undefined;
+  for (const run of runs) {
+    const list = holding.get(run);
+    if (list === undefined) return [];
+    if (rarest === undefined || list.length < rarest.length) rarest = list;
+  }
+  return rarest ?? [];
+}
+
+/** Each word run of the texts, with the positions of the texts that hold it (ascending, once each). */
+function runsByText(texts: readonly string[]): Map<string, number[]> {
+  const holding = new Map<string, number[]>();
+  for (const [index, text] of texts.entries()) {
+    for (const [run] of text.matchAll(wordRun)) {
+      const list = holding.get(run);
+      if (list === undefined) holding.set(run, [index]);
+      else if (list.at(-1) !== index) list.push(index);
+    }
+  }
+  return holding;
+}
