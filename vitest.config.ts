@@ -13,6 +13,7 @@ const isolated = [
   'test/trajectory/relabel-scans.test.ts',
   'test/trajectory/validation-at-parse.test.ts',
   'test/augment/content-facts-cache.test.ts',
+  'test/adapters/env-http-hostile.test.ts',
 ];
 
 export default defineConfig({
