@@ -69,6 +69,7 @@ export { createRegistry, type Registry } from './augment/registry.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from './augment/rename-symbols.js';
 export { type ResolvedPolicy, type ResolvePolicyOptions, resolvePolicy } from './augment/resolve-policy.js';
 export { keepsEnforcement, type RunnablePlan, runnablePlan } from './augment/runnable-plan.js';
+export { augmentBounds, checkAugmentBounds } from './augment/size-bound.js';
 export {
   createVariantPool,
   type PoolProvenance,

@@ -5,6 +5,7 @@ import type { Harness } from '../harness/schema.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { applyOperator, type Dimension } from './operator.js';
 import type { Plan } from './plan.js';
+import { checkAugmentBounds } from './size-bound.js';
 
 /** Whether one operator can change the harness, and why not when it cannot. */
 export interface OperatorApplicability {
@@ -38,6 +39,7 @@ export async function planApplicability(
   harness: Harness,
   trajectories: readonly Trajectory[] = [],
 ): Promise<PlanApplicability> {
+  checkAugmentBounds(harness);
   const seen = new Set<string>();
   const operators: OperatorApplicability[] = [];
   for (const operator of plan.operators) {

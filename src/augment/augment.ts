@@ -5,70 +5,25 @@ import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
-import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { validateTrajectory } from '../trajectory/validate-trajectory.js';
 import { applyPlanSteps, baseState } from './apply-plan.js';
-import type { Certificate } from './certificate.js';
 import { certifiedRow } from './certified-row.js';
 import { DigestSet, digestOfText } from './digest-set.js';
-import { type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
+import { type Dimension, dimensions, type RegenerateFunction } from './operator.js';
 import type { Plan } from './plan.js';
 import { createRandom } from './random.js';
+import type { AugmentReject, AugmentRow, ExampleResult } from './row.js';
+import { checkAugmentBounds } from './size-bound.js';
 import {
   createVariantPool,
   defaultPoolAttempts,
   defaultVariantPoolSize,
-  type PoolProvenance,
   type VariantPool,
   type VariantPoolOptions,
 } from './variant-pool.js';
 
-/** Provenance: enough to replay a variant exactly. */
-export interface Provenance {
-  seed: string;
-  /** The derived seed of this variant: `seed/exampleId/variantIndex`. */
-  variantSeed: string;
-  baseHash: string;
-  ops: OperatorRecord[];
-  /** Operators that did not apply to this example, with the reason. */
-  skipped: Array<{ name: string; reason: string }>;
-  /** Dimensions the plan chose for this variant. */
-  planned: Dimension[];
-  /** Dimensions whose operators changed the harness or, through the relabel, the trajectory (an operator may apply and change nothing). */
-  changed: Dimension[];
-  /** Rows whose variant came from the run's variant pool: which entry, and what was added for the example. */
-  pool?: PoolProvenance;
-}
-
-/** One output row: stands alone, with the full variant harness. */
-export interface AugmentRow {
-  id: string;
-  exampleId: string;
-  variantIndex: number;
-  variantId: string;
-  harness: Harness;
-  trajectory: Trajectory;
-  relabel: Relabel;
-  provenance: Provenance;
-  certificate: Certificate;
-}
-
-/** An input or a variant that could not be emitted, with its reason. */
-export interface AugmentReject {
-  /** `judge_refused`: a certified row that a meaning judge (`hsa augment --judge`) refused. */
-  reason:
-    | 'syntax_error'
-    | 'forbidden_key'
-    | 'invalid_trajectory'
-    | 'duplicate_id'
-    | 'uncertified'
-    | 'judge_refused';
-  exampleId?: string;
-  variantIndex?: number;
-  line?: number;
-  issues: Issue[];
-}
+export type { AugmentReject, AugmentRow, ExampleResult, Provenance } from './row.js';
 
 export interface AugmentOptions {
   plan: Plan;
@@ -104,9 +59,6 @@ export interface AugmentOptions {
   pool?: { size: number; attempts?: number; label?: string };
 }
 
-/** What one (example, variant index) gives: a row or the reason it could not. */
-export type ExampleResult = { row: AugmentRow } | { reject: AugmentReject };
-
 /** An input item: a trajectory, or a JSONL record with its line number. */
 export type AugmentInput = unknown | { line: number; value: unknown } | { line: number; issue: Issue };
 
@@ -126,6 +78,7 @@ export async function augmentExample(
   variantIndex: number,
   options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate' | 'hookChecks'>,
 ): Promise<ExampleResult> {
+  checkAugmentBounds(base);
   const seed = String(options.seed);
   const variantSeed = `${seed}/${original.id}/${variantIndex}`;
   const rng = createRandom(variantSeed);
@@ -181,6 +134,7 @@ export async function* augment(
   trajectories: Iterable<AugmentInput> | AsyncIterable<AugmentInput>,
   options: AugmentOptions,
 ): AsyncGenerator<AugmentRow> {
+  checkAugmentBounds(base);
   const reject = options.onReject ?? (() => {});
   const pool = options.parallel ? undefined : variantPoolFor(base, options);
   const runVariants =

@@ -8,9 +8,9 @@ import type { Harness } from '../harness/schema.js';
 import { forwardFacts } from '../trajectory/facts.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import type { AugmentRow, Provenance } from './augment.js';
 import { certify } from './certificate.js';
 import { type Dimension, dimensions } from './operator.js';
+import type { AugmentRow, Provenance } from './row.js';
 
 export interface CertifiedRowInput {
   base: Harness;

@@ -9,7 +9,6 @@
 
 import { BoundedCache } from '../harness/bounded-cache.js';
 import { contentHash, writtenPartHash } from '../harness/hash.js';
-import type { JsonPath } from '../harness/issues.js';
 import { urlSpans } from '../harness/mention-boundary.js';
 import type { Harness, HarnessPartName } from '../harness/schema.js';
 import {
@@ -22,6 +21,7 @@ import {
   type TextLocation,
 } from '../harness/symbol-table.js';
 import { type TextListMeaning, textListMeaning } from './meaning-preservation.js';
+import type { NormalisedText } from './normalised-text.js';
 import { type OrderedList, orderedLists } from './ordered-lists.js';
 
 /** The kinds of protected content. */
@@ -33,14 +33,7 @@ export interface ProtectedItem {
   text: string;
 }
 
-/** A text of a harness, with the mentions of its identifiers replaced by placeholders of their kind. */
-export interface NormalisedText {
-  path: JsonPath;
-  text: string;
-  /** The text as written, and the spans of its mentions: paths and URLs are compared as written. */
-  raw: string;
-  mentions: ReadonlyArray<{ start: number; end: number }>;
-}
+export type { NormalisedText } from './normalised-text.js';
 
 /**
  * Texts compared as one: a part (skills, hooks, prompt) or one tool's descriptions. `id` names this

@@ -8,11 +8,7 @@ import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { type TextIndex, textIndex } from '../harness/text-index.js';
 import type { Relabel } from '../trajectory/relabel.js';
-import {
-  type ProtectedContentKind,
-  partFacts,
-  type TextGroup,
-} from './content-facts.js';
+import { type ProtectedContentKind, partFacts, type TextGroup } from './content-facts.js';
 import { compareListMeaning, type MeaningChecked } from './meaning-preservation.js';
 
 export type { ProtectedContentKind } from './content-facts.js';

@@ -7,8 +7,8 @@
 // them, as the stretch of the variant that shares most of their words.
 
 import type { Issue, JsonPath } from '../harness/issues.js';
-import type { NormalisedText } from './content-facts.js';
 import { type ListMeaning, listMeaning } from './list-meaning.js';
+import type { NormalisedText } from './normalised-text.js';
 import { markdownLists } from './ordered-lists.js';
 
 /** What the meaning check counted in the base. */

@@ -11,11 +11,12 @@ import type { Harness } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { applyPlanSteps, baseState, type PlanStep } from './apply-plan.js';
-import type { AugmentRow, ExampleResult, Provenance } from './augment.js';
 import { certifiedRow } from './certified-row.js';
 import { type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
 import type { Plan } from './plan.js';
 import { createRandom } from './random.js';
+import type { AugmentRow, ExampleResult, PoolProvenance, Provenance } from './row.js';
+import { checkAugmentBounds } from './size-bound.js';
 import { defaultVariantPoolSize } from './variant-pool-size.js';
 
 /** How a pool is made and drawn from. */
@@ -89,17 +90,7 @@ interface PoolEntry {
   deferred: PlanStep[];
 }
 
-/** Where a pooled row's variant came from, in its provenance. */
-export interface PoolProvenance {
-  /** The entry's seed, `seed/<label>/index` (`VariantPoolOptions.label`, default `pool`). */
-  seed: string;
-  index: number;
-  size: number;
-  /** 0 when the drawn entry certified, n when the n-th next one did. */
-  attempt: number;
-  /** Operators applied for this example on top of the entry. */
-  perExample: number;
-}
+export type { PoolProvenance } from './row.js';
 
 /**
  * A seeded pool of shared variants. `augment` gives what `augmentExample` gives (a certified row or the
@@ -152,6 +143,7 @@ export function createVariantPool(
   options: VariantPoolOptions,
   buildForExample: BuildForExample,
 ): VariantPool {
+  checkAugmentBounds(base);
   const size = Math.max(1, Math.floor(options.size ?? defaultVariantPoolSize));
   const attempts = Math.max(1, Math.min(size, Math.floor(options.attempts ?? defaultPoolAttempts)));
   const seed = String(options.seed);

@@ -2,7 +2,7 @@
 // the tools or skills its params name, for what the declarative checks cannot say. The registry is explicit
 // data passed to the harness check, the validator and the runtime, never filled on import.
 import type { z } from 'zod';
-import type { HookStep } from './hook-engine.js';
+import type { HookStep } from './hook-step.js';
 import { HarnessAugmentError, type JsonPath } from './issues.js';
 import type { Harness, HookStage } from './schema.js';
 

@@ -4,7 +4,7 @@
 // of the same configuration into another folder has jobs of its own); its result is the unit's result, as
 // JSON.
 import { z } from 'zod';
-import type { UnitResult } from './sft.js';
+import type { UnitResult } from './spec.js';
 
 /** A job's data: the run (hash and configuration, paths absolute) and the unit's index. */
 export const UnitJobSchema = z.strictObject({

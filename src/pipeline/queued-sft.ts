@@ -7,8 +7,7 @@ import { z } from 'zod';
 import { HarnessAugmentError } from '../harness/issues.js';
 import type { PipelineConfig } from './config.js';
 import { type JobQueueV1, type UnitJob, unitJobId } from './job-queue.js';
-import type { UnitResult } from './sft.js';
-import type { Shard } from './sft-run.js';
+import type { Shard, UnitResult } from './spec.js';
 
 export interface QueuedSftOptions {
   runHash: string;

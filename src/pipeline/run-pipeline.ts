@@ -1,17 +1,12 @@
 import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
-import type { RegenerateFunction } from '../augment/operator.js';
-import type { Registry } from '../augment/registry.js';
 import { resolvePolicy } from '../augment/resolve-policy.js';
 import { readSidecarHashes } from '../augment/variant-sidecar.js';
 import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
-import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { jsonLine, writeJsonLines } from '../harness/json-lines.js';
 import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
-import type { Judge } from '../runtime/judge.js';
-import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
 import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
@@ -20,34 +15,19 @@ import { createExampleWriter } from './example-sidecar.js';
 import { type ExportEntry, runExportStage } from './export-stage.js';
 import { readInputs } from './inputs.js';
 import type { JobQueueV1 } from './job-queue.js';
-import type { MeaningJudgeV1 } from './meaning-judge-spec.js';
 import { type OpdSummary, runOpd } from './opd.js';
 import { describeFile, type OutputFile } from './output-file.js';
 import { outputFolderId } from './output-folder-id.js';
 import { runSftOnQueue } from './queued-sft.js';
-import { planRlRows, type RlExporter, type RlPlan } from './rl.js';
+import { planRlRows, type RlPlan } from './rl.js';
 import { lockRunFolder, type RunLockHolder } from './run-lock.js';
 import { runSft, type UnitResult } from './sft.js';
 import { prepareSftRun, sftUnitIndexes } from './sft-run.js';
-import type { PipelineExporter, Teacher } from './teacher.js';
+import type { PipelineDependencies } from './spec.js';
 
 export type { OutputFile } from './output-file.js';
 
-export interface PipelineDependencies {
-  registry: Registry;
-  teachers: { exact: Teacher; regenerate: Teacher };
-  judge: Judge;
-  /** A judge of the texts each variant changed (`judge.meaning`): a unit it refuses costs no teacher call. */
-  meaningJudge?: MeaningJudgeV1;
-  exporters: Record<string, PipelineExporter>;
-  regenerate?: RegenerateFunction;
-  /** The scenario `inputs.simulate.scenario` names, resolved by the caller (the CLI). */
-  scenario?: Scenario;
-  /** Writers of the RL stage's trainer files, by format (src/adapters/trainer/rl). */
-  rlExporters?: Readonly<Record<string, RlExporter>>;
-  /** The custom hook checks the harness names (the CLI loads `config.hookChecks`). */
-  hookChecks?: HookCheckRegistry;
-}
+export type { PipelineDependencies } from './spec.js';
 
 export interface PipelineRunOptions {
   /** Continue an interrupted run from its checkpoint. */

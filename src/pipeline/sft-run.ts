@@ -14,13 +14,10 @@ import type { PipelineConfig } from './config.js';
 import { readInputs } from './inputs.js';
 import { createMeaningFilter } from './meaning-filter.js';
 import { sftThreads } from './parallel/sft-threads.js';
-import type { PipelineDependencies } from './run-pipeline.js';
 import { planSftUnits, runSftUnit, type SftOptions, type SftUnit, type UnitResult } from './sft.js';
+import type { PipelineDependencies, Shard } from './spec.js';
 
-export interface Shard {
-  index: number;
-  count: number;
-}
+export type { Shard } from './spec.js';
 
 /** A run's SFT stage, prepared: what identifies it and what its units share. */
 export interface SftRun {

@@ -16,11 +16,10 @@ import type { Judge } from '../runtime/judge.js';
 import { mapOrdered } from '../runtime/map-ordered.js';
 import { collapseHookRetries, keepsFullTrace } from '../trajectory/collapse-hook-retries.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import type { ExampleSource } from './example-sidecar.js';
 import type { InputItem } from './inputs.js';
 import type { MeaningFilter } from './meaning-filter.js';
 import { type AugmentPool, createAugmentPool } from './parallel/augment-pool.js';
-import type { SftThreads } from './parallel/sft-threads.js';
+import type { SftReject, SftThreads, UnitResult } from './spec.js';
 import type { BaseTask, Teacher, TeacherRequest, TrainingExample } from './teacher.js';
 
 export interface SftOptions {
@@ -56,26 +55,7 @@ export interface SftOptions {
   signal?: AbortSignal;
 }
 
-/** A reject line: why a task or a variant did not become an example. */
-export interface SftReject {
-  id: string;
-  reason: string;
-  stage: 'input' | 'augment' | 'teacher' | 'judge';
-  details: string[];
-}
-
-export interface UnitResult {
-  unit: number;
-  /** A new task started with this unit (for counting). */
-  firstOfTask: boolean;
-  example?: TrainingExample;
-  /** The harness and request context the example's system prompt and tools were made from. */
-  source?: ExampleSource;
-  reject?: SftReject;
-  teacher?: string;
-  collapsed?: number;
-  fullTrace?: boolean;
-}
+export type { SftReject, UnitResult } from './spec.js';
 
 /** One work unit: an input that could not become a task, or one task under one harness. */
 export type SftUnit =

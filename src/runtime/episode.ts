@@ -21,7 +21,7 @@ import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js
 import { renderSystemPrompt } from '../harness/render-prompt.js';
 import type { Harness, HookStage, Tool } from '../harness/schema.js';
 import type { AssistantMessage, Message, OfferedTool, ToolCall, Trajectory } from '../trajectory/schema.js';
-import { DEFAULT_MAX_STEPS_PER_TURN } from './step-limit.js';
+import { DEFAULT_MAX_STEPS_PER_TURN, type TurnEnd } from './step-limit.js';
 import { type ToolErrorKind, type ToolOutcome, type ToolRuntime, toolError } from './tool-runtime.js';
 
 type Failure = HookFailure;
@@ -62,8 +62,7 @@ export interface EpisodeOptions {
   hookChecks?: HookCheckRegistry;
 }
 
-/** Why a turn ended. */
-export type TurnEnd = 'reply' | 'hook_blocked' | 'hook_fallback' | 'step_limit';
+export type { TurnEnd } from './step-limit.js';
 
 /** A hook that failed during a step, and what followed. */
 export interface HookEventRecord {

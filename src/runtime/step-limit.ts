@@ -4,7 +4,9 @@
 // log: its limit is at least the gold's longest turn. A cut turn is `truncated`, never a finished replay.
 import { HarnessAugmentError } from '../harness/issues.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import type { TurnEnd } from './episode.js';
+
+/** Why a turn ended. */
+export type TurnEnd = 'reply' | 'hook_blocked' | 'hook_fallback' | 'step_limit';
 
 /**
  * The default step limit of a turn: assistant messages (tool steps, replies and rejected attempts).

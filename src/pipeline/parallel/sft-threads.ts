@@ -11,14 +11,9 @@ import { loadHookChecks } from '../../harness/hook-check-module.js';
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { PipelineConfig } from '../config.js';
-import type { PipelineDependencies } from '../run-pipeline.js';
-import type { AugmentThreadSetup } from './augment-worker.js';
+import type { PipelineDependencies, SftThreads } from '../spec.js';
 
-/** The threads of a run's SFT stage: how many, and what each loads. */
-export interface SftThreads {
-  count: number;
-  setup: AugmentThreadSetup;
-}
+export type { SftThreads } from '../spec.js';
 
 /**
  * The thread count a config asks for: a number, or `auto` (every core but one, at least 1).
