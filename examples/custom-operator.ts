@@ -27,8 +27,8 @@ const suffixTools = defineOperator({
       .regex(/^[\w-]+$/)
       .default('_v2'),
   }),
-  apply(harness, { rng, severity, params }) {
-    if (severity === 0 || harness.tools.items.length === 0) return unchanged(harness);
+  apply(harness, { rng, params }) {
+    if (harness.tools.items.length === 0) return unchanged(harness);
     const tool = rng.pick(harness.tools.items);
     const taken = new Set(harness.tools.items.map((candidate) => candidate.name));
     const name = `${tool.name}${params.suffix}`;

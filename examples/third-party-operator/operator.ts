@@ -12,7 +12,6 @@ import {
   mentionedInFreeText,
   nameChecker,
   renameSymbols,
-  unchanged,
 } from 'harness-augment/kit';
 import { z } from 'zod';
 
@@ -30,7 +29,6 @@ export const prefixTools = defineOperator({
       .default('acme'),
   }),
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     const loader = harness.skills.loader.tool;
     const tools = harness.tools.items.map((tool) => tool.name).filter((name) => name !== loader);
     // A tool named in a reply or tool result keeps its name: renaming it would rewrite text hooks judge.

@@ -1,7 +1,7 @@
 // perturbations/hooks/disable-untriggered.ts — disables hooks that never fail on the trajectory; every decision and every other hook stays.
 
 import { z } from 'zod';
-import { affectedCount, certifies, defineOperator, identityRelabel, unchanged } from '../../src/kit/index.js';
+import { affectedCount, certifies, defineOperator, identityRelabel } from '../../src/kit/index.js';
 import { hookFacts } from './_hook-facts.js';
 
 /**
@@ -24,7 +24,6 @@ export const disableUntriggered = defineOperator({
   description: 'Disables hooks that never fail on the trajectory; every decision stays.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     if (!trajectory) return { skip: 'needs the trajectory to know which hooks never fail' };
     const facts = hookFacts(trajectory, harness, hookChecks);
     if (!facts) return { skip: 'the trajectory does not validate under the harness' };

@@ -12,7 +12,6 @@ import {
   type Random,
   type Relabel,
   type RelabelStep,
-  unchanged,
   validateTrajectory,
 } from '../../src/kit/index.js';
 import { type HookFacts, hookFacts } from './_hook-facts.js';
@@ -136,7 +135,6 @@ export const injectRecovery = defineOperator({
     'Inserts a failed attempt and its hook feedback before a reply; the harness and the original messages stay.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     if (!trajectory) return { skip: 'needs a trajectory to inject an episode into' };
     const facts = hookFacts(trajectory, harness, hookChecks);
     if (!facts) return { skip: 'the trajectory does not validate under the harness' };

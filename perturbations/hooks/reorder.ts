@@ -11,7 +11,6 @@ import {
   type HookStage,
   identityRelabel,
   type Trajectory,
-  unchanged,
   validateTrajectory,
 } from '../../src/kit/index.js';
 
@@ -76,7 +75,6 @@ export const reorderHooks = defineOperator({
   description: 'Reorders independent hooks of a stage; which hook fails first, and so every decision, stays.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     if (!trajectory) return { skip: 'needs the trajectory to know which hooks fail together' };
     const items = harness.hooks.items;
     const stages = [...new Set(items.map((hook) => hook.stage))]

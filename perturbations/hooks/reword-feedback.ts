@@ -8,7 +8,6 @@ import {
   type Hook,
   type HookCheck,
   identityRelabel,
-  unchanged,
   variantHolds,
 } from '../../src/kit/index.js';
 
@@ -132,7 +131,6 @@ export const rewordFeedback = defineOperator({
   description: 'Rewords and reformats the feedback of retry hooks; checks, budgets and outcomes stay.',
   params: z.object({ format: z.enum([...formats, 'any']).default('any') }),
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     const retrying = harness.hooks.items.flatMap((hook, index) =>
       hook.onFail.action === 'retry' ? [index] : [],
     );

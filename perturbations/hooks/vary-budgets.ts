@@ -9,7 +9,6 @@ import {
   type Hook,
   identityRelabel,
   type Random,
-  unchanged,
 } from '../../src/kit/index.js';
 import { evaluationsOf, type HookFacts, hookFacts, mostFailuresInATurn } from './_hook-facts.js';
 
@@ -115,7 +114,6 @@ export const varyBudgets = defineOperator({
   description: 'Varies retry budgets and thresholds of hooks within the bounds that keep every decision.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     if (!trajectory)
       return { skip: 'needs the trajectory to know which budgets and thresholds keep its decisions' };
     const facts = hookFacts(trajectory, harness, hookChecks);

@@ -1,7 +1,7 @@
 // perturbations/prompt/heading-style.ts — changes how section headings render (Markdown, XML, numbered, bracketed); sections stay.
 
 import { z } from 'zod';
-import { defineOperator, HeadingStyleSchema, identityRelabel, unchanged } from '../../src/kit/index.js';
+import { defineOperator, HeadingStyleSchema, identityRelabel } from '../../src/kit/index.js';
 import { promptVariantHolds } from './_template-scan.js';
 
 /**
@@ -19,8 +19,7 @@ export const headingStyle = defineOperator({
   mode: 'exact',
   description: 'Changes the heading style of prompt sections; titles, order and templates stay.',
   params: z.object({ style: HeadingStyleSchema.optional() }),
-  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
+  apply(harness, { rng, params, trajectory, hookChecks }) {
     const current = harness.prompt.headingStyle;
     if (params.style === current) return { skip: `the heading style is already "${current}"` };
     const style = params.style ?? rng.pick(HeadingStyleSchema.options.filter((option) => option !== current));

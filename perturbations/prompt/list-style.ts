@@ -1,7 +1,7 @@
 // perturbations/prompt/list-style.ts — changes how `{{skillList}}` and `{{toolList}}` render (bullets, numbered, table, JSON, YAML); lists stay.
 
 import { z } from 'zod';
-import { defineOperator, identityRelabel, ListStyleSchema, unchanged } from '../../src/kit/index.js';
+import { defineOperator, identityRelabel, ListStyleSchema } from '../../src/kit/index.js';
 import { promptVariantHolds, scanTemplate } from './_template-scan.js';
 
 /**
@@ -19,8 +19,7 @@ export const listStyle = defineOperator({
   mode: 'exact',
   description: 'Changes the list style of the rendered skill and tool lists; their items stay.',
   params: z.object({ style: ListStyleSchema.optional() }),
-  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
+  apply(harness, { rng, params, trajectory, hookChecks }) {
     const usesLists = harness.prompt.sections.some((section) => {
       const scan = scanTemplate(section.template);
       // A template the scanner cannot read is searched as plain text.

@@ -1,13 +1,7 @@
 // perturbations/prompt/merge-sections.ts — merges adjacent unpinned prompt sections into one; every template's text stays, in order.
 
 import { z } from 'zod';
-import {
-  affectedCount,
-  defineOperator,
-  identityRelabel,
-  type PromptSection,
-  unchanged,
-} from '../../src/kit/index.js';
+import { affectedCount, defineOperator, identityRelabel, type PromptSection } from '../../src/kit/index.js';
 import { isChinese, promptVariantHolds } from './_template-scan.js';
 
 function mergedTitle(first: string, second: string, joiner: 'and' | 'slash'): string {
@@ -33,7 +27,6 @@ export const mergeSections = defineOperator({
   description: 'Merges adjacent unpinned prompt sections; their text and order stay.',
   params: z.object({ joiner: z.enum(['and', 'slash', 'any']).default('any') }),
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     const original = harness.prompt.sections;
     const pairsIn = (sections: ReadonlyArray<PromptSection & { merged?: boolean }>) =>
       sections.flatMap((section, index) => {

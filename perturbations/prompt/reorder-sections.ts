@@ -1,7 +1,7 @@
 // perturbations/prompt/reorder-sections.ts — shuffles unpinned prompt sections; pinned sections, every template and title stay.
 
 import { z } from 'zod';
-import { affectedCount, defineOperator, identityRelabel, unchanged } from '../../src/kit/index.js';
+import { affectedCount, defineOperator, identityRelabel } from '../../src/kit/index.js';
 import { promptVariantHolds } from './_template-scan.js';
 
 /**
@@ -20,7 +20,6 @@ export const reorderSections = defineOperator({
   description: 'Shuffles unpinned prompt sections; pinned sections keep their positions, content stays.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     const sections = harness.prompt.sections;
     const free = sections.flatMap((section, index) => (section.pinned ? [] : [index]));
     if (free.length < 2) return { skip: 'fewer than two unpinned prompt sections' };

@@ -7,7 +7,6 @@ import {
   findMentions,
   harnessSymbols,
   identityRelabel,
-  unchanged,
 } from '../../src/kit/index.js';
 import { isChinese, promptVariantHolds } from './_template-scan.js';
 
@@ -107,7 +106,6 @@ export const retitle = defineOperator({
   description: 'Retitles prompt sections with synonyms; ids, order and templates stay.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     const symbols = harnessSymbols(harness);
     const sections = harness.prompt.sections;
     const titles = new Set(sections.map((section) => section.title));

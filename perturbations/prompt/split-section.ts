@@ -7,7 +7,6 @@ import {
   harnessSymbols,
   identityRelabel,
   type PromptSection,
-  unchanged,
 } from '../../src/kit/index.js';
 import { freshSectionId, isChinese, promptVariantHolds, scanTemplate } from './_template-scan.js';
 
@@ -51,7 +50,6 @@ export const splitSection = defineOperator({
   description: 'Splits prompt sections at a top-level paragraph break; their text and order stay.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     const sections = harness.prompt.sections;
     const breaks = sections.map((section) => (section.pinned ? [] : safeBreaks(section.template)));
     const candidates = sections.flatMap((_, index) => ((breaks[index]?.length ?? 0) > 0 ? [index] : []));

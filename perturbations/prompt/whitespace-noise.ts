@@ -10,7 +10,6 @@ import {
   type PromptSection,
   type Random,
   type SymbolEntry,
-  unchanged,
 } from '../../src/kit/index.js';
 import { promptVariantHolds, scanTemplate } from './_template-scan.js';
 
@@ -86,7 +85,6 @@ export const whitespaceNoise = defineOperator({
       .default([...noiseKinds]),
   }),
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     const symbols = harnessSymbols(harness);
     const kinds = noiseKinds.filter((kind) => params.kinds.includes(kind));
     const sections = harness.prompt.sections;

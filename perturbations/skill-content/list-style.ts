@@ -1,13 +1,7 @@
 // skill-content/list-style — rewrites the rule lists of skill bodies as bullets, a numbered list, prose or a table; every rule's text, its order, procedures' order markers and all ids stay.
 
 import { z } from 'zod';
-import {
-  affectedCount,
-  defineOperator,
-  identityRelabel,
-  type Skill,
-  unchanged,
-} from '../../src/kit/index.js';
+import { affectedCount, defineOperator, identityRelabel, type Skill } from '../../src/kit/index.js';
 import {
   type Block,
   hasNestedBlock,
@@ -125,7 +119,6 @@ export const listStyle = defineOperator({
     'Rewrites rule lists as bullets, numbered lists, prose or tables; rule text, order and ids stay.',
   params: z.object({ style: z.enum(styles).optional() }),
   apply(harness, { rng, severity, params }) {
-    if (severity === 0) return unchanged(harness);
     const candidates = params.style === undefined ? styles : [params.style];
     const toolNames = skillToolNames(harness);
     const eligible = harness.skills.items.filter((skill) =>

@@ -17,7 +17,6 @@ import {
   type Skill,
   type TextEdit,
   type Trajectory,
-  unchanged,
   wordOccurrence,
 } from '../../src/kit/index.js';
 import { isMostlyCjk } from './rules.js';
@@ -197,7 +196,6 @@ export const mergeSkills = defineOperator({
     'Merges two skills of the same kind into one with both bodies under subheadings; loads follow, exact inverse.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     if (!trajectory)
       return { skip: 'merging needs the trajectory: the relabel records which source each load named' };
     const loads = skillLoads(trajectory, harness);

@@ -10,7 +10,6 @@ import {
   identityRelabel,
   type Random,
   type TextEdit,
-  unchanged,
 } from '../../src/kit/index.js';
 import { findProtectedSpans, sameMentions } from './protected-spans.js';
 import { countRules } from './rules.js';
@@ -159,7 +158,6 @@ export const paraphraseLexicon = defineOperator({
     'Swaps connectives and boilerplate of skill bodies from a lexicon; numbers, quotes, code, identifiers and banned terms stay.',
   params: z.object({}),
   apply(harness, { rng, severity }) {
-    if (severity === 0) return unchanged(harness);
     const eligible = harness.skills.items.filter((skill) => lexiconEdits(skill.body, harness).length > 0);
     if (eligible.length === 0)
       return { skip: 'no skill body holds a lexicon phrase outside protected spans' };

@@ -35,7 +35,6 @@ export const paraphraseModel = defineOperator({
     'Has a model paraphrase skill bodies; keeps an answer only if protected spans, mentions and rule count survive.',
   params: z.object({ instruction: z.string().min(1).default(defaultInstruction) }),
   async apply(harness, { rng, severity, params, regenerate }) {
-    if (severity === 0) return unchanged(harness);
     if (!regenerate) return { skip: 'no regenerate function (a model) was given' };
     if (harness.skills.items.length === 0) return { skip: 'the harness has no skills' };
     const chosen = new Set(

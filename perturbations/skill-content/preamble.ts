@@ -8,7 +8,6 @@ import {
   type Harness,
   identityRelabel,
   type Skill,
-  unchanged,
 } from '../../src/kit/index.js';
 import { mentionsKey, sameMentions } from './protected-spans.js';
 import { isMostlyCjk } from './rules.js';
@@ -104,7 +103,6 @@ export const addPreamble = defineOperator({
     'Adds a neutral preamble sentence to skill bodies (Chinese for Chinese bodies); rules and ids stay.',
   params: z.object({}),
   apply(harness, { rng, severity }) {
-    if (severity === 0) return unchanged(harness);
     const key = keyNumber(mentionsKey(harness));
     const eligible = harness.skills.items.filter(
       (skill) =>

@@ -8,7 +8,6 @@ import {
   pinnedItems,
   type Random,
   type Skill,
-  unchanged,
 } from '../../src/kit/index.js';
 import {
   type Block,
@@ -101,7 +100,6 @@ export const reorderRules = defineOperator({
     'Reorders the rules of independent (unnumbered, unannounced) lists of skill bodies; procedures, pinned rules and ids stay.',
   params: z.object({}),
   apply(harness, { rng, severity }) {
-    if (severity === 0) return unchanged(harness);
     const toolNames = skillToolNames(harness);
     const eligible = harness.skills.items.filter((skill) => reorderable(skill, toolNames));
     if (eligible.length === 0) return { skip: 'no skill body has two independent rules to reorder' };

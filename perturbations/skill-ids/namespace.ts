@@ -7,7 +7,6 @@ import {
   mentionedInFreeText,
   nameJudge,
   renameSymbols,
-  unchanged,
   VocabularyParam,
   withinVocabulary,
 } from '../../src/kit/index.js';
@@ -44,7 +43,6 @@ export const namespaceSkillIds = defineOperator({
     vocabulary: VocabularyParam,
   }),
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     const skills = harness.skills.items;
     if (skills.length === 0) return { skip: 'the harness has no skills' };
     const mentioned = mentionedInFreeText(

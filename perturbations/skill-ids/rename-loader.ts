@@ -7,7 +7,6 @@ import {
   mentionedInFreeText,
   nameJudge,
   renameSymbols,
-  unchanged,
   VocabularyParam,
   withinVocabulary,
 } from '../../src/kit/index.js';
@@ -62,7 +61,6 @@ export const renameSkillLoader = defineOperator({
     vocabulary: VocabularyParam,
   }),
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     const loader = harness.skills.loader;
     if (mentionedInFreeText(trajectory, harness, [loader.tool], 'tool').size > 0) {
       return {

@@ -18,7 +18,6 @@ import {
   scripts,
   skillWord,
   translateWord,
-  unchanged,
   VocabularyParam,
   withinVocabulary,
   wordJoiner,
@@ -133,7 +132,6 @@ export const renameSkillIds = defineOperator({
     vocabulary: VocabularyParam,
   }),
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
     const skills = harness.skills.items;
     if (skills.length === 0) return { skip: 'the harness has no skills' };
     const mentioned = mentionedInFreeText(

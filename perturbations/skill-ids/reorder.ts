@@ -1,7 +1,7 @@
 // skill-ids/reorder — shuffles the order of the skill registry (the prompt listing and the loader's enum); ids, bodies and loads stay.
 
 import { z } from 'zod';
-import { affectedCount, defineOperator, identityRelabel, unchanged } from '../../src/kit/index.js';
+import { affectedCount, defineOperator, identityRelabel } from '../../src/kit/index.js';
 
 /**
  * Shuffles a share (= severity, at least two) of the skills among their own positions in the registry, so
@@ -20,7 +20,6 @@ export const reorderSkills = defineOperator({
   description: 'Shuffles the skill registry, and so the prompt listing order; ids, bodies and loads stay.',
   params: z.object({}),
   apply(harness, { rng, severity }) {
-    if (severity === 0) return unchanged(harness);
     const items = harness.skills.items;
     if (items.length < 2) return { skip: 'fewer than two skills to reorder' };
     const positions = rng.fork('positions').sample(

@@ -10,7 +10,6 @@ import {
   type Tool,
   takenNames,
   trajectoryCalls,
-  unchanged,
 } from '../../src/kit/index.js';
 
 // Functions, not shared objects: two properties must never hold the same schema object.
@@ -316,7 +315,6 @@ export const addDistractors = defineOperator({
       .describe('How many distractors to add; by default 1 to 4, growing with severity.'),
   }),
   apply(harness, { rng, severity, params, trajectory }) {
-    if (severity <= 0) return unchanged(harness);
     const taken = takenNames(harness);
     const texts = harnessTextLocations(harness).map((location) => location.text);
     const called = new Set(trajectoryCalls(trajectory).map((call) => call.name));

@@ -11,7 +11,6 @@ import {
   type Tool,
   type Trajectory,
   takenNames,
-  unchanged,
 } from '../../src/kit/index.js';
 
 /** Plausible optional parameters whose absence leaves a call's meaning as it is. */
@@ -146,7 +145,6 @@ export const addOptionalParameters = defineOperator({
   description: 'Adds optional unused parameters to tools; existing parameters and calls stay.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory }) {
-    if (severity <= 0) return unchanged(harness);
     const taken = takenNames(harness);
     const texts = harnessTextLocations(harness).map((location) => location.text);
     const free = freeNamesByTool(harness.tools.items, trajectory, taken, texts);

@@ -9,7 +9,6 @@ import {
   type Random,
   type SchemaNode,
   type Tool,
-  unchanged,
   walkSchema,
 } from '../../src/kit/index.js';
 
@@ -90,7 +89,6 @@ export const changeSchemaStyle = defineOperator({
   description: 'Adds parameter titles and writes enums as oneOf of consts; accepted arguments stay the same.',
   params: z.object({ style: z.enum(['titles', 'one-of-const', 'mixed']).default('mixed') }),
   apply(harness, { rng, severity, params }) {
-    if (severity <= 0) return unchanged(harness);
     const candidates = harness.tools.items.filter((tool) => {
       const applicable = applicableStyles(tool.parameters);
       return params.style === 'mixed' ? applicable.length > 0 : applicable.includes(params.style);

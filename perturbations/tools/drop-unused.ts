@@ -12,7 +12,6 @@ import {
   type SymbolEntry,
   trajectoryCalls,
   trajectoryFreeText,
-  unchanged,
 } from '../../src/kit/index.js';
 
 /**
@@ -59,7 +58,6 @@ export const dropUnused = defineOperator({
   description: 'Drops registry tools the trajectory never calls and no text mentions; used tools stay.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, hookChecks }) {
-    if (severity <= 0) return unchanged(harness);
     if (!trajectory) return { skip: 'without a trajectory, every tool counts as used' };
     const tools = harness.tools.items;
     const called = new Set(trajectoryCalls(trajectory).map((call) => call.name));

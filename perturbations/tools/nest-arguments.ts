@@ -11,7 +11,6 @@ import {
   type Tool,
   takenNames,
   trajectoryCalls,
-  unchanged,
 } from '../../src/kit/index.js';
 
 /** Wrapper names in order of preference. */
@@ -91,7 +90,6 @@ export const nestArguments = defineOperator({
       ),
   }),
   apply(harness, { rng, severity, params, trajectory }) {
-    if (severity <= 0) return unchanged(harness);
     const taken = takenNames(harness);
     const options = params.wrapper !== undefined ? [params.wrapper] : wrapperNames;
     const free = options.filter((name) => !taken.has(name));

@@ -15,7 +15,6 @@ import {
   type ParameterRename,
   type RelabelStep,
   renameSymbols,
-  unchanged,
   unresolvedCodeNames,
   VocabularyParam,
   walkSchema,
@@ -78,7 +77,6 @@ export const renameParameters = defineOperator({
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',
   params: Params,
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
-    if (severity <= 0) return unchanged(harness);
     const unresolved = unresolvedCodeNames(harness);
     const groups = new Map<string, NameGroup>();
     const blocked = new Set<string>(unresolved);

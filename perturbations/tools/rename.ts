@@ -16,7 +16,6 @@ import {
   renameSymbols,
   type SymbolEntry,
   trajectoryFreeText,
-  unchanged,
   VocabularyParam,
   withinVocabulary,
 } from '../../src/kit/index.js';
@@ -62,7 +61,6 @@ export const renameTools = defineOperator({
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',
   params: Params,
   apply(harness, { rng, severity, params, trajectory, hookChecks }) {
-    if (severity <= 0) return unchanged(harness);
     const tools = harness.tools.items;
     if (tools.length === 0) return { skip: 'the registry has no tools to rename' };
     const count = affectedCount(severity, tools.length);

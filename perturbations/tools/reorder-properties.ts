@@ -8,7 +8,6 @@ import {
   isRecord,
   type Random,
   type SchemaNode,
-  unchanged,
   walkSubschemas,
 } from '../../src/kit/index.js';
 
@@ -65,7 +64,6 @@ export const reorderProperties = defineOperator({
   description: 'Reorders parameter properties and required lists, nested too; arguments stay as written.',
   params: Params,
   apply(harness, { rng, severity }) {
-    if (severity <= 0) return unchanged(harness);
     const candidates = harness.tools.items.filter((tool) => reorderable(tool.parameters));
     if (candidates.length === 0) return { skip: 'no tool has two properties or required names to reorder' };
     const count = affectedCount(severity, candidates.length);

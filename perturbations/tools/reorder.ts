@@ -1,7 +1,7 @@
 // perturbations/tools/reorder.ts — shuffles the order of the tool registry; names, schemas, calls and arguments stay.
 
 import { z } from 'zod';
-import { affectedCount, defineOperator, identityRelabel, unchanged } from '../../src/kit/index.js';
+import { affectedCount, defineOperator, identityRelabel } from '../../src/kit/index.js';
 
 /**
  * Shuffles the tool registry (the skill loader stays first among the offered tools). Severity sets the
@@ -19,7 +19,6 @@ export const reorderTools = defineOperator({
   description: 'Shuffles the tool registry; names, schemas and calls stay.',
   params: z.object({}),
   apply(harness, { rng, severity }) {
-    if (severity <= 0) return unchanged(harness);
     const tools = harness.tools.items;
     if (tools.length < 2) return { skip: 'the registry has fewer than two tools to reorder' };
     const count = Math.max(2, affectedCount(severity, tools.length));

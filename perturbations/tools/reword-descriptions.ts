@@ -10,7 +10,6 @@ import {
   type Random,
   type Tool,
   takenNames,
-  unchanged,
   walkSchema,
 } from '../../src/kit/index.js';
 
@@ -340,7 +339,6 @@ export const rewordDescriptions = defineOperator({
     'Rewords tool and parameter descriptions with equivalent phrasings; identifiers and data stay.',
   params: z.object({}),
   apply(harness: Harness, { rng, severity }) {
-    if (severity <= 0) return unchanged(harness);
     const protectedWords = [...takenNames(harness)];
     const candidates = harness.tools.items.filter((tool) => rewordable(tool, protectedWords));
     if (candidates.length === 0) return { skip: 'no tool description has a phrase the lexicon rewords' };

@@ -102,7 +102,9 @@ export interface Operator<Schema extends z.ZodType = z.ZodType> extends Operator
 }
 
 /**
- * Declares an operator. The id must read `dimension/verb` and start with the operator's dimension.
+ * Declares an operator. The id must read `dimension/verb` and start with the operator's dimension. At
+ * severity 0 the operator is the identity: `apply` is not called and the harness comes back unchanged (the
+ * law `identity at severity zero` holds for every operator without a guard of its own).
  *
  * @example
  * export const reorderTools = defineOperator({ id: 'tools/reorder', version: 1, dimension: 'tools', mode: 'exact',
@@ -118,7 +120,9 @@ export function defineOperator<Schema extends z.ZodType>(spec: OperatorSpec<Sche
       },
     );
   }
-  return Object.freeze({ ...spec, kind: 'operator' as const });
+  const apply: OperatorSpec<Schema>['apply'] = (harness, context) =>
+    context.severity <= 0 ? unchanged(harness) : spec.apply(harness, context);
+  return Object.freeze({ ...spec, apply, kind: 'operator' as const });
 }
 
 /** Provenance of one applied operator: enough, with the seed, to replay it exactly. */
