@@ -25,7 +25,8 @@ export interface HarnessSourceOptions {
 }
 
 /**
- * A usage error for a source that cannot be used: its first issue as the line, every issue attached.
+ * A usage error for a source that cannot be used: its first issue as the line (with its file and line, or
+ * the option that named the source), every issue attached.
  *
  * @example
  * throw sourceError('--hooks hooks.yaml', issues);
@@ -33,8 +34,10 @@ export interface HarnessSourceOptions {
 export function sourceError(label: string, issues: readonly Issue[]): HarnessAugmentError {
   const first = issues[0];
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  // A located issue names its file; one without a file (a server's tools/list) is named by the option.
   const line = first ? formatIssue(first) : 'cannot be read';
-  return new HarnessAugmentError(`${label}: ${line}${more}`, { kind: 'usage', issues: [...issues] });
+  const where = first?.file === undefined ? `${label}: ` : '';
+  return new HarnessAugmentError(`${where}${line}${more}`, { kind: 'usage', issues: [...issues] });
 }
 
 async function toolsFile(

@@ -82,12 +82,11 @@ async function readRecord(file: string) {
 function changeLines(changes: Record<BuildListName, ListChanges>): string[] {
   const lines: string[] = [];
   for (const name of buildListNames) {
-    const { added, removed, changed, edited } = changes[name];
+    const { added, removed, changed } = changes[name];
     const parts = [
       added.length > 0 ? `added ${added.join(', ')}` : '',
       removed.length > 0 ? `removed ${removed.join(', ')}` : '',
       changed.length > 0 ? `changed ${changed.join(', ')}` : '',
-      edited.length > 0 ? `your edits kept: ${edited.join(', ')}` : '',
     ].filter(Boolean);
     if (parts.length > 0) lines.push(`${listWords[name][1]}: ${parts.join('; ')}`);
   }
@@ -149,9 +148,13 @@ async function buildHarness(options: HarnessBuildOptions): Promise<void> {
   const what = buildListNames.map((name) => count(name, counts[name])).join(', ');
   const verb = existing ? (harnessChanged ? 'updated' : 'unchanged') : 'created';
   const detail = existing ? changeLines(changes) : [];
-  const own = buildListNames
-    .filter((name) => changes[name].own.length > 0)
-    .map((name) => `${count(name, changes[name].own.length)} (${changes[name].own.join(', ')})`);
+  const listed = (field: 'own' | 'edited') =>
+    buildListNames
+      .filter((name) => changes[name][field].length > 0)
+      .map((name) => `${count(name, changes[name][field].length)} (${changes[name][field].join(', ')})`)
+      .join('; ');
+  const own = listed('own');
+  const edited = listed('edited');
   if (existing && !previous)
     printWarning(
       `note: ${options.out} has no build record beside it (${recordFile}): items of it that no source gives are kept as your own`,
@@ -173,7 +176,8 @@ async function buildHarness(options: HarnessBuildOptions): Promise<void> {
       `${verb} ${options.out}: harness "${harness.id}" from ${sources.length} source${sources.length === 1 ? '' : 's'}: ${what}`,
       ...detail.map((line) => `  ${line}`),
       ...(existing && detail.length === 0 ? ['  no change in the sources'] : []),
-      ...(own.length > 0 ? [`kept as your own: ${own.join('; ')}`] : []),
+      ...(own ? [`kept as your own: ${own}`] : []),
+      ...(edited ? [`kept your edits (their sources did not change): ${edited}`] : []),
       `record: ${recordFile}  (${((Date.now() - started) / 1000).toFixed(1)} s)`,
     ],
   );
