@@ -39,6 +39,14 @@ const commands = [...page.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) =>
 );
 const ran = new Set<number>();
 
+/** What the environment answers to /reset and /step (docs/env-server.md). */
+interface EnvAnswer {
+  episode_id: string;
+  observation: { messages: unknown[] };
+  done: boolean;
+  reward: number;
+}
+
 /** The `n`-th command of the page whose words start with `hsa <words>`, marked as run. */
 function pageCommand(words: string, n = 0): string[] {
   const prefix = words.split(' ');
@@ -229,7 +237,7 @@ describe('docs/own-harness.md', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-      return { status: response.status, body: (await response.json()) as Record<string, any> };
+      return { status: response.status, body: (await response.json()) as EnvAnswer };
     };
     const rows = await jsonLines('out/own/pipeline/rl/rows.jsonl');
     for (const row of rows) {
