@@ -48,7 +48,9 @@ const allHooks = [
  * - `hat`: all five HSA dimensions, each with probability 0.8, medium severity (Harness-Aware Training);
  * - `tools-only`: Hammer-style masking of tool and parameter names;
  * - `rotbench-slight|medium|heavy`: tool-noise levels after RoTBench, each applying all of its operators
- *   (names, descriptions, parameters, schema style); `rotbench-union`: one operator of any level per variant.
+ *   (names, descriptions, parameters, schema style; slight renames a quarter of the tools, each in a style
+ *   drawn per tool: synonyms in another case, an opaque code or a phrase); `rotbench-union`: one operator of
+ *   any level per variant.
  *
  * @example
  * const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
@@ -83,7 +85,7 @@ export const presets: Readonly<Record<string, PolicyInput>> = Object.freeze({
   'rotbench-slight': {
     name: 'rotbench-slight',
     description:
-      'Slight tool noise, all combined: some names re-cased, descriptions reworded, registry reordered.',
+      'Slight tool noise, all combined: a quarter of the tools renamed (synonyms, another case, an opaque code or a phrase, drawn per tool), descriptions reworded, registry reordered.',
     severity: 'slight',
     dimensions: {
       tools: { combine: 'all', operators: ['tools/rename', 'tools/reword-descriptions', 'tools/reorder'] },

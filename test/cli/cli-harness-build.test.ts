@@ -216,7 +216,7 @@ describe('hsa harness build', () => {
     expect(await readFile(record, 'utf8')).toBe('[]');
   }, 60_000);
 
-  it('says why an MCP server cannot be listed (exit 2)', () => {
+  it('says why an MCP server cannot be listed, and gives up on a silent one (exit 2)', () => {
     const run = runCli([
       'harness',
       'build',
@@ -229,5 +229,18 @@ describe('hsa harness build', () => {
     ]);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^hsa: --mcp-command .*: cannot connect to the MCP server/);
+    // A process that never answers is given up after --timeout, not waited on.
+    const silent = runCli([
+      'harness',
+      'build',
+      '-o',
+      join(dir, 'silent.yaml'),
+      '--mcp-command',
+      `"${process.execPath}" -e "setInterval(() => {}, 1000)"`,
+      '--timeout',
+      '1',
+    ]);
+    expect(silent.status).toBe(2);
+    expect(silent.stderr).toMatch(/cannot connect to the MCP server .*Request timed out/);
   }, 60_000);
 });
