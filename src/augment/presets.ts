@@ -48,9 +48,7 @@ const allHooks = [
  * - `hat`: all five HSA dimensions, each with probability 0.8, medium severity (Harness-Aware Training);
  * - `tools-only`: Hammer-style masking of tool and parameter names;
  * - `rotbench-slight|medium|heavy`: tool-noise levels after RoTBench, each applying all of its operators
- *   (names, descriptions, parameters, schema style; slight renames a quarter of the tools, each in a style
- *   drawn per tool: synonyms in another case, an opaque code or a phrase); `rotbench-union`: one operator of
- *   any level per variant.
+ *   (names, descriptions, parameters, schema style); `rotbench-union`: one operator of any level per variant.
  *
  * @example
  * const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));

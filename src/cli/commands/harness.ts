@@ -147,7 +147,11 @@ async function buildHarness(options: HarnessBuildOptions): Promise<void> {
   };
   const what = buildListNames.map((name) => count(name, counts[name])).join(', ');
   const verb = existing ? (harnessChanged ? 'updated' : 'unchanged') : 'created';
-  const detail = existing ? changeLines(changes) : [];
+  const renamed =
+    existing && existing.harness.id !== harness.id ? [`id: ${existing.harness.id} → ${harness.id}`] : [];
+  const described =
+    existing && existing.harness.description !== harness.description ? ['description: changed'] : [];
+  const detail = existing ? [...renamed, ...described, ...changeLines(changes)] : [];
   const listed = (field: 'own' | 'edited') =>
     buildListNames
       .filter((name) => changes[name][field].length > 0)

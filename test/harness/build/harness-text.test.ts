@@ -125,6 +125,30 @@ describe('updating a YAML harness file', () => {
     expect(text).toContain('    # Written by the support team.\n    - id: tone\n');
   });
 
+  it('rewrites the id in its line, and adds a description after it', () => {
+    const existing = parseHarness(parseDocument(handWritten, { format: 'yaml' }).value);
+    const merged = mergeHarness({
+      sources: [{ label: '--openai-tools tools.json', tools: existing.tools.items }],
+      existing,
+      owned: lastBuild,
+      id: 'help-desk',
+      description: 'yes',
+    });
+    const { text, layoutKept } = updatedHarnessText(handWritten, 'yaml', merged);
+    expect(layoutKept).toBe(true);
+    // "yes" is quoted: a YAML 1.1 reader would read it as true.
+    expect(text).toBe(handWritten.replace('id: desk\n', 'id: help-desk\ndescription: "yes"\n'));
+    const again = mergeHarness({
+      sources: [{ label: '--openai-tools tools.json', tools: existing.tools.items }],
+      existing: merged.harness,
+      owned: lastBuild,
+      description: 'Desk agent.',
+    });
+    expect(updatedHarnessText(text, 'yaml', again).text).toBe(
+      handWritten.replace('id: desk\n', 'id: help-desk\ndescription: Desk agent.\n'),
+    );
+  });
+
   it('is unchanged, byte for byte, when nothing changed', () => {
     const existing = parseHarness(parseDocument(handWritten, { format: 'yaml' }).value);
     const { text } = build([{ label: '--openai-tools tools.json', tools: existing.tools.items }]);
