@@ -189,7 +189,8 @@ async function buildHarness(options: HarnessBuildOptions): Promise<void> {
 
 export function registerHarness(program: Command): void {
   const command = program.command('harness').description('build one harness from many sources, or update it');
-  withHookChecksOption(command.command('build'))
+  const build = command
+    .command('build')
     .description(
       'build one harness from MCP tool lists or servers, OpenAI tool lists, SKILL.md folders, prompt and hook files; run again to update it with what changed in the sources',
     )
@@ -223,6 +224,6 @@ export function registerHarness(program: Command): void {
     .option('--hooks <file>', 'hooks in YAML or JSON (a list, or { items: [...] }); repeatable', repeatable)
     .option('--id <id>', 'harness id (default: the file name; an existing file keeps its own)')
     .option('--description <text>', 'one line on what the agent is for')
-    .option('--timeout <seconds>', 'how long an MCP server may take to start and list its tools', '30')
-    .action(buildHarness);
+    .option('--timeout <seconds>', 'how long an MCP server may take to start and list its tools', '30');
+  withHookChecksOption(build).action(buildHarness);
 }
