@@ -83,7 +83,7 @@ export const presets: Readonly<Record<string, PolicyInput>> = Object.freeze({
   'rotbench-slight': {
     name: 'rotbench-slight',
     description:
-      'Slight tool noise, all combined: some names re-cased, descriptions reworded, registry reordered.',
+      'Slight tool noise, all combined: a quarter of the tools renamed (synonyms, another case, an opaque code or a phrase, drawn per tool), descriptions reworded, registry reordered.',
     severity: 'slight',
     dimensions: {
       tools: { combine: 'all', operators: ['tools/rename', 'tools/reword-descriptions', 'tools/reorder'] },

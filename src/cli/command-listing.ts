@@ -38,6 +38,12 @@ export const commandListing: readonly ListedCommand[] = [
     load: async () => (await import('./commands/import.js')).registerImport,
   },
   {
+    name: 'harness',
+    term: 'harness',
+    summary: 'build one harness from many sources, or update it',
+    load: async () => (await import('./commands/harness.js')).registerHarness,
+  },
+  {
     name: 'export',
     term: 'export',
     summary: 'write the tools or skills of a harness in another format',

@@ -48,6 +48,17 @@ const cases: Case[] = [
     command: 'import trajectories',
     args: (dir) => [trajectories, '--harness', harness, '-o', join(dir, 'imported.jsonl')],
   },
+  {
+    command: 'harness build',
+    args: (dir) => [
+      '-o',
+      join(dir, 'built.yaml'),
+      '--openai-tools',
+      fixture('importers/openai-tools.json'),
+      '--skills',
+      fixture('importers/skills'),
+    ],
+  },
   { command: 'export mcp', args: (dir) => [harness, '-o', join(dir, 'tools.mcp.json')] },
   { command: 'export openai-tools', args: (dir) => [harness, '-o', join(dir, 'tools.openai.json')] },
   { command: 'export skills', args: (dir) => [harness, '-o', join(dir, 'skills')] },

@@ -59,6 +59,11 @@ const cases = (): Case[] => [
     args: [at('t.jsonl'), '--harness', at('h.yaml'), '-o', at('imported.jsonl'), '--rejects', at('t.jsonl')],
     input: at('t.jsonl'),
   },
+  {
+    command: 'harness build',
+    args: ['-o', at('openai.json'), '--openai-tools', at('openai.json')],
+    input: at('openai.json'),
+  },
   { command: 'export mcp', args: [at('h.yaml'), '-o', at('h.yaml')], input: at('h.yaml') },
   { command: 'export openai-tools', args: [at('h.yaml'), '-o', at('h-link.yaml')], input: at('h.yaml') },
   // A SKILL.md the export would write is a hard link to the harness it reads.

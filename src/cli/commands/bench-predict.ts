@@ -1,23 +1,40 @@
 // `hsa bench predict`: answers every bench row with a model behind an OpenAI-compatible endpoint (vLLM,
 // SGLang, a hosted API) through `answerBenchRow`, and writes the predictions JSONL that `hsa bench score`
 // reads. Rows are answered concurrently and written in order, atomically; a row whose endpoint failed for
-// good is a reject with the reason (the other rows are kept, the run exits 1).
+// good is a reject with the reason (the other rows are kept, the run exits 1). `--player` answers them with
+// a scripted player instead (../../bench/scripted-predictions.ts), to score a bench before a model does.
 import type { Command } from 'commander';
 import { createOpenAICompatible } from '../../adapters/openai/index.js';
 import { answerBenchRow } from '../../bench/answer-row.js';
+import type { BenchRow } from '../../bench/schema.js';
+import {
+  type ScriptedPlayer,
+  scriptedPlayers,
+  scriptedPredictions,
+} from '../../bench/scripted-predictions.js';
+import { HarnessAugmentError } from '../../harness/issues.js';
+import { jsonLines } from '../../harness/json-lines.js';
+import { writeFileAtomic } from '../../harness/write-file-atomic.js';
 import { mapOrdered } from '../../runtime/map-ordered.js';
 import { endpointFailures } from '../endpoint-failures.js';
 import { boundedNumber, endpointTimeout, finishCommand, nonNegativeInteger, openRowOutputs } from '../io.js';
-import { outOption, outputFileOption, prepareOutputFiles, printResult } from '../output.js';
+import {
+  outOption,
+  outputFileOption,
+  prepareOutputFile,
+  prepareOutputFiles,
+  printResult,
+} from '../output.js';
 import { createProgress } from '../progress.js';
 import { sidecarOptionText } from '../rows.js';
 import { readBenchRows } from './bench-score.js';
 
 interface BenchPredictOptions {
   bench: string;
-  endpoint: string;
+  endpoint?: string;
+  player?: string;
   timeout?: string;
-  model: string;
+  model?: string;
   apiKeyEnv: string;
   temperature?: string;
   maxTokens?: string;
@@ -31,10 +48,16 @@ interface BenchPredictOptions {
 export function registerBenchPredict(bench: Command): void {
   bench
     .command('predict')
-    .description('answer bench rows with a model behind an OpenAI-compatible endpoint → predictions JSONL')
+    .description(
+      'answer bench rows with a model behind an OpenAI-compatible endpoint (or a scripted player) → predictions JSONL',
+    )
     .requiredOption('--bench <file>', 'bench rows JSONL (from `hsa bench generate`)')
-    .requiredOption('--endpoint <url>', 'OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1')
-    .requiredOption('--model <name>', 'model name sent to the endpoint')
+    .option('--endpoint <url>', 'OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (with --model)')
+    .option('--model <name>', 'model name sent to the endpoint')
+    .option(
+      '--player <name>',
+      `a scripted player instead of a model: ${scriptedPlayers.join(' or ')} (expected: every row answered as it expects; base-names: every row answered as its original row expects, in the base names)`,
+    )
     .option(
       '--timeout <seconds>',
       'seconds one model call may take, every retry and wait included (default 60; at most 3600); a call past it fails with its reason',
@@ -54,15 +77,19 @@ export function registerBenchPredict(bench: Command): void {
     )
     .action(async (options: BenchPredictOptions) => {
       const started = Date.now();
+      if (options.player !== undefined) return predictScripted(options, started);
+      if (options.endpoint === undefined || options.model === undefined)
+        throw new HarnessAugmentError('give --endpoint and --model, or --player', { kind: 'usage' });
+      const { endpoint, model: modelName } = options;
       const rows = await readBenchRows(options.bench, options.sidecar);
       const apiKey = process.env[options.apiKeyEnv];
       const model = createOpenAICompatible({
-        baseURL: options.endpoint,
+        baseURL: endpoint,
         ...(apiKey ? { apiKey } : {}),
         ...endpointTimeout(options.timeout),
       });
       const request = {
-        model: options.model,
+        model: modelName,
         ...(options.temperature !== undefined
           ? { temperature: boundedNumber('--temperature', options.temperature, { min: 0, max: 2 }) }
           : {}),
@@ -110,11 +137,35 @@ export function registerBenchPredict(bench: Command): void {
           rows: predicted,
           failed: failures.count,
           ...(kept ? { rejects: rejectsFile } : {}),
-          model: options.model,
-          endpoint: options.endpoint,
+          model: modelName,
+          endpoint,
         },
-        `predicted ${predicted} rows with ${options.model} at ${options.endpoint}${failures.count > 0 ? `; ${failures.count} failed (endpoint)` : ''}\nout: ${options.out}${kept ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+        `predicted ${predicted} rows with ${modelName} at ${endpoint}${failures.count > 0 ? `; ${failures.count} failed (endpoint)` : ''}\nout: ${options.out}${kept ? `  rejects: ${rejectsFile}` : ''}  (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
       );
       finishCommand({ invalid: failures.count });
     });
+}
+
+/** `--player`: every row answered by a scripted player, written in bench order. */
+async function predictScripted(options: BenchPredictOptions, started: number): Promise<void> {
+  const player = options.player as ScriptedPlayer;
+  if (!(scriptedPlayers as readonly string[]).includes(player))
+    throw new HarnessAugmentError(
+      `--player must be ${scriptedPlayers.join(' or ')}, got "${options.player}"`,
+      {
+        kind: 'usage',
+      },
+    );
+  if (options.endpoint !== undefined || options.model !== undefined)
+    throw new HarnessAugmentError('--player answers without a model: leave out --endpoint and --model', {
+      kind: 'usage',
+    });
+  await prepareOutputFile(options.out);
+  const rows: BenchRow[] = await readBenchRows(options.bench, options.sidecar);
+  const predictions = scriptedPredictions(rows, player);
+  await writeFileAtomic(options.out, jsonLines(predictions));
+  printResult(
+    { out: options.out, rows: predictions.length, failed: 0, player },
+    `predicted ${predictions.length} rows with the ${player} player\nout: ${options.out}  (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+  );
 }

@@ -17,7 +17,7 @@ export interface SkeletonOptions {
  * The three prompt sections of a skeleton: a pinned role, the skill list with the loader, the tool list.
  * The lists are `{{skillList}}` and `{{toolList}}`, which the prompt operators restyle.
  */
-const skeletonSections: NonNullable<HarnessInput['prompt']['sections']> = [
+export const skeletonSections: NonNullable<HarnessInput['prompt']['sections']> = [
   {
     id: 'role',
     title: 'Role',

@@ -233,6 +233,21 @@ describe('skill selection, hook compliance, grounding', () => {
     expect(quotedFacts('say "hi there" and 「限时」')).toEqual(['hi there', '限时']);
   });
 
+  it('grounding: the body of a skill the agent loaded is a source, of a skill it did not load is not', async () => {
+    const played = await play([
+      loadRebooking(),
+      calls(find),
+      calls(hold),
+      reply('HA 214, 89 EUR: “quote fares exactly”, “state weights in kilograms”.'),
+    ]);
+    const { score, details } = groundingReward(input(played));
+    // "quote fares exactly" is in the loaded `rebooking` body; "state weights in kilograms" is in `baggage`, never loaded.
+    expect(score).toBe(3 / 4);
+    expect(details.findings).toEqual([
+      expect.objectContaining({ code: 'ungrounded_quote', values: ['state weights in kilograms'] }),
+    ]);
+  });
+
   it('weights the total and refuses bad weights', () => {
     const score = scoreGeneric(input(gold), { weights: { grounding: 0 } });
     expect(score.total).toBe(1);

@@ -1,5 +1,6 @@
 // The grounding reward: the numbers and quoted facts of each final reply must be found in what the agent
-// was given: the successful tool results before the reply, the user's messages, or the request context.
+// was given: the successful tool results before the reply (a loaded skill's body among them), the user's
+// messages, or the request context.
 import { extractNumbers } from '../../../harness/hook-engine.js';
 import type { ScoreInput } from '../../scenario.js';
 import type { RewardFinding, RewardResult } from '../reward.js';
@@ -58,8 +59,9 @@ const normalise = (text: string) => text.normalize('NFKC').toLowerCase();
  * hook rejected; a hook's fallback or block message is the harness's text, not the agent's, and is not
  * scored) contributes its numbers (as `numbers_grounded` hooks read them; the `ignore` numbers of the base
  * harness's numbers_grounded hooks always pass) and its quoted facts (text in "…", “…”, 「…」, 『…』). A
- * number is grounded when it occurs in a successful tool result before the reply, a user message up to
- * the reply, or the request context; a quote when it occurs there as text (case-insensitive, NFKC). The
+ * number is grounded when it occurs in a successful tool result before the reply (the body of a skill the
+ * agent loaded is one: a rule such as "refuel exactly 2 GB" is what the agent was given), a user message up
+ * to the reply, or the request context; a quote when it occurs there as text (case-insensitive, NFKC). The
  * score is grounded items / items, 1 when no reply states any. Read in the base vocabulary.
  *
  * @example
@@ -80,7 +82,8 @@ export function groundingReward(input: ScoreInput): RewardResult<GroundingDetail
   for (const turn of view.baseTurns)
     for (const call of turn.calls) {
       const result = call.result === undefined ? undefined : messages[call.result];
-      if (call.kind === 'registry' && call.status === 'ok' && result?.role === 'tool')
+      // A registry tool's result, or the body a skill load returned.
+      if (call.kind !== 'unknown' && call.status === 'ok' && result?.role === 'tool')
         results.push({ at: call.result!, texts: sourceTexts(result.content) });
     }
   const replies: ReplyGrounding[] = [];
@@ -115,7 +118,7 @@ export function groundingReward(input: ScoreInput): RewardResult<GroundingDetail
         code: 'ungrounded_number',
         turn: turn.index,
         message: reply.message,
-        reason: `the reply states ${badNumbers.join(', ')}, found in no tool result, user message or context`,
+        reason: `the reply states ${badNumbers.join(', ')}, found in no tool result, loaded skill, user message or context`,
         values: badNumbers,
       });
     if (badQuotes.length > 0)
@@ -123,7 +126,7 @@ export function groundingReward(input: ScoreInput): RewardResult<GroundingDetail
         code: 'ungrounded_quote',
         turn: turn.index,
         message: reply.message,
-        reason: `the reply quotes ${badQuotes.map((quote) => JSON.stringify(quote)).join(', ')}, found in no tool result, user message or context`,
+        reason: `the reply quotes ${badQuotes.map((quote) => JSON.stringify(quote)).join(', ')}, found in no tool result, loaded skill, user message or context`,
         values: badQuotes,
       });
   }

@@ -1,0 +1,246 @@
+// `hsa harness build` as a user runs it: one harness from a live MCP server (the real server-memory from npm,
+// over stdio), an OpenAI tool list and a SKILL.md folder of public material, a prompt and a hooks file; run
+// again, it changes only what changed in the sources, keeps what the user wrote by hand, and says what changed.
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { memoryServerScript } from '../support/mcp-servers.js';
+import { projectRoot, runCli } from '../support/run-cli.js';
+
+const dir = await mkdtemp(join(tmpdir(), 'hsa-harness-build-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+const telecom = join(projectRoot, 'test/augment/fixtures/public/telecom');
+const example = join(projectRoot, 'examples/own-harness');
+const tools = join(dir, 'tools.json');
+await cp(join(telecom, 'tools.json'), tools);
+const memoryServer = `"${process.execPath}" "${memoryServerScript}"`;
+
+const sources = () => [
+  '--mcp-command',
+  memoryServer,
+  '--openai-tools',
+  tools,
+  '--skills',
+  join(telecom, 'skills'),
+  '--prompt',
+  join(example, 'prompt.md'),
+  '--hooks',
+  join(example, 'hooks.yaml'),
+];
+const build = (out: string, ...extra: string[]) =>
+  runCli(['harness', 'build', '-o', out, '--id', 'telecom-support', ...sources(), ...extra]);
+
+describe('hsa harness build', () => {
+  const out = join(dir, 'harness.yaml');
+
+  it('builds one harness from a live MCP server, an OpenAI tool list, skills, a prompt and hooks', async () => {
+    const run = build(out, '--json');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({
+      status: 'created',
+      record: join(dir, 'harness.build.json'),
+      harness: { id: 'telecom-support' },
+      counts: { tools: 22, skills: 5, sections: 5, hooks: 5 },
+    });
+    const built = runCli(['validate', out]);
+    expect(built.stdout).toContain(
+      'valid harness "telecom-support" (5 skills, 5 hooks, 5 prompt sections, 22 tools)',
+    );
+    const text = await readFile(out, 'utf8');
+    // The server's tools come first, as it lists them, then the OpenAI list's, in its order.
+    expect(text.indexOf('- name: create_entities')).toBeLessThan(
+      text.indexOf('- name: get_customer_by_phone'),
+    );
+    // Same sources, another file: the same bytes (the record names the same sources).
+    const again = join(dir, 'again.yaml');
+    expect(build(again).status).toBe(0);
+    expect(await readFile(again, 'utf8')).toBe(text);
+    expect(await readFile(join(dir, 'again.build.json'), 'utf8')).toBe(
+      await readFile(join(dir, 'harness.build.json'), 'utf8'),
+    );
+  }, 120_000);
+
+  it('run again with the same sources, changes nothing and writes nothing', async () => {
+    const before = await stat(out);
+    const run = build(out);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^unchanged .*harness\.yaml: harness "telecom-support" from 5 sources/);
+    expect(run.stdout).toContain('no change in the sources');
+    expect((await stat(out)).mtimeMs).toBe(before.mtimeMs);
+  }, 60_000);
+
+  it("updates only what changed in the sources, and keeps the user's own sections, hooks and edits", async () => {
+    // The user adds a section and a hook by hand, and rewords a tool the source still gives as before.
+    let text = await readFile(out, 'utf8');
+    text = text.replace(
+      '    - id: skills\n',
+      '    # Ours: the escalation rule of the support team.\n    - id: escalation\n      title: Escalation\n      template: Escalate billing disputes over $500.\n    - id: skills\n',
+    );
+    text = text.replace(
+      'hooks:\n  version: "1"\n  items:\n',
+      'hooks:\n  version: "1"\n  items:\n    - id: no_promises\n      stage: pre_reply\n      check: { type: banned_terms, terms: [guarantee] }\n      onFail: { action: block }\n',
+    );
+    text = text.replace(
+      'description: Disables international roaming on a line.',
+      'description: Disables international roaming on a line (only when the user asks).',
+    );
+    await writeFile(out, text);
+    // The tool list changes: one tool reworded, one dropped, one added.
+    const list = JSON.parse(await readFile(tools, 'utf8')) as Array<{
+      function: { name: string; description: string };
+    }>;
+    const edited = list
+      .filter((tool) => tool.function.name !== 'transfer_to_human_agents')
+      .map((tool) =>
+        tool.function.name === 'enable_roaming'
+          ? { ...tool, function: { ...tool.function, description: 'Enables data roaming on a line.' } }
+          : tool,
+      );
+    edited.push({
+      type: 'function',
+      function: { name: 'check_payment_request', description: 'Lists the payment requests of a customer.' },
+    } as never);
+    await writeFile(tools, JSON.stringify(edited, null, 2));
+
+    const run = build(out, '--json');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.status).toBe('updated');
+    expect(result.layoutKept).toBe(true);
+    expect(result.changes.tools).toEqual({
+      added: ['check_payment_request'],
+      removed: ['transfer_to_human_agents'],
+      changed: ['enable_roaming'],
+      edited: ['disable_roaming'],
+      own: [],
+    });
+    expect(result.changes.skills).toMatchObject({ added: [], removed: [], changed: [] });
+    expect(result.changes.sections.own).toEqual(['escalation']);
+    expect(result.changes.hooks.own).toEqual(['no_promises']);
+    const after = await readFile(out, 'utf8');
+    expect(after).toContain('    # Ours: the escalation rule of the support team.\n    - id: escalation\n');
+    expect(after).toContain('      check: { type: banned_terms, terms: [guarantee] }\n');
+    expect(after).toContain('(only when the user asks)');
+    expect(after).toContain('description: Enables data roaming on a line.');
+    expect(after).not.toContain('- name: transfer_to_human_agents');
+    // The new tool sits after its neighbour in the list.
+    expect(after.indexOf('- name: check_payment_request')).toBeGreaterThan(
+      after.indexOf('- name: refuel_data'),
+    );
+    // Every line of the file that no change touched is still there, in order.
+    const untouched = text
+      .split('\n')
+      .filter((line) => !/transfer_to_human_agents|Enables international/.test(line));
+    let from = 0;
+    const lines = after.split('\n');
+    for (const line of untouched.slice(0, 60)) {
+      const at = lines.indexOf(line, from);
+      expect(at, line).toBeGreaterThanOrEqual(from);
+      from = at + 1;
+    }
+
+    const again = build(out);
+    expect(again.stdout).toContain('no change in the sources');
+    expect(again.stdout).toContain('kept as your own: 1 prompt section (escalation); 1 hook (no_promises)');
+    expect(again.stdout).toContain(
+      'kept your edits (their sources did not change): 1 tool (disable_roaming)',
+    );
+  }, 120_000);
+
+  it('refuses a tool two sources define, naming both (exit 2)', async () => {
+    const twice = join(dir, 'twice.json');
+    await writeFile(
+      twice,
+      JSON.stringify([{ type: 'function', function: { name: 'read_graph', description: 'Ours.' } }]),
+    );
+    const run = runCli([
+      'harness',
+      'build',
+      '-o',
+      join(dir, 'twice.yaml'),
+      '--mcp-command',
+      memoryServer,
+      '--openai-tools',
+      twice,
+    ]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      `hsa: tool "read_graph" is defined by both --mcp-command ${memoryServer} and --openai-tools ${twice}; remove it from one of them\n`,
+    );
+  }, 60_000);
+
+  it('refuses a bad source file with one located line (exit 2), and writes nothing', async () => {
+    const broken = join(dir, 'broken.json');
+    await writeFile(
+      broken,
+      '[\n  { "type": "function", "function": { "name": "ok" } },\n  { "type": "function" }\n]\n',
+    );
+    const target = join(dir, 'never.yaml');
+    const run = runCli(['harness', 'build', '-o', target, '--openai-tools', broken]);
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `hsa: ${broken}:3 $[1].name: the tool has no name [missing_name]`,
+    ]);
+    const torn = join(dir, 'torn.yaml');
+    await writeFile(torn, '- id: a\n  stage: [\n');
+    const hooks = runCli(['harness', 'build', '-o', target, '--hooks', torn]);
+    expect(hooks.status).toBe(2);
+    expect(hooks.stderr).toMatch(/^hsa: .*torn\.yaml:\d+:\d+: invalid YAML/);
+    await expect(stat(target)).rejects.toThrow(/ENOENT/);
+  }, 60_000);
+
+  it('refuses a built harness that breaks a rule, naming the source of the item (exit 1)', async () => {
+    const hooks = join(dir, 'hooks.yaml');
+    await writeFile(
+      hooks,
+      '- id: roaming_first\n  stage: pre_tool\n  tools: [enable_roaming]\n  check: { type: skill_loaded, skill: data-roaming, scope: conversation }\n  onFail: { action: block }\n',
+    );
+    const run = runCli(['harness', 'build', '-o', join(dir, 'rule.yaml'), '--hooks', hooks]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(`(from --hooks ${hooks})`);
+  }, 60_000);
+
+  it('never writes over one of its inputs', async () => {
+    const run = runCli(['harness', 'build', '-o', tools, '--openai-tools', tools]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/cannot write: it is the input --openai-tools/);
+    const record = join(dir, 'inputs.build.json');
+    await writeFile(record, '[]');
+    const beside = runCli(['harness', 'build', '-o', join(dir, 'inputs.yaml'), '--hooks', record]);
+    expect(beside.status).toBe(2);
+    expect(beside.stderr).toMatch(/inputs\.build\.json: cannot write: it is the input --hooks/);
+    expect(await readFile(record, 'utf8')).toBe('[]');
+  }, 60_000);
+
+  it('says why an MCP server cannot be listed, and gives up on a silent one (exit 2)', () => {
+    const run = runCli([
+      'harness',
+      'build',
+      '-o',
+      join(dir, 'down.yaml'),
+      '--mcp-command',
+      `"${process.execPath}" -e "process.exit(3)"`,
+      '--timeout',
+      '10',
+    ]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^hsa: --mcp-command .*: cannot connect to the MCP server/);
+    // A process that never answers is given up after --timeout, not waited on.
+    const silent = runCli([
+      'harness',
+      'build',
+      '-o',
+      join(dir, 'silent.yaml'),
+      '--mcp-command',
+      `"${process.execPath}" -e "setInterval(() => {}, 1000)"`,
+      '--timeout',
+      '1',
+    ]);
+    expect(silent.status).toBe(2);
+    expect(silent.stderr).toMatch(/cannot connect to the MCP server .*Request timed out/);
+  }, 60_000);
+});
