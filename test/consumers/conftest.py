@@ -49,6 +49,15 @@ def pytest_sessionstart(session):
         pytest.exit(f"consumer suite: {folder} holds no pipeline output (manifest.json); run `npm start` first", 1)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def forget_stand_ins_after_each_module():
+    """Stand-in modules that vendored code imported (vendored.py) leave sys.modules with their test module."""
+    yield
+    from vendored import forget_stand_ins
+
+    forget_stand_ins()
+
+
 def pipeline_folder() -> Path:
     return Path(os.environ.get("HSA_PIPELINE_OUT", ROOT / "out" / "pipeline")).resolve()
 

@@ -1,0 +1,1 @@
+"""Import stand-in for flash_attn.utils; see ../../README.md."""

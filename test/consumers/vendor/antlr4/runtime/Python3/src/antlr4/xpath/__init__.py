@@ -1,0 +1,1 @@
+__author__ = 'ericvergnaud'

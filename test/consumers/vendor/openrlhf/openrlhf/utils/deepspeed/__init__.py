@@ -1,0 +1,5 @@
+from .deepspeed import DeepspeedStrategy
+
+__all__ = [
+    "DeepspeedStrategy",
+]
