@@ -108,7 +108,17 @@ export interface RlPlanOptions {
 
 export interface RlPlan {
   rows: RlRow[];
-  counts: { groups: number; rows: number; augmented: number; original: number; augmentSkipped: number };
+  counts: {
+    groups: number;
+    rows: number;
+    augmented: number;
+    original: number;
+    augmentSkipped: number;
+    /** Harness states left out because an input hook ends the episode at reset: the policy has no step. */
+    endedAtReset: number;
+  };
+  /** The episodes (`entry_id`) of the states left out because they end at reset, in order. */
+  endedAtReset: string[];
   /**
    * Operators of the policy the environment left out of its variants: they change what the hooks enforce,
    * and RL rows run episodes (`runnablePlan`).
@@ -150,8 +160,9 @@ export async function planRlRows(options: RlPlanOptions): Promise<RlPlan> {
   });
   const random = createRandom(`${seed}:rl`);
   const rows: RlRow[] = [];
-  const counts = { groups: 0, rows: 0, augmented: 0, original: 0, augmentSkipped: 0 };
+  const counts = { groups: 0, rows: 0, augmented: 0, original: 0, augmentSkipped: 0, endedAtReset: 0 };
   const leftOut = new Set<string>();
+  const endedAtReset: string[] = [];
   try {
     for (let index = 0; index < episodes; index++) {
       if (options.shard && index % options.shard.count !== options.shard.index) continue;
@@ -175,6 +186,13 @@ export async function planRlRows(options: RlPlanOptions): Promise<RlPlan> {
         const answer = await service.reset(reset);
         const variantId = answer.info.variant_id;
         for (const id of answer.info.left_out ?? []) leftOut.add(id);
+        // An input hook stopped every user message: the episode is over before the policy's first step, and
+        // a trainer's rollout loop would step an episode that is done. Counted and named, never a row.
+        if (answer.done) {
+          counts.endedAtReset++;
+          endedAtReset.push(answer.info.entry_id);
+          continue;
+        }
         // No certified variant for this episode: the server plays the base harness; say so, honestly.
         if (augmented && !variantId) {
           reset.harness = 'original';
@@ -216,7 +234,7 @@ export async function planRlRows(options: RlPlanOptions): Promise<RlPlan> {
     service.close();
   }
   counts.rows = rows.length;
-  return { rows, counts, leftOut: [...leftOut].sort() };
+  return { rows, counts, endedAtReset, leftOut: [...leftOut].sort() };
 }
 
 /**

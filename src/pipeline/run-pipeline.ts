@@ -80,6 +80,8 @@ export interface PipelineManifest {
     harnessPer: 'group' | 'rollout';
     segments: 'joint' | 'split';
     counts: RlPlan['counts'];
+    /** Episodes whose states were left out: an input hook ends them at reset (`RlPlan.endedAtReset`). */
+    endedAtReset: string[];
     /** Operators of the policy left out of the variants: they change what the hooks enforce. */
     leftOut: string[];
     files: OutputFile[];
@@ -300,6 +302,7 @@ async function runLocked(
       harnessPer: config.rl.harnessPer,
       segments: config.rl.segments,
       counts: plan.counts,
+      endedAtReset: plan.endedAtReset,
       leftOut: plan.leftOut,
       files: [await describeFile(out, rowsFile)],
       formats,

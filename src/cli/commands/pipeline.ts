@@ -183,7 +183,7 @@ export function registerPipeline(program: Command): void {
           : []),
         ...(manifest.rl
           ? [
-              `rl            ${manifest.rl.counts.rows} rows in ${manifest.rl.counts.groups} groups (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original; ${manifest.rl.leftOut.length} operators left out: they change what the hooks enforce): ${manifest.rl.formats.map((entry) => `${config.out}/rl/${entry.format}/`).join(', ')}`,
+              `rl            ${manifest.rl.counts.rows} rows in ${manifest.rl.counts.groups} groups (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original; ${manifest.rl.leftOut.length} operators left out: they change what the hooks enforce${manifest.rl.counts.endedAtReset > 0 ? `; ${manifest.rl.counts.endedAtReset} states left out: an input hook ends the episode at reset` : ''}): ${manifest.rl.formats.map((entry) => `${config.out}/rl/${entry.format}/`).join(', ')}`,
             ]
           : []),
         ...(queue ? [`queue: ${queue.name}`] : []),
