@@ -183,9 +183,11 @@ export async function* nextVersionBench(
       ...(forward.issues.length === 0 ? { forward } : {}),
       ...checks,
     });
-    // A text of a tool the item never calls may lose content in a task-changing edit (the describer names
-    // that change); it does not bear on this item's task, so it is set aside, listed, not hidden.
+    // Set aside, listed, not hidden: a new name of the real version is the owner's (the name-meaning rule
+    // judges names a variant invents), and a text of a tool the item never calls may lose content in a
+    // task-changing edit (the describer names that change) without bearing on this item's task.
     const setAside = certificate.issues.filter((issue) => {
+      if (issue.code === 'misleading_name') return true;
       const tool = toolOfIssue(issue);
       return contentCodes.has(issue.code) && tool !== undefined && !uses.tools.has(tool);
     });
@@ -220,7 +222,10 @@ export async function* nextVersionBench(
           (change) =>
             `${change.kind} ${change.subjects.join(', ')}: ${change.subjects.some((subject) => unrelated.has(subject.split('.')[0] as string)) ? 'vouched unrelated' : 'not used by this item'}`,
         ),
-      ...setAside.map((issue) => `set aside (a tool this item does not call): ${issue.message}`),
+      ...setAside.map(
+        (issue) =>
+          `set aside (${issue.code === 'misleading_name' ? 'a name of the real version' : 'a tool this item does not call'}): ${issue.message}`,
+      ),
     ];
     const originalRow = benchRowOf(
       item,
@@ -239,7 +244,8 @@ export async function* nextVersionBench(
         provenance: { ...provenance, variantSeed: `${seed}/${item.id}/next` },
         certificate: {
           ...certificate,
-          // Scoped to the item: the checks of a variant, issues of tools it never calls set aside.
+          // Scoped to the item: the checks of a variant, with the real version's own names and the texts of
+          // tools the item never calls set aside.
           certified: true,
           scope: 'item',
           issues: [],
