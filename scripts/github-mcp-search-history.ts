@@ -4,9 +4,13 @@
 //
 // Usage: npx tsx scripts/github-mcp-search-history.ts [--from <git dir> | --check]
 //   --from DIR  read every commit of `commits` below from a clone (or bare mirror) of github/github-mcp-server,
-//               write one `tools/list` response per distinct version under tools/, then the harness files;
-//   (no flag)   rebuild harness/*.yaml from the checked-in tools/*.json;
-//   --check     build them in memory and compare with harness/*.yaml; exit 1 when one is stale or missing.
+//               write one `tools/list` response per distinct version under tools/ (then
+//               `npx biome format --write` them: the checked-in files are in the project's JSON style), then
+//               the harness files;
+//   (no flag)   rebuild harness/*.yaml from the checked-in tools/*.json (a file that already holds the same
+//               harness is left as it is: the checked-in files are in the project's YAML style);
+//   --check     build them in memory and compare with harness/*.yaml, value for value; exit 1 when one is
+//               stale or missing.
 //
 // A version is the tool snapshots `pkg/github/__toolsnaps__/search_<name>.snap` at a commit (the `_ff_`
 // snapshots of feature-flagged variants left out), sorted by tool name, each tool object as upstream wrote
@@ -16,6 +20,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { sameCanonicalJson } from '../src/harness/canonical-json.js';
 import { importMcpTools, skeletonHarness } from '../src/harness/importers/index.js';
 import type { Harness } from '../src/harness/schema.js';
 import { stringifyYaml } from '../src/harness/yaml-text.js';
@@ -82,6 +88,12 @@ export function harnessOfToolsList(response: unknown): Harness {
   return skeletonHarness({ id: harnessId, tools: importMcpTools(response) });
 }
 
+/** Whether a harness file on disk holds `text`'s harness (formatting aside); false when it is missing. */
+export async function holdsSameHarness(name: string, text: string): Promise<boolean> {
+  const onDisk = await readFile(join(folder, 'harness', name), 'utf8').catch(() => undefined);
+  return onDisk !== undefined && sameCanonicalJson(parse(onDisk), parse(text));
+}
+
 /** Every version: its name and the harness file's text, built from the checked-in tools lists. */
 export async function buildHarnessFiles(): Promise<Array<{ name: string; text: string }>> {
   const names = (await readdir(join(folder, 'tools'))).filter((name) => name.endsWith('.json')).sort();
@@ -107,10 +119,7 @@ async function main(): Promise<void> {
   const built = await buildHarnessFiles();
   if (args.includes('--check')) {
     const stale: string[] = [];
-    for (const { name, text } of built) {
-      const onDisk = await readFile(join(folder, 'harness', name), 'utf8').catch(() => undefined);
-      if (onDisk !== text) stale.push(name);
-    }
+    for (const { name, text } of built) if (!(await holdsSameHarness(name, text))) stale.push(name);
     const present = (await readdir(join(folder, 'harness')).catch(() => [] as string[])).filter((name) =>
       name.endsWith('.yaml'),
     );
@@ -122,10 +131,17 @@ async function main(): Promise<void> {
     process.stdout.write(`${built.length} harness files up to date\n`);
     return;
   }
-  await rm(join(folder, 'harness'), { recursive: true, force: true });
   await mkdir(join(folder, 'harness'), { recursive: true });
-  for (const { name, text } of built) await writeFile(join(folder, 'harness', name), text);
-  process.stdout.write(`${built.length} harness files written to ${join(folder, 'harness')}\n`);
+  const names = new Set(built.map((entry) => entry.name));
+  for (const name of await readdir(join(folder, 'harness')))
+    if (!names.has(name)) await rm(join(folder, 'harness', name));
+  let written = 0;
+  for (const { name, text } of built) {
+    if (await holdsSameHarness(name, text)) continue;
+    await writeFile(join(folder, 'harness', name), text);
+    written++;
+  }
+  process.stdout.write(`${written} of ${built.length} harness files written to ${join(folder, 'harness')}\n`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
