@@ -77,6 +77,27 @@ describe('hsa bench next-version on bad input', () => {
       expect(readFileSync(join(again, file), 'utf8'), file).toBe(readFileSync(join(first, file), 'utf8'));
   });
 
+  it('warns when a vouched name is nothing the edit adds or redescribes', async () => {
+    const run = await hsa([
+      'bench',
+      'next-version',
+      '--harness',
+      v03,
+      '--next',
+      v04,
+      '--items',
+      join(fixture, 'items.jsonl'),
+      '--unrelated',
+      'search_everything',
+      '-o',
+      join(folder, 'vouched'),
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      '--unrelated search_everything: the edit changes no task through a tool or skill of that name',
+    );
+  });
+
   it('usage errors exit 2 with one line: a missing option, a missing file', async () => {
     const missing = await hsa([
       'bench',

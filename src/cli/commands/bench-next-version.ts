@@ -9,7 +9,7 @@ import { describeNextVersion, type NextVersionOutcome, nextVersionBench } from '
 import { jsonLines } from '../../harness/json-lines.js';
 import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { finishCommand, openAtomicLines, writeFileAtomic } from '../io.js';
-import { outOption, prepareOutputFolder, printResult } from '../output.js';
+import { outOption, prepareOutputFolder, printResult, printWarning } from '../output.js';
 
 interface BenchNextVersionOptions {
   harness: string;
@@ -54,6 +54,17 @@ export function registerBenchNextVersion(bench: Command): void {
       await prepareOutputFolder(options.out, { writes: Object.values(outputs) });
       const labels = { from: basename(options.harness), to: basename(options.next) };
       const edit = describeNextVersion(before.harness, after.harness, labels);
+      // A vouched name the edit does not add or redescribe vouches for nothing: say so (a typo, or the wrong pair).
+      const vouchable = new Set(
+        edit.changes
+          .filter((change) => !change.taskPreserving)
+          .flatMap((change) => change.subjects.map((subject) => subject.split('.')[0] as string)),
+      );
+      for (const name of options.unrelated ?? [])
+        if (!vouchable.has(name))
+          printWarning(
+            `hsa: --unrelated ${name}: the edit changes no task through a tool or skill of that name`,
+          );
       const files = {
         rows: await openAtomicLines(join(options.out, outputs.rows)),
         items: await openAtomicLines(join(options.out, outputs.items)),
