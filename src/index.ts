@@ -87,7 +87,19 @@ export {
   type Holdout,
 } from './bench/generate.js';
 export { type BenchItemRecord, parseBenchItem, readBenchItems } from './bench/items.js';
-export { renderHtmlReport, renderMarkdownReport, writeReport } from './bench/report.js';
+export {
+  describeNextVersion,
+  type NextVersionEdit,
+  type NextVersionOptions,
+  type NextVersionOutcome,
+  nextVersionBench,
+} from './bench/next-version.js';
+export {
+  type NextVersionScores,
+  type ScoresWithNextVersion,
+  scoreNextVersion,
+} from './bench/next-version-scores.js';
+export { renderHtmlReport, renderMarkdownReport, reportChartCount, writeReport } from './bench/report.js';
 export {
   type BenchItem,
   BenchItemSchema,

@@ -89,6 +89,53 @@ function isRecord(input: BenchInput): input is BenchItemRecord {
 }
 
 /**
+ * An item of an items stream, or why it is rejected: a line that did not parse, an id seen before (`seen`
+ * is updated), or an item for another harness (its id, or its hash when it names one).
+ *
+ * @example
+ * const admitted = admitItem(record, seen, harness, hashHarness(harness).harness);
+ * if ('reject' in admitted) onReject(admitted.reject);
+ */
+export function admitItem(
+  input: BenchInput,
+  seen: Set<string>,
+  base: Harness,
+  baseHash: string,
+): { item: BenchItem; line?: number } | { reject: BenchReject } {
+  const at = isRecord(input) ? { line: input.line } : {};
+  if (isRecord(input) && 'issues' in input)
+    return { reject: { reason: 'invalid_item', ...at, issues: input.issues } };
+  const item = isRecord(input) ? (input as { item: BenchItem }).item : input;
+  const itemId = { itemId: item.id };
+  if (seen.has(item.id))
+    return {
+      reject: {
+        reason: 'duplicate_id',
+        ...itemId,
+        ...at,
+        issues: [{ code: 'duplicate_id', path: ['id'], message: `item id "${item.id}" appears twice` }],
+      },
+    };
+  seen.add(item.id);
+  if (item.harness.id !== base.id || (item.harness.hash !== undefined && item.harness.hash !== baseHash))
+    return {
+      reject: {
+        reason: 'harness_mismatch',
+        ...itemId,
+        ...at,
+        issues: [
+          {
+            code: 'harness_mismatch',
+            path: ['harness'],
+            message: `the item is for harness ${item.harness.id}${item.harness.hash ? ` (${item.harness.hash})` : ''}, not ${base.id} (${baseHash})`,
+          },
+        ],
+      },
+    };
+  return { item, ...at };
+}
+
+/**
  * Moves expectations into a variant's vocabulary through the variant's relabel (`mapExpectations`, the
  * same mapping scoring uses backwards). Facts and forbidden terms are the reply's, which no surface operator
  * changes.
@@ -162,15 +209,63 @@ function splitOf(
  * carries earlier turns of the conversation (an item derived from a later turn of a log) takes them from the
  * gold rewritten into the variant's vocabulary, up to and including its last user turn, so that the tool
  * calls and results of the earlier turns name the variant's tools.
+ *
+ * @example
+ * const messages = inputUnder(item, augmented.trajectory);
  */
-function inputUnder(item: BenchItem, rewritten: Trajectory): Message[] {
+export function inputUnder(item: BenchItem, rewritten: Trajectory): Message[] {
   if (item.input.every((message) => message.role === 'user')) return item.input;
   const last = rewritten.messages.findLastIndex((message) => message.role === 'user' && !message.hsa);
   return rewritten.messages.slice(0, last + 1).filter((message) => message.role !== 'system');
 }
 
-/** Variant 0: the base harness, the gold unchanged, certified like any variant. */
-function baseVariant(
+/**
+ * The bench row of an item under a certified harness (an augmented row of its gold): the system prompt
+ * rendered from that harness, the item's input in its vocabulary, the tools it offers, the expectations
+ * already moved there.
+ *
+ * @example
+ * const row = benchRowOf(item, augmented, relabelExpectations(item.expect, base, augmented.relabel), 'test');
+ */
+export function benchRowOf(
+  item: BenchItem,
+  row: Pick<AugmentRow, 'variantIndex' | 'variantId' | 'harness' | 'trajectory' | 'relabel'> & {
+    provenance: object;
+    certificate: object;
+  },
+  expect: Expectations,
+  split: 'train' | 'test',
+  id = `${item.id}/${row.variantIndex}`,
+): BenchRow {
+  return {
+    id,
+    itemId: item.id,
+    variantIndex: row.variantIndex,
+    variantId: row.variantId,
+    split,
+    harness: row.harness,
+    input: {
+      messages: [
+        { role: 'system', content: renderSystemPrompt(row.harness, item.context) },
+        ...inputUnder(item, row.trajectory),
+      ],
+      tools: toChatCompletionTools(row.harness),
+    },
+    expect,
+    relabel: { steps: row.relabel.steps.map((step) => ({ ...step })) },
+    provenance: { ...row.provenance },
+    certificate: { ...row.certificate },
+  };
+}
+
+/**
+ * Variant 0: the base harness, the gold unchanged, certified like any variant (the row every item gets first).
+ *
+ * @example
+ * const result = baseVariant(harness, item, '0');
+ * if ('row' in result) rows.push(benchRowOf(item, result.row, item.expect, 'test'));
+ */
+export function baseVariant(
   base: Harness,
   item: BenchItem,
   seed: string,
@@ -279,38 +374,14 @@ export async function* generateBench(
   for await (const input of items as AsyncIterable<BenchInput>) {
     position++;
     options.onItem?.(position);
-    const at = isRecord(input) ? { line: input.line } : {};
-    if (isRecord(input) && 'issues' in input) {
-      reject({ reason: 'invalid_item', ...at, issues: input.issues });
+    const admitted = admitItem(input, seen, base, baseHash);
+    if ('reject' in admitted) {
+      reject(admitted.reject);
       continue;
     }
-    const item = isRecord(input) ? (input as { item: BenchItem }).item : input;
+    const { item } = admitted;
     const itemId = { itemId: item.id };
-    if (seen.has(item.id)) {
-      reject({
-        reason: 'duplicate_id',
-        ...itemId,
-        ...at,
-        issues: [{ code: 'duplicate_id', path: ['id'], message: `item id "${item.id}" appears twice` }],
-      });
-      continue;
-    }
-    seen.add(item.id);
-    if (item.harness.id !== base.id || (item.harness.hash !== undefined && item.harness.hash !== baseHash)) {
-      reject({
-        reason: 'harness_mismatch',
-        ...itemId,
-        ...at,
-        issues: [
-          {
-            code: 'harness_mismatch',
-            path: ['harness'],
-            message: `the item is for harness ${item.harness.id}${item.harness.hash ? ` (${item.harness.hash})` : ''}, not ${base.id} (${baseHash})`,
-          },
-        ],
-      });
-      continue;
-    }
+    const at = admitted.line === undefined ? {} : { line: admitted.line };
     for (let variantIndex = 0; variantIndex <= options.variants; variantIndex++) {
       const result =
         variantIndex === 0
@@ -328,25 +399,7 @@ export async function* generateBench(
         reject({ reason: 'expectations_not_moved', ...itemId, variantIndex, ...at, issues: problems });
         continue;
       }
-      yield {
-        id: `${item.id}/${variantIndex}`,
-        itemId: item.id,
-        variantIndex,
-        variantId: row.variantId,
-        split: splitOf(variantIndex, row.provenance, options.holdout),
-        harness: row.harness,
-        input: {
-          messages: [
-            { role: 'system', content: renderSystemPrompt(row.harness, item.context) },
-            ...inputUnder(item, row.trajectory),
-          ],
-          tools: toChatCompletionTools(row.harness),
-        },
-        expect,
-        relabel: { steps: row.relabel.steps.map((step) => ({ ...step })) },
-        provenance: { ...row.provenance },
-        certificate: { ...row.certificate },
-      };
+      yield benchRowOf(item, row, expect, splitOf(variantIndex, row.provenance, options.holdout));
     }
   }
 }

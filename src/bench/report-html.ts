@@ -4,11 +4,25 @@
 
 import { escapeHtml } from '../harness/escape-html.js';
 import type { BootstrapEstimate } from './bootstrap.js';
+import type { ScoresWithNextVersion } from './next-version-scores.js';
 import { type Criterion, criteria } from './schema.js';
 import type { GroupScores, ScoresDocument } from './score.js';
 
-/** The number of `<svg>` charts every report holds (a chart without data says so, it is never dropped). */
+/**
+ * The number of `<svg>` charts every report holds (a chart without data says so, it is never dropped); a
+ * report with a real next version holds one more (`reportChartCount`).
+ */
 export const htmlChartCount = 4;
+
+/**
+ * The number of `<svg>` charts the report of these scores holds.
+ *
+ * @example
+ * reportChartCount(scores) // 5 with a real next version, else 4
+ */
+export function reportChartCount(scores: ScoresWithNextVersion): number {
+  return htmlChartCount + (scores.nextVersion ? 1 : 0);
+}
 
 const criterionLabels: Record<Criterion, string> = {
   toolSelection: 'tool selection',
@@ -197,6 +211,38 @@ function groupRows(groups: Record<string, GroupScores>): string {
     .join('\n');
 }
 
+/** The real next version beside the synthetic variants: a gap chart of the three groups and their table. */
+function nextVersionHtml(scores: ScoresWithNextVersion): string {
+  const next = scores.nextVersion;
+  if (!next) return '';
+  const groups: Record<string, GroupScores> = {
+    [`real: v → ${next.to.label}`]: next.real,
+    'synthetic variants, same items': next.synthetic,
+    [`synthetic, changed ${next.dimensions.join(', ') || 'the same dimensions'}`]: next.sameDimensions,
+  };
+  const inside = next.verdict.syntheticInsideReal;
+  const verdict =
+    inside === null
+      ? 'No gap to compare.'
+      : inside
+        ? 'The synthetic gap lies inside the real gap’s 95% interval: on these items the synthetic variants predict the real edit.'
+        : 'The synthetic gap lies outside the real gap’s 95% interval: on these items the synthetic variants do not predict the real edit.';
+  return `<h2>Real next version vs synthetic variants</h2>
+<p>The real edit <code>${escapeHtml(next.from.label)}</code> → <code>${escapeHtml(next.to.label)}</code> (${escapeHtml(next.changes.join(', ') || 'no change')}), on ${next.counts.compared} items the synthetic bench also holds. Items whose task the edit changed are marked for regeneration and not scored.</p>
+<div class="cards">
+${card('real gap (v → next), pts', next.real.criteria.overall.gap)}
+${card('synthetic gap, same items, pts', next.synthetic.criteria.overall.gap)}
+</div>
+${gapChart('Gap (v − changed harness): the real next version vs synthetic variants, pts, 95% CI', groups)}
+<table><thead><tr><th></th><th>items</th><th>rows</th><th>under v</th><th>under the change</th><th>gap [95% CI]</th></tr></thead><tbody>
+${groupRows(groups)}
+</tbody></table>
+<p>${escapeHtml(verdict)}</p>`;
+}
+
+const card = (label: string, estimate: BootstrapEstimate) =>
+  `<div class="card"><span>${escapeHtml(label)}</span><b>${pct(estimate.mean)}</b><span>95% CI ${pct(estimate.low)} – ${pct(estimate.high)}</span></div>`;
+
 const style = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d232a;background:#fff}
 h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem}
@@ -243,13 +289,11 @@ const rowLimit = 2000;
  * @example
  * await writeFile('report.html', renderHtmlReport(scores));
  */
-export function renderHtmlReport(scores: ScoresDocument): string {
+export function renderHtmlReport(scores: ScoresWithNextVersion): string {
   const overall = scores.overall.criteria.overall;
   const { counts } = scores;
   const shownRows = scores.rows.slice(0, rowLimit);
   const mark = (value: boolean) => (value ? '<span class="pass">✓</span>' : '<span class="fail">✗</span>');
-  const card = (label: string, estimate: BootstrapEstimate) =>
-    `<div class="card"><span>${escapeHtml(label)}</span><b>${pct(estimate.mean)}</b><span>95% CI ${pct(estimate.low)} – ${pct(estimate.high)}</span></div>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -268,6 +312,7 @@ ${card('variants', overall.variants)}
 ${card('gap (original − variants), pts', overall.gap)}
 ${card(`pass^${scores.passK.k}`, scores.passK.estimate)}
 </div>
+${nextVersionHtml(scores)}
 <h2>Gap per dimension</h2>
 ${gapChart('Gap (original − variants) per dimension, pts, 95% CI', scores.byDimension)}
 <table><thead><tr><th>dimension</th><th>items</th><th>variant rows</th><th>original</th><th>variants</th><th>gap [95% CI]</th></tr></thead><tbody>

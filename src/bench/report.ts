@@ -4,11 +4,12 @@
 import { join } from 'node:path';
 import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import type { BootstrapEstimate } from './bootstrap.js';
+import type { ScoresWithNextVersion } from './next-version-scores.js';
 import { renderHtmlReport } from './report-html.js';
 import { criteria } from './schema.js';
 import type { GroupScores, ScoresDocument } from './score.js';
 
-export { htmlChartCount, renderHtmlReport } from './report-html.js';
+export { htmlChartCount, renderHtmlReport, reportChartCount } from './report-html.js';
 
 /** A share as a percentage with one decimal, `-` when undefined. */
 export function formatPercent(value: number | null | undefined): string {
@@ -58,13 +59,51 @@ function attributionNote(scores: ScoresDocument): string[] {
   ];
 }
 
+/** The real next version beside the synthetic variants, when the scores hold one. */
+function nextVersionSection(scores: ScoresWithNextVersion): string[] {
+  const next = scores.nextVersion;
+  if (!next) return [];
+  const row = (label: string, group: GroupScores) => {
+    const c = group.criteria.overall;
+    return `| ${cell(label)} | ${group.items} | ${group.rows} | ${formatPercent(c.original.mean)} | ${formatPercent(c.variants.mean)} | ${formatEstimate(c.gap)} |`;
+  };
+  const real = next.real.criteria.overall.gap;
+  const synthetic = next.synthetic.criteria.overall.gap;
+  const verdict =
+    next.verdict.syntheticInsideReal === null
+      ? 'No gap to compare (no compared item has both rows).'
+      : next.verdict.syntheticInsideReal
+        ? `The synthetic gap (${formatPercent(synthetic.mean)}) lies inside the real gap's 95% interval [${formatPercent(real.low)}, ${formatPercent(real.high)}]: on these items the synthetic variants predict the real edit.`
+        : `The synthetic gap (${formatPercent(synthetic.mean)}) lies outside the real gap's 95% interval [${formatPercent(real.low)}, ${formatPercent(real.high)}]: on these items the synthetic variants ${synthetic.mean !== null && real.mean !== null && synthetic.mean < real.mean ? 'underestimate' : 'overestimate'} the real edit.`;
+  return [
+    '## Real next version vs synthetic variants',
+    '',
+    `The real edit ${cell(next.from.label)} → ${cell(next.to.label)} (${next.changes.map((change) => `\`${change}\``).join(', ') || 'no change'}), scored on ${next.counts.compared} items that the synthetic bench also holds${next.notInSynthetic.length > 0 ? ` (${next.notInSynthetic.length} more items scored, not compared)` : ''}. Items the edit changed the task of are not here: they were marked for regeneration (\`regenerate.jsonl\` of \`hsa bench next-version\`).`,
+    '',
+    '| | items | rows | under v | under the change | gap [95% CI] |',
+    '|---|---:|---:|---:|---:|---:|',
+    row(`real: v → ${next.to.label}`, next.real),
+    row('synthetic variants, same items', next.synthetic),
+    row(
+      `synthetic variants that changed ${next.dimensions.join(', ') || 'the same dimensions'}`,
+      next.sameDimensions,
+    ),
+    '',
+    verdict,
+    '',
+    ...(next.missing.length > 0
+      ? [`${next.missing.length} next-version rows had no prediction and count as failures.`, '']
+      : []),
+  ];
+}
+
 /**
  * The Markdown report: headline numbers, per criterion, per dimension, per operator, missing predictions.
  *
  * @example
  * await writeFile('report.md', renderMarkdownReport(scores));
  */
-export function renderMarkdownReport(scores: ScoresDocument): string {
+export function renderMarkdownReport(scores: ScoresWithNextVersion): string {
   const { counts } = scores;
   const overall = scores.overall.criteria;
   const lines = [
@@ -88,6 +127,7 @@ export function renderMarkdownReport(scores: ScoresDocument): string {
         `| ${criterion} | ${formatEstimate(overall[criterion].original)} | ${formatEstimate(overall[criterion].variants)} | ${formatEstimate(overall[criterion].gap)} |`,
     ),
     '',
+    ...nextVersionSection(scores),
     ...groupTable('Per dimension', scores.byDimension),
     ...attributionNote(scores),
     ...groupTable('Per operator', scores.byOperator),
@@ -113,7 +153,7 @@ export function renderMarkdownReport(scores: ScoresDocument): string {
  * await writeReport(scores, 'out/report');
  */
 export async function writeReport(
-  scores: ScoresDocument,
+  scores: ScoresWithNextVersion,
   directory: string,
 ): Promise<{ markdown: string; html: string }> {
   await makeFolder(directory);

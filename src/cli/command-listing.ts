@@ -96,7 +96,8 @@ export const commandListing: readonly ListedCommand[] = [
   {
     name: 'bench',
     term: 'bench',
-    summary: 'derive items, generate, predict, score and report variant benchmark sets',
+    summary:
+      'derive items, generate, carry to a real next version, predict, score and report variant benchmark sets',
     load: async () => (await import('./commands/bench.js')).registerBench,
   },
   {

@@ -136,6 +136,20 @@ const cases: Case[] = [
     ],
   },
   {
+    // The harness as its own next version: every item carried, rows under both.
+    command: 'bench next-version',
+    args: (dir) => [
+      '--harness',
+      harness,
+      '--next',
+      harness,
+      '--items',
+      join(folder, 'items.jsonl'),
+      '-o',
+      join(dir, 'next-version'),
+    ],
+  },
+  {
     command: 'bench predict',
     args: (dir) => [
       '--bench',

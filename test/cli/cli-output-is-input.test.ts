@@ -137,6 +137,21 @@ const cases = (): Case[] => [
     args: [at('t.jsonl'), '--harness', at('h.yaml'), '-o', at('h.yaml')],
     input: at('h.yaml'),
   },
+  // The items it reads lie where it writes the carried items.
+  {
+    command: 'bench next-version',
+    args: [
+      '--harness',
+      at('h.yaml'),
+      '--next',
+      at('h.yaml'),
+      '--items',
+      at('next/items.jsonl'),
+      '-o',
+      at('next'),
+    ],
+    input: at('next/items.jsonl'),
+  },
   // A harness version it reads lies where the drift report goes.
   {
     command: 'drift',
@@ -213,6 +228,8 @@ beforeAll(async () => {
   expect(reference.status).toBe(0);
   mkdirSync(at(`skills-out/${skillName}`), { recursive: true });
   linkSync(at('h.yaml'), at(`skills-out/${skillName}/SKILL.md`));
+  mkdirSync(at('next'));
+  cpSync(at('t.jsonl'), at('next/items.jsonl'));
   mkdirSync(at('drift'));
   writeFileSync(at('drift/drift.json'), JSON.stringify(parse(readFileSync(at('h.yaml'), 'utf8'))));
   mkdirSync(at('report'));

@@ -3,8 +3,9 @@
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import { defaultSidecars, openSidecars } from '../../augment/variant-sidecar.js';
+import { type ScoresWithNextVersion, scoreNextVersion } from '../../bench/next-version-scores.js';
 import { BenchRowSchema, PredictionSchema } from '../../bench/schema.js';
-import { type ScoresDocument, scoreBench } from '../../bench/score.js';
+import { scoreBench } from '../../bench/score.js';
 import { HarnessAugmentError, type Issue } from '../../harness/issues.js';
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import { finishCommand, nonNegativeInteger, writeFileAtomic } from '../io.js';
@@ -18,6 +19,8 @@ interface BenchScoreOptions {
   seed: string;
   resamples: string;
   sidecar?: string[];
+  nextVersion?: string;
+  nextPredictions?: string;
 }
 
 /**
@@ -88,7 +91,7 @@ function interval(estimate: { mean: number | null; low: number | null; high: num
 }
 
 /** The table `hsa bench score` prints: overall pass of originals, variants and the gap, then per dimension. */
-export function scoresTable(scores: ScoresDocument): string {
+export function scoresTable(scores: ScoresWithNextVersion): string {
   const { overall } = scores.overall.criteria;
   const lines = [
     `rows: ${scores.counts.rows} (${scores.counts.items} items: ${scores.counts.originals} originals + ${scores.counts.variants} variants), predictions: ${scores.counts.predictions}, missing: ${scores.counts.missing}`,
@@ -103,6 +106,22 @@ export function scoresTable(scores: ScoresDocument): string {
         `  ${name.padEnd(14)} ${String(group.rows).padStart(5)}  ${percent(group.criteria.overall.original.mean).padStart(8)}  ${percent(group.criteria.overall.variants.mean).padStart(8)}  ${interval(group.criteria.overall.gap)}`,
     ),
   ];
+  const next = scores.nextVersion;
+  if (next)
+    lines.push(
+      `real next version ${next.from.label} → ${next.to.label} (${next.changes.join(', ') || 'no change'}), ${next.counts.compared} items compared: rows  under v  changed  gap [95% CI]`,
+      ...(
+        [
+          ['real', next.real],
+          ['synthetic', next.synthetic],
+          ['same dims', next.sameDimensions],
+        ] as const
+      ).map(
+        ([name, group]) =>
+          `  ${name.padEnd(14)} ${String(group.rows).padStart(5)}  ${percent(group.criteria.overall.original.mean).padStart(7)}  ${percent(group.criteria.overall.variants.mean).padStart(7)}  ${interval(group.criteria.overall.gap)}`,
+      ),
+      `  the synthetic gap lies ${next.verdict.syntheticInsideReal === null ? 'nowhere to compare' : next.verdict.syntheticInsideReal ? 'inside' : 'outside'} the real gap's interval`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -119,30 +138,51 @@ export function registerBenchScore(bench: Command): void {
     .option('--seed <seed>', 'bootstrap seed', '0')
     .option('--resamples <n>', 'bootstrap resamples', '1000')
     .option('--sidecar <files...>', sidecarOptionText)
+    .option(
+      '--next-version <file>',
+      'rows.jsonl of `hsa bench next-version` for the same items: the real gap beside the synthetic one',
+    )
+    .option(
+      '--next-predictions <file>',
+      'predictions for the --next-version rows (default: read from --predictions)',
+    )
     .action(async (options: BenchScoreOptions) => {
       const resamples = nonNegativeInteger('--resamples', options.resamples, 1_000_000);
       await prepareOutputFile(options.out);
       const rows = await readBenchRows(options.bench, options.sidecar);
       const predictions = await readJsonlAs(options.predictions, PredictionSchema, 'prediction');
-      const ids = new Set(rows.map((row) => row.id));
-      const unknown = predictions
+      if (options.nextPredictions && !options.nextVersion)
+        throw new HarnessAugmentError('--next-predictions needs --next-version', { kind: 'usage' });
+      const nextRows = options.nextVersion ? await readBenchRows(options.nextVersion) : [];
+      const nextPredictions = options.nextPredictions
+        ? await readJsonlAs(options.nextPredictions, PredictionSchema, 'prediction')
+        : predictions;
+      const ids = new Set([...rows, ...nextRows].map((row) => row.id));
+      const unknown = [...predictions, ...(options.nextPredictions ? nextPredictions : [])]
         .filter((prediction) => !ids.has(prediction.id))
         .map((prediction) => prediction.id);
-      const scores = scoreBench(rows, predictions, { seed: options.seed, resamples });
+      const scores: ScoresWithNextVersion = scoreBench(rows, predictions, { seed: options.seed, resamples });
+      if (options.nextVersion)
+        scores.nextVersion = scoreNextVersion(scores, nextRows, nextPredictions, {
+          seed: options.seed,
+          resamples,
+        });
+      const missing = scores.missing.length + (scores.nextVersion?.missing.length ?? 0);
       await writeFileAtomic(options.out, `${JSON.stringify(scores, null, 2)}\n`);
       printResult(
-        { out: options.out, missing: scores.missing.length, unknown: unknown.length },
+        { out: options.out, missing, unknown: unknown.length },
         `${scoresTable(scores)}out: ${options.out}\n`,
       );
       if (unknown.length > 0)
         printWarning(
           `hsa: ${unknown.length} predictions name no bench row (ignored): ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', …' : ''}`,
         );
-      if (scores.missing.length > 0) {
+      const missingIds = [...scores.missing, ...(scores.nextVersion?.missing ?? [])];
+      if (missingIds.length > 0) {
         process.stderr.write(
-          `hsa: ${scores.missing.length} rows have no prediction (scored as failures, listed under "missing" in ${options.out}): ${scores.missing.slice(0, 5).join(', ')}${scores.missing.length > 5 ? ', …' : ''}\n`,
+          `hsa: ${missingIds.length} rows have no prediction (scored as failures, listed under "missing" in ${options.out}): ${missingIds.slice(0, 5).join(', ')}${missingIds.length > 5 ? ', …' : ''}\n`,
         );
       }
-      finishCommand({ invalid: scores.missing.length });
+      finishCommand({ invalid: missing });
     });
 }
