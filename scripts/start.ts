@@ -108,7 +108,7 @@ async function main(): Promise<number> {
       ? [
           [
             `${at('rl')}/`,
-            `RL: ${manifest.rl.counts.groups} GRPO groups × ${manifest.rl.groupSize} (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original states) for ${manifest.rl.formats.map((entry) => entry.format).join(', ')}`,
+            `RL: ${manifest.rl.counts.groups} GRPO groups × ${manifest.rl.groupSize} (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original states) for ${manifest.rl.formats.map((entry) => (entry.rejected > 0 ? `${entry.format} (${entry.rejected} of ${entry.rows + entry.rejected} rows left out: rl/${entry.format}/rejects.jsonl says why)` : entry.format)).join(', ')}`,
           ] as [string, string],
         ]
       : []),

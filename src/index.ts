@@ -262,6 +262,7 @@ export {
   type RlConfig,
   RlConfigSchema,
   type RlExporter,
+  type RlExportSummary,
   type RlPlan,
   type RlRewardSpec,
   type RlRow,

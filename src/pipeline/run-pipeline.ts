@@ -103,7 +103,17 @@ export interface PipelineManifest {
     /** Operators of the policy left out of the variants: they change what the hooks enforce. */
     leftOut: string[];
     files: OutputFile[];
-    formats: Array<{ format: string; files: OutputFile[] }>;
+    /**
+     * Each trainer's files and rows; `rows + rejected` is every planned row, and `rejects` says why rows
+     * were left out (TRL: a harness state whose tools cannot be Python methods).
+     */
+    formats: Array<{
+      format: string;
+      rows: number;
+      rejected: number;
+      rejects?: Array<{ reason: string; rows: number }>;
+      files: OutputFile[];
+    }>;
   };
 }
 
@@ -302,16 +312,22 @@ async function runLocked(
     await makeFolder(rlDir);
     const rowsFile = join(rlDir, 'rows.jsonl');
     await writeJsonLines(rowsFile, plan.rows);
-    const formats: Array<{ format: string; files: OutputFile[] }> = [];
+    const formats: NonNullable<PipelineManifest['rl']>['formats'] = [];
     for (const format of config.rl.formats) {
       const exporter = dependencies.rlExporters?.[format];
       if (!exporter)
         throw new HarnessAugmentError(`no RL exporter for format "${format}"`, { kind: 'usage' });
-      const files = await exporter.write(plan.rows, join(rlDir, format), {
+      const summary = await exporter.write(plan.rows, join(rlDir, format), {
         envURL: config.rl.envURL,
         groupSize: config.rl.groupSize,
       });
-      formats.push({ format, files: await Promise.all(files.map((file) => describeFile(out, file))) });
+      formats.push({
+        format,
+        rows: summary.rows,
+        rejected: summary.rejected,
+        ...(summary.rejected > 0 ? { rejects: summary.rejects } : {}),
+        files: await Promise.all(summary.files.map((file) => describeFile(out, file))),
+      });
     }
     rl = {
       scenario: scenario.name,
