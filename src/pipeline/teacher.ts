@@ -58,6 +58,8 @@ export interface ExportSink {
     rows: number;
     rejected: number;
     rejects?: Array<{ id: string; reason: string }>;
+    /** The chat templates the rows are for (formats a chat template renders). */
+    templates?: string[];
   }>;
   abort?(): Promise<void>;
 }

@@ -43,6 +43,11 @@ export interface ExportSummary {
   rows: number;
   rejected: number;
   rejects?: ExportReject[];
+  /**
+   * The chat templates the rows are for (TRL's template names, `mistral`), as the folder's README lists
+   * them; absent for a format no chat template renders (OpenAI, LLaMA-Factory).
+   */
+  templates?: string[];
 }
 
 /**
