@@ -31,14 +31,31 @@ const dropsCalls =
 const refusesCalls = (error: string) => `its template raises on a conversation with tool calls (${error})`;
 
 const rules: ChatTemplateRule[] = [
-  ...['qwen2_5', 'qwen3', 'qwen3_instruct_2507', 'qwen3_5_think', 'qwen3_5_nothink', 'qwen3_6', 'qwen3_8', 'qwen3_vl']
+  ...[
+    'qwen2_5',
+    'qwen3',
+    'qwen3_instruct_2507',
+    'qwen3_5_think',
+    'qwen3_5_nothink',
+    'qwen3_6',
+    'qwen3_8',
+    'qwen3_vl',
+  ]
     .flatMap((stem) => [stem, `${stem}_training`])
-    .map((template) => ({ template, family: template.startsWith('qwen2') ? 'Qwen2.5' : 'Qwen3', needs: mapping })),
+    .map((template) => ({
+      template,
+      family: template.startsWith('qwen2') ? 'Qwen2.5' : 'Qwen3',
+      needs: mapping,
+    })),
   ...['glm4moe', 'glm4moe_training'].map((template) => ({ template, family: 'GLM-4-MoE', needs: mapping })),
   ...['nemotron_3_nano', 'nemotron_3_super', 'nemotron_3_ultra', 'nemotron_3_5_lightning']
     .flatMap((stem) => [stem, `${stem}_training`])
     .map((template) => ({ template, family: 'Nemotron 3', needs: mapping })),
-  ...['muse_glimmer', 'muse_glimmer_training'].map((template) => ({ template, family: 'Muse Glimmer', needs: mapping })),
+  ...['muse_glimmer', 'muse_glimmer_training'].map((template) => ({
+    template,
+    family: 'Muse Glimmer',
+    needs: mapping,
+  })),
   ...['lfm2_2_5', 'lfm2_2_5_vl'].map((template) => ({ template, family: 'LFM2.5', needs: mapping })),
   ...['diffusion_gemma', 'diffusion_gemma_training'].map((template) => ({
     template,
@@ -141,7 +158,9 @@ export function templateProblem(template: string, shape: ExportShape): string | 
  * // ['diffusion_gemma', …, 'gptoss', …, 'llama3_1', 'llama3_2', …]
  */
 export function templatesFor(shape: ExportShape): string[] {
-  return [...chatTemplateRules.keys()].filter((template) => templateProblem(template, shape) === undefined).sort();
+  return [...chatTemplateRules.keys()]
+    .filter((template) => templateProblem(template, shape) === undefined)
+    .sort();
 }
 
 /**
@@ -181,11 +200,17 @@ export function exportReadme(options: {
 }): string {
   const lines = [`# harness-augment export (format: ${options.format})`, '', `${options.describe}.`, ''];
   if (!options.shape) {
-    lines.push(`Rendered by ${options.renderedBy ?? 'the trainer'}, not by a chat template.`, '', 'templates: none', '');
+    lines.push(
+      `Rendered by ${options.renderedBy ?? 'the trainer'}, not by a chat template.`,
+      '',
+      'templates: none',
+      '',
+    );
     return lines.join('\n');
   }
   const shape = options.shape;
-  const fitting = options.declared && options.declared.length > 0 ? [...options.declared] : templatesFor(shape);
+  const fitting =
+    options.declared && options.declared.length > 0 ? [...options.declared] : templatesFor(shape);
   const families = [...new Set(fitting.map((template) => chatTemplateRules.get(template)?.family))].filter(
     (family): family is string => family !== undefined,
   );

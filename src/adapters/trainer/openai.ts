@@ -35,7 +35,8 @@ export const openAIExporter: TrainerExporter<OpenAIExportOptions> = jsonlExporte
       file: join(outDir, 'README.md'),
       content: exportReadme({
         format: 'openai',
-        describe: 'OpenAI supervised fine-tuning chat JSONL (messages, tools array, optional parallel_tool_calls)',
+        describe:
+          'OpenAI supervised fine-tuning chat JSONL (messages, tools array, optional parallel_tool_calls)',
         renderedBy: "OpenAI's fine-tuning service (server-side, for OpenAI's own models)",
       }),
     },

@@ -8,8 +8,8 @@ import { HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
 import { mistralCallIds } from './call-ids.js';
 import { type ExportedMessage, prepareExample, toolResultNames } from './export-messages.js';
 import { alternationIssue } from './exporter-options.js';
-import { splitParallelCalls } from './split-parallel-calls.js';
 import type { TrainingExample } from './spec.js';
+import { splitParallelCalls } from './split-parallel-calls.js';
 
 export interface AxolotlRowOptions {
   /** Adds the called function's `name` to each tool message, for templates that render it (default true). */
@@ -81,7 +81,8 @@ export function safeToAxolotlRow(
       return rejected.has(index) ? { ...withIds, training: false } : (withIds as AxolotlMessage);
     }
     const name = names.get(index);
-    const answered = message.role === 'tool' ? { ...message, tool_call_id: idOf(message.tool_call_id) } : message;
+    const answered =
+      message.role === 'tool' ? { ...message, tool_call_id: idOf(message.tool_call_id) } : message;
     return message.role === 'tool' && name !== undefined ? { ...answered, name } : answered;
   });
   return {

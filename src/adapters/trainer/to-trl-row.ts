@@ -7,7 +7,6 @@
 import { HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
 import type { ToolCall } from '../../trajectory/schema.js';
 import { mistralCallIds } from './call-ids.js';
-import { alternationIssue } from './exporter-options.js';
 import {
   callKey,
   type ExportedMessage,
@@ -15,6 +14,7 @@ import {
   toolResultNames,
   toolsJsonText,
 } from './export-messages.js';
+import { alternationIssue } from './exporter-options.js';
 import { lfm2ToolCallText } from './pythonic-calls.js';
 import { splitParallelCalls } from './split-parallel-calls.js';
 

@@ -299,7 +299,12 @@ export const trlRlExporter: RlExporter = {
       await writeFileAtomic(rejects, lines.join(''));
       written.push(rejects);
     } else await rm(rejects, { force: true });
-    return { files: written, rows: kept.length, rejected: left.length, rejects: countReasons(left, problems) };
+    return {
+      files: written,
+      rows: kept.length,
+      rejected: left.length,
+      rejects: countReasons(left, problems),
+    };
   },
 };
 

@@ -85,7 +85,15 @@ describe('TRL RL export: rows of states TRL cannot offer are counted, never drop
   });
 
   it('property: rows + rejected = rows given; each row is in grpo.jsonl or rejects.jsonl, never both', async () => {
-    const parameterName = fc.constantFrom('link_id', 'size', 'link-id', 'from', 'maxPrice', 'bill-identifier', 'self');
+    const parameterName = fc.constantFrom(
+      'link_id',
+      'size',
+      'link-id',
+      'from',
+      'maxPrice',
+      'bill-identifier',
+      'self',
+    );
     const state = fc.uniqueArray(parameterName, { minLength: 0, maxLength: 3 });
     await fc.assert(
       fc.asyncProperty(
@@ -109,7 +117,10 @@ describe('TRL RL export: rows of states TRL cannot offer are counted, never drop
             return row(`g${index}`, tools[at] as OfferedTool[], at === 0 ? undefined : `v_${at}`);
           });
           const out = join(scratch, 'property');
-          const summary = await trlRlExporter.write(rows, out, { envURL: 'http://127.0.0.1:8000', groupSize: 2 });
+          const summary = await trlRlExporter.write(rows, out, {
+            envURL: 'http://127.0.0.1:8000',
+            groupSize: 2,
+          });
           expect(summary.rows + summary.rejected).toBe(rows.length);
           expect(summary.rejects.reduce((sum, reject) => sum + reject.rows, 0)).toBe(summary.rejected);
           const kept = lines(join(out, 'grpo.jsonl')).map((line) => line.hsa_row_id);
