@@ -186,7 +186,7 @@ export async function checkExports(
       }
       try {
         const conversation = reader.read(line.value);
-        if (!conversation.generationPrompt) {
+        if (!conversation.generationPrompt && !conversation.rolesChecked) {
           const problem = alternationProblem(conversation.messages);
           if (problem) throw new Error(problem);
         }

@@ -11,6 +11,8 @@ export interface Conversation {
   tools: unknown[];
   /** The template renders the generation prompt after it (a prompt-only row: OpenRLHF). */
   generationPrompt?: boolean;
+  /** The reader held the roles to the trainer's own order already (LLaMA-Factory's sharegpt positions). */
+  rolesChecked?: boolean;
 }
 
 /** One row of an export's data file: its JSON value, or why it could not be read. */
@@ -211,7 +213,7 @@ const llamaFactory: ExportReader = {
     const last = (conversations as Array<{ from?: unknown }>).at(-1)?.from;
     if (last !== 'gpt' && last !== 'function_call')
       throw new Error('the conversation does not end on the model (gpt or function_call)');
-    return { messages, tools: decodedTools };
+    return { messages, tools: decodedTools, rolesChecked: true };
   },
 };
 
