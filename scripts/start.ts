@@ -39,6 +39,8 @@ const exportWhat: Record<string, string> = {
   'trl-lfm2': 'TRL rows with the calls also written as text (LFM2 v1)',
   'trl-mistral': 'TRL rows with 9-character call ids (Mistral)',
   'trl-prompt-completion': 'TRL prompt-completion rows, one per assistant message (Llama 3.1/3.2, Gemma 4)',
+  'trl-mistral-prompt-completion': 'TRL prompt-completion rows for Mistral SFT (tokenized by mistral-common)',
+  'axolotl-one-call': 'Axolotl rows with one tool call per assistant message (Llama 3.1/3.2)',
 };
 
 async function main(): Promise<number> {

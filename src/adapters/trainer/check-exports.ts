@@ -11,6 +11,7 @@ import { HarnessAugmentError, truncateText } from '../../harness/issues.js';
 import { renderBounded } from './bounded-template.js';
 import { type Conversation, exportReaders } from './export-readers.js';
 import { chatTemplateRules } from './families.js';
+import { lfm2ToolCallText } from './pythonic-calls.js';
 import { alternationProblem, argumentsProblem, probeCalls, probeProblem } from './rendered-calls.js';
 
 export { alternationProblem, argumentsProblem, probeCalls, probeProblem } from './rendered-calls.js';
@@ -71,8 +72,10 @@ function probeConversations() {
     },
   ];
   const variants: Array<Array<Record<string, unknown>>> = [];
+  // The calls in `tool_calls`, and also as text in `content` (`toolCallText: lfm2`, for LFM2 v1's template).
+  const asText = lfm2ToolCallText([{ name: 'hsaprobe0fn', arguments: { hsaprobekey: 'hsaprobeval0' } }]);
   for (const args of [{ hsaprobekey: 'hsaprobeval0' }, '{"hsaprobekey": "hsaprobeval0"}'])
-    for (const content of ['', null])
+    for (const content of ['', null, asText])
       variants.push([
         { role: 'user', content: 'hsaprobe question' },
         { role: 'assistant', content, tool_calls: call(args) },
@@ -85,7 +88,8 @@ function probeConversations() {
 /**
  * Why a template cannot carry tool calls at all, or undefined when it can: the table's word for a template
  * it knows (`llama3`, `phi3`, `gemma3` …), else a probe conversation rendered every way an export can
- * write a call, none of which keeps the call.
+ * write a call (a mapping or JSON text; `content` "", null, or the calls as LFM2 text), none of which keeps
+ * the call.
  *
  * @example
  * cannotCarryCalls({ name: 'phi3', template }) // 'phi3 (Phi-3) cannot carry tool calls: …'

@@ -249,16 +249,17 @@ const verl: ExportReader = {
 
 const openrlhf: ExportReader = {
   rules: [
-    '`prompt` (--data.input_key) a list of messages ending with a user message',
+    '`prompt` (--data.input_key) a non-empty list of messages, each with a role and text content (apply_chat_template renders it)',
     "`label` (--data.label_key) JSON text holding the row's reset payload, messages (the prompt) and tools",
   ],
   dataFile: fileIn('prompts.jsonl'),
   lines: jsonLines,
   read(row) {
     const { prompt, label } = row as Record<string, unknown>;
-    if (!Array.isArray(prompt)) throw new Error('`prompt` is not a list of messages');
-    if ((prompt.at(-1) as { role?: unknown } | undefined)?.role !== 'user')
-      throw new Error('`prompt` does not end with a user message');
+    if (!Array.isArray(prompt) || prompt.length === 0) throw new Error('`prompt` is not a list of messages');
+    for (const [index, message] of (prompt as Array<{ role?: unknown; content?: unknown }>).entries())
+      if (typeof message?.role !== 'string' || typeof message.content !== 'string')
+        throw new Error(`prompt[${index}] is not a message with a role and text content`);
     if (typeof label !== 'string') throw new Error('`label` is not JSON text');
     const decoded = JSON.parse(label) as { reset?: unknown; messages?: unknown; tools?: unknown };
     if (decoded.reset === null || typeof decoded.reset !== 'object')

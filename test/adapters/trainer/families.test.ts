@@ -60,7 +60,9 @@ describe('chat-template table', () => {
 describe('exporters refuse a declared family they cannot carry tool calls to', () => {
   const folder = () => mkdtempSync(join(tmpdir(), 'hsa-families-'));
   const refused = async (format: string, options: Record<string, unknown>) => {
-    const error = await (trainerExporters[format]?.open(folder(), options) as Promise<unknown>).then(
+    const exporter = trainerExporters[format];
+    if (!exporter) throw new Error(`no exporter ${format}`);
+    const error = await exporter.open(folder(), options).then(
       () => undefined,
       (caught: unknown) => caught,
     );

@@ -23,7 +23,11 @@ const cases: Array<{ name: string; format: string; options?: Record<string, unkn
   { name: 'trl-string-arguments', format: 'trl', options: { argumentsEncoding: 'string' } },
   { name: 'axolotl', format: 'axolotl', options: { datasetPath: 'data/axolotl/train.jsonl' } },
   // Llama 3.1 through Axolotl: one call per assistant message, declared for the family.
-  { name: 'axolotl-one-call', format: 'axolotl', options: { parallelCalls: 'split', families: ['llama3_1'] } },
+  {
+    name: 'axolotl-one-call',
+    format: 'axolotl',
+    options: { parallelCalls: 'split', families: ['llama3_1'] },
+  },
   // Mistral through Axolotl: 9-character call ids; a rejected attempt followed by its fallback is rejected.
   { name: 'axolotl-mistral', format: 'axolotl', options: { callIds: 'mistral', families: ['mistral'] } },
   {
