@@ -174,12 +174,23 @@ describe('check-exports', () => {
   });
 
   it('a template that cannot carry tool calls at all is refused (a usage error, exit 2), named', async () => {
+    // Renders neither calls nor content of call messages: no export can carry a call through it.
+    const textOnly = {
+      name: 'text-only',
+      source: '{% for m in messages %}{% if not m.tool_calls %}{{ m.content or "" }}{% endif %}{% endfor %}',
+    };
+    await expect(checkExports(out, { templates: [textOnly] })).rejects.toThrow(
+      /text-only cannot carry tool calls: it renders a conversation with a tool call without the call/,
+    );
+    // Renders content and never reads tool_calls (as LFM2 v1's does): the calls written as text pass the
+    // probe, so it is checked row by row, where rows without the text fail with every call missing.
     const contentOnly = {
       name: 'content-only',
       source: '{% for m in messages %}{{ m.content or "" }}{% endfor %}',
     };
-    await expect(checkExports(out, { templates: [contentOnly] })).rejects.toThrow(
-      /content-only cannot carry tool calls: it renders a conversation with a tool call without the call/,
+    const rowByRow = await checkExports(join(out, 'exports', 'trl'), { templates: [contentOnly] });
+    expect(find(rowByRow, 'trl', 'content-only').reasons[0]?.reason).toMatch(
+      /missing from the rendered text|not the row's arguments/,
     );
     const raising = {
       name: 'alternating',
