@@ -29,7 +29,10 @@ export interface ExportCheckResult {
   export: string;
   /** The folder checked. */
   folder?: string;
-  /** `structure` for the trainer's own rules, `templates` for a note on rendering, else the template's name. */
+  /**
+   * `structure` for the trainer's own rules, `templates` for a note on rendering, `skipped` for a folder the
+   * check does not read (with why), else the template's name.
+   */
   check: string;
   rows: number;
   failed: number;
@@ -178,6 +181,17 @@ export async function checkExports(
       { kind: 'usage' },
     );
   const results: ExportCheckResult[] = [];
+  for (const skipped of await uncheckedRlFolders(folder, found))
+    results.push({
+      format: skipped,
+      export: skipped,
+      folder: join(folder, 'rl', skipped),
+      check: 'skipped',
+      rows: 0,
+      failed: 0,
+      reasons: [],
+      note: `not checked: the RL stage's ${skipped} files are written for ${skipped}'s environment contract (rl/${skipped}), which this check does not read; their consumer tests are in test/consumers`,
+    });
   for (const entry of found) {
     const reader = exportReaders[entry.format] as (typeof exportReaders)[string];
     const where = { format: entry.format, export: entry.name, folder: entry.folder };
@@ -374,6 +388,19 @@ async function manifestExports(out: string): Promise<ManifestExport[] | undefine
     return [...exports, ...rl];
   } catch {
     return undefined;
+  }
+}
+
+/** The RL formats a pipeline output's manifest lists that no reader here checks (TRL's and veRL's RL files). */
+async function uncheckedRlFolders(folder: string, found: readonly FoundExport[]): Promise<string[]> {
+  const text = await readFile(join(folder, 'manifest.json'), 'utf8').catch(() => undefined);
+  if (text === undefined || found.length === 0) return [];
+  try {
+    const formats =
+      (JSON.parse(text) as { rl?: { formats?: Array<{ format?: unknown }> } }).rl?.formats ?? [];
+    return formats.map((entry) => String(entry.format)).filter((format) => format !== 'openrlhf');
+  } catch {
+    return [];
   }
 }
 

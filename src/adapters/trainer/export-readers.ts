@@ -1,7 +1,7 @@
 // How each trainer reads an export folder: where its data file is, how a row becomes the conversation the
 // trainer hands to a chat template (tools and arguments decoded as the trainer decodes them), and the rules
 // the trainer's own code holds a row to. One reader per kind of folder; `hsa check-exports` runs them.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readInputLines } from '../../harness/input-file.js';
 
@@ -33,8 +33,8 @@ export interface ExportReader {
 
 const fileIn = (name: string) => async (folder: string) => {
   const file = join(folder, name);
-  const exists = await readFile(file).then(
-    () => true,
+  const exists = await stat(file).then(
+    (info) => info.isFile(),
     () => false,
   );
   return exists ? file : undefined;

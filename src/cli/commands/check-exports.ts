@@ -66,6 +66,9 @@ function reportLines(results: readonly ExportCheckResult[]): string[] {
         `${result.folder ?? result.export} (${result.format}): ${result.rows} rows, ${result.rows - result.failed} pass the trainer's rules`,
         `    rules: ${(result.rules ?? []).join('; ')}`,
       );
+    } else if (result.check === 'skipped') {
+      lines.push(`${result.folder ?? result.export}: ${result.note ?? ''}`);
+      continue;
     } else if (result.check === 'templates') {
       lines.push(`    templates: ${result.note ?? ''}`);
       continue;
