@@ -15,7 +15,7 @@ import type { Scenario } from '../runtime/scenario.js';
 import { checkShard } from '../runtime/shard.js';
 import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
-import type { PipelineConfig } from './config.js';
+import { exportsOf, exportTarget, type PipelineConfig } from './config.js';
 import { createExampleWriter } from './example-sidecar.js';
 import { type ExportEntry, runExportStage } from './export-stage.js';
 import { readInputs } from './inputs.js';
@@ -169,6 +169,13 @@ export async function runPipeline(
         issues: [{ code: 'rl_needs_scenario', path: ['rl'], message: 'no scenario to play the RL episodes' }],
       },
     );
+  // Export options are configuration: a bad one (or a family the rows cannot carry calls to) is refused
+  // before any work, not after the SFT stage.
+  for (const [format, configured] of exportsOf(config)) {
+    const exporter = dependencies.exporters[format];
+    if (!exporter) throw new HarnessAugmentError(`no exporter for format "${format}"`, { kind: 'usage' });
+    exporter.checkOptions?.(exportTarget(format, configured).options);
+  }
   await makeFolder(config.out);
   const lock = await lockRunFolder(config.out, options.onStaleLock ? { onStale: options.onStaleLock } : {});
   try {

@@ -67,4 +67,6 @@ export interface ExportSink {
 export interface PipelineExporter {
   readonly format: string;
   open(outDir: string, options?: Record<string, unknown>): Promise<ExportSink>;
+  /** Throws the usage error `open` would for these options, without writing anything. */
+  checkOptions?(options?: Record<string, unknown>): void;
 }

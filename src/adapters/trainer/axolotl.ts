@@ -102,6 +102,10 @@ export function axolotlExportShape(options: AxolotlRowOptions): ExportShape {
 export const axolotlExporter: TrainerExporter<AxolotlExportOptions> = {
   format: 'axolotl',
   describe: 'Axolotl chat_template JSONL (messages + tools list) and an axolotl.yaml datasets entry',
+  checkOptions(options) {
+    const parsed = parseExporterOptions('axolotl', AxolotlExportOptionsSchema, options);
+    checkDeclaredFamilies('axolotl', parsed.families, axolotlExportShape(parsed));
+  },
   async open(outDir, options) {
     const parsed = parseExporterOptions('axolotl', AxolotlExportOptionsSchema, options);
     const shape = axolotlExportShape(parsed);

@@ -167,6 +167,9 @@ export function jsonlExporter<Options, Schema extends z.ZodType<{ fileName?: str
   return {
     format: spec.format,
     describe: spec.describe,
+    checkOptions(options) {
+      spec.check?.(parseExporterOptions(spec.format, spec.options, options));
+    },
     async open(outDir, options) {
       const parsed = parseExporterOptions(spec.format, spec.options, options);
       spec.check?.(parsed);

@@ -97,6 +97,9 @@ export function mergeDatasetInfo(
 export const llamaFactoryExporter: TrainerExporter<LlamaFactoryExportOptions> = {
   format: 'llama-factory',
   describe: 'LLaMA-Factory sharegpt JSONL (function_call/observation turns) and its dataset_info.json entry',
+  checkOptions(options) {
+    parseExporterOptions('llama-factory', LlamaFactoryExportOptionsSchema, options);
+  },
   async open(outDir, options) {
     const parsed = parseExporterOptions('llama-factory', LlamaFactoryExportOptionsSchema, options);
     const datasetName = parsed.datasetName ?? 'hsa_train';

@@ -77,4 +77,9 @@ export interface TrainerExporter<Options> {
   format: string;
   describe: string;
   open(outDir: string, options?: Options): Promise<ExportSink>;
+  /**
+   * Throws the usage error `open` would for these options (a bad value, a declared family the options
+   * cannot carry tool calls to), without writing anything: a pipeline checks its exports before any work.
+   */
+  checkOptions?(options?: Options): void;
 }

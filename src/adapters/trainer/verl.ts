@@ -68,6 +68,10 @@ export function verlExportShape(options: VerlRowOptions): ExportShape {
 export const verlExporter: TrainerExporter<VerlExportOptions> = {
   format: 'verl',
   describe: 'veRL multi-turn SFT parquet (messages, tools, id) and the dataset class that decodes it',
+  checkOptions(options) {
+    const parsed = parseExporterOptions('verl', VerlExportOptionsSchema, options);
+    checkDeclaredFamilies('verl', parsed.families, verlExportShape(parsed));
+  },
   async open(outDir, options) {
     const parsed = parseExporterOptions('verl', VerlExportOptionsSchema, options);
     checkDeclaredFamilies('verl', parsed.families, verlExportShape(parsed));

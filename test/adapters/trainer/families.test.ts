@@ -1,11 +1,12 @@
 // The chat-template table: an export is for the templates whose rules its options meet, never for one that
 // cannot carry tool calls; an exporter declared (`families`) for a template it cannot carry calls to is
 // refused at `open` with a usage error naming the option to change.
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildPipelineDependencies } from '../../../src/adapters/pipeline-dependencies.js';
 import {
   chatTemplateRules,
   type ExportShape,
@@ -13,7 +14,12 @@ import {
   templatesFor,
   trainerExporters,
 } from '../../../src/adapters/trainer/index.js';
+import { builtinRegistry } from '../../../src/cli/operators-registry.js';
 import { HarnessAugmentError } from '../../../src/harness/issues.js';
+import { parsePipelineConfig } from '../../../src/pipeline/config.js';
+import { runPipeline } from '../../../src/pipeline/run-pipeline.js';
+import { createLivestreamScenario } from '../../../src/scenarios/livestream/index.js';
+import { projectRoot } from '../../support/run-cli.js';
 
 const shapes = fc.record<ExportShape>({
   argumentsEncoding: fc.constantFrom('object', 'string'),
@@ -98,5 +104,30 @@ describe('exporters refuse a declared family they cannot carry tool calls to', (
       parallelCalls: 'split',
     });
     expect((await sink?.close())?.templates).toEqual(['llama3_1']);
+  });
+});
+
+describe('a pipeline declared for a family its exports cannot carry calls to', () => {
+  it('is refused before any work: a usage error, nothing written', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'hsa-families-pipeline-')), 'out');
+    const config = parsePipelineConfig({
+      harness: join(projectRoot, 'fixtures/livestream/harness.yaml'),
+      inputs: { simulate: { scenario: 'livestream', episodes: 2, seed: 'families' } },
+      exports: ['trl', { axolotl: { families: ['llama3_1'] } }],
+      out,
+    });
+    const dependencies = buildPipelineDependencies(config, {
+      registry: await builtinRegistry(),
+      scenario: createLivestreamScenario(),
+    });
+    const error = await runPipeline(config, dependencies).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(HarnessAugmentError.isInstance(error) && (error as HarnessAugmentError).kind).toBe('usage');
+    expect(String(error)).toMatch(
+      /axolotl export: families: llama3_1 \(Llama 3.1\) needs parallelCalls: split/,
+    );
+    expect(existsSync(out)).toBe(false);
   });
 });
