@@ -39,6 +39,8 @@ const exportWhat: Record<string, string> = {
   'trl-lfm2': 'TRL rows with the calls also written as text (LFM2 v1)',
   'trl-mistral': 'TRL rows with 9-character call ids (Mistral)',
   'trl-prompt-completion': 'TRL prompt-completion rows, one per assistant message (Llama 3.1/3.2, Gemma 4)',
+  'trl-mistral-prompt-completion': 'TRL prompt-completion rows for Mistral SFT (tokenized by mistral-common)',
+  'axolotl-one-call': 'Axolotl rows with one tool call per assistant message (Llama 3.1/3.2)',
 };
 
 async function main(): Promise<number> {
@@ -108,7 +110,7 @@ async function main(): Promise<number> {
       ? [
           [
             `${at('rl')}/`,
-            `RL: ${manifest.rl.counts.groups} GRPO groups × ${manifest.rl.groupSize} (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original states) for ${manifest.rl.formats.map((entry) => entry.format).join(', ')}`,
+            `RL: ${manifest.rl.counts.groups} GRPO groups × ${manifest.rl.groupSize} (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original states) for ${manifest.rl.formats.map((entry) => (entry.rejected > 0 ? `${entry.format} (${entry.rejected} of ${entry.rows + entry.rejected} rows left out: rl/${entry.format}/rejects.jsonl says why)` : entry.format)).join(', ')}`,
           ] as [string, string],
         ]
       : []),

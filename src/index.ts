@@ -275,6 +275,7 @@ export {
   type RlConfig,
   RlConfigSchema,
   type RlExporter,
+  type RlExportSummary,
   type RlPlan,
   type RlRewardSpec,
   type RlRow,

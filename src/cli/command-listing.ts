@@ -150,7 +150,7 @@ export const commandListing: readonly ListedCommand[] = [
     name: 'check-exports',
     term: 'check-exports [options] <folder...>',
     summary:
-      'check trainer exports as their consumers read them: tools decoding, role alternation, and every row rendered through chat templates',
+      "check trainer exports as their consumers read them (trl, axolotl, llama-factory, verl, openai, and the RL stage's openrlhf prompts): each trainer's rules, and every row rendered through the chat templates given or the ones the folder names",
     load: async () => (await import('./commands/check-exports.js')).registerCheckExports,
   },
 ];

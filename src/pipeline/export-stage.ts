@@ -19,6 +19,8 @@ export interface ExportEntry {
   folder?: string;
   rows: number;
   rejected: number;
+  /** The chat templates the rows are for, as the folder's README lists them (formats a template renders). */
+  templates?: string[];
   files: OutputFile[];
 }
 
@@ -92,6 +94,7 @@ export async function runExportStage(
       ...(folder === format ? {} : { folder }),
       rows: summary.rows,
       rejected: summary.rejected,
+      ...(summary.templates ? { templates: summary.templates } : {}),
       files: await Promise.all(summary.files.map((file) => describeFile(out, file))),
     });
   }

@@ -251,6 +251,21 @@ export function rowReward(spec: RlRewardSpec, rewards: Record<string, number>, t
   return values.length === 0 ? total : values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
+/**
+ * What one trainer's RL export wrote: its files, the rows it holds and the rows it could not hold, counted
+ * by reason (`rows + rejected` is every planned row: no row is left out without a word).
+ *
+ * @example
+ * const summary: RlExportSummary = { files: ['out/rl/trl/grpo.jsonl'], rows: 240, rejected: 16, rejects: [{ reason, rows: 16 }] };
+ */
+export interface RlExportSummary {
+  files: string[];
+  rows: number;
+  rejected: number;
+  /** Each reason a row was left out, with how many rows it cost (most first). */
+  rejects: Array<{ reason: string; rows: number }>;
+}
+
 /** Writes one trainer's RL files; implementations live in src/adapters/trainer (TRL, veRL, OpenRLHF). */
 export interface RlExporter {
   format: 'trl' | 'verl' | 'openrlhf';
@@ -259,5 +274,5 @@ export interface RlExporter {
     rows: readonly RlRow[],
     outDir: string,
     options: { envURL: string; groupSize: number },
-  ): Promise<string[]>;
+  ): Promise<RlExportSummary>;
 }

@@ -10,7 +10,7 @@ import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import { checkShard } from '../runtime/shard.js';
 import { version } from '../version.js';
 import { openRunFiles, type RunCounts, runFiles } from './checkpoint.js';
-import type { PipelineConfig } from './config.js';
+import { exportsOf, exportTarget, type PipelineConfig } from './config.js';
 import { createExampleWriter } from './example-sidecar.js';
 import { type ExportEntry, runExportStage } from './export-stage.js';
 import { readInputs } from './inputs.js';
@@ -85,7 +85,17 @@ export interface PipelineManifest {
     /** Operators of the policy left out of the variants: they change what the hooks enforce. */
     leftOut: string[];
     files: OutputFile[];
-    formats: Array<{ format: string; files: OutputFile[] }>;
+    /**
+     * Each trainer's files and rows; `rows + rejected` is every planned row, and `rejects` says why rows
+     * were left out (TRL: a harness state whose tools cannot be Python methods).
+     */
+    formats: Array<{
+      format: string;
+      rows: number;
+      rejected: number;
+      rejects?: Array<{ reason: string; rows: number }>;
+      files: OutputFile[];
+    }>;
   };
 }
 
@@ -141,6 +151,13 @@ export async function runPipeline(
         issues: [{ code: 'rl_needs_scenario', path: ['rl'], message: 'no scenario to play the RL episodes' }],
       },
     );
+  // Export options are configuration: a bad one (or a family the rows cannot carry calls to) is refused
+  // before any work, not after the SFT stage.
+  for (const [format, configured] of exportsOf(config)) {
+    const exporter = dependencies.exporters[format];
+    if (!exporter) throw new HarnessAugmentError(`no exporter for format "${format}"`, { kind: 'usage' });
+    exporter.checkOptions?.(exportTarget(format, configured).options);
+  }
   await makeFolder(config.out);
   const lock = await lockRunFolder(config.out, options.onStaleLock ? { onStale: options.onStaleLock } : {});
   try {
@@ -284,16 +301,22 @@ async function runLocked(
     await makeFolder(rlDir);
     const rowsFile = join(rlDir, 'rows.jsonl');
     await writeJsonLines(rowsFile, plan.rows);
-    const formats: Array<{ format: string; files: OutputFile[] }> = [];
+    const formats: NonNullable<PipelineManifest['rl']>['formats'] = [];
     for (const format of config.rl.formats) {
       const exporter = dependencies.rlExporters?.[format];
       if (!exporter)
         throw new HarnessAugmentError(`no RL exporter for format "${format}"`, { kind: 'usage' });
-      const files = await exporter.write(plan.rows, join(rlDir, format), {
+      const summary = await exporter.write(plan.rows, join(rlDir, format), {
         envURL: config.rl.envURL,
         groupSize: config.rl.groupSize,
       });
-      formats.push({ format, files: await Promise.all(files.map((file) => describeFile(out, file))) });
+      formats.push({
+        format,
+        rows: summary.rows,
+        rejected: summary.rejected,
+        ...(summary.rejected > 0 ? { rejects: summary.rejects } : {}),
+        files: await Promise.all(summary.files.map((file) => describeFile(out, file))),
+      });
     }
     rl = {
       scenario: scenario.name,

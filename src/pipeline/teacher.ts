@@ -58,6 +58,8 @@ export interface ExportSink {
     rows: number;
     rejected: number;
     rejects?: Array<{ id: string; reason: string }>;
+    /** The chat templates the rows are for (formats a chat template renders). */
+    templates?: string[];
   }>;
   abort?(): Promise<void>;
 }
@@ -65,4 +67,6 @@ export interface ExportSink {
 export interface PipelineExporter {
   readonly format: string;
   open(outDir: string, options?: Record<string, unknown>): Promise<ExportSink>;
+  /** Throws the usage error `open` would for these options, without writing anything. */
+  checkOptions?(options?: Record<string, unknown>): void;
 }

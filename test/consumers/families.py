@@ -11,6 +11,9 @@ checkpoint of that family carries (a file of ``trl/chat_templates``):
 - ``layout: prompt-completion``: families TRL has no training template for (``assistant_only_loss=True``
   raises); ``SFTConfig(completion_only_loss=True)`` over the prompt-completion export, rendered with the
   original template.
+- ``layout: prompt-completion-tokenized``: Mistral, which no Jinja template renders: the prompt-completion
+  export tokenized by mistral-common (``input_ids`` and ``completion_mask``), then
+  ``SFTConfig(completion_only_loss=True)``.
 
 ``export_for(template_name)`` names the export a template renders in the consumer suite: the SFT export for
 a template an SFT recipe renders with, else ``RENDER_EXPORTS`` (original templates rendered as they are:
@@ -35,6 +38,12 @@ SFT_RECIPES = {
     "llama3_1.jinja": {"layout": "prompt-completion", "export": "trl-prompt-completion", "renders_with": "llama3_1.jinja"},
     "llama3_2.jinja": {"layout": "prompt-completion", "export": "trl-prompt-completion", "renders_with": "llama3_2.jinja"},
     "gemma4.jinja": {"layout": "prompt-completion", "export": "trl-prompt-completion", "renders_with": "gemma4.jinja"},
+    # No TRL template: mistral-common tokenizes the rows (test_mistral.py runs the docs' recipe).
+    "mistral": {
+        "layout": "prompt-completion-tokenized",
+        "export": "trl-mistral-prompt-completion",
+        "renders_with": "mistral-common",
+    },
 }
 
 # Original templates rendered as they are (no TRL training template in between), where the export is not `trl`.

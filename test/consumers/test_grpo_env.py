@@ -181,3 +181,37 @@ def test_grpo_trainer_trains_through_environment_factory_with_finite_rewards(rl_
         assert math.isfinite(entry["reward"]), entry
         assert math.isfinite(entry["rewards/HsaEnvironment/mean"]), entry
         assert math.isfinite(entry["loss"]), entry
+
+
+def test_no_row_is_left_out_without_a_word_and_every_reason_is_trls_own(rl_trl, pipeline_out):
+    # Every planned row is in grpo.jsonl or in rejects.jsonl; the manifest counts both, by reason. A left-out
+    # state is one whose tools TRL cannot offer: writing its tool as a method with the state's parameter
+    # names fails in Python itself (inspect.Parameter), before TRL's get_json_schema could see it.
+    import re
+
+    folder, _ = rl_trl
+    planned = read_jsonl(pipeline_out / "rl" / "rows.jsonl")
+    kept = read_jsonl(folder / "grpo.jsonl")
+    rejects_file = folder / "rejects.jsonl"
+    left = read_jsonl(rejects_file) if rejects_file.exists() else []
+    assert sorted([row["hsa_row_id"] for row in kept] + [row["row_id"] for row in left]) == sorted(
+        row["id"] for row in planned
+    )
+    manifest = json.loads((pipeline_out / "manifest.json").read_text(encoding="utf-8"))
+    (entry,) = [entry for entry in manifest["rl"]["formats"] if entry["format"] == "trl"]
+    assert (entry["rows"], entry["rejected"]) == (len(kept), len(left))
+    counted = {reject["reason"]: reject["rows"] for reject in entry.get("rejects", [])}
+    assert counted == {reason: sum(1 for row in left if row["reason"] == reason) for reason in {row["reason"] for row in left}}
+    shim = load_shim(folder)
+    by_id = {row["id"]: row for row in planned}
+    for reject in left:
+        name = re.search(r'parameter "([^"]+)" is not a Python parameter name', reject["reason"])
+        if not name:
+            continue
+        tool = next(
+            tool
+            for tool in by_id[reject["row_id"]]["tools"]
+            if name.group(1) in ((tool["function"].get("parameters") or {}).get("properties") or {})
+        )
+        with pytest.raises(ValueError, match="not a valid parameter name|is a keyword|duplicate parameter name"):
+            shim._tool_method(tool)

@@ -148,3 +148,27 @@ def test_every_row_renders_through_the_template(template_name):
     assert not problems, f"{template_name} over exports/{folder}: {sum(problems.values())}/{len(rows)} rows fail: {problems.most_common(3)}"
     if folder != "trl-lfm2":
         assert calls > 0, "the export holds no tool call to check"
+
+
+def test_the_templates_an_export_says_cannot_carry_calls_drop_or_refuse_them():
+    # exports/trl/README.md names, for every template TRL ships, whether the rows are for it; the ones it says
+    # cannot carry tool calls at all must drop a call or raise on a tool row when transformers renders them.
+    readme = (pipeline_folder() / "exports" / "trl" / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"^templates: (.*)$", readme, re.M)[0].split(", "))
+    cannot = dict(re.findall(r"^- (\w+) \(.*?\) cannot carry tool calls: (.*)$", readme, re.M))
+    others = set(re.findall(r"^- (\w+) \(", readme, re.M))
+    shipped = {name.removesuffix(".jinja") for name in trl_templates()}
+    assert shipped <= named | others, f"templates TRL ships that the table does not know: {sorted(shipped - named - others)}"
+    assert len(cannot) >= 9
+    rows = export_rows(pipeline_folder(), "trl")
+    row = next(row for row in rows if sum(len(message.get("tool_calls") or []) for message in row["messages"]) == 1)
+    for name in sorted(cannot):
+        probed, count = probe_row(row["messages"], False)
+        try:
+            text = render_jinja_template(
+                [probed], tools=row["tools"], chat_template=trl_templates()[f"{name}.jinja"], bos_token="", eos_token=""
+            )[0][0]
+        except Exception:  # refused: what the README says of it
+            assert "raises" in cannot[name], name
+            continue
+        assert probe_problem(text, count), f"{name} carried the call, but the README says it cannot"

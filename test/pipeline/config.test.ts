@@ -297,7 +297,9 @@ describe('loadPipelineConfig', () => {
       'trl-string-arguments',
       'trl-lfm2',
       'trl-mistral',
+      'axolotl-one-call',
       'trl-prompt-completion',
+      'trl-mistral-prompt-completion',
     ]);
   });
 

@@ -175,10 +175,15 @@ describe('RL stage', () => {
 
   it('writes the golden files of every trainer, each harness state with its own tools', async () => {
     for (const [format, exporter] of Object.entries(rlExporters)) {
-      const files = await exporter.write(rows, join(scratch, format), {
+      const {
+        files,
+        rows: written,
+        rejected,
+      } = await exporter.write(rows, join(scratch, format), {
         envURL: 'http://127.0.0.1:8000',
         groupSize: 4,
       });
+      expect(written + rejected, format).toBe(rows.length);
       mkdirSync(join(golden, format), { recursive: true });
       for (const file of files) {
         const text = await readFile(file, 'utf8');

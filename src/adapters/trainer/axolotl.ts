@@ -4,13 +4,17 @@ import { basename, join } from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { quoteAmbiguousScalars } from '../../harness/yaml-text.js';
-import { parseExporterOptions } from './exporter-options.js';
+import { checkDeclaredFamilies, parseExporterOptions } from './exporter-options.js';
+import { type ExportShape, exportReadme, templatesFor } from './families.js';
 import { openJsonlSink } from './jsonl-sink.js';
 import type { TrainerExporter } from './spec.js';
 import { type AxolotlRowOptions, safeToAxolotlRow } from './to-axolotl-row.js';
 
 export const AxolotlExportOptionsSchema = z.strictObject({
   toolNames: z.boolean().optional(),
+  parallelCalls: z.enum(['keep', 'split']).optional(),
+  callIds: z.enum(['keep', 'mistral']).optional(),
+  families: z.array(z.string().min(1)).optional(),
   fileName: z.string().min(1).optional(),
   configFileName: z.string().min(1).optional(),
   datasetPath: z.string().min(1).optional(),
@@ -71,27 +75,60 @@ export function renderAxolotlConfig(datasetPath: string): string {
 }
 
 /**
+ * How Axolotl hands these rows to a chat template: arguments decoded to mappings, a call-only message
+ * without `content`, the rest as the options say.
+ *
+ * @example
+ * axolotlExportShape({ parallelCalls: 'split' }).argumentsEncoding // 'object'
+ */
+export function axolotlExportShape(options: AxolotlRowOptions): ExportShape {
+  return {
+    argumentsEncoding: 'object',
+    parallelCalls: options.parallelCalls ?? 'keep',
+    toolCallContent: 'omit',
+    toolCallText: 'none',
+    callIds: options.callIds ?? 'keep',
+  };
+}
+
+/**
  * Writes Axolotl chat_template rows and the `datasets:` config entry that reads them.
  *
  * @example
  * const sink = await axolotlExporter.open('out/axolotl');
  * await sink.write(example);
- * (await sink.close()).files // ['out/axolotl/train.jsonl', 'out/axolotl/axolotl.yaml']
+ * (await sink.close()).files // ['out/axolotl/train.jsonl', 'out/axolotl/axolotl.yaml', 'out/axolotl/README.md']
  */
 export const axolotlExporter: TrainerExporter<AxolotlExportOptions> = {
   format: 'axolotl',
   describe: 'Axolotl chat_template JSONL (messages + tools list) and an axolotl.yaml datasets entry',
+  checkOptions(options) {
+    const parsed = parseExporterOptions('axolotl', AxolotlExportOptionsSchema, options);
+    checkDeclaredFamilies('axolotl', parsed.families, axolotlExportShape(parsed));
+  },
   async open(outDir, options) {
     const parsed = parseExporterOptions('axolotl', AxolotlExportOptionsSchema, options);
+    const shape = axolotlExportShape(parsed);
+    checkDeclaredFamilies('axolotl', parsed.families, shape);
     const file = join(outDir, parsed.fileName ?? 'train.jsonl');
     return openJsonlSink({
       format: 'axolotl',
       file,
       convert: (example) => safeToAxolotlRow(example, parsed),
+      templates: parsed.families ?? templatesFor(shape),
       companions: () => [
         {
           file: join(outDir, parsed.configFileName ?? 'axolotl.yaml'),
           content: renderAxolotlConfig(parsed.datasetPath ?? basename(file)),
+        },
+        {
+          file: join(outDir, 'README.md'),
+          content: exportReadme({
+            format: 'axolotl',
+            describe: `${axolotlExporter.describe}; Axolotl renders the rows with the model's chat template`,
+            shape,
+            ...(parsed.families ? { declared: parsed.families } : {}),
+          }),
         },
       ],
     });

@@ -10,14 +10,24 @@ export {
   type AxolotlExportOptions,
   axolotlDatasetConfig,
   axolotlExporter,
+  axolotlExportShape,
   renderAxolotlConfig,
 } from './axolotl.js';
 export {
   alternationProblem,
   type ChatTemplateSource,
+  type CheckExportsOptions,
+  cannotCarryCalls,
   checkExports,
   type ExportCheckResult,
 } from './check-exports.js';
+export {
+  type ChatTemplateRule,
+  chatTemplateRules,
+  type ExportShape,
+  templateProblem,
+  templatesFor,
+} from './families.js';
 export {
   type LlamaFactoryExportOptions,
   llamaFactoryDatasetEntry,
@@ -62,8 +72,8 @@ export {
   type VerlRow,
   type VerlRowOptions,
 } from './to-verl-row.js';
-export { type TrlExportOptions, trlExporter } from './trl.js';
-export { type VerlExportOptions, verlExporter } from './verl.js';
+export { type TrlExportOptions, trlExporter, trlExportShape } from './trl.js';
+export { type VerlExportOptions, verlExporter, verlExportShape } from './verl.js';
 export { verlDatasetClassName, verlDatasetClassSource } from './verl-dataset-class.js';
 export { verlParquetSchema } from './verl-schema.js';
 

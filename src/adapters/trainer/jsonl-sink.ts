@@ -28,6 +28,8 @@ export interface JsonlSinkOptions<Row> {
   lines?(row: Row): readonly unknown[];
   /** Companion files, built once the rows are known. */
   companions?(): CompanionFile[] | Promise<CompanionFile[]>;
+  /** The chat templates the rows are for (see `ExportSummary.templates`). */
+  templates?: readonly string[];
 }
 
 /**
@@ -117,6 +119,7 @@ export async function openJsonlSink<Row>(options: JsonlSinkOptions<Row>): Promis
         rows,
         rejected: rejects.list.length,
         rejects: rejects.list,
+        ...(options.templates ? { templates: [...options.templates] } : {}),
       };
     },
     async abort() {
@@ -136,6 +139,12 @@ export interface JsonlExporterSpec<Schema extends z.ZodType<{ fileName?: string 
   toRow(example: TrainingExample, options: z.output<Schema>): SafeResult<Row>;
   /** When one example becomes several lines: the lines of a converted row (see `JsonlSinkOptions.lines`). */
   lines?(row: Row): readonly unknown[];
+  /** Checks options beyond their schema (throws a usage error), before anything is written. */
+  check?(options: z.output<Schema>): void;
+  /** The chat templates the rows are for, given the options (written into the summary and the README). */
+  templates?(options: z.output<Schema>): readonly string[];
+  /** Companion files (a README), given the options and the output folder. */
+  companions?(options: z.output<Schema>, outDir: string): CompanionFile[];
 }
 
 /**
@@ -158,13 +167,20 @@ export function jsonlExporter<Options, Schema extends z.ZodType<{ fileName?: str
   return {
     format: spec.format,
     describe: spec.describe,
+    checkOptions(options) {
+      spec.check?.(parseExporterOptions(spec.format, spec.options, options));
+    },
     async open(outDir, options) {
       const parsed = parseExporterOptions(spec.format, spec.options, options);
+      spec.check?.(parsed);
+      const companions = spec.companions;
       return openJsonlSink({
         format: spec.format,
         file: join(outDir, parsed.fileName ?? spec.fileName),
         convert: (example) => spec.toRow(example, parsed),
         ...(spec.lines ? { lines: spec.lines } : {}),
+        ...(companions ? { companions: () => companions(parsed, outDir) } : {}),
+        ...(spec.templates ? { templates: spec.templates(parsed) } : {}),
       });
     },
   };

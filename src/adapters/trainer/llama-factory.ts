@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import { parseExporterOptions } from './exporter-options.js';
+import { exportReadme } from './families.js';
 import { openJsonlSink } from './jsonl-sink.js';
 import type { TrainerExporter } from './spec.js';
 import { type SharegptRowOptions, safeToSharegptRow } from './to-sharegpt-row.js';
@@ -91,11 +92,14 @@ export function mergeDatasetInfo(
  * @example
  * const sink = await llamaFactoryExporter.open('out/lf', { datasetName: 'shop_sft' });
  * await sink.write(example);
- * (await sink.close()).files // ['out/lf/shop_sft.jsonl', 'out/lf/dataset_info.json']
+ * (await sink.close()).files // ['out/lf/shop_sft.jsonl', 'out/lf/dataset_info.json', 'out/lf/README.md']
  */
 export const llamaFactoryExporter: TrainerExporter<LlamaFactoryExportOptions> = {
   format: 'llama-factory',
   describe: 'LLaMA-Factory sharegpt JSONL (function_call/observation turns) and its dataset_info.json entry',
+  checkOptions(options) {
+    parseExporterOptions('llama-factory', LlamaFactoryExportOptionsSchema, options);
+  },
   async open(outDir, options) {
     const parsed = parseExporterOptions('llama-factory', LlamaFactoryExportOptionsSchema, options);
     const datasetName = parsed.datasetName ?? 'hsa_train';
@@ -114,7 +118,18 @@ export const llamaFactoryExporter: TrainerExporter<LlamaFactoryExportOptions> = 
           datasetName,
           llamaFactoryDatasetEntry(fileName),
         );
-        return [{ file: infoFile, content: `${JSON.stringify(merged, null, 2)}\n` }];
+        return [
+          { file: infoFile, content: `${JSON.stringify(merged, null, 2)}\n` },
+          {
+            file: join(outDir, 'README.md'),
+            content: exportReadme({
+              format: 'llama-factory',
+              describe: llamaFactoryExporter.describe,
+              renderedBy:
+                "LLaMA-Factory's own `template:` (its function-call and observation formatters, e.g. `qwen`, `llama3`, `mistral`)",
+            }),
+          },
+        ];
       },
     });
   },

@@ -1,5 +1,7 @@
 // The `openai` exporter: a JSONL training file for OpenAI supervised fine-tuning, ready to upload.
+import { join } from 'node:path';
 import { z } from 'zod';
+import { exportReadme } from './families.js';
 import { jsonlExporter } from './jsonl-sink.js';
 import type { TrainerExporter } from './spec.js';
 import { type OpenAIRowOptions, safeToOpenAIRow } from './to-openai-row.js';
@@ -28,4 +30,15 @@ export const openAIExporter: TrainerExporter<OpenAIExportOptions> = jsonlExporte
   options: OpenAIExportOptionsSchema,
   fileName: 'train.jsonl',
   toRow: safeToOpenAIRow,
+  companions: (_options, outDir) => [
+    {
+      file: join(outDir, 'README.md'),
+      content: exportReadme({
+        format: 'openai',
+        describe:
+          'OpenAI supervised fine-tuning chat JSONL (messages, tools array, optional parallel_tool_calls)',
+        renderedBy: "OpenAI's fine-tuning service (server-side, for OpenAI's own models)",
+      }),
+    },
+  ],
 });

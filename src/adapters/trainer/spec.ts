@@ -43,6 +43,11 @@ export interface ExportSummary {
   rows: number;
   rejected: number;
   rejects?: ExportReject[];
+  /**
+   * The chat templates the rows are for (TRL's template names, `mistral`), as the folder's README lists
+   * them; absent for a format no chat template renders (OpenAI, LLaMA-Factory).
+   */
+  templates?: string[];
 }
 
 /**
@@ -72,4 +77,9 @@ export interface TrainerExporter<Options> {
   format: string;
   describe: string;
   open(outDir: string, options?: Options): Promise<ExportSink>;
+  /**
+   * Throws the usage error `open` would for these options (a bad value, a declared family the options
+   * cannot carry tool calls to), without writing anything: a pipeline checks its exports before any work.
+   */
+  checkOptions?(options?: Options): void;
 }

@@ -5,12 +5,24 @@
 // decodes tool-call `arguments` strings itself. Writing both as JSON text keeps every row the same Arrow
 // type, so tools and arguments that differ from row to row are not padded with nulls when loaded.
 import { HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
+import { mistralCallIds } from './call-ids.js';
 import { type ExportedMessage, prepareExample, toolResultNames } from './export-messages.js';
+import { alternationIssue } from './exporter-options.js';
 import type { TrainingExample } from './spec.js';
+import { splitParallelCalls } from './split-parallel-calls.js';
 
 export interface AxolotlRowOptions {
   /** Adds the called function's `name` to each tool message, for templates that render it (default true). */
   toolNames?: boolean;
+  /**
+   * `split` writes each of a message's parallel calls as its own assistant message followed by its result,
+   * as the `trl` option does: Llama 3.1's template raises on several calls in one message. Default `keep`.
+   */
+  parallelCalls?: 'keep' | 'split';
+  /** `mistral` rewrites call ids to 9 alphanumeric characters (Mistral's templates refuse others); default `keep`. */
+  callIds?: 'keep' | 'mistral';
+  /** The chat templates the rows are for; see the `trl` option of the same name. */
+  families?: readonly string[];
 }
 
 /** A tool as Axolotl reads it: the Chat Completions shape with `parameters` as JSON text. */
@@ -45,21 +57,39 @@ export function safeToAxolotlRow(
   const prepared = prepareExample(example);
   if (!prepared.success) return prepared;
   const { messages, tools, rejected } = prepared.data;
+  const alternation = alternationIssue(options.families, messages);
+  if (alternation) return { success: false, issues: [alternation] };
   const names = options.toolNames === false ? new Map<number, string>() : toolResultNames(messages);
+  const ids =
+    options.callIds === 'mistral'
+      ? mistralCallIds(
+          messages.flatMap((message) =>
+            message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [],
+          ),
+        )
+      : undefined;
+  const idOf = (id: string) => ids?.get(id) ?? id;
+  const converted = messages.map((message, index): AxolotlMessage => {
+    // A hook-rejected attempt: in the context, not in the loss (`message_field_training: training`).
+    if (message.role === 'assistant') {
+      // As for TRL: no `content: null` for the template to trip over (gpt-oss, LFM2.5).
+      const { content, ...rest } = message;
+      const kept = content === null ? rest : message;
+      const withIds = kept.tool_calls
+        ? { ...kept, tool_calls: kept.tool_calls.map((call) => ({ ...call, id: idOf(call.id) })) }
+        : kept;
+      return rejected.has(index) ? { ...withIds, training: false } : (withIds as AxolotlMessage);
+    }
+    const name = names.get(index);
+    const answered =
+      message.role === 'tool' ? { ...message, tool_call_id: idOf(message.tool_call_id) } : message;
+    return message.role === 'tool' && name !== undefined ? { ...answered, name } : answered;
+  });
   return {
     success: true,
     data: {
-      messages: messages.map((message, index): AxolotlMessage => {
-        // A hook-rejected attempt: in the context, not in the loss (`message_field_training: training`).
-        if (message.role === 'assistant') {
-          // As for TRL: no `content: null` for the template to trip over (gpt-oss, LFM2.5).
-          const { content, ...rest } = message;
-          const kept = content === null ? rest : message;
-          return rejected.has(index) ? { ...kept, training: false } : (kept as AxolotlMessage);
-        }
-        const name = names.get(index);
-        return message.role === 'tool' && name !== undefined ? { ...message, name } : message;
-      }),
+      // A split-off call keeps `training: false` when its message was a rejected attempt.
+      messages: options.parallelCalls === 'split' ? splitParallelCalls(converted) : converted,
       tools: tools.map((tool) => ({
         type: 'function',
         function: {

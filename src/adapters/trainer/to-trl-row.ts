@@ -14,6 +14,7 @@ import {
   toolResultNames,
   toolsJsonText,
 } from './export-messages.js';
+import { alternationIssue } from './exporter-options.js';
 import { lfm2ToolCallText } from './pythonic-calls.js';
 import { splitParallelCalls } from './split-parallel-calls.js';
 
@@ -63,6 +64,12 @@ export interface TrlRowOptions {
    * hook-rejected attempt is never a completion (it stays in the prompts after it).
    */
   layout?: 'messages' | 'prompt-completion';
+  /**
+   * The chat templates the rows are for (TRL's template names, `mistral`): the exporter refuses a family
+   * the other options cannot carry tool calls to, and an example with two assistant messages in a row is
+   * rejected when a declared family's template refuses that (Mistral).
+   */
+  families?: readonly string[];
 }
 
 /** A tool call whose arguments are an object (the default) or the raw JSON text. */
@@ -112,6 +119,8 @@ function convertTrl(
   const prepared = prepareExample(example);
   if (!prepared.success) return prepared;
   const { messages, tools, parsedArguments } = prepared.data;
+  const alternation = alternationIssue(options.families, messages);
+  if (alternation) return { success: false, issues: [alternation] };
   const asObject = (options.argumentsEncoding ?? 'object') === 'object';
   const names = options.toolNames === false ? new Map<number, string>() : toolResultNames(messages);
   const ids =

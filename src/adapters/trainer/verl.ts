@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { makeFolder, openAtomicPath, writeFileAtomic } from '../../harness/write-file-atomic.js';
 import { version } from '../../version.js';
-import { parseExporterOptions } from './exporter-options.js';
+import { checkDeclaredFamilies, parseExporterOptions } from './exporter-options.js';
+import { type ExportShape, exportReadme, templatesFor } from './families.js';
 import { createRejectLog, sinkState } from './jsonl-sink.js';
 import type { ExportSink, ExportSummary, TrainerExporter } from './spec.js';
 import { safeToVerlRow, type VerlRow, type VerlRowOptions } from './to-verl-row.js';
@@ -20,6 +21,7 @@ export const VerlExportOptionsSchema = z.strictObject({
   rowGroupSize: z.int().min(1).optional(),
   datasetClass: z.boolean().optional(),
   datasetClassFileName: z.string().min(1).optional(),
+  families: z.array(z.string().min(1)).optional(),
 });
 
 export interface VerlExportOptions extends VerlRowOptions {
@@ -31,6 +33,28 @@ export interface VerlExportOptions extends VerlRowOptions {
   datasetClass?: boolean;
   /** Name of that Python file (default `hsa_verl_dataset.py`). */
   datasetClassFileName?: string;
+  /**
+   * The chat templates the rows are for (TRL's template names): one the rows cannot carry tool calls to
+   * is refused at `open` (a usage error); the README lists them, or every fitting one.
+   */
+  families?: readonly string[];
+}
+
+/**
+ * How veRL hands these rows to the tokenizer's chat template, through the exported dataset class:
+ * arguments decoded to mappings, null fields (a call-only message's `content`) dropped.
+ *
+ * @example
+ * verlExportShape({}).parallelCalls // 'split'
+ */
+export function verlExportShape(options: VerlRowOptions): ExportShape {
+  return {
+    argumentsEncoding: 'object',
+    parallelCalls: options.parallelCalls ?? 'split',
+    toolCallContent: 'omit',
+    toolCallText: 'none',
+    callIds: 'keep',
+  };
 }
 
 /**
@@ -39,13 +63,18 @@ export interface VerlExportOptions extends VerlRowOptions {
  * @example
  * const sink = await verlExporter.open('out/verl');
  * await sink.write(example);
- * (await sink.close()).files // ['out/verl/train.parquet', 'out/verl/hsa_verl_dataset.py']
+ * (await sink.close()).files // ['out/verl/train.parquet', 'out/verl/hsa_verl_dataset.py', 'out/verl/README.md']
  */
 export const verlExporter: TrainerExporter<VerlExportOptions> = {
   format: 'verl',
   describe: 'veRL multi-turn SFT parquet (messages, tools, id) and the dataset class that decodes it',
+  checkOptions(options) {
+    const parsed = parseExporterOptions('verl', VerlExportOptionsSchema, options);
+    checkDeclaredFamilies('verl', parsed.families, verlExportShape(parsed));
+  },
   async open(outDir, options) {
     const parsed = parseExporterOptions('verl', VerlExportOptionsSchema, options);
+    checkDeclaredFamilies('verl', parsed.families, verlExportShape(parsed));
     return openVerlSink(outDir, parsed);
   },
 };
@@ -109,7 +138,26 @@ async function openVerlSink(outDir: string, options: VerlExportOptions): Promise
         await writeFileAtomic(classFile, verlDatasetClassSource());
         files.push(classFile);
       }
-      return { format: 'verl', files, rows, rejected: rejects.list.length, rejects: rejects.list };
+      const shape = verlExportShape(options);
+      const readme = join(outDir, 'README.md');
+      await writeFileAtomic(
+        readme,
+        exportReadme({
+          format: 'verl',
+          describe: `${verlExporter.describe}; veRL renders each row with the tokenizer's chat template`,
+          shape,
+          ...(options.families ? { declared: options.families } : {}),
+        }),
+      );
+      files.push(readme);
+      return {
+        format: 'verl',
+        files,
+        rows,
+        rejected: rejects.list.length,
+        rejects: rejects.list,
+        templates: [...(options.families ?? templatesFor(shape))],
+      };
     },
     async abort() {
       if (state.finishQuietly()) await output.abort();

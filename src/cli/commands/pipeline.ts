@@ -183,7 +183,11 @@ export function registerPipeline(program: Command): void {
           : []),
         ...(manifest.rl
           ? [
-              `rl            ${manifest.rl.counts.rows} rows in ${manifest.rl.counts.groups} groups (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original; ${manifest.rl.leftOut.length} operators left out: they change what the hooks enforce${manifest.rl.counts.endedAtReset > 0 ? `; ${manifest.rl.counts.endedAtReset} states left out: an input hook ends the episode at reset` : ''}): ${manifest.rl.formats.map((entry) => `${config.out}/rl/${entry.format}/`).join(', ')}`,
+              `rl            ${manifest.rl.counts.rows} rows in ${manifest.rl.counts.groups} groups (${manifest.rl.counts.augmented} augmented, ${manifest.rl.counts.original} original; ${manifest.rl.leftOut.length} operators left out: they change what the hooks enforce${manifest.rl.counts.endedAtReset > 0 ? `; ${manifest.rl.counts.endedAtReset} states left out: an input hook ends the episode at reset` : ''})`,
+              ...manifest.rl.formats.flatMap((entry) => [
+                `rl/${entry.format.padEnd(10)} ${entry.rows} rows${entry.rejected > 0 ? `, ${entry.rejected} left out (${config.out}/rl/${entry.format}/rejects.jsonl)` : ''}: ${config.out}/rl/${entry.format}/`,
+                ...(entry.rejects ?? []).map((reject) => `    ${reject.rows} × ${reject.reason}`),
+              ]),
             ]
           : []),
         ...(queue ? [`queue: ${queue.name}`] : []),

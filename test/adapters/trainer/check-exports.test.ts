@@ -1,7 +1,7 @@
 // `hsa check-exports` on a small pipeline output, with the project's constraint templates
 // (fixtures/templates: Qwen, Llama, DeepSeek, gpt-oss families): what passes, what fails, and why.
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -147,28 +147,67 @@ describe('check-exports', () => {
     ]);
   });
 
-  it('a template that quotes JSON text again, or drops the calls, fails the rows it mangles', async () => {
+  it('a template that quotes JSON text again, or drops a parallel call, fails the rows it mangles', async () => {
     // Written here to exercise the check, not as any family's template: arguments through `tojson` (as
-    // Qwen2.5's does), and a template that prints content only (as LFM2 v1's does).
+    // Qwen2.5's does), and a template that renders only the first call of a message.
     const quoting = {
       name: 'tojson-arguments',
       source:
         '{% for m in messages %}{{ m.content or "" }}{% for c in m.tool_calls or [] %}{{ c.function.name }}({{ c.function.arguments | tojson }}){% endfor %}{% endfor %}',
     };
-    const dropping = {
-      name: 'content-only',
-      source: '{% for m in messages %}{{ m.content or "" }}{% endfor %}',
+    const firstCallOnly = {
+      name: 'first-call-only',
+      source:
+        '{% for m in messages %}{{ m.content or "" }}{% if m.tool_calls %}{{ m.tool_calls[0].function.name }}({{ m.tool_calls[0].function.arguments | tojson }}){% endif %}{% endfor %}',
     };
-    const checked = await checkExports(out, { templates: [quoting, dropping] });
+    const checked = await checkExports(out, { templates: [quoting, firstCallOnly] });
     const rows = find(checked, 'trl-string-arguments', 'tojson-arguments');
     expect(rows.failed).toBeGreaterThan(0);
     expect(rows.reasons.map((reason) => reason.reason)).toEqual([expect.stringMatching(/encoded twice/)]);
     expect(find(checked, 'trl', 'tojson-arguments').failed).toBe(0);
-    const dropped = find(checked, 'trl', 'content-only');
+    const dropped = find(checked, 'trl', 'first-call-only');
     expect(dropped.failed).toBeGreaterThan(0);
     // The call's name may show up elsewhere (the system prompt names the tools): then its arguments are missing.
     expect(dropped.reasons[0]?.reason).toMatch(/missing from the rendered text|not the row's arguments/);
-    expect(dropped.reasons[0]?.at).toMatch(/^line \d+, messages\[\d+\]\.tool_calls\[0\]/);
+    expect(dropped.reasons[0]?.at).toMatch(/^line \d+, messages\[\d+\]\.tool_calls\[1\]/);
+    expect(find(checked, 'trl-one-call', 'first-call-only').failed).toBe(0);
+  });
+
+  it('a template that cannot carry tool calls at all is refused (a usage error, exit 2), named', async () => {
+    // Renders neither calls nor content of call messages: no export can carry a call through it.
+    const textOnly = {
+      name: 'text-only',
+      source: '{% for m in messages %}{% if not m.tool_calls %}{{ m.content or "" }}{% endif %}{% endfor %}',
+    };
+    await expect(checkExports(out, { templates: [textOnly] })).rejects.toThrow(
+      /text-only cannot carry tool calls: it renders a conversation with a tool call without the call/,
+    );
+    // Renders content and never reads tool_calls (as LFM2 v1's does): the calls written as text pass the
+    // probe, so it is checked row by row, where rows without the text fail with every call missing.
+    const contentOnly = {
+      name: 'content-only',
+      source: '{% for m in messages %}{{ m.content or "" }}{% endfor %}',
+    };
+    const rowByRow = await checkExports(join(out, 'exports', 'trl'), { templates: [contentOnly] });
+    expect(find(rowByRow, 'trl', 'content-only').reasons[0]?.reason).toMatch(
+      /missing from the rendered text|not the row's arguments/,
+    );
+    const raising = {
+      name: 'alternating',
+      source:
+        "{% for m in messages %}{% if m.role == 'tool' %}{{ raise_exception('Conversation roles must alternate') }}{% endif %}{{ m.content }}{% endfor %}",
+    };
+    await expect(checkExports(out, { templates: [raising] })).rejects.toThrow(
+      /alternating cannot carry tool calls: it raises on a conversation with a tool call \(Conversation roles must alternate/,
+    );
+    // A template the table knows by name is judged by the table: TRL's llama3 drops calls, phi3 too.
+    const llama3 = join(await mkdtemp(join(tmpdir(), 'hsa-templates-')), 'llama3.jinja');
+    await writeFile(llama3, readFileSync(templateFiles[1] as string, 'utf8'));
+    const refused = await hsa(['check-exports', join(out, 'exports', 'trl'), '--template', llama3]);
+    expect(refused.status, refused.stdout + refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(
+      /llama3 \(Llama 3\) cannot carry tool calls: its template renders an assistant message that calls tools as an empty turn/,
+    );
   });
 
   it("every call must render with the row's arguments verbatim: a wrong pairing fails, located; the right one passes", async () => {
@@ -187,7 +226,7 @@ describe('check-exports', () => {
     );
     const right = await hsa(['check-exports', join(out, 'exports', 'trl'), '--template', training]);
     expect(right.status, right.stdout + right.stderr).toBe(0);
-    expect(right.stdout).toMatch(/^trl +deepseek-training +(\d+)\/\1 rows pass/m);
+    expect(right.stdout).toMatch(/^ +deepseek-training +(\d+)\/\1 rows render/m);
     // And directly: arguments written in another form than the row's fail, each located.
     const row = [
       { role: 'user', content: 'go' },
@@ -216,16 +255,90 @@ describe('check-exports', () => {
     );
   });
 
-  it('a template that would exhaust the process fails its rows with the limit, and the check goes on', async () => {
+  it('a template that would exhaust the process is refused with the limit, before any row', async () => {
     const hostile = [{ name: 'range-bomb', source: '{% for i in range(1000000000) %}x{% endfor %}' }];
-    const checked = await checkExports(join(out, 'exports', 'trl'), { templates: hostile, format: 'trl' });
-    const rendered = find(checked, 'trl', 'range-bomb');
-    expect(rendered.rows).toBeGreaterThan(0);
-    expect(rendered.failed).toBe(rendered.rows);
-    expect(rendered.reasons).toEqual([
-      { rows: rendered.rows, reason: 'template stopped: range() of more than 100000 items', at: 'line 1' },
-    ]);
+    await expect(
+      checkExports(join(out, 'exports', 'trl'), { templates: hostile, format: 'trl' }),
+    ).rejects.toThrow(/range-bomb cannot carry tool calls: it raises .*range\(\) of more than 100000 items/);
   });
+
+  it("every kind of folder is read by its trainer's rules, and rendered through the templates it names", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'hsa-check-kinds-'));
+    const config = parsePipelineConfig({
+      harness: join(projectRoot, 'fixtures/livestream/harness.yaml'),
+      inputs: { simulate: { scenario: 'livestream', episodes: 6, seed: 'kinds' } },
+      augment: { policy: 'hat', variants: 1 },
+      collapse: { keepShare: 1 },
+      exports: ['llama-factory', 'verl', { axolotl: { folder: 'axolotl-one-call', parallelCalls: 'split' } }],
+      rl: { episodes: 2, groupSize: 2, formats: ['openrlhf'] },
+      out: join(root, 'out'),
+    });
+    await runPipeline(
+      config,
+      buildPipelineDependencies(config, { registry, scenario: createLivestreamScenario() }),
+    );
+    // A template folder as TRL ships one: two of the names the folders list.
+    const templateDir = join(root, 'chat_templates');
+    await mkdir(templateDir);
+    await writeFile(join(templateDir, 'qwen2_5.jinja'), readFileSync(templateFiles[0] as string, 'utf8'));
+    await writeFile(join(templateDir, 'llama3_1.jinja'), readFileSync(templateFiles[1] as string, 'utf8'));
+
+    const unrendered = await checkExports(config.out);
+    expect(
+      unrendered.filter((result) => result.check === 'structure').map((result) => result.export),
+    ).toEqual(['llama-factory', 'verl', 'axolotl-one-call', 'openrlhf']);
+    for (const result of unrendered.filter((entry) => entry.check === 'structure')) {
+      expect(result.rows, result.export).toBeGreaterThan(0);
+      expect(result.failed, JSON.stringify(result.reasons)).toBe(0);
+      expect(result.rules?.length).toBeGreaterThan(1);
+    }
+    expect(find(unrendered, 'llama-factory', 'templates').note).toMatch(
+      /^not rendered: the rows are rendered by LLaMA-Factory's own `template:`/,
+    );
+    expect(find(unrendered, 'verl', 'templates').note).toMatch(
+      /^not rendered: no --template or --template-dir given; the folder is for .*llama3_1.*qwen2_5/,
+    );
+    expect(find(unrendered, 'openrlhf', 'templates').note).toMatch(
+      /^not rendered: no --template given, and the folder names no chat template/,
+    );
+
+    const rendered = await checkExports(config.out, { templateDir });
+    for (const name of ['verl', 'axolotl-one-call']) {
+      expect(find(rendered, name, 'templates').note).toMatch(
+        /^rendered through the 2 of the folder's templates found in .*; not rendered: .*qwen3/,
+      );
+      for (const template of ['qwen2_5', 'llama3_1']) {
+        const result = find(rendered, name, template);
+        expect(result.rows, `${name}/${template}`).toBeGreaterThan(0);
+        expect(result.failed, JSON.stringify(result.reasons)).toBe(0);
+      }
+    }
+    const prompts = await checkExports(join(config.out, 'rl', 'openrlhf'), {
+      templates: [templates[0] as never],
+    });
+    expect(find(prompts, 'openrlhf', 'qwen').failed).toBe(0);
+    expect(find(prompts, 'openrlhf', 'qwen').rows).toBe(2);
+
+    // A row that breaks LLaMA-Factory's alternation rule fails with it, located.
+    const broken = join(root, 'broken', 'llama-factory');
+    await mkdir(broken, { recursive: true });
+    await writeFile(
+      join(broken, 'dataset_info.json'),
+      await readFile(join(config.out, 'exports/llama-factory/dataset_info.json')),
+    );
+    const [first, ...rest] = (
+      await readFile(join(config.out, 'exports/llama-factory/hsa_train.jsonl'), 'utf8')
+    ).split('\n');
+    const row = JSON.parse(first as string) as { conversations: unknown[] };
+    row.conversations = [...row.conversations, { from: 'human', value: 'and?' }];
+    await writeFile(join(broken, 'hsa_train.jsonl'), [JSON.stringify(row), ...rest].join('\n'));
+    const checked = await hsa(['check-exports', broken]);
+    expect(checked.status, checked.stdout + checked.stderr).toBe(1);
+    expect(checked.stdout).toMatch(/llama-factory \(llama-factory\): \d+ rows, \d+ pass the trainer's rules/);
+    expect(checked.stdout).toMatch(
+      /1 × the conversation does not end on the model \(gpt or function_call\) {2}\(first at line 1\)/,
+    );
+  }, 300_000);
 
   it('role alternation: the rules it knows', () => {
     expect(alternationProblem([{ role: 'user' }, { role: 'user' }, { role: 'assistant' }])).toMatch(
@@ -250,6 +363,7 @@ describe('check-exports', () => {
         ...templateNames.map((t) => `${name}/${t}`),
       ]),
       'openai/structure',
+      'openai/templates',
       ...['trl-one-call', 'trl-string-arguments'].flatMap((name) => [
         `${name}/structure`,
         ...templateNames.map((t) => `${name}/${t}`),
@@ -270,10 +384,13 @@ describe('check-exports', () => {
       ]);
       expect(checked.status, checked.stdout + checked.stderr).toBe(0);
       for (const name of names)
-        expect(checked.stdout).toMatch(new RegExp(`^\\S+ +${name} +(\\d+)/\\1 rows pass`, 'm'));
+        expect(checked.stdout).toMatch(new RegExp(`^ +${name} +(\\d+)/\\1 rows render`, 'm'));
     }
-    const unnamed = await hsa(['check-exports', join(out, 'exports', 'trl-one-call'), '--format', 'verl']);
+    const unnamed = await hsa(['check-exports', join(out, 'exports', 'trl-one-call'), '--format', 'bogus']);
     expect(unnamed.status).toBe(2);
-    expect(unnamed.stderr).toMatch(/--format verl: not a format the check reads/);
+    expect(unnamed.stderr).toMatch(/--format bogus: not a format the check reads/);
+    const wrong = await hsa(['check-exports', join(out, 'exports', 'trl-one-call'), '--format', 'verl']);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toMatch(/no export to check/);
   });
 });

@@ -22,6 +22,19 @@ const cases: Array<{ name: string; format: string; options?: Record<string, unkn
   { name: 'trl', format: 'trl' },
   { name: 'trl-string-arguments', format: 'trl', options: { argumentsEncoding: 'string' } },
   { name: 'axolotl', format: 'axolotl', options: { datasetPath: 'data/axolotl/train.jsonl' } },
+  // Llama 3.1 through Axolotl: one call per assistant message, declared for the family.
+  {
+    name: 'axolotl-one-call',
+    format: 'axolotl',
+    options: { parallelCalls: 'split', families: ['llama3_1'] },
+  },
+  // Mistral through Axolotl: 9-character call ids; a rejected attempt followed by its fallback is rejected.
+  { name: 'axolotl-mistral', format: 'axolotl', options: { callIds: 'mistral', families: ['mistral'] } },
+  {
+    name: 'trl-mistral-prompt-completion',
+    format: 'trl',
+    options: { layout: 'prompt-completion', callIds: 'mistral', families: ['mistral'] },
+  },
   { name: 'llama-factory', format: 'llama-factory' },
   { name: 'openai', format: 'openai' },
   { name: 'verl', format: 'verl' },

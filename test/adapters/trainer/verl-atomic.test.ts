@@ -17,7 +17,7 @@ describe('veRL parquet output', () => {
     writeFileSync(join(folder, stale), 'half a file');
     const sink = await verlExporter.open(folder, { datasetClass: false });
     await sink.close();
-    expect(readdirSync(folder)).toEqual(['train.parquet']);
+    expect(readdirSync(folder).sort()).toEqual(['README.md', 'train.parquet']);
   });
 
   it('leaves nothing behind on abort', async () => {

@@ -196,6 +196,6 @@ export const openRlhfRlExporter: RlExporter = {
     );
     await writeFileAtomic(files.agent, agentShim(options.envURL));
     await writeFileAtomic(files.launch, launchScript(options.envURL, options.groupSize));
-    return Object.values(files);
+    return { files: Object.values(files), rows: rows.length, rejected: 0, rejects: [] };
   },
 };

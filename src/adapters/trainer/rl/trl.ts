@@ -6,9 +6,10 @@
 // the tool schemas the model sees, with transformers' get_json_schema; each call is stepped in the row's
 // episode on the environment server, hooks included) and `get_reward()`; the reward function `hsa_reply`
 // hands each rollout's final reply to its episode so that `get_reward` scores the whole turn.
-// States whose tools TRL cannot express as methods go to `rejects.jsonl` with the reason.
+// States whose tools TRL cannot express as methods go to `rejects.jsonl` with the reason, and are counted
+// by reason in the summary the pipeline writes into its manifest.
 
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jsonLine, writeJsonLines } from '../../../harness/json-lines.js';
 import { writeFileAtomic } from '../../../harness/write-file-atomic.js';
@@ -256,10 +257,12 @@ def hsa_reward(prompts=None, completions=None, hsa_reset=None, hsa_reward_spec=N
 
 /**
  * The TRL RL exporter: `grpo.jsonl`, `environments.json`, `hsa_trl.py`, and `rejects.jsonl` when a
- * state's tools cannot be TRL methods.
+ * state's tools cannot be TRL methods. Those rows are counted by reason in the summary, and so in the
+ * pipeline's manifest and its printed summary.
  *
  * @example
- * await trlRlExporter.write(rows, 'out/rl/trl', { envURL: 'http://127.0.0.1:8000', groupSize: 8 });
+ * const summary = await trlRlExporter.write(rows, 'out/rl/trl', { envURL: 'http://127.0.0.1:8000', groupSize: 8 });
+ * summary.rows + summary.rejected === rows.length // true
  */
 export const trlRlExporter: RlExporter = {
   format: 'trl',
@@ -274,6 +277,7 @@ export const trlRlExporter: RlExporter = {
       if (problem) problems.set(state, problem);
     }
     const kept = rows.filter((row) => !problems.has(stateId(row)));
+    const left = rows.filter((row) => problems.has(stateId(row)));
     const files = {
       data: join(outDir, 'grpo.jsonl'),
       environments: join(outDir, 'environments.json'),
@@ -287,16 +291,34 @@ export const trlRlExporter: RlExporter = {
     await writeFileAtomic(files.environments, `${JSON.stringify(environments, null, 2)}\n`);
     await writeFileAtomic(files.shim, trlShim(options.envURL));
     const written = Object.values(files);
-    if (problems.size > 0) {
-      const rejects = join(outDir, 'rejects.jsonl');
-      const lines = rows
-        .filter((row) => problems.has(stateId(row)))
-        .map((row) =>
-          jsonLine({ row_id: row.id, environment: stateId(row), reason: problems.get(stateId(row)) }),
-        );
+    const rejects = join(outDir, 'rejects.jsonl');
+    if (left.length > 0) {
+      const lines = left.map((row) =>
+        jsonLine({ row_id: row.id, environment: stateId(row), reason: problems.get(stateId(row)) }),
+      );
       await writeFileAtomic(rejects, lines.join(''));
       written.push(rejects);
-    }
-    return written;
+    } else await rm(rejects, { force: true });
+    return {
+      files: written,
+      rows: kept.length,
+      rejected: left.length,
+      rejects: countReasons(left, problems),
+    };
   },
 };
+
+/** The rows left out, counted by reason (most first, then by reason). */
+function countReasons(
+  left: readonly RlRow[],
+  problems: ReadonlyMap<string, string>,
+): Array<{ reason: string; rows: number }> {
+  const counts = new Map<string, number>();
+  for (const row of left) {
+    const reason = problems.get(stateId(row)) as string;
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([reason, count]) => ({ reason, rows: count }))
+    .sort((a, b) => b.rows - a.rows || (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0));
+}

@@ -308,6 +308,11 @@ export const verlRlExporter: RlExporter = {
       })}`,
     );
     await writeFileAtomic(files.shim, verlShim(options.envURL));
-    return [files.data, files.agentLoops, ...toolFiles, files.interaction, files.shim];
+    return {
+      files: [files.data, files.agentLoops, ...toolFiles, files.interaction, files.shim],
+      rows: rows.length,
+      rejected: 0,
+      rejects: [],
+    };
   },
 };
