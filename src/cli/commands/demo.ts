@@ -1,5 +1,6 @@
-// `hsa demo`: trains a fixed-harness learner and a harness-augmented one on a bundled fixture through the
-// real pipeline, scores both on a held-out variant benchmark and writes the report. Wiring only.
+// `hsa demo`: trains a fixed-harness learner and a harness-augmented one on a harness and its gold
+// trajectories (the user's, or a bundled fixture's) through the real pipeline, scores both on a held-out
+// variant benchmark and writes the report. Wiring only: a bundled domain is just its files.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,10 @@ import { builtinRegistry } from '../operators-registry.js';
 import { outOption, outputMode, prepareOutputFolder, printResult } from '../output.js';
 
 interface DemoCliOptions {
-  domain: string;
+  domain?: string;
+  harness?: string;
+  trajectories?: string;
+  items?: string;
   seed: string;
   seeds?: string;
   out: string;
@@ -26,11 +30,19 @@ interface DemoCliOptions {
   benchVariants?: string;
 }
 
-const domainFiles = (folder: string) => ({
-  harness: join(folder, 'harness.yaml'),
-  trajectories: join(folder, 'trajectories.jsonl'),
-  items: join(folder, 'bench', 'items.jsonl'),
-});
+/**
+ * A bundled domain's inputs: its harness, its demo trajectories (`demo/trajectories.jsonl` when the fixture
+ * keeps a larger set for the demo, else `trajectories.jsonl`) and its bench items when it has an items file.
+ */
+function domainFiles(folder: string): { harness: string; trajectories: string; items?: string } {
+  const larger = join(folder, 'demo', 'trajectories.jsonl');
+  const items = join(folder, 'bench', 'items.jsonl');
+  return {
+    harness: join(folder, 'harness.yaml'),
+    trajectories: existsSync(larger) ? larger : join(folder, 'trajectories.jsonl'),
+    ...(existsSync(items) ? { items } : {}),
+  };
+}
 
 /** The bundled fixtures folder: the first `fixtures/` above this file (source and build trees differ). */
 function fixturesFolder(): string {
@@ -44,13 +56,39 @@ function fixturesFolder(): string {
 
 function domainFolder(domain: string): string {
   const folder = join(fixturesFolder(), domain);
-  const files = domainFiles(folder);
-  if (!/^[a-z0-9-]+$/.test(domain) || !existsSync(files.harness) || !existsSync(files.trajectories))
+  if (
+    !/^[a-z0-9-]+$/.test(domain) ||
+    !existsSync(join(folder, 'harness.yaml')) ||
+    !existsSync(join(folder, 'trajectories.jsonl'))
+  )
     throw new HarnessAugmentError(
       `--domain: no bundled fixture "${domain}" with harness.yaml and trajectories.jsonl (try livestream, helpdesk or itops)`,
       { kind: 'usage' },
     );
   return folder;
+}
+
+/** The input files: `--harness` and `--trajectories` (and `--items`), or a bundled `--domain` (default livestream). */
+function inputFiles(options: DemoCliOptions): { harness: string; trajectories: string; items?: string } {
+  if (options.harness === undefined) {
+    if (options.trajectories !== undefined || options.items !== undefined)
+      throw new HarnessAugmentError('--trajectories and --items go with --harness', { kind: 'usage' });
+    return domainFiles(domainFolder(options.domain ?? 'livestream'));
+  }
+  if (options.domain !== undefined)
+    throw new HarnessAugmentError('--domain and --harness exclude each other: give one', { kind: 'usage' });
+  if (options.trajectories === undefined)
+    throw new HarnessAugmentError('--harness needs --trajectories (the gold trajectories, JSONL)', {
+      kind: 'usage',
+    });
+  const files = { harness: resolve(options.harness), trajectories: resolve(options.trajectories) };
+  for (const [flag, file] of [
+    ['--harness', files.harness],
+    ['--trajectories', files.trajectories],
+    ...(options.items === undefined ? [] : [['--items', resolve(options.items)]]),
+  ] as const)
+    if (!existsSync(file)) throw new HarnessAugmentError(`${flag}: no file ${file}`, { kind: 'usage' });
+  return { ...files, ...(options.items === undefined ? {} : { items: resolve(options.items) }) };
 }
 
 /** `--seeds 1,2,3`: distinct, non-empty seeds, at least two. */
@@ -77,9 +115,15 @@ export function registerDemo(program: Command): void {
   program
     .command('demo')
     .description(
-      'train a fixed-harness and a harness-augmented learner on a bundled fixture, score both on held-out harness variants, write the report',
+      'train a fixed-harness and a harness-augmented learner on a harness and its gold trajectories (yours, or a bundled fixture), score both on held-out harness variants, write the report',
     )
-    .option('--domain <name>', 'bundled fixture: livestream, helpdesk or itops', 'livestream')
+    .option('--domain <name>', 'bundled fixture: livestream (default), helpdesk or itops')
+    .option('--harness <file>', 'your harness file (instead of --domain)')
+    .option('--trajectories <file>', 'gold trajectories under --harness (JSONL)')
+    .option(
+      '--items <file>',
+      'bench items (JSONL); without it items come from the scorable turns of held-out trajectories',
+    )
     .option('--seed <seed>', 'global seed', '42')
     .option('--seeds <list>', 'run once per seed (comma-separated) and pool the paired comparison over all')
     .addOption(outOption('folder', 'output folder').default('out/demo'))
@@ -94,7 +138,7 @@ export function registerDemo(program: Command): void {
     .action(async (options: DemoCliOptions) => {
       const started = Date.now();
       const seeds = options.seeds === undefined ? undefined : seedList(options.seeds);
-      const { items, ...files } = domainFiles(domainFolder(options.domain));
+      const files = inputFiles(options);
       const registry = await builtinRegistry();
       const dependencies = buildPipelineDependencies(
         parsePipelineConfig({ harness: files.harness, inputs: { trajectories: files.trajectories } }),
@@ -113,8 +157,6 @@ export function registerDemo(program: Command): void {
       await prepareOutputFolder(out);
       const common = {
         ...files,
-        // A fixture without bench items gets them derived from held-out gold trajectories.
-        ...(existsSync(items) ? { items } : {}),
         out,
         dependencies,
         sizes,
