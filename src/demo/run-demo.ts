@@ -58,8 +58,8 @@ export interface DemoSizes {
 
 /**
  * The sizes `hsa demo` runs with: large enough that the learners' original scores are well above the
- * uniform floor (73–119 s of CPU per seed on one thread without the ablation, measured on a loaded shared
- * machine; the ablation adds five learners).
+ * uniform floor (40–80 s of CPU per seed on one thread without the ablation on the bundled domains, measured
+ * on a loaded shared machine; the ablation adds five learners).
  *
  * @example
  * await runDemo({ ...options, sizes: { ...defaultDemoSizes, ablation: false } });

@@ -14,7 +14,7 @@ import { type CliRun, projectRoot, runCli } from '../support/run-cli.js';
 
 const material = join(projectRoot, 'test/demo/fixtures/tau-bench-retail');
 const harness = join(material, 'harness.yaml');
-const small = ['--no-ablation', '--train-tasks', '24', '--bench-items', '12', '--bench-variants', '1'];
+const small = ['--no-ablation', '--train-tasks', '16', '--bench-items', '8', '--bench-variants', '1'];
 let folder: string;
 let gold: string;
 let imported: CliRun;
@@ -42,7 +42,7 @@ beforeAll(async () => {
   run = runCli(
     ['demo', '--harness', harness, '--trajectories', gold, '--out', join(folder, 'out'), '--seed', '7']
       .concat(small)
-      .concat(['--steps', '120']),
+      .concat(['--steps', '80']),
     { timeout: 300_000 },
   );
   summary = JSON.parse(await readFile(join(folder, 'out', 'summary.json'), 'utf8'));
@@ -60,7 +60,7 @@ describe('hsa demo on a user harness', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/## Verdict\n\n(Decided|Too small to decide|No difference measured): /);
     expect(summary.data.trajectories).toBe(243);
-    expect(summary.bench.items).toBe(12);
+    expect(summary.bench.items).toBe(8);
     expect(summary.verdict.units).toBe(summary.paired.names?.units);
     expect(summary.learners.map((learner) => learner.name)).toEqual(['fixed', 'hsa']);
     const html = await readFile(join(folder, 'out', 'report.html'), 'utf8');
@@ -71,7 +71,7 @@ describe('hsa demo on a user harness', () => {
     const trained = new Set(
       (await jsonLines<{ id: string }>(join(folder, 'out', 'inputs/train.jsonl'))).map((line) => line.id),
     );
-    expect(trained.size).toBe(24);
+    expect(trained.size).toBe(16);
     const rows = await jsonLines<BenchRow>(join(folder, 'out', 'bench/rows.jsonl'));
     const held = new Set(summary.units.names?.map((unit) => unit.item));
     expect(held.size).toBe(summary.data.heldOut);
@@ -138,13 +138,16 @@ describe('hsa demo on a user harness', () => {
     expect(tinySummary.data.heldOut).toBeLessThanOrEqual(5);
   });
 
-  it('refuses --harness without --trajectories, and --harness with --domain, as usage errors', () => {
+  it('refuses --harness without --trajectories, --harness with --domain, --items alone and a missing file', () => {
     const missing = runCli(['demo', '--harness', harness, '--out', join(folder, 'x')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/--harness needs --trajectories/);
     const both = runCli(['demo', '--domain', 'itops', '--harness', harness, '--trajectories', gold]);
     expect(both.status).toBe(2);
     expect(both.stderr).toMatch(/--domain and --harness/);
+    const itemsAlone = runCli(['demo', '--items', join(material, 'logs.jsonl')]);
+    expect(itemsAlone.status).toBe(2);
+    expect(itemsAlone.stderr).toMatch(/--trajectories and --items go with --harness/);
     const absent = runCli(['demo', '--harness', harness, '--trajectories', join(folder, 'none.jsonl')]);
     expect(absent.status).toBe(2);
     expect(absent.stderr).toMatch(/--trajectories: no file/);

@@ -6,10 +6,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { buildPipelineDependencies } from '../../adapters/pipeline-dependencies.js';
+import { dimensions } from '../../augment/operator.js';
 import { renderPooledMarkdown, runDemoSeeds } from '../../demo/pool-seeds.js';
 import { renderDemoMarkdown } from '../../demo/report.js';
 import { type DemoSizes, defaultDemoSizes, runDemo } from '../../demo/run-demo.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { addProtectedInputs } from '../../harness/output-guard.js';
 import { parsePipelineConfig } from '../../pipeline/config.js';
 import { nonNegativeInteger } from '../io.js';
 import { builtinRegistry } from '../operators-registry.js';
@@ -91,6 +93,22 @@ function inputFiles(options: DemoCliOptions): { harness: string; trajectories: s
   return { ...files, ...(options.items === undefined ? {} : { items: resolve(options.items) }) };
 }
 
+/** What a run writes in its output folder: the folders (each checked to hold no input) and the files. */
+function demoOutputs(seeds: readonly string[] | undefined): { clears: string[]; writes: string[] } {
+  const run = [
+    'inputs',
+    'bench',
+    'uniform',
+    'memoriser',
+    'fixed',
+    'hsa',
+    ...dimensions.map((d) => `hsa-${d}`),
+  ];
+  const files = ['report.md', 'report.html', 'summary.json'];
+  if (!seeds) return { clears: run, writes: files };
+  return { clears: seeds.map((seed) => `seed-${seed}`), writes: ['pooled.json', 'pooled.md'] };
+}
+
 /** `--seeds 1,2,3`: distinct, non-empty seeds, at least two. */
 function seedList(value: string): string[] {
   const seeds = value.split(',').map((seed) => seed.trim());
@@ -154,7 +172,16 @@ export function registerDemo(program: Command): void {
       const benchVariants = positive('--bench-variants', options.benchVariants);
       if (benchVariants !== undefined) sizes.benchVariants = benchVariants;
       const out = resolve(options.out);
-      await prepareOutputFolder(out);
+      // A bundled domain's files are inputs too (yours are, as options); no folder the demo writes in may
+      // hold an input.
+      if (options.harness === undefined)
+        await addProtectedInputs(
+          Object.entries(files).map(([key, path]) => ({
+            label: `--domain ${options.domain ?? 'livestream'} (${key})`,
+            path,
+          })),
+        );
+      await prepareOutputFolder(out, demoOutputs(seeds));
       const common = {
         ...files,
         out,
