@@ -40,7 +40,7 @@ import { addTrainingNames } from './training-names.js';
 /** A bench variant that could not become a row, with the dimension whose variant it was. */
 type BenchReject = GenerateReject & { dimension: Dimension };
 
-/** Sizes of a demo run; without the ablation the defaults take one to two minutes of CPU. */
+/** Sizes of a demo run; without the ablation the defaults take about a minute of CPU. */
 export interface DemoSizes {
   /** Base tasks (gold trajectories not behind any bench item) each learner is trained from. */
   trainTasks: number;
