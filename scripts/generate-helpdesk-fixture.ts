@@ -2,6 +2,7 @@
 //   fixtures/helpdesk/trajectories.jsonl   gold trajectories under fixtures/helpdesk/harness.yaml
 //   fixtures/helpdesk/raw-logs.jsonl       20 of them as a production logger writes them (for `hsa import trajectories`)
 //   fixtures/helpdesk/contexts/example.json one request context, for `hsa render`
+//   fixtures/helpdesk/demo/trajectories.jsonl the same trajectories and more of the same families (for `hsa demo`)
 //
 // Usage: npx tsx scripts/generate-helpdesk-fixture.ts [--check | --out FILE]
 //   --check     generate in memory and compare with the files on disk instead of writing them;
@@ -1159,6 +1160,106 @@ function plan(): Script[] {
   return scripts;
 }
 
+// ── the demo's larger set ───────────────────────────────────────────────────────────────────────────
+
+/** Trajectories in `demo/trajectories.jsonl`: the plan's, then conversations drawn from the same families. */
+const DEMO_TOTAL = 400;
+/** Draws per conversation before giving up (a drawn combination whose hooks decide otherwise is redrawn). */
+const DEMO_ATTEMPTS = 8;
+
+const RESET_USERS = ['U20417', 'U20501', 'U20561', 'U20602', 'U20002', 'U20005', 'U20011'];
+const LOCKED_USERS = ['U20388', 'U20455', 'U20589'];
+const ACTIVE_USERS = ['U20417', 'U20501', 'U20561', 'U20602', 'U20455', 'U20002', 'U20005', 'U20011'];
+const TICKETS: Array<[string, string, string]> = [
+  ['U20417', 'INC-40213', 'update'],
+  ['U20501', 'INC-40277', 'plain'],
+  ['U20589', 'INC-40302', 'plain'],
+  ['U20455', 'INC-40318', 'plain'],
+  ['U20561', 'INC-40341', 'update'],
+  ['U20602', 'INC-40213', 'plain'],
+];
+
+/**
+ * One conversation of the demo set: a script family drawn with the weights of the plan above (its counts),
+ * and that family's parameters (accounts, variants, topics) drawn from the values the plan uses.
+ */
+function drawScript(rng: Random): Script {
+  const families: Array<readonly [number, () => Script]> = [
+    [
+      14,
+      () =>
+        resetScript(
+          rng.pick(RESET_USERS),
+          rng.pick([
+            'plain',
+            'plain',
+            'plain',
+            'alternate_email',
+            'in_a_call',
+            'wrong_code',
+            'guarantee',
+            'secret',
+            'bad_args',
+            'too_long',
+            'skip_identity',
+          ]),
+        ),
+    ],
+    [3, () => managerApprovalScript()],
+    [
+      9,
+      () =>
+        unlockScript(
+          rng.pick(LOCKED_USERS),
+          rng.pick(['plain', 'plain', 'ungrounded', 'skip_identity', 'with_reset']),
+        ),
+    ],
+    [3, () => adminLockScript()],
+    [2, () => disabledScript()],
+    [3, () => secretSharedScript(rng.pick(['U20417', 'U20561', 'U20011']))],
+    [
+      12,
+      () =>
+        howtoScript(
+          rng.int(0, HOWTO.length - 1),
+          rng.pick([...ACTIVE_USERS, 'U20520', undefined]),
+          rng.pick(['plain', 'plain', 'plain', 'thanks', 'too_long', 'guarantee', 'skill_first']),
+        ),
+    ],
+    [
+      6,
+      () =>
+        outageScript(
+          rng.pick(['vpn', 'printing', 'email'] as const),
+          rng.pick(ACTIVE_USERS),
+          rng.chance(0.5),
+        ),
+    ],
+    [5, () => complianceScript(rng.pick(['U20417', 'U20501']), rng.pick(['plain', 'plain', 'bad_args']))],
+    [4, () => dockScript(rng.pick(['U20417', 'U20455', 'U20602']), rng.pick(['plain', 'plain', 'bad_args']))],
+    [3, () => slowLaptopScript(rng.pick(['U20561', 'U20602', 'U20388']))],
+    [
+      6,
+      () => {
+        const [requester, ticket, variant] = rng.pick(TICKETS);
+        return ticketStatusScript(requester, ticket, variant);
+      },
+    ],
+    [3, () => phishingScript(rng.pick(['U20417', 'U20561', 'U20602']))],
+    [2, () => lostDeviceScript()],
+    [5, () => smallTalkScript(rng.pick(['plain', 'plain', 'skill_first']))],
+    [
+      4,
+      () =>
+        multiIssueScript(
+          rng.pick(['U20417', 'U20501', 'U20455', 'U20005']),
+          rng.pick(['plain', 'plain', 'guarantee']),
+        ),
+    ],
+  ];
+  return rng.weighted(families)();
+}
+
 // ── raw logs: the shape a production logger writes ──────────────────────────────────────────────────
 
 interface Aliases {
@@ -1286,6 +1387,20 @@ async function main() {
   const scripts = plan();
   for (const [index, script] of scripts.entries()) built.push(await build(script, index, harness, hash));
 
+  // The demo's set: the plan's conversations, then more drawn from the same families, each seeded by its id.
+  const demo: Built[] = [...built];
+  for (let index = built.length; index < DEMO_TOTAL; index++) {
+    const draws = createRandom(`${SEED}:demo-plan:${index + 1}`);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        demo.push(await build(drawScript(draws.fork(attempt)), index, harness, hash));
+        break;
+      } catch (error) {
+        if (!(error instanceof ScriptError) || attempt + 1 >= DEMO_ATTEMPTS) throw error;
+      }
+    }
+  }
+
   // Raw logs: 20 trajectories, most of them with hook events or several turns, which the import must reconcile.
   const rawRng = createRandom(`${SEED}:raw-logs`);
   const withSlips = built.filter((item) => item.slips.length > 0);
@@ -1306,6 +1421,7 @@ async function main() {
     [join(fixtureDir, 'trajectories.jsonl'), `${built.map((item) => item.line).join('\n')}\n`],
     [join(fixtureDir, 'raw-logs.jsonl'), `${raw.join('\n')}\n`],
     [join(fixtureDir, 'contexts', 'example.json'), `${JSON.stringify(example, null, 2)}\n`],
+    [join(fixtureDir, 'demo', 'trajectories.jsonl'), `${demo.map((item) => item.line).join('\n')}\n`],
   ];
 
   const total = built.length;
@@ -1332,9 +1448,10 @@ async function main() {
         .join(', ')}`,
       `  multi-turn: ${built.filter((item) => item.turns > 1).length}; with several registry calls in one message: ${multiTool}`,
       `raw logs: ${raw.length}`,
+      `demo set: ${demo.length} trajectories; multi-turn ${demo.filter((item) => item.turns > 1).length}; with a hook event ${demo.filter((item) => item.slips.length > 0).length}`,
     ].join('\n'),
   );
-  const issues = built.flatMap((item) => item.issues);
+  const issues = demo.flatMap((item) => item.issues);
   if (issues.length > 0) {
     console.error(`\n${issues.length} validator issue(s):`);
     for (const issue of issues.slice(0, 40)) console.error(`  ${issue}`);

@@ -1,5 +1,6 @@
 // The demo's headline: the paired difference between two learners answering the same bench rows. Each unit is
-// one bench item of one seed; a resample draws units with replacement within each seed (stratified), and the
+// one held-out trajectory of one seed (its items' rows together); a resample draws units with replacement
+// within each seed (stratified), and the
 // same draw is used for every learner, so the interval is the difference's own (not two intervals compared).
 // Means are over rows (pooled), as in `bootstrapGroup`. The memoriser's gap is the bench's ceiling: what a
 // learner that always writes the base names would lose.
@@ -19,10 +20,11 @@ export interface LearnerTally {
   flipBase: number;
 }
 
-/** One bench item of one seed, tallied for every learner. */
+/** One held-out trajectory of one seed (the items made from it), tallied for every learner. */
 export interface PairedUnit {
   /** The seed: units are resampled within it. */
   stratum: string;
+  /** The held-out trajectory (or the item, when it names no trajectory). */
   item: string;
   learners: Record<string, LearnerTally>;
 }

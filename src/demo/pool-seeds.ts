@@ -1,5 +1,5 @@
 // `hsa demo --seeds a,b,c`: one demo run per seed (each seed draws its own items, tasks, bench variants and
-// training order), and the paired comparison pooled over all of them: units are the items of every seed,
+// training order), and the paired comparison pooled over all of them: units are the held-out trajectories of every seed,
 // resampled within their seed. Every seed's own result is kept and reported next to the pooled one.
 import { join } from 'node:path';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
@@ -7,11 +7,14 @@ import { type PairedReport, type PairedUnit, pairedComparison } from './paired.j
 import { estimateText, pairedExplanation, pairedHeader, pairedRows } from './report.js';
 import { type DemoOptions, type DemoSizes, runDemo } from './run-demo.js';
 import type { DemoSummary } from './summary.js';
+import { type DemoVerdict, demoVerdict } from './verdict.js';
 
 export interface DemoPooledSummary {
-  format: 'hsa-demo-pooled/1';
+  format: 'hsa-demo-pooled/2';
   seeds: string[];
   sizes: DemoSizes;
+  /** What the pooled comparison decides (units: every seed's held-out trajectories). */
+  verdict: DemoVerdict;
   /** Each seed's own headline numbers (dimensions that change names) and original scores. */
   perSeed: Array<{
     seed: string;
@@ -49,9 +52,15 @@ export function poolSummaries(summaries: readonly DemoSummary[]): DemoPooledSumm
     [...summary.learners, summary.baseline].find((learner) => learner.name === name)?.groups.all?.criteria
       .names.original.mean ?? null;
   return {
-    format: 'hsa-demo-pooled/1',
+    format: 'hsa-demo-pooled/2',
     seeds: summaries.map((summary) => summary.seed),
     sizes: first.sizes,
+    verdict: demoVerdict(paired.names, {
+      trajectories: first.data.trajectories,
+      heldOut: first.data.heldOut,
+      items: first.data.items,
+      seeds: summaries.length,
+    }),
     perSeed: summaries.map((summary) => {
       const names = summary.paired.names as PairedReport;
       return {
@@ -94,8 +103,11 @@ export function renderPooledMarkdown(pooled: DemoPooledSummary): string {
   const lines = [
     `# hsa demo: fixed vs hsa, pooled over ${pooled.seeds.length} seeds (${pooled.seeds.join(', ')})`,
     '',
-    `Each seed draws its own bench items, training tasks, bench variants and training order; sizes per seed: ${pooled.sizes.trainTasks} training tasks, ${pooled.sizes.steps} Adam steps, ${pooled.sizes.benchItems} bench items, ${pooled.sizes.benchVariants} variants per item and dimension. Units: the items of every seed, resampled within their seed.`,
+    `Each seed draws its own bench items, training tasks, bench variants and training order; sizes per seed: ${pooled.sizes.trainTasks} training tasks, ${pooled.sizes.steps} Adam steps, ${pooled.sizes.benchItems} bench items, ${pooled.sizes.benchVariants} variants per item and dimension. Units: the held-out trajectories of every seed, resampled within their seed.`,
     '',
+    '## Verdict',
+    '',
+    ...pooled.verdict.text.flatMap((sentence) => [sentence, '']),
     pairedExplanation,
     '',
     ...table(['group', ...pairedHeader], pairedRows(pooled.paired)),

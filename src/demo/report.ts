@@ -38,7 +38,7 @@ function pairedLabel(group: string): string {
 
 export const pairedHeader = [
   'variant rows',
-  'items',
+  'trajectories',
   'fixed gap',
   'hsa gap',
   'fixed gap − hsa gap',
@@ -78,7 +78,7 @@ export function pairedRows(paired: Record<string, PairedReport>): string[][] {
 
 /** What the paired table means, for both reports. */
 export const pairedExplanation =
-  'Paired over items (the same bench rows answered by both learners, one bootstrap draw of items for both, 95% percentile intervals): gap = original − variants on `names`; "flips" = variant rows that fail where the item\'s original passes, as a share of the variant rows whose original passes; the ceiling is the gap of a memoriser that writes the original answer (base names) on every row, the most a learner that ignores the harness could lose.';
+  'Paired over held-out trajectories (the same bench rows answered by both learners, one bootstrap draw of trajectories for both, 95% percentile intervals): gap = original − variants on `names`; "flips" = variant rows that fail where the item\'s original passes, as a share of the variant rows whose original passes; the ceiling is the gap of a memoriser that writes the original answer (base names) on every row, the most a learner that ignores the harness could lose.';
 
 function headlineRows(summary: DemoSummary): string[][] {
   const main = summary.learners.filter((learner) => learner.dimension === undefined);
@@ -163,7 +163,7 @@ function settingsLine(summary: DemoSummary): string {
   const { sizes } = summary;
   const examples = summary.learners[0]?.examples ?? 0;
   const { vocabulary } = summary;
-  return `Seed \`${summary.seed}\`. Each learner: ${examples} TRL rows from ${sizes.trainTasks} tasks × (original + ${sizes.variants} variants), ${sizes.steps} Adam steps, the same features and settings. Bench: ${summary.bench.items} held-out items, ${summary.bench.rows} rows (${summary.bench.variantRows} variants, one dimension each, ${sizes.benchVariants} per dimension, held-out seeds; ${summary.bench.nameRows} of the dimensions that change names; ${summary.bench.renamedRows} rename a name of the answer key, ${summary.bench.renamedSeenRows} of them with a new name that occurs in the training data; ${summary.bench.heldOutRows} use an operator held out of training). Disjoint rename vocabularies: ${vocabulary.operators.map((id) => `\`${id}\``).join(', ')} draw new names from part ${vocabulary.training.part} of ${vocabulary.training.parts} of a hash partition of names in training, part ${vocabulary.bench.part} in the bench.`;
+  return `Seed \`${summary.seed}\`. Data: ${summary.data.trajectories} gold trajectories, ${summary.data.heldOut} of them held out for the bench (split by trajectory; each is one unit of the bootstrap). Each learner: ${examples} TRL rows from ${sizes.trainTasks} tasks × (original + ${sizes.variants} variants), ${sizes.steps} Adam steps, the same features and settings. Bench: ${summary.bench.items} held-out items, ${summary.bench.rows} rows (${summary.bench.variantRows} variants, one dimension each, ${sizes.benchVariants} per dimension, held-out seeds; ${summary.bench.nameRows} of the dimensions that change names; ${summary.bench.renamedRows} rename a name of the answer key, ${summary.bench.renamedSeenRows} of them with a new name that occurs in the training data; ${summary.bench.heldOutRows} use an operator held out of training; ${summary.bench.rejectedVariants} variants rejected, in \`bench/rejects.jsonl\`). Disjoint rename vocabularies: ${vocabulary.operators.map((id) => `\`${id}\``).join(', ')} draw new names from part ${vocabulary.training.part} of ${vocabulary.training.parts} of a hash partition of names in training, part ${vocabulary.bench.part} in the bench.`;
 }
 
 /**
@@ -178,7 +178,10 @@ export function renderDemoMarkdown(summary: DemoSummary): string {
     '',
     settingsLine(summary),
     '',
-    'Criterion `names`: the tool calls and the skill loads of the answer key are made, and no call names a tool the harness does not offer. Percent with 95% bootstrap intervals over items; gap = original − variants. "Decisions right": teacher-forced, every name (action, argument key, enum value) of the held-out items\' gold trajectories under the original harness; for `uniform`, the expectation of a uniform pick among the offered names.',
+    '## Verdict',
+    '',
+    ...summary.verdict.text.flatMap((sentence) => [sentence, '']),
+    'Criterion `names`: the tool calls and the skill loads of the answer key are made, and no call names a tool the harness does not offer. Percent with 95% bootstrap intervals over held-out trajectories (the items of one conversation are drawn together); gap = original − variants. "Decisions right": teacher-forced, every name (action, argument key, enum value) of the held-out items\' gold trajectories under the original harness; for `uniform`, the expectation of a uniform pick among the offered names.',
     '',
     '## fixed vs hsa, paired',
     '',
@@ -420,7 +423,9 @@ export function renderDemoHtml(summary: DemoSummary): string {
 <body>
 <h1>hsa demo: fixed-harness vs harness-augmented training</h1>
 <p>${escapeHtml(settingsLine(summary))}</p>
-<p>Criterion <code>names</code>: the tool calls and the skill loads of the answer key are made, and no call names a tool the harness does not offer. Gap = original − variants; intervals are 95% percentile bootstrap over items. “Decisions right”: teacher-forced accuracy of every name written in the held-out items' gold trajectories under the original harness (for <code>uniform</code>: the expectation of a uniform pick among the offered names).</p>
+<h2>Verdict</h2>
+${summary.verdict.text.map((sentence) => `<p>${escapeHtml(sentence)}</p>`).join('\n')}
+<p>Criterion <code>names</code>: the tool calls and the skill loads of the answer key are made, and no call names a tool the harness does not offer. Gap = original − variants; intervals are 95% percentile bootstrap over held-out trajectories (the items of one conversation are drawn together). “Decisions right”: teacher-forced accuracy of every name written in the held-out items' gold trajectories under the original harness (for <code>uniform</code>: the expectation of a uniform pick among the offered names).</p>
 <h2>fixed vs hsa, paired</h2>
 <p>${escapeHtml(pairedExplanation)}</p>
 ${htmlTable(['group', ...pairedHeader], pairedRows(summary.paired))}

@@ -11,7 +11,7 @@ import { presets } from '../augment/presets.js';
 import { createRandom } from '../augment/random.js';
 import type { Registry } from '../augment/registry.js';
 import { answerBenchRow } from '../bench/answer-row.js';
-import { generateBench } from '../bench/generate.js';
+import { type BenchReject as GenerateReject, generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
 import { writeReport } from '../bench/report.js';
 import type { BenchItem, BenchRow, Prediction } from '../bench/schema.js';
@@ -19,7 +19,7 @@ import { expectationsAsPredictions, type ScoresDocument, scoreBench } from '../b
 import { readInputLines } from '../harness/input-file.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { writeJsonLines } from '../harness/json-lines.js';
-import { fromZodIssues, loadHarnessFile } from '../harness/parse-harness.js';
+import { loadHarnessFile } from '../harness/parse-harness.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
 import {
   type DecisionAccuracy,
@@ -29,15 +29,18 @@ import {
   type MessageDecider,
   uniformChooser,
 } from '../learner/learner.js';
+import { FeatureCache } from '../learner/text-features.js';
 import { type TrainingReport, trainLearner } from '../learner/train-learner.js';
 import { parsePipelineConfig } from '../pipeline/config.js';
 import { type PipelineDependencies, runPipeline } from '../pipeline/run-pipeline.js';
-import { TrajectorySchema } from '../trajectory/schema.js';
-import { isItemCandidate, itemFromTrajectory } from './derive-items.js';
+import { splitByTrajectory } from './split.js';
 import { type DemoSummary, renamedRows, summarize, type VocabularyPart } from './summary.js';
 import { addTrainingNames } from './training-names.js';
 
-/** Sizes of a demo run; without the ablation the defaults take one to two minutes of CPU. */
+/** A bench variant that could not become a row, with the dimension whose variant it was. */
+type BenchReject = GenerateReject & { dimension: Dimension };
+
+/** Sizes of a demo run; without the ablation the defaults take about a minute of CPU. */
 export interface DemoSizes {
   /** Base tasks (gold trajectories not behind any bench item) each learner is trained from. */
   trainTasks: number;
@@ -55,8 +58,8 @@ export interface DemoSizes {
 
 /**
  * The sizes `hsa demo` runs with: large enough that the learners' original scores are well above the
- * uniform floor (73–119 s of CPU per seed on one thread without the ablation, measured on a loaded shared
- * machine; the ablation adds five learners).
+ * uniform floor (40–80 s of CPU per seed on one thread without the ablation on the bundled domains, measured
+ * on a loaded shared machine; the ablation adds five learners).
  *
  * @example
  * await runDemo({ ...options, sizes: { ...defaultDemoSizes, ablation: false } });
@@ -241,7 +244,12 @@ async function readItems(file: string): Promise<BenchItem[]> {
 }
 
 /** The bench rows: variant 0 and, per dimension, `benchVariants` one-dimension variants, re-indexed. */
-async function buildBench(options: DemoOptions, sizes: DemoSizes, items: BenchItem[]): Promise<BenchRow[]> {
+async function buildBench(
+  options: DemoOptions,
+  sizes: DemoSizes,
+  items: BenchItem[],
+  onReject: (reject: BenchReject) => void,
+): Promise<BenchRow[]> {
   const base = await loadHarnessFile(options.harness);
   const held = heldOutOperators();
   const byItem = new Map<string, BenchRow[]>(items.map((item) => [item.id, []]));
@@ -255,6 +263,7 @@ async function buildBench(options: DemoOptions, sizes: DemoSizes, items: BenchIt
       // Held-out seeds: the bench's variants never share a seed with the training variants.
       seed: `${options.seed}/bench/${dimension}`,
       holdout: { operator: held[dimension] },
+      onReject: (reject) => onReject({ ...reject, dimension }),
     })) {
       if (row.variantIndex === 0 && position > 0) continue;
       const variantIndex = row.variantIndex === 0 ? 0 : position * sizes.benchVariants + row.variantIndex;
@@ -341,47 +350,21 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const out = options.out;
   await mkdir(out, { recursive: true });
 
-  // Held-out examples: no trajectory behind a bench item is trained on.
+  // Held-out examples, by trajectory: no trajectory behind a bench item is trained on.
   const lines = await readLines(options.trajectories);
-  let items: BenchItem[];
-  if (options.items) {
-    // The items file may name every trajectory: only the items drawn for the bench are held out.
-    items = createRandom(`${seed}/demo/items`).sample(await readItems(options.items), requested.benchItems);
-  } else {
-    const base = await loadHarnessFile(options.harness);
-    const candidates = lines
-      .map((line, index) => {
-        const parsed = TrajectorySchema.safeParse(JSON.parse(line));
-        if (!parsed.success)
-          throw new HarnessAugmentError(`${options.trajectories}:${index + 1}: not a trajectory`, {
-            issues: fromZodIssues(parsed.error.issues).map((issue) => ({
-              ...issue,
-              file: options.trajectories,
-              line: index + 1,
-            })),
-          });
-        return parsed.data;
-      })
-      .filter(isItemCandidate);
-    // At most half of the candidates, so that training keeps tasks of every kind.
-    const count = Math.min(requested.benchItems, Math.floor(candidates.length / 2));
-    items = createRandom(`${seed}/demo/items`)
-      .sample(candidates, count)
-      .map((gold) => itemFromTrajectory(base, gold, `item-${gold.id}`));
-  }
-  const benchSources = new Set(
-    items.flatMap((item) => [
-      item.gold.id,
-      ...(typeof item.meta?.source === 'string' ? [item.meta.source] : []),
-    ]),
-  );
-  const pool = lines.filter((line) => {
-    const id = (JSON.parse(line) as { id?: unknown }).id;
-    return typeof id === 'string' && !benchSources.has(id);
+  const base = await loadHarnessFile(options.harness);
+  const split = splitByTrajectory({
+    harness: base,
+    lines,
+    file: options.trajectories,
+    ...(options.items ? { items: await readItems(options.items) } : {}),
+    benchItems: requested.benchItems,
+    seed,
   });
+  const { items, pool } = split;
   if (pool.length === 0 || items.length === 0)
     throw new HarnessAugmentError(
-      `${options.trajectories}: ${pool.length} trajectories outside ${items.length} bench items; the demo needs both`,
+      `${options.trajectories}: ${pool.length} trajectories outside ${items.length} bench items; the demo needs both (${items.length === 0 && !options.items ? 'no trajectory has a turn that ends in a plain reply' : 'give more trajectories'})`,
       { kind: 'usage' },
     );
   // A small domain trains on every trajectory outside the bench (the report says how many).
@@ -409,15 +392,20 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       : []),
   ];
 
-  progress('bench: generating one-dimension variants of held-out items');
-  const rows = await buildBench(options, sizes, items);
+  progress(
+    `bench: ${items.length} items from ${split.heldOut} held-out trajectories (of ${split.trajectories}); generating one-dimension variants`,
+  );
+  const benchRejects: BenchReject[] = [];
+  const rows = await buildBench(options, sizes, items, (reject) => benchRejects.push(reject));
+  await mkdir(join(out, 'bench'), { recursive: true });
+  // Nothing is dropped silently: a variant that could not be certified is written with its reasons.
+  await writeJsonLines(join(out, 'bench', 'rejects.jsonl'), benchRejects);
   if (rows.length === 0)
     throw new HarnessAugmentError(
       `no bench row could be made from ${items.length} items (every item or variant was rejected by generateBench)`,
       { kind: 'invalid' },
     );
   const benchFile = join(out, 'bench', 'rows.jsonl');
-  await mkdir(join(out, 'bench'), { recursive: true });
   await writeJsonLines(benchFile, rows);
 
   const renamed = renamedRows(rows);
@@ -460,6 +448,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
   const learners: DemoLearner[] = [];
   const trainingNames = new Set<string>();
+  // One memo of features for every learner: they read the same bench rows and held-out conversations.
+  const features = new FeatureCache();
   for (const [index, config] of configs.entries()) {
     const source = exports[index] as (typeof exports)[number];
     progress(`train: ${config.name} on ${examples} TRL rows, ${sizes.steps} steps`);
@@ -468,7 +458,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const trained = exported.slice(0, examples);
     for (const line of trained) addTrainingNames(JSON.parse(line), trainingNames);
     await writeFileAtomic(trainFile, trained.map((line) => `${line}\n`).join(''));
-    const { learner, report } = await trainLearner(trainFile, { seed: `${seed}/train`, steps: sizes.steps });
+    const { learner, report } = await trainLearner(trainFile, {
+      seed: `${seed}/train`,
+      steps: sizes.steps,
+      cache: features,
+    });
     progress(`score: ${config.name} on ${rows.length} bench rows`);
     const { predictions, routes } = await predictTraced(rows, learner, renamed);
     await writeJsonLines(join(out, config.name, 'predictions.jsonl'), predictions);
@@ -485,6 +479,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       decisions: decisionAccuracy(
         learner,
         items.map((item) => item.gold),
+        features,
       ),
       routes,
       scores,
@@ -519,6 +514,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     memoriser,
     heldOut: heldOutOperators(),
     trainingNames,
+    sourceOf: split.sourceOf,
+    data: { trajectories: split.trajectories, heldOut: split.heldOut, items: items.length },
+    rejected: benchRejects.length,
     vocabulary: {
       ...demoVocabulary,
       operators: vocabularyOperators(presets.hat as PolicyInput, registry),

@@ -1,5 +1,5 @@
 // What the demo reports, from the scores documents of `scoreBench`: for each learner, original vs variant
-// means and their gap with 95% bootstrap intervals over items, on every variant row, on the rows whose
+// means and their gap with 95% bootstrap intervals over held-out trajectories, on every variant row, on the rows whose
 // answer key names something differently (a renamed tool, skill, loader or argument), per dimension and on
 // the held-out operators; and pass^k. The headline criterion is `names`: tool selection and skill
 // selection both pass (what the learner chooses); argument accuracy and the bench's overall are shown too.
@@ -9,8 +9,15 @@ import type { BenchRow } from '../bench/schema.js';
 import type { Comparison, RowResult, ScoresDocument } from '../bench/score.js';
 import type { DecisionAccuracy } from '../learner/learner.js';
 import type { TrainingReport } from '../learner/train-learner.js';
-import { type PairedReport, type PairedUnit, pairedComparison, tallyItem } from './paired.js';
+import {
+  type LearnerTally,
+  type PairedReport,
+  type PairedUnit,
+  pairedComparison,
+  tallyItem,
+} from './paired.js';
 import type { DemoLearner, DemoSizes, RouteStats } from './run-demo.js';
+import { type DemoDataSize, type DemoVerdict, demoVerdict } from './verdict.js';
 
 /**
  * The dimensions whose operators rename symbols (tools, parameters, skills, the loader): the headline is
@@ -55,9 +62,13 @@ export interface DemoLearnerSummary {
 }
 
 export interface DemoSummary {
-  format: 'hsa-demo-summary/2';
+  format: 'hsa-demo-summary/3';
   seed: string;
   sizes: DemoSizes;
+  /** The data behind the run: trajectories read, held out (the bootstrap's units) and bench items. */
+  data: DemoDataSize;
+  /** What the run decides on the headline group, and how much more data would decide it if it does not. */
+  verdict: DemoVerdict;
   heldOut: Record<Dimension, string>;
   bench: {
     items: number;
@@ -71,6 +82,8 @@ export interface DemoSummary {
     /** Renamed rows with a new name that some learner's training data holds (counted apart). */
     renamedSeenRows: number;
     heldOutRows: number;
+    /** Variants that could not become a row (uncertified, or the answer key could not be moved): `bench/rejects.jsonl`. */
+    rejectedVariants: number;
   };
   /** Disjoint rename vocabularies: the parts training and bench draw new names from, and the operators. */
   vocabulary: { training: VocabularyPart; bench: VocabularyPart; operators: string[] };
@@ -78,9 +91,9 @@ export interface DemoSummary {
   baseline: DemoLearnerSummary;
   /** Writes the base names on every row (the original's answer): its gap is the bench's ceiling. */
   memoriser: DemoLearnerSummary;
-  /** fixed vs hsa, paired over items, with the memoriser's ceiling: per group of `pairedGroups` and dimension. */
+  /** fixed vs hsa, paired over held-out trajectories, with the memoriser's ceiling: per group of `pairedGroups` and dimension. */
   paired: Record<string, PairedReport>;
-  /** The per-item tallies behind `paired`, so that runs of several seeds can be pooled. */
+  /** The per-trajectory tallies behind `paired`, so that runs of several seeds can be pooled. */
   units: Record<string, PairedUnit[]>;
 }
 
@@ -174,18 +187,33 @@ function passes(result: RowResult, criterion: DemoCriterion): boolean {
   return result.scores[criterion];
 }
 
+/** Row results grouped by key, keys in first-seen order. */
+function groupBy(
+  results: readonly RowResult[],
+  key: (result: RowResult) => string,
+): Map<string, RowResult[]> {
+  const groups = new Map<string, RowResult[]>();
+  for (const result of results) {
+    const list = groups.get(key(result)) ?? [];
+    list.push(result);
+    groups.set(key(result), list);
+  }
+  return groups;
+}
+
 function summarizeScores(
   name: string,
   scores: ScoresDocument,
   selectors: Record<string, (result: RowResult) => boolean>,
   seed: string,
+  unitOf: (itemId: string) => string,
 ): Pick<DemoLearnerSummary, 'groups' | 'passK'> {
   const itemIds = [...new Set(scores.rows.map((result) => result.itemId))];
-  const byItem = new Map<string, RowResult[]>(itemIds.map((id) => [id, []]));
-  for (const result of scores.rows) byItem.get(result.itemId)?.push(result);
+  const byItem = groupBy(scores.rows, (result) => result.itemId);
+  // Intervals resample units (held-out trajectories): the items of one conversation are not independent.
+  const byUnit = groupBy(scores.rows, (result) => unitOf(result.itemId));
   const group = (label: string, select: (result: RowResult) => boolean): DemoGroup => {
-    const tallies: ItemTally[] = itemIds.flatMap((itemId) => {
-      const itemRows = byItem.get(itemId) ?? [];
+    const tallies: ItemTally[] = [...byUnit.values()].flatMap((itemRows) => {
       const variants = itemRows.filter((result) => result.variantIndex > 0 && select(result));
       if (variants.length === 0) return [];
       const originals = itemRows.filter((result) => result.variantIndex === 0);
@@ -205,7 +233,9 @@ function summarizeScores(
       resamples: 1000,
     });
     return {
-      items: tallies.length,
+      items: itemIds.filter((itemId) =>
+        (byItem.get(itemId) ?? []).some((result) => result.variantIndex > 0 && select(result)),
+      ).length,
       rows: tallies.reduce((total, tally) => total + tally.variantCount, 0),
       criteria: Object.fromEntries(
         demoCriteria.map((criterion, index) => [criterion, estimates[index] as Comparison]),
@@ -246,7 +276,13 @@ export function summarize(input: {
   /** Every name (tool, key, enum value) of every learner's training data. */
   trainingNames: ReadonlySet<string>;
   vocabulary: DemoSummary['vocabulary'];
+  /** The held-out trajectory behind each item id (the bootstrap's unit); an item not in it is its own unit. */
+  sourceOf: ReadonlyMap<string, string>;
+  data: DemoDataSize;
+  /** Bench variants rejected by `generateBench`. */
+  rejected: number;
 }): DemoSummary {
+  const unitOf = (itemId: string) => input.sourceOf.get(itemId) ?? itemId;
   const renamed = renamedRows(input.rows);
   const seen = rowsWithSeenNames(input.rows, input.trainingNames);
   const variantRows = input.rows.filter((row) => row.variantIndex > 0);
@@ -266,6 +302,7 @@ export function summarize(input: {
         input.seed,
         { fixed: fixed.scores, hsa: hsa.scores, memoriser: input.memoriser },
         select,
+        unitOf,
       );
       paired[label] = pairedComparison(units[label], {
         a: 'fixed',
@@ -276,9 +313,11 @@ export function summarize(input: {
       });
     }
   return {
-    format: 'hsa-demo-summary/2',
+    format: 'hsa-demo-summary/3',
     seed: input.seed,
     sizes: input.sizes,
+    data: input.data,
+    verdict: demoVerdict(paired.names, input.data),
     heldOut: input.heldOut,
     bench: {
       items: new Set(input.rows.map((row) => row.itemId)).size,
@@ -291,6 +330,7 @@ export function summarize(input: {
       renamedUnseenRows: renamed.size - seen.size,
       renamedSeenRows: seen.size,
       heldOutRows: variantRows.filter((row) => row.split === 'test').length,
+      rejectedVariants: input.rejected,
     },
     vocabulary: input.vocabulary,
     learners: input.learners.map((learner) => ({
@@ -301,50 +341,68 @@ export function summarize(input: {
       training: learner.training,
       decisions: learner.decisions.learner,
       routes: learner.routes,
-      ...summarizeScores(learner.name, learner.scores, selectors, input.seed),
+      ...summarizeScores(learner.name, learner.scores, selectors, input.seed, unitOf),
     })),
     baseline: {
       name: 'uniform',
       policy: 'none (uniform choice among the offered names)',
       examples: 0,
       ...(input.learners[0] ? { decisions: input.learners[0].decisions.uniform } : {}),
-      ...summarizeScores('uniform', input.baseline, selectors, input.seed),
+      ...summarizeScores('uniform', input.baseline, selectors, input.seed, unitOf),
     },
     memoriser: {
       name: 'memoriser',
       policy: 'none (the original answer, base names, on every row)',
       examples: 0,
-      ...summarizeScores('memoriser', input.memoriser, selectors, input.seed),
+      ...summarizeScores('memoriser', input.memoriser, selectors, input.seed, unitOf),
     },
     paired,
     units,
   };
 }
 
-/** The units of one seed: per item, every learner's tally on the group's rows. */
+/** Adds tallies field by field. */
+function addTallies(total: LearnerTally, tally: LearnerTally): LearnerTally {
+  return {
+    originalPass: total.originalPass + tally.originalPass,
+    originalCount: total.originalCount + tally.originalCount,
+    variantPass: total.variantPass + tally.variantPass,
+    variantCount: total.variantCount + tally.variantCount,
+    flips: total.flips + tally.flips,
+    flipBase: total.flipBase + tally.flipBase,
+  };
+}
+
+/**
+ * The units of one seed: per held-out trajectory (`unitOf` an item), every learner's tallies of its items on
+ * the group's rows, summed.
+ */
 function pairedUnits(
   seed: string,
   scores: Record<string, ScoresDocument>,
   select: (result: RowResult) => boolean,
+  unitOf: (itemId: string) => string,
 ): PairedUnit[] {
-  const byLearner = Object.entries(scores).map(([name, document]) => {
-    const byItem = new Map<string, RowResult[]>();
-    for (const result of document.rows) {
-      const list = byItem.get(result.itemId) ?? [];
-      list.push(result);
-      byItem.set(result.itemId, list);
-    }
-    return [name, byItem] as const;
-  });
+  const byLearner = Object.entries(scores).map(
+    ([name, document]) => [name, groupBy(document.rows, (result) => result.itemId)] as const,
+  );
   const items = [...new Set(Object.values(scores)[0]?.rows.map((result) => result.itemId) ?? [])];
-  return items.map((item) => ({
-    stratum: seed,
-    item,
-    learners: Object.fromEntries(
+  const units = new Map<string, PairedUnit>();
+  for (const item of items) {
+    const unit = unitOf(item);
+    const tallies = Object.fromEntries(
       byLearner.map(([name, byItem]) => [
         name,
         tallyItem(byItem.get(item) ?? [], select, (result) => passes(result, 'names')),
       ]),
-    ),
-  }));
+    );
+    const existing = units.get(unit);
+    if (!existing) {
+      units.set(unit, { stratum: seed, item: unit, learners: tallies });
+      continue;
+    }
+    for (const [name, tally] of Object.entries(tallies))
+      existing.learners[name] = existing.learners[name] ? addTallies(existing.learners[name], tally) : tally;
+  }
+  return [...units.values()];
 }

@@ -4,7 +4,7 @@
 // training (it follows the names an example wrote) and prediction (it follows the learner's choices), so
 // the features at training and at prediction time are built by the same code from the same kind of input:
 // Chat Completions messages and the `tools` array, nothing else.
-import { bucket, hashedParts, hashedWords } from './text-features.js';
+import { bucket, type FeatureCache, hashedParts, hashedWords } from './text-features.js';
 
 /** The three kinds of name a learner writes. */
 export type Slot = 'action' | 'key' | 'value';
@@ -151,16 +151,22 @@ export function conversationOf(messages: readonly ReadMessage[], end = messages.
   return { system, lastUser, users: users.join('\n'), toolText: toolText.join('\n'), turnNames };
 }
 
+/** Whether `text` holds `name`; memoised per text when a cache is given (a system prompt is long and recurs). */
+function holds(text: string, name: string, cache: FeatureCache | undefined): boolean {
+  if (!cache || text.length < 256) return text.includes(name);
+  return cache.memo(`has\u0000${name}`, text, () => text.includes(name));
+}
+
 function flags(
   name: string,
   conversation: Conversation,
-  options: { used: boolean; position?: number; pseudo?: boolean; required?: boolean },
+  options: { used: boolean; position?: number; pseudo?: boolean; required?: boolean; cache?: FeatureCache },
 ): Float32Array {
   const out = new Float32Array(flagNames.length);
   if (!options.pseudo) {
-    out[0] = conversation.toolText.includes(name) ? 1 : 0;
+    out[0] = holds(conversation.toolText, name, options.cache) ? 1 : 0;
     out[1] = conversation.lastUser.includes(name) ? 1 : 0;
-    out[2] = conversation.system.includes(name) ? 1 : 0;
+    out[2] = holds(conversation.system, name, options.cache) ? 1 : 0;
   }
   out[3] = options.used ? 1 : 0;
   out[4] = options.pseudo ? 1 : 0;
@@ -194,34 +200,48 @@ interface Situation {
   written?: readonly string[];
   /** The key whose value is being written (value slot). */
   key?: string;
+  /** The learner's memo of features (none: everything is computed). */
+  cache?: FeatureCache;
 }
 
 function contextGroups(slot: string, situation: Situation): Int32Array[] {
-  const { conversation } = situation;
+  const { conversation, cache } = situation;
   const groups = [
     Int32Array.of(bucket(`${slot}/bias`)),
-    hashedWords(`${slot}/u`, conversation.lastUser, 64),
-    hashedWords(`${slot}/U`, conversation.users, 128),
-    hashedWords(`${slot}/r`, conversation.toolText, 256),
-    hashedParts([
-      [`${slot}/t`, conversation.turnNames.join(' ')],
-      [`${slot}/tc`, `count${Math.min(conversation.turnNames.length, 6)}`],
-    ]),
-    hashedParts([
-      [`${slot}/m`, situation.messageCalls.join(' ')],
-      [`${slot}/mc`, `count${Math.min(situation.messageCalls.length, 4)}`],
-    ]),
+    hashedWords(`${slot}/u`, conversation.lastUser, 64, cache),
+    hashedWords(`${slot}/U`, conversation.users, 128, cache),
+    hashedWords(`${slot}/r`, conversation.toolText, 256, cache),
+    hashedParts(
+      [
+        [`${slot}/t`, conversation.turnNames.join(' ')],
+        [`${slot}/tc`, `count${Math.min(conversation.turnNames.length, 6)}`],
+      ],
+      256,
+      cache,
+    ),
+    hashedParts(
+      [
+        [`${slot}/m`, situation.messageCalls.join(' ')],
+        [`${slot}/mc`, `count${Math.min(situation.messageCalls.length, 4)}`],
+      ],
+      256,
+      cache,
+    ),
   ];
-  if (slot === 'action') groups.push(hashedWords(`${slot}/p`, conversation.system, 256));
+  if (slot === 'action') groups.push(hashedWords(`${slot}/p`, conversation.system, 256, cache));
   else
     groups.push(
-      hashedParts([
-        [`${slot}/tool`, situation.tool ?? ''],
-        [`${slot}/path`, (situation.path ?? []).join(' ')],
-        [`${slot}/w`, (situation.written ?? []).join(' ')],
-        [`${slot}/key`, situation.key ?? ''],
-        [`${slot}/depth`, `depth${Math.min((situation.path ?? []).length, 3)}`],
-      ]),
+      hashedParts(
+        [
+          [`${slot}/tool`, situation.tool ?? ''],
+          [`${slot}/path`, (situation.path ?? []).join(' ')],
+          [`${slot}/w`, (situation.written ?? []).join(' ')],
+          [`${slot}/key`, situation.key ?? ''],
+          [`${slot}/depth`, `depth${Math.min((situation.path ?? []).length, 3)}`],
+        ],
+        256,
+        cache,
+      ),
     );
   return groups.filter((group) => group.length > 0);
 }
@@ -268,17 +288,26 @@ export function actionFeatures(
   conversation: Conversation,
   tools: readonly ReadTool[],
   messageCalls: readonly string[],
+  cache?: FeatureCache,
 ): DecisionFeatures {
   const candidates = tools.map((tool, position) => {
     const { name } = tool.function;
     return {
       name,
       tokens: tokensOfTool(tool),
-      flags: flags(name, conversation, { used: conversation.turnNames.includes(name), position }),
+      flags: flags(name, conversation, {
+        used: conversation.turnNames.includes(name),
+        position,
+        ...(cache ? { cache } : {}),
+      }),
     };
   });
   candidates.push(pseudo('action', replyName), pseudo('action', endName));
-  return { slot: 'action', groups: contextGroups('action', { conversation, messageCalls }), candidates };
+  return {
+    slot: 'action',
+    groups: contextGroups('action', { conversation, messageCalls, ...(cache ? { cache } : {}) }),
+    candidates,
+  };
 }
 
 function keyFeatures(situation: Situation, schema: unknown, written: readonly string[]): DecisionFeatures {
@@ -292,15 +321,20 @@ function keyFeatures(situation: Situation, schema: unknown, written: readonly st
       const type = isObject(property) && typeof property.type === 'string' ? property.type : '';
       return {
         name,
-        tokens: hashedParts([
-          ['key/n', name],
-          ['key/d', description],
-          ['key/y', `${type} ${kindOf(property)}`],
-        ]),
+        tokens: hashedParts(
+          [
+            ['key/n', name],
+            ['key/d', description],
+            ['key/y', `${type} ${kindOf(property)}`],
+          ],
+          256,
+          situation.cache,
+        ),
         flags: flags(name, situation.conversation, {
           used: false,
           position,
           required: required.includes(name),
+          ...(situation.cache ? { cache: situation.cache } : {}),
         }),
       };
     });
@@ -319,17 +353,25 @@ function linesMentioning(text: string, name: string): string {
 
 function valueFeatures(situation: Situation, schema: unknown): DecisionFeatures {
   const values = isObject(schema) && Array.isArray(schema.enum) ? (schema.enum as string[]) : [];
-  const { conversation } = situation;
-  const candidates = values.map((name, position) => ({
-    name,
-    tokens: hashedParts(
+  const { conversation, cache } = situation;
+  const tokensOf = (name: string) =>
+    hashedParts(
       [
         ['value/n', name],
         ['value/d', linesMentioning(conversation.system, name)],
       ],
       96,
-    ),
-    flags: flags(name, conversation, { used: conversation.turnNames.includes(name), position }),
+    );
+  const candidates = values.map((name, position) => ({
+    name,
+    tokens: cache
+      ? cache.memo(`value\u0000${name}`, conversation.system, () => tokensOf(name))
+      : tokensOf(name),
+    flags: flags(name, conversation, {
+      used: conversation.turnNames.includes(name),
+      position,
+      ...(cache ? { cache } : {}),
+    }),
   }));
   return { slot: 'value', groups: contextGroups('value', situation), candidates };
 }
@@ -355,6 +397,20 @@ export interface WalkOptions {
   kindOfKey: (key: string) => ArgumentKind;
   /** Most keys per object. */
   maxKeys?: number;
+  /** The learner's memo of features. */
+  cache?: FeatureCache;
+  /** Offer the candidates' names only, without features (a chooser that reads nothing else). */
+  namesOnly?: boolean;
+}
+
+/** The names a decision offers, in the order its features list them, without the features. */
+function offered(slot: Slot, names: readonly string[]): DecisionFeatures {
+  const none = new Int32Array(0);
+  return {
+    slot,
+    groups: [],
+    candidates: names.map((name) => ({ name, tokens: none, flags: new Float32Array(flagNames.length) })),
+  };
 }
 
 /**
@@ -375,7 +431,9 @@ export function walkArguments(
   const written: string[] = [];
   const maxKeys = options.maxKeys ?? 8;
   for (let step = 0; step <= maxKeys; step++) {
-    const features = keyFeatures(situation, schema, written);
+    const features = options.namesOnly
+      ? offered('key', [...Object.keys(properties).filter((name) => !written.includes(name)), endName])
+      : keyFeatures(situation, schema, written);
     const target = scriptKeys ? (scriptKeys[step] ?? endName) : undefined;
     const key = step === maxKeys ? endName : options.choose(features, target, written);
     if (key === endName) break;
@@ -383,8 +441,11 @@ export function walkArguments(
     const kind = property === undefined ? options.kindOfKey(key) : kindOf(property);
     const scripted = script?.[key];
     if (kind === 'enum' && (script === undefined || typeof scripted === 'string')) {
+      const values = isObject(property) && Array.isArray(property.enum) ? (property.enum as string[]) : [];
       const value = options.choose(
-        valueFeatures({ ...situation, key, written }, property),
+        options.namesOnly
+          ? offered('value', values)
+          : valueFeatures({ ...situation, key, written }, property),
         script ? (scripted as string) : undefined,
         [],
       );
@@ -433,7 +494,9 @@ export function walkMessage(
   const maxCalls = options.maxCalls ?? 4;
   for (let step = 0; step <= maxCalls; step++) {
     const messageCalls = calls.map((call) => call.name);
-    const features = actionFeatures(conversation, tools, messageCalls);
+    const features = options.namesOnly
+      ? offered('action', [...tools.map((tool) => tool.function.name), replyName, endName])
+      : actionFeatures(conversation, tools, messageCalls, options.cache);
     let target: string | undefined;
     if (script) target = script.reply ? replyName : (script.calls[step]?.name ?? endName);
     const name = step === maxCalls ? endName : options.choose(features, target, []);
@@ -442,7 +505,7 @@ export function walkMessage(
     const tool = tools.find((candidate) => candidate.function.name === name);
     const scripted = script && !script.reply ? script.calls[step]?.arguments : undefined;
     const args = walkArguments(
-      { conversation, messageCalls, tool: name },
+      { conversation, messageCalls, tool: name, ...(options.cache ? { cache: options.cache } : {}) },
       tool?.function.parameters,
       script ? (scripted ?? {}) : undefined,
       options,
@@ -472,6 +535,7 @@ function collect(value: unknown): string[] {
 export function decisionsOf(
   messages: readonly ReadMessage[],
   tools: readonly ReadTool[],
+  cache?: FeatureCache,
 ): TrainingDecision[] {
   const decisions: TrainingDecision[] = [];
   const choose: Choose = (features, target) => {
@@ -498,6 +562,7 @@ export function decisionsOf(
       kindOfKey: () => 'scalar',
       maxCalls: Math.max(4, calls.length),
       maxKeys: 64,
+      ...(cache ? { cache } : {}),
     });
   }
   return decisions;

@@ -19,6 +19,7 @@ import {
   walkMessage,
 } from './decisions.js';
 import type { DecisionOutput, PointerGenerator } from './pointer-generator.js';
+import { FeatureCache } from './text-features.js';
 
 /** The text of every reply a learner writes (it chooses, it does not write prose). */
 export const learnerReplyText = 'OK';
@@ -59,9 +60,14 @@ function pick(output: DecisionOutput, exclude: readonly string[]): string {
  * learner.decide(request.messages, request.tools) // { reply: false, calls: [{ name: 'load_skill', arguments: { skill_id: 'item_qa' } }] }
  */
 export class Learner implements MessageDecider {
+  /**
+   * @param cache Features recur across decisions and rows (a system prompt, a skill body): computed once
+   *   each. Learners that answer the same rows may share one.
+   */
   constructor(
     readonly model: PointerGenerator,
     private readonly kinds: ReadonlyMap<string, ArgumentKind>,
+    private readonly cache: FeatureCache = new FeatureCache(),
   ) {}
 
   /** The next assistant message: a reply, or the calls it makes. */
@@ -97,6 +103,7 @@ export class Learner implements MessageDecider {
       choose,
       fill: (schema, key) => fill(schema, key),
       kindOfKey: (key) => this.kinds.get(key) ?? 'scalar',
+      cache: this.cache,
     });
     return { message, decisions };
   }
@@ -126,6 +133,7 @@ export function uniformChooser(random: Random): MessageDecider {
         },
         fill: (schema, key) => fill(schema, key),
         kindOfKey: () => 'scalar',
+        namesOnly: true,
       });
     },
   };
@@ -186,13 +194,14 @@ export interface DecisionAccuracy {
 export function decisionAccuracy(
   learner: Learner,
   conversations: ReadonlyArray<{ messages: readonly ReadMessage[]; tools?: readonly ReadTool[] }>,
+  cache: FeatureCache = new FeatureCache(),
 ): { learner: DecisionAccuracy; uniform: DecisionAccuracy } {
   const slotNames = ['action', 'key', 'value'] as const;
   const tally = () => Object.fromEntries(slotNames.map((slot) => [slot, { decisions: 0, right: 0 }]));
   const mine = tally();
   const uniform = tally();
   for (const conversation of conversations)
-    for (const decision of decisionsOf(conversation.messages, conversation.tools ?? [])) {
+    for (const decision of decisionsOf(conversation.messages, conversation.tools ?? [], cache)) {
       const chosen = pick(learner.model.predict(decision), []);
       const slot = mine[decision.slot] as { decisions: number; right: number };
       slot.decisions++;

@@ -53,25 +53,52 @@ export function bucket(feature: string): number {
 }
 
 /**
+ * A memo of feature computations for one learner (or one training file): long texts such as a system prompt
+ * or a skill body recur at every decision of a conversation and in every row of a bench. Every entry is a
+ * pure function of its key, so a hit gives what a miss computes; the memo only saves time. Bounded: it
+ * starts over when full.
+ *
+ * @example
+ * const cache = new FeatureCache();
+ * hashedWords('action/p', systemPrompt, 256, cache);
+ */
+export class FeatureCache {
+  private readonly spaces = new Map<string, Map<string, unknown>>();
+  private entries = 0;
+
+  constructor(private readonly limit = 1 << 16) {}
+
+  /** The value of `compute` for `key` in `space`, computed once. */
+  memo<T>(space: string, key: string, compute: () => T): T {
+    let entries = this.spaces.get(space);
+    if (!entries) {
+      entries = new Map();
+      this.spaces.set(space, entries);
+    }
+    if (entries.has(key)) return entries.get(key) as T;
+    if (this.entries >= this.limit) {
+      this.spaces.clear();
+      this.entries = 0;
+      entries = new Map();
+      this.spaces.set(space, entries);
+    }
+    const value = compute();
+    entries.set(key, value);
+    this.entries++;
+    return value;
+  }
+}
+
+/**
  * The distinct buckets of a text's words under a prefix, in first-seen order, at most `limit`.
  *
  * @example
  * hashedWords('action/u', 'link 4 price?') // Int32Array of 3 buckets
  */
-export function hashedWords(prefix: string, text: string, limit = 256): Int32Array {
-  // Long texts (a system prompt, a skill body) recur at every decision of a conversation: hash them once.
-  if (text.length < 64) return hashWords(prefix, text, limit);
-  const key = `${prefix}\u0000${limit}\u0000${text}`;
-  let cached = cache.get(key);
-  if (!cached) {
-    if (cache.size >= 4096) cache.clear();
-    cached = hashWords(prefix, text, limit);
-    cache.set(key, cached);
-  }
-  return cached;
+export function hashedWords(prefix: string, text: string, limit = 256, cache?: FeatureCache): Int32Array {
+  if (!cache) return hashWords(prefix, text, limit);
+  return cache.memo(`w\u0000${prefix}\u0000${limit}`, text, () => hashWords(prefix, text, limit));
 }
-
-const cache = new Map<string, Int32Array>();
 
 function hashWords(prefix: string, text: string, limit: number): Int32Array {
   const seen = new Set<number>();
@@ -82,13 +109,7 @@ function hashWords(prefix: string, text: string, limit: number): Int32Array {
   return Int32Array.from(seen);
 }
 
-/**
- * The distinct buckets of several (prefix, text) parts, in order, at most `limit`.
- *
- * @example
- * hashedParts([['n', 'get_price'], ['d', 'Live price of a link']])
- */
-export function hashedParts(parts: ReadonlyArray<readonly [string, string]>, limit = 256): Int32Array {
+function hashParts(parts: ReadonlyArray<readonly [string, string]>, limit: number): Int32Array {
   const seen = new Set<number>();
   for (const [prefix, text] of parts)
     for (const word of words(text)) {
@@ -96,4 +117,21 @@ export function hashedParts(parts: ReadonlyArray<readonly [string, string]>, lim
       seen.add(bucket(`${prefix}:${word}`));
     }
   return Int32Array.from(seen);
+}
+
+/**
+ * The distinct buckets of several (prefix, text) parts, in order, at most `limit`.
+ *
+ * @example
+ * hashedParts([['n', 'get_price'], ['d', 'Live price of a link']])
+ */
+export function hashedParts(
+  parts: ReadonlyArray<readonly [string, string]>,
+  limit = 256,
+  cache?: FeatureCache,
+): Int32Array {
+  if (!cache) return hashParts(parts, limit);
+  // Length-prefixed, so that no two lists of parts share a key.
+  const key = parts.map(([prefix, text]) => `${prefix.length}:${prefix}${text.length}:${text}`).join('');
+  return cache.memo(`p\u0000${limit}`, key, () => hashParts(parts, limit));
 }

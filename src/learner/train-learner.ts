@@ -21,6 +21,7 @@ import {
 } from './decisions.js';
 import { Learner } from './learner.js';
 import { PointerGenerator } from './pointer-generator.js';
+import { FeatureCache } from './text-features.js';
 
 /** Training settings; the defaults are the demo's, the same for every learner it trains. */
 export interface TrainLearnerOptions {
@@ -32,6 +33,8 @@ export interface TrainLearnerOptions {
   dimension?: number;
   /** Adam learning rate. */
   rate?: number;
+  /** A memo of features to share with other learners of the same run (it only saves time). */
+  cache?: FeatureCache;
 }
 
 /** What training did: sizes, the loss before and after, and the loss along the way. */
@@ -45,9 +48,9 @@ export interface TrainingReport {
   batchSize: number;
   dimension: number;
   rate: number;
-  /** Mean −log P over every decision before the first step. */
+  /** Mean −log P before the first step, over the decisions `lossSample` picks. */
   initialLoss: number;
-  /** Mean −log P over every decision after the last step. */
+  /** Mean −log P after the last step, over the same decisions. */
   finalLoss: number;
   /** Mean loss of the minibatches in each tenth of training. */
   curve: number[];
@@ -127,6 +130,21 @@ function collectKinds(schema: unknown, kinds: Map<string, ArgumentKind>): void {
   }
 }
 
+/** Decisions the loss before and after training is measured on: all, or an even spread of this many. */
+const lossSample = 4096;
+
+/**
+ * Every decision when there are at most `lossSample`, else an even spread of `lossSample` of them: a pass
+ * over all of them costs more forward passes than the training itself on a large file.
+ */
+function sampleForLoss(decisions: readonly TrainingDecision[]): readonly TrainingDecision[] {
+  if (decisions.length <= lossSample) return decisions;
+  return Array.from(
+    { length: lossSample },
+    (_, index) => decisions[Math.floor((index * decisions.length) / lossSample)] as TrainingDecision,
+  );
+}
+
 function meanLoss(model: PointerGenerator, decisions: readonly TrainingDecision[]): number {
   if (decisions.length === 0) return 0;
   let total = 0;
@@ -153,10 +171,11 @@ export async function trainLearner(
   const decisions: TrainingDecision[] = [];
   const kinds = new Map<string, ArgumentKind>();
   let rows = 0;
+  const cache = options.cache ?? new FeatureCache();
   for await (const row of readTrlRows(file)) {
     rows++;
     for (const tool of row.tools) collectKinds(tool.function.parameters, kinds);
-    decisions.push(...decisionsOf(row.messages, row.tools));
+    decisions.push(...decisionsOf(row.messages, row.tools, cache));
   }
   if (decisions.length === 0)
     throw new HarnessAugmentError(`${file}: no assistant message to learn from`, {
@@ -177,7 +196,8 @@ export async function trainLearner(
     { dimension, rate },
     random.fork('init'),
   );
-  const initialLoss = meanLoss(model, decisions);
+  const measured = sampleForLoss(decisions);
+  const initialLoss = meanLoss(model, measured);
   const curve: number[] = [];
   let order: number[] = [];
   let cursor = 0;
@@ -221,8 +241,8 @@ export async function trainLearner(
     dimension,
     rate,
     initialLoss,
-    finalLoss: meanLoss(model, decisions),
+    finalLoss: meanLoss(model, measured),
     curve,
   };
-  return { learner: new Learner(model, kinds), report };
+  return { learner: new Learner(model, kinds, cache), report };
 }

@@ -196,10 +196,15 @@ const cases = (): Case[] => [
     ],
     input: at('lat/latency.json'),
   },
+  {
+    command: 'demo',
+    args: ['--harness', at('h.yaml'), '--trajectories', at('demo/inputs/train.jsonl'), '-o', at('demo')],
+    input: at('demo/inputs/train.jsonl'),
+  },
 ];
 
 /** Commands that write but read no file a user names: nothing of theirs to protect. */
-const readNoFile = ['schema', 'demo'];
+const readNoFile = ['schema'];
 
 function firstEntry(dir: string): string {
   return readdirSync(dir).sort()[0] as string;
@@ -242,6 +247,9 @@ beforeAll(async () => {
   );
   mkdirSync(at('lat'));
   cpSync(at('h.yaml'), at('lat/latency.json'));
+  // The demo writes `inputs/train.jsonl` in its folder: gold trajectories kept there are an input it holds.
+  mkdirSync(at('demo/inputs'), { recursive: true });
+  cpSync(at('t.jsonl'), at('demo/inputs/train.jsonl'));
 }, 120_000);
 
 describe('an output that is an input is refused, and the input stays byte for byte', () => {

@@ -175,7 +175,7 @@ describe('hsa demo', () => {
     }
   });
 
-  it('runs the helpdesk fixture, deriving bench items from its held-out gold trajectories', async () => {
+  it('runs the helpdesk fixture, deriving bench items from the turns of held-out trajectories', async () => {
     const out = join(folder, 'helpdesk');
     const run = runCli(
       [
@@ -212,8 +212,10 @@ describe('hsa demo', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line).id);
-    // Held-out examples: no bench item's gold trajectory is trained on.
-    const sources = new Set(rows.map((row) => row.itemId.replace(/^item-/, '')));
+    // Held-out examples, by trajectory: every item is a turn of a held-out conversation, none trained on.
+    const sources = new Set(rows.map((row) => row.itemId.replace(/-turn-\d+$/, '')));
+    expect(sources).toEqual(new Set(helpdesk.units.names?.map((unit) => unit.item)));
+    expect(helpdesk.data.trajectories).toBeGreaterThanOrEqual(250);
     expect(trained.filter((id: string) => sources.has(id))).toEqual([]);
   }, 300_000);
 
