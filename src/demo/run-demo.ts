@@ -15,14 +15,13 @@ import { type BenchReject as GenerateReject, generateBench } from '../bench/gene
 import { readBenchItems } from '../bench/items.js';
 import { writeReport } from '../bench/report.js';
 import type { BenchItem, BenchRow, Prediction } from '../bench/schema.js';
-import { expectationsAsPredictions, type ScoresDocument, scoreBench } from '../bench/score.js';
+import { expectationsAsPredictions, scoreBench } from '../bench/score.js';
 import { readInputLines } from '../harness/input-file.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { writeJsonLines } from '../harness/json-lines.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
 import { writeFileAtomic } from '../harness/write-file-atomic.js';
 import {
-  type DecisionAccuracy,
   decisionAccuracy,
   type Learner,
   learnerChatModel,
@@ -30,31 +29,16 @@ import {
   uniformChooser,
 } from '../learner/learner.js';
 import { FeatureCache } from '../learner/text-features.js';
-import { type TrainingReport, trainLearner } from '../learner/train-learner.js';
+import { trainLearner } from '../learner/train-learner.js';
 import { parsePipelineConfig } from '../pipeline/config.js';
 import { type PipelineDependencies, runPipeline } from '../pipeline/run-pipeline.js';
+import type { DemoLearner, DemoSizes, RouteStats } from './demo-types.js';
 import { splitByTrajectory } from './split.js';
 import { type DemoSummary, renamedRows, summarize, type VocabularyPart } from './summary.js';
 import { addTrainingNames } from './training-names.js';
 
 /** A bench variant that could not become a row, with the dimension whose variant it was. */
 type BenchReject = GenerateReject & { dimension: Dimension };
-
-/** Sizes of a demo run; without the ablation the defaults take about a minute of CPU. */
-export interface DemoSizes {
-  /** Base tasks (gold trajectories not behind any bench item) each learner is trained from. */
-  trainTasks: number;
-  /** Variants per task (each task also keeps its original): trainTasks × (variants + 1) examples. */
-  variants: number;
-  /** Bench items (held out of training). */
-  benchItems: number;
-  /** Bench variants per item and dimension (one dimension per variant). */
-  benchVariants: number;
-  /** Adam steps of every learner. */
-  steps: number;
-  /** Run the one-dimension ablation (five more learners). */
-  ablation: boolean;
-}
 
 /**
  * The sizes `hsa demo` runs with: large enough that the learners' original scores are well above the
@@ -138,22 +122,6 @@ export interface DemoOptions {
   dependencies: PipelineDependencies;
   sizes?: Partial<DemoSizes>;
   onProgress?: (message: string) => void;
-}
-
-/** One trained learner of the demo. */
-export interface DemoLearner {
-  name: string;
-  /** What its training data was made with. */
-  policy: string;
-  /** The dimension an ablation learner was trained on. */
-  dimension?: Dimension;
-  examples: number;
-  training: TrainingReport;
-  /** Teacher-forced decision accuracy on the held-out items' gold trajectories (the original harness). */
-  decisions: { learner: DecisionAccuracy; uniform: DecisionAccuracy };
-  /** How its tool names and enum values came about, on original, variant and renamed rows. */
-  routes: Record<'original' | 'variants' | 'renamed', RouteStats>;
-  scores: ScoresDocument;
 }
 
 export interface DemoResult {
@@ -278,16 +246,6 @@ async function predict(rows: readonly BenchRow[], decider: MessageDecider): Prom
   const predictions: Prediction[] = [];
   for (const row of rows) predictions.push(await answerBenchRow(row, model));
   return predictions;
-}
-
-/** How a learner's names came about on a group of rows: written but not offered, and the gate. */
-export interface RouteStats {
-  /** Tool names and enum values written (not `<reply>`, `<end>` or argument keys). */
-  names: number;
-  /** Share of them that the prompt did not offer (the old name under a renamed harness). */
-  unoffered: number;
-  /** Mean gate: the weight of the generator route (1 − it is the copy route's). */
-  generatorWeight: number;
 }
 
 /** Predicts with a learner, tracing every decision; the routes' statistics per group of rows. */
@@ -534,3 +492,5 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   await writeFileAtomic(files.report, renderDemoHtml(summary));
   return { summary, learners, rows, files };
 }
+
+export type { DemoLearner, DemoSizes, RouteStats } from './demo-types.js';

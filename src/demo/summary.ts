@@ -9,6 +9,7 @@ import type { BenchRow } from '../bench/schema.js';
 import type { Comparison, RowResult, ScoresDocument } from '../bench/score.js';
 import type { DecisionAccuracy } from '../learner/learner.js';
 import type { TrainingReport } from '../learner/train-learner.js';
+import type { DemoLearner, DemoSizes, RouteStats } from './demo-types.js';
 import {
   type LearnerTally,
   type PairedReport,
@@ -16,7 +17,6 @@ import {
   pairedComparison,
   tallyItem,
 } from './paired.js';
-import type { DemoLearner, DemoSizes, RouteStats } from './run-demo.js';
 import { type DemoDataSize, type DemoVerdict, demoVerdict } from './verdict.js';
 
 /**
