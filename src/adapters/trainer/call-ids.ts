@@ -38,3 +38,23 @@ export function mistralCallIds(ids: Iterable<string>): Map<string, string> {
   }
   return mapped;
 }
+
+/**
+ * The id a call of this conversation gets in the export: Mistral-style (`mistralCallIds`) when `callIds` is
+ * `mistral`, else its own.
+ *
+ * @example
+ * const idOf = callIdsFor(messages, 'mistral'); idOf('call_RKi6Jx…') // 9 characters
+ */
+export function callIdsFor(
+  messages: ReadonlyArray<{ role: string; tool_calls?: ReadonlyArray<{ id: string }> }>,
+  callIds: 'mistral' | undefined | string,
+): (id: string) => string {
+  if (callIds !== 'mistral') return (id) => id;
+  const ids = mistralCallIds(
+    messages.flatMap((message) =>
+      message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [],
+    ),
+  );
+  return (id) => ids.get(id) ?? id;
+}

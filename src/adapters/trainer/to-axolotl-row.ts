@@ -5,7 +5,7 @@
 // decodes tool-call `arguments` strings itself. Writing both as JSON text keeps every row the same Arrow
 // type, so tools and arguments that differ from row to row are not padded with nulls when loaded.
 import { HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
-import { mistralCallIds } from './call-ids.js';
+import { callIdsFor } from './call-ids.js';
 import { type ExportedMessage, prepareExample, toolResultNames } from './export-messages.js';
 import { alternationIssue } from './exporter-options.js';
 import type { TrainingExample } from './spec.js';
@@ -60,15 +60,7 @@ export function safeToAxolotlRow(
   const alternation = alternationIssue(options.families, messages);
   if (alternation) return { success: false, issues: [alternation] };
   const names = options.toolNames === false ? new Map<number, string>() : toolResultNames(messages);
-  const ids =
-    options.callIds === 'mistral'
-      ? mistralCallIds(
-          messages.flatMap((message) =>
-            message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [],
-          ),
-        )
-      : undefined;
-  const idOf = (id: string) => ids?.get(id) ?? id;
+  const idOf = callIdsFor(messages, options.callIds);
   const converted = messages.map((message, index): AxolotlMessage => {
     // A hook-rejected attempt: in the context, not in the loss (`message_field_training: training`).
     if (message.role === 'assistant') {

@@ -6,7 +6,7 @@
 // SFTTrainer decodes the text itself (`json.loads(tools) if isinstance(tools, str)` in its tokenizer step).
 import { HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
 import type { ToolCall } from '../../trajectory/schema.js';
-import { mistralCallIds } from './call-ids.js';
+import { callIdsFor } from './call-ids.js';
 import {
   callKey,
   type ExportedMessage,
@@ -123,15 +123,7 @@ function convertTrl(
   if (alternation) return { success: false, issues: [alternation] };
   const asObject = (options.argumentsEncoding ?? 'object') === 'object';
   const names = options.toolNames === false ? new Map<number, string>() : toolResultNames(messages);
-  const ids =
-    options.callIds === 'mistral'
-      ? mistralCallIds(
-          messages.flatMap((message) =>
-            message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [],
-          ),
-        )
-      : undefined;
-  const idOf = (id: string) => ids?.get(id) ?? id;
+  const idOf = callIdsFor(messages, options.callIds);
   const toolCallContent = options.toolCallContent ?? 'empty';
   // What a call-only assistant message carries as `content` (see `toolCallContent`).
   const silent: { content?: string | null } =
