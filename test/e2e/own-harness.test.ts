@@ -208,9 +208,13 @@ describe('docs/own-harness.md', () => {
     const result = run(pageCommand('check-exports'));
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain("out/own/pipeline/exports/trl (trl): 24 rows, 24 pass the trainer's rules");
+    expect(result.stdout).toContain(
+      "out/own/pipeline/exports/trl (trl): 24 rows, 24 pass the trainer's rules",
+    );
     expect(result.stdout).toContain('qwen         24/24 rows render');
-    expect(result.stdout).toContain("out/own/pipeline/exports/openai (openai): 24 rows, 24 pass the trainer's rules");
+    expect(result.stdout).toContain(
+      "out/own/pipeline/exports/openai (openai): 24 rows, 24 pass the trainer's rules",
+    );
   }, 60_000);
 
   it('9. the environment serves every RL row, and scores the logged play of one at 1', async () => {
