@@ -136,7 +136,7 @@ export const commandListing: readonly ListedCommand[] = [
     name: 'demo',
     term: 'demo [options]',
     summary:
-      'train a fixed-harness and a harness-augmented learner on a bundled fixture, score both on held-out harness variants, write the report',
+      'train a fixed-harness and a harness-augmented learner on a harness and its gold trajectories (yours, or a bundled fixture), score both on held-out harness variants, write the report',
     load: async () => (await import('./commands/demo.js')).registerDemo,
   },
   {
