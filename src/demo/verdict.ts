@@ -56,19 +56,17 @@ export function demoVerdict(paired: PairedReport | undefined, size: DemoDataSize
   const units = paired?.units ?? 0;
   const originalNotWorse = original.high !== null && original.high >= 0;
   const originalText = `On the original harness HSA − fixed is ${original.mean === null ? '-' : interval(original)} points: ${originalNotWorse ? 'HSA is not worse there' : 'HSA is worse there, the price of augmentation on this data'}.`;
+  // Every verdict carries the same measurements; only what it decides and says differs.
+  const verdict = (
+    decided: boolean,
+    favours: DemoVerdict['favours'],
+    text: string[],
+    needed: DemoVerdict['needed'] = null,
+  ): DemoVerdict => ({ decided, favours, difference, original, originalNotWorse, units, needed, text });
   if (difference.mean === null || difference.low === null || difference.high === null)
-    return {
-      decided: false,
-      favours: null,
-      difference,
-      original,
-      originalNotWorse,
-      units,
-      needed: null,
-      text: [
-        'Nothing to decide: no bench row changes a name (no variant row of the skill-ids or tools dimensions could be made from these items).',
-      ],
-    };
+    return verdict(false, null, [
+      'Nothing to decide: no bench row changes a name (no variant row of the skill-ids or tools dimensions could be made from these items).',
+    ]);
   const mean = difference.mean;
   const decided = difference.low > 0 || difference.high < 0;
   const favours = decided ? (mean > 0 ? 'hsa' : 'fixed') : null;
@@ -78,36 +76,18 @@ export function demoVerdict(paired: PairedReport | undefined, size: DemoDataSize
       ? `over ${units} held-out trajectories of ${seeds} seeds (${size.items} bench items per seed)`
       : `over ${units} held-out trajectories (${size.items} bench items)`;
   if (decided)
-    return {
-      decided,
-      favours,
-      difference,
-      original,
-      originalNotWorse,
-      units,
-      needed: null,
-      text: [
-        `Decided: fixed gap − HSA gap is ${interval(difference)} points ${where}; the interval excludes 0, so ${favours === 'hsa' ? 'the fixed learner loses more than HSA when the harness changes names' : 'HSA loses more than the fixed learner when the harness changes names'}.`,
-        originalText,
-      ],
-    };
+    return verdict(decided, favours, [
+      `Decided: fixed gap − HSA gap is ${interval(difference)} points ${where}; the interval excludes 0, so ${favours === 'hsa' ? 'the fixed learner loses more than HSA when the harness changes names' : 'HSA loses more than the fixed learner when the harness changes names'}.`,
+      originalText,
+    ]);
   if (mean === 0)
-    return {
-      decided,
-      favours,
-      difference,
-      original,
-      originalNotWorse,
-      units,
-      needed: null,
-      text: [
-        difference.low === difference.high
-          ? // Every resample gives 0: no held-out trajectory separates the learners at all.
-            `Too small to decide: fixed gap − HSA gap is 0.0 on every resample ${where}: no held-out trajectory separates the learners, so the rule that an interval's width shrinks as 1/√n gives no size. Check that the learners pass original rows at all (below), then give more trajectories (and --steps).`
-          : `No difference measured: fixed gap − HSA gap is ${interval(difference)} points ${where}. More data narrows the interval around an estimate of 0 (its width shrinks as 1/√n) but cannot decide a difference that does not show.`,
-        originalText,
-      ],
-    };
+    return verdict(decided, favours, [
+      difference.low === difference.high
+        ? // Every resample gives 0: no held-out trajectory separates the learners at all.
+          `Too small to decide: fixed gap − HSA gap is 0.0 on every resample ${where}: no held-out trajectory separates the learners, so the rule that an interval's width shrinks as 1/√n gives no size. Check that the learners pass original rows at all (below), then give more trajectories (and --steps).`
+        : `No difference measured: fixed gap − HSA gap is ${interval(difference)} points ${where}. More data narrows the interval around an estimate of 0 (its width shrinks as 1/√n) but cannot decide a difference that does not show.`,
+      originalText,
+    ]);
   // The interval's reach from the estimate towards 0.
   const reach = mean > 0 ? mean - difference.low : difference.high - mean;
   const factor = (reach / Math.abs(mean)) ** 2;
@@ -118,18 +98,14 @@ export function demoVerdict(paired: PairedReport | undefined, size: DemoDataSize
     trajectories: Math.ceil((size.trajectories * neededUnits) / units),
     items: Math.ceil((size.items * neededUnits) / units),
   };
-  return {
+  return verdict(
     decided,
     favours,
-    difference,
-    original,
-    originalNotWorse,
-    units,
-    needed,
-    text: [
+    [
       `Too small to decide: fixed gap − HSA gap is ${interval(difference)} points ${where}; the interval reaches ${points(reach)} points from the estimate towards 0, more than the ${points(Math.abs(mean))}-point effect itself, so it contains 0.`,
       `An interval's width shrinks as 1/√n in the number n of held-out trajectories: if the effect stays near ${points(Math.abs(mean))} points, about ${units} × (${points(reach)} / ${points(Math.abs(mean))})² ≈ ${neededUnits} held-out trajectories would exclude 0, that is${seeds > 1 ? `, with ${seeds} seeds,` : ''} about ${needed.trajectories} trajectories in all at this split (${Math.max(0, needed.trajectories - size.trajectories)} more than the ${size.trajectories} given) and --bench-items about ${needed.items}.`,
       originalText,
     ],
-  };
+    needed,
+  );
 }
