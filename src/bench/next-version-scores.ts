@@ -4,9 +4,15 @@
 // synthetic variants, and v → the synthetic variants that changed a dimension the real edit changed. A user
 // reads whether the synthetic gap predicts the real one.
 import { HarnessAugmentError } from '../harness/issues.js';
-import { type BootstrapEstimate, bootstrapGroup, type ItemTally } from './bootstrap.js';
-import { type BenchRow, type Criterion, criteria, type Prediction } from './schema.js';
-import { type Comparison, type GroupScores, type RowResult, type ScoresDocument, scoreRow } from './score.js';
+import type { BootstrapEstimate, ItemTally } from './bootstrap.js';
+import { type BenchRow, criteria, type Prediction } from './schema.js';
+import {
+  type GroupScores,
+  groupScores as group,
+  type RowResult,
+  type ScoresDocument,
+  scoreRow,
+} from './score.js';
 
 /** One side of the real edit, as the next-version rows record it. */
 export interface NextVersionSide {
@@ -84,17 +90,6 @@ function tally(originals: readonly RowResult[], variants: readonly RowResult[]):
     originalCount: originals.length,
     variantPass: sum(variants),
     variantCount: variants.length,
-  };
-}
-
-function group(items: ItemTally[], seed: string, resamples: number): GroupScores {
-  const estimates = bootstrapGroup(items, criteria.length, { seed, resamples });
-  return {
-    items: items.length,
-    rows: items.reduce((total, item) => total + item.variantCount, 0),
-    criteria: Object.fromEntries(
-      criteria.map((criterion, index) => [criterion, estimates[index] as Comparison]),
-    ) as Record<Criterion, Comparison>,
   };
 }
 

@@ -512,18 +512,7 @@ export function scoreBench(
       ];
     });
   const group = (name: string, select: (result: RowResult) => boolean): GroupScores => {
-    const items = tallies(select);
-    const estimates = bootstrapGroup(items, criteria.length, {
-      seed: `${seed}/bootstrap/${name}`,
-      resamples,
-    });
-    return {
-      items: items.length,
-      rows: items.reduce((total, item) => total + item.variantCount, 0),
-      criteria: Object.fromEntries(
-        criteria.map((criterion, index) => [criterion, estimates[index] as Comparison]),
-      ) as Record<Criterion, Comparison>,
-    };
+    return groupScores(tallies(select), `${seed}/bootstrap/${name}`, resamples);
   };
 
   const dimensionNames = [...new Set(results.flatMap((result) => result.changed))].sort();
@@ -569,5 +558,22 @@ export function scoreBench(
       estimate: passK.original,
     },
     rows: results,
+  };
+}
+
+/**
+ * The scores of one group of items: each criterion's comparison, bootstrapped over the items.
+ *
+ * @example
+ * groupScores(tallies, 'seed/bootstrap/overall', 1000).criteria.overall.gap.mean
+ */
+export function groupScores(items: ItemTally[], seed: string, resamples: number): GroupScores {
+  const estimates = bootstrapGroup(items, criteria.length, { seed, resamples });
+  return {
+    items: items.length,
+    rows: items.reduce((total, item) => total + item.variantCount, 0),
+    criteria: Object.fromEntries(
+      criteria.map((criterion, index) => [criterion, estimates[index] as Comparison]),
+    ) as Record<Criterion, Comparison>,
   };
 }
