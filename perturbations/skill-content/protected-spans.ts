@@ -1,10 +1,17 @@
 // Helpers of the skill-content operators (not an operator): the spans of a text that a paraphrase must keep
-// verbatim — code, quotes, numbers, identifiers of the harness, banned terms, pin markers — and a check that
-// a rewrite mentions the same identifiers as the original.
-import { findMentions, type Harness, harnessSymbols, type SymbolEntry } from '../../src/kit/index.js';
+// verbatim — the protected content of the kit (code, pin markers, quotes, numbers, paths, URLs), identifiers
+// of the harness and banned terms — and a check that a rewrite mentions the same identifiers as the original.
+import {
+  findMentions,
+  type Harness,
+  harnessSymbols,
+  type ProtectedContentSpanKind,
+  protectedContentSpans,
+  type SymbolEntry,
+} from '../../src/kit/index.js';
 
 /** Why a span is protected. */
-export type ProtectedKind = 'code' | 'marker' | 'quote' | 'number' | 'identifier' | 'banned_term';
+export type ProtectedKind = ProtectedContentSpanKind | 'identifier' | 'banned_term';
 
 /** A span `[start, end)` of a text (UTF-16 offsets) that a paraphrase must keep as it is. */
 export interface ProtectedSpan {
@@ -13,28 +20,6 @@ export interface ProtectedSpan {
   text: string;
   kind: ProtectedKind;
 }
-
-const codePatterns = [/```[\s\S]*?```/gu, /~~~[\s\S]*?~~~/gu, /`[^`\n]+`/gu];
-const markerPatterns = [/<!--[\s\S]*?-->/gu, /\(order-sensitive\)|（顺序敏感）|\(顺序敏感\)/giu];
-const quotePatterns = [
-  /(?<![\p{L}\p{N}])'[^'\n]{1,80}'(?![\p{L}\p{N}])/gu,
-  /"[^"\n]{1,120}"/gu,
-  /“[^”\n]{1,120}”/gu,
-  /‘[^’\n]{1,120}’/gu,
-  /「[^」\n]{1,120}」/gu,
-  /『[^』\n]{1,120}』/gu,
-  /《[^》\n]{1,120}》/gu,
-];
-const latinUnits =
-  '%|％|cm|mm|km|kg|g|ml|l|mah|w|kw|v|hours?|hrs?|h|minutes?|mins?|seconds?|secs?|days?|weeks?|months?|years?|pieces?|pcs|items?|times|x';
-const cjkUnits = '斤|公斤|克|元|块|天|小时|分钟|秒|周|个月|年|件|个|折|号|次';
-/** A number with its currency sign and unit: `¥199`, `48 hours`, `20%`, `1,299.00`, `120斤`. */
-const numberPattern = new RegExp(
-  `[¥$€£￥]?\\d+(?:[.,:]\\d+)*(?:\\s?(?:${latinUnits})(?!\\p{L})|${cjkUnits})?`,
-  'giu',
-);
-/** What follows the digits of a list marker (`1.` at the start of a line): structure, not a number of the rules. */
-const listMarkerEnd = /^[.)](?:[ \t]|$)/u;
 
 function collect(text: string, pattern: RegExp, kind: ProtectedKind, into: ProtectedSpan[]) {
   for (const match of text.matchAll(pattern)) {
@@ -63,28 +48,19 @@ function symbolsOf(harness: Harness): SymbolEntry[] {
 }
 
 /**
- * Finds the spans of a text that a paraphrase must keep verbatim: code (fenced and inline), pin markers
- * (`<!-- pin -->`, `(order-sensitive)`), quoted terms ('…', "…", “…”, 「…」), numbers with their currency
- * and unit (`¥199`, `48 hours`, `20%`; list markers aside), mentions of the harness's identifiers (skill
- * ids, tool and parameter names, as the symbol table finds them), and the terms of every `banned_terms`
- * hook. Overlapping spans are merged; the result is sorted.
+ * Finds the spans of a text that a paraphrase must keep verbatim: the protected content
+ * (`protectedContentSpans`: code, pin markers such as `<!-- pin -->` and `(order-sensitive)`, quoted terms
+ * in every form, numbers with their currency and unit such as `¥199`, `48 hours`, `20%` with list markers
+ * aside, paths and URLs), mentions of the harness's identifiers (skill ids, tool and parameter names, as the
+ * symbol table finds them), and the terms of every `banned_terms` hook. Overlapping spans are merged; the
+ * result is sorted.
  *
  * @example
  * findProtectedSpans('Quote `total` as "¥219", within 48 hours.', harness).map((span) => span.text)
  * // ['`total`', '"¥219"', '48 hours']
  */
 export function findProtectedSpans(text: string, harness: Harness): ProtectedSpan[] {
-  const spans: ProtectedSpan[] = [];
-  for (const pattern of codePatterns) collect(text, pattern, 'code', spans);
-  for (const pattern of markerPatterns) collect(text, pattern, 'marker', spans);
-  for (const pattern of quotePatterns) collect(text, pattern, 'quote', spans);
-  for (const match of text.matchAll(numberPattern)) {
-    const end = match.index + match[0].length;
-    const lineStart = text.lastIndexOf('\n', match.index - 1) + 1;
-    const atLineStart = /^[ \t]*$/u.test(text.slice(lineStart, match.index));
-    if (atLineStart && /^\d+$/u.test(match[0]) && listMarkerEnd.test(text.slice(end, end + 2))) continue;
-    spans.push({ start: match.index, end: match.index + match[0].length, text: match[0], kind: 'number' });
-  }
+  const spans: ProtectedSpan[] = protectedContentSpans(text);
   for (const mention of findMentions({ path: [], text }, symbolsOf(harness))) {
     spans.push({
       start: mention.start,

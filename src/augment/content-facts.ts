@@ -23,6 +23,7 @@ import {
 import { type TextListMeaning, textListMeaning } from './meaning-preservation.js';
 import type { NormalisedText } from './normalised-text.js';
 import { type OrderedList, orderedLists } from './ordered-lists.js';
+import { codeSpans, numberSpans, pathSpans, quoteSpans } from './protected-content.js';
 
 /** The kinds of protected content. */
 export type ProtectedContentKind = 'number' | 'code' | 'path' | 'url' | 'quote';
@@ -63,27 +64,6 @@ export interface PartFacts {
   readonly toolNames: readonly string[];
 }
 
-const codePatterns = [/```[\s\S]*?```/gu, /~~~[\s\S]*?~~~/gu, /`[^`\n]+`/gu];
-const quotePatterns = [
-  /(?<![\p{L}\p{N}])'[^'\n]{1,80}'(?![\p{L}\p{N}])/gu,
-  /"[^"\n]{1,120}"/gu,
-  /“[^”\n]{1,120}”/gu,
-  /「[^」\n]{1,120}」/gu,
-  /『[^』\n]{1,120}』/gu,
-];
-/**
- * A path: `./x`, `../x`, `/x/y`, `~/x`, a folder `name/`, two or more segments, or segments ending in a
- * file name with an extension (`scripts/init.py`, `reference/forms.md`); or a file name alone.
- */
-const pathPattern =
-  /(?<![\p{L}\p{N}_./~{-])(?:(?:\.{1,2}|~)?\/[\w.-]+(?:\/[\w.-]+)*\/?|[\w-][\w.-]*\/(?:[\w.-]+\/)+[\w.-]*|[\w-][\w.-]*\/[\w-]*\.[A-Za-z][A-Za-z0-9]{0,5}|[\w-][\w-]*\/(?=[\s)`'",;:]|$)|[\w-][\w.-]*\.(?:py|md|js|mjs|ts|json|ya?ml|sh|txt|csv|tsv|xlsx?|docx?|pptx?|pdf|html?|xml|toml|ini|cfg|sql|ipynb|png|jpe?g|svg))(?![\p{L}\p{N}_/-])/gu;
-/** A number, not glued to a Latin letter, `_` or a placeholder before it. */
-const numberPattern = /(?<![\p{Script=Latin}\p{N}_.,:\uE001])\d+(?:[.,:]\d+)*/gu;
-/** The digits of a list marker at the start of a line: structure, renumbered freely. */
-const listMarker = /^[ \t]*$/u;
-const digitsOnly = /^\d+$/u;
-const listMarkerEnd = /^[.)](?:[ \t]|$)/u;
-
 const placeholder = (kind: string) => `\uE000${kind}\uE001`;
 
 /** The key of a protected item in the counts: its kind and text. */
@@ -91,22 +71,6 @@ export const itemKey = (item: ProtectedItem) => `${item.kind}\u0000${item.text}`
 
 /** How many texts of each part were scanned for mentions (what the caches save; tests read it). */
 export const textScans: Record<HarnessPartName, number> = { skills: 0, hooks: 0, prompt: 0, tools: 0 };
-
-function pushMatches(text: string, pattern: RegExp, kind: ProtectedContentKind, items: ProtectedItem[]) {
-  for (const match of text.matchAll(pattern)) if (match[0].length > 0) items.push({ kind, text: match[0] });
-}
-
-/** The text with the spans replaced by spaces (offsets kept). */
-function blankSpans(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
-  if (spans.length === 0) return text;
-  let result = '';
-  let from = 0;
-  for (const [start, end] of spans) {
-    result += text.slice(from, start) + ' '.repeat(end - start);
-    from = end;
-  }
-  return result + text.slice(from);
-}
 
 /**
  * The protected items of one text, by kind. Paths and URLs are read from the text as written, so that a
@@ -116,25 +80,16 @@ function blankSpans(text: string, spans: ReadonlyArray<readonly [number, number]
 function findProtectedItems(location: NormalisedText): ProtectedItem[] {
   const { text, raw, mentions } = location;
   const items: ProtectedItem[] = [];
-  for (const pattern of codePatterns) pushMatches(text, pattern, 'code', items);
+  for (const span of codeSpans(text)) items.push({ kind: 'code', text: span.text });
   const rawUrls = urlSpans(raw);
   for (const [from, to] of rawUrls) items.push({ kind: 'url', text: raw.slice(from, to) });
-  for (const match of blankSpans(raw, rawUrls).matchAll(pathPattern)) {
-    if (match[0].length === 0) continue;
-    const end = match.index + match[0].length;
-    if (mentions.some((mention) => mention.start === match.index && mention.end === end)) continue;
-    items.push({ kind: 'path', text: match[0] });
+  for (const span of pathSpans(raw, rawUrls)) {
+    if (mentions.some((mention) => mention.start === span.start && mention.end === span.end)) continue;
+    items.push({ kind: 'path', text: span.text });
   }
-  const withoutUrls = text === raw ? blankSpans(raw, rawUrls) : blankSpans(text, urlSpans(text));
-  for (const pattern of quotePatterns) pushMatches(text, pattern, 'quote', items);
-  for (const match of withoutUrls.matchAll(numberPattern)) {
-    const end = match.index + match[0].length;
-    const lineStart = withoutUrls.lastIndexOf('\n', match.index - 1) + 1;
-    const atLineStart = listMarker.test(withoutUrls.slice(lineStart, match.index));
-    if (atLineStart && digitsOnly.test(match[0]) && listMarkerEnd.test(withoutUrls.slice(end, end + 2)))
-      continue;
-    items.push({ kind: 'number', text: match[0] });
-  }
+  for (const span of quoteSpans(text)) items.push({ kind: 'quote', text: span.text });
+  for (const span of numberSpans(text, { urls: text === raw ? rawUrls : urlSpans(text) }))
+    items.push({ kind: 'number', text: span.text });
   return items;
 }
 

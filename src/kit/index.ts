@@ -52,6 +52,11 @@ export {
   unchanged,
 } from '../augment/operator.js';
 export { listKeepsOrder } from '../augment/ordered-lists.js';
+export {
+  type ProtectedContentSpan,
+  type ProtectedContentSpanKind,
+  protectedContentSpans,
+} from '../augment/protected-content.js';
 export { createRandom, type Random } from '../augment/random.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from '../augment/rename-symbols.js';
 export { inVocabulary, VocabularyParam, withinVocabulary } from '../augment/vocabulary.js';
