@@ -1,29 +1,30 @@
-// Text into hashed features: words (camelCase, snake_case and kebab-case split; digits folded to `#`; each
-// CJK character a word), hashed with FNV-1a into a fixed number of buckets. The same function serves every
-// run, every domain and both learners, so nothing here can prefer one harness or one route.
+// Text into hashed features: words (split by the library's one identifier splitter, `identifierWords`, so
+// camelCase, snake_case and kebab-case split in any script; digits folded to `#`; each CJK character a word),
+// hashed with FNV-1a into a fixed number of buckets. The same function serves every run, every domain and
+// both learners, so nothing here can prefer one harness or one route.
+
+import { identifierWords } from '../augment/identifier-words.js';
 
 /** Buckets of the hashed feature tables (a power of two). */
 export const featureBuckets = 1 << 16;
 
+/** A feature token inside one identifier word: a CJK character, a run of letters (with their marks), or of digits. */
+const featureToken = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{M}]+|\p{N}+/gu;
+const digitsOnly = /^\p{N}+$/u;
+
 /**
- * The words of a text, lower-cased: identifiers split at case changes, underscores and hyphens, runs of
- * digits folded to `#`, CJK characters one word each.
+ * The words of a text, lower-cased: identifiers split as `identifierWords` splits them (case humps in any
+ * cased script, underscores, hyphens and every other non-letter), then letters apart from digits, runs of
+ * digits (in any script) folded to `#`, CJK characters one word each.
  *
  * @example
  * words('get_price_and_coupons for link 4') // ['get', 'price', 'and', 'coupons', 'for', 'link', '#']
+ * words('prixÉté 价格') // ['prix', 'été', '价', '格']
  */
 export function words(text: string): string[] {
-  const spaced = text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase();
   const out: string[] = [];
-  for (const match of spaced.matchAll(
-    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}]+|\d+/gu,
-  )) {
-    const word = match[0];
-    out.push(/^\d+$/.test(word) ? '#' : word);
-  }
+  for (const word of identifierWords(text))
+    for (const match of word.matchAll(featureToken)) out.push(digitsOnly.test(match[0]) ? '#' : match[0]);
   return out;
 }
 
