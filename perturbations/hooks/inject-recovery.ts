@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import {
+  affectedCount,
   certifies,
   defineOperator,
   forwardTrajectory,
@@ -156,7 +157,7 @@ export const injectRecovery = defineOperator({
         : [],
     );
     if (replies.length === 0) return { skip: 'the trajectory has no accepted reply' };
-    const target = Math.max(1, Math.round(severity * Math.min(3, replies.length)));
+    const target = affectedCount(severity, Math.min(3, replies.length));
     const episodes: Episode[] = [];
     const failuresIn = (hook: string, turn: number) =>
       (facts.failuresPerTurn.get(hook)?.get(turn) ?? 0) +

@@ -9,6 +9,7 @@ import {
   type Hook,
   identityRelabel,
   type Random,
+  severityStep,
 } from '../../src/kit/index.js';
 import { evaluationsOf, type HookFacts, hookFacts, mostFailuresInATurn } from './_hook-facts.js';
 
@@ -85,10 +86,8 @@ function knobsOf(harness: Harness, facts: HookFacts): Knob[] {
 }
 
 function turn(knob: Knob, severity: number, rng: Random): number | undefined {
-  const distance =
-    knob.field === 'maxRetries'
-      ? Math.max(1, Math.round(severity * 3))
-      : Math.max(1, Math.round(knob.current * severity * 0.5));
+  // A budget moves by up to 3 at full severity, a threshold by up to half its value.
+  const distance = severityStep(severity, knob.field === 'maxRetries' ? 3 : knob.current * 0.5);
   const values = nearby(knob.current, knob.min, knob.max, distance);
   return values.length === 0 ? undefined : rng.pick(values);
 }

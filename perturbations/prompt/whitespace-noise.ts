@@ -112,7 +112,7 @@ export const whitespaceNoise = defineOperator({
     for (const index of order) {
       if (changed >= target) break;
       const sectionRng = rng.fork(`section/${index}`);
-      const count = Math.max(1, Math.round(severity * kinds.length));
+      const count = affectedCount(severity, kinds.length);
       const before = sections[index] as PromptSection;
       let section = before;
       for (const kind of sectionRng.fork('kinds').sample(kinds, count)) {

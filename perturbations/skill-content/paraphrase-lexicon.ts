@@ -9,6 +9,7 @@ import {
   type Harness,
   identityRelabel,
   type Random,
+  severityBetween,
   type TextEdit,
 } from '../../src/kit/index.js';
 import { findProtectedSpans, sameMentions } from './protected-spans.js';
@@ -166,7 +167,7 @@ export const paraphraseLexicon = defineOperator({
     let changed = false;
     const items = harness.skills.items.map((skill, index) => {
       if (!chosen.has(skill)) return skill;
-      const body = paraphrase(skill.body, harness, (1 + severity) / 2, draws.fork(index));
+      const body = paraphrase(skill.body, harness, severityBetween(severity, 0.5, 1), draws.fork(index));
       if (!sameMentions(skill.body, body, harness) || countRules(body) !== countRules(skill.body))
         return skill;
       changed = true;

@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import {
+  addedCount,
   defineOperator,
   harnessTextLocations,
   identifierWords,
@@ -328,7 +329,7 @@ export const addDistractors = defineOperator({
     );
     if (available.length === 0)
       return { skip: 'every pool tool collides with the harness or the trajectory' };
-    const wanted = params.count ?? Math.min(4, Math.max(1, Math.ceil(severity * 4)));
+    const wanted = params.count ?? addedCount(severity, 4);
     const chosen = rng.fork('choose').shuffle(available).slice(0, wanted);
     const items = [...harness.tools.items];
     const positions = rng.fork('positions');

@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import {
+  addedCount,
   affectedCount,
   defineOperator,
   harnessTextLocations,
@@ -153,7 +154,7 @@ export const addOptionalParameters = defineOperator({
     );
     if (candidates.length === 0) return { skip: 'no tool can take a new optional parameter' };
     const count = affectedCount(severity, candidates.length);
-    const perTool = 1 + Math.min(2, Math.floor(severity * 3));
+    const perTool = addedCount(severity, 3);
     const chosen = new Set(
       rng
         .fork('choose')

@@ -133,7 +133,7 @@ export {
   walkSchema,
   walkSubschemas,
 } from './schema-walk.js';
-export { affectedCount } from './severity.js';
+export { addedCount, affectedCount, severityBetween, severityStep } from './severity.js';
 export {
   argumentKeysAt,
   type CallFact,
