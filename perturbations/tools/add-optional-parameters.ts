@@ -140,7 +140,7 @@ function freeNamesByTool(
 export const addOptionalParameters = defineOperator({
   id: 'tools/add-optional-parameters',
   // 2: leaves alone a root that constrains names or sees the whole object (`rootConstraints`).
-  version: 2,
+  version: 3,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds optional unused parameters to tools; existing parameters and calls stay.',
