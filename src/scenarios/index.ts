@@ -13,13 +13,18 @@ export {
 export { type HelpdeskScenarioOptions, loadHelpdeskScenario } from './helpdesk-replay.js';
 export {
   bundledShopCatalog,
+  bundledShopPhrases,
   createLivestreamScenario,
   type LivestreamScenarioOptions,
   loadShopCatalog,
+  loadShopPhrases,
   type Product,
   parseShopCatalog,
+  parseShopPhrases,
   type ShopCatalog,
   ShopCatalogSchema,
+  type ShopPhrases,
+  ShopPhrasesSchema,
 } from './livestream/index.js';
 export {
   type BackendChoice,

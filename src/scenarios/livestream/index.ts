@@ -7,6 +7,13 @@ export {
   type ShopCatalog,
   ShopCatalogSchema,
 } from './catalog.js';
+export {
+  bundledShopPhrases,
+  loadShopPhrases,
+  parseShopPhrases,
+  type ShopPhrases,
+  ShopPhrasesSchema,
+} from './phrases.js';
 export { FIXTURE_EPISODES, FIXTURE_SEED, type PlanEntry, planEpisodes } from './plan.js';
 export {
   assertLivestreamHarness,

@@ -19,6 +19,7 @@ import type { Message, Trajectory } from '../../trajectory/schema.js';
 import { bundledShopCatalog, type ShopCatalog } from './catalog.js';
 import { Conversation } from './conversation.js';
 import { Kit } from './kit.js';
+import { bundledShopPhrases, type ShopPhrases } from './phrases.js';
 import type { PlanEntry } from './plan.js';
 import { shopTools } from './shop-tools.js';
 import { makeContext, type RoomContext, Shop } from './world.js';
@@ -67,6 +68,8 @@ export interface EpisodeRunOptions {
   tools?: ToolRuntime;
   /** The shop's data (default: the bundled fixtures/livestream/catalog.json). */
   catalog?: ShopCatalog;
+  /** The viewer's phrase tables (default: the bundled fixtures/livestream/phrases.json). */
+  phrases?: ShopPhrases;
   /** Assert every hook decision of the script (fixture generation). */
   strict?: boolean;
   maxStepsPerTurn?: number;
@@ -88,12 +91,13 @@ interface Setting {
   lang: 'en' | 'zh';
   slip: { turn: number; order: NonNullable<PlanEntry['slipOrder']> } | undefined;
   setup: ReturnType<PlanEntry['scenario']['setup']>;
+  phrases: ShopPhrases;
 }
 
 /** The room and the episode's random stream; the same for every harness the episode is run under. */
-function setting(entry: PlanEntry, seed: string, data: ShopCatalog): Setting {
+function setting(entry: PlanEntry, seed: string, data: ShopCatalog, phrases: ShopPhrases): Setting {
   const rng = seedrandom(`${seed}:${entry.id}`);
-  const setup = entry.scenario.setup(rng, data, entry.slipOrder?.[0]);
+  const setup = entry.scenario.setup(rng, data, entry.slipOrder?.[0], phrases);
   const lang = setup.lang ?? entry.lang;
   const context = makeContext(data.products, setup.room, rng, {
     mustShow: setup.mustShow,
@@ -103,7 +107,7 @@ function setting(entry: PlanEntry, seed: string, data: ShopCatalog): Setting {
   const slip = entry.slipOrder
     ? { turn: slipTurns[Math.floor(rng() * slipTurns.length)]!, order: entry.slipOrder }
     : undefined;
-  return { context, shop: new Shop(data, context), rng, lang, slip, setup };
+  return { context, shop: new Shop(data, context), rng, lang, slip, setup, phrases };
 }
 
 function toolRuntime(shop: Shop, options: EpisodeRunOptions): ToolRuntime {
@@ -168,7 +172,12 @@ function metaOf(
 export async function runOracleEpisode(options: EpisodeRunOptions): Promise<EpisodeResult> {
   const { entry, seed, base } = options;
   const harness = options.variant?.harness ?? base;
-  const world = setting(entry, seed, options.catalog ?? bundledShopCatalog());
+  const world = setting(
+    entry,
+    seed,
+    options.catalog ?? bundledShopCatalog(),
+    options.phrases ?? bundledShopPhrases(),
+  );
   const episode = new Episode({
     harness,
     context: world.context as unknown as Record<string, unknown>,
@@ -179,7 +188,7 @@ export async function runOracleEpisode(options: EpisodeRunOptions): Promise<Epis
     strict: options.strict ?? false,
     ...(options.variant ? { relabel: options.variant.relabel } : {}),
   });
-  const kit = new Kit(base, conversation, world.shop, world.rng, world.lang, world.slip);
+  const kit = new Kit(base, conversation, world.shop, world.rng, world.lang, world.slip, world.phrases);
   try {
     await entry.scenario.run(kit, world.setup);
   } catch (error) {
@@ -237,7 +246,12 @@ export async function runModelEpisode(
   const gold =
     options.gold ??
     (await runOracleEpisode({ entry: options.entry, seed: options.seed, base: options.base }));
-  const world = setting(options.entry, options.seed, options.catalog ?? bundledShopCatalog());
+  const world = setting(
+    options.entry,
+    options.seed,
+    options.catalog ?? bundledShopCatalog(),
+    options.phrases ?? bundledShopPhrases(),
+  );
   const harness = options.variant?.harness ?? options.base;
   const request: Omit<ChatRequest, 'messages' | 'tools'> = options.request ?? {};
   const run = await runAgent({

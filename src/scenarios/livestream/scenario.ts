@@ -7,6 +7,7 @@ import type { Harness } from '../../harness/schema.js';
 import { scoreTaskRewards } from '../../runtime/rewards/task-rewards.js';
 import type { Scenario, ScenarioEpisode } from '../../runtime/scenario.js';
 import { bundledShopCatalog, type ShopCatalog } from './catalog.js';
+import { bundledShopPhrases, type ShopPhrases } from './phrases.js';
 import { FIXTURE_EPISODES, FIXTURE_SEED, type PlanEntry, planEpisodes } from './plan.js';
 import { LIVESTREAM_TOOLS, runOracleEpisode } from './run-episode.js';
 import { shopTools } from './shop-tools.js';
@@ -15,6 +16,8 @@ import { type RoomContext, Shop } from './world.js';
 export interface LivestreamScenarioOptions {
   /** The shop's data (default: the bundled fixtures/livestream/catalog.json; see `loadShopCatalog`). */
   catalog?: ShopCatalog;
+  /** The viewer's phrase tables (default: the bundled fixtures/livestream/phrases.json; see `loadShopPhrases`). */
+  phrases?: ShopPhrases;
 }
 
 /** The issues of a harness the shop cannot serve: every live-stream tool must be offered (base names). */
@@ -42,6 +45,7 @@ const planned = (episode: ScenarioEpisode): PlanEntry => episode.meta!.entry as 
  */
 export function createLivestreamScenario(options: LivestreamScenarioOptions = {}): Scenario<PlanEntry> {
   const catalog = options.catalog ?? bundledShopCatalog();
+  const phrases = options.phrases ?? bundledShopPhrases();
   return {
     name: 'livestream',
     seed: FIXTURE_SEED,
@@ -50,7 +54,7 @@ export function createLivestreamScenario(options: LivestreamScenarioOptions = {}
     plan: ({ seed, episodes, idPrefix }) =>
       planEpisodes({ episodes: episodes ?? FIXTURE_EPISODES, seed, idPrefix: idPrefix ?? 'ls-' }),
     async episode(entry, { base, seed }) {
-      const gold = await runOracleEpisode({ entry, seed, base, catalog });
+      const gold = await runOracleEpisode({ entry, seed, base, catalog, phrases });
       const meta = gold.trajectory.meta ?? {};
       return {
         id: entry.id,
@@ -70,6 +74,7 @@ export function createLivestreamScenario(options: LivestreamScenarioOptions = {}
           base: input.base,
           tools: input.tools,
           catalog,
+          phrases,
           ...(input.variant ? { variant: input.variant } : {}),
           ...(input.strict ? { strict: true } : {}),
           ...(input.maxStepsPerTurn ? { maxStepsPerTurn: input.maxStepsPerTurn } : {}),
