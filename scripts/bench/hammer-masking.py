@@ -21,7 +21,7 @@ scripts/bench/vendor/hammer at the commit scripts/bench/vendor/VENDORED.json rec
    row is varied; Hammer's driver leaves one copy in three as it is.
 
 Prints one JSON line: inputs, rows, bytes written, CPU seconds of step 3, the upstream commit, the imports
-left out. Hammer seeds Python's `random` once (12) when its definitions load, so the output is the same for
+left out, the Python version. Hammer seeds Python's `random` once (12) when its definitions load, so the output is the same for
 the same input.
 """
 
@@ -32,6 +32,7 @@ import ast
 import hashlib
 import importlib.util
 import json
+import platform
 import sys
 import time
 from pathlib import Path
@@ -135,7 +136,8 @@ def xlam_row(trajectory: dict) -> dict:
                 arguments = json.loads(call["function"].get("arguments") or "{}")
             except ValueError:
                 arguments = {}
-            answers.append({"name": call["function"]["name"], "arguments": arguments if isinstance(arguments, dict) else {}})
+            arguments = arguments if isinstance(arguments, dict) else {}
+            answers.append({"name": call["function"]["name"], "arguments": arguments})
     return {"id": trajectory.get("id"), "query": query, "tools": json.dumps(tools), "answers": json.dumps(answers)}
 
 
@@ -164,7 +166,8 @@ def main() -> int:
             row = json.loads(line)
             inputs += 1
             for _ in range(args.variants):
-                text = json.dumps(sft_row(mask_defaults(mask_parameters(mask_names(row)))), ensure_ascii=False) + "\n"
+                masked = mask_defaults(mask_parameters(mask_names(row)))
+                text = json.dumps(sft_row(masked), ensure_ascii=False) + "\n"
                 out.write(text)
                 written += len(text.encode("utf-8"))
                 rows += 1
@@ -177,6 +180,7 @@ def main() -> int:
                 "bytes": written,
                 "cpuSeconds": cpu,
                 "commit": recorded_hammer()["commit"],
+                "python": platform.python_version(),
                 "importsLeftOut": left_out,
             }
         )
