@@ -134,8 +134,10 @@ await section('masking', async () => {
   figures.masking = {
     rows: toolsOnly.rows ?? 0,
     toolsOnlyRowsPerCpuSecond: toolsOnlyRate,
+    toolsOnlyBytesPerCpuSecond: (toolsOnly.bytes ?? 0) / (toolsOnly.cpuSeconds ?? Number.NaN),
     hammerRows: hammer.rows,
     hammerRowsPerCpuSecond: hammer.rowsPerCpuSecond,
+    hammerBytesPerCpuSecond: hammer.bytes / hammer.cpuSeconds,
   };
   results.masking = { toolsOnly: { ...toolsOnly, rowsPerCpuSecond: toolsOnlyRate }, hammer };
   console.log(

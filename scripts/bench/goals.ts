@@ -8,8 +8,11 @@ export interface GoalFigures {
   masking?: {
     rows: number;
     toolsOnlyRowsPerCpuSecond: number;
+    /** Bytes of the rows written per CPU second: a tools-only row holds far more than Hammer's. */
+    toolsOnlyBytesPerCpuSecond: number;
     hammerRows: number;
     hammerRowsPerCpuSecond: number;
+    hammerBytesPerCpuSecond: number;
   };
   /** `hat` at the goals' size (10k rows): the bench child's CPU and its I/O floor. */
   scale?: RunAgainstFloor;
@@ -98,7 +101,8 @@ export function goalRows(figures: GoalFigures): GoalRow[] {
       ratioText: times(ratio),
       measured:
         `${grouped(masking.toolsOnlyRowsPerCpuSecond)} vs ${grouped(masking.hammerRowsPerCpuSecond)} rows/CPU-s ` +
-        `at ${grouped(masking.rows)} rows`,
+        `at ${grouped(masking.rows)} rows; ${(masking.toolsOnlyBytesPerCpuSecond / 2 ** 20).toFixed(1)} vs ` +
+        `${(masking.hammerBytesPerCpuSecond / 2 ** 20).toFixed(1)} MB written/CPU-s`,
       reached: ratio >= goals.toolsOnlyVsHammer,
     });
   } else rows.push(notMeasured(maskingRow));

@@ -21,8 +21,8 @@ scripts/bench/vendor/hammer at the commit scripts/bench/vendor/VENDORED.json rec
    row is varied; Hammer's driver leaves one copy in three as it is.
 
 Prints one JSON line: inputs, rows, bytes written, CPU seconds of step 3, the upstream commit, the imports
-left out, the Python version. Hammer seeds Python's `random` once (12) when its definitions load, so the output is the same for
-the same input.
+left out, the Python version. Hammer seeds Python's `random` once (12) when its definitions load, so the
+output is the same for the same input.
 """
 
 from __future__ import annotations
