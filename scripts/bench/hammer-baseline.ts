@@ -40,7 +40,10 @@ export async function hammerMasking(options: {
     String(options.variants),
     '--out',
     join(options.folder, 'hammer-output.jsonl'),
-  ]);
+  ]).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    throw new Error(`${options.python} not found: Hammer's masking runs on Python 3 (set BENCH_PYTHON)`);
+  });
   const figure = JSON.parse(measured.stdout.trim()) as Omit<
     HammerFigure,
     'processCpuSeconds' | 'rowsPerCpuSecond'
