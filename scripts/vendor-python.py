@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Copies a Python trainer's source files, unmodified, from a clone of its repository into
-test/consumers/vendor/<project>/ at their original paths, and records each file's git blob id as the
-repository's own tree lists it (`git ls-tree <commit> <path>`) in test/consumers/vendor/VENDORED.json.
+"""Copies a Python project's source files, unmodified, from a clone of its repository into
+<vendor-dir>/<project>/ at their original paths, and records each file's git blob id as the
+repository's own tree lists it (`git ls-tree <commit> <path>`) in <vendor-dir>/VENDORED.json.
 
-The consumer suite runs trainers that have no wheel on the local index through these copies;
-test/consumers/test_vendored.py checks every copy against the recorded blob ids.
+The consumer suite runs trainers that have no wheel on the local index through the copies under
+test/consumers/vendor (the default --vendor-dir); test/consumers/test_vendored.py checks every copy against
+the recorded blob ids. `npm run bench` runs Hammer's function masking from scripts/bench/vendor
+(test/bench/hammer-vendored.test.ts checks those copies).
 
     python3 scripts/vendor-python.py --project verl --repository https://github.com/verl-project/verl \\
       --git-dir ../verl/.git --commit v0.7.1 --package verl \\
@@ -13,6 +15,10 @@ test/consumers/test_vendored.py checks every copy against the recorded blob ids.
 Files: the module-level import closure of every --module inside --package (imports inside functions are
 not followed: name them with --module or --file when the suite runs them), plus --file paths (a folder
 brings every file under it; data files a module reads) and the --license file. Reads the repository's objects only (no checkout), so the copies are the commit's bytes.
+
+    python3 scripts/vendor-python.py --vendor-dir scripts/bench/vendor --project hammer \\
+      --repository https://github.com/MadeAgents/Hammer --git-dir ../Hammer/.git --commit main \\
+      --file train/data_processing.py --license LICENSE
 """
 
 from __future__ import annotations
@@ -25,8 +31,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-VENDOR = ROOT / "test" / "consumers" / "vendor"
-INDEX = VENDOR / "VENDORED.json"
+DEFAULT_VENDOR = ROOT / "test" / "consumers" / "vendor"
 
 
 def git(git_dir: str, *args: str) -> bytes:
@@ -107,7 +112,10 @@ def import_closure(git_dir: str, commit: str, blobs, package: str, source_root: 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--project", required=True, help="folder name under test/consumers/vendor")
+    parser.add_argument(
+        "--vendor-dir", type=Path, default=DEFAULT_VENDOR, help="folder of the copies and VENDORED.json"
+    )
+    parser.add_argument("--project", required=True, help="folder name under --vendor-dir")
     parser.add_argument("--repository", required=True, help="the upstream repository's URL, as recorded")
     parser.add_argument("--git-dir", required=True, help="a clone's git directory holding --commit")
     parser.add_argument("--commit", required=True, help="commit, tag or branch; recorded as the full commit id")
@@ -133,13 +141,15 @@ def main() -> int:
         print(f"not in {commit}: {', '.join(missing)}", file=sys.stderr)
         return 1
 
-    target = VENDOR / args.project
+    vendor = args.vendor_dir.resolve()
+    index_file = vendor / "VENDORED.json"
+    target = vendor / args.project
     for path in sorted(paths):
         destination = target / path
         destination.parent.mkdir(parents=True, exist_ok=True)
         destination.write_bytes(git(args.git_dir, "cat-file", "blob", blobs[path]))
 
-    index = json.loads(INDEX.read_text(encoding="utf-8")) if INDEX.is_file() else {"projects": []}
+    index = json.loads(index_file.read_text(encoding="utf-8")) if index_file.is_file() else {"projects": []}
     entry = {
         "project": args.project,
         "repository": args.repository,
@@ -150,7 +160,7 @@ def main() -> int:
     }
     projects = [project for project in index["projects"] if project["project"] != args.project] + [entry]
     index["projects"] = sorted(projects, key=lambda project: project["project"])
-    INDEX.write_text(json.dumps(index, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    index_file.write_text(json.dumps(index, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{args.project}: {len(paths)} files at {commit} -> {target.relative_to(ROOT)}")
     return 0
 
