@@ -39,6 +39,16 @@ describe.each(apiEntries)('$specifier', (entry) => {
   });
 });
 
+// The root is the kernel a user reads first: every name it exports, types included, says in a sentence what it is.
+describe('harness-augment (the root)', () => {
+  it('every exported name has a doc comment', () => {
+    const undocumented = apiEntriesOf(program, 'src/index.ts')
+      .filter((entry) => entry.summary === '')
+      .map((entry) => `${entry.name} (${entry.module})`);
+    expect(undocumented).toEqual([]);
+  });
+});
+
 describe('an exported value without an example', () => {
   const folder = mkdtempSync(join(projectRoot, 'node_modules', '.hsa-api-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
