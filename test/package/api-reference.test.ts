@@ -39,10 +39,19 @@ describe.each(apiEntries)('$specifier', (entry) => {
   });
 });
 
-// The root is the kernel a user reads first: every name it exports, types included, says in a sentence what it is.
-describe('harness-augment (the root)', () => {
+// The kernel at the root, and the layers that became subpaths with it: every name they export, types
+// included, says in a sentence what it is.
+const documentedEntries = [
+  'src/index.ts',
+  'src/bench/index.ts',
+  'src/runtime/index.ts',
+  'src/pipeline/index.ts',
+  'src/demo/index.ts',
+];
+
+describe.each(documentedEntries)('%s', (source) => {
   it('every exported name has a doc comment', () => {
-    const undocumented = apiEntriesOf(program, 'src/index.ts')
+    const undocumented = apiEntriesOf(program, source)
       .filter((entry) => entry.summary === '')
       .map((entry) => `${entry.name} (${entry.module})`);
     expect(undocumented).toEqual([]);
