@@ -3,19 +3,17 @@
 // model, runs the tools and the hooks, and feeds back tool errors and hook feedback until each turn ends.
 // Swap the scripted model for `createOpenAICompatible({ baseURL })` to drive a real endpoint.
 // Run: npx tsx examples/agent-loop.ts
+import { type Message, parseHarness, validateTrajectory } from 'harness-augment';
 import {
   type ChatCompletion,
   type ChatMessage,
   type ChatModel,
   type ChatRequest,
   isToolError,
-  type Message,
-  parseHarness,
   runAgent,
   toolsFromFunctions,
-  validateTrajectory,
   withFaults,
-} from '../src/index.js';
+} from 'harness-augment/runtime';
 
 const harness = parseHarness({
   id: 'tea-shop',

@@ -2,8 +2,8 @@
 // The robust one reads the harness: it finds the price tool by its description and the link parameter by
 // its schema. The brittle one has memorised the tool's name, as a model fine-tuned on one harness does.
 
-import type { Harness, Message, Tool } from '../src/index.js';
-import type { Agent, AgentInput } from '../src/testing/index.js';
+import type { Harness, Message, Tool } from 'harness-augment';
+import type { Agent, AgentInput } from 'harness-augment/testing';
 
 /** The link number a user asks about ("link 3", "#3", "3号链接"), else the link on screen. */
 function linkOf(input: AgentInput): number {

@@ -13,7 +13,7 @@ import {
   parsePolicy,
   presets,
   readJsonl,
-} from '../src/index.js';
+} from 'harness-augment';
 
 const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
 const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));

@@ -3,20 +3,22 @@
 // the variant — and write the Markdown and HTML report.
 // Run: npx tsx examples/bench-round-trip.ts
 import {
-  type BenchRow,
   builtinOperators,
   compilePolicy,
   createRegistry,
-  expectationsAsPredictions,
-  generateBench,
   loadHarnessFile,
   type Message,
-  type Prediction,
   parsePolicy,
+} from 'harness-augment';
+import {
+  type BenchRow,
+  expectationsAsPredictions,
+  generateBench,
+  type Prediction,
   readBenchItems,
   scoreBench,
   writeReport,
-} from '../src/index.js';
+} from 'harness-augment/bench';
 
 const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
 const items = [];

@@ -1,6 +1,6 @@
 // Write your own operator and prove it obeys the operator laws, then use it in a plan next to built-ins.
 // Run: npx tsx examples/custom-operator.ts
-import { z } from 'zod';
+
 import {
   applyOperator,
   defineOperator,
@@ -8,11 +8,12 @@ import {
   oneOf,
   op,
   pipe,
-  renameSymbols,
   skillIdOperators,
   unchanged,
-} from '../src/index.js';
-import { checkOperatorLaws } from '../src/testing/index.js';
+} from 'harness-augment';
+import { renameSymbols } from 'harness-augment/kit';
+import { checkOperatorLaws } from 'harness-augment/testing';
+import { z } from 'zod';
 
 // tools/suffix — renames one tool with a suffix; calls, results and mentions follow; exact inverse.
 const suffixTools = defineOperator({

@@ -10,10 +10,9 @@ import {
   createRegistry,
   loadHarnessFile,
   resolvePolicy,
-  type Scenario,
-  simulate,
   validateTrajectory,
-} from '../src/index.js';
+} from 'harness-augment';
+import { type Scenario, simulate } from 'harness-augment/runtime';
 import { scenario as library } from './custom-scenario/library-scenario.js';
 
 const harness = await loadHarnessFile('examples/custom-scenario/harness.yaml');

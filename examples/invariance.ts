@@ -1,8 +1,8 @@
 // Property-test two agents for harness invariance on the live-stream fixture: the brittle one fails, and
 // the checker reports the smallest perturbation that breaks it; the robust one passes 200 runs.
 // Run: npx tsx examples/invariance.ts
-import { loadHarnessFile, readJsonl, type Trajectory } from '../src/index.js';
-import { checkHarnessInvariance, type InvarianceCase, InvarianceError } from '../src/testing/index.js';
+import { loadHarnessFile, readJsonl, type Trajectory } from 'harness-augment';
+import { checkHarnessInvariance, type InvarianceCase, InvarianceError } from 'harness-augment/testing';
 import { brittleAgent, robustAgent } from './agents.js';
 
 const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');

@@ -1,19 +1,17 @@
-// Replays logged conversations on any harness: the helpdesk fixture's logs, tools served by its module, under
+// Replays logged conversations on any harness: the helpdesk fixture's logs, its tools fresh for each episode, under
 // `hat` variants, once with the relabelled gold and once keeping the base names, scored by the generic rewards.
 import { readFile } from 'node:fs/promises';
-import * as tools from '../fixtures/helpdesk/tools.js';
-import { builtinOperators } from '../perturbations/index.js';
 import {
+  builtinOperators,
   compilePolicy,
   createRegistry,
   loadHarnessFile,
-  moduleBackend,
   parsePolicy,
   presets,
-  simulate,
   type Trajectory,
-} from '../src/index.js';
-import { createReplayScenario } from '../src/scenarios/replay/index.js';
+} from 'harness-augment';
+import { moduleBackend, simulate } from 'harness-augment/runtime';
+import { createHelpdeskTools, createReplayScenario } from 'harness-augment/scenarios';
 
 const harness = await loadHarnessFile('fixtures/helpdesk/harness.yaml');
 const trajectories = (await readFile('fixtures/helpdesk/trajectories.jsonl', 'utf8'))
@@ -26,7 +24,7 @@ for (const player of ['gold', 'base-names'] as const) {
   const scenario = createReplayScenario({
     trajectories,
     player,
-    backends: { default: moduleBackend(tools) },
+    backends: { default: moduleBackend({ createTools: () => createHelpdeskTools() }) },
   });
   const sums: Record<string, number> = {};
   let episodes = 0;

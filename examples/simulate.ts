@@ -9,15 +9,14 @@ import {
   builtinOperators,
   compilePolicy,
   createRegistry,
-  isToolError,
   loadHarnessFile,
   type Message,
   parsePolicy,
   presets,
-  simulate,
   validateTrajectory,
-} from '../src/index.js';
-import { createLivestreamScenario } from '../src/scenarios/livestream/index.js';
+} from 'harness-augment';
+import { isToolError, simulate } from 'harness-augment/runtime';
+import { createLivestreamScenario } from 'harness-augment/scenarios';
 
 const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
 const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));

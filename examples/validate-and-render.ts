@@ -6,7 +6,7 @@ import {
   loadHarnessFile,
   renderSystemPrompt,
   validateTrajectoriesFile,
-} from '../src/index.js';
+} from 'harness-augment';
 
 const harness = await loadHarnessFile('fixtures/livestream/harness.yaml');
 console.log(`harness ${harness.id} ${hashHarness(harness).harness}`);

@@ -14,9 +14,13 @@ const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const apiEntries = [
   { specifier: 'harness-augment', source: 'src/index.ts', page: 'docs/api/index.md' },
   { specifier: 'harness-augment/testing', source: 'src/testing/index.ts', page: 'docs/api/testing.md' },
-  { specifier: 'harness-augment/adapters', source: 'src/adapters/index.ts', page: 'docs/api/adapters.md' },
-  { specifier: 'harness-augment/scenarios', source: 'src/scenarios/index.ts', page: 'docs/api/scenarios.md' },
   { specifier: 'harness-augment/kit', source: 'src/kit/index.ts', page: 'docs/api/kit.md' },
+  { specifier: 'harness-augment/bench', source: 'src/bench/index.ts', page: 'docs/api/bench.md' },
+  { specifier: 'harness-augment/runtime', source: 'src/runtime/index.ts', page: 'docs/api/runtime.md' },
+  { specifier: 'harness-augment/scenarios', source: 'src/scenarios/index.ts', page: 'docs/api/scenarios.md' },
+  { specifier: 'harness-augment/pipeline', source: 'src/pipeline/index.ts', page: 'docs/api/pipeline.md' },
+  { specifier: 'harness-augment/adapters', source: 'src/adapters/index.ts', page: 'docs/api/adapters.md' },
+  { specifier: 'harness-augment/demo', source: 'src/demo/index.ts', page: 'docs/api/demo.md' },
 ] as const;
 
 export interface ApiEntry {

@@ -15,13 +15,12 @@ import {
   HarnessAugmentError,
   hashHarness,
   loadHarnessFile,
-  loadPipelineConfig,
   readDocument,
   renderSystemPrompt,
-  runPipeline,
   validateTrajectoriesFile,
   writeSkillsFolder,
 } from '../src/index.js';
+import { loadPipelineConfig, runPipeline } from '../src/pipeline/index.js';
 import { createStageMeter, formatStages } from './start-stages.js';
 
 const fixture = 'fixtures/livestream';

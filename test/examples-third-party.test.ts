@@ -1,5 +1,5 @@
 // The third-party scenario (examples/third-party-scenario/), written against the package's entry points only
-// (`harness-augment`, `harness-augment/testing`; tsconfig.json resolves them to this repository's source),
+// (`harness-augment`, `/runtime`, `/testing`; tsconfig.json resolves them to this repository's source),
 // passes the scenario laws and runs through `hsa sim run --scenario <module>` as the bundled ones do.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';

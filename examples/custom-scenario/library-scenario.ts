@@ -1,15 +1,7 @@
 // A scenario for the library-desk harness (harness.yaml beside this file): seeded episodes, a module of
 // functions as the tool backend, a scripted oracle. `hsa sim run --scenario <this file>` loads it.
-import {
-  createRandom,
-  Episode,
-  isToolError,
-  type Message,
-  relabelMessages,
-  type Scenario,
-  type ToolCall,
-  toolsFromFunctions,
-} from '../../src/index.js';
+import { createRandom, type Message, relabelMessages, type ToolCall } from 'harness-augment';
+import { Episode, isToolError, type Scenario, toolsFromFunctions } from 'harness-augment/runtime';
 
 const titles = ['Dune', 'Emma', 'Ulysses', 'Beloved', 'Middlemarch', 'Persuasion'];
 

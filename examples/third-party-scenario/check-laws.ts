@@ -2,7 +2,8 @@
 // tools-only variants. Only the published entry points are imported.
 
 import { fileURLToPath } from 'node:url';
-import { builtinOperators, createRegistry, loadHarnessFile, resolvePolicy, simulate } from 'harness-augment';
+import { builtinOperators, createRegistry, loadHarnessFile, resolvePolicy } from 'harness-augment';
+import { simulate } from 'harness-augment/runtime';
 import { checkScenarioLaws } from 'harness-augment/testing';
 import { scenario } from './parcel-scenario.js';
 

@@ -4,18 +4,20 @@
 // check-laws.ts runs the scenario laws on it.
 import {
   createRandom,
-  Episode,
   type Harness,
-  isToolError,
   type Message,
   type Relabel,
   relabelMessages,
+  type ToolCall,
+} from 'harness-augment';
+import {
+  Episode,
+  isToolError,
   type Scenario,
   type ScenarioEpisode,
-  type ToolCall,
   type ToolRuntime,
   toolsFromFunctions,
-} from 'harness-augment';
+} from 'harness-augment/runtime';
 
 const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] as const;
 const depots = ['Leeds', 'Porto', 'Gdańsk'];

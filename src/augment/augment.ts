@@ -25,6 +25,10 @@ import {
 
 export type { AugmentReject, AugmentRow, ExampleResult, Provenance } from './row.js';
 
+/**
+ * How `augment` runs: the plan, variants per example, the seed, and optional sharding, hook checks, resume,
+ * parallelism and the variant pool.
+ */
 export interface AugmentOptions {
   plan: Plan;
   variants: number;

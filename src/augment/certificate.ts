@@ -20,6 +20,10 @@ import {
 import { type ContentPreservation, checkContentPreservation } from './content-preservation.js';
 import { checkNewNames } from './name-meaning.js';
 
+/**
+ * The proof that a (variant, rewritten trajectory) pair keeps the task: each check, the harness hashes and
+ * what failed.
+ */
 export interface Certificate {
   certified: boolean;
   baseHash: string;
@@ -49,6 +53,10 @@ export interface Certificate {
   issues: Issue[];
 }
 
+/**
+ * What `certify` compares: the base and variant harnesses, the original and rewritten trajectories, and the
+ * relabel between them.
+ */
 export interface CertifyInput {
   base: Harness;
   variant: Harness;

@@ -17,6 +17,7 @@ import { createRandom, type Random } from './random.js';
  * dimensions.includes('tools') // true
  */
 export const dimensions = ['skill-ids', 'skill-content', 'tools', 'prompt', 'hooks'] as const;
+/** One of the five dimensions of a harness an operator perturbs (`dimensions` lists them). */
 export type Dimension = (typeof dimensions)[number];
 
 /**
@@ -79,6 +80,10 @@ export interface OperatorSkip {
   skip: string;
 }
 
+/**
+ * What an operator author writes: its id and version, dimension, preservation mode, zod params and a pure
+ * seeded `apply`.
+ */
 export interface OperatorSpec<Schema extends z.ZodType> {
   /** `dimension/verb`, never renamed. */
   id: string;
@@ -97,6 +102,7 @@ export interface OperatorSpec<Schema extends z.ZodType> {
   ): OperatorOutput | OperatorSkip | Promise<OperatorOutput | OperatorSkip>;
 }
 
+/** A perturbation operator, as `defineOperator` makes it from an `OperatorSpec`. */
 export interface Operator<Schema extends z.ZodType = z.ZodType> extends OperatorSpec<Schema> {
   readonly kind: 'operator';
 }
@@ -134,12 +140,19 @@ export interface OperatorRecord {
   params: Record<string, unknown>;
 }
 
+/**
+ * What `applyOperator` returns: the variant and its relabel, the record of the step, and whether the example
+ * changed.
+ */
 export interface AppliedOperator extends OperatorOutput {
   record: OperatorRecord;
   /** Whether the example changed: the harness (content hash) or, through the relabel, the trajectory. */
   changed: boolean;
 }
 
+/**
+ * How `applyOperator` runs one operator: its generator or seed, severity, params, the example it may read.
+ */
 export interface ApplyOptions {
   /** A generator, or a seed string to make one. */
   rng?: Random | string;

@@ -60,7 +60,9 @@ export const PolicySchema = z.strictObject({
   dimensions: z.partialRecord(z.enum(dimensions), PolicyDimensionSchema).default({}),
 });
 
+/** A policy as written in a file or a preset, before defaults apply. */
 export type PolicyInput = z.input<typeof PolicySchema>;
+/** A parsed policy, defaults applied: severity, per-dimension operators and probabilities, k of n. */
 export type Policy = z.output<typeof PolicySchema>;
 
 /** The order in which dimensions apply within a variant. */

@@ -2,6 +2,7 @@
 import { HarnessAugmentError } from '../harness/issues.js';
 import type { Operator } from './operator.js';
 
+/** The operators a plan may name, by id (`createRegistry`). */
 export interface Registry {
   get(id: string): Operator | undefined;
   /** Like `get`, but a missing id is a configuration error that lists the known ids. */

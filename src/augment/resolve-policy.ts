@@ -23,6 +23,7 @@ export interface ResolvedPolicy {
   policy: Policy;
 }
 
+/** Where `resolvePolicy` finds operators and presets, and the severity that overrides the policy's own. */
 export interface ResolvePolicyOptions {
   /** The operators the policy names. */
   registry: Registry;

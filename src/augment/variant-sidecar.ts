@@ -40,6 +40,9 @@ export const SidecarLineSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
+/**
+ * One line of a variant sidecar file: a harness or a relabel that rows name by hash (`SidecarLineSchema`).
+ */
 export type SidecarLine = z.infer<typeof SidecarLineSchema>;
 
 /** A reference to a sidecar entry, in place of the value. */

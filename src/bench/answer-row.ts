@@ -8,6 +8,9 @@ import { type ToolRuntime, toolError } from '../runtime/tool-runtime.js';
 import type { Message } from '../trajectory/schema.js';
 import type { BenchRow, Prediction } from './schema.js';
 
+/**
+ * How `answerBenchRow` plays a row: the tools that answer calls, the most model calls, the request fields.
+ */
 export interface AnswerRowOptions {
   /** Answers registry tool calls (default: every call gets a `tool_error` result: no backend). */
   tools?: ToolRuntime;

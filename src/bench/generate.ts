@@ -46,6 +46,7 @@ export interface BenchReject {
   issues: Issue[];
 }
 
+/** How `generateBench` makes its rows: the plan, variants per item, attribution to dimensions, the seed. */
 export interface GenerateBenchOptions {
   /** Its operators that change what the environment enforces are left out (`runnablePlan`). */
   plan: Plan;

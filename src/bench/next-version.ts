@@ -87,6 +87,7 @@ export type NextVersionOutcome =
       reasons: string[];
     };
 
+/** How `nextVersionBench` makes rows under a real next version: the seed, labels, tools vouched unrelated. */
 export interface NextVersionOptions {
   /** The seed recorded in the rows' provenance; the default `0` is `hsa bench generate`'s, so variant 0 rows match. */
   seed?: string | number;

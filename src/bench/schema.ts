@@ -86,10 +86,17 @@ export const PredictionSchema = z.strictObject({
   output: z.array(MessageSchema),
 });
 
+/** A tool call the answer must make: the tool, and argument values that must appear. */
 export type ExpectedCall = z.infer<typeof ExpectedCallSchema>;
+/** What a correct answer does: its tool calls, the skills it loads, the facts and terms of its reply. */
 export type Expectations = z.infer<typeof ExpectationsSchema>;
+/** A bench item: a request under the base harness and what a correct answer does (`BenchItemSchema`). */
 export type BenchItem = z.infer<typeof BenchItemSchema>;
+/**
+ * A bench row: an item under one harness variant (or the original), its input and its rewritten answer key.
+ */
 export type BenchRow = z.infer<typeof BenchRowSchema>;
+/** A model's output for a bench row: the assistant messages it produced, in order. */
 export type Prediction = z.infer<typeof PredictionSchema>;
 
 /**
@@ -105,4 +112,5 @@ export const criteria = [
   'replyCompliance',
   'overall',
 ] as const;
+/** One of the scored criteria, or the overall pass (`criteria` lists them). */
 export type Criterion = (typeof criteria)[number];

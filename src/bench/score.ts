@@ -393,6 +393,9 @@ export interface Comparison {
   gap: BootstrapEstimate;
 }
 
+/**
+ * Original-vs-variant comparisons of one group of rows (a dimension, an operator, a split), per criterion.
+ */
 export interface GroupScores {
   /** Items with at least one row in the group. */
   items: number;
@@ -401,6 +404,7 @@ export interface GroupScores {
   criteria: Record<Criterion, Comparison>;
 }
 
+/** One scored row: its item, variant, split, the dimensions and operators that changed it, and its scores. */
 export interface RowResult {
   id: string;
   itemId: string;
@@ -412,6 +416,10 @@ export interface RowResult {
   scores: RowScore;
 }
 
+/**
+ * What `scoreBench` returns (`scores.json`): counts, every row's result, and the gaps overall, by dimension
+ * and by operator, with bootstrap intervals.
+ */
 export interface ScoresDocument {
   format: 'hsa-bench-scores/1';
   seed: string;
@@ -448,6 +456,7 @@ export interface ScoresDocument {
   rows: RowResult[];
 }
 
+/** The seed and the number of bootstrap resamples `scoreBench` draws its intervals with. */
 export interface ScoreBenchOptions {
   seed: string | number;
   resamples?: number;

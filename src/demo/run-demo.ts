@@ -106,6 +106,10 @@ export function withVocabulary(
   };
 }
 
+/**
+ * What `runDemo` runs on: the harness, its gold trajectories, optional bench items, the output folder, seed
+ * and sizes.
+ */
 export interface DemoOptions {
   /** The base harness file. */
   harness: string;
@@ -124,6 +128,7 @@ export interface DemoOptions {
   onProgress?: (message: string) => void;
 }
 
+/** What `runDemo` returns: the summary, the trained learners, the bench rows and the files it wrote. */
 export interface DemoResult {
   summary: DemoSummary;
   learners: DemoLearner[];

@@ -61,6 +61,10 @@ export interface DemoLearnerSummary {
   passK: { k: number; estimate: BootstrapEstimate };
 }
 
+/**
+ * The demo's result as data (`summary.json`): the data behind the run, the verdict, the held-out operators
+ * and the scores.
+ */
 export interface DemoSummary {
   format: 'hsa-demo-summary/3';
   seed: string;

@@ -10,6 +10,7 @@ import { lineAndColumn } from './json-syntax.js';
 import { parseJsonText } from './parse-json-text.js';
 import { yamlDocumentValue } from './yaml-text.js';
 
+/** The formats a harness, policy or config document may be written in. */
 export type DocumentFormat = 'json' | 'yaml';
 
 /**

@@ -18,6 +18,7 @@ export interface HookCheckMention {
   path: JsonPath;
 }
 
+/** What a custom hook check's author writes: its name, stages, detail variables, zod params and `run`. */
 export interface CustomHookCheckSpec<Schema extends z.ZodType = z.ZodType<Record<string, unknown>>> {
   /** The name a hook gives as `check: { type: custom, name }`. */
   name: string;
@@ -33,6 +34,7 @@ export interface CustomHookCheckSpec<Schema extends z.ZodType = z.ZodType<Record
   run(step: HookStep, params: z.output<Schema>, harness: Harness): HookCheckFailure | undefined;
 }
 
+/** A custom hook check, as `defineHookCheck` makes it from a `CustomHookCheckSpec`. */
 export interface CustomHookCheck<Schema extends z.ZodType = z.ZodType> extends CustomHookCheckSpec<Schema> {
   readonly kind: 'hook_check';
 }

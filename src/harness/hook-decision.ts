@@ -53,6 +53,10 @@ export type FailedHookDecision = HookStageDecision &
 export const hookFailed = (decision: HookStageDecision | undefined): decision is FailedHookDecision =>
   decision?.failure !== undefined;
 
+/**
+ * What `decideHooks` needs besides the step: failures so far per hook, the custom hook checks, a hook to
+ * leave out.
+ */
 export interface DecideHooksOptions {
   /** Failures per hook id so far in this turn; a retry hook allows `maxRetries` of them. */
   failures?: ReadonlyMap<string, number>;

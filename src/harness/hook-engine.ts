@@ -13,6 +13,10 @@ import { renderTemplate } from './template-engine.js';
 
 export type { HookStep } from './hook-step.js';
 
+/**
+ * What one hook decided on a step: pass, or fail with the reason, the check's details and the rendered
+ * feedback.
+ */
 export type HookOutcome =
   | { pass: true; hook: string }
   | {

@@ -339,21 +339,35 @@ export const HarnessSchema = z
     'The runtime configuration around an LLM agent: skills, hooks, system prompt pipeline and tools.',
   );
 
+/** A skill: a reply rule or strategy as a Markdown module with an id, a kind, a description and a body. */
 export type Skill = z.infer<typeof SkillSchema>;
 export type SkillFile = z.infer<typeof SkillFileSchema>;
+/** The tool through which the model loads a skill (default `load_skill`, argument `skill_id`). */
 export type SkillLoader = z.infer<typeof SkillLoaderSchema>;
+/** The point of the agent loop a hook runs at. */
 export type HookStage = z.infer<typeof HookStageSchema>;
+/** What a hook checks (a built-in check by `type`, or a custom one by name). */
 export type HookCheck = z.infer<typeof HookCheckSchema>;
+/** What a hook does when its check fails: retry with feedback, block, or fall back. */
 export type HookAction = z.infer<typeof HookActionSchema>;
+/** A hook: a declarative check at a stage of the agent loop and what to do when it fails. */
 export type Hook = z.infer<typeof HookSchema>;
+/**
+ * One section of the system prompt pipeline: an id, a Handlebars template, its title and whether it is
+ * pinned.
+ */
 export type PromptSection = z.infer<typeof PromptSectionSchema>;
+/** How the rendered system prompt marks its section headings. */
 export type HeadingStyle = z.infer<typeof HeadingStyleSchema>;
+/** How a skill body or prompt section writes its lists. */
 export type ListStyle = z.infer<typeof ListStyleSchema>;
+/** A tool definition: name, description and JSON Schema parameters. */
 export type Tool = z.infer<typeof ToolSchema>;
 /** A parsed harness, defaults applied. Named `HarnessSpec` in prose only where it could be confused with other libraries' `Harness`. */
 export type Harness = z.infer<typeof HarnessSchema>;
 /** What a harness file may hold before defaults are applied. */
 export type HarnessInput = z.input<typeof HarnessSchema>;
+/** The four independently versioned parts of a harness. */
 export type HarnessPartName = 'skills' | 'hooks' | 'prompt' | 'tools';
 export const harnessPartNames: readonly HarnessPartName[] = ['skills', 'hooks', 'prompt', 'tools'];
 

@@ -7,6 +7,7 @@ import type { JsonPath } from './issues.js';
 import { mentionStandsAlone, urlSpans } from './mention-boundary.js';
 import type { Harness, HarnessPartName } from './schema.js';
 
+/** The kinds of identifier a harness defines. */
 export type SymbolKind = 'skill' | 'tool' | 'parameter' | 'section' | 'hook';
 
 /** An identifier and where it is defined. Parameters are named `tool` + `path` (`[]` stands for array items). */
@@ -40,6 +41,7 @@ export interface Mention {
   form: 'code' | 'qualified' | 'bare' | 'reference';
 }
 
+/** Every identifier a harness defines and every place it is mentioned (`buildSymbolTable`). */
 export interface SymbolTable {
   symbols: SymbolEntry[];
   mentions: Mention[];

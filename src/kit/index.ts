@@ -51,7 +51,7 @@ export {
   type RegenerateRequest,
   unchanged,
 } from '../augment/operator.js';
-export { listKeepsOrder } from '../augment/ordered-lists.js';
+export { listKeepsOrder, type OrderedList, orderedLists } from '../augment/ordered-lists.js';
 export {
   type ProtectedContentSpan,
   type ProtectedContentSpanKind,
@@ -64,6 +64,7 @@ export { BoundedCache } from '../harness/bounded-cache.js';
 export type { HookCheckRegistry } from '../harness/hook-checks.js';
 export { hookRunsOn } from '../harness/hook-engine.js';
 export { HarnessAugmentError, type JsonPath } from '../harness/issues.js';
+export { mentionStandsAlone } from '../harness/mention-boundary.js';
 export { safeParseHarness, variantHolds } from '../harness/parse-harness.js';
 export { renderSystemPrompt } from '../harness/render-prompt.js';
 export {

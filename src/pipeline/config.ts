@@ -159,7 +159,9 @@ export const PipelineConfigSchema = z.strictObject({
   concurrency: z.number().int().min(1).max(256).default(8),
 });
 
+/** A pipeline configuration as written in its YAML or JSON file, before defaults apply. */
 export type PipelineConfigInput = z.input<typeof PipelineConfigSchema>;
+/** A parsed pipeline configuration, defaults applied (`parsePipelineConfig`, `loadPipelineConfig`). */
 export type PipelineConfig = z.output<typeof PipelineConfigSchema>;
 export type { EndpointConfig } from './endpoint-config.js';
 export type TeacherKind = z.output<typeof TeacherKindSchema>;

@@ -29,4 +29,5 @@ export const EndpointSchema = z.strictObject({
   maxTokens: z.number().int().positive().max(10_000_000).optional(),
 });
 
+/** An OpenAI-compatible endpoint as a configuration declares it, defaults applied (`EndpointSchema`). */
 export type EndpointConfig = z.output<typeof EndpointSchema>;

@@ -21,6 +21,7 @@ export const UnitJobSchema = z.strictObject({
     .optional(),
 });
 
+/** A job of the SFT stage: one unit of one run, named by the run hash and the unit index. */
 export type UnitJob = z.output<typeof UnitJobSchema>;
 
 /**

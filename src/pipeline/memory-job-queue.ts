@@ -3,6 +3,7 @@
 // queued path of the pipeline without a Redis server.
 import { type JobQueueV1, type UnitJob, type UnitJobProcessor, unitJobId } from './job-queue.js';
 
+/** An in-process job queue (`createMemoryJobQueue`) and how many jobs it accepted. */
 export interface MemoryJobQueue extends JobQueueV1 {
   /** Jobs ever accepted (a job added twice counts once). */
   readonly accepted: number;

@@ -38,6 +38,7 @@ export const ConstraintSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('regex'), value: z.string().min(1) }),
 ]);
 
+/** One verifiable constraint on a response (`ConstraintSchema`), checked by `checkConstraints`. */
 export type Constraint = z.infer<typeof ConstraintSchema>;
 
 const wordsOf = (text: string) => text.split(/\s+/).filter(Boolean);

@@ -38,6 +38,9 @@ export const OpdPromptSchema = z.strictObject({
   meta: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * One line of the OPD prompt set: a general instruction prompt, its constraints and an optional reference.
+ */
 export type OpdPrompt = z.output<typeof OpdPromptSchema>;
 
 /**
@@ -61,6 +64,7 @@ export const OpdConfigSchema = z.strictObject({
   temperature: z.number().min(0).default(0.9),
 });
 
+/** The `opd` section of a pipeline configuration, defaults applied (`OpdConfigSchema`). */
 export type OpdConfig = z.output<typeof OpdConfigSchema>;
 
 /** A prompt line that became no row, or a reference that became no GKD row. */
@@ -73,6 +77,9 @@ export interface OpdReject {
   issues: Issue[];
 }
 
+/**
+ * What the OPD stage wrote: lines read, distillation and GKD rows, rejects by reason, teacher and student.
+ */
 export interface OpdSummary {
   /** Prompt lines read (= distillation rows + prompt rejects). */
   read: number;

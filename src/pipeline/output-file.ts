@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileHash } from '../harness/file-hash.js';
 
+/** A file the pipeline wrote, as its manifest lists it: path, size and SHA-256. */
 export interface OutputFile {
   path: string;
   bytes: number;

@@ -58,6 +58,7 @@ export const RlConfigSchema = z.strictObject({
     .default(['trl', 'verl', 'openrlhf']),
 });
 
+/** The `rl` section of a pipeline configuration, defaults applied (`RlConfigSchema`). */
 export type RlConfig = z.output<typeof RlConfigSchema>;
 
 /** How a row's rollouts are scored from the environment's answer. */
@@ -106,6 +107,7 @@ export interface RlPlanOptions {
   maxStepsPerTurn?: number;
 }
 
+/** What `planRlRows` plans: the RL rows (an episode under the original or a variant harness) and counts. */
 export interface RlPlan {
   rows: RlRow[];
   counts: {

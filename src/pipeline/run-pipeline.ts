@@ -29,6 +29,9 @@ export type { OutputFile } from './output-file.js';
 
 export type { PipelineDependencies } from './spec.js';
 
+/**
+ * How `runPipeline` runs: resume, inline harnesses, a shard, an abort signal, a job queue for the SFT units.
+ */
 export interface PipelineRunOptions {
   /** Continue an interrupted run from its checkpoint. */
   resume?: boolean;
@@ -47,6 +50,10 @@ export interface PipelineRunOptions {
   }) => void;
 }
 
+/**
+ * The run's `manifest.json`: the tool and run hash, seed, harness, inputs, policy, teachers, counts and
+ * files.
+ */
 export interface PipelineManifest {
   tool: { name: 'harness-augment'; version: string };
   runHash: string;

@@ -12,6 +12,9 @@ import type { AugmentThreadSetup } from './parallel/augment-worker.js';
 import type { RlExporter } from './rl.js';
 import type { PipelineExporter, Teacher, TrainingExample } from './teacher.js';
 
+/**
+ * What a pipeline run is given rather than builds: the registry, teachers, judges, exporters and scenario.
+ */
 export interface PipelineDependencies {
   registry: Registry;
   teachers: { exact: Teacher; regenerate: Teacher };

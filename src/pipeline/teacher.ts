@@ -32,8 +32,10 @@ export interface TeacherRequest {
   signal?: AbortSignal;
 }
 
+/** What a teacher returns for one request: a trajectory under the variant, or why it skipped. */
 export type TeacherResult = { trajectory: Trajectory } | { skip: string };
 
+/** The SFT stage's teacher contract: makes the trajectory of a task under a harness variant. */
 export interface Teacher {
   readonly name: string;
   /** Whether its trajectories are exact (certified carry-overs) and need no judge. */
@@ -64,6 +66,7 @@ export interface ExportSink {
   abort?(): Promise<void>;
 }
 
+/** The contract of a trainer exporter as the pipeline uses it: a format name and a sink it opens. */
 export interface PipelineExporter {
   readonly format: string;
   open(outDir: string, options?: Record<string, unknown>): Promise<ExportSink>;

@@ -7,6 +7,7 @@ import { type UnitJob, type UnitJobProcessor, UnitJobSchema, unitJobId } from '.
 import type { PipelineDependencies } from './run-pipeline.js';
 import { openSftUnitRunner, prepareSftRun, type SftUnitRunner } from './sft-run.js';
 
+/** How `createUnitProcessor` builds a run's dependencies, and how many prepared runs it keeps. */
 export interface UnitProcessorOptions {
   /** Builds the teachers, judge and scenario of a run's configuration (the CLI wires the adapters in). */
   dependencies(config: PipelineConfig): Promise<PipelineDependencies>;
@@ -14,6 +15,7 @@ export interface UnitProcessorOptions {
   runs?: number;
 }
 
+/** Runs SFT units as queue jobs (`process`), keeping prepared runs until `close`. */
 export interface UnitProcessor {
   process: UnitJobProcessor;
   /** Closes every prepared run (their scenarios' backends). */

@@ -21,6 +21,9 @@ export interface StepRecord {
   hookEvents: Observation['hookEvents'];
 }
 
+/**
+ * What `runAgent` plays: the harness and context, the tools, the model, the user messages and request fields.
+ */
 export interface AgentRunOptions {
   harness: Harness;
   context?: Record<string, unknown>;
@@ -38,6 +41,10 @@ export interface AgentRunOptions {
   hookChecks?: HookCheckRegistry;
 }
 
+/**
+ * A played conversation: its messages, how each turn ended, every step, and the episode to make a trajectory
+ * of.
+ */
 export interface AgentRun {
   messages: Message[];
   /** How each turn ended. */

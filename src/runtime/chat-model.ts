@@ -38,6 +38,7 @@ export interface ChatCompletionMessage {
   reasoning_content?: string | null;
 }
 
+/** One choice of a Chat Completions response: the message and why it finished. */
 export interface ChatCompletionChoice {
   index: number;
   message: ChatCompletionMessage;
@@ -45,6 +46,7 @@ export interface ChatCompletionChoice {
   logprobs?: unknown;
 }
 
+/** The token counts of a Chat Completions response. */
 export interface ChatUsage {
   prompt_tokens: number;
   completion_tokens: number;
@@ -65,6 +67,7 @@ export interface ChatCompletion {
   [extra: string]: unknown;
 }
 
+/** Per-call options of a `ChatModel`: an abort signal. */
 export interface ChatCallOptions {
   signal?: AbortSignal;
 }

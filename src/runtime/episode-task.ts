@@ -39,7 +39,9 @@ export const EpisodeTaskSchema = z.strictObject({
   turns: z.array(TurnTaskSchema),
 });
 
+/** The gold labels of one user turn (`TurnTaskSchema`). */
 export type TurnTask = z.infer<typeof TurnTaskSchema>;
+/** The gold labels of an episode: its user turns with the intents, skills, tools and facts of each. */
 export type EpisodeTask = z.infer<typeof EpisodeTaskSchema>;
 
 /**

@@ -44,6 +44,7 @@ export class StepError extends HarnessAugmentError {
   }
 }
 
+/** What an `Episode` runs under: the harness, the request context, the tools, and its limits. */
 export interface EpisodeOptions {
   harness: Harness;
   /** The request context the system prompt is rendered from. */

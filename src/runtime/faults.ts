@@ -5,8 +5,10 @@ import seedrandom from 'seedrandom';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { type ToolOutcome, type ToolRuntime, toolError } from './tool-runtime.js';
 
+/** The tool faults the runtime can inject. */
 export type FaultKind = 'timeout' | 'malformed_output' | 'permission_denied';
 
+/** Seeded tool faults: the rate, the weights of the kinds, and the episode's seed. */
 export interface FaultOptions {
   /** Probability in [0, 1] that a registry tool call fails. */
   rate: number;

@@ -23,6 +23,7 @@ export interface JudgeVerdict {
   reasons: string[];
 }
 
+/** Per-judgement options of a `Judge`: an abort signal. */
 export interface JudgeOptions {
   /** Aborts the judgement; the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -34,6 +35,7 @@ export interface Judge {
   judge(input: JudgeInput, options?: JudgeOptions): Promise<JudgeVerdict>;
 }
 
+/** The lowest rewards `rulesJudge` keeps. */
 export interface RulesJudgeOptions {
   /** Lowest accuracy kept (default 1). */
   minAccuracy?: number;

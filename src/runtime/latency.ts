@@ -20,6 +20,10 @@ export interface TimedChatModel extends ChatModel {
   ): Promise<{ completion: ChatCompletion; firstTokenMs?: number }>;
 }
 
+/**
+ * What `replayLatency` replays: the scenario, harness and timed model, how many episodes and how many at
+ * once.
+ */
 export interface LatencyReplayOptions {
   scenario: Scenario;
   harness: Harness;
@@ -76,6 +80,7 @@ export interface LatencyStats {
   max: number;
 }
 
+/** What `replayLatency` measured: episodes, turns, model calls, wall time, and time per turn and per call. */
 export interface LatencyReport {
   scenario: string;
   harness: string;

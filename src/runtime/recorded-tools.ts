@@ -8,6 +8,9 @@ import { recordedBackend, recordedResults } from './backends/recorded.js';
 import { baseCall, type ToolRuntime } from './tool-runtime.js';
 
 /**
+ * A tool runtime that answers each call with the result a trajectory recorded for the same tool and
+ * arguments, in order; under a variant, calls are mapped back through the relabel first.
+ *
  * @example
  * const tools = recordedTools(goldTrajectory, variantRow.relabel);
  */

@@ -16,6 +16,7 @@ export interface ToolCallRequest {
   rawArguments: string;
 }
 
+/** What a tool call knows besides its arguments: the harness, an abort signal, its index in the episode. */
 export interface ToolCallContext {
   harness: Harness;
   /** Aborted when the runtime's per-call timeout passes or the episode is abandoned. */
@@ -40,6 +41,7 @@ export interface ToolOutcome {
   error?: ToolErrorKind;
 }
 
+/** Anything that answers the registry's tool calls of an episode. */
 export interface ToolRuntime {
   call(request: ToolCallRequest, context: ToolCallContext): ToolOutcome | Promise<ToolOutcome>;
 }

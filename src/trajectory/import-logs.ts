@@ -33,8 +33,13 @@ export const LogAliasesSchema = z
   })
   .describe('Name aliases for `hsa import trajectories`.');
 
+/** Legacy tool and skill names a log may use, mapped to the harness's names (`LogAliasesSchema`). */
 export type LogAliases = z.input<typeof LogAliasesSchema>;
 
+/**
+ * How `importLogLine` reads a log: name aliases, whether the system message is rendered or kept, strict or
+ * loose hook turns.
+ */
 export interface ImportLogOptions {
   aliases?: LogAliases;
   /** `render` (default): the system message becomes the prompt the harness renders for the log's context; `keep`: the logged text stays. */
@@ -72,6 +77,7 @@ export interface ImportRepairs {
   droppedTurns: number;
 }
 
+/** One imported log line: the trajectory and what was repaired, or the reject with its reasons. */
 export type ImportLogResult =
   | { ok: true; line: number; trajectory: Trajectory; repairs: ImportRepairs }
   | { ok: false; reject: LogReject };

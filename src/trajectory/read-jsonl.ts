@@ -6,6 +6,7 @@ import type { Issue } from '../harness/issues.js';
 import { lineAndColumn } from '../harness/json-syntax.js';
 import { parseJsonText } from '../harness/parse-json-text.js';
 
+/** One JSONL line read: its value, or the issue that says why it does not parse. */
 export type JsonlRecord = { line: number; value: unknown } | { line: number; issue: Issue };
 
 /**

@@ -98,10 +98,20 @@ export const TrajectorySchema = z.strictObject({
   meta: z.record(z.string(), z.unknown()).optional().describe('Free data: intent labels, source, split, …'),
 });
 
+/** The mark on a turn a hook produced (the rejected attempt, feedback, a fallback or a block). */
 export type HookEvent = z.infer<typeof HookEventSchema>;
+/** An assistant's tool call, its `arguments` kept as the raw JSON text. */
 export type ToolCall = z.infer<typeof ToolCallSchema>;
+/** One OpenAI Chat Completions message: system, user, assistant or tool. */
 export type Message = z.infer<typeof MessageSchema>;
+/** An assistant message: its text and its tool calls. */
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+/** A tool result message, answering one tool call by id. */
 export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+/** A tool as the trajectory offered it to the model (Chat Completions `tools` entry). */
 export type OfferedTool = z.infer<typeof OfferedToolSchema>;
+/**
+ * A conversation recorded under a harness: its id, the request context, the tools offered and its Chat
+ * Completions messages.
+ */
 export type Trajectory = z.infer<typeof TrajectorySchema>;

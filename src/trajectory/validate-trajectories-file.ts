@@ -8,6 +8,7 @@ import {
   validateTrajectory,
 } from './validate-trajectory.js';
 
+/** What `validateTrajectoriesFile` found: lines read, valid and invalid, every issue, and totals. */
 export interface TrajectoriesFileReport {
   /** Non-blank lines read. */
   read: number;

@@ -27,6 +27,7 @@ export interface HookDecision {
   failed?: string;
 }
 
+/** Counts over a trajectory: messages, turns, tool calls, skill loads, hook rejections. */
 export interface TrajectoryStats {
   messages: number;
   turns: number;
@@ -35,6 +36,7 @@ export interface TrajectoryStats {
   hookRejections: number;
 }
 
+/** What `validateTrajectory` found: valid or not, the issues, every hook decision, counts. */
 export interface TrajectoryValidation {
   valid: boolean;
   issues: Issue[];
@@ -45,6 +47,7 @@ export interface TrajectoryValidation {
   stats: TrajectoryStats;
 }
 
+/** Which comparisons `validateTrajectory` makes besides the structural checks, and the custom hook checks. */
 export interface ValidateTrajectoryOptions {
   /** Compare the system message with the prompt rendered from the harness (default true). */
   checkSystemPrompt?: boolean;

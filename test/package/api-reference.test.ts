@@ -39,6 +39,25 @@ describe.each(apiEntries)('$specifier', (entry) => {
   });
 });
 
+// The kernel at the root, and the layers that became subpaths with it: every name they export, types
+// included, says in a sentence what it is.
+const documentedEntries = [
+  'src/index.ts',
+  'src/bench/index.ts',
+  'src/runtime/index.ts',
+  'src/pipeline/index.ts',
+  'src/demo/index.ts',
+];
+
+describe.each(documentedEntries)('%s', (source) => {
+  it('every exported name has a doc comment', () => {
+    const undocumented = apiEntriesOf(program, source)
+      .filter((entry) => entry.summary === '')
+      .map((entry) => `${entry.name} (${entry.module})`);
+    expect(undocumented).toEqual([]);
+  });
+});
+
 describe('an exported value without an example', () => {
   const folder = mkdtempSync(join(projectRoot, 'node_modules', '.hsa-api-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -38,6 +38,7 @@ import {
   type StepResponse,
 } from './schemas.js';
 
+/** What `createEnvService` serves: the scenario, the base harness, and the defaults of its resets. */
 export interface EnvServiceOptions {
   /** The domain whose episodes the service plays (plans, tools, rewards). */
   scenario: Scenario;

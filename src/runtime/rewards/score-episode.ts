@@ -33,6 +33,7 @@ export const defaultRewardWeights: Readonly<RewardWeights> = Object.freeze({
   skillSelection: 1,
 });
 
+/** The four rewards of an episode, their weighted total, the weights and the details behind them. */
 export interface EpisodeScore {
   accuracy: number;
   effectiveness: number;
@@ -51,6 +52,7 @@ export interface EpisodeScore {
   };
 }
 
+/** The weights of `scoreEpisode`'s total. */
 export interface ScoreEpisodeOptions {
   /** Weights of `total`; missing ones keep their default of 1. */
   weights?: Partial<RewardWeights>;

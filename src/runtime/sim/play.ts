@@ -16,6 +16,7 @@ import { stepLimitFor, truncatedTurns, truncationDeviation } from '../step-limit
 import type { ToolRuntime } from '../tool-runtime.js';
 import { variantTools } from '../variant-tools.js';
 
+/** What `playScenarioEpisode` plays: the scenario and episode, a variant, a model or the oracle, faults. */
 export interface PlayOptions extends ScenarioRunContext {
   scenario: Scenario;
   episode: ScenarioEpisode;
@@ -34,6 +35,7 @@ export interface PlayOptions extends ScenarioRunContext {
   signal?: AbortSignal;
 }
 
+/** One episode as played: its trajectory, where it left the gold, the tool calls that ran, its step limit. */
 export interface PlayedEpisode {
   /** The episode as played, in the played harness's vocabulary. */
   trajectory: Trajectory;

@@ -21,6 +21,7 @@ import { scoreScenarioEpisode } from '../score-scenario.js';
 import { checkShard } from '../shard.js';
 import { playScenarioEpisode, withGold } from './play.js';
 
+/** What `simulate` runs: the scenario, base harness, episodes, seed, augmentation, faults and model. */
 export interface SimulateOptions {
   /** The domain that plans the episodes, answers the tools and may play them (its oracle). */
   scenario: Scenario;
@@ -60,6 +61,7 @@ export interface SimulateOptions {
   onEpisodeError?: (failure: { id: string; index: number; error: unknown }) => boolean | Promise<boolean>;
 }
 
+/** One simulated episode: its trajectory, the harness it was played under, its gold labels and rewards. */
 export interface SimulatedEpisode {
   id: string;
   /** The episode as played, under `harness`. */

@@ -16,6 +16,7 @@ export type GenericRewardName = (typeof genericRewardNames)[number];
 /** Relative weights of the total; missing ones are 1, they need not sum to 1. */
 export type GenericRewardWeights = Record<GenericRewardName, number>;
 
+/** The weights of `scoreGeneric`'s total. */
 export interface ScoreGenericOptions {
   weights?: Partial<GenericRewardWeights>;
 }

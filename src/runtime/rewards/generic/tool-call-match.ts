@@ -19,6 +19,7 @@ export interface MatchedCall {
   matchable: boolean;
 }
 
+/** How the played tool calls matched the gold: the mode, F1, precision and recall. */
 export interface ToolCallMatchDetails {
   /** `calls`: names and arguments compared; `names`: only names (no gold trajectory, labels only). */
   mode: 'calls' | 'names';
