@@ -61,6 +61,7 @@ export { hookRunsOn } from '../harness/hook-engine.js';
 export { HarnessAugmentError, type JsonPath } from '../harness/issues.js';
 export { safeParseHarness, variantHolds } from '../harness/parse-harness.js';
 export { renderSystemPrompt } from '../harness/render-prompt.js';
+export type { RunContext } from '../harness/run-context.js';
 export {
   type Harness,
   HeadingStyleSchema,
