@@ -4,7 +4,7 @@
 import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
-import { createRunContext, type RunContext } from '../harness/run-context.js';
+import { createRunContext, type RunContext, type RunContextOptions } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 
 /** What one augmentation run holds. */
@@ -22,12 +22,9 @@ export interface AugmentRun extends RunContext {
  * const run = createAugmentRun(harness, { hookChecks });
  * for await (const row of augment(harness, trajectories, { plan, variants: 8, seed: 42, run })) write(row);
  */
-export function createAugmentRun(
-  base: Harness,
-  options: { hookChecks?: HookCheckRegistry } = {},
-): AugmentRun {
+export function createAugmentRun(base: Harness, options: RunContextOptions = {}): AugmentRun {
   return Object.freeze({
-    ...createRunContext({ hookChecks: options.hookChecks }),
+    ...createRunContext(options),
     base,
     baseHash: hashHarness(base).harness,
   });
@@ -43,8 +40,7 @@ export function augmentRunOf(
   base: Harness,
   options: { run?: AugmentRun | undefined; hookChecks?: HookCheckRegistry | undefined },
 ): AugmentRun {
-  if (!options.run)
-    return createAugmentRun(base, { ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}) });
+  if (!options.run) return createAugmentRun(base, { hookChecks: options.hookChecks });
   if (options.run.base !== base)
     throw new HarnessAugmentError('the run was created for another base harness (createAugmentRun)', {
       kind: 'usage',

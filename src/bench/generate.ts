@@ -355,7 +355,7 @@ export async function* generateBench(
   // One pool per plan (`one-dimension` draws each dimension's variants from its own), made on first use.
   const pools = new Map<Plan, VariantPool | undefined>();
   // One run for the bench: the facts of its gold trajectories are shared by every plan's variants.
-  const run = createAugmentRun(base, options.hookChecks ? { hookChecks: options.hookChecks } : {});
+  const run = createAugmentRun(base, { hookChecks: options.hookChecks });
   const perturbed = (gold: BenchItem['gold'], variantIndex: number): Promise<ExampleResult> => {
     const plan = planOf(variantIndex);
     const augmentOptions = {

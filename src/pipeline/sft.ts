@@ -127,7 +127,7 @@ export interface SftStage {
  * const result = await runSftUnit(unit, stage);
  */
 export function createSftStage(options: SftOptions): SftStage {
-  const run = createAugmentRun(options.base, options.hookChecks ? { hookChecks: options.hookChecks } : {});
+  const run = createAugmentRun(options.base, { hookChecks: options.hookChecks });
   const augmentOptions = augmentOptionsOf(options, run);
   const pool = variantPoolFor(options.base, {
     ...augmentOptions,

@@ -130,7 +130,7 @@ export function registerAugment(program: Command): void {
       const hookChecks = await loadHookChecks(options.hookChecks);
       const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
       // The run: its hook checks and the facts its variants and rows derive, shared by the pool and augment.
-      const run = createAugmentRun(harness, hookChecks ? { hookChecks } : {});
+      const run = createAugmentRun(harness, { hookChecks });
       const loadedOperators = await loadOperatorModules(options.operators);
       const { plan, severity, policy } = await policyFromOptions(
         options.policy,

@@ -101,7 +101,7 @@ async function load(setup: AugmentThreadSetup): Promise<Loaded> {
     ...(setup.severity !== undefined ? { severity: setup.severity } : {}),
   });
   // The thread's run: its facts are shared by the pool's entries and every task the thread runs.
-  const run = createAugmentRun(harness, hookChecks ? { hookChecks } : {});
+  const run = createAugmentRun(harness, { hookChecks });
   const options = { plan, seed: setup.seed, severity, run };
   return {
     harness,
