@@ -1,20 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Files that need a module graph of their own: those that replace a module (`vi.mock`), and those that count
-// the work of a module-wide cache (a text another file already scanned would not be scanned again).
-const isolated = [
-  'test/harness/parse-json-text.test.ts',
-  'test/trajectory/read-jsonl.test.ts',
-  'test/harness/render-prompt-sections.test.ts',
-  'test/harness/variant-holds.test.ts',
-  'test/harness/json-schema-validator-cache.test.ts',
-  'test/perturbations/content-keyed-caches.test.ts',
-  'test/trajectory/relabel-scans.test.ts',
-  'test/trajectory/validation-at-parse.test.ts',
-  'test/augment/content-facts-cache.test.ts',
-  'test/adapters/env-http-hostile.test.ts',
-];
+// Files that replace a module (`vi.mock`): they need a module graph of their own.
+const isolated = ['test/harness/parse-json-text.test.ts', 'test/trajectory/read-jsonl.test.ts'];
 
 export default defineConfig({
   // `harness-augment`, `harness-augment/kit` and `/testing` by name resolve to the source through
@@ -37,8 +25,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: isolated,
           // A worker process runs file after file with the modules it loaded: importing them again for
-          // each file was a sixth of the suite's work (160 of 1,110 s on 2 cores). Module state a file
-          // could see from another is bounded caches keyed by content, which give the same answers.
+          // each file was a sixth of the suite's work (160 of 1,110 s on 2 cores). What a run derives
+          // lives in its run context; module caches hold pure functions of content (a file that counts
+          // their work uses content of its own).
           isolate: false,
         },
       },

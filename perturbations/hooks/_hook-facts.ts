@@ -3,9 +3,9 @@
 import {
   type Harness,
   type Hook,
-  type HookCheckRegistry,
   type HookDecision,
   hookRunsOn,
+  type RunContext,
   type Trajectory,
   validationFacts,
 } from '../../src/kit/index.js';
@@ -34,16 +34,12 @@ const isUserMessage = (message: Trajectory['messages'][number]) => message.role 
  * Reads the hook facts of a trajectory that validates under the harness; undefined when it does not.
  *
  * @example
- * const facts = hookFacts(trajectory, harness); facts?.failuresPerTurn.get('short_reply')
+ * const facts = hookFacts(trajectory, harness, run); facts?.failuresPerTurn.get('short_reply')
  */
-export function hookFacts(
-  trajectory: Trajectory,
-  harness: Harness,
-  hookChecks?: HookCheckRegistry,
-): HookFacts | undefined {
+export function hookFacts(trajectory: Trajectory, harness: Harness, run: RunContext): HookFacts | undefined {
   // Read, not walked again: the plan derived the example under this harness before giving it (and the
   // operator's certificate reads the same validation of it).
-  const validation = validationFacts(trajectory, harness, hookChecks);
+  const validation = validationFacts(trajectory, harness, run);
   if (!validation.valid || !validation.trajectory) return undefined;
   const turnOf: number[] = [];
   let turn = -1;

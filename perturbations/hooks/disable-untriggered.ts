@@ -23,9 +23,9 @@ export const disableUntriggered = defineOperator({
   enforcement: 'fitted',
   description: 'Disables hooks that never fail on the trajectory; every decision stays.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, trajectory, run }) {
     if (!trajectory) return { skip: 'needs the trajectory to know which hooks never fail' };
-    const facts = hookFacts(trajectory, harness, hookChecks);
+    const facts = hookFacts(trajectory, harness, run);
     if (!facts) return { skip: 'the trajectory does not validate under the harness' };
     const quiet = harness.hooks.items.flatMap((hook, index) =>
       hook.enabled && !facts.failuresPerTurn.has(hook.id) ? [index] : [],
@@ -39,7 +39,7 @@ export const disableUntriggered = defineOperator({
         at === index ? { ...hook, enabled: false } : hook,
       );
       const candidate = { ...variant, hooks: { ...variant.hooks, items } };
-      if (certifies({ base: harness, variant: candidate, trajectory, hookChecks })) variant = candidate;
+      if (certifies({ base: harness, variant: candidate, trajectory, run })) variant = candidate;
     }
     if (variant === harness) return { skip: 'disabling a quiet hook breaks the trajectory' };
     return { harness: variant, relabel: identityRelabel };

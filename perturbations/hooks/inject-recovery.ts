@@ -135,9 +135,9 @@ export const injectRecovery = defineOperator({
   description:
     'Inserts a failed attempt and its hook feedback before a reply; the harness and the original messages stay.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, trajectory, hookChecks, run }) {
     if (!trajectory) return { skip: 'needs a trajectory to inject an episode into' };
-    const facts = hookFacts(trajectory, harness, hookChecks);
+    const facts = hookFacts(trajectory, harness, run);
     if (!facts) return { skip: 'the trajectory does not validate under the harness' };
     const hooks = harness.hooks.items.filter(
       (hook) =>
@@ -186,7 +186,7 @@ export const injectRecovery = defineOperator({
             ],
           };
           const relabel = relabelOf([...episodes, episode]);
-          if (!certifies({ base: harness, variant: harness, relabel, trajectory, hookChecks })) continue;
+          if (!certifies({ base: harness, variant: harness, relabel, trajectory, run })) continue;
           if (!failsOnlyItsHook(harness, relabel, episode, episodes, trajectory, hookChecks)) continue;
           episodes.push(episode);
           break search;

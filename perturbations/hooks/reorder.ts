@@ -74,7 +74,7 @@ export const reorderHooks = defineOperator({
   enforcement: 'fitted',
   description: 'Reorders independent hooks of a stage; which hook fails first, and so every decision, stays.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, trajectory, hookChecks, run }) {
     if (!trajectory) return { skip: 'needs the trajectory to know which hooks fail together' };
     const items = harness.hooks.items;
     const stages = [...new Set(items.map((hook) => hook.stage))]
@@ -94,7 +94,7 @@ export const reorderHooks = defineOperator({
       });
     }
     const variant = { ...harness, hooks: { ...harness.hooks, items: next } };
-    if (!certifies({ base: harness, variant, trajectory, hookChecks }))
+    if (!certifies({ base: harness, variant, trajectory, run }))
       return { skip: 'the reordered hooks change a decision' };
     return { harness: variant, relabel: identityRelabel };
   },

@@ -130,7 +130,7 @@ export const rewordFeedback = defineOperator({
   mode: 'exact',
   description: 'Rewords and reformats the feedback of retry hooks; checks, budgets and outcomes stay.',
   params: z.object({ format: z.enum([...formats, 'any']).default('any') }),
-  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, params, trajectory, hookChecks, run }) {
     const retrying = harness.hooks.items.flatMap((hook, index) =>
       hook.onFail.action === 'retry' ? [index] : [],
     );
@@ -151,7 +151,7 @@ export const rewordFeedback = defineOperator({
     if (!variantHolds(harness, checked, ['hooks'], hookChecks ? { hookChecks } : {}))
       return { skip: 'a reworded feedback template does not compile' };
     const variant = checked;
-    if (trajectory && !certifies({ base: harness, variant, trajectory, hookChecks })) {
+    if (trajectory && !certifies({ base: harness, variant, trajectory, run })) {
       return { skip: 'the reworded feedback does not render for the trajectory' };
     }
     return { harness: variant, relabel: identityRelabel };

@@ -112,10 +112,10 @@ export const varyBudgets = defineOperator({
   enforcement: 'fitted',
   description: 'Varies retry budgets and thresholds of hooks within the bounds that keep every decision.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, trajectory, run }) {
     if (!trajectory)
       return { skip: 'needs the trajectory to know which budgets and thresholds keep its decisions' };
-    const facts = hookFacts(trajectory, harness, hookChecks);
+    const facts = hookFacts(trajectory, harness, run);
     if (!facts) return { skip: 'the trajectory does not validate under the harness' };
     const knobs = knobsOf(harness, facts).filter(
       (knob) => nearby(knob.current, knob.min, knob.max, 1).length > 0,
@@ -134,7 +134,7 @@ export const varyBudgets = defineOperator({
       if (knob.field === 'max' && (hook.check.type === 'max_length' || hook.check.type === 'max_tool_calls'))
         hook.check.max = value;
     }
-    if (!certifies({ base: harness, variant, trajectory, hookChecks }))
+    if (!certifies({ base: harness, variant, trajectory, run }))
       return { skip: 'the varied hooks change a decision' };
     return { harness: variant, relabel: identityRelabel };
   },

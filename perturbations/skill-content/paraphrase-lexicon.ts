@@ -100,6 +100,7 @@ function lexiconMatches(text: string): readonly TextEdit[] {
   candidates.sort((a, b) => a.start - b.start || b.end - a.end);
   return matchesByText.set(text, candidates);
 }
+// Pure function of content across runs: a text's lexicon matches, by the text.
 const matchesByText = new BoundedCache<string, readonly TextEdit[]>(
   2 << 20,
   (text, matches) =>

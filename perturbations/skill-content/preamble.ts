@@ -51,6 +51,7 @@ export function preambleChecks(): number {
 
 // Which preambles suit a body depends on the body and the harness's identifiers only (`mentionsKey`), and
 // variants share both: the answer is kept under their content.
+// Pure function of content across runs: the preambles that suit a body, by body and identifiers.
 const suitableCache = new BoundedCache<string, readonly string[]>(
   4 * 1024 * 1024,
   (key, sentences) => 2 * key.length + 64 * sentences.length + 64,
@@ -59,6 +60,7 @@ const suitableCache = new BoundedCache<string, readonly string[]>(
 // The identifiers' key is as long as the harness has names: a cache key built from it for every body made a
 // harness of 10,000 skills cost 10,000 × 10,000 characters hashed. Each key gets a short number instead,
 // once per apply (numbers are never reused, so a forgotten key cannot alias a later one).
+// Pure function of content across runs: a short number per identifiers key (numbers never reused).
 const keyNumbers = new Map<string, number>();
 let nextKeyNumber = 0;
 function keyNumber(key: string): number {

@@ -116,6 +116,7 @@ export interface WordTrie {
 }
 
 // Keyed by content: every variant lists its words in a fresh array (a tool's enum values are listed per call).
+// Pure function of content across runs: the trie of a word list, by its words.
 const wordTries = new BoundedCache<string, WordTrie>(
   8 * 1024 * 1024,
   (key) => 2 * key.length + 64 * key.length + 64,
@@ -186,6 +187,7 @@ export function wholeWordSpans(text: string, tries: readonly WordTrie[]): Span[]
   return spans;
 }
 
+// Pure function of content across runs: a phrase's pattern, by the phrase and its group's flags.
 const phrasePatterns = new Map<string, RegExp>();
 function phrasePattern(group: PhraseGroup, phrase: string): RegExp {
   const key = `${group.capitalized ? 'C' : ''}${group.cjk ? 'J' : ''}\u0000${phrase}`;
@@ -225,6 +227,7 @@ export function rewordScans(): number {
 
 // Variants share most descriptions, and a tool is probed (`rewordable`) before it is reworded: the same
 // texts come back many times. The facts are the same for the same text (the lexicon is fixed).
+// Pure function of content across runs: a description's facts, by its text.
 const textFactsCache = new BoundedCache<string, TextFacts>(
   16 * 1024 * 1024,
   (text, facts) => 2 * text.length + 96 * (facts.matches.length + facts.spans.length) + 64,

@@ -5,7 +5,7 @@
 // the next one is tried. Without an example, a step none of whose candidates applies is deferred (the
 // example's to try); with one, its reasons are recorded as skipped. Paths differ only in which steps they
 // start from, never in how a step is checked.
-import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import type { RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardFacts, knownForward, rememberForward } from '../trajectory/facts.js';
 import { composeRelabels, type Relabel } from '../trajectory/relabel.js';
@@ -50,7 +50,8 @@ export interface ApplyStepsContext {
   /** The example, in the base's vocabulary; without it, steps that need one are deferred. */
   original?: Trajectory;
   regenerate?: RegenerateFunction;
-  hookChecks?: HookCheckRegistry;
+  /** The run: its hook checks, and the facts the steps and the row's certificate share. */
+  run: RunContext;
 }
 
 /** The state of the base before any step. */
@@ -74,7 +75,6 @@ export async function applyPlanSteps(
   steps: readonly PlanStep[],
   context: ApplyStepsContext,
 ): Promise<StepsApplied> {
-  const checks = context.hookChecks ? { hookChecks: context.hookChecks } : {};
   let harness = from.harness;
   const relabels = [...from.relabels];
   const ops = [...from.ops];
@@ -93,7 +93,7 @@ export async function applyPlanSteps(
       trajectory ??=
         harness === base && relabels.length === 0
           ? (original as Trajectory)
-          : forwardFacts(original as Trajectory, composeRelabels(...relabels), harness, context.hookChecks)
+          : forwardFacts(original as Trajectory, composeRelabels(...relabels), harness, context.run)
               .trajectory;
       return trajectory;
     };
@@ -106,7 +106,7 @@ export async function applyPlanSteps(
         params: candidate.params,
         ...(original ? { trajectory: example } : {}),
         ...(context.regenerate ? { regenerate: context.regenerate } : {}),
-        ...checks,
+        run: context.run,
       });
       if ('skip' in result) {
         reasons.push({ name: candidate.operator.id, reason: result.skip });
@@ -124,14 +124,14 @@ export async function applyPlanSteps(
         // depends only on the free content, which the chain and the composed relabel move alike), so the
         // next step and the row's certificate read it instead of moving the original again. An example
         // no candidate read was moved by none.
-        const moved = knownForward(trajectory, result.relabel, result.harness, context.hookChecks);
+        const moved = knownForward(trajectory, result.relabel, result.harness, context.run);
         if (moved && moved.issues.length === 0)
           rememberForward(
             original,
             composeRelabels(...relabels, result.relabel),
             result.harness,
             moved,
-            context.hookChecks,
+            context.run,
           );
       }
       harness = result.harness;

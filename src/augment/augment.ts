@@ -1,13 +1,14 @@
 // augment(): base harness × trajectories → certified (variant harness, rewritten trajectory) rows. Every
 // random draw comes from a generator derived from (seed, example id, variant index, operator index), so a
 // row is the same on every machine and for every shard count.
-import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
+import { hookCheckOptions } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { validateTrajectory } from '../trajectory/validate-trajectory.js';
 import { applyPlanSteps, baseState } from './apply-plan.js';
+import { type AugmentRun, augmentRunOf } from './augment-run.js';
 import { certifiedRow } from './certified-row.js';
 import { DigestSet, digestOfText } from './digest-set.js';
 import { type Dimension, dimensions, type RegenerateFunction } from './operator.js';
@@ -38,8 +39,13 @@ export interface AugmentOptions {
   /** Only examples whose position (0-based, input order) modulo `count` equals `index`. */
   shard?: { index: number; count: number };
   regenerate?: RegenerateFunction;
-  /** The custom hook checks the harness names (default: none). */
+  /** The custom hook checks the harness names (default: none); ignored when `run` is given. */
   hookChecks?: HookCheckRegistry;
+  /**
+   * The run (`createAugmentRun(base, { hookChecks })`): its hook checks and the facts its steps share.
+   * Default: one made for this call.
+   */
+  run?: AugmentRun;
   onReject?: (reject: AugmentReject) => void;
   /** Called once per example read (after sharding), for progress. */
   onExample?: (position: number) => void;
@@ -80,14 +86,14 @@ export async function augmentExample(
   base: Harness,
   original: Trajectory,
   variantIndex: number,
-  options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate' | 'hookChecks'>,
+  options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate' | 'hookChecks' | 'run'>,
 ): Promise<ExampleResult> {
   checkAugmentBounds(base);
+  const run = augmentRunOf(base, options);
   const seed = String(options.seed);
   const variantSeed = `${seed}/${original.id}/${variantIndex}`;
   const rng = createRandom(variantSeed);
   const planned = options.plan.sample(rng.fork('plan'), options.severity ?? options.plan.severity ?? 0.5);
-  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
   const variant = await applyPlanSteps(
     base,
     baseState(base),
@@ -96,17 +102,17 @@ export async function augmentExample(
       rng,
       original,
       ...(options.regenerate ? { regenerate: options.regenerate } : {}),
-      ...checks,
+      run,
     },
   );
   const result = certifiedRow({
     base,
-    baseHash: hashHarness(base).harness,
+    baseHash: run.baseHash,
     harness: variant.harness,
     original,
     relabel: variant.relabel,
     variantIndex,
-    ...checks,
+    run,
     idSeed: variantSeed,
     provenance: {
       seed,
@@ -139,8 +145,11 @@ export async function* augment(
   options: AugmentOptions,
 ): AsyncGenerator<AugmentRow> {
   checkAugmentBounds(base);
+  // One run for the whole input: the facts of an example's variants are shared by its steps and its rows.
+  const run = augmentRunOf(base, options);
+  const perExample = { ...options, run };
   const reject = options.onReject ?? (() => {});
-  const pool = options.parallel ? undefined : variantPoolFor(base, options);
+  const pool = options.parallel ? undefined : variantPoolFor(base, perExample);
   const runVariants =
     options.parallel?.augmentVariants ??
     (async (trajectory: Trajectory) => {
@@ -149,7 +158,7 @@ export async function* augment(
         results.push(
           await (pool
             ? pool.augment(trajectory, variantIndex)
-            : augmentExample(base, trajectory, variantIndex, options)),
+            : augmentExample(base, trajectory, variantIndex, perExample)),
         );
       return results;
     });
@@ -199,11 +208,7 @@ export async function* augment(
       continue;
     }
     const value = isRecord(item) ? item.value : item;
-    const validation = validateTrajectory(
-      value,
-      base,
-      options.hookChecks ? { hookChecks: options.hookChecks } : {},
-    );
+    const validation = validateTrajectory(value, base, hookCheckOptions(run));
     const exampleId = validation.trajectory?.id ?? (value as { id?: unknown } | null)?.id;
     const example = typeof exampleId === 'string' ? { exampleId } : {};
     if (!validation.valid || !validation.trajectory) {
@@ -240,11 +245,13 @@ export async function* augment(
  */
 export function variantPoolFor(
   base: Harness,
-  options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate' | 'hookChecks' | 'pool'>,
+  options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'regenerate' | 'hookChecks' | 'run' | 'pool'>,
   source?: VariantPoolOptions['source'],
 ): VariantPool | undefined {
   const size = options.pool?.size ?? defaultVariantPoolSize;
   if (size <= 0) return undefined;
+  // The pool's builds and its examples' own builds are one run.
+  const run = augmentRunOf(base, options);
   return createVariantPool(
     base,
     {
@@ -255,10 +262,10 @@ export function variantPoolFor(
       ...(options.pool?.label !== undefined ? { label: options.pool.label } : {}),
       ...(options.severity !== undefined ? { severity: options.severity } : {}),
       ...(options.regenerate ? { regenerate: options.regenerate } : {}),
-      ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+      run,
       ...(source ? { source } : {}),
     },
-    (trajectory, variantIndex) => augmentExample(base, trajectory, variantIndex, options),
+    (trajectory, variantIndex) => augmentExample(base, trajectory, variantIndex, { ...options, run }),
   );
 }
 

@@ -6,6 +6,7 @@ import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import { toChatCompletionTools } from '../harness/offered-tools.js';
+import { hookCheckOptions, type RunContext, runContextOf } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { type ValidationFacts, validationFacts } from '../trajectory/facts.js';
 import { inverseSteps, type Relabel } from '../trajectory/relabel.js';
@@ -63,7 +64,9 @@ export interface CertifyInput {
   original: Trajectory;
   rewritten: Trajectory;
   relabel: Relabel;
-  /** The custom hook checks the harnesses name (default: none). */
+  /** The run the check belongs to: its hook checks, and the facts it shares with the run's other checks. */
+  run?: RunContext;
+  /** The custom hook checks the harnesses name, when no `run` is given (default: none). */
   hookChecks?: HookCheckRegistry;
   /**
    * What the forward relabel derived when it made `rewritten` under `variant` (its issues and hook
@@ -115,7 +118,8 @@ export function certify(input: CertifyInput): Certificate {
 export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHash' | 'variantHash'> {
   const { base, variant, original, rewritten, relabel } = input;
   const issues: Issue[] = [];
-  const options = input.hookChecks ? { hookChecks: input.hookChecks } : {};
+  const run = runContextOf(input.run, input.hookChecks);
+  const options = hookCheckOptions(run);
   const underVariant = input.forward
     ? {
         valid: input.forward.issues.length === 0,
@@ -123,13 +127,13 @@ export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHas
         trajectory: rewritten,
         decisions: input.forward.decisions,
       }
-    : validationFacts(rewritten, variant, input.hookChecks);
+    : validationFacts(rewritten, variant, run);
   issues.push(
     ...underVariant.issues.map((issue) => ({ ...issue, message: `under the variant: ${issue.message}` })),
   );
   // Facts, derived once per (trajectory, harness content): the same original is certified against many
   // variants, and an operator's own certificate and the row's read the same ones.
-  const underBase = validationFacts(original, base, input.hookChecks);
+  const underBase = validationFacts(original, base, run);
   if (!underBase.valid) {
     issues.push(
       ...underBase.issues.map((issue) => ({

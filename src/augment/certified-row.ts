@@ -2,8 +2,8 @@
 // into the variant, certify it, and write the row. One place, so that both paths write the same bytes.
 
 import { contentHash } from '../harness/hash.js';
-import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
+import type { RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardFacts } from '../trajectory/facts.js';
 import type { Relabel } from '../trajectory/relabel.js';
@@ -19,7 +19,8 @@ export interface CertifiedRowInput {
   original: Trajectory;
   relabel: Relabel;
   variantIndex: number;
-  hookChecks?: HookCheckRegistry;
+  /** The run the row belongs to (its hook checks and facts). */
+  run: RunContext;
   /** What the variant id hashes with the base and the operators (the seed the variant was built from). */
   idSeed: string;
   provenance: Omit<Provenance, 'baseHash' | 'changed'> & { changed: ReadonlySet<Dimension> };
@@ -34,12 +35,19 @@ export interface CertifiedRowInput {
  */
 export function certifiedRow(input: CertifiedRowInput): { row: AugmentRow } | { issues: Issue[] } {
   const { base, harness, original, relabel, variantIndex } = input;
-  const checks = input.hookChecks ? { hookChecks: input.hookChecks } : {};
   // The example under its variant is a fact the plan's steps may have derived already (the last step's own
   // certificate, or the example the last operator was given): read, not moved again.
-  const forward = forwardFacts(original, relabel, harness, input.hookChecks);
+  const forward = forwardFacts(original, relabel, harness, input.run);
   const rewritten = forward.trajectory;
-  const certificate = certify({ base, variant: harness, original, rewritten, relabel, forward, ...checks });
+  const certificate = certify({
+    base,
+    variant: harness,
+    original,
+    rewritten,
+    relabel,
+    forward,
+    run: input.run,
+  });
   if (!certificate.certified) return { issues: certificate.issues };
   const { seed, variantSeed, ops, skipped, planned, changed, pool } = input.provenance;
   return {

@@ -95,6 +95,7 @@ function findProtectedItems(location: NormalisedText): ProtectedItem[] {
 
 // The items of a text as written depend on the text alone: found once per text content. The key is weighed
 // at a byte a character (most texts are one-byte strings, and textEntries holds the same string objects).
+// Pure function of content across runs: a text's protected items, by the text.
 const writtenItemsCache = new BoundedCache<string, ProtectedItem[]>(
   8 << 20,
   (raw, items) => raw.length + items.reduce((sum, item) => sum + 2 * item.text.length + 64, 64),
@@ -214,6 +215,7 @@ function symbolKey(symbol: SymbolEntry): string {
 /** Whether a string holds one of the separators of `symbolKey` (U+0000 to U+0003). */
 const holdsSeparator = (text: string) =>
   [...'\u0000\u0001\u0002\u0003'].some((separator) => text.includes(separator));
+// Pure function of content across runs: a symbol entry's key.
 const symbolKeys = new WeakMap<SymbolEntry, string>();
 const symbolsKey = (symbols: readonly SymbolEntry[]) => symbols.map(symbolKey).join('\u0001');
 
@@ -222,6 +224,7 @@ interface Identifiers {
   symbols: SymbolEntry[];
   key: string;
 }
+// Pure function of content across runs: a part object's identifiers.
 const partIdentifiers = new WeakMap<object, Identifiers>();
 function identifiersOf(harness: Harness, part: HarnessPartName): Identifiers {
   let known = partIdentifiers.get(harness[part]);
@@ -245,6 +248,7 @@ interface TextEntry {
   facts: Map<string, TextFacts>;
 }
 // Keyed by the text itself: mostly the same string object as the last time, whose hash the engine keeps.
+// Pure function of content across runs: a text's reading, by the text.
 const textEntries = new BoundedCache<string, TextEntry>(
   24 << 20,
   (raw, entry) => {
@@ -285,6 +289,7 @@ interface PartContent {
    */
   occurring: Map<string, { key: string; positions: number[] }>;
 }
+// Pure function of content across runs: a part's content, by its hash.
 const partContents = new BoundedCache<string, PartContent>(
   4 << 20,
   (key, content) => {
@@ -305,6 +310,7 @@ interface PartRecord {
   entries?: TextEntry[];
   content: PartContent;
 }
+// Pure function of content across runs: a part object's record.
 const partRecords = new WeakMap<object, PartRecord>();
 function recordOf(harness: Harness, part: HarnessPartName): PartRecord {
   let known = partRecords.get(harness[part]);
@@ -359,6 +365,7 @@ function occurringIn(harness: Harness, part: HarnessPartName, from: HarnessPartN
 // Weighed by what an entry holds once its harness is gone (measured:
 // docs/decisions/0006-caches-bounded-by-bytes.md): each text's reading and the text as written (mostly one
 // byte a character), its path, its mentions, and what its group derives later (items, counts, lists).
+// Pure function of content across runs: a part's facts, by its content key.
 const factsCache = new BoundedCache<string, PartFacts>(
   8 << 20,
   (key, facts) => {
@@ -376,6 +383,7 @@ const factsCache = new BoundedCache<string, PartFacts>(
 // The facts of a part, by the part objects they were derived from (variants share part objects, so most
 // lookups end here): skills, tools, prompt, hooks, then the part's name.
 type PartSlot = Partial<Record<HarnessPartName, PartFacts>>;
+// Pure function of content across runs: a part's facts, by the part objects that hold it.
 const factsByObjects = new WeakMap<object, WeakMap<object, WeakMap<object, WeakMap<object, PartSlot>>>>();
 function objectSlot({ skills, tools, prompt, hooks }: Harness): PartSlot {
   const child = <K extends object, V>(map: WeakMap<K, V>, key: K, make: () => V): V => {

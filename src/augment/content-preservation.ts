@@ -97,6 +97,7 @@ function procedureToolNames(base: Harness): { names: ReadonlySet<string>; key: s
   }
   return known;
 }
+// Pure function of content across runs: a harness object's tool names.
 const toolNamesOf = new WeakMap<Harness, { names: ReadonlySet<string>; key: string }>();
 
 /**
@@ -137,6 +138,7 @@ export function checkContentPreservation(
   byRenames.set(key, result);
   return result;
 }
+// Pure function of content across runs: the verdict of (base, variant) objects and a relabel's content.
 const checks = new WeakMap<Harness, WeakMap<Harness, Map<string, ContentPreservation>>>();
 
 function compareContent(base: Harness, variant: Harness, relabel: Relabel): ContentPreservation {
@@ -157,6 +159,7 @@ function compareContent(base: Harness, variant: Harness, relabel: Relabel): Cont
 
 // A pair of groups compares the same way whatever harnesses hold them (a pool entry's tools under many
 // examples' hooks): once per pair of group objects.
+// Pure function of content across runs: the comparison of two groups, by their content keys.
 const comparisons = new BoundedCache<string, Omit<ContentPreservation, 'kept' | 'meaningKept'>>(
   8 << 20,
   (key, result) =>

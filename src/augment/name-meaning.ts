@@ -288,6 +288,7 @@ interface NameFacts {
   readonly terms: ReadonlySet<string>;
 }
 
+// Pure function of content across runs: a harness object's name facts.
 const factsCache = new WeakMap<Harness, NameFacts>();
 
 function nameFacts(harness: Harness): NameFacts {
@@ -581,6 +582,7 @@ function finalRenames(base: Harness, variant: Harness, relabel: Relabel): FinalR
   return out;
 }
 
+// Pure function of content across runs: the new-name verdict of (relabel, base, variant) objects.
 const checked = new WeakMap<Relabel, WeakMap<Harness, WeakMap<Harness, Issue[]>>>();
 
 /**

@@ -5,6 +5,7 @@ import { sameHarnessContent } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
+import { type RunContext, runContextOf } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { identityRelabel, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
@@ -64,9 +65,15 @@ export interface OperatorContext<Params> {
   regenerate?: RegenerateFunction;
   /**
    * The custom hook checks the harness names: pass them to `renameSymbols`, `buildSymbolTable`,
-   * `safeParseHarness`, `validateTrajectory` and `certify` so that their mentions follow and they run.
+   * `safeParseHarness`, `validateTrajectory` and `certify` so that their mentions follow and they run
+   * (the same as `run.hookChecks`).
    */
   hookChecks?: HookCheckRegistry;
+  /**
+   * The run the operator is applied in: pass it to `certifies` and `validationFacts`, so that the facts they
+   * derive are the ones the plan and the row's certificate read.
+   */
+  run: RunContext;
 }
 
 /** What `apply` returns: the variant and the relabel that carries trajectories to it. */
@@ -164,6 +171,9 @@ export interface ApplyOptions {
    */
   trajectory?: Trajectory | (() => Trajectory);
   regenerate?: RegenerateFunction;
+  /** The run (default: one of its own for this call, with `hookChecks`). */
+  run?: RunContext;
+  /** The custom hook checks, when no `run` is given. */
   hookChecks?: HookCheckRegistry;
 }
 
@@ -252,10 +262,11 @@ function prepare<Schema extends z.ZodType>(
       skip: `operator "${operator.id}" regenerates text and needs a regenerate function (a model); none was given`,
     };
   }
-  const context: OperatorContext<z.output<Schema>> = { rng, severity, params };
+  const run = runContextOf(options.run, options.hookChecks);
+  const context: OperatorContext<z.output<Schema>> = { rng, severity, params, run };
   setExample(context, options.trajectory);
   if (options.regenerate) context.regenerate = options.regenerate;
-  if (options.hookChecks) context.hookChecks = options.hookChecks;
+  if (run.hookChecks) context.hookChecks = run.hookChecks;
   return { record, context };
 }
 

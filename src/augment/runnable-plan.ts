@@ -28,6 +28,7 @@ export interface RunnablePlan {
  */
 export const keepsEnforcement = (operator: Operator): boolean => (operator.enforcement ?? 'kept') === 'kept';
 
+// Pure function of content across runs: a plan object's runnable plan.
 const runnables = new WeakMap<Plan, RunnablePlan>();
 
 /**

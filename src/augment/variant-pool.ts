@@ -4,13 +4,13 @@
 // worker threads and resumed runs give the same rows. Steps that need the example (they skip without one:
 // hook facts, unused tools, merges) are applied per example on top of the entry; the relabel and the
 // certificate are always per example.
-import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { applyPlanSteps, baseState, type PlanStep } from './apply-plan.js';
+import { type AugmentRun, augmentRunOf } from './augment-run.js';
 import { certifiedRow } from './certified-row.js';
 import { type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
 import type { Plan } from './plan.js';
@@ -38,7 +38,10 @@ export interface VariantPoolOptions {
    */
   attempts?: number;
   regenerate?: RegenerateFunction;
+  /** The custom hook checks the harness names; ignored when `run` is given. */
   hookChecks?: HookCheckRegistry;
+  /** The run the pool belongs to (`createAugmentRun`); default: one of its own. */
+  run?: AugmentRun;
   /**
    * Where entries come from instead of being built here (a worker thread asks the main thread): called
    * for an entry this pool has neither built nor taken; `undefined` builds it here.
@@ -149,8 +152,8 @@ export function createVariantPool(
   const seed = String(options.seed);
   const entrySeedOf = (index: number) => `${seed}/${options.label ?? 'pool'}/${index}`;
   const severity = options.severity ?? options.plan.severity ?? 0.5;
-  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
-  const baseHash = hashHarness(base).harness;
+  const run = augmentRunOf(base, options);
+  const baseHash = run.baseHash;
   const entries = new Map<number, Promise<PoolEntry>>();
 
   const entry = (index: number): Promise<PoolEntry> => {
@@ -197,7 +200,7 @@ export function createVariantPool(
       base,
       baseState(base),
       planned.map((step, stepIndex) => ({ index: stepIndex, step })),
-      { rng, ...(options.regenerate ? { regenerate: options.regenerate } : {}), ...checks },
+      { rng, ...(options.regenerate ? { regenerate: options.regenerate } : {}), run },
     );
     return {
       index,
@@ -230,7 +233,7 @@ export function createVariantPool(
             rng: createRandom(variantSeed),
             original,
             ...(options.regenerate ? { regenerate: options.regenerate } : {}),
-            ...checks,
+            run,
           })
         : undefined;
     const perExample = variant?.applied ?? 0;
@@ -244,7 +247,7 @@ export function createVariantPool(
       original,
       relabel: perExample > 0 && variant ? variant.relabel : shared.relabel,
       variantIndex,
-      ...checks,
+      run,
       idSeed: perExample > 0 ? `${shared.seed}|${variantSeed}` : shared.seed,
       provenance: {
         seed,

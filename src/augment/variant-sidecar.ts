@@ -69,6 +69,7 @@ export function sidecarPathOf(rowsFile: string): string {
 }
 
 /** The offered tools of a harness as JSON text, once per harness object. */
+// Pure function of content across runs: a harness object's offered tools as JSON text.
 const toolsText = new WeakMap<Harness, string>();
 function offeredToolsText(harness: Harness): string {
   let text = toolsText.get(harness);

@@ -11,6 +11,7 @@ import {
   type Provenance,
   variantPoolFor,
 } from '../augment/augment.js';
+import { createAugmentRun } from '../augment/augment-run.js';
 import { certify } from '../augment/certificate.js';
 import type { Dimension } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
@@ -23,6 +24,7 @@ import type { Issue } from '../harness/issues.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { toChatCompletionTools } from '../harness/offered-tools.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
+import { asRunContext, hookCheckOptions, type RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardTrajectory, identityRelabel, type Relabel } from '../trajectory/relabel.js';
 import type { Message, Trajectory } from '../trajectory/schema.js';
@@ -270,10 +272,12 @@ export function baseVariant(
   base: Harness,
   item: BenchItem,
   seed: string,
-  hookChecks?: HookCheckRegistry,
+  scope?: RunContext | HookCheckRegistry,
 ): { row: AugmentRow } | { issues: Issue[] } {
   const original = item.gold;
-  const checks = hookChecks ? { hookChecks } : {};
+  // The run whose facts the certificate shares (the bench's), or one of its own for these hook checks.
+  const run = asRunContext(scope);
+  const checks = hookCheckOptions(run);
   // The move's own issues and hook decisions are the rewritten gold's validation under the base (its
   // derived content is the base's by construction), so the certificate reads them instead of walking it
   // again; with issues, it validates from scratch and gives those reasons, as before. Moved directly, not
@@ -289,7 +293,7 @@ export function baseVariant(
     rewritten,
     relabel: identityRelabel,
     ...(forward.issues.length === 0 ? { forward } : {}),
-    ...checks,
+    run,
   });
   if (!certificate.certified) return { issues: certificate.issues };
   const baseHash = hashHarness(base).harness;
@@ -351,12 +355,14 @@ export async function* generateBench(
   const baseHash = hashHarness(base).harness;
   // One pool per plan (`one-dimension` draws each dimension's variants from its own), made on first use.
   const pools = new Map<Plan, VariantPool | undefined>();
+  // One run for the bench: the facts of its gold trajectories are shared by every plan's variants.
+  const run = createAugmentRun(base, { hookChecks: options.hookChecks });
   const perturbed = (gold: BenchItem['gold'], variantIndex: number): Promise<ExampleResult> => {
     const plan = planOf(variantIndex);
     const augmentOptions = {
       plan,
       seed,
-      ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+      run,
       ...(options.severity === undefined ? {} : { severity: options.severity }),
     };
     if (!pools.has(plan))
@@ -385,9 +391,7 @@ export async function* generateBench(
     const at = admitted.line === undefined ? {} : { line: admitted.line };
     for (let variantIndex = 0; variantIndex <= options.variants; variantIndex++) {
       const result =
-        variantIndex === 0
-          ? baseVariant(base, item, seed, options.hookChecks)
-          : await perturbed(item.gold, variantIndex);
+        variantIndex === 0 ? baseVariant(base, item, seed, run) : await perturbed(item.gold, variantIndex);
       if (!('row' in result)) {
         const issues = 'issues' in result ? result.issues : result.reject.issues;
         reject({ reason: 'uncertified', ...itemId, variantIndex, ...at, issues });

@@ -4,12 +4,14 @@
 // version holds an edit of that kind and at least that magnitude, as `describeEdit` reads it. The sample is
 // built by the library's own plan machinery (`plan.sample`, `applyPlanSteps`), the way a variant pool builds
 // its entries, so it is the distribution `hsa augment` draws from.
+
 import { applyPlanSteps, baseState } from '../augment/apply-plan.js';
 import type { Dimension } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
 import { type Policy, severityLevels } from '../augment/policy.js';
 import { createRandom } from '../augment/random.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import { createRunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { affectedCount } from '../kit/severity.js';
 import type { Trajectory } from '../trajectory/schema.js';
@@ -81,6 +83,8 @@ export interface SampleOptions {
 export async function sampleVariants(base: Harness, options: SampleOptions): Promise<VariantSample> {
   const kinds: VariantSample['kinds'] = {};
   const needExample = new Set<string>();
+  // One run for the sample: the facts of its examples are shared by the variants built on them.
+  const run = createRunContext({ hookChecks: options.hookChecks });
   for (let index = 0; index < options.size; index++) {
     const seed = `${options.seed}/${index}`;
     const planned = options.plan.sample(createRandom(seed).fork('plan'), options.severity);
@@ -92,7 +96,7 @@ export async function sampleVariants(base: Harness, options: SampleOptions): Pro
       {
         rng: createRandom(seed),
         ...(example ? { original: example } : {}),
-        ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+        run,
       },
     );
     for (const { step } of built.deferred)

@@ -60,6 +60,7 @@ export function templateVariableReads(): number {
 
 // Every variant of a harness holds the same feedback templates, and parsing one is most of the hook rules'
 // time: the names a template reads are kept under its text.
+// Pure function of content across runs: the names a feedback template reads, by its text.
 const readsByTemplate = new BoundedCache<string, readonly string[]>(
   1 << 20,
   (template, names) => 2 * template.length + 32 * names.length + 64,

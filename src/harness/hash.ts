@@ -107,6 +107,7 @@ export function writtenPartHash(part: object): string {
   }
   return hash;
 }
+// Pure function of content across runs: a part object's hash as written.
 const writtenHashes = new WeakMap<object, string>();
 
 /**
@@ -126,10 +127,13 @@ export function harnessRest(harness: Harness): Record<string, unknown> {
 }
 
 const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;
+// Pure function of content across runs: a harness object's hashes.
 const hashes = new WeakMap<Harness, HarnessHashes>();
+// Pure function of content across runs: a part object's content hash.
 const parts = new WeakMap<object, { hash: string }>();
 // A part's canonical text is needed again only to hash a harness that holds it: kept by hash in a bounded
 // cache, not beside the hash of every live part object (the pool's variants held 12 MB of them).
+// Pure function of content across runs: a part's canonical text, by its hash.
 const partTexts = new BoundedCache<string, string>(
   4 << 20,
   (hash, text) => 2 * (hash.length + text.length) + 64,

@@ -170,6 +170,7 @@ export function schemaDialect(schema: Record<string, unknown>): SchemaDialect {
 // first, then by content hash. Compiling is by far the most expensive step of validation. ajv keeps every
 // schema it compiled (its own cache never shrinks), so when the content cache is full the whole generation
 // — its ajv instances and the validators they compiled — is dropped together and a fresh one starts.
+// Pure function of content across runs: a schema's compiled validator, by the schema object.
 const byObject = new WeakMap<object, ValidateFunction>();
 let generation = newGeneration();
 /** Distinct schemas one generation holds before it is replaced. */

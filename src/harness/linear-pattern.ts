@@ -20,6 +20,7 @@ const flagBits: Record<string, number> = {
   u: 0,
 };
 
+// Pure function of content across runs: a compiled pattern, by its source text and flags.
 const cache = new Map<string, CompiledPattern>();
 const cacheLimit = 512;
 const answerLimit = 4096;

@@ -1,6 +1,7 @@
 // A number per object, for cache keys that must tell objects apart by identity rather than content (a
 // harness object whose prompt was rendered, a hook-check registry that holds functions). Numbers are never
 // reused within a process; objects are held weakly.
+// Process state, not a cache: an object's number, never reused, held weakly.
 const numbers = new WeakMap<object, number>();
 let count = 0;
 

@@ -68,6 +68,7 @@ async function danglingLinkTarget(file: string): Promise<string> {
  * once would leave the pipe without a writer, and a reader already waiting (`head`, `gzip <fifo`) would read
  * an end of file and exit before the first line.
  */
+// Process state, not a cache: the pipes this process holds open, one per path.
 const heldPipes = new Map<string, FileHandle>();
 
 /** Opening a FIFO for writing blocks until someone reads it; a non-blocking open fails at once instead. */

@@ -68,6 +68,7 @@ export function formatList(
     }
   }
 }
+// Pure function of content across runs: a list's YAML text, by the list's JSON.
 const yamlLists = new Map<string, string>();
 const yamlListCacheSize = 2_048;
 
@@ -91,6 +92,7 @@ function harnessData(harness: Harness): HarnessData {
   }
   return known;
 }
+// Pure function of content across runs: a harness object's template data.
 const harnessDataOf = new WeakMap<Harness, HarnessData>();
 
 function deriveHarnessData(harness: Harness) {
@@ -206,8 +208,10 @@ function contextJson(context: RequestContext): string {
   }
   return known;
 }
+// Pure function of content across runs: a context object's JSON text.
 const contextJsonOf = new WeakMap<object, string>();
 
+// Pure function of content across runs: a prompt, by harness object number and context JSON.
 const rendered = new BoundedCache<string, string>(
   8 << 20,
   (key, prompt) => 2 * (key.length + prompt.length) + 64,
@@ -218,11 +222,13 @@ const rendered = new BoundedCache<string, string>(
  * The body of each section of a harness object that read nothing of the request context when it was first
  * rendered: the same for every context.
  */
+// Pure function of content across runs: a harness object's context-free section bodies.
 const sectionBodies = new WeakMap<Harness, Array<string | undefined>>();
 /**
  * Bodies by (template, context content), for renders that read nothing of the harness: the same under
  * every harness (a variant's persona and room-state sections under each example's context).
  */
+// Pure function of content across runs: a section body, by template text and context JSON.
 const bodiesByContext = new BoundedCache<string, string>(
   8 << 20,
   (key, body) => 2 * (key.length + body.length) + 64,

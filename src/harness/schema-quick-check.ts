@@ -250,6 +250,7 @@ function objectValid(
 
 // Validation sees the same schema objects again and again (each variant's tools): the decision and the
 // check built for it are kept per object. Schemas are read as immutable, as compileJsonSchema reads them.
+// Pure function of content across runs: a schema's quick check, by the schema object.
 const decided = new WeakMap<object, Check | null>();
 
 function checkFor(schema: Record<string, unknown>): Check | null {

@@ -211,6 +211,7 @@ export function harnessSymbols(harness: Harness): SymbolEntry[] {
   symbolsByHarness.set(harness, symbols);
   return symbols;
 }
+// Pure function of content across runs: a harness object's symbols.
 const symbolsByHarness = new WeakMap<Harness, SymbolEntry[]>();
 
 /** The parts in the order `harnessSymbols` lists their identifiers. */
@@ -352,6 +353,7 @@ interface OccurrenceNode {
 }
 
 // A pure function of the symbols array (each harness's symbols are one array): kept while the array lives.
+// Pure function of content across runs: the occurrence trie of a symbols array.
 const occurrenceTries = new WeakMap<readonly SymbolEntry[], OccurrenceNode>();
 
 function occurrenceTrie(symbols: readonly SymbolEntry[]): OccurrenceNode {
@@ -388,10 +390,12 @@ interface NameTrie extends NameNode {
 
 // Callers often build a fresh symbol list per text (the same names each time): tries are cached by list
 // object, then by the list's content in a small bounded map.
+// Pure function of content across runs: the name trie of a symbol list object.
 const tries = new WeakMap<readonly SymbolEntry[], NameTrie>();
 // Weighed by bytes: a trie costs ~300 bytes a node (a Map and an object per character of each name; measured,
 // docs/decisions/0006-caches-bounded-by-bytes.md), and variant harnesses bring their own lists, so 512
 // tries of a large harness held ~40 MB.
+// Pure function of content across runs: the name trie of a symbol list, by its names.
 const triesByContent = new BoundedCache<string, { trie: NameTrie; nodes: number }>(
   8 << 20,
   (content, entry) => 2 * content.length + 300 * entry.nodes,
@@ -558,6 +562,7 @@ export function buildSymbolTable(
   return table;
 }
 
+// Pure function of content across runs: the table of (registry object, harness object), both immutable.
 const tables = new WeakMap<HookCheckRegistry, WeakMap<Harness, SymbolTable>>();
 
 /**

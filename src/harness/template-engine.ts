@@ -165,7 +165,9 @@ const runtimeOptions = {
   allowProtoMethodsByDefault: false,
 } as const;
 
+// Pure function of content across runs: a compiled template, by its source text.
 const cache = new Map<string, HandlebarsTemplateDelegate>();
+// Pure function of content across runs: a template's syntax verdict, by its source text.
 const checked = new Map<string, string | undefined>();
 
 /**

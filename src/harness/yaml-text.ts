@@ -32,6 +32,7 @@ function isAmbiguous(text: string): boolean {
   ambiguous.set(text, answer);
   return answer;
 }
+// Pure function of content across runs: whether a string needs quoting in YAML, by the string.
 const ambiguous = new Map<string, boolean>();
 const ambiguousCacheSize = 20_000;
 

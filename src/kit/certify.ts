@@ -3,6 +3,7 @@
 import { certifiedChecks } from '../augment/certificate.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
+import { type RunContext, runContextOf } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardFacts } from '../trajectory/facts.js';
 import { identityRelabel, type Relabel } from '../trajectory/relabel.js';
@@ -17,6 +18,12 @@ export interface CertifiesInput {
   relabel?: Relabel;
   /** The example; without one there is nothing to check and the answer is yes. */
   trajectory: Trajectory | undefined;
+  /**
+   * The run (`context.run` of an operator): its hook checks, and the facts its other checks share — the move
+   * derived here is the one the row's certificate reads.
+   */
+  run?: RunContext | undefined;
+  /** The custom hook checks, when no `run` is given: the answer is the same, only nothing is shared. */
   hookChecks?: HookCheckRegistry | undefined;
 }
 
@@ -28,19 +35,19 @@ export interface CertifiesInput {
  * thrown.
  *
  * @example
- * if (!certifies({ base: harness, variant, relabel, trajectory, hookChecks }))
+ * if (!certifies({ base: harness, variant, relabel, trajectory, run }))
  *   return { skip: 'the change would flip a hook decision' };
  */
 export function certifies(input: CertifiesInput): boolean {
   const { base, variant, trajectory } = input;
   if (!trajectory) return true;
   const relabel = input.relabel ?? identityRelabel;
-  const checks = input.hookChecks ? { hookChecks: input.hookChecks } : {};
+  const run = runContextOf(input.run, input.hookChecks);
   try {
     // The move is a fact of (trajectory, relabel, variant): derived once, it is also what the row's
     // certificate reads when this variant becomes the row's (`applyPlanSteps` chains it), and the
     // certificate takes its validation from it instead of walking the moved trajectory again.
-    const moved = forwardFacts(trajectory, relabel, variant, input.hookChecks);
+    const moved = forwardFacts(trajectory, relabel, variant, run);
     if (moved.issues.length > 0) return false;
     return certifiedChecks({
       base,
@@ -49,7 +56,7 @@ export function certifies(input: CertifiesInput): boolean {
       rewritten: moved.trajectory,
       relabel,
       forward: moved,
-      ...checks,
+      run,
     }).certified;
   } catch (error) {
     if (error instanceof HarnessAugmentError) return false;

@@ -67,6 +67,7 @@ export { HarnessAugmentError, type JsonPath } from '../harness/issues.js';
 export { mentionStandsAlone } from '../harness/mention-boundary.js';
 export { safeParseHarness, variantHolds } from '../harness/parse-harness.js';
 export { renderSystemPrompt } from '../harness/render-prompt.js';
+export type { RunContext } from '../harness/run-context.js';
 export {
   type Harness,
   HeadingStyleSchema,

@@ -268,6 +268,7 @@ export function kindOf(schema: unknown): ArgumentKind {
 }
 
 /** The features of the next action, given the offered tools. */
+// Pure function of content across runs: the features of a tool object.
 const toolTokens = new WeakMap<ReadTool, Int32Array>();
 
 function tokensOfTool(tool: ReadTool): Int32Array {

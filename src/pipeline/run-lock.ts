@@ -33,6 +33,7 @@ export interface LockRunFolderOptions {
 }
 
 /** Locks held by this process, released at its exit and by `releaseRunLocksOnSignals`. */
+// Process state, not a cache: the run locks this process holds until it exits.
 const held = new Map<string, string>();
 let exitHook = false;
 let signalHook = false;

@@ -14,7 +14,14 @@ import type { PipelineConfig } from './config.js';
 import { readInputs } from './inputs.js';
 import { createMeaningFilter } from './meaning-filter.js';
 import { sftThreads } from './parallel/sft-threads.js';
-import { planSftUnits, runSftUnit, type SftOptions, type SftUnit, type UnitResult } from './sft.js';
+import {
+  createSftStage,
+  planSftUnits,
+  runSftUnit,
+  type SftOptions,
+  type SftUnit,
+  type UnitResult,
+} from './sft.js';
 import type { PipelineDependencies, Shard } from './spec.js';
 
 export type { Shard } from './spec.js';
@@ -121,6 +128,8 @@ export function openSftUnitRunner(
   const units: SftUnit[] = [];
   const iterator = planSftUnits(readInputs(config, run.base, shard, dependencies.scenario), run.options);
   let exhausted = false;
+  // The stage's state on this side (its augmentation run, pool and turns): one for every unit it runs.
+  const stage = createSftStage(run.options);
   // One reader at a time: concurrent jobs wait on the same walk through the inputs.
   let reading: Promise<void> = Promise.resolve();
   const readUpTo = (index: number) => {
@@ -139,7 +148,7 @@ export function openSftUnitRunner(
       await readUpTo(index);
       const unit = units[index];
       if (!unit) throw new RangeError(`the run has ${units.length} units; there is no unit ${index}`);
-      return runSftUnit(unit, run.options);
+      return runSftUnit(unit, stage);
     },
   };
 }

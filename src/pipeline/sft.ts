@@ -3,6 +3,7 @@
 // order; each unit's lines depend only on the configuration, the seed and the unit, so a resumed run and a
 // run with another concurrency write the same bytes.
 import { augmentExample, type ExampleResult, variantPoolFor } from '../augment/augment.js';
+import { type AugmentRun, createAugmentRun } from '../augment/augment-run.js';
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
 import type { Registry } from '../augment/registry.js';
@@ -105,15 +106,41 @@ function exampleOf(id: string, trajectory: Trajectory, meta: Record<string, unkn
 /** Where a unit's variant is made: worker threads, or the main thread (in turns) with the run's pool. */
 type Augmenter = (trajectory: Trajectory, variantIndex: number) => Promise<ExampleResult>;
 
-function onMainThread(options: SftOptions): Augmenter {
-  const pool = poolOf(options);
-  const turn = turnsOf(options);
-  return (trajectory, variantIndex) =>
+/**
+ * What one SFT stage holds while it runs, made once where the stage starts (`runSft`, a queue worker's
+ * runner) and passed to its units: the augmentation run, the variant pool its units draw from, and the
+ * main thread's augmenter, which takes turns.
+ */
+export interface SftStage {
+  readonly options: SftOptions;
+  readonly run: AugmentRun;
+  /** One pool per stage: a unit's variant depends on its seed only, never on which units ran before it. */
+  readonly pool: VariantPool | undefined;
+  readonly onMainThread: Augmenter;
+}
+
+/**
+ * Prepares the state of one SFT stage over these options.
+ *
+ * @example
+ * const stage = createSftStage(options);
+ * const result = await runSftUnit(unit, stage);
+ */
+export function createSftStage(options: SftOptions): SftStage {
+  const run = createAugmentRun(options.base, { hookChecks: options.hookChecks });
+  const augmentOptions = augmentOptionsOf(options, run);
+  const pool = variantPoolFor(options.base, {
+    ...augmentOptions,
+    ...(options.variantPool !== undefined ? { pool: { size: options.variantPool } } : {}),
+  });
+  const turn = takeTurns();
+  const onMainThread: Augmenter = (trajectory, variantIndex) =>
     turn(() =>
       pool
         ? pool.augment(trajectory, variantIndex)
-        : augmentExample(options.base, trajectory, variantIndex, augmentOptionsOf(options)),
+        : augmentExample(options.base, trajectory, variantIndex, augmentOptions),
     );
+  return { options, run, pool, onMainThread };
 }
 
 async function runUnit(
@@ -247,38 +274,13 @@ function takeTurns(): Turns {
     return turn;
   };
 }
-const turns = new WeakMap<SftOptions, Turns>();
-function turnsOf(options: SftOptions): Turns {
-  let found = turns.get(options);
-  if (!found) {
-    found = takeTurns();
-    turns.set(options, found);
-  }
-  return found;
-}
-
-// One pool per run (per options object, which a queue worker keeps for its run as well): a unit's variant
-// depends on its seed only, never on which units ran before it.
-const pools = new WeakMap<SftOptions, VariantPool | undefined>();
-function poolOf(options: SftOptions): VariantPool | undefined {
-  if (!pools.has(options))
-    pools.set(
-      options,
-      variantPoolFor(options.base, {
-        ...augmentOptionsOf(options),
-        ...(options.variantPool !== undefined ? { pool: { size: options.variantPool } } : {}),
-      }),
-    );
-  return pools.get(options);
-}
-
-function augmentOptionsOf(options: SftOptions) {
+function augmentOptionsOf(options: SftOptions, run: AugmentRun) {
   return {
     plan: options.plan,
     seed: options.seed,
     severity: options.severity,
     ...(options.regenerate ? { regenerate: options.regenerate } : {}),
-    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+    run,
   };
 }
 
@@ -296,13 +298,14 @@ export async function* runSft(
   async function* pending() {
     for await (const unit of planSftUnits(inputs, options)) if (unit.unit >= skip) yield unit;
   }
+  const stage = createSftStage(options);
   // The threads start with the stage (each loads the setup once) and stop with it.
   const threads: AugmentPool | undefined = options.threads
-    ? createAugmentPool(options.threads.setup, options.threads.count, poolOf(options))
+    ? createAugmentPool(options.threads.setup, options.threads.count, stage.pool)
     : undefined;
   const augmentVariant: Augmenter = threads
     ? (trajectory, variantIndex) => threads.augmentVariant(trajectory, variantIndex)
-    : onMainThread(options);
+    : stage.onMainThread;
   try {
     yield* mapOrdered(pending(), options.concurrency, (unit) =>
       runSftUnitWith(unit, options, augmentVariant),
@@ -320,22 +323,11 @@ function runSftUnitWith(unit: SftUnit, options: SftOptions, augmentVariant: Augm
 }
 
 /**
- * Runs one unit: the work of the in-process loop and of a queue worker alike.
+ * Runs one unit of a stage: the work of the in-process loop and of a queue worker alike.
  *
  * @example
- * const result = await runSftUnit(unit, options);
+ * const result = await runSftUnit(unit, createSftStage(options));
  */
-export async function runSftUnit(unit: SftUnit, options: SftOptions): Promise<UnitResult> {
-  return runSftUnitWith(unit, options, mainThreadOf(options));
-}
-
-// One main-thread augmenter per run (per options object, which a queue worker keeps for its run).
-const mainThread = new WeakMap<SftOptions, Augmenter>();
-function mainThreadOf(options: SftOptions): Augmenter {
-  let found = mainThread.get(options);
-  if (!found) {
-    found = onMainThread(options);
-    mainThread.set(options, found);
-  }
-  return found;
+export async function runSftUnit(unit: SftUnit, stage: SftStage): Promise<UnitResult> {
+  return runSftUnitWith(unit, stage.options, stage.onMainThread);
 }

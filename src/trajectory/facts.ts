@@ -2,14 +2,15 @@
 // re-derivation under the harness: the trajectory, its issues, its hook decisions) and its validation there.
 // Every check of an augmentation step asks for the same facts — the operator's own certificate (`certifies`),
 // the hook facts of the hook operators, the next step's example, the row's certificate — so each is derived
-// once per (trajectory object, relabel content, harness content, hook checks) and read after that.
+// once per (trajectory object, relabel content, harness content) in a run and read after that.
 //
-// Facts hang off the trajectory object in a WeakMap, so they go when the example (or the row) does: nothing
-// is kept per row after it is written. Trajectories and harnesses are treated as immutable here, as
+// Facts belong to the run (`RunContext`, whose hook checks they were derived with) and hang off the
+// trajectory object in the run's WeakMap, so they go when the example (or the row) does, and all of them
+// when the run does. Trajectories and harnesses are treated as immutable here, as
 // everywhere in the library (operators return new objects); a cached fact is shared, never to be mutated.
 import { contentHash, harnessRest, writtenPartHash } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
-import { objectNumber } from '../harness/object-number.js';
+import { asRunContext, defineRunMemo, hookCheckOptions, type RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardTrajectory, type Relabel } from './relabel.js';
 import type { Trajectory } from './schema.js';
@@ -28,10 +29,13 @@ interface Facts {
   validation: Map<string, ValidationFacts>;
 }
 
-const byTrajectory = new WeakMap<Trajectory, Facts>();
+/** A run's facts, by trajectory object. */
+const runFacts = defineRunMemo('trajectory facts', () => new WeakMap<Trajectory, Facts>());
+// Pure function of content across runs: a relabel's key is its steps as JSON.
 const relabelKeys = new WeakMap<Relabel, string>();
 
-function factsOf(trajectory: Trajectory): Facts {
+function factsOf(trajectory: Trajectory, run: RunContext): Facts {
+  const byTrajectory = run.memo(runFacts);
   let facts = byTrajectory.get(trajectory);
   if (!facts) {
     facts = { forward: new Map(), validation: new Map() };
@@ -63,10 +67,9 @@ export function writtenHarnessKey(harness: Harness): string {
   return content;
 }
 
-/** The harness by content as written and the custom checks by identity (a registry holds functions). */
-function harnessKey(harness: Harness, hookChecks: HookCheckRegistry | undefined): string {
-  return `${writtenHarnessKey(harness)}|${hookChecks ? objectNumber(hookChecks) : 0}`;
-}
+/** The harness by content as written (the run's facts share its one set of hook checks). */
+const harnessKey = writtenHarnessKey;
+// Pure function of content across runs: a harness object's written-content key.
 const contentKeys = new WeakMap<Harness, string>();
 const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;
 
@@ -82,7 +85,7 @@ function relabelKey(relabel: Relabel): string {
 
 /**
  * `forwardTrajectory(trajectory, relabel, harness)`, derived once per (trajectory object, relabel content,
- * harness content, hook checks); later calls return the same result. The result is also the trajectory's
+ * harness content) in the run; later calls return the same result. The result is also the trajectory's
  * validation under the harness (`validationFacts` reads it): its derived content is the harness's by
  * construction.
  *
@@ -93,15 +96,15 @@ export function forwardFacts(
   trajectory: Trajectory,
   relabel: Relabel,
   harness: Harness,
-  hookChecks?: HookCheckRegistry,
+  run: RunContext,
 ): Rederived {
-  const facts = factsOf(trajectory);
-  const key = `${harnessKey(harness, hookChecks)}|${relabelKey(relabel)}`;
+  const facts = factsOf(trajectory, run);
+  const key = `${harnessKey(harness)}|${relabelKey(relabel)}`;
   let forward = facts.forward.get(key);
   if (!forward) {
-    forward = forwardTrajectory(trajectory, relabel, harness, hookChecks ? { hookChecks } : {});
+    forward = forwardTrajectory(trajectory, relabel, harness, hookCheckOptions(run));
     facts.forward.set(key, forward);
-    rememberValidation(forward.trajectory, harness, forward, hookChecks);
+    rememberValidation(forward.trajectory, harness, forward, run);
   }
   return forward;
 }
@@ -117,11 +120,12 @@ export function knownForward(
   trajectory: Trajectory,
   relabel: Relabel,
   harness: Harness,
-  hookChecks?: HookCheckRegistry,
+  run: RunContext,
 ): Rederived | undefined {
-  return byTrajectory
+  return run
+    .memo(runFacts)
     .get(trajectory)
-    ?.forward.get(`${harnessKey(harness, hookChecks)}|${relabelKey(relabel)}`);
+    ?.forward.get(`${harnessKey(harness)}|${relabelKey(relabel)}`);
 }
 
 /**
@@ -136,10 +140,10 @@ export function rememberForward(
   relabel: Relabel,
   harness: Harness,
   forward: Rederived,
-  hookChecks?: HookCheckRegistry,
+  run: RunContext,
 ): void {
-  factsOf(trajectory).forward.set(`${harnessKey(harness, hookChecks)}|${relabelKey(relabel)}`, forward);
-  rememberValidation(forward.trajectory, harness, forward, hookChecks);
+  factsOf(trajectory, run).forward.set(`${harnessKey(harness)}|${relabelKey(relabel)}`, forward);
+  rememberValidation(forward.trajectory, harness, forward, run);
 }
 
 /**
@@ -154,9 +158,9 @@ export function rememberValidation(
   trajectory: Trajectory,
   harness: Harness,
   derived: Pick<Rederived, 'issues' | 'decisions'>,
-  hookChecks?: HookCheckRegistry,
+  run: RunContext,
 ): void {
-  factsOf(trajectory).validation.set(harnessKey(harness, hookChecks), {
+  factsOf(trajectory, run).validation.set(harnessKey(harness), {
     valid: derived.issues.length === 0,
     issues: derived.issues,
     decisions: derived.decisions,
@@ -165,28 +169,31 @@ export function rememberValidation(
 }
 
 /**
- * `validateTrajectory(trajectory, harness, { hookChecks })` of a parsed trajectory, walked once per
- * (trajectory object, harness content, hook checks), or read from its forward fact. Do not mutate it.
+ * `validateTrajectory(trajectory, harness, { hookChecks })` of a parsed trajectory under the run's hook
+ * checks, walked once per (trajectory object, harness content) in the run, or read from its forward fact.
+ * Do not mutate it. Given hook checks instead of a run (or nothing), it validates with them and shares
+ * nothing.
  *
  * @example
- * const validation = validationFacts(trajectory, harness); if (validation.valid) use(validation.decisions);
+ * const validation = validationFacts(trajectory, harness, run); if (validation.valid) use(validation.decisions);
  */
 export function validationFacts(
   trajectory: Trajectory,
   harness: Harness,
-  hookChecks?: HookCheckRegistry,
+  scope?: RunContext | HookCheckRegistry,
 ): ValidationFacts {
-  const facts = factsOf(trajectory);
-  const key = harnessKey(harness, hookChecks);
+  const run = asRunContext(scope);
+  const facts = factsOf(trajectory, run);
+  const key = harnessKey(harness);
   let validation = facts.validation.get(key);
   if (!validation) {
     // A trajectory `validateTrajectory` parsed carries that validation: read, not walked again, when it ran
     // under the same harness content and hook checks (the input of a run, validated on the way in).
     const parsed = validationAtParse(trajectory);
     const validated =
-      parsed && parsed.hookChecks === hookChecks && harnessKey(parsed.harness, parsed.hookChecks) === key
+      parsed && parsed.hookChecks === run.hookChecks && harnessKey(parsed.harness) === key
         ? parsed.validation
-        : validateTrajectory(trajectory, harness, hookChecks ? { hookChecks } : {});
+        : validateTrajectory(trajectory, harness, hookCheckOptions(run));
     validation = {
       valid: validated.valid,
       issues: validated.issues,

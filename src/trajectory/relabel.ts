@@ -127,6 +127,7 @@ function renamedSymbols(map: Record<string, string>, kind: 'tool' | 'skill'): Sy
     .map((name) => ({ kind, name, definedAt: [] }));
   return byKind[kind];
 }
+// Pure function of content across runs: a relabel step's renamed symbols.
 const renamedSymbolsOf = new WeakMap<object, Partial<Record<'tool' | 'skill', SymbolEntry[]>>>();
 
 const textScans = { count: 0 };
@@ -155,6 +156,7 @@ function invertStep(step: RelabelStep): RelabelStep {
   }
   return inverse;
 }
+// Pure function of content across runs: a relabel step's inverse.
 const inverses = new WeakMap<RelabelStep, RelabelStep>();
 
 function deriveInverse(step: RelabelStep): RelabelStep {

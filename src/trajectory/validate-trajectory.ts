@@ -141,6 +141,7 @@ export function validateTrajectory(
 }
 
 /** The full validation that parsed a trajectory object (the object is the parse's own, new each time). */
+// Pure function of content across runs: the validation that made a parsed trajectory object.
 const validatedAtParse = new WeakMap<
   Trajectory,
   { harness: Harness; hookChecks: HookCheckRegistry | undefined; validation: TrajectoryValidation }
@@ -216,6 +217,7 @@ export function rederiveTrajectory(
  * and what it writes there, depend on the other fields alone (see `restoresWithoutWalk` in
  * src/augment/certificate.ts, which relies on this).
  */
+// Pure function of content across runs: the derived messages of the walk that made a decision list.
 const derivedOfWalk = new WeakMap<readonly HookDecision[], ReadonlySet<number>>();
 
 /**
@@ -234,6 +236,7 @@ export interface WalkedHarness {
   tools: ReadonlyMap<string, Tool>;
   skills: ReadonlyMap<string, string>;
 }
+// Pure function of content across runs: a harness object's tools and skills by name.
 const walkedHarnesses = new WeakMap<Harness, WalkedHarness>();
 
 /**

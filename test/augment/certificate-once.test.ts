@@ -16,22 +16,30 @@ import { trajectoryWalks } from '../../src/trajectory/validate-trajectory.js';
 import { renameBaggageTool } from '../support/rename-baggage-tool.js';
 import { baggageTrajectory, travelHarness } from '../support/travel-harness.js';
 
-/** A third-party style operator that needs the example and certifies its step once, through the kit. */
-const checkedHeading = defineOperator({
-  id: 'prompt/checked-heading',
-  version: 1,
-  dimension: 'prompt',
-  mode: 'exact',
-  description: 'Sets the xml heading style where the example stays certified.',
-  params: z.object({}),
-  apply(harness, { severity, trajectory, hookChecks }) {
-    if (severity === 0) return unchanged(harness);
-    if (!trajectory) return { skip: 'needs the trajectory' };
-    const variant = { ...harness, prompt: { ...harness.prompt, headingStyle: 'xml' as const } };
-    if (!certifies({ base: harness, variant, trajectory, hookChecks })) return { skip: 'not certified' };
-    return { harness: variant, relabel: { steps: [] } };
-  },
-});
+/**
+ * A third-party style operator that needs the example and certifies its step once, through the kit, in the
+ * run it is applied in (`run`); with `byRun: false` it names only the hook checks, as operators written
+ * before run contexts do.
+ */
+function checkedHeadingOperator(byRun: boolean) {
+  return defineOperator({
+    id: 'prompt/checked-heading',
+    version: 1,
+    dimension: 'prompt',
+    mode: 'exact',
+    description: 'Sets the xml heading style where the example stays certified.',
+    params: z.object({}),
+    apply(harness, { severity, trajectory, hookChecks, run }) {
+      if (severity === 0) return unchanged(harness);
+      if (!trajectory) return { skip: 'needs the trajectory' };
+      const variant = { ...harness, prompt: { ...harness.prompt, headingStyle: 'xml' as const } };
+      const scope = byRun ? { run } : { hookChecks };
+      if (!certifies({ base: harness, variant, trajectory, ...scope })) return { skip: 'not certified' };
+      return { harness: variant, relabel: { steps: [] } };
+    },
+  });
+}
+const checkedHeading = checkedHeadingOperator(true);
 
 function walksOf<T>(run: () => Promise<T>): Promise<{ result: T; validate: number; rederive: number }> {
   const before = trajectoryWalks();
@@ -70,6 +78,16 @@ describe('a certificate over facts computed once', () => {
     });
     expect(result.row.certificate).toEqual(scratch);
     expect(scratch.certified).toBe(true);
+  });
+
+  it('gives an operator that names only the hook checks the same row, derived without the shared move', async () => {
+    const harness = travelHarness();
+    const original = baggageTrajectory(harness);
+    const rowOf = (byRun: boolean) =>
+      augmentExample(harness, original, 0, { plan: pipe(op(checkedHeadingOperator(byRun))), seed: 'once' });
+    const byRun = await rowOf(true);
+    expect('row' in byRun).toBe(true);
+    expect(JSON.stringify(await rowOf(false))).toBe(JSON.stringify(byRun));
   });
 
   it("chains a pool entry's move and the per-example step's move into the row's certificate", async () => {

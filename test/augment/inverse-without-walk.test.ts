@@ -3,9 +3,11 @@
 // with the contents that walk derives set as it sets them, must equal the original. Where that does not
 // hold it walks, so the verdict is always the walk's: each certificate here equals the one computed from
 // scratch (a copy of the original, validated and moved back by walking). Counted in walks, never in time.
+
 import { describe, expect, it } from 'vitest';
 import { certify } from '../../src/augment/certificate.js';
 import { renameSymbols } from '../../src/augment/rename-symbols.js';
+import { createRunContext } from '../../src/harness/run-context.js';
 import type { Harness } from '../../src/harness/schema.js';
 import { forwardFacts } from '../../src/trajectory/facts.js';
 import { forwardTrajectory } from '../../src/trajectory/relabel.js';
@@ -36,7 +38,7 @@ function withReply(harness: Harness, reply: string): Trajectory {
 /** The certificate of `original` under a tool rename, as a row gets it, and the inverse walks it made. */
 function certified(harness: Harness, original: Trajectory, tools: Record<string, string>) {
   const { harness: variant, relabel } = renameSymbols(harness, { tools });
-  const forward = forwardFacts(original, relabel, variant);
+  const forward = forwardFacts(original, relabel, variant, createRunContext());
   const before = trajectoryWalks().rederive;
   const certificate = certify({
     base: harness,

@@ -33,33 +33,40 @@ function uncached(
 }
 
 const other = { passenger: { name: 'Li Wei', flight: 'CA 981' } };
+// Contexts no other test file renders: the section bodies are cached by template and context content
+// across files of a worker, so the counts below start from contexts new to that cache.
+const fileTag = import.meta.url.split('/').at(-1) as string;
+const ownContext = { passenger: { name: `Ana Souza (${fileTag})`, flight: 'HA 212' } };
+const ownOther = { passenger: { name: `Li Wei (${fileTag})`, flight: 'CA 981' } };
 
 describe('renderSystemPrompt by section', () => {
   it('renders a section that does not read the context once per harness object', () => {
     const harness = parseHarness(travelHarnessInput());
     const sections = harness.prompt.sections.length;
     const before = sectionTemplateRenders();
-    const first = renderSystemPrompt(harness, travelContext);
+    const first = renderSystemPrompt(harness, ownContext);
     expect(sectionTemplateRenders() - before).toBe(sections);
-    const second = renderSystemPrompt(harness, other);
+    const second = renderSystemPrompt(harness, ownOther);
     // Only `passenger` reads the context.
     expect(sectionTemplateRenders() - before).toBe(sections + 1);
-    expect(first).toBe(renderSystemPrompt(parseHarness(travelHarnessInput()), travelContext));
-    expect(second).toBe(renderSystemPrompt(parseHarness(travelHarnessInput()), other));
-    expect(second).toContain('Passenger: Li Wei on CA 981');
+    expect(first).toBe(renderSystemPrompt(parseHarness(travelHarnessInput()), ownContext));
+    expect(second).toBe(renderSystemPrompt(parseHarness(travelHarnessInput()), ownOther));
+    expect(second).toContain(`Passenger: Li Wei (${fileTag}) on CA 981`);
   });
 
   it('renders a section that reads only the context once per context content, under any harness', () => {
     const first = parseHarness(travelHarnessInput());
     const second = parseHarness(travelHarnessInput());
-    const context = { passenger: { name: 'Sam Okafor', flight: 'TP 1' } };
+    const context = { passenger: { name: `Sam Okafor (${fileTag})`, flight: 'TP 1' } };
     const before = sectionTemplateRenders();
     renderSystemPrompt(first, context);
     expect(sectionTemplateRenders() - before).toBe(first.prompt.sections.length);
     // Another harness object: its three harness-only sections, not `passenger` again (same context content).
-    const prompt = renderSystemPrompt(second, { passenger: { name: 'Sam Okafor', flight: 'TP 1' } });
+    const prompt = renderSystemPrompt(second, {
+      passenger: { name: `Sam Okafor (${fileTag})`, flight: 'TP 1' },
+    });
     expect(sectionTemplateRenders() - before).toBe(2 * first.prompt.sections.length - 1);
-    expect(prompt).toContain('Passenger: Sam Okafor on TP 1');
+    expect(prompt).toContain(`Passenger: Sam Okafor (${fileTag}) on TP 1`);
   });
 
   it('renders again for each context a section that reads it in any way', () => {

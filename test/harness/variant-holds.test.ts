@@ -293,7 +293,9 @@ describe('operators that check their variant', () => {
 
 describe('checkHarness', () => {
   it('parses each feedback template once for the names it reads, for any number of variants', () => {
-    const base = withFeedback(travelHarness(), 'Shorter than {{max}}, once only ({{length}}).');
+    // A template no other test file checks: the names a template reads are cached by its text.
+    const fileTag = import.meta.url.split('/').at(-1);
+    const base = withFeedback(travelHarness(), `Shorter than {{max}}, once only ({{length}}, ${fileTag}).`);
     const retrying = new Set(
       base.hooks.items.flatMap((hook) => (hook.onFail.action === 'retry' ? [hook.onFail.feedback] : [])),
     );

@@ -9,15 +9,41 @@ import { canonicalJson } from '../../src/harness/canonical-json.js';
 import { parseHarness } from '../../src/harness/parse-harness.js';
 import { travelHarnessInput } from '../support/travel-harness.js';
 
+// The caches are module-wide and keyed by content: texts tagged with this file's name are new to them,
+// whatever other files of the worker augmented before.
+const fileTag = import.meta.url.split('/').at(-1) as string;
+
 /** A harness nobody has augmented in this process: its texts are new to every cache. */
-function freshHarness(tag: string) {
+function freshHarness(label: string) {
+  const tag = `${label} (${fileTag})`;
   const input = travelHarnessInput();
   input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: `${skill.body}\n\n${tag}` }));
   input.tools.items = input.tools.items.map((tool) => ({
     ...tool,
     description: `${tool.description} ${tag}`,
+    parameters: tagged(tool.parameters, tag),
   }));
   return parseHarness(input);
+}
+
+/** The schema with its own and its properties' descriptions tagged. */
+function tagged<Schema extends { description?: unknown; properties?: unknown }>(
+  schema: Schema,
+  tag: string,
+): Schema {
+  const withTag = <Node extends { description?: unknown }>(node: Node): Node =>
+    typeof node.description === 'string' ? { ...node, description: `${node.description} ${tag}` } : node;
+  const properties = schema.properties as Record<string, { description?: unknown }> | undefined;
+  return {
+    ...withTag(schema),
+    ...(properties
+      ? {
+          properties: Object.fromEntries(
+            Object.entries(properties).map(([key, node]) => [key, withTag(node)]),
+          ),
+        }
+      : {}),
+  };
 }
 
 describe('content-keyed caches of the operators', () => {

@@ -83,6 +83,7 @@ function exportMessage(message: TrainingExample['messages'][number]): ExportedMe
  * example to every sink, and frozen data cannot change, so each is checked once for all of them. An example
  * that is not frozen whole is checked on every call.
  */
+// Pure function of content across runs: the prepared form of an example frozen whole.
 const preparedOnce = new WeakMap<object, SafeResult<PreparedExample>>();
 
 /**
@@ -154,6 +155,7 @@ function asInvalidExample(issue: Issue): Issue {
 }
 
 /** The JSON text of each prepared example's tools, for tools frozen whole (a shared example's). */
+// Pure function of content across runs: the tools JSON of an example frozen whole.
 const toolsTextOnce = new WeakMap<object, string>();
 
 /**

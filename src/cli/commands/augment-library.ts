@@ -7,6 +7,7 @@ import { type ValidateTrajectoryOptions, validateTrajectory } from '../../trajec
 
 export { planApplicability } from '../../augment/applicability.js';
 export { augment, variantPoolFor } from '../../augment/augment.js';
+export { createAugmentRun } from '../../augment/augment-run.js';
 export { dimensions } from '../../augment/operator.js';
 export { loadOperatorModules } from '../../augment/operator-modules.js';
 export { createSidecarWriter, readSidecarHashes, sidecarPathOf } from '../../augment/variant-sidecar.js';

@@ -102,6 +102,7 @@ export function registerAugment(program: Command): void {
         dimensions,
         fileHash,
         firstTrajectories,
+        createAugmentRun,
         hashHarness,
         jsonLine,
         loadedOperatorIds,
@@ -128,6 +129,8 @@ export function registerAugment(program: Command): void {
           : nonNegativeInteger('--variant-pool', options.variantPool);
       const hookChecks = await loadHookChecks(options.hookChecks);
       const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
+      // The run: its hook checks and the facts its variants and rows derive, shared by the pool and augment.
+      const run = createAugmentRun(harness, { hookChecks });
       const loadedOperators = await loadOperatorModules(options.operators);
       const { plan, severity, policy } = await policyFromOptions(
         options.policy,
@@ -284,7 +287,7 @@ export function registerAugment(program: Command): void {
                 plan,
                 seed: options.seed,
                 severity,
-                ...(hookChecks ? { hookChecks } : {}),
+                run,
                 pool: { size: variantPool },
               }),
               { mainThreadWorks: true },
@@ -297,7 +300,7 @@ export function registerAugment(program: Command): void {
           seed: options.seed,
           severity,
           ...(shard ? { shard } : {}),
-          ...(hookChecks ? { hookChecks } : {}),
+          run,
           ...(pool ? { parallel: pool } : {}),
           pool: { size: variantPool },
           skipExamples: files.done,

@@ -11,6 +11,7 @@ import {
   type ExampleResult,
   variantPoolFor,
 } from '../../augment/augment.js';
+import { type AugmentRun, createAugmentRun } from '../../augment/augment-run.js';
 import { loadOperatorModules, registryOf } from '../../augment/operator-modules.js';
 import { resolvePolicy } from '../../augment/resolve-policy.js';
 import type { PoolEntryData, VariantPool } from '../../augment/variant-pool.js';
@@ -65,7 +66,7 @@ export interface AugmentWorkerDone {
 
 interface Loaded {
   harness: Harness;
-  options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity' | 'hookChecks'>;
+  options: Pick<AugmentOptions, 'plan' | 'seed' | 'severity'> & { run: AugmentRun };
   /** This thread's view of the run's pool: the entries it built or was given. */
   pool: VariantPool | undefined;
 }
@@ -99,7 +100,9 @@ async function load(setup: AugmentThreadSetup): Promise<Loaded> {
     registry: registryOf(builtinOperators, await loadOperatorModules(setup.operators)),
     ...(setup.severity !== undefined ? { severity: setup.severity } : {}),
   });
-  const options = { plan, seed: setup.seed, severity, ...(hookChecks ? { hookChecks } : {}) };
+  // The thread's run: its facts are shared by the pool's entries and every task the thread runs.
+  const run = createAugmentRun(harness, { hookChecks });
+  const options = { plan, seed: setup.seed, severity, run };
   return {
     harness,
     options,
@@ -121,7 +124,7 @@ export default async function augmentInWorker(task: AugmentWorkerTask): Promise<
   }
   const { harness, options, pool } = await loaded;
   if (task.owns) owned = task.owns;
-  adoptSentValidation(task.trajectory, task.validation, harness, options.hookChecks);
+  adoptSentValidation(task.trajectory, task.validation, harness, options.run.hookChecks);
   currentPort = task.port;
   try {
     const indexes = task.variantIndexes ?? Array.from({ length: task.setup.variants }, (_, index) => index);

@@ -24,6 +24,7 @@ export interface GenericView {
   task: EpisodeTask;
 }
 
+// Pure function of content across runs: a score input's view, by the input object (read as immutable).
 const views = new WeakMap<ScoreInput, GenericView>();
 
 /**
