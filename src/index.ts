@@ -24,6 +24,7 @@ export {
   type Provenance,
   variantPoolFor,
 } from './augment/augment.js';
+export { type AugmentRun, createAugmentRun } from './augment/augment-run.js';
 export { type Certificate, type CertifyInput, certify } from './augment/certificate.js';
 export { checkContentPreservation } from './augment/content-preservation.js';
 export {
@@ -140,6 +141,7 @@ export { compileLinearPattern } from './harness/linear-pattern.js';
 export { offeredTools, skillLoaderTool, toChatCompletionTools } from './harness/offered-tools.js';
 export { loadHarnessFile, parseHarness, safeParseHarness } from './harness/parse-harness.js';
 export { type RequestContext, renderSystemPrompt } from './harness/render-prompt.js';
+export { createRunContext, type RunContext, type RunContextOptions } from './harness/run-context.js';
 export {
   type Harness,
   type HarnessInput,

@@ -33,6 +33,7 @@ export function defineRunMemo<T>(name: string, create: () => T): RunMemoKind<T> 
   return Object.freeze({ name, create });
 }
 
+/** How a run context is made: the custom hook checks its harnesses name. */
 export interface RunContextOptions {
   /** The custom hook checks the run's harnesses name (default: none). */
   hookChecks?: HookCheckRegistry | undefined;
