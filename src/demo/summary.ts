@@ -10,13 +10,7 @@ import type { Comparison, RowResult, ScoresDocument } from '../bench/score.js';
 import type { DecisionAccuracy } from '../learner/learner.js';
 import type { TrainingReport } from '../learner/train-learner.js';
 import type { DemoLearner, DemoSizes, RouteStats } from './demo-types.js';
-import {
-  addTally,
-  type PairedReport,
-  type PairedUnit,
-  pairedComparison,
-  tallyItem,
-} from './paired.js';
+import { addTally, type PairedReport, type PairedUnit, pairedComparison, tallyItem } from './paired.js';
 import { type DemoDataSize, type DemoVerdict, demoVerdict } from './verdict.js';
 
 /**
