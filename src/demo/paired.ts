@@ -76,13 +76,29 @@ export function tallyItem(
   };
 }
 
-interface Totals {
-  originalPass: number;
-  originalCount: number;
-  variantPass: number;
-  variantCount: number;
-  flips: number;
-  flipBase: number;
+/** Weighted sums of tallies. */
+type Totals = LearnerTally;
+
+/** A tally of nothing. */
+export const emptyTally = (): LearnerTally => ({
+  originalPass: 0,
+  originalCount: 0,
+  variantPass: 0,
+  variantCount: 0,
+  flips: 0,
+  flipBase: 0,
+});
+
+/** `total` plus `weight` times `tally`, field by field. */
+export function addTally(total: LearnerTally, tally: LearnerTally, weight = 1): LearnerTally {
+  return {
+    originalPass: total.originalPass + weight * tally.originalPass,
+    originalCount: total.originalCount + weight * tally.originalCount,
+    variantPass: total.variantPass + weight * tally.variantPass,
+    variantCount: total.variantCount + weight * tally.variantCount,
+    flips: total.flips + weight * tally.flips,
+    flipBase: total.flipBase + weight * tally.flipBase,
+  };
 }
 
 const ratio = (pass: number, count: number) => (count === 0 ? Number.NaN : pass / count);
@@ -147,28 +163,17 @@ export function pairedComparison(
   const strata = [...new Set(kept.map((unit) => unit.stratum))].sort();
   const byStratum = strata.map((stratum) => kept.filter((unit) => unit.stratum === stratum));
   const totalsOf = (weights: readonly number[]) => {
-    const zero = (): Totals => ({
-      originalPass: 0,
-      originalCount: 0,
-      variantPass: 0,
-      variantCount: 0,
-      flips: 0,
-      flipBase: 0,
-    });
-    const totals = { a: zero(), b: zero(), ceiling: zero() };
+    const totals: Record<'a' | 'b' | 'ceiling', Totals> = {
+      a: emptyTally(),
+      b: emptyTally(),
+      ceiling: emptyTally(),
+    };
     kept.forEach((unit, index) => {
       const weight = weights[index] as number;
       if (weight === 0) return;
       for (const role of ['a', 'b', 'ceiling'] as const) {
         const tally = unit.learners[options[role]];
-        if (!tally) continue;
-        const total = totals[role];
-        total.originalPass += weight * tally.originalPass;
-        total.originalCount += weight * tally.originalCount;
-        total.variantPass += weight * tally.variantPass;
-        total.variantCount += weight * tally.variantCount;
-        total.flips += weight * tally.flips;
-        total.flipBase += weight * tally.flipBase;
+        if (tally) totals[role] = addTally(totals[role], tally, weight);
       }
     });
     return totals;

@@ -4,6 +4,7 @@
 
 import { dimensions } from '../augment/operator.js';
 import type { BootstrapEstimate } from '../bench/bootstrap.js';
+import { escapeHtml } from '../harness/escape-html.js';
 import type { PairedReport } from './paired.js';
 import { type DemoCriterion, type DemoLearnerSummary, type DemoSummary, nameDimensions } from './summary.js';
 
@@ -259,10 +260,6 @@ export function renderDemoMarkdown(summary: DemoSummary): string {
     '',
   );
   return `${lines.join('\n')}\n`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 const round = (value: number) => Number(value.toFixed(2));

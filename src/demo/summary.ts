@@ -10,13 +10,7 @@ import type { Comparison, RowResult, ScoresDocument } from '../bench/score.js';
 import type { DecisionAccuracy } from '../learner/learner.js';
 import type { TrainingReport } from '../learner/train-learner.js';
 import type { DemoLearner, DemoSizes, RouteStats } from './demo-types.js';
-import {
-  type LearnerTally,
-  type PairedReport,
-  type PairedUnit,
-  pairedComparison,
-  tallyItem,
-} from './paired.js';
+import { addTally, type PairedReport, type PairedUnit, pairedComparison, tallyItem } from './paired.js';
 import { type DemoDataSize, type DemoVerdict, demoVerdict } from './verdict.js';
 
 /**
@@ -365,18 +359,6 @@ export function summarize(input: {
   };
 }
 
-/** Adds tallies field by field. */
-function addTallies(total: LearnerTally, tally: LearnerTally): LearnerTally {
-  return {
-    originalPass: total.originalPass + tally.originalPass,
-    originalCount: total.originalCount + tally.originalCount,
-    variantPass: total.variantPass + tally.variantPass,
-    variantCount: total.variantCount + tally.variantCount,
-    flips: total.flips + tally.flips,
-    flipBase: total.flipBase + tally.flipBase,
-  };
-}
-
 /**
  * The units of one seed: per held-out trajectory (`unitOf` an item), every learner's tallies of its items on
  * the group's rows, summed.
@@ -406,7 +388,7 @@ function pairedUnits(
       continue;
     }
     for (const [name, tally] of Object.entries(tallies))
-      existing.learners[name] = existing.learners[name] ? addTallies(existing.learners[name], tally) : tally;
+      existing.learners[name] = existing.learners[name] ? addTally(existing.learners[name], tally) : tally;
   }
   return [...units.values()];
 }

@@ -1,9 +1,10 @@
-// What a rewording must keep to stay task-preserving, read from plain text: the protected spans (numbers,
-// code, quotes, URLs), the Handlebars placeholders and the words that carry polarity or obligation. Two texts
-// that hold the same of each read as a rewording; otherwise the meaning may have changed.
+// What a rewording must keep to stay task-preserving, read from plain text: the protected content (the one
+// rule of `protectedContentSpans`: code, pin markers, quotes, numbers with their currency and unit, paths,
+// URLs), the Handlebars placeholders and the words that carry polarity or obligation. Two texts that hold
+// the same of each read as a rewording; otherwise the meaning may have changed.
+import { protectedContentSpans } from '../augment/protected-content.js';
+import { templatePlaceholderSpans } from '../harness/template-placeholders.js';
 
-const protectedPattern =
-  /`[^`\n]+`|"[^"\n]*"|“[^”\n]*”|https?:\/\/[^\s)>\]]+|\{\{[^}]*\}\}|\b\d+(?:[.,:/]\d+)*%?/g;
 const polarityWords = new Set([
   'not',
   'no',
@@ -43,11 +44,17 @@ const polarityWords = new Set([
 
 /** The protected spans and polarity words of a text, sorted: equal facts mean a rewording. */
 export function textFacts(text: string): string[] {
-  const spans = [...text.matchAll(protectedPattern)].map((match) => `span:${match[0]}`);
+  // A unit's case is not a fact: `48 Hours` keeps `48 hours`.
+  const spans = protectedContentSpans(text).map(
+    (span) => `${span.kind}:${span.kind === 'number' ? span.text.toLowerCase() : span.text}`,
+  );
+  const placeholders = templatePlaceholderSpans(text).map(
+    ([start, end]) => `placeholder:${text.slice(start, end)}`,
+  );
   const words = (text.toLowerCase().match(/[\p{L}\p{N}_'’]+/gu) ?? [])
     .filter((word) => polarityWords.has(word))
     .map((word) => `word:${word}`);
-  return [...spans, ...words].sort();
+  return [...spans, ...placeholders, ...words].sort();
 }
 
 /** Whether two texts hold the same protected spans, placeholders and polarity words. */

@@ -1,5 +1,5 @@
 // Escapes text for HTML element content and quoted attribute values: the one rule every HTML page of the
-// library (bench report, review page, drift page) writes text with.
+// library (bench report, review page, drift page, latency report, demo report) writes text with.
 
 /**
  * Escapes `&`, `<`, `>`, `"` and `'`, so that any text shows as itself in an element or a quoted attribute.

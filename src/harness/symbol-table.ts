@@ -6,6 +6,7 @@ import { customParams, type HookCheckRegistry, noHookChecks } from './hook-check
 import type { JsonPath } from './issues.js';
 import { mentionStandsAlone, urlSpans } from './mention-boundary.js';
 import type { Harness, HarnessPartName } from './schema.js';
+import { templatePlaceholderSpans } from './template-placeholders.js';
 
 /** The kinds of identifier a harness defines. */
 export type SymbolKind = 'skill' | 'tool' | 'parameter' | 'section' | 'hook';
@@ -82,14 +83,6 @@ const continuesIdentifier = (text: string, index: number) => {
   return identifierCharacter.test(text[index] as string);
 };
 const identifierCharacter = /[\p{L}\p{N}_-]/u;
-
-/** Spans `[start, end)` of `{{ … }}` blocks in a template, which hold code rather than prose. */
-function mustacheSpans(text: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = [];
-  const pattern = /\{\{[\s\S]*?\}\}\}?/g;
-  for (const match of text.matchAll(pattern)) spans.push([match.index, match.index + match[0].length]);
-  return spans;
-}
 
 function collectParameters(
   schema: unknown,
@@ -267,7 +260,7 @@ export function partSymbols(harness: Harness, part: HarnessPartName): SymbolEntr
  */
 export function findMentions(location: TextLocation, symbols: readonly SymbolEntry[]): Mention[] {
   const { text, path } = location;
-  const skipped = location.template ? mustacheSpans(text) : [];
+  const skipped = location.template ? templatePlaceholderSpans(text) : [];
   const inCode = (start: number) => skipped.some(([from, to]) => start >= from && start < to);
   const trie = nameTrie(symbols);
   const mentions: Mention[] = [];

@@ -8,6 +8,7 @@ import {
   harnessTextLocations,
   type SymbolEntry,
 } from '../harness/symbol-table.js';
+import { blankTemplatePlaceholders } from '../harness/template-placeholders.js';
 import { occursAsWord, wordCharacter } from '../harness/text-index.js';
 import type { Trajectory } from '../trajectory/schema.js';
 
@@ -30,9 +31,7 @@ export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegi
   ];
   const unresolved = new Set<string>();
   for (const location of harnessTextLocations(harness)) {
-    const text = location.template
-      ? location.text.replace(/\{\{[\s\S]*?\}\}\}?/g, (m) => ' '.repeat(m.length))
-      : location.text;
+    const text = location.template ? blankTemplatePlaceholders(location.text) : location.text;
     for (const span of text.matchAll(/`[^`\n]+`/g)) {
       const from = span.index;
       const to = from + span[0].length;

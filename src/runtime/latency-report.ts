@@ -1,10 +1,7 @@
 // The latency report as Markdown and as one offline HTML file (inline CSS, an SVG chart of P50/P95/P99 per
 // measured quantity against the deadline, `document.body.dataset.ready` set once drawn, as the bench report).
+import { escapeHtml } from '../harness/escape-html.js';
 import type { LatencyReport, LatencyStats } from './latency.js';
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 const rowsOf = (report: LatencyReport): Array<[string, LatencyStats]> => [
   ['turn (end to end)', report.turn],

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { fromZodIssues } from '../../harness/parse-harness.js';
+import { loadShopData, parseShopData } from './data-file.js';
 
 const Text = z.strictObject({ en: z.string(), zh: z.string() });
 const CategorySchema = z.enum(['apparel', 'beauty', 'snacks', 'appliances', 'home']);
@@ -153,12 +153,7 @@ export type Bi = readonly [en: string, zh: string];
  * const catalog = parseShopCatalog(JSON.parse(text), 'catalog.json');
  */
 export function parseShopCatalog(input: unknown, source = 'catalog'): ShopCatalog {
-  const parsed = ShopCatalogSchema.safeParse(input);
-  if (!parsed.success) {
-    const issues = fromZodIssues(parsed.error.issues).map((issue) => ({ ...issue, file: source }));
-    throw new HarnessAugmentError(`${source}: invalid shop catalog: ${issues.length} issue(s)`, { issues });
-  }
-  return parsed.data;
+  return parseShopData(ShopCatalogSchema, input, source, 'shop catalog');
 }
 
 /**
@@ -168,24 +163,7 @@ export function parseShopCatalog(input: unknown, source = 'catalog'): ShopCatalo
  * const catalog = loadShopCatalog('fixtures/livestream/catalog.json');
  */
 export function loadShopCatalog(file: string | URL): ShopCatalog {
-  const source = typeof file === 'string' ? file : file.pathname;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new HarnessAugmentError(`${source}: cannot read the shop catalog (${(error as Error).message})`, {
-      kind: 'usage',
-    });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new HarnessAugmentError(`${source}: not JSON (${(error as Error).message})`, {
-      issues: [{ code: 'syntax_error', path: [], message: (error as Error).message, file: source }],
-    });
-  }
-  return parseShopCatalog(value, source);
+  return loadShopData(file, 'shop catalog', parseShopCatalog);
 }
 
 /** Where the bundled catalog lies, from this module in the source tree or in a build. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { fromZodIssues } from '../../harness/parse-harness.js';
+import { loadShopData, parseShopData } from './data-file.js';
 
 /** Questions in English and Chinese; `{ref}` stands for the product where a question names one. */
 const QuestionsSchema = z.strictObject({ en: z.array(z.string()).min(1), zh: z.array(z.string()).min(1) });
@@ -67,12 +67,7 @@ export type OneLanguageMessage = ShopPhrases['spam'][number];
  * const phrases = parseShopPhrases(JSON.parse(text), 'phrases.json');
  */
 export function parseShopPhrases(input: unknown, source = 'phrases'): ShopPhrases {
-  const parsed = ShopPhrasesSchema.safeParse(input);
-  if (!parsed.success) {
-    const issues = fromZodIssues(parsed.error.issues).map((issue) => ({ ...issue, file: source }));
-    throw new HarnessAugmentError(`${source}: invalid shop phrases: ${issues.length} issue(s)`, { issues });
-  }
-  return parsed.data;
+  return parseShopData(ShopPhrasesSchema, input, source, 'shop phrases');
 }
 
 /**
@@ -82,24 +77,7 @@ export function parseShopPhrases(input: unknown, source = 'phrases'): ShopPhrase
  * const phrases = loadShopPhrases('fixtures/livestream/phrases.json');
  */
 export function loadShopPhrases(file: string | URL): ShopPhrases {
-  const source = typeof file === 'string' ? file : file.pathname;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new HarnessAugmentError(`${source}: cannot read the shop phrases (${(error as Error).message})`, {
-      kind: 'usage',
-    });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new HarnessAugmentError(`${source}: not JSON (${(error as Error).message})`, {
-      issues: [{ code: 'syntax_error', path: [], message: (error as Error).message, file: source }],
-    });
-  }
-  return parseShopPhrases(value, source);
+  return loadShopData(file, 'shop phrases', parseShopPhrases);
 }
 
 /** Where the bundled phrases lie: from src/ (tests, tsx) and from dist/ (the installed package). */

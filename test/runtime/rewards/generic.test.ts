@@ -231,6 +231,12 @@ describe('skill selection, hook compliance, grounding', () => {
       expect.objectContaining({ code: 'ungrounded_quote', values: ['window seat'] }),
     ]);
     expect(quotedFacts('say "hi there" and 「限时」')).toEqual(['hi there', '限时']);
+    // Every quote form of the protected-content rule, in text order; an apostrophe inside a word opens none.
+    expect(quotedFacts("it's 《说明书》, ‘VIP’ and 'free gift', not 'x\ny'")).toEqual([
+      '说明书',
+      'VIP',
+      'free gift',
+    ]);
   });
 
   it('grounding: the body of a skill the agent loaded is a source, of a skill it did not load is not', async () => {

@@ -1,6 +1,7 @@
 // The grounding reward: the numbers and quoted facts of each final reply must be found in what the agent
 // was given: the successful tool results before the reply (a loaded skill's body among them), the user's
 // messages, or the request context.
+import { quoteSpans } from '../../../augment/protected-content.js';
 import { extractNumbers } from '../../../harness/hook-engine.js';
 import type { ScoreInput } from '../../scenario.js';
 import type { RewardFinding, RewardResult } from '../reward.js';
@@ -22,14 +23,15 @@ export interface GroundingDetails {
   findings: RewardFinding[];
 }
 
-/** Text inside double quotes, curly quotes, or CJK corner brackets. */
-const quotePattern = /"([^"\n]{2,200})"|“([^”\n]{2,200})”|「([^」\n]{1,200})」|『([^』\n]{1,200})』/gu;
-
-/** The quoted facts of a text, trimmed, in order, without repeats. */
+/**
+ * The quoted facts of a text: what stands inside quotes in any form the protected-content rule knows
+ * (`quoteSpans`), trimmed, in order, without repeats.
+ */
 export function quotedFacts(text: string): string[] {
-  const found = [...text.matchAll(quotePattern)].map((match) =>
-    (match[1] ?? match[2] ?? match[3] ?? match[4] ?? '').trim(),
-  );
+  // Every quote mark of the rule is one UTF-16 unit: the fact is the span without its first and last.
+  const found = quoteSpans(text)
+    .sort((left, right) => left.start - right.start)
+    .map((span) => span.text.slice(1, -1).trim());
   return [...new Set(found.filter((quote) => quote.length > 0))];
 }
 
@@ -58,11 +60,12 @@ const normalise = (text: string) => text.normalize('NFKC').toLowerCase();
  * Scores how grounded the final replies are. Each final reply (the last assistant text of a turn that no
  * hook rejected; a hook's fallback or block message is the harness's text, not the agent's, and is not
  * scored) contributes its numbers (as `numbers_grounded` hooks read them; the `ignore` numbers of the base
- * harness's numbers_grounded hooks always pass) and its quoted facts (text in "…", “…”, 「…」, 『…』). A
- * number is grounded when it occurs in a successful tool result before the reply (the body of a skill the
- * agent loaded is one: a rule such as "refuel exactly 2 GB" is what the agent was given), a user message up
- * to the reply, or the request context; a quote when it occurs there as text (case-insensitive, NFKC). The
- * score is grounded items / items, 1 when no reply states any. Read in the base vocabulary.
+ * harness's numbers_grounded hooks always pass) and its quoted facts (text in quotes of every form: '…',
+ * "…", “…”, ‘…’, 「…」, 『…』, 《…》). A number is grounded when it occurs in a successful tool result before
+ * the reply (the body of a skill the agent loaded is one: a rule such as "refuel exactly 2 GB" is what the
+ * agent was given), a user message up to the reply, or the request context; a quote when it occurs there as
+ * text (case-insensitive, NFKC). The score is grounded items / items, 1 when no reply states any. Read in
+ * the base vocabulary.
  *
  * @example
  * groundingReward(input).score // 0.75: the reply quoted a price no tool returned
