@@ -94,7 +94,7 @@ export interface NextVersionOptions {
   labels?: { from: string; to: string };
   /** Added or redescribed tools and skills the user vouches no item's request needs (see `touchReasons`). */
   unrelated?: readonly string[];
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   onReject?: (reject: BenchReject) => void;
   /** Called once per item read (valid or not), for progress and counts. */
   onItem?: (position: number) => void;
@@ -130,7 +130,7 @@ export async function* nextVersionBench(
 ): AsyncGenerator<NextVersionOutcome> {
   const edit = describeNextVersion(before, after, options.labels);
   const seed = String(options.seed ?? 0);
-  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
+  const checks = { hookChecks: options.hookChecks };
   const unrelated = new Set(options.unrelated ?? []);
   const reject = options.onReject ?? (() => {});
   const changed = dimensions.filter((dimension) =>

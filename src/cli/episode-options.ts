@@ -43,6 +43,6 @@ export async function harnessWithChecks(
   module: string | undefined,
 ): Promise<{ harness: Harness; hookChecks: HookCheckRegistry | undefined }> {
   const hookChecks = await loadHookChecks(module);
-  const harness = await loadHarnessFile(file, hookChecks ? { hookChecks } : {});
+  const harness = await loadHarnessFile(file, { hookChecks });
   return { harness, hookChecks };
 }

@@ -118,7 +118,7 @@ export function scenarioFromOptions(
   return resolveScenario(options.scenario, {
     harness,
     harnessPath,
-    ...(hookChecks ? { hookChecks } : {}),
+    hookChecks,
     ...(options.trajectories ? { trajectories: options.trajectories } : {}),
     ...(options.backends ? { backends: options.backends } : {}),
     ...(options.player ? { player: options.player } : {}),
@@ -140,7 +140,7 @@ export async function pipelineScenario(
   cwd?: string,
   hookChecks?: HookCheckRegistry,
 ): Promise<Scenario | undefined> {
-  const checks = hookChecks ? { hookChecks } : {};
+  const checks = { hookChecks };
   if (!('simulate' in config.inputs)) {
     if (!config.rl) return undefined;
     return resolveScenario('replay', {

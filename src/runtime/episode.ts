@@ -60,7 +60,7 @@ export interface EpisodeOptions {
   /** Clock for timings, in milliseconds (default `performance.now`). */
   now?: () => number;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 export type { TurnEnd } from './step-limit.js';
@@ -536,7 +536,7 @@ export class Episode {
   private decisionOptions(skipHook?: string) {
     return {
       failures: this.failuresThisTurn,
-      ...(this.hookChecks ? { hookChecks: this.hookChecks } : {}),
+      hookChecks: this.hookChecks,
       ...(skipHook !== undefined ? { skip: skipHook } : {}),
     };
   }

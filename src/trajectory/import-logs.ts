@@ -51,7 +51,7 @@ export interface ImportLogOptions {
    */
   hookTurns?: 'strict' | 'loose';
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 /** Why a log line was not written. `reason` is a stable snake_case code. */
@@ -398,7 +398,7 @@ function reconcileHooks(
   repairs: ImportRepairs,
   hookChecks: HookCheckRegistry | undefined,
 ): Trajectory {
-  const checks = hookChecks ? { hookChecks } : {};
+  const checks = { hookChecks };
   const keptSystem = start.messages[0]?.content ?? '';
   const derived: DerivedTurn[] = [];
   const skillResults = countSkillResults(start, harness);

@@ -52,7 +52,7 @@ export function registerBenchItems(bench: Command): void {
             });
             continue;
           }
-          const validation = validateTrajectory(record.value, harness, hookChecks ? { hookChecks } : {});
+          const validation = validateTrajectory(record.value, harness, { hookChecks });
           const gold = validation.trajectory;
           if (!validation.valid || !gold) {
             counts.rejected++;

@@ -52,7 +52,7 @@ async function loadAliases(file: string) {
 async function importTrajectories(logs: string, options: ImportTrajectoriesOptions) {
   const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
   const settings: ImportLogOptions = {
-    ...(hookChecks ? { hookChecks } : {}),
+    hookChecks,
     system: oneOf('--system', options.system, ['keep', 'render'] as const),
     hookTurns: oneOf('--hook-turns', options.hookTurns, ['strict', 'loose'] as const),
     ...(options.aliases ? { aliases: await loadAliases(options.aliases) } : {}),

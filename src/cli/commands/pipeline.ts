@@ -131,7 +131,7 @@ export function registerPipeline(program: Command): void {
       const dependencies = buildPipelineDependencies(config, {
         registry: await builtinRegistry(await loadOperatorModules(config.operators, 'operators')),
         ...(scenario ? { scenario } : {}),
-        ...(hookChecks ? { hookChecks } : {}),
+        hookChecks,
       });
       const progress = await createProgress('pipeline', { unit: 'units' });
       // Interrupted (Ctrl-C, SIGTERM), the run leaves its folder unlocked; a SIGKILLed run's lock is stale.

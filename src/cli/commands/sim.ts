@@ -123,7 +123,7 @@ export function registerSim(program: Command): void {
       const simulateOptions: SimulateOptions = {
         scenario,
         harness,
-        ...(hookChecks ? { hookChecks } : {}),
+        hookChecks,
         ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
         ...(options.episodes !== undefined
           ? { episodes: nonNegativeInteger('--episodes', options.episodes, 10_000_000) }
@@ -191,11 +191,7 @@ export function registerSim(program: Command): void {
       try {
         for await (const episode of simulate(simulateOptions)) {
           totals.episodes++;
-          const validation = validateTrajectory(
-            episode.trajectory,
-            episode.harness,
-            hookChecks ? { hookChecks } : {},
-          );
+          const validation = validateTrajectory(episode.trajectory, episode.harness, { hookChecks });
           if (!validation.valid) {
             totals.invalid++;
             if (invalidIds.length < 5) invalidIds.push(episode.id);

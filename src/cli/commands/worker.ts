@@ -80,7 +80,7 @@ See docs/pipeline.md, "Scale-out on Redis (BullMQ)".`,
           return buildPipelineDependencies(config, {
             registry,
             ...(scenario ? { scenario } : {}),
-            ...(hookChecks ? { hookChecks } : {}),
+            hookChecks,
           });
         },
       });

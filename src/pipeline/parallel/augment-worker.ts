@@ -93,7 +93,7 @@ function entrySource(index: number): Promise<PoolEntryData> | undefined {
 
 async function load(setup: AugmentThreadSetup): Promise<Loaded> {
   const hookChecks = await loadHookChecks(setup.hookChecks);
-  const harness = await loadHarnessFile(setup.harnessFile, hookChecks ? { hookChecks } : {});
+  const harness = await loadHarnessFile(setup.harnessFile, { hookChecks });
   // The operators are imported statically (a dynamic import of a .js path does not resolve to its .ts
   // source inside a worker thread under tsx).
   const { plan, severity } = await resolvePolicy(setup.policy ?? 'hat', {

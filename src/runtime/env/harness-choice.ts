@@ -80,7 +80,7 @@ export interface ChooseHarnessOptions {
   seed: string;
   plans: PlanCache;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 /**
@@ -95,10 +95,7 @@ export async function chooseHarness(
 ): Promise<ChosenHarness> {
   if (choice === undefined || choice === 'original') return { harness: options.base };
   if ('variant' in choice) {
-    const parsed = safeParseHarness(
-      choice.variant.harness,
-      options.hookChecks ? { hookChecks: options.hookChecks } : {},
-    );
+    const parsed = safeParseHarness(choice.variant.harness, { hookChecks: options.hookChecks });
     if (!parsed.success)
       throw new EnvError(
         400,

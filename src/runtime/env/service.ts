@@ -66,7 +66,7 @@ export interface EnvServiceOptions {
    */
   maxStepsPerTurn?: number;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 /** The environment protocol, in process. */
@@ -132,7 +132,7 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
     idPrefix: options.instance ? `ep-${options.instance}-` : 'ep-',
   });
   const plans = createPlanCache(options.policies ?? presets, options.registry);
-  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
+  const checks = { hookChecks: options.hookChecks };
   const askedLimit =
     options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {};
   if (options.maxStepsPerTurn !== undefined) stepLimitFor(options.maxStepsPerTurn);

@@ -51,7 +51,7 @@ export interface SimulateOptions {
   /** Most assistant messages per user turn (default: `stepLimitFor`, at least the gold's longest turn). */
   maxStepsPerTurn?: number;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   signal?: AbortSignal;
   /**
    * Told, in plan order, of an episode that threw instead of finishing (a model endpoint that failed for
@@ -117,7 +117,7 @@ export async function variantFor(
         plan: runnablePlan(augment.plan).plan,
         seed,
         ...(augment.severity !== undefined ? { severity: augment.severity } : {}),
-        ...(hookChecks ? { hookChecks } : {}),
+        hookChecks,
       });
     } catch (error) {
       // An operator that throws on this example counts as one failed attempt.
@@ -149,7 +149,7 @@ async function simulateOne(
   const context = { base, seed };
   const made = await scenario.episode(planned, context);
   // A variant carries the gold over: the scenario's own, or its oracle's play under the base harness.
-  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
+  const checks = { hookChecks: options.hookChecks };
   const limit = options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {};
   const episode = options.augment ? await withGold(scenario, made, context, { ...checks, ...limit }) : made;
   const variant = options.augment
