@@ -124,7 +124,7 @@ export default async function augmentInWorker(task: AugmentWorkerTask): Promise<
   }
   const { harness, options, pool } = await loaded;
   if (task.owns) owned = task.owns;
-  adoptSentValidation(task.trajectory, task.validation, harness, options.run.hookChecks);
+  adoptSentValidation(task.trajectory, task.validation, harness, options.run);
   currentPort = task.port;
   try {
     const indexes = task.variantIndexes ?? Array.from({ length: task.setup.variants }, (_, index) => index);
