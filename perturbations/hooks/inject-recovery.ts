@@ -8,11 +8,11 @@ import {
   forwardTrajectory,
   type Harness,
   type Hook,
-  type HookCheckRegistry,
   type Message,
   type Random,
   type Relabel,
   type RelabelStep,
+  type RunContext,
   validateTrajectory,
 } from '../../src/kit/index.js';
 import { type HookFacts, hookFacts } from './_hook-facts.js';
@@ -96,9 +96,9 @@ function failsOnlyItsHook(
   episode: Episode,
   episodes: readonly Episode[],
   trajectory: HookFacts['trajectory'],
-  hookChecks: HookCheckRegistry | undefined,
+  run: RunContext,
 ): boolean {
-  const checks = hookChecks ? { hookChecks } : {};
+  const checks = { hookChecks: run.hookChecks };
   const without: Harness = {
     ...harness,
     hooks: {
@@ -135,7 +135,7 @@ export const injectRecovery = defineOperator({
   description:
     'Inserts a failed attempt and its hook feedback before a reply; the harness and the original messages stay.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory, hookChecks, run }) {
+  apply(harness, { rng, severity, trajectory, run }) {
     if (!trajectory) return { skip: 'needs a trajectory to inject an episode into' };
     const facts = hookFacts(trajectory, harness, run);
     if (!facts) return { skip: 'the trajectory does not validate under the harness' };
@@ -187,7 +187,7 @@ export const injectRecovery = defineOperator({
           };
           const relabel = relabelOf([...episodes, episode]);
           if (!certifies({ base: harness, variant: harness, relabel, trajectory, run })) continue;
-          if (!failsOnlyItsHook(harness, relabel, episode, episodes, trajectory, hookChecks)) continue;
+          if (!failsOnlyItsHook(harness, relabel, episode, episodes, trajectory, run)) continue;
           episodes.push(episode);
           break search;
         }

@@ -7,9 +7,9 @@ import {
   defineOperator,
   type Harness,
   type Hook,
-  type HookCheckRegistry,
   type HookStage,
   identityRelabel,
+  type RunContext,
   type Trajectory,
   validateTrajectory,
 } from '../../src/kit/index.js';
@@ -23,7 +23,7 @@ function someStepFailsTwo(
   harness: Harness,
   trajectory: Trajectory,
   stage: HookStage,
-  hookChecks?: HookCheckRegistry,
+  run: RunContext,
 ): boolean {
   const enabled = harness.hooks.items.filter((hook) => hook.enabled && hook.stage === stage);
   const failuresAt = new Map<string, number>();
@@ -42,7 +42,7 @@ function someStepFailsTwo(
     const validation = validateTrajectory(trajectory, only, {
       checkSystemPrompt: false,
       checkOfferedTools: false,
-      ...(hookChecks ? { hookChecks } : {}),
+      hookChecks: run.hookChecks,
     });
     for (const decision of validation.decisions) {
       if (decision.stage !== stage || decision.failed !== alone.id) continue;
@@ -74,12 +74,12 @@ export const reorderHooks = defineOperator({
   enforcement: 'fitted',
   description: 'Reorders independent hooks of a stage; which hook fails first, and so every decision, stays.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory, hookChecks, run }) {
+  apply(harness, { rng, severity, trajectory, run }) {
     if (!trajectory) return { skip: 'needs the trajectory to know which hooks fail together' };
     const items = harness.hooks.items;
     const stages = [...new Set(items.map((hook) => hook.stage))]
       .filter((stage) => items.filter((hook) => hook.stage === stage).length >= 2)
-      .filter((stage) => !someStepFailsTwo(harness, trajectory, stage, hookChecks));
+      .filter((stage) => !someStepFailsTwo(harness, trajectory, stage, run));
     if (stages.length === 0) return { skip: 'no stage has two hooks that can be reordered' };
     const next = [...items];
     for (const stage of rng.fork('stages').sample(stages, affectedCount(severity, stages.length))) {

@@ -130,7 +130,7 @@ export const rewordFeedback = defineOperator({
   mode: 'exact',
   description: 'Rewords and reformats the feedback of retry hooks; checks, budgets and outcomes stay.',
   params: z.object({ format: z.enum([...formats, 'any']).default('any') }),
-  apply(harness, { rng, severity, params, trajectory, hookChecks, run }) {
+  apply(harness, { rng, severity, params, trajectory, run }) {
     const retrying = harness.hooks.items.flatMap((hook, index) =>
       hook.onFail.action === 'retry' ? [index] : [],
     );
@@ -148,7 +148,7 @@ export const rewordFeedback = defineOperator({
       items[index] = { ...hook, onFail: { ...hook.onFail, feedback: reworded(hook, feedback, format) } };
     }
     const checked = { ...harness, hooks: { ...harness.hooks, items } };
-    if (!variantHolds(harness, checked, ['hooks'], hookChecks ? { hookChecks } : {}))
+    if (!variantHolds(harness, checked, ['hooks'], { hookChecks: run.hookChecks }))
       return { skip: 'a reworded feedback template does not compile' };
     const variant = checked;
     if (trajectory && !certifies({ base: harness, variant, trajectory, run })) {

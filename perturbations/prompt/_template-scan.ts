@@ -4,7 +4,7 @@
 // the checks every prompt variant must pass before it is returned.
 import {
   type Harness,
-  type HookCheckRegistry,
+  type RunContext,
   renderSystemPrompt,
   type Trajectory,
   variantHolds,
@@ -111,15 +111,15 @@ export function scanTemplate(template: string): TemplateScan | undefined {
  * whenever the base's does.
  *
  * @example
- * if (!promptVariantHolds(base, variant, context.trajectory)) return { skip: '…' };
+ * if (!promptVariantHolds(base, variant, context.run, context.trajectory)) return { skip: '…' };
  */
 export function promptVariantHolds(
   base: Harness,
   variant: Harness,
+  run: RunContext,
   trajectory?: Trajectory,
-  hookChecks?: HookCheckRegistry,
 ): boolean {
-  if (!variantHolds(base, variant, ['prompt'], hookChecks ? { hookChecks } : {})) return false;
+  if (!variantHolds(base, variant, ['prompt'], { hookChecks: run.hookChecks })) return false;
   if (!trajectory) return true;
   try {
     renderSystemPrompt(base, trajectory.context);

@@ -19,13 +19,12 @@ export const headingStyle = defineOperator({
   mode: 'exact',
   description: 'Changes the heading style of prompt sections; titles, order and templates stay.',
   params: z.object({ style: HeadingStyleSchema.optional() }),
-  apply(harness, { rng, params, trajectory, hookChecks }) {
+  apply(harness, { rng, params, trajectory, run }) {
     const current = harness.prompt.headingStyle;
     if (params.style === current) return { skip: `the heading style is already "${current}"` };
     const style = params.style ?? rng.pick(HeadingStyleSchema.options.filter((option) => option !== current));
     const variant = { ...harness, prompt: { ...harness.prompt, headingStyle: style } };
-    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
-      return { skip: 'the prompt does not render' };
+    if (!promptVariantHolds(harness, variant, run, trajectory)) return { skip: 'the prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },
 });

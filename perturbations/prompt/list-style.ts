@@ -19,7 +19,7 @@ export const listStyle = defineOperator({
   mode: 'exact',
   description: 'Changes the list style of the rendered skill and tool lists; their items stay.',
   params: z.object({ style: ListStyleSchema.optional() }),
-  apply(harness, { rng, params, trajectory, hookChecks }) {
+  apply(harness, { rng, params, trajectory, run }) {
     const usesLists = harness.prompt.sections.some((section) => {
       const scan = scanTemplate(section.template);
       // A template the scanner cannot read is searched as plain text.
@@ -32,8 +32,7 @@ export const listStyle = defineOperator({
     if (params.style === current) return { skip: `the list style is already "${current}"` };
     const style = params.style ?? rng.pick(ListStyleSchema.options.filter((option) => option !== current));
     const variant = { ...harness, prompt: { ...harness.prompt, listStyle: style } };
-    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
-      return { skip: 'the prompt does not render' };
+    if (!promptVariantHolds(harness, variant, run, trajectory)) return { skip: 'the prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },
 });

@@ -26,7 +26,7 @@ export const mergeSections = defineOperator({
   mode: 'exact',
   description: 'Merges adjacent unpinned prompt sections; their text and order stay.',
   params: z.object({ joiner: z.enum(['and', 'slash', 'any']).default('any') }),
-  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, params, trajectory, run }) {
     const original = harness.prompt.sections;
     const pairsIn = (sections: ReadonlyArray<PromptSection & { merged?: boolean }>) =>
       sections.flatMap((section, index) => {
@@ -62,7 +62,7 @@ export const mergeSections = defineOperator({
       pinned,
     }));
     const variant = { ...harness, prompt: { ...harness.prompt, sections: next } };
-    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
+    if (!promptVariantHolds(harness, variant, run, trajectory))
       return { skip: 'the merged prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },

@@ -19,7 +19,7 @@ export const reorderSections = defineOperator({
   mode: 'exact',
   description: 'Shuffles unpinned prompt sections; pinned sections keep their positions, content stays.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, trajectory, run }) {
     const sections = harness.prompt.sections;
     const free = sections.flatMap((section, index) => (section.pinned ? [] : [index]));
     if (free.length < 2) return { skip: 'fewer than two unpinned prompt sections' };
@@ -33,7 +33,7 @@ export const reorderSections = defineOperator({
       next[position] = sections[order[index] as number] as (typeof sections)[number];
     });
     const variant = { ...harness, prompt: { ...harness.prompt, sections: next } };
-    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
+    if (!promptVariantHolds(harness, variant, run, trajectory))
       return { skip: 'the reordered prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },

@@ -105,7 +105,7 @@ export const retitle = defineOperator({
   mode: 'exact',
   description: 'Retitles prompt sections with synonyms; ids, order and templates stay.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, trajectory, run }) {
     const symbols = harnessSymbols(harness);
     const sections = harness.prompt.sections;
     const titles = new Set(sections.map((section) => section.title));
@@ -131,7 +131,7 @@ export const retitle = defineOperator({
       return { ...section, title };
     });
     const variant = { ...harness, prompt: { ...harness.prompt, sections: next } };
-    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
+    if (!promptVariantHolds(harness, variant, run, trajectory))
       return { skip: 'the retitled prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },

@@ -49,7 +49,7 @@ export const splitSection = defineOperator({
   mode: 'exact',
   description: 'Splits prompt sections at a top-level paragraph break; their text and order stay.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, trajectory, run }) {
     const sections = harness.prompt.sections;
     const breaks = sections.map((section) => (section.pinned ? [] : safeBreaks(section.template)));
     const candidates = sections.flatMap((_, index) => ((breaks[index]?.length ?? 0) > 0 ? [index] : []));
@@ -72,7 +72,7 @@ export const splitSection = defineOperator({
       );
     });
     const variant = { ...harness, prompt: { ...harness.prompt, sections: next } };
-    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
+    if (!promptVariantHolds(harness, variant, run, trajectory))
       return { skip: 'the split prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },

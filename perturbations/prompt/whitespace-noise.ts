@@ -84,7 +84,7 @@ export const whitespaceNoise = defineOperator({
       .min(1)
       .default([...noiseKinds]),
   }),
-  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, params, trajectory, run }) {
     const symbols = harnessSymbols(harness);
     const kinds = noiseKinds.filter((kind) => params.kinds.includes(kind));
     const sections = harness.prompt.sections;
@@ -130,7 +130,7 @@ export const whitespaceNoise = defineOperator({
     }
     if (changed === 0) return { skip: 'no prompt section has text that whitespace noise can change' };
     const variant = { ...harness, prompt: { ...harness.prompt, sections: next } };
-    if (!promptVariantHolds(harness, variant, trajectory, hookChecks))
+    if (!promptVariantHolds(harness, variant, run, trajectory))
       return { skip: 'the noisy prompt does not render' };
     return { harness: variant, relabel: identityRelabel };
   },

@@ -8,12 +8,12 @@ import {
   defineOperator,
   findMentions,
   type Harness,
-  type HookCheckRegistry,
   harnessSymbols,
   harnessTextLocations,
   type JsonPath,
   parseRawJson,
   type RelabelStep,
+  type RunContext,
   type Skill,
   type TextEdit,
   type Trajectory,
@@ -56,9 +56,9 @@ function skillLoads(trajectory: Trajectory, harness: Harness): Array<{ skill: st
  * Skill ids that a string outside the skills part (hooks, prompt, tools) mentions in text. A hook field that
  * names a skill outright (`skill_loaded.skill`, a custom check's params) is not text: it follows the merge.
  */
-function mentionedOutsideSkills(harness: Harness, hookChecks?: HookCheckRegistry): Set<string> {
+function mentionedOutsideSkills(harness: Harness, run: RunContext): Set<string> {
   const ids = new Set<string>();
-  for (const mention of buildSymbolTable(harness, hookChecks).mentions) {
+  for (const mention of buildSymbolTable(harness, run.hookChecks).mentions) {
     if (mention.kind === 'skill' && mention.path[0] !== 'skills' && mention.form !== 'reference')
       ids.add(mention.name);
   }
@@ -66,9 +66,9 @@ function mentionedOutsideSkills(harness: Harness, hookChecks?: HookCheckRegistry
 }
 
 /** Skill ids that hook fields name outright; merging one with a skill the trajectory loads could flip a decision. */
-function referencedByHooks(harness: Harness, hookChecks?: HookCheckRegistry): Set<string> {
+function referencedByHooks(harness: Harness, run: RunContext): Set<string> {
   return new Set(
-    buildSymbolTable(harness, hookChecks)
+    buildSymbolTable(harness, run.hookChecks)
       .mentions.filter((mention) => mention.kind === 'skill' && mention.form === 'reference')
       .map((mention) => mention.name),
   );
@@ -138,15 +138,11 @@ function getAt(root: unknown, path: JsonPath): unknown {
  * Rewrites the mentions of merged skills to the merged ids, through the symbol table: those inside the
  * skills part and the hook fields that name a skill outright.
  */
-function rewriteMentions(
-  harness: Harness,
-  into: ReadonlyMap<string, string>,
-  hookChecks?: HookCheckRegistry,
-): Harness {
+function rewriteMentions(harness: Harness, into: ReadonlyMap<string, string>, run: RunContext): Harness {
   const variant = structuredClone(harness);
   const byPath = new Map<string, { path: JsonPath; edits: TextEdit[] }>();
   const reached = new Map<string, number>();
-  for (const mention of buildSymbolTable(harness, hookChecks).mentions) {
+  for (const mention of buildSymbolTable(harness, run.hookChecks).mentions) {
     const to = mention.kind === 'skill' ? into.get(mention.name) : undefined;
     if (to === undefined) continue;
     const key = JSON.stringify(mention.path);
@@ -195,7 +191,7 @@ export const mergeSkills = defineOperator({
   description:
     'Merges two skills of the same kind into one with both bodies under subheadings; loads follow, exact inverse.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, trajectory, run }) {
     if (!trajectory)
       return { skip: 'merging needs the trajectory: the relabel records which source each load named' };
     const loads = skillLoads(trajectory, harness);
@@ -204,8 +200,8 @@ export const mergeSkills = defineOperator({
       return skills.some((skill) => kinds.size === kinds.add(skill.kind).size);
     };
     if (!hasSameKindPair(harness.skills.items)) return { skip: 'fewer than two skills of one kind' };
-    const outside = mentionedOutsideSkills(harness, hookChecks);
-    const referenced = referencedByHooks(harness, hookChecks);
+    const outside = mentionedOutsideSkills(harness, run);
+    const referenced = referencedByHooks(harness, run);
     const candidates = harness.skills.items.filter((skill) => !outside.has(skill.id));
     if (!hasSameKindPair(candidates)) {
       return { skip: 'every same-kind pair has a skill that hooks, prompt or tools mention' };
@@ -274,7 +270,7 @@ export const mergeSkills = defineOperator({
       return id;
     });
 
-    const rewritten = rewriteMentions(harness, into, hookChecks);
+    const rewritten = rewriteMentions(harness, into, run);
     const byId = new Map(rewritten.skills.items.map((skill) => [skill.id, skill]));
     const second = new Set(chosen.map(([, b]) => b.id));
     const firstOf = new Map(chosen.map(([a], index) => [a.id, index]));

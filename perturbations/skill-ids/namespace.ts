@@ -42,7 +42,7 @@ export const namespaceSkillIds = defineOperator({
     separator: z.enum(['.', '/', '::']).default('.'),
     vocabulary: VocabularyParam,
   }),
-  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, params, trajectory, run }) {
     const skills = harness.skills.items;
     if (skills.length === 0) return { skip: 'the harness has no skills' };
     const mentioned = mentionedInFreeText(
@@ -72,6 +72,6 @@ export const namespaceSkillIds = defineOperator({
     }
     if (Object.keys(map).length === 0)
       return { skip: 'every namespaced id would collide with a name the harness already uses' };
-    return renameSymbols(harness, { skills: map }, { hookChecks });
+    return renameSymbols(harness, { skills: map }, { hookChecks: run.hookChecks });
   },
 });

@@ -60,7 +60,7 @@ export const renameSkillLoader = defineOperator({
     renameArgument: z.boolean().optional(),
     vocabulary: VocabularyParam,
   }),
-  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, params, trajectory, run }) {
     const loader = harness.skills.loader;
     if (mentionedInFreeText(trajectory, harness, [loader.tool], 'tool').size > 0) {
       return {
@@ -105,7 +105,7 @@ export const renameSkillLoader = defineOperator({
         tools: { [loader.tool]: tool },
         ...(argument !== undefined && argument !== loader.argument ? { loaderArgument: argument } : {}),
       },
-      { hookChecks },
+      { hookChecks: run.hookChecks },
     );
   },
 });

@@ -131,7 +131,7 @@ export const renameSkillIds = defineOperator({
     style: z.enum([...concreteStyles, 'mixed']).default('mixed'),
     vocabulary: VocabularyParam,
   }),
-  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, params, trajectory, run }) {
     const skills = harness.skills.items;
     if (skills.length === 0) return { skip: 'the harness has no skills' };
     const mentioned = mentionedInFreeText(
@@ -168,6 +168,6 @@ export const renameSkillIds = defineOperator({
       else if (style === 'non-ascii') name = nonAscii(skill, script, draw, faithful);
       map[skill.id] = name ?? opaqueCode(prefix, draw, faithful);
     });
-    return renameSymbols(harness, { skills: map }, { hookChecks });
+    return renameSymbols(harness, { skills: map }, { hookChecks: run.hookChecks });
   },
 });

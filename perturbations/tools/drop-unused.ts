@@ -7,8 +7,8 @@ import {
   defineOperator,
   findMentions,
   type Harness,
-  type HookCheckRegistry,
   identityRelabel,
+  type RunContext,
   type SymbolEntry,
   trajectoryCalls,
   trajectoryFreeText,
@@ -18,13 +18,9 @@ import {
  * Tools that some text names — a skill body, a prompt template, a hook message, another tool's
  * descriptions, or a reply or tool result of the trajectory — or that a hook scopes to or a custom check names. Dropping one would leave that mention dangling.
  */
-function mentionedTools(
-  harness: Harness,
-  freeText: readonly string[],
-  hookChecks?: HookCheckRegistry,
-): Set<string> {
+function mentionedTools(harness: Harness, freeText: readonly string[], run: RunContext): Set<string> {
   const names = new Set<string>();
-  for (const mention of buildSymbolTable(harness, hookChecks).mentions) {
+  for (const mention of buildSymbolTable(harness, run.hookChecks).mentions) {
     if (mention.kind !== 'tool') continue;
     const [part, , index] = mention.path;
     // A tool's own description naming the tool itself does not keep it.
@@ -57,11 +53,11 @@ export const dropUnused = defineOperator({
   mode: 'exact',
   description: 'Drops registry tools the trajectory never calls and no text mentions; used tools stay.',
   params: z.object({}),
-  apply(harness, { rng, severity, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, trajectory, run }) {
     if (!trajectory) return { skip: 'without a trajectory, every tool counts as used' };
     const tools = harness.tools.items;
     const called = new Set(trajectoryCalls(trajectory).map((call) => call.name));
-    const mentioned = mentionedTools(harness, trajectoryFreeText(trajectory), hookChecks);
+    const mentioned = mentionedTools(harness, trajectoryFreeText(trajectory), run);
     const unused = tools.filter((tool) => !called.has(tool.name) && !mentioned.has(tool.name));
     if (unused.length === 0) return { skip: 'every tool is called by the trajectory or mentioned in a text' };
     // At least one registry tool stays.

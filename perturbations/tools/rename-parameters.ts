@@ -76,7 +76,7 @@ export const renameParameters = defineOperator({
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',
   params: Params,
-  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, params, trajectory, run }) {
     const unresolved = unresolvedCodeNames(harness);
     const groups = new Map<string, NameGroup>();
     const blocked = new Set<string>(unresolved);
@@ -126,7 +126,7 @@ export const renameParameters = defineOperator({
         if (holder && isRecord(holder.properties)) renames.push({ ...occurrence, to });
       }
     }
-    const output = renameSymbols(harness, { parameters: renames }, { hookChecks });
+    const output = renameSymbols(harness, { parameters: renames }, { hookChecks: run.hookChecks });
     return { harness: output.harness, relabel: { steps: output.relabel.steps.flatMap(splitRenames) } };
   },
 });

@@ -60,7 +60,7 @@ export const renameTools = defineOperator({
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',
   params: Params,
-  apply(harness, { rng, severity, params, trajectory, hookChecks }) {
+  apply(harness, { rng, severity, params, trajectory, run }) {
     const tools = harness.tools.items;
     if (tools.length === 0) return { skip: 'the registry has no tools to rename' };
     const count = affectedCount(severity, tools.length);
@@ -87,12 +87,10 @@ export const renameTools = defineOperator({
           isFree,
         );
       }
-      return renameSymbols(harness, { tools: map }, { hookChecks });
+      return renameSymbols(harness, { tools: map }, { hookChecks: run.hookChecks });
     };
     const output = build(chosen);
-    if (
-      certifies({ base: harness, variant: output.harness, relabel: output.relabel, trajectory, hookChecks })
-    )
+    if (certifies({ base: harness, variant: output.harness, relabel: output.relabel, trajectory, run }))
       return output;
     // A reply or tool result names a renamed tool, and the rewritten text flips a hook (length, numbers, a
     // banned term): keep those names, and rename the others.

@@ -24,7 +24,7 @@ export interface DependencyOptions {
   /** Environment for API keys (default `process.env`). */
   env?: Record<string, string | undefined>;
   /** The custom hook checks the harness names (the CLI loads `config.hookChecks`). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 export interface BuiltDependencies extends PipelineDependencies {
@@ -43,7 +43,7 @@ export function buildPipelineDependencies(
   const env = options.env ?? process.env;
   const clients: Record<string, OpenAICompatibleClient> = {};
   const episodeOptions = {
-    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+    hookChecks: options.hookChecks,
     ...(config.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: config.maxStepsPerTurn } : {}),
   };
   const teacher = (kind: TeacherKind): Teacher => {
@@ -100,7 +100,7 @@ export function buildPipelineDependencies(
     exporters: trainerExporters as unknown as Record<string, PipelineExporter>,
     ...(regenerate ? { regenerate } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
-    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+    hookChecks: options.hookChecks,
     rlExporters,
     clients,
   };

@@ -40,7 +40,7 @@ export interface AugmentOptions {
   shard?: { index: number; count: number };
   regenerate?: RegenerateFunction;
   /** The custom hook checks the harness names (default: none); ignored when `run` is given. */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   /**
    * The run (`createAugmentRun(base, { hookChecks })`): its hook checks and the facts its steps share.
    * Default: one made for this call.

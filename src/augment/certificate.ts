@@ -67,7 +67,7 @@ export interface CertifyInput {
   /** The run the check belongs to: its hook checks, and the facts it shares with the run's other checks. */
   run?: RunContext;
   /** The custom hook checks the harnesses name, when no `run` is given (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   /**
    * What the forward relabel derived when it made `rewritten` under `variant` (its issues and hook
    * decisions): the certificate uses them instead of validating `rewritten` again. Its derived content is

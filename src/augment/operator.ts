@@ -68,7 +68,7 @@ export interface OperatorContext<Params> {
    * `safeParseHarness`, `validateTrajectory` and `certify` so that their mentions follow and they run
    * (the same as `run.hookChecks`).
    */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   /**
    * The run the operator is applied in: pass it to `certifies` and `validationFacts`, so that the facts they
    * derive are the ones the plan and the row's certificate read.
@@ -174,7 +174,7 @@ export interface ApplyOptions {
   /** The run (default: one of its own for this call, with `hookChecks`). */
   run?: RunContext;
   /** The custom hook checks, when no `run` is given. */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 /**

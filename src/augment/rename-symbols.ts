@@ -74,7 +74,7 @@ function renameKey(record: Record<string, unknown>, from: string, to: string): R
 export function renameSymbols(
   harness: Harness,
   renames: SymbolRenames,
-  options: { hookChecks?: HookCheckRegistry } = {},
+  options: { hookChecks?: HookCheckRegistry | undefined } = {},
 ): { harness: Harness; relabel: Relabel } {
   const skills = renames.skills ?? {};
   const tools = renames.tools ?? {};

@@ -39,7 +39,7 @@ export interface VariantPoolOptions {
   attempts?: number;
   regenerate?: RegenerateFunction;
   /** The custom hook checks the harness names; ignored when `run` is given. */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   /** The run the pool belongs to (`createAugmentRun`); default: one of its own. */
   run?: AugmentRun;
   /**

@@ -70,7 +70,7 @@ export interface GenerateBenchOptions {
   /** Called once per item read (valid or not), for progress and counts. */
   onItem?: (position: number) => void;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   /**
    * Draw the perturbed variants from a variant pool of `size` shared harnesses (per plan; see
    * `createVariantPool`) instead of building each for its item alone. Its entries are seeded

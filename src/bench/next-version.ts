@@ -13,6 +13,7 @@ import { describeEditWithRelabel } from '../drift/describe-edit.js';
 import { contentHash, hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
+import { createRunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardTrajectory, identityRelabel, type Relabel } from '../trajectory/relabel.js';
 import {
@@ -94,7 +95,7 @@ export interface NextVersionOptions {
   labels?: { from: string; to: string };
   /** Added or redescribed tools and skills the user vouches no item's request needs (see `touchReasons`). */
   unrelated?: readonly string[];
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   onReject?: (reject: BenchReject) => void;
   /** Called once per item read (valid or not), for progress and counts. */
   onItem?: (position: number) => void;
@@ -130,7 +131,9 @@ export async function* nextVersionBench(
 ): AsyncGenerator<NextVersionOutcome> {
   const edit = describeNextVersion(before, after, options.labels);
   const seed = String(options.seed ?? 0);
-  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
+  // One run for the bench: its hook checks, and the facts its certificates derive.
+  const run = createRunContext({ hookChecks: options.hookChecks });
+  const checks = { hookChecks: run.hookChecks };
   const unrelated = new Set(options.unrelated ?? []);
   const reject = options.onReject ?? (() => {});
   const changed = dimensions.filter((dimension) =>
@@ -163,7 +166,7 @@ export async function* nextVersionBench(
     }
     const { item } = admitted;
     const at = admitted.line === undefined ? {} : { line: admitted.line };
-    const original = baseVariant(before, item, seed, options.hookChecks);
+    const original = baseVariant(before, item, seed, run);
     if (!('row' in original)) {
       reject({ reason: 'uncertified', itemId: item.id, variantIndex: 0, ...at, issues: original.issues });
       continue;
@@ -182,7 +185,7 @@ export async function* nextVersionBench(
       rewritten: forward.trajectory,
       relabel: edit.relabel,
       ...(forward.issues.length === 0 ? { forward } : {}),
-      ...checks,
+      run,
     });
     // Set aside, listed, not hidden: a new name of the real version is the owner's (the name-meaning rule
     // judges names a variant invents), and a text of a tool the item never calls may lose content in a

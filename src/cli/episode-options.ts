@@ -4,9 +4,9 @@
 // `harnessWithChecks` and `parseMaxSteps`, so that every command accepts the same harnesses.
 
 import { loadHookChecks } from '../harness/hook-check-module.js';
-import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
+import { createRunContext, type RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { nonNegativeInteger } from './io.js';
 
@@ -33,16 +33,17 @@ export function parseMaxSteps(text: string | undefined, name = '--max-steps'): n
 }
 
 /**
- * Loads `--hook-checks` (when given) and the harness file under them.
+ * Loads `--hook-checks` (when given) and the harness file under them, and starts the command's run (the
+ * hook checks, and what the command derives), passed to everything the command does.
  *
  * @example
- * const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
+ * const { harness, run } = await harnessWithChecks(options.harness, options.hookChecks);
  */
 export async function harnessWithChecks(
   file: string,
   module: string | undefined,
-): Promise<{ harness: Harness; hookChecks: HookCheckRegistry | undefined }> {
+): Promise<{ harness: Harness; run: RunContext }> {
   const hookChecks = await loadHookChecks(module);
-  const harness = await loadHarnessFile(file, hookChecks ? { hookChecks } : {});
-  return { harness, hookChecks };
+  const harness = await loadHarnessFile(file, { hookChecks });
+  return { harness, run: createRunContext({ hookChecks }) };
 }

@@ -18,7 +18,7 @@ export interface ScenarioLoaderInput {
   /** `--player`: which scripted policy the scenario's oracle plays (replay: `gold` or `base-names`). */
   player?: string;
   /** `--hook-checks`: the custom hook checks the harness names, for validating the scenario's logs. */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   /** The folder relative paths in the options resolve against (default: the working directory). */
   cwd?: string;
 }

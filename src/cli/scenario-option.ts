@@ -4,9 +4,9 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
+import { createRunContext, type RunContext } from '../harness/run-context.js';
 import type { PipelineConfig } from '../pipeline/config.js';
 import type { Scenario } from '../runtime/scenario.js';
 import { type EpisodeCliOptions, withHookChecksOption, withMaxStepsOption } from './episode-options.js';
@@ -107,18 +107,18 @@ export function withScenarioOptions(command: Command): Command {
  * The scenario a command's options pick, for a harness already loaded.
  *
  * @example
- * const scenario = await scenarioFromOptions(options, harness, options.harness);
+ * const scenario = await scenarioFromOptions(options, harness, options.harness, run);
  */
 export function scenarioFromOptions(
   options: ScenarioCliOptions,
   harness: ScenarioLoaderInput['harness'],
   harnessPath: string,
-  hookChecks?: HookCheckRegistry,
+  run: RunContext,
 ): Promise<Scenario> {
   return resolveScenario(options.scenario, {
     harness,
     harnessPath,
-    ...(hookChecks ? { hookChecks } : {}),
+    hookChecks: run.hookChecks,
     ...(options.trajectories ? { trajectories: options.trajectories } : {}),
     ...(options.backends ? { backends: options.backends } : {}),
     ...(options.player ? { player: options.player } : {}),
@@ -138,9 +138,9 @@ export function scenarioFromOptions(
 export async function pipelineScenario(
   config: PipelineConfig,
   cwd?: string,
-  hookChecks?: HookCheckRegistry,
+  run: RunContext = createRunContext(),
 ): Promise<Scenario | undefined> {
-  const checks = hookChecks ? { hookChecks } : {};
+  const checks = { hookChecks: run.hookChecks };
   if (!('simulate' in config.inputs)) {
     if (!config.rl) return undefined;
     return resolveScenario('replay', {

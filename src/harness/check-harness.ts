@@ -19,7 +19,7 @@ import { checkTemplate, templateVariables } from './template-engine.js';
 /** What `checkHarness` checks besides the harness itself: the custom hook checks it may name. */
 export interface CheckHarnessOptions {
   /** The custom hook checks the harness may name (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 function duplicates<T>(

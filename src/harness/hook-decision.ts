@@ -60,7 +60,7 @@ export const hookFailed = (decision: HookStageDecision | undefined): decision is
 export interface DecideHooksOptions {
   /** Failures per hook id so far in this turn; a retry hook allows `maxRetries` of them. */
   failures?: ReadonlyMap<string, number>;
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   /** A hook left out (previews that ask what else would fail). */
   skip?: string;
 }

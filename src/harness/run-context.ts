@@ -90,6 +90,6 @@ export function asRunContext(scope: RunContext | HookCheckRegistry | undefined):
  * @example
  * validateTrajectory(line, harness, hookCheckOptions(run));
  */
-export function hookCheckOptions(run: RunContext): { hookChecks?: HookCheckRegistry } {
-  return run.hookChecks ? { hookChecks: run.hookChecks } : {};
+export function hookCheckOptions(run: RunContext): { hookChecks?: HookCheckRegistry | undefined } {
+  return { hookChecks: run.hookChecks };
 }

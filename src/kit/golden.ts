@@ -20,7 +20,7 @@ export interface GoldenCase {
   params?: unknown;
   /** For `regenerate` operators: a deterministic stand-in for the model. */
   regenerate?: RegenerateFunction;
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 /**
@@ -32,7 +32,7 @@ export interface GoldenCase {
  */
 export async function operatorGolden(operator: Operator, golden: GoldenCase): Promise<string> {
   const { harness, trajectory } = golden;
-  const checks = golden.hookChecks ? { hookChecks: golden.hookChecks } : {};
+  const checks = { hookChecks: golden.hookChecks };
   const applied = await applyOperator(operator, harness, {
     rng: golden.rng ?? 'golden',
     severity: golden.severity ?? 1,

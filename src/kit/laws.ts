@@ -149,7 +149,7 @@ export async function checkOperatorLaws(
         report.runs++;
         const original = lawCase.trajectories[trajectoryIndex % lawCase.trajectories.length];
         if (!original) throw new Error(`case ${lawCase.name} has no trajectory`);
-        const checks = lawCase.hookChecks ? { hookChecks: lawCase.hookChecks } : {};
+        const checks = { hookChecks: lawCase.hookChecks };
         const where = `case ${lawCase.name}, trajectory ${original.id}, seed ${seed}, severity ${severity}, params ${JSON.stringify(paramSets[paramIndex])}`;
         const run = (withSeverity: number) =>
           applyOperator(operator, lawCase.harness, {

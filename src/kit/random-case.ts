@@ -16,7 +16,7 @@ export interface LawCase {
   harness: Harness;
   trajectories: Trajectory[];
   /** The custom hook checks the harness names, if any. */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 const domains = [

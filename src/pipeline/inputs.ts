@@ -1,8 +1,8 @@
 // The base tasks of a pipeline run, streamed in order: gold trajectories read from a JSONL file (each
 // validated under the base harness; a bad line becomes a reject with its reason), or the episodes a
 // scenario plans, each with its gold labels (and its gold trajectory, or its oracle's play under the base).
-import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { formatIssue, HarnessAugmentError, type Issue } from '../harness/issues.js';
+import type { RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { taskFromTrajectory } from '../runtime/episode-task.js';
 import type { Scenario } from '../runtime/scenario.js';
@@ -30,7 +30,7 @@ async function* fromFile(
   file: string,
   base: Harness,
   keep: Keep,
-  hookChecks?: HookCheckRegistry,
+  run: RunContext,
 ): AsyncGenerator<InputItem> {
   const seen = new Set<string>();
   let position = 0;
@@ -65,7 +65,7 @@ async function* fromFile(
       };
       continue;
     }
-    const validation = validateTrajectory(record.value, base, hookChecks ? { hookChecks } : {});
+    const validation = validateTrajectory(record.value, base, { hookChecks: run.hookChecks });
     const trajectory = validation.trajectory;
     if (!validation.valid || !trajectory) {
       yield {
@@ -87,7 +87,7 @@ async function* fromSimulation(
   base: Harness,
   scenario: Scenario | undefined,
   keep: Keep,
-  hookChecks?: HookCheckRegistry,
+  run: RunContext,
   maxStepsPerTurn?: number,
 ): AsyncGenerator<InputItem> {
   if (!scenario)
@@ -107,7 +107,7 @@ async function* fromSimulation(
     if (!keep(position)) continue;
     // The gold under the base harness: the scenario's own, or its oracle's play.
     const episode = await withGold(scenario, await scenario.episode(planned, context), context, {
-      ...(hookChecks ? { hookChecks } : {}),
+      hookChecks: run.hookChecks,
       ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
     });
     if (!episode.gold)
@@ -128,19 +128,19 @@ async function* fromSimulation(
 
 /**
  * @example
- * for await (const item of readInputs(config, harness, { index: 0, count: 4 }, scenario)) if ('task' in item) console.log(item.task.id);
+ * for await (const item of readInputs(config, harness, run, { index: 0, count: 4 }, scenario)) if ('task' in item) console.log(item.task.id);
  */
 export function readInputs(
   config: PipelineConfig,
   base: Harness,
+  run: RunContext,
   shard?: { index: number; count: number },
   scenario?: Scenario,
-  hookChecks?: HookCheckRegistry,
 ): AsyncGenerator<InputItem> {
   const keep: Keep = shard ? (position) => position % shard.count === shard.index : () => true;
   return 'trajectories' in config.inputs
-    ? fromFile(config.inputs.trajectories, base, keep, hookChecks)
-    : fromSimulation(config.inputs.simulate, base, scenario, keep, hookChecks, config.maxStepsPerTurn);
+    ? fromFile(config.inputs.trajectories, base, keep, run)
+    : fromSimulation(config.inputs.simulate, base, scenario, keep, run, config.maxStepsPerTurn);
 }
 
 export const describeReject = (reject: InputReject) =>

@@ -102,7 +102,7 @@ export interface RlPlanOptions {
   /** Keep the groups whose episode index falls to this shard (index mod count). */
   shard?: { index: number; count: number };
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   /** Most assistant messages per user turn (default: the environment's, `stepLimitFor`). */
   maxStepsPerTurn?: number;
 }
@@ -157,7 +157,7 @@ export async function planRlRows(options: RlPlanOptions): Promise<RlPlan> {
     seed,
     maxEpisodes: episodes * statesPerGroup + 1,
     ...(options.registry ? { registry: options.registry } : {}),
-    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+    hookChecks: options.hookChecks,
     ...(options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
   });
   const random = createRandom(`${seed}:rl`);

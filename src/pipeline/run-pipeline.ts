@@ -6,6 +6,7 @@ import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { jsonLine, writeJsonLines } from '../harness/json-lines.js';
+import { createRunContext } from '../harness/run-context.js';
 import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import { checkShard } from '../runtime/shard.js';
 import { version } from '../version.js';
@@ -213,11 +214,20 @@ async function runLocked(
             }),
             ...signal,
           })
-        : runSft(readInputs(config, base, shard, dependencies.scenario, dependencies.hookChecks), {
-            ...sft.options,
-            skipUnits: files.done,
-            ...signal,
-          });
+        : runSft(
+            readInputs(
+              config,
+              base,
+              createRunContext({ hookChecks: dependencies.hookChecks }),
+              shard,
+              dependencies.scenario,
+            ),
+            {
+              ...sft.options,
+              skipUnits: files.done,
+              ...signal,
+            },
+          );
       for await (const result of results) {
         count(counts, result);
         const lines = result.example ? writer.write(result.example, result.source) : undefined;
@@ -255,7 +265,7 @@ async function runLocked(
       variants: config.bench.variants,
       seed,
       ...(config.bench.pool > 0 ? { pool: { size: config.bench.pool } } : {}),
-      ...(dependencies.hookChecks ? { hookChecks: dependencies.hookChecks } : {}),
+      hookChecks: dependencies.hookChecks,
       onReject: (reject) => rejects.push(jsonLine(reject)),
     }))
       rows.push(jsonLine(row));
@@ -301,7 +311,7 @@ async function runLocked(
       config: config.rl,
       seed,
       registry: dependencies.registry,
-      ...(dependencies.hookChecks ? { hookChecks: dependencies.hookChecks } : {}),
+      hookChecks: dependencies.hookChecks,
       ...(config.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: config.maxStepsPerTurn } : {}),
     });
     const rlDir = join(out, 'rl');

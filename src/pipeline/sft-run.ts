@@ -8,6 +8,7 @@ import { canonicalJson } from '../harness/canonical-json.js';
 import { fileHash } from '../harness/file-hash.js';
 import { hashHarness } from '../harness/hash.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
+import { createRunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { version } from '../version.js';
 import type { PipelineConfig } from './config.js';
@@ -65,8 +66,7 @@ export async function prepareSftRun(
   dependencies: PipelineDependencies,
   shard?: Shard,
 ): Promise<SftRun> {
-  const checks = dependencies.hookChecks ? { hookChecks: dependencies.hookChecks } : {};
-  const base = await loadHarnessFile(config.harness, checks);
+  const base = await loadHarnessFile(config.harness, { hookChecks: dependencies.hookChecks });
   const baseHash = hashHarness(base).harness;
   const { plan, severity, policy } = await resolvePolicy(config.augment.policy, {
     registry: dependencies.registry,
@@ -100,7 +100,7 @@ export async function prepareSftRun(
       concurrency: config.concurrency,
       ...(dependencies.regenerate ? { regenerate: dependencies.regenerate } : {}),
       ...(threads ? { threads } : {}),
-      ...checks,
+      hookChecks: dependencies.hookChecks,
     },
   };
 }
@@ -125,11 +125,15 @@ export function openSftUnitRunner(
   dependencies: PipelineDependencies,
   shard?: Shard,
 ): SftUnitRunner {
-  const units: SftUnit[] = [];
-  const iterator = planSftUnits(readInputs(config, run.base, shard, dependencies.scenario), run.options);
-  let exhausted = false;
-  // The stage's state on this side (its augmentation run, pool and turns): one for every unit it runs.
+  // The stage's state on this side (its augmentation run, pool and turns): one for every unit it runs, and
+  // the run its inputs are read in.
   const stage = createSftStage(run.options);
+  const units: SftUnit[] = [];
+  const iterator = planSftUnits(
+    readInputs(config, run.base, stage.run, shard, dependencies.scenario),
+    run.options,
+  );
+  let exhausted = false;
   // One reader at a time: concurrent jobs wait on the same walk through the inputs.
   let reading: Promise<void> = Promise.resolve();
   const readUpTo = (index: number) => {
@@ -167,7 +171,13 @@ export async function* sftUnitIndexes(
 ): AsyncGenerator<number> {
   const skip = options.skip ?? 0;
   for await (const unit of planSftUnits(
-    readInputs(config, run.base, options.shard, dependencies.scenario),
+    readInputs(
+      config,
+      run.base,
+      createRunContext({ hookChecks: run.options.hookChecks }),
+      options.shard,
+      dependencies.scenario,
+    ),
     run.options,
   ))
     if (unit.unit >= skip) yield unit.unit;

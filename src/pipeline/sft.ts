@@ -47,7 +47,7 @@ export interface SftOptions {
   /** Units already done by an interrupted run: skipped without work. */
   skipUnits?: number;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   /**
    * Worker threads that augment the units of `runSft` (default: the main thread, in turns). Each loads
    * `setup`, which must give the plan, severity and checks of these options (`sftThreads` makes it).

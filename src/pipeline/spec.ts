@@ -28,7 +28,7 @@ export interface PipelineDependencies {
   /** Writers of the RL stage's trainer files, by format (src/adapters/trainer/rl). */
   rlExporters?: Readonly<Record<string, RlExporter>>;
   /** The custom hook checks the harness names (the CLI loads `config.hookChecks`). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 export interface UnitResult {

@@ -38,7 +38,7 @@ export interface AgentRunOptions {
   toolTimeoutMs?: number;
   signal?: AbortSignal;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 /**
@@ -114,7 +114,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRun> {
     ...(options.context ? { context: options.context } : {}),
     ...(options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
     ...(options.toolTimeoutMs !== undefined ? { toolTimeoutMs: options.toolTimeoutMs } : {}),
-    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+    hookChecks: options.hookChecks,
   });
   const steps: StepRecord[] = [];
   try {

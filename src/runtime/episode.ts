@@ -19,6 +19,7 @@ import { HarnessAugmentError } from '../harness/issues.js';
 import { validateAgainstSchema } from '../harness/json-schema-validator.js';
 import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
+import { type RunContext, runContextOf } from '../harness/run-context.js';
 import type { Harness, HookStage, Tool } from '../harness/schema.js';
 import type { AssistantMessage, Message, OfferedTool, ToolCall, Trajectory } from '../trajectory/schema.js';
 import { DEFAULT_MAX_STEPS_PER_TURN, type TurnEnd } from './step-limit.js';
@@ -59,8 +60,10 @@ export interface EpisodeOptions {
   toolTimeoutMs?: number;
   /** Clock for timings, in milliseconds (default `performance.now`). */
   now?: () => number;
-  /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  /** The custom hook checks the harness names (default: none), when no `run` is given. */
+  hookChecks?: HookCheckRegistry | undefined;
+  /** The run the episode belongs to (`createRunContext`); default: one of its own, with `hookChecks`. */
+  run?: RunContext | undefined;
 }
 
 export type { TurnEnd } from './step-limit.js';
@@ -127,7 +130,7 @@ export class Episode {
   private readonly maxSteps: number;
   private readonly timeoutMs: number;
   private readonly now: () => number;
-  private readonly hookChecks: HookCheckRegistry | undefined;
+  private readonly run: RunContext;
   private readonly toolResults: string[] = [];
   private readonly userMessages: string[] = [];
   private readonly loadedConversation: string[] = [];
@@ -149,7 +152,7 @@ export class Episode {
     // setTimeout takes at most 2³¹−1 ms; more (or Infinity) would fire at once.
     this.timeoutMs = Math.min(options.toolTimeoutMs ?? 10_000, 2 ** 31 - 1);
     this.now = options.now ?? (() => performance.now());
-    this.hookChecks = options.hookChecks;
+    this.run = runContextOf(options.run, options.hookChecks);
     this.toolsByName = new Map(offeredTools(this.harness).map((tool) => [tool.name, tool]));
     this.tools = toChatCompletionTools(this.harness);
     this.messages = [{ role: 'system', content: renderSystemPrompt(this.harness, this.context) }];
@@ -536,7 +539,7 @@ export class Episode {
   private decisionOptions(skipHook?: string) {
     return {
       failures: this.failuresThisTurn,
-      ...(this.hookChecks ? { hookChecks: this.hookChecks } : {}),
+      hookChecks: this.run.hookChecks,
       ...(skipHook !== undefined ? { skip: skipHook } : {}),
     };
   }

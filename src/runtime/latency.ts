@@ -42,7 +42,7 @@ export interface LatencyReplayOptions {
   /** Most assistant messages per user turn (default: `stepLimitFor`, at least the gold's longest turn). */
   maxStepsPerTurn?: number;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   signal?: AbortSignal;
   /** Clock in ms (default `performance.now`). */
   now?: () => number;
@@ -186,7 +186,7 @@ export async function replayLatency(options: LatencyReplayOptions): Promise<Late
       context: episodeData.context,
       tools: { call: (request, callContext) => backend.call(request, callContext) },
       maxStepsPerTurn: stepLimitFor(options.maxStepsPerTurn, episodeData.gold),
-      ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+      hookChecks: options.hookChecks,
     });
     let played = 0;
     try {

@@ -75,7 +75,7 @@ export interface OracleInput extends ScenarioRunContext {
   /** Most assistant messages per user turn (the player resolved it: asked for, or `stepLimitFor`). */
   maxStepsPerTurn?: number;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   signal?: AbortSignal;
 }
 

@@ -40,7 +40,7 @@ export interface ScenarioLawOptions {
   /** Play with a model instead of the scenario's oracle (a scenario without one needs it). */
   model?: SimulateOptions['model'];
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 export interface ScenarioLawReport {
@@ -80,7 +80,7 @@ export async function checkScenarioLaws(
 ): Promise<ScenarioLawReport> {
   const { harness } = options;
   const report: ScenarioLawReport = { runs: 0, episodes: 0, golds: 0 };
-  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
+  const checks = { hookChecks: options.hookChecks };
   const simulateOptions = {
     scenario,
     harness,

@@ -9,6 +9,7 @@ import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { formatPath, type Issue, type JsonPath } from '../harness/issues.js';
 import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
+import { type RunContext, runContextOf } from '../harness/run-context.js';
 import type { Harness, Hook } from '../harness/schema.js';
 import { parseJsonlLine } from './read-jsonl.js';
 import { type HookEvent, HookEventSchema, type Message, type ToolCall, type Trajectory } from './schema.js';
@@ -50,8 +51,10 @@ export interface ImportLogOptions {
    * as it and re-rendered from the harness.
    */
   hookTurns?: 'strict' | 'loose';
-  /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  /** The custom hook checks the harness names (default: none), when no `run` is given. */
+  hookChecks?: HookCheckRegistry | undefined;
+  /** The import run the line belongs to (`createRunContext`); default: one of its own, with `hookChecks`. */
+  run?: RunContext | undefined;
 }
 
 /** Why a log line was not written. `reason` is a stable snake_case code. */
@@ -179,7 +182,7 @@ export function importLogRecord(
       systemMode,
       options.hookTurns ?? 'strict',
       repairs,
-      options.hookChecks,
+      runContextOf(options.run, options.hookChecks),
     );
     return { ok: true, line, trajectory: result, repairs };
   } catch (error) {
@@ -396,9 +399,9 @@ function reconcileHooks(
   systemMode: 'keep' | 'render',
   hookTurns: 'strict' | 'loose',
   repairs: ImportRepairs,
-  hookChecks: HookCheckRegistry | undefined,
+  run: RunContext,
 ): Trajectory {
-  const checks = hookChecks ? { hookChecks } : {};
+  const checks = { hookChecks: run.hookChecks };
   const keptSystem = start.messages[0]?.content ?? '';
   const derived: DerivedTurn[] = [];
   const skillResults = countSkillResults(start, harness);

@@ -367,7 +367,7 @@ export function forwardTrajectory(
   trajectory: Trajectory,
   relabel: Relabel,
   variant: Harness,
-  options: { hookChecks?: HookCheckRegistry } = {},
+  options: { hookChecks?: HookCheckRegistry | undefined } = {},
 ): Rederived {
   return rederiveTrajectory(
     { ...trajectory, messages: relabelMessages(trajectory.messages, relabel, 'forward') },
@@ -387,7 +387,7 @@ export function inverseTrajectory(
   trajectory: Trajectory,
   relabel: Relabel,
   base: Harness,
-  options: { hookChecks?: HookCheckRegistry } = {},
+  options: { hookChecks?: HookCheckRegistry | undefined } = {},
 ): Rederived {
   return rederiveTrajectory(inverseSteps(trajectory, relabel), base, options);
 }

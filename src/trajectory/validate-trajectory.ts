@@ -54,7 +54,7 @@ export interface ValidateTrajectoryOptions {
   /** Compare the `tools` field, when present, with the harness's offered tools (default true). */
   checkOfferedTools?: boolean;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 /** The result of re-deriving a trajectory's derived content from a harness. */
@@ -191,7 +191,7 @@ export function adoptValidationAtParse(
 export function rederiveTrajectory(
   trajectory: Trajectory,
   harness: Harness,
-  options: { hookChecks?: HookCheckRegistry } = {},
+  options: { hookChecks?: HookCheckRegistry | undefined } = {},
 ): Rederived {
   // The walk writes only the `content` of messages (derived content) and `tools`: a copy of each message
   // is enough, its parts (tool calls, hook events) are shared with the input and never written. A deep
@@ -491,7 +491,7 @@ class TrajectoryWalker {
     try {
       decisions = compute({
         failures: this.failuresThisTurn,
-        ...(this.hookChecks ? { hookChecks: this.hookChecks } : {}),
+        hookChecks: this.hookChecks,
       });
     } catch (error) {
       // A feedback that cannot render, an unregistered custom check or a refused pattern: the step cannot be decided.

@@ -103,7 +103,7 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
     ...(options.onEpisode ? { onEpisode: options.onEpisode } : {}),
     ...(options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
-    ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+    hookChecks: options.hookChecks,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const after = before ? await scrape(client) : undefined;

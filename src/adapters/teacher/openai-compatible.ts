@@ -15,7 +15,7 @@ export interface OpenAICompatibleTeacherOptions {
   request: Omit<ChatRequest, 'messages' | 'tools'>;
   maxStepsPerTurn?: number;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 const isUserMessage = (message: Message) => message.role === 'user' && !message.hsa;
@@ -42,7 +42,7 @@ export function openAICompatibleTeacher(options: OpenAICompatibleTeacherOptions)
           model: { model: options.model, request: options.request },
           ...(variant ? { variant } : {}),
           ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
-          ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+          hookChecks: options.hookChecks,
           ...(request.signal ? { signal: request.signal } : {}),
         });
         return { trajectory: { ...played.trajectory, id: request.task.id } };
@@ -57,7 +57,7 @@ export function openAICompatibleTeacher(options: OpenAICompatibleTeacherOptions)
         userMessages: gold.messages.filter(isUserMessage).map((message) => message.content as string),
         request: options.request,
         ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
-        ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+        hookChecks: options.hookChecks,
         ...(request.signal ? { signal: request.signal } : {}),
       });
       return { trajectory: run.trajectory(request.task.id, gold.meta) };

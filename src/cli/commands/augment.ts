@@ -128,7 +128,7 @@ export function registerAugment(program: Command): void {
           ? defaultVariantPoolSize
           : nonNegativeInteger('--variant-pool', options.variantPool);
       const hookChecks = await loadHookChecks(options.hookChecks);
-      const harness = await loadHarnessFile(options.harness, hookChecks ? { hookChecks } : {});
+      const harness = await loadHarnessFile(options.harness, { hookChecks });
       // The run: its hook checks and the facts its variants and rows derive, shared by the pool and augment.
       const run = createAugmentRun(harness, { hookChecks });
       const loadedOperators = await loadOperatorModules(options.operators);
@@ -164,7 +164,7 @@ export function registerAugment(program: Command): void {
       const applicability = await planApplicability(
         plan,
         harness,
-        await firstTrajectories(options.trajectories, harness, hookChecks ? { hookChecks } : {}),
+        await firstTrajectories(options.trajectories, harness, { hookChecks }),
       );
       for (const entry of applicability.operators) {
         if (!entry.applies)

@@ -99,7 +99,7 @@ export function registerBenchGenerate(bench: Command): void {
           );
         holdout.dimension = options.holdoutDimension as Dimension;
       }
-      const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
+      const { harness, run } = await harnessWithChecks(options.harness, options.hookChecks);
       const registry = await builtinRegistry(await loadOperatorModules(options.operators));
       const { plan, policy } = await policyFromOptions(
         options.policy,
@@ -153,7 +153,7 @@ export function registerBenchGenerate(bench: Command): void {
           variants,
           seed: options.seed,
           ...(variantPool > 0 ? { pool: { size: variantPool } } : {}),
-          ...(hookChecks ? { hookChecks } : {}),
+          hookChecks: run.hookChecks,
           ...(holdout.dimension || holdout.operator ? { holdout } : {}),
           onReject,
           onItem: () => {

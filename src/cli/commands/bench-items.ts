@@ -29,7 +29,7 @@ export function registerBenchItems(bench: Command): void {
       'rejected trajectories and skipped turns, with their reasons (default: <out without .jsonl>.rejects.jsonl, written when anything is)',
     )
     .action(async (options: BenchItemsOptions) => {
-      const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
+      const { harness, run } = await harnessWithChecks(options.harness, options.hookChecks);
       const rejectsFile = options.rejects ?? `${options.out.replace(/\.jsonl$/i, '')}.rejects.jsonl`;
       const outputs = await openRowOutputs(options.out, rejectsFile);
       const counts = { trajectories: 0, rejected: 0, turns: 0, items: 0, skippedTurns: 0 };
@@ -52,7 +52,7 @@ export function registerBenchItems(bench: Command): void {
             });
             continue;
           }
-          const validation = validateTrajectory(record.value, harness, hookChecks ? { hookChecks } : {});
+          const validation = validateTrajectory(record.value, harness, { hookChecks: run.hookChecks });
           const gold = validation.trajectory;
           if (!validation.valid || !gold) {
             counts.rejected++;

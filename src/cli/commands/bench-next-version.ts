@@ -83,7 +83,7 @@ export function registerBenchNextVersion(bench: Command): void {
             seed: options.seed,
             labels,
             ...(options.unrelated ? { unrelated: options.unrelated } : {}),
-            ...(before.hookChecks ? { hookChecks: before.hookChecks } : {}),
+            hookChecks: before.run.hookChecks,
             onItem: () => {
               counts.read++;
             },

@@ -97,8 +97,8 @@ export function registerEnv(program: Command): void {
       const faults = faultRate(options.faults);
       const secret = token(options.tokenEnv);
       const maxStepsPerTurn = parseMaxSteps(options.maxSteps);
-      const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
-      const scenario = await scenarioFromOptions(options, harness, options.harness, hookChecks);
+      const { harness, run } = await harnessWithChecks(options.harness, options.hookChecks);
+      const scenario = await scenarioFromOptions(options, harness, options.harness, run);
       const seed = options.seed ?? scenario.seed ?? '0';
       const service = createEnvService({
         scenario,
@@ -109,7 +109,7 @@ export function registerEnv(program: Command): void {
         // Ids of this process differ from a previous run's, so a client holding old ids gets a 404.
         instance: Date.now().toString(36),
         ...(faults !== undefined ? { faults: { rate: faults } } : {}),
-        ...(hookChecks ? { hookChecks } : {}),
+        hookChecks: run.hookChecks,
         ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
       });
       const server = await startEnvServer(service, {

@@ -109,7 +109,7 @@ async function buildHarness(options: HarnessBuildOptions): Promise<void> {
   await prepareOutputFiles({ '--out': options.out, 'the build record': recordFile });
   const timeoutMs = boundedNumber('--timeout', options.timeout, { min: 1, max: 3600 }) * 1000;
   const hookChecks = await loadHookChecks(options.hookChecks);
-  const checks = hookChecks ? { hookChecks } : {};
+  const checks = { hookChecks };
   const sources = await readHarnessSources(options, timeoutMs);
   if (sources.length === 0)
     throw new HarnessAugmentError(

@@ -50,9 +50,9 @@ async function loadAliases(file: string) {
 
 /** `hsa import trajectories`: logs in, trajectories that validate out, rejects with line and reason. */
 async function importTrajectories(logs: string, options: ImportTrajectoriesOptions) {
-  const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
+  const { harness, run } = await harnessWithChecks(options.harness, options.hookChecks);
   const settings: ImportLogOptions = {
-    ...(hookChecks ? { hookChecks } : {}),
+    run,
     system: oneOf('--system', options.system, ['keep', 'render'] as const),
     hookTurns: oneOf('--hook-turns', options.hookTurns, ['strict', 'loose'] as const),
     ...(options.aliases ? { aliases: await loadAliases(options.aliases) } : {}),

@@ -75,8 +75,8 @@ export function registerLatency(program: Command): void {
       const maxStepsPerTurn = parseMaxSteps(options.maxSteps);
       const { timeoutMs } = endpointTimeout(options.timeout);
       await prepareOutputFolder(options.out, { writes: ['latency.json', 'latency.md', 'latency.html'] });
-      const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
-      const scenario = await scenarioFromOptions(options, harness, options.harness, hookChecks);
+      const { harness, run } = await harnessWithChecks(options.harness, options.hookChecks);
+      const scenario = await scenarioFromOptions(options, harness, options.harness, run);
       const apiKey = process.env[options.apiKeyEnv];
       try {
         const report = await measureLatency({
@@ -87,7 +87,7 @@ export function registerLatency(program: Command): void {
           harness,
           concurrency,
           deadlineMs,
-          ...(hookChecks ? { hookChecks } : {}),
+          hookChecks: run.hookChecks,
           ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
           ...(apiKey ? { apiKey } : {}),
           ...(durationMs !== undefined ? { durationMs } : {}),

@@ -8,6 +8,7 @@ import { loadOperatorModules } from '../../augment/operator-modules.js';
 import { loadHookChecks } from '../../harness/hook-check-module.js';
 import { HarnessAugmentError, quote } from '../../harness/issues.js';
 import { addProtectedInputs, type NamedInput } from '../../harness/output-guard.js';
+import { createRunContext } from '../../harness/run-context.js';
 import { runFiles } from '../../pipeline/checkpoint.js';
 import {
   ExportFormatSchema,
@@ -100,14 +101,14 @@ export function registerPipeline(program: Command): void {
         ];
       const maxSteps = parseMaxSteps(options.maxSteps);
       if (maxSteps !== undefined) config.maxStepsPerTurn = maxSteps;
-      const hookChecks = await loadHookChecks(config.hookChecks);
+      const run = createRunContext({ hookChecks: await loadHookChecks(config.hookChecks) });
       // The files the config names are inputs too; what a fresh run clears in its folder holds none.
       await addProtectedInputs(configInputs(config, file));
       await prepareOutputFolder(config.out, { clears: pipelineClearedEntries });
       const shard = parseShard(options.shard);
       const attempts = positiveInteger('--attempts', options.attempts, 100);
       const connectTimeoutMs = positiveInteger('--connect-timeout', options.connectTimeout, 600_000);
-      const scenario = await pipelineScenario(config, undefined, hookChecks);
+      const scenario = await pipelineScenario(config, undefined, run);
       // Units the workers have finished (BullMQ QueueEvents), ahead of those merged in order.
       let finished = 0;
       // BullMQ is loaded only for a queued run (it takes a good part of a second to load).
@@ -131,7 +132,7 @@ export function registerPipeline(program: Command): void {
       const dependencies = buildPipelineDependencies(config, {
         registry: await builtinRegistry(await loadOperatorModules(config.operators, 'operators')),
         ...(scenario ? { scenario } : {}),
-        ...(hookChecks ? { hookChecks } : {}),
+        hookChecks: run.hookChecks,
       });
       const progress = await createProgress('pipeline', { unit: 'units' });
       // Interrupted (Ctrl-C, SIGTERM), the run leaves its folder unlocked; a SIGKILLed run's lock is stale.

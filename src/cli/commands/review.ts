@@ -41,7 +41,7 @@ export function registerReview(program: Command): void {
         sidecars.map((file, index) => ({ label: `--sidecar ${index + 1}`, path: file })),
       );
       await prepareOutputFile(options.out);
-      const { harness: base, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
+      const { harness: base, run } = await harnessWithChecks(options.harness, options.hookChecks);
       const baseHash = hashHarness(base).harness;
       let read = 0;
       const sample = await sampleBySeed(
@@ -55,7 +55,7 @@ export function registerReview(program: Command): void {
       );
       const checked = sample.map(({ item }) => {
         const where = `${rows}:${item.line}`;
-        const row = reviewRow(item.row, where, hookChecks ? { hookChecks } : {});
+        const row = reviewRow(item.row, where, { hookChecks: run.hookChecks });
         if (row.provenance.baseHash !== baseHash)
           throw new HarnessAugmentError(
             `${where}: ${options.harness} is not the base of row ${row.id} (its base hash is ${row.provenance.baseHash})`,

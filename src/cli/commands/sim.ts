@@ -108,7 +108,7 @@ export function registerSim(program: Command): void {
     )
     .action(async (options: SimRunOptions) => {
       const started = Date.now();
-      const { harness, hookChecks } = await harnessWithChecks(options.harness, options.hookChecks);
+      const { harness, run } = await harnessWithChecks(options.harness, options.hookChecks);
       const maxStepsPerTurn = parseMaxSteps(options.maxSteps);
       const useModel = options.policy === 'model' || options.endpoint !== undefined;
       if (!['oracle', 'model'].includes(options.policy))
@@ -119,11 +119,11 @@ export function registerSim(program: Command): void {
         throw new HarnessAugmentError('a model policy needs --endpoint and --model', { kind: 'usage' });
       const faults = rate(options.faults);
       const shard = parseShard(options.shard);
-      const scenario = await scenarioFromOptions(options, harness, options.harness, hookChecks);
+      const scenario = await scenarioFromOptions(options, harness, options.harness, run);
       const simulateOptions: SimulateOptions = {
         scenario,
         harness,
-        ...(hookChecks ? { hookChecks } : {}),
+        hookChecks: run.hookChecks,
         ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
         ...(options.episodes !== undefined
           ? { episodes: nonNegativeInteger('--episodes', options.episodes, 10_000_000) }
@@ -191,11 +191,9 @@ export function registerSim(program: Command): void {
       try {
         for await (const episode of simulate(simulateOptions)) {
           totals.episodes++;
-          const validation = validateTrajectory(
-            episode.trajectory,
-            episode.harness,
-            hookChecks ? { hookChecks } : {},
-          );
+          const validation = validateTrajectory(episode.trajectory, episode.harness, {
+            hookChecks: run.hookChecks,
+          });
           if (!validation.valid) {
             totals.invalid++;
             if (invalidIds.length < 5) invalidIds.push(episode.id);

@@ -23,7 +23,7 @@ export function registerValidate(program: Command): void {
     .action(async (harnessFile: string, options: ValidateOptions) => {
       options.json = outputMode().json;
       const hookChecks = await loadHookChecks(options.hookChecks);
-      const checks = hookChecks ? { hookChecks } : {};
+      const checks = { hookChecks };
       let harness: Awaited<ReturnType<typeof loadHarnessFile>>;
       try {
         harness = await loadHarnessFile(harnessFile, checks);

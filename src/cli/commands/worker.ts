@@ -8,6 +8,7 @@ import { defaultQueueName } from '../../adapters/queue/queue-name.js';
 import { describeRedisOutage } from '../../adapters/queue/redis-connection.js';
 import { loadOperatorModules } from '../../augment/operator-modules.js';
 import { loadHookChecks } from '../../harness/hook-check-module.js';
+import { createRunContext } from '../../harness/run-context.js';
 import { createUnitProcessor } from '../../pipeline/unit-processor.js';
 import { positiveInteger } from '../io.js';
 import { builtinRegistry } from '../operators-registry.js';
@@ -73,14 +74,14 @@ See docs/pipeline.md, "Scale-out on Redis (BullMQ)".`,
       const processor = createUnitProcessor({
         dependencies: async (config) => {
           // The job's configuration names the run's custom hook checks (an absolute path), as the coordinator's does.
-          const hookChecks = await loadHookChecks(config.hookChecks);
-          const scenario = await pipelineScenario(config, undefined, hookChecks);
+          const run = createRunContext({ hookChecks: await loadHookChecks(config.hookChecks) });
+          const scenario = await pipelineScenario(config, undefined, run);
           // Likewise its third-party operators (`operators`, absolute paths): they join the built-ins.
           const registry = await builtinRegistry(await loadOperatorModules(config.operators, 'operators'));
           return buildPipelineDependencies(config, {
             registry,
             ...(scenario ? { scenario } : {}),
-            ...(hookChecks ? { hookChecks } : {}),
+            hookChecks: run.hookChecks,
           });
         },
       });

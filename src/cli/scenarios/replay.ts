@@ -29,7 +29,7 @@ export const loadReplayScenario: ScenarioLoader = async (input) => {
     input.hookChecks,
   );
   const player = parsePlayer(input.player);
-  const checks = input.hookChecks ? { hookChecks: input.hookChecks } : {};
+  const checks = { hookChecks: input.hookChecks };
   if (!input.backends) return createReplayScenario({ trajectories, player, ...checks });
   const file = resolve(cwd, input.backends);
   const built = await buildBackends(file, await readBackendsFile(file), {

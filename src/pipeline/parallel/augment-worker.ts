@@ -93,7 +93,7 @@ function entrySource(index: number): Promise<PoolEntryData> | undefined {
 
 async function load(setup: AugmentThreadSetup): Promise<Loaded> {
   const hookChecks = await loadHookChecks(setup.hookChecks);
-  const harness = await loadHarnessFile(setup.harnessFile, hookChecks ? { hookChecks } : {});
+  const harness = await loadHarnessFile(setup.harnessFile, { hookChecks });
   // The operators are imported statically (a dynamic import of a .js path does not resolve to its .ts
   // source inside a worker thread under tsx).
   const { plan, severity } = await resolvePolicy(setup.policy ?? 'hat', {
@@ -124,7 +124,7 @@ export default async function augmentInWorker(task: AugmentWorkerTask): Promise<
   }
   const { harness, options, pool } = await loaded;
   if (task.owns) owned = task.owns;
-  adoptSentValidation(task.trajectory, task.validation, harness, options.run.hookChecks);
+  adoptSentValidation(task.trajectory, task.validation, harness, options.run);
   currentPort = task.port;
   try {
     const indexes = task.variantIndexes ?? Array.from({ length: task.setup.variants }, (_, index) => index);

@@ -2,7 +2,7 @@
 // the thread's copy is a fresh object, so without it the thread's certificate facts (`validationFacts`)
 // walked the input again. The thread adopts it only under the harness it was made under (the same text
 // as written) and the same presence of custom hook checks (a thread loads the setup's module).
-import type { HookCheckRegistry } from '../../harness/hook-checks.js';
+import type { RunContext } from '../../harness/run-context.js';
 import type { Harness } from '../../harness/schema.js';
 import { writtenHarnessKey } from '../../trajectory/facts.js';
 import type { Trajectory } from '../../trajectory/schema.js';
@@ -36,10 +36,14 @@ export function adoptSentValidation(
   trajectory: Trajectory,
   sent: SentValidation | undefined,
   harness: Harness,
-  hookChecks: HookCheckRegistry | undefined,
+  run: RunContext,
 ): boolean {
-  if (!sent || sent.harness !== writtenHarnessKey(harness) || sent.hookChecks !== (hookChecks !== undefined))
+  if (
+    !sent ||
+    sent.harness !== writtenHarnessKey(harness) ||
+    sent.hookChecks !== (run.hookChecks !== undefined)
+  )
     return false;
-  adoptValidationAtParse(trajectory, harness, hookChecks, sent.validation);
+  adoptValidationAtParse(trajectory, harness, run.hookChecks, sent.validation);
   return true;
 }

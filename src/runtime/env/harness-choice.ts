@@ -1,12 +1,12 @@
 // Turns a reset's harness choice into the harness an episode runs under: the base harness, a certified
 // variant sampled from a named policy exactly as the simulator samples it, or a variant the client built
 // itself (checked here, so that a bad one is a 400 listing its issues rather than a crash mid-episode).
+import { type AugmentRun, augmentRunOf } from '../../augment/augment-run.js';
 import type { Plan } from '../../augment/plan.js';
 import { type PolicyInput, severityValue } from '../../augment/policy.js';
 import { createRegistry, type Registry } from '../../augment/registry.js';
 import { resolvePolicy } from '../../augment/resolve-policy.js';
 import { runnablePlan } from '../../augment/runnable-plan.js';
-import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { safeParseHarness } from '../../harness/parse-harness.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Relabel } from '../../trajectory/relabel.js';
@@ -79,8 +79,11 @@ export interface ChooseHarnessOptions {
   /** The run seed (variants draw from `${seed}/${gold.id}/${variantIndex}`, as in `hsa sim run`). */
   seed: string;
   plans: PlanCache;
-  /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  /**
+   * The run the service started over `base` (`createAugmentRun`): its hook checks, and the facts its
+   * variants derive; default: one of its own for this call, with no hook checks.
+   */
+  run?: AugmentRun | undefined;
 }
 
 /**
@@ -94,11 +97,9 @@ export async function chooseHarness(
   options: ChooseHarnessOptions,
 ): Promise<ChosenHarness> {
   if (choice === undefined || choice === 'original') return { harness: options.base };
+  const run = augmentRunOf(options.base, { run: options.run });
   if ('variant' in choice) {
-    const parsed = safeParseHarness(
-      choice.variant.harness,
-      options.hookChecks ? { hookChecks: options.hookChecks } : {},
-    );
+    const parsed = safeParseHarness(choice.variant.harness, { hookChecks: run.hookChecks });
     if (!parsed.success)
       throw new EnvError(
         400,
@@ -128,8 +129,8 @@ export async function chooseHarness(
     options.episode,
     { plan, severity },
     options.seed,
+    run,
     choice.variant_index ?? 0,
-    options.hookChecks,
   );
   if ('harness' in found)
     return { harness: found.harness, relabel: found.relabel, variantId: found.id, ...noted };

@@ -4,6 +4,7 @@
 // the user's next message is sent when a turn ends, and the scenario's rewards are computed in the base
 // vocabulary against the episode's gold labels when the last turn ends: the same numbers `hsa sim run`
 // computes for the same episode played in process. The only state shared between episodes is the store.
+import { createAugmentRun } from '../../augment/augment-run.js';
 import type { PolicyInput } from '../../augment/policy.js';
 import { presets } from '../../augment/presets.js';
 import type { Registry } from '../../augment/registry.js';
@@ -66,7 +67,7 @@ export interface EnvServiceOptions {
    */
   maxStepsPerTurn?: number;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 /** The environment protocol, in process. */
@@ -132,7 +133,9 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
     idPrefix: options.instance ? `ep-${options.instance}-` : 'ep-',
   });
   const plans = createPlanCache(options.policies ?? presets, options.registry);
-  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
+  // One run for the service's life: its hook checks, and the facts of the variants it samples.
+  const run = createAugmentRun(base, { hookChecks: options.hookChecks });
+  const checks = { hookChecks: run.hookChecks };
   const askedLimit =
     options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {};
   if (options.maxStepsPerTurn !== undefined) stepLimitFor(options.maxStepsPerTurn);
@@ -230,7 +233,7 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
           episode: episodeForChoice,
           seed,
           plans,
-          ...checks,
+          run,
         });
         if (parsed.variant_id !== undefined && parsed.variant_id !== chosen.variantId)
           throw new EnvError(
@@ -245,7 +248,7 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
           context: made.context,
           tools: toolsFor(held, chosen, seed, made, faults?.rate),
           maxStepsPerTurn: stepLimitFor(options.maxStepsPerTurn, made.gold),
-          ...checks,
+          run,
         });
         const live: LiveEpisode = {
           id: store.nextId(),

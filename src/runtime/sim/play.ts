@@ -31,7 +31,7 @@ export interface PlayOptions extends ScenarioRunContext {
   /** Most assistant messages per user turn (default: `stepLimitFor`, at least the gold's longest turn). */
   maxStepsPerTurn?: number;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   signal?: AbortSignal;
 }
 
@@ -116,7 +116,7 @@ export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedE
     const maxStepsPerTurn = stepLimitFor(options.maxStepsPerTurn, episode.gold);
     const shared = {
       maxStepsPerTurn,
-      ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+      hookChecks: options.hookChecks,
       ...(options.signal ? { signal: options.signal } : {}),
     };
     if (options.model) {

@@ -4,6 +4,7 @@
 // rewards, or the default scorer) in the base vocabulary. Episodes are independent and seeded by id, so the
 // output is the same for any concurrency and any shard count.
 import { augmentExample } from '../../augment/augment.js';
+import { type AugmentRun, createAugmentRun } from '../../augment/augment-run.js';
 import type { Plan } from '../../augment/plan.js';
 import { runnablePlan } from '../../augment/runnable-plan.js';
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
@@ -51,7 +52,7 @@ export interface SimulateOptions {
   /** Most assistant messages per user turn (default: `stepLimitFor`, at least the gold's longest turn). */
   maxStepsPerTurn?: number;
   /** The custom hook checks the harness names (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   signal?: AbortSignal;
   /**
    * Told, in plan order, of an episode that threw instead of finishing (a model endpoint that failed for
@@ -98,15 +99,15 @@ export const NO_GOLD_TO_CARRY = 'the episode has no gold trajectory to carry ove
  * it comes from `runnablePlan(plan)`: every hook the base enforces, it enforces.
  *
  * @example
- * const found = await variantFor(base, episode, { plan, severity: 1 }, seed);
+ * const found = await variantFor(base, episode, { plan, severity: 1 }, seed, createAugmentRun(base));
  */
 export async function variantFor(
   base: Harness,
   episode: ScenarioEpisode,
   augment: { plan: Plan; severity?: number },
   seed: string,
+  run: AugmentRun,
   start = 0,
-  hookChecks?: HookCheckRegistry,
 ): Promise<{ harness: Harness; relabel: Relabel; id: string; ops: string[] } | { skipped: string }> {
   if (!episode.gold) return { skipped: NO_GOLD_TO_CARRY };
   let reason = 'no certified variant';
@@ -117,7 +118,7 @@ export async function variantFor(
         plan: runnablePlan(augment.plan).plan,
         seed,
         ...(augment.severity !== undefined ? { severity: augment.severity } : {}),
-        ...(hookChecks ? { hookChecks } : {}),
+        run,
       });
     } catch (error) {
       // An operator that throws on this example counts as one failed attempt.
@@ -141,6 +142,7 @@ export async function variantFor(
 
 async function simulateOne(
   options: SimulateOptions,
+  run: AugmentRun,
   seed: string,
   planned: PlannedEpisode,
 ): Promise<SimulatedEpisode> {
@@ -149,12 +151,10 @@ async function simulateOne(
   const context = { base, seed };
   const made = await scenario.episode(planned, context);
   // A variant carries the gold over: the scenario's own, or its oracle's play under the base harness.
-  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
+  const checks = { hookChecks: run.hookChecks };
   const limit = options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {};
   const episode = options.augment ? await withGold(scenario, made, context, { ...checks, ...limit }) : made;
-  const variant = options.augment
-    ? await variantFor(base, episode, options.augment, seed, 0, options.hookChecks)
-    : undefined;
+  const variant = options.augment ? await variantFor(base, episode, options.augment, seed, run) : undefined;
   const live =
     variant && 'harness' in variant
       ? { id: variant.id, harness: variant.harness, relabel: variant.relabel }
@@ -235,6 +235,8 @@ export async function* simulate(options: SimulateOptions): AsyncGenerator<Simula
       kind: 'usage',
     });
   const seed = options.seed ?? scenario.seed ?? '0';
+  // One run for every episode: its hook checks, and the facts its variants derive.
+  const run = createAugmentRun(options.harness, { hookChecks: options.hookChecks });
   const context = { base: options.harness, seed };
   const episodes = options.episodes ?? scenario.defaultEpisodes(context);
   const plan = await scenario.plan({
@@ -249,9 +251,9 @@ export async function* simulate(options: SimulateOptions): AsyncGenerator<Simula
   const onEpisodeError = options.onEpisodeError;
   for await (const result of mapOrdered(mine, concurrency, async (planned) => {
     options.signal?.throwIfAborted();
-    if (!onEpisodeError) return simulateOne(options, seed, planned);
+    if (!onEpisodeError) return simulateOne(options, run, seed, planned);
     try {
-      return await simulateOne(options, seed, planned);
+      return await simulateOne(options, run, seed, planned);
     } catch (error) {
       if (options.signal?.aborted) throw error;
       return { failed: planned, error };

@@ -109,7 +109,7 @@ export async function readReplayTrajectories(
       issues.push({ ...record.issue, file, line: record.line });
       continue;
     }
-    const validation = validateTrajectory(record.value, harness, hookChecks ? { hookChecks } : {});
+    const validation = validateTrajectory(record.value, harness, { hookChecks });
     const located = (issue: Issue) => ({ ...issue, file, line: record.line });
     if (!validation.valid || !validation.trajectory) {
       issues.push(...validation.issues.map(located));

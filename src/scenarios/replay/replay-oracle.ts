@@ -62,7 +62,7 @@ export function replayOracle(player: ReplayPlayer = 'gold'): ScenarioOracle {
         context: input.episode.context,
         tools: input.tools,
         ...(input.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: input.maxStepsPerTurn } : {}),
-        ...(input.hookChecks ? { hookChecks: input.hookChecks } : {}),
+        hookChecks: input.hookChecks,
       });
       try {
         for (const [turn, text] of userMessages(script).entries()) {

@@ -40,7 +40,7 @@ export interface ReplayScenarioOptions {
   /** Rewards instead of the generic ones. */
   rewards?: ScenarioRewards;
   /** The custom hook checks the harness names, for checking the logs under it (default: none). */
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
   /** The name episodes, manifests and RL groups report (default `replay`): the domain the logs are from. */
   name?: string;
 }
@@ -127,7 +127,7 @@ export function createReplayScenario(options: ReplayScenarioOptions): ReplayScen
   ];
   const player = options.player ?? 'gold';
   const oracle = replayOracle(player);
-  const checks = options.hookChecks ? { hookChecks: options.hookChecks } : {};
+  const checks = { hookChecks: options.hookChecks };
   let everyResult: ReturnType<typeof recordedResults> | undefined;
   const totals: RecordedStats = { calls: 0, hits: 0, misses: 0, missesByTool: {} };
 

@@ -15,6 +15,7 @@ import { compilePolicy, parsePolicy } from '../../../src/augment/policy.js';
 import type { Registry } from '../../../src/augment/registry.js';
 import { builtinRegistry } from '../../../src/cli/operators-registry.js';
 import { loadHarnessFile } from '../../../src/harness/parse-harness.js';
+import { createRunContext } from '../../../src/harness/run-context.js';
 import type { Harness } from '../../../src/harness/schema.js';
 import { parsePipelineConfig } from '../../../src/pipeline/config.js';
 import { readInputs } from '../../../src/pipeline/inputs.js';
@@ -55,7 +56,13 @@ beforeAll(async () => {
     inputs: { simulate: { scenario: 'livestream', episodes: 3, seed: 'teachers-test' } },
   });
   simulatedTasks = [];
-  for await (const item of readInputs(config, base, undefined, createLivestreamScenario()))
+  for await (const item of readInputs(
+    config,
+    base,
+    createRunContext(),
+    undefined,
+    createLivestreamScenario(),
+  ))
     if ('task' in item) simulatedTasks.push(item.task);
 });
 

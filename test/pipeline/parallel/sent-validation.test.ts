@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadHarnessFile } from '../../../src/harness/parse-harness.js';
+import { createRunContext } from '../../../src/harness/run-context.js';
 import { adoptSentValidation, sentValidation } from '../../../src/pipeline/parallel/sent-validation.js';
 import { validationFacts } from '../../../src/trajectory/facts.js';
 import { trajectoryWalks, validateTrajectory } from '../../../src/trajectory/validate-trajectory.js';
@@ -19,7 +20,7 @@ describe('the validation sent with an example', () => {
     if (!trajectory) throw new Error('the fixture line is not a trajectory');
     expect(valid).toBe(true);
     const [copy, sent] = structuredClone([trajectory, sentValidation(trajectory)]);
-    expect(adoptSentValidation(copy, sent, thread, undefined)).toBe(true);
+    expect(adoptSentValidation(copy, sent, thread, createRunContext())).toBe(true);
     const before = trajectoryWalks().validate;
     const facts = validationFacts(copy, thread);
     expect(trajectoryWalks().validate).toBe(before);
@@ -51,7 +52,7 @@ describe('the validation sent with an example', () => {
     const { trajectory } = validateTrajectory(line, main);
     if (!trajectory) throw new Error('the fixture line is not a trajectory');
     const [copy, sent] = structuredClone([trajectory, sentValidation(trajectory)]);
-    expect(adoptSentValidation(copy, sent, reordered, undefined)).toBe(false);
+    expect(adoptSentValidation(copy, sent, reordered, createRunContext())).toBe(false);
     const before = trajectoryWalks().validate;
     validationFacts(copy, reordered);
     expect(trajectoryWalks().validate).toBe(before + 1);
