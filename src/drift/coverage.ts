@@ -70,7 +70,7 @@ export interface SampleOptions {
   size: number;
   /** Gold trajectories of the harness: operators that need an example (hook budgets) run on them. */
   examples?: readonly Trajectory[];
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 /**

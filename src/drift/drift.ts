@@ -69,7 +69,7 @@ export interface DriftOptions {
   samples: number;
   /** Gold trajectories, for operators that need an example. */
   examples?: readonly Trajectory[];
-  hookChecks?: HookCheckRegistry;
+  hookChecks?: HookCheckRegistry | undefined;
 }
 
 /**
@@ -94,7 +94,7 @@ export async function driftReport(
         seed: `${options.seed}/${key}`,
         size: options.samples,
         ...(options.examples ? { examples: options.examples } : {}),
-        ...(options.hookChecks ? { hookChecks: options.hookChecks } : {}),
+        hookChecks: options.hookChecks,
       });
       samples.set(key, sample);
     }
