@@ -2,10 +2,8 @@
 // them (a list, or `{ items: [...] }`). Whether they fit the harness (their tools, skills, templates) is
 // checked on the built harness.
 import { locateIssues, readDocument } from '../documents.js';
-import type { Issue } from '../issues.js';
-import { fromZodIssues } from '../parse-harness.js';
 import { type Hook, HookSchema } from '../schema.js';
-import { type ItemsSource, listInDocument, repeatedKeys } from './source-list.js';
+import { type ItemsSource, itemsOfList } from './source-list.js';
 
 /**
  * Reads the hooks of a hooks file, or every issue found (with the file and line).
@@ -15,22 +13,6 @@ import { type ItemsSource, listInDocument, repeatedKeys } from './source-list.js
  */
 export async function readHooksSource(file: string): Promise<ItemsSource<Hook>> {
   const document = await readDocument(file);
-  const list = listInDocument(document.value, 'items');
-  if ('issue' in list) return { items: [], issues: locateIssues([list.issue], document) };
-  const issues: Issue[] = [];
-  const hooks: Hook[] = [];
-  list.items.forEach((value, index) => {
-    const parsed = HookSchema.safeParse(value);
-    if (parsed.success) hooks.push(parsed.data);
-    else issues.push(...fromZodIssues(parsed.error.issues, [...list.path, index]));
-  });
-  if (issues.length === 0)
-    issues.push(
-      ...repeatedKeys(
-        hooks.map((hook) => hook.id),
-        (index) => [...list.path, index, 'id'],
-        'hook',
-      ),
-    );
+  const { items: hooks, issues } = itemsOfList(document.value, 'items', HookSchema, 'hook');
   return { items: issues.length > 0 ? [] : hooks, issues: locateIssues(issues, document) };
 }

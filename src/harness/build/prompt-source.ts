@@ -3,9 +3,8 @@
 // a written system prompt, cut into sections at its `## ` headings.
 import { decodeUtf8, locateIssues, parseDocument, readFileBytes } from '../documents.js';
 import type { Issue } from '../issues.js';
-import { fromZodIssues } from '../parse-harness.js';
 import { type PromptSection, PromptSectionSchema } from '../schema.js';
-import { type ItemsSource, listInDocument, repeatedKeys } from './source-list.js';
+import { type ItemsSource, itemsOfList } from './source-list.js';
 
 /** Files read as a written prompt rather than as data. */
 const textPrompt = /\.(md|markdown|txt)$/i;
@@ -20,25 +19,10 @@ export async function readPromptSource(file: string): Promise<ItemsSource<Prompt
   const text = decodeUtf8(await readFileBytes(file), file).replace(/^\uFEFF/, '');
   if (textPrompt.test(file)) return sectionsFromMarkdown(text, file);
   const document = parseDocument(text, { format: /\.ya?ml$/i.test(file) ? 'yaml' : 'json', file });
-  const list = listInDocument(document.value, 'sections');
-  if ('issue' in list) return { items: [], issues: locateIssues([list.issue], document) };
-  const issues: Issue[] = [];
-  const sections: PromptSection[] = [];
-  list.items.forEach((value, index) => {
-    const parsed = PromptSectionSchema.safeParse(value);
-    if (parsed.success) sections.push(parsed.data);
-    else issues.push(...fromZodIssues(parsed.error.issues, [...list.path, index]));
-  });
-  if (issues.length === 0)
-    issues.push(
-      ...repeatedKeys(
-        sections.map((section) => section.id),
-        (index) => [...list.path, index, 'id'],
-        'section',
-      ),
-    );
+  const read = itemsOfList(document.value, 'sections', PromptSectionSchema, 'section');
+  const { items: sections, issues } = read;
   if (sections.length === 0 && issues.length === 0)
-    issues.push({ code: 'no_sections', path: list.path, message: 'the file gives no prompt section' });
+    issues.push({ code: 'no_sections', path: read.path ?? [], message: 'the file gives no prompt section' });
   return { items: issues.length > 0 ? [] : sections, issues: locateIssues(issues, document) };
 }
 

@@ -1,6 +1,8 @@
 // What the file sources of `hsa harness build` share: a list given bare or under its part's key, and the
 // rule that a key (section id, hook id) appears once per source.
+import type { z } from 'zod';
 import type { Issue, JsonPath } from '../issues.js';
+import { fromZodIssues } from '../parse-harness.js';
 
 /** The items a source file gives, or the issues that stop it (with file and line). */
 export interface ItemsSource<T> {
@@ -64,4 +66,38 @@ export function repeatedKeys(
       });
   });
   return issues;
+}
+
+/**
+ * The items of a source document's list, each checked by `schema`, with every issue found: the list's own
+ * (`listInDocument`), each item's, then ids given twice (`repeatedKeys`, only when every item parsed).
+ * `path` is where the list is (undefined when there is none).
+ *
+ * @example
+ * itemsOfList(document.value, 'items', HookSchema, 'hook') // { items: [hook], issues: [], path: ['items'] }
+ */
+export function itemsOfList<T extends { id: string }>(
+  value: unknown,
+  key: string,
+  schema: z.ZodType<T>,
+  what: string,
+): { items: T[]; issues: Issue[]; path?: JsonPath } {
+  const list = listInDocument(value, key);
+  if ('issue' in list) return { items: [], issues: [list.issue] };
+  const issues: Issue[] = [];
+  const items: T[] = [];
+  list.items.forEach((item, index) => {
+    const parsed = schema.safeParse(item);
+    if (parsed.success) items.push(parsed.data);
+    else issues.push(...fromZodIssues(parsed.error.issues, [...list.path, index]));
+  });
+  if (issues.length === 0)
+    issues.push(
+      ...repeatedKeys(
+        items.map((item) => item.id),
+        (index) => [...list.path, index, 'id'],
+        what,
+      ),
+    );
+  return { items, issues, path: list.path };
 }
