@@ -7,6 +7,7 @@
 // the pool entry's, and their facts are found by (the part as written, identifiers that occur), so the step costs only
 // the hooks part. Caches are bounded by bytes (`BoundedCache`); a miss recomputes the same facts.
 
+import { createHash } from 'node:crypto';
 import { BoundedCache } from '../harness/bounded-cache.js';
 import { contentHash, writtenPartHash } from '../harness/hash.js';
 import { urlSpans } from '../harness/mention-boundary.js';
@@ -304,7 +305,10 @@ const partContents = new BoundedCache<string, PartContent>(
 
 /** What is known of one part object: its texts, their entries and its content's record. */
 interface PartRecord {
-  /** The part's name and its hash as written (`writtenPartHash`): the key of its content's record. */
+  /**
+   * The part's name and a hash of what its facts read: its texts with their paths (`textsKey`), or for tools
+   * the part as written (`writtenPartHash`, which covers the tool names its groups are split by).
+   */
   key: string;
   locations: TextLocation[];
   entries?: TextEntry[];
@@ -315,13 +319,26 @@ const partRecords = new WeakMap<object, PartRecord>();
 function recordOf(harness: Harness, part: HarnessPartName): PartRecord {
   let known = partRecords.get(harness[part]);
   if (!known) {
-    const key = `${part}\u0002${writtenPartHash(harness[part])}`;
+    const locations = partTextLocations(harness, part);
+    const key = `${part}\u0002${part === 'tools' ? writtenPartHash(harness.tools) : textsKey(locations)}`;
     const content = partContents.get(key) ?? partContents.set(key, { occurring: new Map() });
-    known = { key, locations: partTextLocations(harness, part), content };
+    known = { key, locations, content };
     partRecords.set(harness[part], known);
   }
   return known;
 }
+/**
+ * A hash of a part's texts with their paths: what its facts are derived from. A per-example step that only
+ * turns hooks off or changes their budgets leaves the texts as they were, and with them the facts and every
+ * comparison made of them (the step's content check then costs lookups, not a new comparison).
+ */
+function textsKey(locations: readonly TextLocation[]): string {
+  const hash = createHash('sha256');
+  for (const { path, text, template } of locations)
+    hash.update(`${JSON.stringify(path)}${template ? 't' : 'p'}${text.length}\u0000`).update(text);
+  return hash.digest('base64');
+}
+
 function entriesOf(record: PartRecord): TextEntry[] {
   record.entries ??= record.locations.map(
     ({ text }) =>

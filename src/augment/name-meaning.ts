@@ -582,14 +582,30 @@ function finalRenames(base: Harness, variant: Harness, relabel: Relabel): FinalR
   return out;
 }
 
-// Pure function of content across runs: the new-name verdict of (relabel, base, variant) objects.
-const checked = new WeakMap<Relabel, WeakMap<Harness, WeakMap<Harness, Issue[]>>>();
+// Pure function of content across runs: the new-name verdict, by the base object, the variant's skills and
+// tools objects (all the check reads of the variant) and the relabel's renames as text.
+const checked = new WeakMap<Harness, WeakMap<object, WeakMap<object, Map<string, Issue[]>>>>();
+// Pure function of content across runs: a relabel object's renames as text ('' when it renames nothing).
+const renamesKeys = new WeakMap<Relabel, string>();
+function renamesKey(relabel: Relabel): string {
+  let key = renamesKeys.get(relabel);
+  if (key === undefined) {
+    const renames = relabel.steps.filter(
+      (step) =>
+        step.type === 'rename_tools' || step.type === 'rename_skills' || step.type === 'rename_arguments',
+    );
+    key = renames.length > 0 ? JSON.stringify(renames) : '';
+    renamesKeys.set(relabel, key);
+  }
+  return key;
+}
 
 /**
  * The certificate's check of new names: every tool, skill and parameter (the skill loader and its argument
  * included) that `relabel` renames from `base` into `variant` must get an opaque or faithful name under the
- * rule of this file; each that does not is a `misleading_name` issue at the new name. Cached per
- * (relabel, base, variant) object triple.
+ * rule of this file; each that does not is a `misleading_name` issue at the new name. The verdict reads
+ * only the variant's skills and tools and the relabel's renames, and is kept by those: a variant that took
+ * per-example hook steps on top of a pool entry gets the entry's verdict without a second look.
  *
  * @example
  * checkNewNames(base, variant, relabel)
@@ -597,11 +613,16 @@ const checked = new WeakMap<Relabel, WeakMap<Harness, WeakMap<Harness, Issue[]>>
  * //    message: 'tool get_data_usage renamed get_info_usage: replaces the domain term "data" by "info"' }]
  */
 export function checkNewNames(base: Harness, variant: Harness, relabel: Relabel): Issue[] {
-  const byBase = checked.get(relabel) ?? new WeakMap<Harness, WeakMap<Harness, Issue[]>>();
-  checked.set(relabel, byBase);
-  const byVariant = byBase.get(base) ?? new WeakMap<Harness, Issue[]>();
-  byBase.set(base, byVariant);
-  const known = byVariant.get(variant);
+  const key = renamesKey(relabel);
+  // Nothing renamed, no new name to judge.
+  if (key === '') return [];
+  const bySkills = checked.get(base) ?? new WeakMap<object, WeakMap<object, Map<string, Issue[]>>>();
+  checked.set(base, bySkills);
+  const byTools = bySkills.get(variant.skills) ?? new WeakMap<object, Map<string, Issue[]>>();
+  bySkills.set(variant.skills, byTools);
+  const byRenames = byTools.get(variant.tools) ?? new Map<string, Issue[]>();
+  byTools.set(variant.tools, byRenames);
+  const known = byRenames.get(key);
   if (known) return known;
   const issues: Issue[] = [];
   const renames = finalRenames(base, variant, relabel);
@@ -628,6 +649,6 @@ export function checkNewNames(base: Harness, variant: Harness, relabel: Relabel)
         message: `${rename.kind} ${rename.from} renamed ${rename.to}: ${why}`,
       });
   }
-  byVariant.set(variant, issues);
+  byRenames.set(key, issues);
   return issues;
 }
