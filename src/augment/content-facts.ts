@@ -220,21 +220,47 @@ const holdsSeparator = (text: string) =>
 const symbolKeys = new WeakMap<SymbolEntry, string>();
 const symbolsKey = (symbols: readonly SymbolEntry[]) => symbols.map(symbolKey).join('\u0001');
 
-/** The identifiers one part defines, and what `findMentions` reads of them as a key: once per part object. */
+/**
+ * The identifiers one part defines, what `findMentions` reads of them as a key, and a number naming that
+ * key: once per part object.
+ */
 interface Identifiers {
   symbols: SymbolEntry[];
   key: string;
+  id: number;
 }
 // Pure function of content across runs: a part object's identifiers.
 const partIdentifiers = new WeakMap<object, Identifiers>();
+// Pure function of content across runs: a number for each identifier key seen (a key evicted and seen
+// again gets a new number, so a number never names two keys).
+const identifierKeyIds = new BoundedCache<string, number>(
+  2 << 20,
+  (key) => 2 * key.length + 64,
+  'content-facts.identifierKeyIds',
+);
+let nextIdentifierKeyId = 0;
 function identifiersOf(harness: Harness, part: HarnessPartName): Identifiers {
   let known = partIdentifiers.get(harness[part]);
   if (!known) {
     const symbols = partSymbols(harness, part);
-    known = { symbols, key: symbolsKey(symbols) };
+    const key = symbolsKey(symbols);
+    const id = identifierKeyIds.get(key) ?? identifierKeyIds.set(key, nextIdentifierKeyId++);
+    known = { symbols, key, id };
     partIdentifiers.set(harness[part], known);
   }
   return known;
+}
+
+/**
+ * The identifiers a harness defines, as numbers (one per part, in `symbolParts` order): two harnesses with
+ * the same signature hold the same identifiers, so a part's facts (`partFacts`) depend only on the part and
+ * this signature.
+ *
+ * @example
+ * identifiersSignature(variant) === identifiersSignature(base) // no identifier renamed, added or dropped
+ */
+export function identifiersSignature(harness: Harness): string {
+  return symbolParts.map((from) => identifiersOf(harness, from).id).join(',');
 }
 
 /**

@@ -5,10 +5,15 @@
 
 import { BoundedCache } from '../harness/bounded-cache.js';
 import type { Issue } from '../harness/issues.js';
-import type { Harness } from '../harness/schema.js';
+import type { Harness, HarnessPartName } from '../harness/schema.js';
 import { type TextIndex, textIndex } from '../harness/text-index.js';
 import type { Relabel } from '../trajectory/relabel.js';
-import { type ProtectedContentKind, partFacts, type TextGroup } from './content-facts.js';
+import {
+  identifiersSignature,
+  type ProtectedContentKind,
+  partFacts,
+  type TextGroup,
+} from './content-facts.js';
 import { compareListMeaning, type MeaningChecked } from './meaning-preservation.js';
 
 export type { ProtectedContentKind } from './content-facts.js';
@@ -54,34 +59,31 @@ interface GroupPair {
   variant: TextGroup;
 }
 
-/** The groups to compare: the parts the variant does not share with the base, each kept tool on its own. */
-function groups(base: Harness, variant: Harness, relabel: Relabel): GroupPair[] {
-  const result: GroupPair[] = [];
-  for (const part of ['skills', 'hooks', 'prompt'] as const) {
-    if (base[part] === variant[part]) continue;
+/** The groups of one part to compare (a part the variant does not share with the base): each kept tool on its own. */
+function partGroups(base: Harness, variant: Harness, relabel: Relabel, part: HarnessPartName): GroupPair[] {
+  if (part !== 'tools') {
     const [baseGroup] = partFacts(base, part).groups;
     const [variantGroup] = partFacts(variant, part).groups;
-    if (baseGroup && variantGroup) result.push({ label: part, base: baseGroup, variant: variantGroup });
+    return baseGroup && variantGroup ? [{ label: part, base: baseGroup, variant: variantGroup }] : [];
   }
-  if (base.tools !== variant.tools) {
-    // Tools may be dropped or added; each kept tool (followed through renames) keeps its own content.
-    const renamed = (name: string) =>
-      relabel.steps.reduce(
-        (current, step) => (step.type === 'rename_tools' ? (step.map[current] ?? current) : current),
-        name,
-      );
-    const baseTools = partFacts(base, 'tools');
-    const variantTools = partFacts(variant, 'tools');
-    baseTools.toolNames.forEach((name, index) => {
-      const target = variantTools.toolNames.indexOf(renamed(name));
-      if (target < 0) return;
-      result.push({
-        label: `tools.${name}`,
-        base: baseTools.groups[index] as TextGroup,
-        variant: variantTools.groups[target] as TextGroup,
-      });
+  // Tools may be dropped or added; each kept tool (followed through renames) keeps its own content.
+  const renamed = (name: string) =>
+    relabel.steps.reduce(
+      (current, step) => (step.type === 'rename_tools' ? (step.map[current] ?? current) : current),
+      name,
+    );
+  const baseTools = partFacts(base, 'tools');
+  const variantTools = partFacts(variant, 'tools');
+  const result: GroupPair[] = [];
+  baseTools.toolNames.forEach((name, index) => {
+    const target = variantTools.toolNames.indexOf(renamed(name));
+    if (target < 0) return;
+    result.push({
+      label: `tools.${name}`,
+      base: baseTools.groups[index] as TextGroup,
+      variant: variantTools.groups[target] as TextGroup,
     });
-  }
+  });
   return result;
 }
 
@@ -134,21 +136,27 @@ export function checkContentPreservation(
   }
   const known = byRenames.get(key);
   if (known) return known;
-  const result = compareContent(base, variant, relabel);
+  const result = compareContent(base, variant, relabel, key);
   byRenames.set(key, result);
   return result;
 }
 // Pure function of content across runs: the verdict of (base, variant) objects and a relabel's content.
 const checks = new WeakMap<Harness, WeakMap<Harness, Map<string, ContentPreservation>>>();
 
-function compareContent(base: Harness, variant: Harness, relabel: Relabel): ContentPreservation {
+/** The parts the content check compares, in the order their issues are listed. */
+const checkedParts = ['skills', 'hooks', 'prompt', 'tools'] as const;
+
+function compareContent(
+  base: Harness,
+  variant: Harness,
+  relabel: Relabel,
+  renamesKey: string,
+): ContentPreservation {
   const checked = emptyChecked();
-  const toolNames = procedureToolNames(base);
   const issues: Issue[] = [];
-  for (const pair of groups(base, variant, relabel)) {
-    const key = `${pair.base.id}\u0002${pair.variant.id}\u0002${pair.label}\u0002${toolNames.key}`;
-    const compared =
-      comparisons.get(key) ?? comparisons.set(key, compareGroup(pair, toolNames.names, toolNames.key));
+  for (const part of checkedParts) {
+    if (base[part] === variant[part]) continue;
+    const compared = comparePart(base, variant, relabel, part, renamesKey);
     for (const kind of Object.keys(checked) as Array<keyof typeof checked>)
       checked[kind] += compared.checked[kind];
     issues.push(...compared.issues);
@@ -156,6 +164,54 @@ function compareContent(base: Harness, variant: Harness, relabel: Relabel): Cont
   const meaningKept = issues.every((issue) => !meaningCodes.has(issue.code));
   return { kept: issues.every((issue) => meaningCodes.has(issue.code)), meaningKept, checked, issues };
 }
+
+type PartComparison = Omit<ContentPreservation, 'kept' | 'meaningKept'>;
+
+/**
+ * One part of the check: its groups compared and summed. A part's comparison reads the base, the variant's
+ * part, the identifiers the variant defines (its mentions) and, for tools, the relabel's tool renames, and
+ * is kept by those: a variant that shares a part with one checked before (a pool entry's skills, tools and
+ * prompt under each example's own hook steps) gets that part's verdict again without deriving anything.
+ */
+function comparePart(
+  base: Harness,
+  variant: Harness,
+  relabel: Relabel,
+  part: HarnessPartName,
+  renamesKey: string,
+): PartComparison {
+  let byPart = partComparisons.get(base);
+  if (!byPart) {
+    byPart = new WeakMap();
+    partComparisons.set(base, byPart);
+  }
+  let byReading = byPart.get(variant[part]);
+  if (!byReading) {
+    byReading = new Map();
+    byPart.set(variant[part], byReading);
+  }
+  const key = `${identifiersSignature(variant)}\u0002${part === 'tools' ? renamesKey : ''}`;
+  const known = byReading.get(key);
+  if (known) return known;
+  const toolNames = procedureToolNames(base);
+  const checked = emptyChecked();
+  const issues: Issue[] = [];
+  for (const pair of partGroups(base, variant, relabel, part)) {
+    const pairKey = `${pair.base.id}\u0002${pair.variant.id}\u0002${pair.label}\u0002${toolNames.key}`;
+    const compared =
+      comparisons.get(pairKey) ??
+      comparisons.set(pairKey, compareGroup(pair, toolNames.names, toolNames.key));
+    for (const kind of Object.keys(checked) as Array<keyof typeof checked>)
+      checked[kind] += compared.checked[kind];
+    issues.push(...compared.issues);
+  }
+  const result = { checked, issues };
+  byReading.set(key, result);
+  return result;
+}
+// Pure function of content across runs: a part's comparison, by the base object, the variant's part object
+// and what else it reads (the variant's identifiers, the relabel's tool renames).
+const partComparisons = new WeakMap<Harness, WeakMap<object, Map<string, PartComparison>>>();
 
 // A pair of groups compares the same way whatever harnesses hold them (a pool entry's tools under many
 // examples' hooks): once per pair of group objects.

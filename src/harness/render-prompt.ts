@@ -224,16 +224,74 @@ const rendered = new BoundedCache<string, string>(
  */
 // Pure function of content across runs: a harness object's context-free section bodies.
 const sectionBodies = new WeakMap<Harness, Array<string | undefined>>();
+/** What one render of a template read: the members of the template data besides `context`, and the context. */
+interface Reading {
+  members: readonly string[];
+  context: boolean;
+}
 /**
- * Bodies by (template, context content), for renders that read nothing of the harness: the same under
- * every harness (a variant's persona and room-state sections under each example's context).
+ * The readings each template has made, by its text (a few each: which members a template reads can depend
+ * on what it reads, `{{#if context.x}}{{toolList}}{{/if}}`).
  */
-// Pure function of content across runs: a section body, by template text and context JSON.
-const bodiesByContext = new BoundedCache<string, string>(
+// Pure function of content across runs: a template's readings, by the template text.
+const templateReadings = new BoundedCache<string, Reading[]>(
+  1 << 20,
+  (template, readings) => 2 * template.length + 64 * readings.length + 64,
+  'render-prompt.templateReadings',
+);
+const readingsPerTemplate = 8;
+/**
+ * Bodies by (template, what one of its readings reads). A render that read exactly these members and the
+ * context (or not) renders the same for any data that holds the same there: the template takes the same
+ * path and reads the same values. A variant that changed only its hooks renders every section that reads no
+ * hook from here.
+ */
+// Pure function of content across runs: a section body, by template text and the content it read.
+const bodiesByReading = new BoundedCache<string, string>(
   8 << 20,
   (key, body) => 2 * (key.length + body.length) + 64,
-  'render-prompt.bodiesByContext',
+  'render-prompt.bodiesByReading',
 );
+
+/**
+ * A template data member's source in the harness, as a key: the part object it is derived from (parts are
+ * immutable), or undefined for a member the data holds that this does not know (then nothing is kept).
+ */
+function memberKey(harness: Harness, member: string): string | undefined {
+  switch (member) {
+    case 'harness':
+      return JSON.stringify([harness.id, harness.description ?? '']);
+    case 'skills':
+    case 'loader':
+      return `#${objectNumber(harness.skills)}`;
+    case 'tools':
+      return `#${objectNumber(harness.tools)}`;
+    case 'hooks':
+      return `#${objectNumber(harness.hooks)}`;
+    case 'skillList':
+      return `#${objectNumber(harness.skills)}/${harness.prompt.listStyle}`;
+    case 'toolList':
+      return `#${objectNumber(harness.tools)}/${harness.prompt.listStyle}`;
+    default:
+      // A member the data lacks reads the same (nothing, or Object.prototype's) under every harness.
+      return Object.hasOwn(harnessData(harness), member) ? undefined : '-';
+  }
+}
+
+function readingKey(
+  template: string,
+  reading: Reading,
+  harness: Harness,
+  context: RequestContext,
+): string | undefined {
+  let key = `${template}\u0000${reading.context ? contextJson(context) : ''}`;
+  for (const member of reading.members) {
+    const source = memberKey(harness, member);
+    if (source === undefined) return undefined;
+    key += `\u0000${member}=${source}`;
+  }
+  return key;
+}
 
 function renderPrompt(harness: Harness, context: RequestContext): string {
   let bodies = sectionBodies.get(harness);
@@ -247,17 +305,29 @@ function renderPrompt(harness: Harness, context: RequestContext): string {
     .map((section, index) => {
       let body = known[index];
       if (body === undefined) {
-        const key = `${section.template}\u0000${contextJson(context)}`;
-        body = bodiesByContext.get(key);
+        const readings = templateReadings.get(section.template) ?? [];
+        for (const reading of readings) {
+          const key = readingKey(section.template, reading, harness, context);
+          body = key === undefined ? undefined : bodiesByReading.get(key);
+          if (body !== undefined) break;
+        }
         if (body === undefined) {
           // The render is watched (a Proxy sees every property, key and membership lookup). A template
           // that reads nothing of the context renders alike for every context: its only other uses of the
-          // object, identity and truthiness, are the same for every context object. One that reads nothing
-          // of the harness renders alike for every harness, given the same context content.
+          // object, identity and truthiness, are the same for every context object.
           const watched = watchedData(data);
           body = renderBody(harness, section, watched.data);
           if (!watched.readContext()) known[index] = body;
-          else if (!watched.readHarness()) bodiesByContext.set(key, body);
+          const reading = watched.reading();
+          const key = reading && readingKey(section.template, reading, harness, context);
+          if (reading && key !== undefined) {
+            bodiesByReading.set(key, body);
+            const same = (other: Reading) =>
+              other.context === reading.context &&
+              other.members.join('\u0000') === reading.members.join('\u0000');
+            if (!readings.some(same))
+              templateReadings.set(section.template, [...readings, reading].slice(-readingsPerTemplate));
+          }
         }
       }
       return formatSection(harness.prompt.headingStyle, section, index + 1, body);
@@ -274,10 +344,12 @@ type TemplateData = ReturnType<typeof templateData>;
 function watchedData(data: TemplateData): {
   data: TemplateData;
   readContext: () => boolean;
-  readHarness: () => boolean;
+  /** What the render read, or undefined when it read the data as a whole (its keys, its prototype, a symbol). */
+  reading: () => Reading | undefined;
 } {
   let context = false;
-  let harness = false;
+  let whole = false;
+  const members = new Set<string>();
   // Every trap records the read, then does what the object itself does.
   const watch =
     <A extends unknown[], R>(trap: (...args: A) => R, seen: (args: A) => void) =>
@@ -289,10 +361,12 @@ function watchedData(data: TemplateData): {
     context = true;
   };
   const readsMember = (args: unknown[]) => {
-    if (args[1] !== 'context') harness = true;
+    const member = args[1];
+    if (typeof member !== 'string') whole = true;
+    else if (member !== 'context') members.add(member);
   };
   const readsAll = () => {
-    harness = true;
+    whole = true;
   };
   const contextView = new Proxy<RequestContext>(data.context, {
     get: watch(Reflect.get, readsContext),
@@ -311,5 +385,9 @@ function watchedData(data: TemplateData): {
       getPrototypeOf: watch(Reflect.getPrototypeOf, readsAll),
     },
   );
-  return { data: view, readContext: () => context, readHarness: () => harness };
+  return {
+    data: view,
+    readContext: () => context,
+    reading: () => (whole ? undefined : { members: [...members].sort(), context }),
+  };
 }

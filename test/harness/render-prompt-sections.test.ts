@@ -1,6 +1,6 @@
-// A section whose template reads nothing of the request context renders once per harness object; one that
-// reads it (however: a path, `@root`, `this`, a block over it) renders for each context. Counted renders,
-// and every prompt equals the one a fresh harness object renders.
+// A section renders once per content it reads: the parts of the harness its template reads (by object) and,
+// where it reads the context at all (a path, `@root`, `this`, a block over it), the context's content.
+// Counted renders, and every prompt equals the one a fresh harness object (or the template engine) renders.
 import { describe, expect, it } from 'vitest';
 import { parseHarness } from '../../src/harness/parse-harness.js';
 import { renderSystemPrompt, sectionTemplateRenders, templateData } from '../../src/harness/render-prompt.js';
@@ -39,9 +39,14 @@ const fileTag = import.meta.url.split('/').at(-1) as string;
 const ownContext = { passenger: { name: `Ana Souza (${fileTag})`, flight: 'HA 212' } };
 const ownOther = { passenger: { name: `Li Wei (${fileTag})`, flight: 'CA 981' } };
 
+/** The travel harness under an id no other test renders (`role` reads the id: bodies are kept by content). */
+let harnessCount = 0;
+const ownHarness = () =>
+  parseHarness({ ...travelHarnessInput(), id: `travel-sections-${++harnessCount}-${Date.now()}` });
+
 describe('renderSystemPrompt by section', () => {
   it('renders a section that does not read the context once per harness object', () => {
-    const harness = parseHarness(travelHarnessInput());
+    const harness = ownHarness();
     const sections = harness.prompt.sections.length;
     const before = sectionTemplateRenders();
     const first = renderSystemPrompt(harness, ownContext);
@@ -49,14 +54,14 @@ describe('renderSystemPrompt by section', () => {
     const second = renderSystemPrompt(harness, ownOther);
     // Only `passenger` reads the context.
     expect(sectionTemplateRenders() - before).toBe(sections + 1);
-    expect(first).toBe(renderSystemPrompt(parseHarness(travelHarnessInput()), ownContext));
-    expect(second).toBe(renderSystemPrompt(parseHarness(travelHarnessInput()), ownOther));
+    expect(first).toBe(renderSystemPrompt(parseHarness(structuredClone(harness)), ownContext));
+    expect(second).toBe(renderSystemPrompt(parseHarness(structuredClone(harness)), ownOther));
     expect(second).toContain(`Passenger: Li Wei (${fileTag}) on CA 981`);
   });
 
   it('renders a section that reads only the context once per context content, under any harness', () => {
-    const first = parseHarness(travelHarnessInput());
-    const second = parseHarness(travelHarnessInput());
+    const first = ownHarness();
+    const second = ownHarness();
     const context = { passenger: { name: `Sam Okafor (${fileTag})`, flight: 'TP 1' } };
     const before = sectionTemplateRenders();
     renderSystemPrompt(first, context);
@@ -112,6 +117,37 @@ describe('renderSystemPrompt by section', () => {
         expect(outcome(renamed, context), template).toBe(uncached(renamed, context));
       }
     }
+  });
+
+  it('renders again only the sections that read a part the harness changed', () => {
+    const harness = ownHarness();
+    const context = { passenger: { name: `Noor Haddad (${fileTag})`, flight: 'EK 9' } };
+    const probe = (template: string) => ({ id: 'hooks_probe', title: 'Hooks', template });
+    const withHooksSection = parseHarness({
+      ...harness,
+      prompt: {
+        ...harness.prompt,
+        sections: [...harness.prompt.sections, probe('{{#each hooks}}{{id}} {{/each}}')],
+      },
+    });
+    // The same harness with its first hook turned off: a new hooks part, every other part the same objects.
+    const hooksOff = {
+      ...withHooksSection,
+      hooks: {
+        ...withHooksSection.hooks,
+        items: withHooksSection.hooks.items.map((hook, index) =>
+          index === 0 ? { ...hook, enabled: false } : hook,
+        ),
+      },
+    };
+    const before = sectionTemplateRenders();
+    const base = renderSystemPrompt(withHooksSection, context);
+    expect(sectionTemplateRenders() - before).toBe(withHooksSection.prompt.sections.length);
+    const variant = renderSystemPrompt(hooksOff, context);
+    // Only the section that reads the hooks renders again.
+    expect(sectionTemplateRenders() - before).toBe(withHooksSection.prompt.sections.length + 1);
+    expect(variant).toBe(renderSystemPrompt(parseHarness(structuredClone(hooksOff)), context));
+    expect(variant).not.toBe(base);
   });
 
   it('reports a context that a section cannot render, after other contexts rendered', () => {
