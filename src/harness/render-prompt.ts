@@ -2,6 +2,7 @@
 // heading in the pipeline's heading style, sections joined by a blank line.
 
 import { BoundedCache } from './bounded-cache.js';
+import { writtenPartHash } from './hash.js';
 import { HarnessAugmentError } from './issues.js';
 import { objectNumber } from './object-number.js';
 import type { Harness, HeadingStyle, ListStyle, PromptSection } from './schema.js';
@@ -255,7 +256,7 @@ const bodiesByReading = new BoundedCache<string, string>(
 
 /**
  * A template data member's source in the harness, as a key: the part object it is derived from (parts are
- * immutable), or undefined for a member the data holds that this does not know (then nothing is kept).
+ * immutable) or, for the hooks, their content, or undefined for a member the data holds that this does not know (then nothing is kept).
  */
 function memberKey(harness: Harness, member: string): string | undefined {
   switch (member) {
@@ -267,7 +268,9 @@ function memberKey(harness: Harness, member: string): string | undefined {
     case 'tools':
       return `#${objectNumber(harness.tools)}`;
     case 'hooks':
-      return `#${objectNumber(harness.hooks)}`;
+      // By content: an example's own hook steps (a hook turned off, two reordered) make hooks parts that
+      // recur across examples, while each is a new object.
+      return writtenPartHash(harness.hooks);
     case 'skillList':
       return `#${objectNumber(harness.skills)}/${harness.prompt.listStyle}`;
     case 'toolList':
