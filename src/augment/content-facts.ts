@@ -365,6 +365,17 @@ function textsKey(locations: readonly TextLocation[]): string {
   return hash.digest('base64');
 }
 
+/**
+ * What a part's facts are derived from, as a key (its texts with their paths; for tools, the part as
+ * written): parts with the same key and the same `identifiersSignature` have the same facts.
+ *
+ * @example
+ * partContentKey(variant, 'hooks') === partContentKey(base, 'hooks') // the same hook texts
+ */
+export function partContentKey(harness: Harness, part: HarnessPartName): string {
+  return recordOf(harness, part).key;
+}
+
 function entriesOf(record: PartRecord): TextEntry[] {
   record.entries ??= record.locations.map(
     ({ text }) =>

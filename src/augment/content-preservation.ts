@@ -5,12 +5,14 @@
 
 import { BoundedCache } from '../harness/bounded-cache.js';
 import type { Issue } from '../harness/issues.js';
+import { objectNumber } from '../harness/object-number.js';
 import type { Harness, HarnessPartName } from '../harness/schema.js';
 import { type TextIndex, textIndex } from '../harness/text-index.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import {
   identifiersSignature,
   type ProtectedContentKind,
+  partContentKey,
   partFacts,
   type TextGroup,
 } from './content-facts.js';
@@ -170,7 +172,7 @@ type PartComparison = Omit<ContentPreservation, 'kept' | 'meaningKept'>;
 /**
  * One part of the check: its groups compared and summed. A part's comparison reads the base, the variant's
  * part, the identifiers the variant defines (its mentions) and, for tools, the relabel's tool renames, and
- * is kept by those: a variant that shares a part with one checked before (a pool entry's skills, tools and
+ * is kept by those: a variant that holds a part as one checked before (a pool entry's skills, tools and
  * prompt under each example's own hook steps) gets that part's verdict again without deriving anything.
  */
 function comparePart(
@@ -180,18 +182,8 @@ function comparePart(
   part: HarnessPartName,
   renamesKey: string,
 ): PartComparison {
-  let byPart = partComparisons.get(base);
-  if (!byPart) {
-    byPart = new WeakMap();
-    partComparisons.set(base, byPart);
-  }
-  let byReading = byPart.get(variant[part]);
-  if (!byReading) {
-    byReading = new Map();
-    byPart.set(variant[part], byReading);
-  }
-  const key = `${identifiersSignature(variant)}\u0002${part === 'tools' ? renamesKey : ''}`;
-  const known = byReading.get(key);
+  const key = `${objectNumber(base)}\u0002${partContentKey(variant, part)}\u0002${identifiersSignature(variant)}\u0002${part === 'tools' ? renamesKey : ''}`;
+  const known = partComparisons.get(key);
   if (known) return known;
   const toolNames = procedureToolNames(base);
   const checked = emptyChecked();
@@ -205,13 +197,16 @@ function comparePart(
       checked[kind] += compared.checked[kind];
     issues.push(...compared.issues);
   }
-  const result = { checked, issues };
-  byReading.set(key, result);
-  return result;
+  return partComparisons.set(key, { checked, issues });
 }
-// Pure function of content across runs: a part's comparison, by the base object, the variant's part object
-// and what else it reads (the variant's identifiers, the relabel's tool renames).
-const partComparisons = new WeakMap<Harness, WeakMap<object, Map<string, PartComparison>>>();
+// Pure function of content across runs: a part's comparison, by the base object, what the variant's part
+// holds (`partContentKey`) and what else it reads (the variant's identifiers, the relabel's tool renames).
+const partComparisons = new BoundedCache<string, PartComparison>(
+  4 << 20,
+  (key, result) =>
+    2 * key.length + 256 + result.issues.reduce((sum, issue) => sum + 2 * issue.message.length + 128, 0),
+  'content-preservation.partComparisons',
+);
 
 // A pair of groups compares the same way whatever harnesses hold them (a pool entry's tools under many
 // examples' hooks): once per pair of group objects.
