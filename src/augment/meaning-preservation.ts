@@ -193,7 +193,11 @@ export function compareListMeaning(
       }));
       // The variant text at the same path, found by a map: a scan per list was quadratic in the skills.
       byPath ??= new Map(variants.map((variant, index) => [variant.path, index] as const).reverse());
-      const preferred = byPath.get(JSON.stringify(location.path)) ?? 0;
+      const samePath = byPath.get(JSON.stringify(location.path));
+      // The same words at the same place keep every fact of the text's lists (a text a rename or another
+      // part's step left as it was).
+      if (samePath !== undefined && variantTexts[samePath]?.text === location.text) continue;
+      const preferred = samePath ?? 0;
       const issue = checkList(list, variants, preferred, location.path);
       if (issue) issues.push(issue);
     }
