@@ -25,8 +25,14 @@ export {
   variantPoolFor,
 } from './augment/augment.js';
 export { type AugmentRun, createAugmentRun } from './augment/augment-run.js';
-export { type Certificate, type CertifyInput, certify } from './augment/certificate.js';
+export {
+  type Certificate,
+  type CertificateProof,
+  type CertifyInput,
+  certify,
+} from './augment/certificate.js';
 export { checkContentPreservation } from './augment/content-preservation.js';
+export { type EntryProof, proveEntry } from './augment/entry-proof.js';
 export {
   type AppliedOperator,
   type ApplyOptions,

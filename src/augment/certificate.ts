@@ -19,6 +19,7 @@ import {
   rederiveTrajectory,
 } from '../trajectory/validate-trajectory.js';
 import { type ContentPreservation, checkContentPreservation } from './content-preservation.js';
+import { checksByProof, type EntryProof } from './entry-proof.js';
 import { checkNewNames } from './name-meaning.js';
 
 /**
@@ -52,6 +53,20 @@ export interface Certificate {
   content: ContentPreservation['checked'];
   /** What failed, when not certified. */
   issues: Issue[];
+  /**
+   * For a row drawn from a pool entry: which checks the entry proved once (`atEntry`: the content of each
+   * part the row's variant holds as the entry does, its new names) and which ran for this row (`perRow`: the
+   * example's validity and hook decisions, the inverse, the content of the parts its own steps changed).
+   */
+  proof?: CertificateProof;
+}
+
+/** Where a pool row's checks were answered (`Certificate.proof`). */
+export interface CertificateProof {
+  /** The entry's seed. */
+  entry: string;
+  atEntry: string[];
+  perRow: string[];
 }
 
 /**
@@ -74,6 +89,11 @@ export interface CertifyInput {
    * the variant's by construction, so the two agree; leave it out to validate from scratch.
    */
   forward?: Pick<Rederived, 'issues' | 'decisions'>;
+  /**
+   * The proof of the pool entry the variant was drawn from (`proveEntry`): the parts the variant holds as the
+   * entry does take their content and name checks from it, and the certificate says which did.
+   */
+  proof?: EntryProof;
 }
 
 /** Hook decisions without their positions, leaving out those on inserted (injected) turns. */
@@ -97,7 +117,7 @@ function decisionTrace(trajectory: Trajectory, decisions: readonly HookDecision[
  * if (!certificate.certified) rejects.push(certificate.issues);
  */
 export function certify(input: CertifyInput): Certificate {
-  const { certified, checks, content, issues } = certifiedChecks(input);
+  const { certified, checks, content, issues, proof } = certifiedChecks(input);
   return {
     certified,
     baseHash: hashHarness(input.base).harness,
@@ -105,6 +125,7 @@ export function certify(input: CertifyInput): Certificate {
     checks,
     content,
     issues,
+    ...(proof ? { proof } : {}),
   };
 }
 
@@ -172,11 +193,13 @@ export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHas
       });
     }
   }
-  // Cached by content: a pool entry's check serves every example, a step's check its certificate.
-  const content = checkContentPreservation(base, variant, relabel);
+  // The parts the variant holds as its pool entry does are the entry's proof; the others (and every part of
+  // a variant without an entry) are checked here, by content (a step's check is its certificate's).
+  const proven = input.proof ? checksByProof(input.proof, base, variant, relabel) : undefined;
+  const content = proven?.content ?? checkContentPreservation(base, variant, relabel);
   issues.push(...content.issues);
-  // New names are opaque or faithful (`nameJudge`); cached per (relabel, base, variant).
-  const names = checkNewNames(base, variant, relabel);
+  // New names are opaque or faithful (`nameJudge`).
+  const names = proven?.names ?? checkNewNames(base, variant, relabel);
   issues.push(...names);
   const checks = {
     validUnderVariant: underVariant.valid,
@@ -196,6 +219,15 @@ export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHas
     checks,
     content: content.checked,
     issues,
+    ...(proven && input.proof
+      ? {
+          proof: {
+            entry: input.proof.entry,
+            atEntry: proven.atEntry,
+            perRow: ['validUnderVariant', 'hooksAgree', 'inverseExact', ...proven.perRow],
+          },
+        }
+      : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { forwardFacts } from '../trajectory/facts.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { certify } from './certificate.js';
+import type { EntryProof } from './entry-proof.js';
 import { type Dimension, dimensions } from './operator.js';
 import type { AugmentRow, Provenance } from './row.js';
 
@@ -24,6 +25,8 @@ export interface CertifiedRowInput {
   /** What the variant id hashes with the base and the operators (the seed the variant was built from). */
   idSeed: string;
   provenance: Omit<Provenance, 'baseHash' | 'changed'> & { changed: ReadonlySet<Dimension> };
+  /** The proof of the pool entry the row is drawn from: the certificate takes what it covers from it. */
+  proof?: EntryProof | undefined;
 }
 
 /**
@@ -47,6 +50,7 @@ export function certifiedRow(input: CertifiedRowInput): { row: AugmentRow } | { 
     relabel,
     forward,
     run: input.run,
+    ...(input.proof ? { proof: input.proof } : {}),
   });
   if (!certificate.certified) return { issues: certificate.issues };
   const { seed, variantSeed, ops, skipped, planned, changed, pool } = input.provenance;

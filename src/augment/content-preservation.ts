@@ -146,7 +146,7 @@ export function checkContentPreservation(
 const checks = new WeakMap<Harness, WeakMap<Harness, Map<string, ContentPreservation>>>();
 
 /** The parts the content check compares, in the order their issues are listed. */
-const checkedParts = ['skills', 'hooks', 'prompt', 'tools'] as const;
+export const contentCheckedParts = ['skills', 'hooks', 'prompt', 'tools'] as const;
 
 function compareContent(
   base: Harness,
@@ -156,9 +156,25 @@ function compareContent(
 ): ContentPreservation {
   const checked = emptyChecked();
   const issues: Issue[] = [];
-  for (const part of checkedParts) {
+  const parts: PartContentCheck[] = [];
+  for (const part of contentCheckedParts) {
     if (base[part] === variant[part]) continue;
-    const compared = comparePart(base, variant, relabel, part, renamesKey);
+    parts.push(comparePart(base, variant, relabel, part, renamesKey));
+  }
+  return combinePartChecks(parts);
+}
+
+/**
+ * The content check of a whole variant from the checks of the parts it does not share with the base, in
+ * `contentCheckedParts` order (what `checkContentPreservation` returns).
+ *
+ * @example
+ * combinePartChecks(['skills', 'tools'].map((part) => checkPartContent(base, variant, relabel, part)))
+ */
+export function combinePartChecks(parts: readonly PartContentCheck[]): ContentPreservation {
+  const checked = emptyChecked();
+  const issues: Issue[] = [];
+  for (const compared of parts) {
     for (const kind of Object.keys(checked) as Array<keyof typeof checked>)
       checked[kind] += compared.checked[kind];
     issues.push(...compared.issues);
@@ -167,7 +183,24 @@ function compareContent(
   return { kept: issues.every((issue) => meaningCodes.has(issue.code)), meaningKept, checked, issues };
 }
 
-type PartComparison = Omit<ContentPreservation, 'kept' | 'meaningKept'>;
+/**
+ * The content check of one part the variant does not share with the base (see `checkContentPreservation`).
+ *
+ * @example
+ * checkPartContent(base, variant, relabel, 'skills').issues
+ */
+export function checkPartContent(
+  base: Harness,
+  variant: Harness,
+  relabel: Relabel,
+  part: HarnessPartName,
+): PartContentCheck {
+  const renames = relabel.steps.filter((step) => step.type === 'rename_tools');
+  return comparePart(base, variant, relabel, part, renames.length > 0 ? JSON.stringify(renames) : '');
+}
+
+/** What the content check found in one part: its counts and issues. */
+export type PartContentCheck = Omit<ContentPreservation, 'kept' | 'meaningKept'>;
 
 /**
  * One part of the check: its groups compared and summed. A part's comparison reads the base, the variant's
@@ -181,7 +214,7 @@ function comparePart(
   relabel: Relabel,
   part: HarnessPartName,
   renamesKey: string,
-): PartComparison {
+): PartContentCheck {
   const key = `${objectNumber(base)}\u0002${partContentKey(variant, part)}\u0002${identifiersSignature(variant)}\u0002${part === 'tools' ? renamesKey : ''}`;
   const known = partComparisons.get(key);
   if (known) return known;
@@ -201,7 +234,7 @@ function comparePart(
 }
 // Pure function of content across runs: a part's comparison, by the base object, what the variant's part
 // holds (`partContentKey`) and what else it reads (the variant's identifiers, the relabel's tool renames).
-const partComparisons = new BoundedCache<string, PartComparison>(
+const partComparisons = new BoundedCache<string, PartContentCheck>(
   4 << 20,
   (key, result) =>
     2 * key.length + 256 + result.issues.reduce((sum, issue) => sum + 2 * issue.message.length + 128, 0),

@@ -587,7 +587,14 @@ function finalRenames(base: Harness, variant: Harness, relabel: Relabel): FinalR
 const checked = new WeakMap<Harness, WeakMap<object, WeakMap<object, Map<string, Issue[]>>>>();
 // Pure function of content across runs: a relabel object's renames as text ('' when it renames nothing).
 const renamesKeys = new WeakMap<Relabel, string>();
-function renamesKey(relabel: Relabel): string {
+/**
+ * What a relabel renames (its tool, skill and argument renames) as text, '' when it renames nothing: two
+ * relabels with the same text give the same new names.
+ *
+ * @example
+ * renamesKey(identityRelabel) // ''
+ */
+export function renamesKey(relabel: Relabel): string {
   let key = renamesKeys.get(relabel);
   if (key === undefined) {
     const renames = relabel.steps.filter(

@@ -12,6 +12,7 @@ import type { Trajectory } from '../trajectory/schema.js';
 import { applyPlanSteps, baseState, type PlanStep } from './apply-plan.js';
 import { type AugmentRun, augmentRunOf } from './augment-run.js';
 import { certifiedRow } from './certified-row.js';
+import { type EntryProof, proveEntry } from './entry-proof.js';
 import { type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
 import type { Plan } from './plan.js';
 import { createRandom } from './random.js';
@@ -91,6 +92,8 @@ interface PoolEntry {
   planned: Dimension[];
   /** Steps whose operators all skipped without an example: tried again for each example. */
   deferred: PlanStep[];
+  /** What the entry proves once for every row drawn from it (`proveEntry`). */
+  proof: EntryProof;
 }
 
 export type { PoolProvenance } from './row.js';
@@ -177,13 +180,16 @@ export function createVariantPool(
       return { index: stepIndex, step };
     });
     const { baseParts, ...shared } = data;
-    const harness = Object.fromEntries(
-      Object.entries(data.harness).map(([part, value]) => [
-        part,
-        baseParts.includes(part) ? base[part as keyof Harness] : value,
-      ]),
-    ) as Harness;
-    return { ...shared, harness: deepFreeze(harness), relabel: deepFreeze(data.relabel), deferred };
+    const harness = deepFreeze(
+      Object.fromEntries(
+        Object.entries(data.harness).map(([part, value]) => [
+          part,
+          baseParts.includes(part) ? base[part as keyof Harness] : value,
+        ]),
+      ) as Harness,
+    );
+    const relabel = deepFreeze(data.relabel);
+    return { ...shared, harness, relabel, deferred, proof: proveEntry(data.seed, base, harness, relabel) };
   }
 
   /** The plan an entry samples (the same in every thread: from the entry's seed alone). */
@@ -202,12 +208,15 @@ export function createVariantPool(
       planned.map((step, stepIndex) => ({ index: stepIndex, step })),
       { rng, ...(options.regenerate ? { regenerate: options.regenerate } : {}), run },
     );
+    const harness = deepFreeze(built.harness);
+    const relabel = deepFreeze(built.relabel);
     return {
       index,
       seed: entrySeed,
-      harness: deepFreeze(built.harness),
+      harness,
       relabels: built.relabels,
-      relabel: deepFreeze(built.relabel),
+      relabel,
+      proof: proveEntry(entrySeed, base, harness, relabel),
       ops: built.ops,
       skipped: built.skipped,
       changed: dimensions.filter((dimension) => built.changed.has(dimension)),
@@ -249,6 +258,7 @@ export function createVariantPool(
       variantIndex,
       run,
       idSeed: perExample > 0 ? `${shared.seed}|${variantSeed}` : shared.seed,
+      proof: shared.proof,
       provenance: {
         seed,
         variantSeed,
@@ -265,7 +275,7 @@ export function createVariantPool(
     size,
     built: () => entries.size,
     async entryData(index) {
-      const { deferred, ...shared } = await entry(index);
+      const { deferred, proof: _madeAgainWhereTaken, ...shared } = await entry(index);
       const baseParts = Object.keys(shared.harness).filter(
         (part) => shared.harness[part as keyof Harness] === base[part as keyof Harness],
       );

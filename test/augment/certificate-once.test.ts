@@ -108,7 +108,15 @@ describe('a certificate over facts computed once', () => {
     // move again and the row moved the original into the variant again (validate 2, rederive 5); then the
     // step's inverse walked (rederive 4).
     expect({ validate, rederive }).toEqual({ validate: 1, rederive: 3 });
-    expect(result.row.certificate).toEqual(
+    const { proof, ...verdict } = result.row.certificate;
+    // The per-example step (the heading) changed the prompt: checked for the row; the entry's rename of the
+    // tool (its tools, the mentions in skills and hooks, the new name) is its proof's.
+    expect(proof).toEqual({
+      entry: 'once/pool/0',
+      atEntry: ['content.skills', 'content.hooks', 'content.tools', 'names'],
+      perRow: ['validUnderVariant', 'hooksAgree', 'inverseExact', 'content.prompt'],
+    });
+    expect(verdict).toEqual(
       certify({
         base: harness,
         variant: result.row.harness,

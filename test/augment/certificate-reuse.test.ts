@@ -35,7 +35,10 @@ describe('the certificate of augment rows', () => {
         rewritten: row.trajectory,
         relabel: row.relabel,
       });
-      expect(row.certificate).toEqual(scratch);
+      // The same verdict; a pool row also says which checks its entry's proof answered.
+      const { proof, ...verdict } = row.certificate;
+      expect(verdict).toEqual(scratch);
+      expect(proof?.entry).toBe(row.provenance.pool?.seed);
       expect(validateTrajectory(row.trajectory, row.harness).issues).toEqual([]);
     }
     expect(rows).toBe(36);
