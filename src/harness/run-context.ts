@@ -84,8 +84,11 @@ export function defineRunCache<V>(name: string, sizeOf: (value: V) => number): R
 }
 
 /**
- * The bytes a run's caches may hold by default (by estimate): room for the facts of many examples at once
- * (one example's, over all its variants, take a few hundred kilobytes), small beside a run's heap.
+ * The bytes a run's caches may hold by default (by estimate): room for the facts of the examples in flight
+ * (one live-stream example's, over 8 variants, take about 1 MB), small beside a run's heap.
+ *
+ * @example
+ * createRunContext().memoryReport().budgetBytes === defaultRunMemoryBytes
  */
 export const defaultRunMemoryBytes = 32 * 1024 * 1024;
 

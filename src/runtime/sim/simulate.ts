@@ -9,7 +9,7 @@ import type { Plan } from '../../augment/plan.js';
 import { runnablePlan } from '../../augment/runnable-plan.js';
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import type { RunContext } from '../../harness/run-context.js';
+import { hookCheckOptions, type RunContext } from '../../harness/run-context.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Relabel } from '../../trajectory/relabel.js';
 import type { Trajectory } from '../../trajectory/schema.js';
@@ -157,7 +157,8 @@ async function simulateOne(
   const context = { base, seed };
   const made = await scenario.episode(planned, context);
   // A variant carries the gold over: the scenario's own, or its oracle's play under the base harness.
-  const checks = { hookChecks: run.hookChecks };
+  // The run's hook checks, for the plays (a scenario's oracle takes them as options).
+  const checks = hookCheckOptions(run);
   const limit = options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {};
   const episode = options.augment ? await withGold(scenario, made, context, { ...checks, ...limit }) : made;
   const variant = options.augment ? await variantFor(base, episode, options.augment, seed, run) : undefined;
