@@ -147,7 +147,13 @@ export { compileLinearPattern } from './harness/linear-pattern.js';
 export { offeredTools, skillLoaderTool, toChatCompletionTools } from './harness/offered-tools.js';
 export { loadHarnessFile, parseHarness, safeParseHarness } from './harness/parse-harness.js';
 export { type RequestContext, renderSystemPrompt } from './harness/render-prompt.js';
-export { createRunContext, type RunContext, type RunContextOptions } from './harness/run-context.js';
+export {
+  createRunContext,
+  defaultRunMemoryBytes,
+  type RunContext,
+  type RunContextOptions,
+  type RunMemoryReport,
+} from './harness/run-context.js';
 export {
   type Harness,
   type HarnessInput,

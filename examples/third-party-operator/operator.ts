@@ -28,7 +28,7 @@ export const prefixTools = defineOperator({
       .regex(/^[a-z][a-z0-9]{0,15}$/, 'a short lower-case word')
       .default('acme'),
   }),
-  apply(harness, { rng, severity, params, trajectory, hookChecks, run }) {
+  apply(harness, { rng, severity, params, trajectory, run }) {
     const loader = harness.skills.loader.tool;
     const tools = harness.tools.items.map((tool) => tool.name).filter((name) => name !== loader);
     // A tool named in a reply or tool result keeps its name: renaming it would rewrite text hooks judge.
@@ -43,7 +43,8 @@ export const prefixTools = defineOperator({
       if (renamed.length <= 64 && isFree(renamed)) map[name] = renamed;
     }
     if (Object.keys(map).length === 0) return { skip: `every prefixed name is taken (${params.prefix}_…)` };
-    const output = renameSymbols(harness, { tools: map }, { hookChecks });
+    // The run's hook checks, so that the mentions they read follow the rename.
+    const output = renameSymbols(harness, { tools: map }, { hookChecks: run.hookChecks });
     // The kit's one certify rule: the moved trajectory validates, hooks decide as before, the inverse is exact.
     if (!certifies({ base: harness, variant: output.harness, relabel: output.relabel, trajectory, run }))
       return { skip: 'the prefixed names would change a hook decision' };

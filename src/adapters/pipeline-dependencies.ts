@@ -3,6 +3,7 @@
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Registry } from '../augment/registry.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import { assertRunHookChecks, type RunContext } from '../harness/run-context.js';
 import type { PipelineConfig, TeacherKind } from '../pipeline/config.js';
 import type { MeaningJudgeV1 } from '../pipeline/meaning-judge-spec.js';
 import type { PipelineDependencies } from '../pipeline/run-pipeline.js';
@@ -23,7 +24,9 @@ export interface DependencyOptions {
   scenario?: Scenario;
   /** Environment for API keys (default `process.env`). */
   env?: Record<string, string | undefined>;
-  /** The custom hook checks the harness names (the CLI loads `config.hookChecks`). */
+  /** The run the pipeline belongs to (the CLI starts one with `config.hookChecks`); default: none given. */
+  run?: RunContext | undefined;
+  /** The custom hook checks the harness names, when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
 }
 
@@ -42,8 +45,11 @@ export function buildPipelineDependencies(
 ): BuiltDependencies {
   const env = options.env ?? process.env;
   const clients: Record<string, OpenAICompatibleClient> = {};
+  // The run's hook checks (a caller that names only hook checks gets them as they are).
+  if (options.run) assertRunHookChecks(options.run, options.hookChecks);
+  const hookChecks = options.run ? options.run.hookChecks : options.hookChecks;
   const episodeOptions = {
-    hookChecks: options.hookChecks,
+    hookChecks,
     ...(config.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: config.maxStepsPerTurn } : {}),
   };
   const teacher = (kind: TeacherKind): Teacher => {
@@ -100,7 +106,8 @@ export function buildPipelineDependencies(
     exporters: trainerExporters as unknown as Record<string, PipelineExporter>,
     ...(regenerate ? { regenerate } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
-    hookChecks: options.hookChecks,
+    run: options.run,
+    hookChecks,
     rlExporters,
     clients,
   };

@@ -4,7 +4,12 @@
 import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
-import { createRunContext, type RunContext, type RunContextOptions } from '../harness/run-context.js';
+import {
+  assertRunHookChecks,
+  createRunContext,
+  type RunContext,
+  type RunContextOptions,
+} from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 
 /** What one augmentation run holds. */
@@ -31,19 +36,36 @@ export function createAugmentRun(base: Harness, options: RunContextOptions = {})
 }
 
 /**
- * The run given (it must be over this base), or a new one with `hookChecks`.
+ * The augmentation run of `base` in a run that was started elsewhere (a CLI command, the pipeline, a
+ * caller's own `createRunContext`): the same hook checks and the same memos, so what one derives the
+ * other reads.
+ *
+ * @example
+ * const run = augmentRunIn(base, createRunContext({ hookChecks }));
+ */
+export function augmentRunIn(base: Harness, run: RunContext): AugmentRun {
+  return Object.freeze({ ...run, base, baseHash: hashHarness(base).harness });
+}
+
+/**
+ * The run given — an augmentation run must be over this base; a plain run context becomes the
+ * augmentation run of `base` in it (`augmentRunIn`) — or a new one with `hookChecks`. Given both a run and
+ * hook checks that are not the run's, it throws a usage error.
  *
  * @example
  * const run = augmentRunOf(base, options);
  */
 export function augmentRunOf(
   base: Harness,
-  options: { run?: AugmentRun | undefined; hookChecks?: HookCheckRegistry | undefined },
+  options: { run?: RunContext | AugmentRun | undefined; hookChecks?: HookCheckRegistry | undefined },
 ): AugmentRun {
-  if (!options.run) return createAugmentRun(base, { hookChecks: options.hookChecks });
-  if (options.run.base !== base)
+  const { run, hookChecks } = options;
+  if (!run) return createAugmentRun(base, { hookChecks });
+  assertRunHookChecks(run, hookChecks);
+  if (!('base' in run)) return augmentRunIn(base, run);
+  if (run.base !== base)
     throw new HarnessAugmentError('the run was created for another base harness (createAugmentRun)', {
       kind: 'usage',
     });
-  return options.run;
+  return run;
 }

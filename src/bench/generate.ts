@@ -11,7 +11,7 @@ import {
   type Provenance,
   variantPoolFor,
 } from '../augment/augment.js';
-import { createAugmentRun } from '../augment/augment-run.js';
+import { augmentRunOf } from '../augment/augment-run.js';
 import { certify } from '../augment/certificate.js';
 import type { Dimension } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
@@ -69,7 +69,12 @@ export interface GenerateBenchOptions {
   onReject?: (reject: BenchReject) => void;
   /** Called once per item read (valid or not), for progress and counts. */
   onItem?: (position: number) => void;
-  /** The custom hook checks the harness names (default: none). */
+  /**
+   * The run the bench belongs to (`createRunContext`, a CLI command's or the pipeline's): its hook checks,
+   * and the facts of its gold trajectories. Default: one of its own, with `hookChecks`.
+   */
+  run?: RunContext | undefined;
+  /** The custom hook checks the harness names (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
   /**
    * Draw the perturbed variants from a variant pool of `size` shared harnesses (per plan; see
@@ -329,6 +334,9 @@ export function baseVariant(
  * @example
  * for await (const row of generateBench(harness, readBenchItems('items.jsonl'), { plan, variants: 5, seed: 42 }))
  *   out.write(`${JSON.stringify(row)}\n`);
+ * // In a run of your own (its hook checks, its memory budget):
+ * const run = createRunContext({ hookChecks, memoryBytes: 32 << 20 });
+ * for await (const row of generateBench(harness, items, { plan, variants: 5, seed: 42, run })) write(row);
  */
 export async function* generateBench(
   base: Harness,
@@ -356,7 +364,7 @@ export async function* generateBench(
   // One pool per plan (`one-dimension` draws each dimension's variants from its own), made on first use.
   const pools = new Map<Plan, VariantPool | undefined>();
   // One run for the bench: the facts of its gold trajectories are shared by every plan's variants.
-  const run = createAugmentRun(base, { hookChecks: options.hookChecks });
+  const run = augmentRunOf(base, options);
   const perturbed = (gold: BenchItem['gold'], variantIndex: number): Promise<ExampleResult> => {
     const plan = planOf(variantIndex);
     const augmentOptions = {

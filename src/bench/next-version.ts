@@ -13,9 +13,10 @@ import { describeEditWithRelabel } from '../drift/describe-edit.js';
 import { contentHash, hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
-import { createRunContext } from '../harness/run-context.js';
+import { type RunContext, runContextOf } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
-import { forwardTrajectory, identityRelabel, type Relabel } from '../trajectory/relabel.js';
+import { forwardFacts } from '../trajectory/facts.js';
+import { identityRelabel, type Relabel } from '../trajectory/relabel.js';
 import {
   admitItem,
   type BenchInput,
@@ -95,6 +96,12 @@ export interface NextVersionOptions {
   labels?: { from: string; to: string };
   /** Added or redescribed tools and skills the user vouches no item's request needs (see `touchReasons`). */
   unrelated?: readonly string[];
+  /**
+   * The run the bench belongs to (`createRunContext`, or a CLI command's): its hook checks, and the facts
+   * its certificates derive. Default: one of its own, with `hookChecks`.
+   */
+  run?: RunContext | undefined;
+  /** The custom hook checks the harnesses name (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
   onReject?: (reject: BenchReject) => void;
   /** Called once per item read (valid or not), for progress and counts. */
@@ -122,6 +129,8 @@ const contentCodes = new Set([
  * @example
  * for await (const outcome of nextVersionBench(v1, v2, readBenchItems('items.jsonl'), { labels }))
  *   if (outcome.decision === 'carried') rows.push(...outcome.rows);
+ * // In a run of your own (its hook checks, its memory budget):
+ * nextVersionBench(v1, v2, items, { labels, run: createRunContext({ hookChecks }) });
  */
 export async function* nextVersionBench(
   before: Harness,
@@ -132,8 +141,7 @@ export async function* nextVersionBench(
   const edit = describeNextVersion(before, after, options.labels);
   const seed = String(options.seed ?? 0);
   // One run for the bench: its hook checks, and the facts its certificates derive.
-  const run = createRunContext({ hookChecks: options.hookChecks });
-  const checks = { hookChecks: run.hookChecks };
+  const run = runContextOf(options.run, options.hookChecks);
   const unrelated = new Set(options.unrelated ?? []);
   const reject = options.onReject ?? (() => {});
   const changed = dimensions.filter((dimension) =>
@@ -177,7 +185,7 @@ export async function* nextVersionBench(
       yield { decision: 'regenerate', itemId: item.id, item, reasons: touched };
       continue;
     }
-    const forward = forwardTrajectory(item.gold, edit.relabel, after, checks);
+    const forward = forwardFacts(item.gold, edit.relabel, after, run);
     const certificate = certify({
       base: before,
       variant: after,

@@ -11,7 +11,7 @@ import type { Plan } from '../augment/plan.js';
 import { type Policy, severityLevels } from '../augment/policy.js';
 import { createRandom } from '../augment/random.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
-import { createRunContext } from '../harness/run-context.js';
+import { type RunContext, runContextOf } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { affectedCount } from '../kit/severity.js';
 import type { Trajectory } from '../trajectory/schema.js';
@@ -70,6 +70,9 @@ export interface SampleOptions {
   size: number;
   /** Gold trajectories of the harness: operators that need an example (hook budgets) run on them. */
   examples?: readonly Trajectory[];
+  /** The run the sample belongs to (default: one of its own, with `hookChecks`). */
+  run?: RunContext | undefined;
+  /** The custom hook checks the harness names (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
 }
 
@@ -83,8 +86,8 @@ export interface SampleOptions {
 export async function sampleVariants(base: Harness, options: SampleOptions): Promise<VariantSample> {
   const kinds: VariantSample['kinds'] = {};
   const needExample = new Set<string>();
-  // One run for the sample: the facts of its examples are shared by the variants built on them.
-  const run = createRunContext({ hookChecks: options.hookChecks });
+  // The run's facts of the examples are shared by the variants built on them.
+  const run = runContextOf(options.run, options.hookChecks);
   for (let index = 0; index < options.size; index++) {
     const seed = `${options.seed}/${index}`;
     const planned = options.plan.sample(createRandom(seed).fork('plan'), options.severity);

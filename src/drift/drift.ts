@@ -7,6 +7,7 @@ import type { Policy } from '../augment/policy.js';
 import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { formatPath } from '../harness/issues.js';
+import { type RunContext, runContextOf } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import type { ChangeKind } from './change-kinds.js';
@@ -69,6 +70,12 @@ export interface DriftOptions {
   samples: number;
   /** Gold trajectories, for operators that need an example. */
   examples?: readonly Trajectory[];
+  /**
+   * The run the report belongs to (`createRunContext`, or a CLI command's): its hook checks, and the facts
+   * its samples derive. Default: one of its own, with `hookChecks`.
+   */
+  run?: RunContext | undefined;
+  /** The custom hook checks the harnesses name (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
 }
 
@@ -77,12 +84,16 @@ export interface DriftOptions {
  *
  * @example
  * const document = await driftReport(readGitHistory(repo, 'harness.yaml'), { policy, plan, severity, seed: 'drift', samples: 32 });
+ * // In a run of your own (its hook checks, its memory budget):
+ * await driftReport(versions, { policy, plan, severity, seed: 'drift', samples: 32, run: createRunContext({ hookChecks }) });
  */
 export async function driftReport(
   versions: readonly HarnessVersion[],
   options: DriftOptions,
 ): Promise<DriftDocument> {
   const operators = policyOperators(options.policy, options.severity);
+  // One run for the report: every version's sample derives its facts in it.
+  const run = runContextOf(options.run, options.hookChecks);
   const samples = new Map<string, VariantSample>();
   const sampleOf = async (harness: Harness) => {
     const key = hashHarness(harness).harness;
@@ -94,7 +105,7 @@ export async function driftReport(
         seed: `${options.seed}/${key}`,
         size: options.samples,
         ...(options.examples ? { examples: options.examples } : {}),
-        hookChecks: options.hookChecks,
+        run,
       });
       samples.set(key, sample);
     }

@@ -11,6 +11,7 @@ import { createRandom } from '../augment/random.js';
 import type { Registry } from '../augment/registry.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { HarnessAugmentError } from '../harness/issues.js';
+import type { RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import type { ChatMessage, ResetRequest } from '../runtime/env/schemas.js';
 import { createEnvService } from '../runtime/env/service.js';
@@ -101,7 +102,9 @@ export interface RlPlanOptions {
   registry?: Registry;
   /** Keep the groups whose episode index falls to this shard (index mod count). */
   shard?: { index: number; count: number };
-  /** The custom hook checks the harness names (default: none). */
+  /** The run the plan belongs to (default: the environment service starts one, with `hookChecks`). */
+  run?: RunContext | undefined;
+  /** The custom hook checks the harness names (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
   /** Most assistant messages per user turn (default: the environment's, `stepLimitFor`). */
   maxStepsPerTurn?: number;
@@ -157,6 +160,7 @@ export async function planRlRows(options: RlPlanOptions): Promise<RlPlan> {
     seed,
     maxEpisodes: episodes * statesPerGroup + 1,
     ...(options.registry ? { registry: options.registry } : {}),
+    run: options.run,
     hookChecks: options.hookChecks,
     ...(options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
   });

@@ -6,7 +6,7 @@ import { generateBench } from '../bench/generate.js';
 import { readBenchItems } from '../bench/items.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { jsonLine, writeJsonLines } from '../harness/json-lines.js';
-import { createRunContext } from '../harness/run-context.js';
+import { type RunContext, runContextOf } from '../harness/run-context.js';
 import { makeFolder, writeFileAtomic } from '../harness/write-file-atomic.js';
 import { checkShard } from '../runtime/shard.js';
 import { version } from '../version.js';
@@ -143,6 +143,8 @@ function count(counts: RunCounts, result: UnitResult) {
  *
  * @example
  * const manifest = await runPipeline(await loadPipelineConfig('pipeline.yaml'), dependencies, { resume: true });
+ * // In a run of your own (its hook checks, its memory budget), shared by every stage:
+ * await runPipeline(config, { ...dependencies, run: createRunContext({ hookChecks, memoryBytes: 64 << 20 }) });
  */
 export async function runPipeline(
   config: PipelineConfig,
@@ -150,6 +152,9 @@ export async function runPipeline(
   options: PipelineRunOptions = {},
 ): Promise<PipelineManifest> {
   checkShard(options.shard);
+  // The one run of the pipeline, where it starts (or the caller's): its inputs, SFT, bench and RL stages
+  // derive their facts in it.
+  const run = runContextOf(dependencies.run, dependencies.hookChecks);
   // Refused before any work: the RL stage plays episodes, so it needs a scenario.
   if (config.rl && !dependencies.scenario)
     throw new HarnessAugmentError(
@@ -169,7 +174,7 @@ export async function runPipeline(
   await makeFolder(config.out);
   const lock = await lockRunFolder(config.out, options.onStaleLock ? { onStale: options.onStaleLock } : {});
   try {
-    return await runLocked(config, dependencies, options);
+    return await runLocked(config, { ...dependencies, hookChecks: run.hookChecks }, run, options);
   } finally {
     await lock.release();
   }
@@ -178,10 +183,11 @@ export async function runPipeline(
 async function runLocked(
   config: PipelineConfig,
   dependencies: PipelineDependencies,
+  run: RunContext,
   options: PipelineRunOptions,
 ): Promise<PipelineManifest> {
   const shard = options.shard;
-  const sft = await prepareSftRun(config, dependencies, shard);
+  const sft = await prepareSftRun(config, { ...dependencies, run }, shard);
   const { base, baseHash, severity, seed, runHash } = sft;
   const out = config.out;
   const inline = options.inlineHarness === true;
@@ -214,20 +220,11 @@ async function runLocked(
             }),
             ...signal,
           })
-        : runSft(
-            readInputs(
-              config,
-              base,
-              createRunContext({ hookChecks: dependencies.hookChecks }),
-              shard,
-              dependencies.scenario,
-            ),
-            {
-              ...sft.options,
-              skipUnits: files.done,
-              ...signal,
-            },
-          );
+        : runSft(readInputs(config, base, run, shard, dependencies.scenario), {
+            ...sft.options,
+            skipUnits: files.done,
+            ...signal,
+          });
       for await (const result of results) {
         count(counts, result);
         const lines = result.example ? writer.write(result.example, result.source) : undefined;
@@ -265,7 +262,7 @@ async function runLocked(
       variants: config.bench.variants,
       seed,
       ...(config.bench.pool > 0 ? { pool: { size: config.bench.pool } } : {}),
-      hookChecks: dependencies.hookChecks,
+      run,
       onReject: (reject) => rejects.push(jsonLine(reject)),
     }))
       rows.push(jsonLine(row));
@@ -311,7 +308,7 @@ async function runLocked(
       config: config.rl,
       seed,
       registry: dependencies.registry,
-      hookChecks: dependencies.hookChecks,
+      run,
       ...(config.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: config.maxStepsPerTurn } : {}),
     });
     const rlDir = join(out, 'rl');

@@ -8,7 +8,7 @@ import { canonicalJson } from '../harness/canonical-json.js';
 import { fileHash } from '../harness/file-hash.js';
 import { hashHarness } from '../harness/hash.js';
 import { loadHarnessFile } from '../harness/parse-harness.js';
-import { createRunContext } from '../harness/run-context.js';
+import { hookCheckOptions, runContextOf } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { version } from '../version.js';
 import type { PipelineConfig } from './config.js';
@@ -66,14 +66,15 @@ export async function prepareSftRun(
   dependencies: PipelineDependencies,
   shard?: Shard,
 ): Promise<SftRun> {
-  const base = await loadHarnessFile(config.harness, { hookChecks: dependencies.hookChecks });
+  const run = runContextOf(dependencies.run, dependencies.hookChecks);
+  const base = await loadHarnessFile(config.harness, hookCheckOptions(run));
   const baseHash = hashHarness(base).harness;
   const { plan, severity, policy } = await resolvePolicy(config.augment.policy, {
     registry: dependencies.registry,
     ...(config.augment.severity !== undefined ? { severity: config.augment.severity } : {}),
   });
   const seed = String(config.seed);
-  const threads = await sftThreads(config, dependencies);
+  const threads = await sftThreads(config, { ...dependencies, hookChecks: run.hookChecks });
   return {
     base,
     baseHash,
@@ -100,7 +101,8 @@ export async function prepareSftRun(
       concurrency: config.concurrency,
       ...(dependencies.regenerate ? { regenerate: dependencies.regenerate } : {}),
       ...(threads ? { threads } : {}),
-      hookChecks: dependencies.hookChecks,
+      run,
+      hookChecks: run.hookChecks,
     },
   };
 }
@@ -174,7 +176,7 @@ export async function* sftUnitIndexes(
     readInputs(
       config,
       run.base,
-      createRunContext({ hookChecks: run.options.hookChecks }),
+      runContextOf(run.options.run, run.options.hookChecks),
       options.shard,
       dependencies.scenario,
     ),

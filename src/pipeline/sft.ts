@@ -3,7 +3,7 @@
 // order; each unit's lines depend only on the configuration, the seed and the unit, so a resumed run and a
 // run with another concurrency write the same bytes.
 import { augmentExample, type ExampleResult, variantPoolFor } from '../augment/augment.js';
-import { type AugmentRun, createAugmentRun } from '../augment/augment-run.js';
+import { type AugmentRun, augmentRunOf } from '../augment/augment-run.js';
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Plan } from '../augment/plan.js';
 import type { Registry } from '../augment/registry.js';
@@ -11,6 +11,7 @@ import type { VariantPool } from '../augment/variant-pool.js';
 import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { formatIssue } from '../harness/issues.js';
+import type { RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { taskInVariant } from '../runtime/episode-task.js';
 import type { Judge } from '../runtime/judge.js';
@@ -46,7 +47,9 @@ export interface SftOptions {
   variantPool?: number;
   /** Units already done by an interrupted run: skipped without work. */
   skipUnits?: number;
-  /** The custom hook checks the harness names (default: none). */
+  /** The run the stage belongs to (default: one of its own, with `hookChecks`). */
+  run?: RunContext | undefined;
+  /** The custom hook checks the harness names (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
   /**
    * Worker threads that augment the units of `runSft` (default: the main thread, in turns). Each loads
@@ -127,7 +130,7 @@ export interface SftStage {
  * const result = await runSftUnit(unit, stage);
  */
 export function createSftStage(options: SftOptions): SftStage {
-  const run = createAugmentRun(options.base, { hookChecks: options.hookChecks });
+  const run = augmentRunOf(options.base, options);
   const augmentOptions = augmentOptionsOf(options, run);
   const pool = variantPoolFor(options.base, {
     ...augmentOptions,

@@ -4,6 +4,7 @@
 import type { RegenerateFunction } from '../augment/operator.js';
 import type { Registry } from '../augment/registry.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import type { RunContext } from '../harness/run-context.js';
 import type { Judge } from '../runtime/judge.js';
 import type { Scenario } from '../runtime/scenario.js';
 import type { ExampleSource } from './example-sidecar.js';
@@ -27,7 +28,13 @@ export interface PipelineDependencies {
   scenario?: Scenario;
   /** Writers of the RL stage's trainer files, by format (src/adapters/trainer/rl). */
   rlExporters?: Readonly<Record<string, RlExporter>>;
-  /** The custom hook checks the harness names (the CLI loads `config.hookChecks`). */
+  /**
+   * The run the pipeline belongs to (`createRunContext`; the CLI starts one with `config.hookChecks`): its
+   * hook checks, its memory budget, and what its stages derive. Default: `runPipeline` starts one with
+   * `hookChecks`.
+   */
+  run?: RunContext | undefined;
+  /** The custom hook checks the harness names, when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
 }
 

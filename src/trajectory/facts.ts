@@ -4,13 +4,21 @@
 // the hook facts of the hook operators, the next step's example, the row's certificate — so each is derived
 // once per (trajectory object, relabel content, harness content) in a run and read after that.
 //
-// Facts belong to the run (`RunContext`, whose hook checks they were derived with) and hang off the
-// trajectory object in the run's WeakMap, so they go when the example (or the row) does, and all of them
-// when the run does. Trajectories and harnesses are treated as immutable here, as
-// everywhere in the library (operators return new objects); a cached fact is shared, never to be mutated.
+// Facts belong to the run (`RunContext`, whose hook checks they were derived with) and are held in its
+// byte-bounded cache, by the trajectory object's number in the run: a run that keeps a trajectory (a bench
+// item's gold, an environment's episode) holds no more of its facts than the run's budget, and all of them
+// go when the run does. A fact the cache let go is derived again, the same. Trajectories and harnesses are
+// treated as immutable here, as everywhere in the library (operators return new objects); a cached fact is
+// shared, never to be mutated.
 import { contentHash, harnessRest, writtenPartHash } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
-import { asRunContext, defineRunMemo, hookCheckOptions, type RunContext } from '../harness/run-context.js';
+import {
+  asRunContext,
+  defineRunCache,
+  defineRunMemo,
+  hookCheckOptions,
+  type RunContext,
+} from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardTrajectory, type Relabel } from './relabel.js';
 import type { Trajectory } from './schema.js';
@@ -24,24 +32,51 @@ import {
 /** What a certificate reads of a validation. */
 export type ValidationFacts = Pick<TrajectoryValidation, 'valid' | 'issues' | 'decisions' | 'trajectory'>;
 
-interface Facts {
-  forward: Map<string, Rederived>;
-  validation: Map<string, ValidationFacts>;
-}
+/**
+ * A number for each trajectory object the run derived a fact of: the facts' keys begin with it. A WeakMap
+ * of the run's: it holds a number per trajectory, and lets the trajectory go when the run drops it.
+ */
+const trajectoryNumbers = defineRunMemo('trajectory numbers', () => ({
+  numbers: new WeakMap<Trajectory, number>(),
+  next: 0,
+}));
+/** The run's forward facts, by `<trajectory number>|<harness key>|<relabel key>`. */
+const forwardCache = defineRunCache<Rederived>('trajectory forward facts', (fact) =>
+  factBytes(fact.trajectory, fact.issues.length, fact.decisions.length),
+);
+/** The run's validation facts, by `<trajectory number>|<harness key>`. */
+const validationCache = defineRunCache<ValidationFacts>('trajectory validation facts', (fact) =>
+  factBytes(fact.trajectory, fact.issues.length, fact.decisions.length),
+);
 
-/** A run's facts, by trajectory object. */
-const runFacts = defineRunMemo('trajectory facts', () => new WeakMap<Trajectory, Facts>());
+/**
+ * A fact's bytes by estimate: its trajectory's texts (UTF-16) and a share for each message, offered tool,
+ * issue and decision. A trajectory shared by two facts is counted in each.
+ */
+function factBytes(trajectory: Trajectory | undefined, issues: number, decisions: number): number {
+  let bytes = 256 * (issues + decisions) + 128;
+  if (!trajectory) return bytes;
+  bytes += 512 * (trajectory.tools?.length ?? 0);
+  for (const message of trajectory.messages) {
+    bytes += 96 + 2 * (message.content?.length ?? 0);
+    if (message.role === 'assistant')
+      for (const call of message.tool_calls ?? [])
+        bytes += 96 + 2 * (call.function.name.length + call.function.arguments.length);
+  }
+  return bytes;
+}
 // Pure function of content across runs: a relabel's key is its steps as JSON.
 const relabelKeys = new WeakMap<Relabel, string>();
 
-function factsOf(trajectory: Trajectory, run: RunContext): Facts {
-  const byTrajectory = run.memo(runFacts);
-  let facts = byTrajectory.get(trajectory);
-  if (!facts) {
-    facts = { forward: new Map(), validation: new Map() };
-    byTrajectory.set(trajectory, facts);
+/** The trajectory object's number in the run (a new one the first time the run sees it). */
+function numberOf(trajectory: Trajectory, run: RunContext): number {
+  const memo = run.memo(trajectoryNumbers);
+  let number = memo.numbers.get(trajectory);
+  if (number === undefined) {
+    number = memo.next++;
+    memo.numbers.set(trajectory, number);
   }
-  return facts;
+  return number;
 }
 
 /**
@@ -98,12 +133,11 @@ export function forwardFacts(
   harness: Harness,
   run: RunContext,
 ): Rederived {
-  const facts = factsOf(trajectory, run);
-  const key = `${harnessKey(harness)}|${relabelKey(relabel)}`;
-  let forward = facts.forward.get(key);
+  const facts = run.cache(forwardCache);
+  const key = `${numberOf(trajectory, run)}|${harnessKey(harness)}|${relabelKey(relabel)}`;
+  let forward = facts.get(key);
   if (!forward) {
-    forward = forwardTrajectory(trajectory, relabel, harness, hookCheckOptions(run));
-    facts.forward.set(key, forward);
+    forward = facts.set(key, forwardTrajectory(trajectory, relabel, harness, hookCheckOptions(run)));
     rememberValidation(forward.trajectory, harness, forward, run);
   }
   return forward;
@@ -122,10 +156,9 @@ export function knownForward(
   harness: Harness,
   run: RunContext,
 ): Rederived | undefined {
-  return run
-    .memo(runFacts)
-    .get(trajectory)
-    ?.forward.get(`${harnessKey(harness)}|${relabelKey(relabel)}`);
+  const number = run.memo(trajectoryNumbers).numbers.get(trajectory);
+  if (number === undefined) return undefined;
+  return run.cache(forwardCache).get(`${number}|${harnessKey(harness)}|${relabelKey(relabel)}`);
 }
 
 /**
@@ -142,7 +175,9 @@ export function rememberForward(
   forward: Rederived,
   run: RunContext,
 ): void {
-  factsOf(trajectory, run).forward.set(`${harnessKey(harness)}|${relabelKey(relabel)}`, forward);
+  run
+    .cache(forwardCache)
+    .set(`${numberOf(trajectory, run)}|${harnessKey(harness)}|${relabelKey(relabel)}`, forward);
   rememberValidation(forward.trajectory, harness, forward, run);
 }
 
@@ -160,7 +195,7 @@ export function rememberValidation(
   derived: Pick<Rederived, 'issues' | 'decisions'>,
   run: RunContext,
 ): void {
-  factsOf(trajectory, run).validation.set(harnessKey(harness), {
+  run.cache(validationCache).set(`${numberOf(trajectory, run)}|${harnessKey(harness)}`, {
     valid: derived.issues.length === 0,
     issues: derived.issues,
     decisions: derived.decisions,
@@ -183,15 +218,16 @@ export function validationFacts(
   scope?: RunContext | HookCheckRegistry,
 ): ValidationFacts {
   const run = asRunContext(scope);
-  const facts = factsOf(trajectory, run);
-  const key = harnessKey(harness);
-  let validation = facts.validation.get(key);
+  const facts = run.cache(validationCache);
+  const harnessContent = harnessKey(harness);
+  const key = `${numberOf(trajectory, run)}|${harnessContent}`;
+  let validation = facts.get(key);
   if (!validation) {
     // A trajectory `validateTrajectory` parsed carries that validation: read, not walked again, when it ran
     // under the same harness content and hook checks (the input of a run, validated on the way in).
     const parsed = validationAtParse(trajectory);
     const validated =
-      parsed && parsed.hookChecks === run.hookChecks && harnessKey(parsed.harness) === key
+      parsed && parsed.hookChecks === run.hookChecks && harnessKey(parsed.harness) === harnessContent
         ? parsed.validation
         : validateTrajectory(trajectory, harness, hookCheckOptions(run));
     validation = {
@@ -200,7 +236,7 @@ export function validationFacts(
       decisions: validated.decisions,
       ...(validated.trajectory ? { trajectory: validated.trajectory } : {}),
     };
-    facts.validation.set(key, validation);
+    facts.set(key, validation);
   }
   return validation;
 }

@@ -32,7 +32,8 @@ describe('run context', () => {
     const moved = forwardFacts(trajectory, identityRelabel, harness, first);
     expect(forwardFacts(trajectory, identityRelabel, harness, first)).toBe(moved);
     expect(trajectoryWalks().rederive - before.rederive).toBe(1);
-    expect(first.memoNames()).toEqual(['trajectory facts']);
+    expect(first.memoNames()).toEqual(['trajectory numbers']);
+    expect(first.memoryReport().caches).toEqual(['trajectory forward facts', 'trajectory validation facts']);
     const second = createRunContext();
     const again = forwardFacts(trajectory, identityRelabel, harness, second);
     expect(again).not.toBe(moved);

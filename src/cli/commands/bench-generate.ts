@@ -153,7 +153,7 @@ export function registerBenchGenerate(bench: Command): void {
           variants,
           seed: options.seed,
           ...(variantPool > 0 ? { pool: { size: variantPool } } : {}),
-          hookChecks: run.hookChecks,
+          run,
           ...(holdout.dimension || holdout.operator ? { holdout } : {}),
           onReject,
           onItem: () => {

@@ -7,6 +7,8 @@ import type { BenchReject } from '../../bench/generate.js';
 import { readBenchItems } from '../../bench/items.js';
 import { describeNextVersion, type NextVersionOutcome, nextVersionBench } from '../../bench/next-version.js';
 import { jsonLines } from '../../harness/json-lines.js';
+import { loadHarnessFile } from '../../harness/parse-harness.js';
+import { hookCheckOptions } from '../../harness/run-context.js';
 import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { finishCommand, openAtomicLines, writeFileAtomic } from '../io.js';
 import { outOption, prepareOutputFolder, printResult, printWarning } from '../output.js';
@@ -50,7 +52,8 @@ export function registerBenchNextVersion(bench: Command): void {
     )
     .action(async (options: BenchNextVersionOptions) => {
       const before = await harnessWithChecks(options.harness, options.hookChecks);
-      const after = await harnessWithChecks(options.next, options.hookChecks);
+      // The next version is read in the same run, under the same hook checks.
+      const after = { harness: await loadHarnessFile(options.next, hookCheckOptions(before.run)) };
       await prepareOutputFolder(options.out, { writes: Object.values(outputs) });
       const labels = { from: basename(options.harness), to: basename(options.next) };
       const edit = describeNextVersion(before.harness, after.harness, labels);
@@ -83,7 +86,7 @@ export function registerBenchNextVersion(bench: Command): void {
             seed: options.seed,
             labels,
             ...(options.unrelated ? { unrelated: options.unrelated } : {}),
-            hookChecks: before.run.hookChecks,
+            run: before.run,
             onItem: () => {
               counts.read++;
             },

@@ -109,7 +109,7 @@ export function registerEnv(program: Command): void {
         // Ids of this process differ from a previous run's, so a client holding old ids gets a 404.
         instance: Date.now().toString(36),
         ...(faults !== undefined ? { faults: { rate: faults } } : {}),
-        hookChecks: run.hookChecks,
+        run,
         ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
       });
       const server = await startEnvServer(service, {

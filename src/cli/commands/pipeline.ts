@@ -132,7 +132,7 @@ export function registerPipeline(program: Command): void {
       const dependencies = buildPipelineDependencies(config, {
         registry: await builtinRegistry(await loadOperatorModules(config.operators, 'operators')),
         ...(scenario ? { scenario } : {}),
-        hookChecks: run.hookChecks,
+        run,
       });
       const progress = await createProgress('pipeline', { unit: 'units' });
       // Interrupted (Ctrl-C, SIGTERM), the run leaves its folder unlocked; a SIGKILLed run's lock is stale.

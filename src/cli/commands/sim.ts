@@ -123,7 +123,7 @@ export function registerSim(program: Command): void {
       const simulateOptions: SimulateOptions = {
         scenario,
         harness,
-        hookChecks: run.hookChecks,
+        run,
         ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
         ...(options.episodes !== undefined
           ? { episodes: nonNegativeInteger('--episodes', options.episodes, 10_000_000) }

@@ -4,13 +4,14 @@
 // the user's next message is sent when a turn ends, and the scenario's rewards are computed in the base
 // vocabulary against the episode's gold labels when the last turn ends: the same numbers `hsa sim run`
 // computes for the same episode played in process. The only state shared between episodes is the store.
-import { createAugmentRun } from '../../augment/augment-run.js';
+import { augmentRunOf } from '../../augment/augment-run.js';
 import type { PolicyInput } from '../../augment/policy.js';
 import { presets } from '../../augment/presets.js';
 import type { Registry } from '../../augment/registry.js';
 import { hashHarness } from '../../harness/hash.js';
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { hookCheckOptions, type RunContext } from '../../harness/run-context.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Relabel } from '../../trajectory/relabel.js';
 import type { Message } from '../../trajectory/schema.js';
@@ -66,7 +67,12 @@ export interface EnvServiceOptions {
    * episode's longest gold turn). A cut turn ends `step_limit`, its step says `truncated`.
    */
   maxStepsPerTurn?: number;
-  /** The custom hook checks the harness names (default: none). */
+  /**
+   * The run the service serves in (`createRunContext`, or a CLI command's): its hook checks, and the facts
+   * of the variants it samples. Default: one of its own, with `hookChecks`, for the service's life.
+   */
+  run?: RunContext | undefined;
+  /** The custom hook checks the harness names (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
 }
 
@@ -119,6 +125,8 @@ function faultRate(rate: unknown, where: string): number {
  * const env = createEnvService({ scenario, harness: await loadHarnessFile('harness.yaml') });
  * const { episode_id, observation } = await env.reset({ seed: 7, index: 3, harness: { augment: 'hat' } });
  * const result = await env.step(episode_id, await model.chat(observation.messages, observation.tools));
+ * // In a run of your own (its hook checks, its memory budget):
+ * const served = createEnvService({ scenario, harness, run: createRunContext({ hookChecks }) });
  */
 export function createEnvService(options: EnvServiceOptions): EnvService {
   const { scenario } = options;
@@ -134,8 +142,7 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
   });
   const plans = createPlanCache(options.policies ?? presets, options.registry);
   // One run for the service's life: its hook checks, and the facts of the variants it samples.
-  const run = createAugmentRun(base, { hookChecks: options.hookChecks });
-  const checks = { hookChecks: run.hookChecks };
+  const run = augmentRunOf(base, options);
   const askedLimit =
     options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {};
   if (options.maxStepsPerTurn !== undefined) stepLimitFor(options.maxStepsPerTurn);
@@ -226,7 +233,7 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
         // A sampled variant carries the gold over: the scenario's own, or its oracle's play.
         const augmented = typeof parsed.harness === 'object' && 'augment' in parsed.harness;
         const episodeForChoice = augmented
-          ? await withGold(scenario, made, context, { ...checks, ...askedLimit })
+          ? await withGold(scenario, made, context, { ...hookCheckOptions(run), ...askedLimit })
           : made;
         const chosen = await chooseHarness(parsed.harness, {
           base,

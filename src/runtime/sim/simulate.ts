@@ -4,11 +4,12 @@
 // rewards, or the default scorer) in the base vocabulary. Episodes are independent and seeded by id, so the
 // output is the same for any concurrency and any shard count.
 import { augmentExample } from '../../augment/augment.js';
-import { type AugmentRun, createAugmentRun } from '../../augment/augment-run.js';
+import { type AugmentRun, augmentRunOf } from '../../augment/augment-run.js';
 import type { Plan } from '../../augment/plan.js';
 import { runnablePlan } from '../../augment/runnable-plan.js';
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { hookCheckOptions, type RunContext } from '../../harness/run-context.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Relabel } from '../../trajectory/relabel.js';
 import type { Trajectory } from '../../trajectory/schema.js';
@@ -51,7 +52,12 @@ export interface SimulateOptions {
   shard?: { index: number; count: number };
   /** Most assistant messages per user turn (default: `stepLimitFor`, at least the gold's longest turn). */
   maxStepsPerTurn?: number;
-  /** The custom hook checks the harness names (default: none). */
+  /**
+   * The run the episodes belong to (`createRunContext`, or a CLI command's): its hook checks, and the
+   * facts its variants derive. Default: one of its own, with `hookChecks`.
+   */
+  run?: RunContext | undefined;
+  /** The custom hook checks the harness names (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
   signal?: AbortSignal;
   /**
@@ -151,7 +157,8 @@ async function simulateOne(
   const context = { base, seed };
   const made = await scenario.episode(planned, context);
   // A variant carries the gold over: the scenario's own, or its oracle's play under the base harness.
-  const checks = { hookChecks: run.hookChecks };
+  // The run's hook checks, for the plays (a scenario's oracle takes them as options).
+  const checks = hookCheckOptions(run);
   const limit = options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {};
   const episode = options.augment ? await withGold(scenario, made, context, { ...checks, ...limit }) : made;
   const variant = options.augment ? await variantFor(base, episode, options.augment, seed, run) : undefined;
@@ -217,6 +224,9 @@ export function assertScenarioRuns(scenario: Scenario, harness: Harness): void {
  * @example
  * for await (const episode of simulate({ scenario, harness, episodes: 50, seed: '7', faults: { rate: 0.2 } }))
  *   console.log(episode.id, episode.rewards.total);
+ * // In a run of your own (its hook checks, its memory budget), shared with what else the run does:
+ * const run = createRunContext({ hookChecks });
+ * for await (const episode of simulate({ scenario, harness, run })) write(episode);
  */
 export async function* simulate(options: SimulateOptions): AsyncGenerator<SimulatedEpisode> {
   const { scenario } = options;
@@ -236,7 +246,7 @@ export async function* simulate(options: SimulateOptions): AsyncGenerator<Simula
     });
   const seed = options.seed ?? scenario.seed ?? '0';
   // One run for every episode: its hook checks, and the facts its variants derive.
-  const run = createAugmentRun(options.harness, { hookChecks: options.hookChecks });
+  const run = augmentRunOf(options.harness, options);
   const context = { base: options.harness, seed };
   const episodes = options.episodes ?? scenario.defaultEpisodes(context);
   const plan = await scenario.plan({
