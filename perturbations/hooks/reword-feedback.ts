@@ -8,6 +8,7 @@ import {
   type Hook,
   type HookCheck,
   identityRelabel,
+  templatePlaceholderSpans,
   variantHolds,
 } from '../../src/kit/index.js';
 
@@ -35,10 +36,10 @@ const numericVariables = new Set(['attempt', 'maxRetries', 'length', 'max', 'cou
 function pieces(template: string): Array<{ code: boolean; text: string }> {
   const parts: Array<{ code: boolean; text: string }> = [];
   let from = 0;
-  for (const match of template.matchAll(/\{\{[\s\S]*?\}\}\}?/g)) {
-    if (match.index > from) parts.push({ code: false, text: template.slice(from, match.index) });
-    parts.push({ code: true, text: match[0] });
-    from = match.index + match[0].length;
+  for (const [start, end] of templatePlaceholderSpans(template)) {
+    if (start > from) parts.push({ code: false, text: template.slice(from, start) });
+    parts.push({ code: true, text: template.slice(start, end) });
+    from = end;
   }
   if (from < template.length) parts.push({ code: false, text: template.slice(from) });
   return parts;

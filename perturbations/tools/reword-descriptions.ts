@@ -7,6 +7,7 @@ import {
   defineOperator,
   type Harness,
   identityRelabel,
+  protectedContentSpans,
   type Random,
   type Tool,
   takenNames,
@@ -86,19 +87,17 @@ interface Span {
   end: number;
 }
 
-/** Spans of a text that must stay verbatim whatever the harness: code, quotes, numbers, identifier-like tokens. */
+/**
+ * Spans of a text that must stay verbatim whatever the harness: the library's protected content (code, pin
+ * markers, quotes in every form, numbers with their unit, paths, URLs) and identifier-like tokens.
+ */
 function textSpans(text: string): Span[] {
-  const spans: Span[] = [];
-  const add = (pattern: RegExp) => {
-    for (const match of text.matchAll(pattern))
-      spans.push({ start: match.index, end: match.index + match[0].length });
-  };
-  add(/`[^`]*`/g);
-  add(/"[^"\n]*"|“[^”\n]*”|‘[^’\n]*’|「[^」\n]*」|『[^』\n]*』|«[^»\n]*»/g);
-  add(/(?<![\p{L}\p{N}])'[^'\n]+'(?![\p{L}\p{N}])/gu);
-  add(/\p{N}[\p{N}.,:/-]*/gu);
+  const spans: Span[] = protectedContentSpans(text).map(({ start, end }) => ({ start, end }));
   // Identifier-like tokens: snake, kebab, dotted or camelCase words, and words with digits.
-  add(/[\p{L}\p{N}_]*(?:_|\p{Ll}\p{Lu}|\p{L}\p{N})[\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*/gu);
+  for (const match of text.matchAll(
+    /[\p{L}\p{N}_]*(?:_|\p{Ll}\p{Lu}|\p{L}\p{N})[\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*/gu,
+  ))
+    spans.push({ start: match.index, end: match.index + match[0].length });
   return spans;
 }
 
@@ -335,7 +334,7 @@ function createProbe(): Random {
  */
 export const rewordDescriptions = defineOperator({
   id: 'tools/reword-descriptions',
-  version: 1,
+  version: 2,
   dimension: 'tools',
   mode: 'exact',
   description:

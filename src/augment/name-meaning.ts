@@ -27,6 +27,7 @@
 import type { Issue, JsonPath } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { harnessTextLocations } from '../harness/symbol-table.js';
+import { blankTemplatePlaceholders } from '../harness/template-placeholders.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import { identifierWords } from './identifier-words.js';
 import { scripts, skillWord, translateWord } from './name-lexicon.js';
@@ -252,7 +253,7 @@ function proseCounts(harness: Harness): Map<string, number> {
   const counts = new Map<string, number>();
   for (const location of harnessTextLocations(harness)) {
     let text = location.text.replace(/`[^`\n]*`/g, ' ');
-    if (location.template) text = text.replace(/\{\{[\s\S]*?\}\}\}?/g, ' ');
+    if (location.template) text = blankTemplatePlaceholders(text);
     for (const token of text.match(/[\p{L}\p{M}\p{N}_-]+/gu) ?? []) {
       if (/[_\-\p{N}]/u.test(token) || /\p{Ll}\p{Lu}/u.test(token)) continue;
       const word = fold(token.toLowerCase());

@@ -26,6 +26,7 @@ const quotePatterns = [
   /「[^」\n]{1,120}」/gu,
   /『[^』\n]{1,120}』/gu,
   /《[^》\n]{1,120}》/gu,
+  /«[^»\n]{1,120}»/gu,
 ];
 /**
  * A path: `./x`, `../x`, `/x/y`, `~/x`, a folder `name/`, two or more segments, or segments ending in a
@@ -98,7 +99,7 @@ export function pinMarkerSpans(text: string): ProtectedContentSpan[] {
 
 /**
  * Quoted terms in every form: `'…'` (not an apostrophe inside a word), `"…"`, `“…”`, `‘…’`, `「…」`,
- * `『…』`, `《…》`.
+ * `『…』`, `《…》`, `«…»`.
  *
  * @example
  * quoteSpans('say “free” or 《说明书》').map((span) => span.text) // ['“free”', '《说明书》']
