@@ -1,14 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Files that need a module graph of their own: those that replace a module (`vi.mock`), and one that counts
-// the compilations of the process-wide schema cache (bounded by bytes: what other files left there can
-// evict the base harness's schemas, and the count then includes their compiling again).
-const isolated = [
-  'test/harness/parse-json-text.test.ts',
-  'test/trajectory/read-jsonl.test.ts',
-  'test/adapters/env-http-hostile.test.ts',
-];
+// Files that need a module graph of their own: those that replace a module (`vi.mock`).
+const isolated = ['test/harness/parse-json-text.test.ts', 'test/trajectory/read-jsonl.test.ts'];
 
 export default defineConfig({
   // `harness-augment`, `harness-augment/kit` and `/testing` by name resolve to the source through
