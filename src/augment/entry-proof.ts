@@ -7,6 +7,7 @@
 import { HarnessAugmentError, type Issue } from '../harness/issues.js';
 import type { Harness, HarnessPartName } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
+import { identifiersSignature } from './content-facts.js';
 import {
   type ContentPreservation,
   checkPartContent,
@@ -25,6 +26,11 @@ export interface EntryProof {
   readonly harness: Harness;
   /** What the entry's relabel renames (`renamesKey`): a row whose relabel renames otherwise reads other names. */
   readonly renames: string;
+  /**
+   * The identifiers the entry's harness defines (`identifiersSignature`): a part's content is read with the
+   * mentions of every identifier, so a row that dropped a tool or added one reads its parts otherwise.
+   */
+  readonly identifiers: string;
   /** The content check of each part the entry does not share with the base. */
   readonly parts: ReadonlyMap<HarnessPartName, PartContentCheck>;
   /** The new-name check of the entry's renames. */
@@ -48,6 +54,7 @@ export function proveEntry(entry: string, base: Harness, harness: Harness, relab
     base,
     harness,
     renames: renamesKey(relabel),
+    identifiers: identifiersSignature(harness),
     parts,
     names: checkNewNames(base, harness, relabel),
   });
@@ -65,9 +72,10 @@ export interface ProvenChecks {
 
 /**
  * The content and new-name checks of a row's variant, taking from `proof` each part the variant holds as the
- * entry does (the same object, under the same renames) and checking the others. The verdicts are those of
- * `checkContentPreservation` and `checkNewNames`: a part's check reads only the base, the part and the
- * renames, which the proof's were made of.
+ * entry does (the same object, under the same renames and the same identifiers) and checking the others. The
+ * verdicts are those of `checkContentPreservation` and `checkNewNames`: a part's content check reads only the
+ * base, the part, the identifiers the variant defines and the renames; the name check only the variant's
+ * skills and tools and the renames — what the proof's were made of.
  *
  * @example
  * const { content, atEntry, perRow } = checksByProof(proof, base, rowVariant, rowRelabel);
@@ -83,12 +91,13 @@ export function checksByProof(
       kind: 'usage',
     });
   const sameRenames = renamesKey(relabel) === proof.renames;
+  const sameReading = sameRenames && identifiersSignature(variant) === proof.identifiers;
   const atEntry: string[] = [];
   const perRow: string[] = [];
   const parts: PartContentCheck[] = [];
   for (const part of contentCheckedParts) {
     if (base[part] === variant[part]) continue;
-    const proven = sameRenames && variant[part] === proof.harness[part] ? proof.parts.get(part) : undefined;
+    const proven = sameReading && variant[part] === proof.harness[part] ? proof.parts.get(part) : undefined;
     (proven ? atEntry : perRow).push(`content.${part}`);
     parts.push(proven ?? checkPartContent(base, variant, relabel, part));
   }

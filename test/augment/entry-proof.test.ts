@@ -117,6 +117,14 @@ describe('entry proofs', () => {
     expect(renamedMore.atEntry).not.toContain('names');
     expect(renamedMore.names).toEqual(checkNewNames(base, more.harness, moreRelabel));
 
+    // A row that dropped a tool holds the entry's skills object, but reads it with other identifiers (a
+    // mention of the dropped tool is plain text now): checked for the row.
+    const dropped: Harness = { ...entry, tools: { ...entry.tools, items: entry.tools.items.slice(1) } };
+    const withoutTool = checksByProof(proof, base, dropped, relabel);
+    expect(withoutTool.perRow).toEqual(expect.arrayContaining(['content.skills', 'content.tools', 'names']));
+    expect(withoutTool.atEntry).toEqual([]);
+    expect(withoutTool.content).toEqual(checkContentPreservation(base, dropped, relabel));
+
     // The entry itself: every part it changed and its names come from the proof.
     const itself = checksByProof(proof, base, entry, relabel);
     expect(itself.perRow).toEqual([]);
