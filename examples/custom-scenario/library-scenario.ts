@@ -52,12 +52,13 @@ export const scenario: Scenario = {
   },
   oracle: {
     // Plays the script in the base vocabulary, moved into the played harness's names by the variant's
-    // relabel; a call that fails (a fault) is made again, up to three times.
-    async play({ base, episode, variant, tools }) {
+    // relabel; a call that fails (a fault) is made again, up to three times. The episode plays in the
+    // run the library gives (its hook checks; `hookChecks` alone where a caller gives no run).
+    async play({ base, episode, variant, tools, run, hookChecks }) {
       const harness = variant?.harness ?? base;
-      const run = new Episode({ harness, context: episode.context, tools });
+      const live = new Episode({ harness, context: episode.context, tools, run, hookChecks });
       const say = (message: Message) =>
-        run.assistant(variant ? relabelMessages([message], variant.relabel, 'forward', false)[0]! : message);
+        live.assistant(variant ? relabelMessages([message], variant.relabel, 'forward', false)[0]! : message);
       let calls = 0;
       const call = (name: string, args: unknown) => ({
         id: `call_${++calls}`,
@@ -65,7 +66,7 @@ export const scenario: Scenario = {
         function: { name, arguments: JSON.stringify(args) },
       });
       const attempt = async (name: string, args: unknown, first: ToolCall[] = []) => {
-        for (let tries = 0; tries < 3 && run.turnOpen; tries++) {
+        for (let tries = 0; tries < 3 && live.turnOpen; tries++) {
           const tool_calls = [...(tries === 0 ? first : []), call(name, args)];
           const seen = await say({ role: 'assistant', content: null, tool_calls });
           const result = seen.tools.at(-1);
@@ -78,19 +79,19 @@ export const scenario: Scenario = {
       const deviations: string[] = [];
       const { title, days } = episode.meta as { title: string; days: number };
       const loader = base.skills.loader;
-      await run.user(episode.task.turns[0]!.user);
+      await live.user(episode.task.turns[0]!.user);
       const found = await attempt('find_book', { title }, [
         call(loader.tool, { [loader.argument]: 'loans' }),
       ]);
       const reserved = found && (await attempt('reserve_book', { book_id: found.book_id, days }));
-      if (run.turnOpen)
+      if (live.turnOpen)
         await say({
           role: 'assistant',
           content: reserved
             ? `Reserved ${title} for ${days} days.`
             : 'Sorry, the catalogue is not answering.',
         });
-      return { trajectory: run.trajectory(episode.id), deviations, toolLog: run.toolLog };
+      return { trajectory: live.trajectory(episode.id), deviations, toolLog: live.toolLog };
     },
   },
 };

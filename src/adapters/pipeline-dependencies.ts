@@ -48,8 +48,10 @@ export function buildPipelineDependencies(
   // The run's hook checks (a caller that names only hook checks gets them as they are).
   if (options.run) assertRunHookChecks(options.run, options.hookChecks);
   const hookChecks = options.run ? options.run.hookChecks : options.hookChecks;
+  // The teachers play in the run given (else each play in a run of its own, with the hook checks).
   const episodeOptions = {
     hookChecks,
+    run: options.run,
     ...(config.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: config.maxStepsPerTurn } : {}),
   };
   const teacher = (kind: TeacherKind): Teacher => {

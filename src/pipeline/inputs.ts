@@ -107,7 +107,7 @@ async function* fromSimulation(
     if (!keep(position)) continue;
     // The gold under the base harness: the scenario's own, or its oracle's play.
     const episode = await withGold(scenario, await scenario.episode(planned, context), context, {
-      hookChecks: run.hookChecks,
+      run,
       ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
     });
     if (!episode.gold)

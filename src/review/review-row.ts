@@ -6,6 +6,7 @@ import { dimensions } from '../augment/operator.js';
 import type { CheckHarnessOptions } from '../harness/check-harness.js';
 import { formatPath, HarnessAugmentError, type Issue } from '../harness/issues.js';
 import { fromZodIssues, safeParseHarness } from '../harness/parse-harness.js';
+import { hookCheckOptions, type RunContext, runContextOf } from '../harness/run-context.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { ReviewRow } from './review-page.js';
 
@@ -51,17 +52,27 @@ function refuse(where: string, issue: Issue): never {
   });
 }
 
+/** How `reviewRow` reads a row's harness: the run it reads in, or (without one) the hook checks alone. */
+export interface ReviewRowOptions extends CheckHarnessOptions {
+  /** The run the review belongs to (`createRunContext`); its hook checks are those the harness may name. */
+  run?: RunContext | undefined;
+}
+
 /**
  * Checks a row for the review page and gives back what the page reads; throws a `usage` error naming
- * `where` and the path of the first problem.
+ * `where` and the path of the first problem. Given both `run` and `hookChecks`, they must be the run's own,
+ * else a usage error.
  *
  * @example
  * const row = reviewRow(JSON.parse(line), 'rows.jsonl:3');
+ * // The harness names custom hook checks: read it in the run that holds them.
+ * const checked = reviewRow(JSON.parse(line), 'rows.jsonl:3', { run: createRunContext({ hookChecks }) });
  */
-export function reviewRow(value: unknown, where: string, options: CheckHarnessOptions = {}): ReviewRow {
+export function reviewRow(value: unknown, where: string, options: ReviewRowOptions = {}): ReviewRow {
+  const run = runContextOf(options.run, options.hookChecks);
   const shape = RowShape.safeParse(value);
   if (!shape.success) refuse(where, fromZodIssues(shape.error.issues)[0] as Issue);
-  const harness = safeParseHarness((value as { harness?: unknown }).harness, options);
+  const harness = safeParseHarness((value as { harness?: unknown }).harness, hookCheckOptions(run));
   if (!harness.success) {
     const first = harness.issues[0] as Issue;
     refuse(where, { ...first, path: ['harness', ...first.path] });

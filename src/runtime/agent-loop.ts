@@ -2,6 +2,7 @@
 // until the turn ends — the production loop of DESIGN.md §1 with any ChatModel plugged in. Timings and token
 // counts are returned beside the trajectory, never inside it, so that trajectories stay byte-deterministic.
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import type { RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import type { Message, Trajectory } from '../trajectory/schema.js';
 import type { ChatModel, ChatRequest, ChatUsage } from './chat-model.js';
@@ -37,8 +38,10 @@ export interface AgentRunOptions {
   maxStepsPerTurn?: number;
   toolTimeoutMs?: number;
   signal?: AbortSignal;
-  /** The custom hook checks the harness names (default: none). */
+  /** The custom hook checks the harness names (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
+  /** The run the episode belongs to (`createRunContext`); default: one of its own, with `hookChecks`. */
+  run?: RunContext | undefined;
 }
 
 /**
@@ -101,11 +104,14 @@ export async function runTurn(
 }
 
 /**
- * Runs a whole episode: each user message in turn, the model answering until each turn ends.
+ * Runs a whole episode: each user message in turn, the model answering until each turn ends. The episode
+ * plays in the run given; given both `run` and `hookChecks`, they must be the run's own, else a usage error.
  *
  * @example
- * const run = await runAgent({ harness, context, tools, model, userMessages: ['hi', 'link 3 price?'] });
- * run.trajectory('ep-1').messages
+ * const played = await runAgent({ harness, context, tools, model, userMessages: ['hi', 'link 3 price?'] });
+ * played.trajectory('ep-1').messages
+ * // In a run of your own (its hook checks), shared with what else the run plays:
+ * await runAgent({ harness, tools, model, userMessages, run: createRunContext({ hookChecks }) });
  */
 export async function runAgent(options: AgentRunOptions): Promise<AgentRun> {
   const episode = new Episode({
@@ -115,6 +121,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRun> {
     ...(options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
     ...(options.toolTimeoutMs !== undefined ? { toolTimeoutMs: options.toolTimeoutMs } : {}),
     hookChecks: options.hookChecks,
+    run: options.run,
   });
   const steps: StepRecord[] = [];
   try {

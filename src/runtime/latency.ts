@@ -5,6 +5,7 @@
 // (hdr-histogram-js), in microseconds. The server's own histograms are the adapter's part (/metrics).
 import * as hdr from 'hdr-histogram-js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import { type RunContext, runContextOf } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { runTurn } from './agent-loop.js';
 import type { ChatCallOptions, ChatCompletion, ChatModel, ChatRequest } from './chat-model.js';
@@ -41,8 +42,10 @@ export interface LatencyReplayOptions {
   request?: Omit<ChatRequest, 'messages' | 'tools'>;
   /** Most assistant messages per user turn (default: `stepLimitFor`, at least the gold's longest turn). */
   maxStepsPerTurn?: number;
-  /** The custom hook checks the harness names (default: none). */
+  /** The custom hook checks the harness names (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
+  /** The run the episodes belong to (`createRunContext`); default: one of its own, with `hookChecks`. */
+  run?: RunContext | undefined;
   signal?: AbortSignal;
   /** Clock in ms (default `performance.now`). */
   now?: () => number;
@@ -134,13 +137,17 @@ function stats(values: hdr.Histogram): LatencyStats {
 }
 
 /**
- * Replays a scenario's episodes against a model and reports the latency a user would see.
+ * Replays a scenario's episodes against a model and reports the latency a user would see. Every episode
+ * plays in one run, the one given; given both `run` and `hookChecks`, they must be the run's own, else a
+ * usage error before any episode.
  *
  * @example
  * const report = await replayLatency({ scenario, harness, model: client, concurrency: 8, durationMs: 60_000 });
  * report.turn.p95 // ms
+ * await replayLatency({ scenario, harness, model: client, run: createRunContext({ hookChecks }) });
  */
 export async function replayLatency(options: LatencyReplayOptions): Promise<LatencyReport> {
+  const run = runContextOf(options.run, options.hookChecks);
   const now = options.now ?? (() => performance.now());
   const deadlineMs = options.deadlineMs ?? 15_000;
   const concurrency = Math.max(1, options.concurrency ?? 1);
@@ -186,7 +193,7 @@ export async function replayLatency(options: LatencyReplayOptions): Promise<Late
       context: episodeData.context,
       tools: { call: (request, callContext) => backend.call(request, callContext) },
       maxStepsPerTurn: stepLimitFor(options.maxStepsPerTurn, episodeData.gold),
-      hookChecks: options.hookChecks,
+      run,
     });
     let played = 0;
     try {

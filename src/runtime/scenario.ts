@@ -6,6 +6,7 @@
 // the runtime maps calls back through the inverse relabel before they reach the backend (`variantTools`).
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
+import type { RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
@@ -74,8 +75,16 @@ export interface OracleInput extends ScenarioRunContext {
   strict?: boolean;
   /** Most assistant messages per user turn (the player resolved it: asked for, or `stepLimitFor`). */
   maxStepsPerTurn?: number;
-  /** The custom hook checks the harness names (default: none). */
+  /**
+   * The custom hook checks the harness names (default: none): the run's own when the library plays, kept
+   * for an oracle written before runs. An oracle plays in `run` where it is given.
+   */
   hookChecks?: HookCheckRegistry | undefined;
+  /**
+   * The run the play belongs to (the library always gives it; a caller of `play` may not): play its
+   * episode in it, `new Episode({ ..., run: input.run, hookChecks: input.hookChecks })`.
+   */
+  run?: RunContext | undefined;
   signal?: AbortSignal;
 }
 
@@ -90,7 +99,19 @@ export interface OracleResult {
   turnEnds?: readonly (TurnEnd | undefined)[];
 }
 
-/** A scripted policy that plays an episode correctly; a scenario that has none can still be played by a model. */
+/**
+ * A scripted policy that plays an episode correctly; a scenario that has none can still be played by a model.
+ * An oracle that reads `input.hookChecks` (written before runs) keeps working: the library passes the run's.
+ *
+ * @example
+ * const oracle: ScenarioOracle = {
+ *   async play(input) {
+ *     const episode = new Episode({ harness: input.variant?.harness ?? input.base, tools: input.tools, run: input.run, hookChecks: input.hookChecks });
+ *     // … play the episode's turns …
+ *     return { trajectory: episode.trajectory(input.episode.id), deviations: [] };
+ *   },
+ * };
+ */
 export interface ScenarioOracle {
   play(input: OracleInput): Promise<OracleResult>;
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scenario as library } from '../../examples/custom-scenario/library-scenario.js';
 import { builtinOperators } from '../../perturbations/index.js';
+import { measureLatency } from '../../src/adapters/inference/measure-latency.js';
 import { augmentRunIn, augmentRunOf, createAugmentRun } from '../../src/augment/augment-run.js';
 import { createRegistry } from '../../src/augment/registry.js';
 import { resolvePolicy } from '../../src/augment/resolve-policy.js';
@@ -13,14 +14,23 @@ import { readBenchItems } from '../../src/bench/items.js';
 import { nextVersionBench } from '../../src/bench/next-version.js';
 import type { BenchItem } from '../../src/bench/schema.js';
 import { driftReport } from '../../src/drift/drift.js';
-import { createHookCheckRegistry } from '../../src/harness/hook-checks.js';
+import { createHookCheckRegistry, defineHookCheck } from '../../src/harness/hook-checks.js';
 import { HarnessAugmentError } from '../../src/harness/issues.js';
-import { loadHarnessFile } from '../../src/harness/parse-harness.js';
-import { createRunContext, runContextOf } from '../../src/harness/run-context.js';
+import { loadHarnessFile, parseHarness } from '../../src/harness/parse-harness.js';
+import { createRunContext, defineRunMemo, runContextOf } from '../../src/harness/run-context.js';
+import { reviewRow } from '../../src/review/review-row.js';
+import { runAgent } from '../../src/runtime/agent-loop.js';
+import type { ChatCompletionMessage, ChatModel } from '../../src/runtime/chat-model.js';
 import { createEnvService } from '../../src/runtime/env/service.js';
+import { replayLatency } from '../../src/runtime/latency.js';
+import type { OracleInput, Scenario, ScenarioOracle } from '../../src/runtime/scenario.js';
+import { playScenarioEpisode } from '../../src/runtime/sim/play.js';
 import { simulate } from '../../src/runtime/sim/simulate.js';
+import { createReplayScenario } from '../../src/scenarios/replay/index.js';
 import { forwardFacts, knownForward } from '../../src/trajectory/facts.js';
 import { identityRelabel } from '../../src/trajectory/relabel.js';
+import { airlineGolds, airlineHarnessInput, airlineTools } from '../support/airline.js';
+import { userConfirmed } from '../support/airline-checks.js';
 import { projectRoot } from '../support/run-cli.js';
 import { baggageTrajectory, travelHarness } from '../support/travel-harness.js';
 
@@ -127,5 +137,194 @@ describe('entry points given a run', () => {
     expect(inRun.some((episode) => episode.variant)).toBe(true);
     expect(JSON.stringify(inRun)).toBe(JSON.stringify(alone));
     expect(run.memoryReport().caches).toContain('trajectory forward facts');
+  });
+});
+
+/** The airline policy's check, counting its calls: a play that consults these hook checks moves the count. */
+function countingChecks() {
+  const counted = { calls: 0 };
+  const registry = createHookCheckRegistry([
+    defineHookCheck({
+      ...userConfirmed,
+      run: (step, params, harness) => {
+        counted.calls++;
+        return userConfirmed.run(step, params, harness);
+      },
+    }),
+  ]);
+  return { registry, counted };
+}
+
+/** Asks to change booking R100 whenever the last message is not a tool result; then replies. */
+const changingModel: ChatModel = {
+  async complete(request) {
+    const toolAnswered = request.messages.at(-1)?.role === 'tool';
+    const message: ChatCompletionMessage = toolAnswered
+      ? { role: 'assistant', content: 'Done.' }
+      : {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: `call-${request.messages.length}`,
+              type: 'function',
+              function: {
+                name: 'update_reservation_flights',
+                arguments: JSON.stringify({ reservation_id: 'R100', flight_number: 'HAT107' }),
+              },
+            },
+          ],
+        };
+    return {
+      id: 'changing',
+      object: 'chat.completion',
+      created: 0,
+      model: 'changing',
+      choices: [{ index: 0, message, finish_reason: toolAnswered ? 'stop' : 'tool_calls' }],
+    };
+  },
+};
+
+/** What a scenario's oracle was given, and the scenario whose oracle records it before playing. */
+function recordingScenario(scenario: Scenario, play: ScenarioOracle['play'] = scenario.oracle!.play) {
+  const inputs: OracleInput[] = [];
+  const recording: Scenario = {
+    ...scenario,
+    oracle: {
+      play(input) {
+        inputs.push(input);
+        input.run?.memo(playedMemo).push(input.episode.id);
+        return play(input);
+      },
+    },
+  };
+  return { recording, inputs };
+}
+const playedMemo = defineRunMemo('episodes played', (): string[] => []);
+
+describe('the plays take the run', () => {
+  const { registry, counted } = countingChecks();
+  const airline = parseHarness(airlineHarnessInput(), { hookChecks: registry });
+  const golds = airlineGolds(airline);
+  const goldOf = async (id: string) => (await golds).find((gold) => gold.id === id)!;
+  const replay = async () => createReplayScenario({ trajectories: await golds, hookChecks: registry });
+  const firstEpisode = async (scenario: Scenario) => {
+    const context = { base: airline, seed: '1' };
+    const [planned] = await scenario.plan({ ...context, episodes: 1 });
+    return scenario.episode(planned!, context);
+  };
+
+  it('each refuses a run given with hook checks that are not its own, before any work', async () => {
+    const run = createRunContext({ hookChecks: ownChecks });
+    const both = { run, hookChecks: otherChecks };
+    const scenario = await replay();
+    const episode = await firstEpisode(scenario);
+    const errors = [
+      await usageErrorOf(() => playScenarioEpisode({ scenario, episode, base: airline, seed: '1', ...both })),
+      await usageErrorOf(() =>
+        runAgent({
+          harness: airline,
+          tools: airlineTools(),
+          model: changingModel,
+          userMessages: ['hi'],
+          ...both,
+        }),
+      ),
+      await usageErrorOf(() => replayLatency({ scenario, harness: airline, model: changingModel, ...both })),
+      await usageErrorOf(() =>
+        // No server listens there: the refusal comes before any request.
+        measureLatency({
+          endpoint: 'http://127.0.0.1:9/v1',
+          model: 'agent',
+          scenario,
+          harness: airline,
+          ...both,
+        }),
+      ),
+      await usageErrorOf(() =>
+        scenario.oracle!.play({ base: airline, seed: '1', episode, tools: airlineTools(), ...both }),
+      ),
+      await usageErrorOf(async () => reviewRow({}, 'rows.jsonl:1', both)),
+    ];
+    for (const error of errors) {
+      expect(error.kind).toBe('usage');
+      expect(error.message).toMatch(/not the run's/);
+    }
+  });
+
+  it('playScenarioEpisode plays in the run given: its oracle gets the run, whose hook checks decide', async () => {
+    const run = createRunContext({ hookChecks: registry });
+    const { recording, inputs } = recordingScenario(await replay());
+    const episode = await firstEpisode(recording);
+    const before = counted.calls;
+    const played = await playScenarioEpisode({ scenario: recording, episode, base: airline, seed: '1', run });
+    expect(played.trajectory.messages).toEqual((await goldOf(episode.id)).messages);
+    expect(counted.calls).toBeGreaterThan(before);
+    expect(inputs[0]!.run).toBe(run);
+    expect(inputs[0]!.hookChecks).toBe(registry);
+    expect(run.memoNames()).toContain('episodes played');
+    expect(run.memo(playedMemo)).toEqual([episode.id]);
+  });
+
+  it('simulate hands its plays the run given, so they share what the run holds', async () => {
+    const run = createRunContext({ hookChecks: registry });
+    const { recording, inputs } = recordingScenario(await replay());
+    const episodes = await drain(simulate({ scenario: recording, harness: airline, seed: '1', run }));
+    expect(episodes).toHaveLength(2);
+    expect(inputs).toHaveLength(2);
+    expect(run.memo(playedMemo)).toEqual(episodes.map((episode) => episode.id));
+  });
+
+  it('an oracle written before runs, reading only the hook checks, plays as before', async () => {
+    const scenario = await replay();
+    const oldOracle = scenario.oracle!;
+    const { recording } = recordingScenario(scenario, ({ run: _run, ...input }) => oldOracle.play(input));
+    const episode = await firstEpisode(recording);
+    const run = createRunContext({ hookChecks: registry });
+    const before = counted.calls;
+    const played = await playScenarioEpisode({ scenario: recording, episode, base: airline, seed: '1', run });
+    expect(played.trajectory.messages).toEqual((await goldOf(episode.id)).messages);
+    expect(counted.calls).toBeGreaterThan(before);
+  });
+
+  it('runAgent and replayLatency decide hooks with the hook checks of the run given', async () => {
+    const run = createRunContext({ hookChecks: registry });
+    const userMessages = ['yes, please change R100 to HAT107'];
+    let before = counted.calls;
+    const played = await runAgent({
+      harness: airline,
+      tools: airlineTools(),
+      model: changingModel,
+      userMessages,
+      run,
+    });
+    expect(counted.calls).toBeGreaterThan(before);
+    expect(played.messages.some((message) => message.role === 'tool')).toBe(true);
+    // Without the run, the harness names a check no registry holds: the play cannot decide its hook.
+    await expect(
+      runAgent({ harness: airline, tools: airlineTools(), model: changingModel, userMessages }),
+    ).rejects.toThrow(/user_confirmed/);
+    before = counted.calls;
+    const report = await replayLatency({
+      scenario: await replay(),
+      harness: airline,
+      model: changingModel,
+      run,
+    });
+    expect(report.errors.episodes).toBe(0);
+    expect(counted.calls).toBeGreaterThan(before);
+  });
+
+  it('reviewRow reads the row harness with the hook checks of the run given', () => {
+    const row = {
+      id: 'air-033',
+      variantId: 'v1',
+      harness: airlineHarnessInput(),
+      relabel: { steps: [] },
+      provenance: { baseHash: 'h', variantSeed: 1, ops: [] },
+    };
+    const run = createRunContext({ hookChecks: registry });
+    expect(reviewRow(row, 'rows.jsonl:1', { run }).harness.hooks.items[0]!.id).toBe('confirm_writes');
+    expect(() => reviewRow(row, 'rows.jsonl:1', { run: createRunContext() })).toThrow(/user_confirmed/);
   });
 });

@@ -2,6 +2,7 @@
 // streaming client (so each call has a time to first token), and the server's own histograms from
 // /metrics scraped before and after, so they cover this replay's requests only (best effort: a server
 // without /metrics leaves them out).
+import { runContextOf } from '../../harness/run-context.js';
 import type { Harness } from '../../harness/schema.js';
 import type { ChatRequest } from '../../runtime/chat-model.js';
 import { type LatencyReplayOptions, type LatencyReport, replayLatency } from '../../runtime/latency.js';
@@ -11,7 +12,8 @@ import { createInferenceClient } from './client.js';
 import { diffServerMetrics, type ServerMetrics, summarizeHistogram } from './metrics.js';
 import { timedChatModel } from './timed-model.js';
 
-export interface MeasureLatencyOptions extends Pick<LatencyReplayOptions, 'maxStepsPerTurn' | 'hookChecks'> {
+export interface MeasureLatencyOptions
+  extends Pick<LatencyReplayOptions, 'maxStepsPerTurn' | 'hookChecks' | 'run'> {
   /** The OpenAI-compatible root, e.g. `http://127.0.0.1:8000/v1`. */
   endpoint: string;
   model: string;
@@ -66,12 +68,17 @@ function serverSummary(metrics: ServerMetrics): Record<string, unknown> {
 }
 
 /**
- * Replays a scenario against a served model and reports client-side and server-side latency.
+ * Replays a scenario against a served model and reports client-side and server-side latency. The episodes
+ * play in the run given (`run`); given both `run` and `hookChecks`, they must be the run's own.
  *
  * @example
  * const report = await measureLatency({ endpoint: 'http://127.0.0.1:8000/v1', model: 'agent', scenario, harness, concurrency: 8, durationMs: 60_000 });
+ * // In a run of your own (its hook checks):
+ * await measureLatency({ endpoint, model: 'agent', scenario, harness, run: createRunContext({ hookChecks }) });
  */
 export async function measureLatency(options: MeasureLatencyOptions): Promise<LatencyReport> {
+  // Refuses a run given with hook checks not its own before any request.
+  const run = runContextOf(options.run, options.hookChecks);
   const client = createInferenceClient({
     engine: 'vllm',
     baseURL: options.endpoint,
@@ -103,7 +110,7 @@ export async function measureLatency(options: MeasureLatencyOptions): Promise<La
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
     ...(options.onEpisode ? { onEpisode: options.onEpisode } : {}),
     ...(options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
-    hookChecks: options.hookChecks,
+    run,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const after = before ? await scrape(client) : undefined;

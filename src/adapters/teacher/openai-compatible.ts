@@ -2,6 +2,7 @@
 // API) under the variant harness. Simulated tasks use their scenario's tool backend; tasks from a dataset
 // get their tools answered from the gold trajectory's recorded results.
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
+import type { RunContext } from '../../harness/run-context.js';
 import type { Teacher } from '../../pipeline/teacher.js';
 import { runAgent } from '../../runtime/agent-loop.js';
 import type { ChatModel, ChatRequest } from '../../runtime/chat-model.js';
@@ -14,8 +15,10 @@ export interface OpenAICompatibleTeacherOptions {
   /** Request fields for every call (model name, temperature, max_tokens, …). */
   request: Omit<ChatRequest, 'messages' | 'tools'>;
   maxStepsPerTurn?: number;
-  /** The custom hook checks the harness names (default: none). */
+  /** The custom hook checks the harness names (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
+  /** The run the teacher plays in (the pipeline's); default: a run of its own for each play. */
+  run?: RunContext | undefined;
 }
 
 const isUserMessage = (message: Message) => message.role === 'user' && !message.hsa;
@@ -43,6 +46,7 @@ export function openAICompatibleTeacher(options: OpenAICompatibleTeacherOptions)
           ...(variant ? { variant } : {}),
           ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
           hookChecks: options.hookChecks,
+          run: options.run,
           ...(request.signal ? { signal: request.signal } : {}),
         });
         return { trajectory: { ...played.trajectory, id: request.task.id } };
@@ -58,6 +62,7 @@ export function openAICompatibleTeacher(options: OpenAICompatibleTeacherOptions)
         request: options.request,
         ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
         hookChecks: options.hookChecks,
+        run: options.run,
         ...(request.signal ? { signal: request.signal } : {}),
       });
       return { trajectory: run.trajectory(request.task.id, gold.meta) };

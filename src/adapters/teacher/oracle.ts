@@ -7,8 +7,11 @@ import { type PlayOptions, playScenarioEpisode } from '../../runtime/sim/play.js
 /**
  * @example
  * const teacher = oracleTeacher();
+ * const inRun = oracleTeacher({ run: createRunContext({ hookChecks }) });
  */
-export function oracleTeacher(options: Pick<PlayOptions, 'hookChecks' | 'maxStepsPerTurn'> = {}): Teacher {
+export function oracleTeacher(
+  options: Pick<PlayOptions, 'hookChecks' | 'run' | 'maxStepsPerTurn'> = {},
+): Teacher {
   return {
     name: 'oracle',
     exact: false,

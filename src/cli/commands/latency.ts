@@ -87,7 +87,7 @@ export function registerLatency(program: Command): void {
           harness,
           concurrency,
           deadlineMs,
-          hookChecks: run.hookChecks,
+          run,
           ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
           ...(apiKey ? { apiKey } : {}),
           ...(durationMs !== undefined ? { durationMs } : {}),

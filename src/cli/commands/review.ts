@@ -55,7 +55,7 @@ export function registerReview(program: Command): void {
       );
       const checked = sample.map(({ item }) => {
         const where = `${rows}:${item.line}`;
-        const row = reviewRow(item.row, where, { hookChecks: run.hookChecks });
+        const row = reviewRow(item.row, where, { run });
         if (row.provenance.baseHash !== baseHash)
           throw new HarnessAugmentError(
             `${where}: ${options.harness} is not the base of row ${row.id} (its base hash is ${row.provenance.baseHash})`,

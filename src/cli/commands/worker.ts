@@ -81,7 +81,7 @@ See docs/pipeline.md, "Scale-out on Redis (BullMQ)".`,
           return buildPipelineDependencies(config, {
             registry,
             ...(scenario ? { scenario } : {}),
-            hookChecks: run.hookChecks,
+            run,
           });
         },
       });

@@ -11,7 +11,7 @@ import type { Registry } from '../../augment/registry.js';
 import { hashHarness } from '../../harness/hash.js';
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { hookCheckOptions, type RunContext } from '../../harness/run-context.js';
+import type { RunContext } from '../../harness/run-context.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Relabel } from '../../trajectory/relabel.js';
 import type { Message } from '../../trajectory/schema.js';
@@ -233,7 +233,7 @@ export function createEnvService(options: EnvServiceOptions): EnvService {
         // A sampled variant carries the gold over: the scenario's own, or its oracle's play.
         const augmented = typeof parsed.harness === 'object' && 'augment' in parsed.harness;
         const episodeForChoice = augmented
-          ? await withGold(scenario, made, context, { ...hookCheckOptions(run), ...askedLimit })
+          ? await withGold(scenario, made, context, { run, ...askedLimit })
           : made;
         const chosen = await chooseHarness(parsed.harness, {
           base,

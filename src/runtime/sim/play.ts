@@ -4,6 +4,7 @@
 import { hashHarness } from '../../harness/hash.js';
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import { type RunContext, runContextOf } from '../../harness/run-context.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import { type AgentRunOptions, runAgent } from '../agent-loop.js';
@@ -30,8 +31,10 @@ export interface PlayOptions extends ScenarioRunContext {
   strict?: boolean;
   /** Most assistant messages per user turn (default: `stepLimitFor`, at least the gold's longest turn). */
   maxStepsPerTurn?: number;
-  /** The custom hook checks the harness names (default: none). */
+  /** The custom hook checks the harness names (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
+  /** The run the play belongs to (`createRunContext`); default: one of its own, with `hookChecks`. */
+  run?: RunContext | undefined;
   signal?: AbortSignal;
 }
 
@@ -95,13 +98,18 @@ function markTruncated(
 const isUserTurn = (message: Trajectory['messages'][number]) => message.role === 'user' && !message.hsa;
 
 /**
- * Plays one episode.
+ * Plays one episode, in the run given (its hook checks; a scenario's oracle gets the run and its hook
+ * checks). Given both `run` and `hookChecks`, they must be the run's own, else a usage error.
  *
  * @example
  * const played = await playScenarioEpisode({ scenario, episode, base, seed, variant, faults: { rate: 0.2 } });
+ * // In a run of your own, shared with what else the run plays:
+ * const run = createRunContext({ hookChecks });
+ * const inRun = await playScenarioEpisode({ scenario, episode, base, seed, run });
  */
 export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedEpisode> {
   const { scenario, episode, base, seed } = options;
+  const run = runContextOf(options.run, options.hookChecks);
   if (!options.model && !scenario.oracle)
     throw new HarnessAugmentError(
       `scenario "${scenario.name}" has no oracle: play its episodes with a model (an endpoint)`,
@@ -114,13 +122,15 @@ export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedE
     if (options.faults) tools = withFaults(tools, { ...options.faults, seed: `${seed}:${episode.id}` });
     const harness = options.variant?.harness ?? base;
     const maxStepsPerTurn = stepLimitFor(options.maxStepsPerTurn, episode.gold);
+    // The run, and its hook checks for an oracle written before runs (it reads `hookChecks`).
     const shared = {
       maxStepsPerTurn,
-      hookChecks: options.hookChecks,
+      run,
+      hookChecks: run.hookChecks,
       ...(options.signal ? { signal: options.signal } : {}),
     };
     if (options.model) {
-      const run = await runAgent({
+      const agent = await runAgent({
         harness,
         context: episode.context,
         tools,
@@ -130,14 +140,14 @@ export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedE
         ...shared,
       });
       const trajectory: Trajectory = {
-        ...run.trajectory(episode.id, {
+        ...agent.trajectory(episode.id, {
           ...episode.labels,
-          turns: run.messages.filter(isUserTurn).length,
-          hook_events: [...run.episode.hookEvents],
+          turns: agent.messages.filter(isUserTurn).length,
+          hook_events: [...agent.episode.hookEvents],
         }),
         harness: { id: harness.id, hash: hashHarness(harness).harness },
       };
-      return markTruncated({ trajectory, deviations: [], toolLog: run.episode.toolLog }, run.turnEnds, {
+      return markTruncated({ trajectory, deviations: [], toolLog: agent.episode.toolLog }, agent.turnEnds, {
         harness,
         maxStepsPerTurn,
       });
@@ -163,16 +173,16 @@ export async function playScenarioEpisode(options: PlayOptions): Promise<PlayedE
 
 /**
  * An episode with its gold trajectory under the base harness: the scenario's own, else its oracle's play
- * (without faults); unchanged when it has neither. A variant needs the gold to carry over.
+ * (without faults) in the run given; unchanged when it has neither. A variant needs the gold to carry over.
  *
  * @example
- * const withGold = await withGold(scenario, episode, { base, seed });
+ * const withGold = await withGold(scenario, episode, { base, seed }, { run });
  */
 export async function withGold(
   scenario: Scenario,
   episode: ScenarioEpisode,
   context: ScenarioRunContext,
-  options: Pick<PlayOptions, 'hookChecks' | 'maxStepsPerTurn'> = {},
+  options: Pick<PlayOptions, 'hookChecks' | 'run' | 'maxStepsPerTurn'> = {},
 ): Promise<ScenarioEpisode> {
   if (episode.gold || !scenario.oracle) return episode;
   const played = await playScenarioEpisode({ ...context, ...options, scenario, episode });

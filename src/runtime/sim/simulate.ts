@@ -9,7 +9,7 @@ import type { Plan } from '../../augment/plan.js';
 import { runnablePlan } from '../../augment/runnable-plan.js';
 import type { HookCheckRegistry } from '../../harness/hook-checks.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
-import { hookCheckOptions, type RunContext } from '../../harness/run-context.js';
+import type { RunContext } from '../../harness/run-context.js';
 import type { Harness } from '../../harness/schema.js';
 import type { Relabel } from '../../trajectory/relabel.js';
 import type { Trajectory } from '../../trajectory/schema.js';
@@ -157,10 +157,10 @@ async function simulateOne(
   const context = { base, seed };
   const made = await scenario.episode(planned, context);
   // A variant carries the gold over: the scenario's own, or its oracle's play under the base harness.
-  // The run's hook checks, for the plays (a scenario's oracle takes them as options).
-  const checks = hookCheckOptions(run);
+  // The plays are the run's: its hook checks, and what they derive.
+  const inRun = { run };
   const limit = options.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: options.maxStepsPerTurn } : {};
-  const episode = options.augment ? await withGold(scenario, made, context, { ...checks, ...limit }) : made;
+  const episode = options.augment ? await withGold(scenario, made, context, { ...inRun, ...limit }) : made;
   const variant = options.augment ? await variantFor(base, episode, options.augment, seed, run) : undefined;
   const live =
     variant && 'harness' in variant
@@ -174,7 +174,7 @@ async function simulateOne(
     ...(options.model ? { model: options.model } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.strict ? { strict: true } : {}),
-    ...checks,
+    ...inRun,
     ...limit,
     ...(options.signal ? { signal: options.signal } : {}),
   });

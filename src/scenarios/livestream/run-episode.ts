@@ -5,6 +5,7 @@
 import seedrandom from 'seedrandom';
 import { hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
+import type { RunContext } from '../../harness/run-context.js';
 import type { Harness } from '../../harness/schema.js';
 import { type AgentRunOptions, runAgent } from '../../runtime/agent-loop.js';
 import type { ChatModel, ChatRequest } from '../../runtime/chat-model.js';
@@ -73,6 +74,8 @@ export interface EpisodeRunOptions {
   /** Assert every hook decision of the script (fixture generation). */
   strict?: boolean;
   maxStepsPerTurn?: number;
+  /** The run the episode plays in (its hook checks); default: one of its own, with none. */
+  run?: RunContext | undefined;
 }
 
 export interface EpisodeResult {
@@ -183,6 +186,7 @@ export async function runOracleEpisode(options: EpisodeRunOptions): Promise<Epis
     context: world.context as unknown as Record<string, unknown>,
     tools: toolRuntime(world.shop, options),
     ...(options.maxStepsPerTurn ? { maxStepsPerTurn: options.maxStepsPerTurn } : {}),
+    run: options.run,
   });
   const conversation = new Conversation(episode, base, seedrandom(`${seed}:${entry.id}:call-ids`), {
     strict: options.strict ?? false,

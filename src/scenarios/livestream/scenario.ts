@@ -3,6 +3,7 @@
 // tools from the catalog, the oracle replays the script under any variant, and the four task rewards
 // score it.
 import type { Issue } from '../../harness/issues.js';
+import { runContextOf } from '../../harness/run-context.js';
 import type { Harness } from '../../harness/schema.js';
 import { scoreTaskRewards } from '../../runtime/rewards/task-rewards.js';
 import type { Scenario, ScenarioEpisode } from '../../runtime/scenario.js';
@@ -78,6 +79,8 @@ export function createLivestreamScenario(options: LivestreamScenarioOptions = {}
           ...(input.variant ? { variant: input.variant } : {}),
           ...(input.strict ? { strict: true } : {}),
           ...(input.maxStepsPerTurn ? { maxStepsPerTurn: input.maxStepsPerTurn } : {}),
+          // The run's, or (called by an oracle's user without one) the hook checks alone.
+          run: runContextOf(input.run, input.hookChecks),
         });
         return {
           trajectory: played.trajectory,

@@ -63,6 +63,7 @@ export function replayOracle(player: ReplayPlayer = 'gold'): ScenarioOracle {
         tools: input.tools,
         ...(input.maxStepsPerTurn !== undefined ? { maxStepsPerTurn: input.maxStepsPerTurn } : {}),
         hookChecks: input.hookChecks,
+        run: input.run,
       });
       try {
         for (const [turn, text] of userMessages(script).entries()) {
