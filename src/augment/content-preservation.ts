@@ -154,8 +154,6 @@ function compareContent(
   relabel: Relabel,
   renamesKey: string,
 ): ContentPreservation {
-  const checked = emptyChecked();
-  const issues: Issue[] = [];
   const parts: PartContentCheck[] = [];
   for (const part of contentCheckedParts) {
     if (base[part] === variant[part]) continue;
