@@ -2,10 +2,11 @@
 // with the mentions of identifiers as placeholders, the protected items of each text (numbers, code, paths,
 // URLs, quotes), their counts per group (a part, or one tool), and the ordered lists of each text.
 //
-// A part's facts depend on its content and on the identifiers whose names occur in its texts (`symbolPositionsIn`),
-// not on the whole harness: a per-example hook step makes a new harness whose tools, skills and prompt are
-// the pool entry's, and their facts are found by (the part as written, identifiers that occur), so the step costs only
-// the hooks part. Caches are bounded by bytes (`BoundedCache`); a miss recomputes the same facts.
+// A part's facts depend on its texts (with their paths) and on the identifiers whose names occur in them
+// (`symbolPositionsIn`), not on the whole harness: a per-example hook step makes a new harness whose tools,
+// skills and prompt are the pool entry's, and their facts are found by (the part's texts, identifiers that
+// occur), so the step costs only the hooks part, and nothing when it left the hooks' texts as they were.
+// Caches are bounded by bytes (`BoundedCache`); a miss recomputes the same facts.
 
 import { createHash } from 'node:crypto';
 import { BoundedCache } from '../harness/bounded-cache.js';

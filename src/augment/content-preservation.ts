@@ -124,8 +124,7 @@ export function checkContentPreservation(
   // The check compares facts of parts, each derived once per content (`partFacts`) and each pair of groups
   // compared once (`comparisons`); a pair of harness objects is checked once per relabel's tool renames
   // (a step's check is the certificate's when it is the last step).
-  const renames = relabel.steps.filter((step) => step.type === 'rename_tools');
-  const key = renames.length > 0 ? JSON.stringify(renames) : '';
+  const key = toolRenamesKey(relabel);
   let byVariant = checks.get(base);
   if (!byVariant) {
     byVariant = new WeakMap();
@@ -193,9 +192,21 @@ export function checkPartContent(
   relabel: Relabel,
   part: HarnessPartName,
 ): PartContentCheck {
-  const renames = relabel.steps.filter((step) => step.type === 'rename_tools');
-  return comparePart(base, variant, relabel, part, renames.length > 0 ? JSON.stringify(renames) : '');
+  return comparePart(base, variant, relabel, part, toolRenamesKey(relabel));
 }
+
+/** A relabel's tool renames as text ('' when it renames no tool): what the tools' pairing reads of it. */
+function toolRenamesKey(relabel: Relabel): string {
+  let key = toolRenamesKeys.get(relabel);
+  if (key === undefined) {
+    const renames = relabel.steps.filter((step) => step.type === 'rename_tools');
+    key = renames.length > 0 ? JSON.stringify(renames) : '';
+    toolRenamesKeys.set(relabel, key);
+  }
+  return key;
+}
+// Pure function of content across runs: a relabel object's tool renames as text.
+const toolRenamesKeys = new WeakMap<Relabel, string>();
 
 /** What the content check found in one part: its counts and issues. */
 export type PartContentCheck = Omit<ContentPreservation, 'kept' | 'meaningKept'>;

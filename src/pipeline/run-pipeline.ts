@@ -174,7 +174,7 @@ export async function runPipeline(
   await makeFolder(config.out);
   const lock = await lockRunFolder(config.out, options.onStaleLock ? { onStale: options.onStaleLock } : {});
   try {
-    return await runLocked(config, { ...dependencies, hookChecks: run.hookChecks }, run, options);
+    return await runLocked(config, dependencies, run, options);
   } finally {
     await lock.release();
   }

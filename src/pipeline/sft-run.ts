@@ -102,7 +102,6 @@ export async function prepareSftRun(
       ...(dependencies.regenerate ? { regenerate: dependencies.regenerate } : {}),
       ...(threads ? { threads } : {}),
       run,
-      hookChecks: run.hookChecks,
     },
   };
 }

@@ -68,6 +68,10 @@ function factBytes(trajectory: Trajectory | undefined, issues: number, decisions
 // Pure function of content across runs: a relabel's key is its steps as JSON.
 const relabelKeys = new WeakMap<Relabel, string>();
 
+/** The key of a forward fact: the trajectory's number in the run, the harness and the relabel by content. */
+const forwardKey = (trajectory: number, relabel: Relabel, harness: Harness) =>
+  `${trajectory}|${harnessKey(harness)}|${relabelKey(relabel)}`;
+
 /** The trajectory object's number in the run (a new one the first time the run sees it). */
 function numberOf(trajectory: Trajectory, run: RunContext): number {
   const memo = run.memo(trajectoryNumbers);
@@ -134,7 +138,7 @@ export function forwardFacts(
   run: RunContext,
 ): Rederived {
   const facts = run.cache(forwardCache);
-  const key = `${numberOf(trajectory, run)}|${harnessKey(harness)}|${relabelKey(relabel)}`;
+  const key = forwardKey(numberOf(trajectory, run), relabel, harness);
   let forward = facts.get(key);
   if (!forward) {
     forward = facts.set(key, forwardTrajectory(trajectory, relabel, harness, hookCheckOptions(run)));
@@ -158,7 +162,7 @@ export function knownForward(
 ): Rederived | undefined {
   const number = run.memo(trajectoryNumbers).numbers.get(trajectory);
   if (number === undefined) return undefined;
-  return run.cache(forwardCache).get(`${number}|${harnessKey(harness)}|${relabelKey(relabel)}`);
+  return run.cache(forwardCache).get(forwardKey(number, relabel, harness));
 }
 
 /**
@@ -175,9 +179,7 @@ export function rememberForward(
   forward: Rederived,
   run: RunContext,
 ): void {
-  run
-    .cache(forwardCache)
-    .set(`${numberOf(trajectory, run)}|${harnessKey(harness)}|${relabelKey(relabel)}`, forward);
+  run.cache(forwardCache).set(forwardKey(numberOf(trajectory, run), relabel, harness), forward);
   rememberValidation(forward.trajectory, harness, forward, run);
 }
 
