@@ -6,6 +6,7 @@ import {
   BoundedCache,
   defineOperator,
   type Harness,
+  identifierWords,
   identityRelabel,
   protectedContentSpans,
   type Random,
@@ -26,6 +27,12 @@ interface PhraseGroup {
   cjk?: true;
   /** Only the first phrase is replaced (by the others): the reverse is not always equivalent. */
   oneWay?: true;
+  /**
+   * The phrases name a thing, not an action: a phrase is never replaced by one whose word names something
+   * else in this harness (tau-bench's retail tools have `product_id` and `item_id`: there a product is not
+   * an item).
+   */
+  term?: true;
 }
 
 const lexicon: readonly PhraseGroup[] = [
@@ -54,10 +61,10 @@ const lexicon: readonly PhraseGroup[] = [
   { phrases: ['Number of', 'How many'], capitalized: true },
   { phrases: ['Highest', 'Maximum'], capitalized: true, oneWay: true },
   { phrases: ['Lowest', 'Minimum'], capitalized: true, oneWay: true },
-  { phrases: ['the product', 'the item'], oneWay: true },
-  { phrases: ['a product', 'an item'], oneWay: true },
-  { phrases: ['products', 'items'], oneWay: true },
-  { phrases: ['product', 'item'], oneWay: true },
+  { phrases: ['the product', 'the item'], oneWay: true, term: true },
+  { phrases: ['a product', 'an item'], oneWay: true, term: true },
+  { phrases: ['products', 'items'], oneWay: true, term: true },
+  { phrases: ['product', 'item'], oneWay: true, term: true },
   { phrases: ['information', 'details'] },
   { phrases: ['e.g.', 'for example', 'for instance'] },
   { phrases: ['when given', 'if given', 'when provided'] },
@@ -73,7 +80,7 @@ const lexicon: readonly PhraseGroup[] = [
   { phrases: ['identifier', 'ID'] },
   { phrases: ['查询', '查找'], cjk: true },
   { phrases: ['返回', '给出'], cjk: true },
-  { phrases: ['商品', '产品'], cjk: true },
+  { phrases: ['商品', '产品'], cjk: true, term: true },
   { phrases: ['例如', '比如'], cjk: true },
 ];
 
@@ -255,17 +262,22 @@ function textFacts(text: string): TextFacts {
 }
 
 /** Rewords one text; returns it unchanged when nothing in the lexicon matches outside protected spans. */
-function rewordText(text: string, protectedWords: readonly WordTrie[], rng: Random): string {
+function rewordText(text: string, vocabulary: Vocabulary, rng: Random): string {
   const { matches } = textFacts(text);
   if (matches.length === 0) return text;
-  const blocked = protectedSpans(text, protectedWords);
+  const blocked = protectedSpans(text, vocabulary.protectedWords);
   let out = '';
   let cursor = 0;
   let index = 0;
   for (const match of matches) {
     if (match.start < cursor) continue;
     if (blocked.some((span) => match.start < span.end && span.start < match.end)) continue;
-    const others = match.group.phrases.filter((phrase) => phrase !== match.phrase);
+    const others = match.group.phrases.filter(
+      (phrase) =>
+        phrase !== match.phrase &&
+        !(match.group.term && identifierWords(phrase).some((word) => vocabulary.termWords.has(word))),
+    );
+    if (others.length === 0) continue;
     let replacement = rng.fork(index++).pick(others);
     if (!match.group.cjk && !match.group.capitalized) {
       const upper = match.found[0] !== (match.found[0] as string).toLowerCase();
@@ -287,21 +299,42 @@ function enumValues(schema: unknown): string[] {
   return values;
 }
 
+/** What a harness keeps from rewording: its identifiers (whole words), and the words they are made of. */
+interface HarnessWords {
+  identifiers: readonly string[];
+  /** The words of the identifiers, lower case: a term group never swaps in one of them. */
+  termWords: ReadonlySet<string>;
+}
+
+/** What one text keeps: the identifiers and a tool's enum values (tries), and the identifiers' words. */
+interface Vocabulary {
+  protectedWords: readonly WordTrie[];
+  termWords: ReadonlySet<string>;
+}
+
 /** A copy of a tool with every description reworded (tool, parameter root and nested parameters). */
-function rewordTool(tool: Tool, protectedWords: readonly string[], rng: Random): Tool {
-  const words = [wordTrie(protectedWords), wordTrie(enumValues(tool.parameters))];
+function rewordTool(tool: Tool, harnessWords: HarnessWords, rng: Random): Tool {
+  const vocabulary: Vocabulary = {
+    protectedWords: [wordTrie(harnessWords.identifiers), wordTrie(enumValues(tool.parameters))],
+    termWords: harnessWords.termWords,
+  };
   const parameters = structuredClone(tool.parameters);
   let index = 0;
   walkSchema(parameters, (node) => {
     const local = rng.fork(`parameter-${index++}`);
-    if (typeof node.description === 'string') node.description = rewordText(node.description, words, local);
+    if (typeof node.description === 'string')
+      node.description = rewordText(node.description, vocabulary, local);
   });
-  return { ...tool, description: rewordText(tool.description, words, rng.fork('description')), parameters };
+  return {
+    ...tool,
+    description: rewordText(tool.description, vocabulary, rng.fork('description')),
+    parameters,
+  };
 }
 
 /** Whether any description of a tool has something the lexicon rewords. */
-function rewordable(tool: Tool, protectedWords: readonly string[]): boolean {
-  const probe = rewordTool(tool, protectedWords, createProbe());
+function rewordable(tool: Tool, harnessWords: HarnessWords): boolean {
+  const probe = rewordTool(tool, harnessWords, createProbe());
   return JSON.stringify(probe) !== JSON.stringify(tool);
 }
 
@@ -324,9 +357,10 @@ function createProbe(): Random {
 /**
  * Rewords the descriptions of a share (= severity, at least one) of the tools that have something to
  * reword, with a lexicon of equivalent phrasings ("Get" ↔ "Look up" ↔ "Fetch", "Returns" ↔ "Gives back",
- * "the product" ↔ "the item", "e.g." ↔ "for example", …). Text in backticks or quotes, numbers,
- * identifiers of the harness and enum values are never touched, so every mention stays; descriptions in a
- * language the lexicon does not cover stay as they are.
+ * "the product" → "the item", "e.g." ↔ "for example", …). Text in backticks or quotes, numbers,
+ * identifiers of the harness and enum values are never touched, so every mention stays; a noun is never
+ * replaced by one that names something else in the harness (no "item" where `item_id` and `product_id`
+ * differ); descriptions in a language the lexicon does not cover stay as they are.
  *
  * @example
  * const applied = await applyOperator(rewordDescriptions, harness, { rng: 'seed', severity: 1 });
@@ -334,15 +368,16 @@ function createProbe(): Random {
  */
 export const rewordDescriptions = defineOperator({
   id: 'tools/reword-descriptions',
-  version: 2,
+  version: 3,
   dimension: 'tools',
   mode: 'exact',
   description:
     'Rewords tool and parameter descriptions with equivalent phrasings; identifiers and data stay.',
   params: z.object({}),
   apply(harness: Harness, { rng, severity }) {
-    const protectedWords = [...takenNames(harness)];
-    const candidates = harness.tools.items.filter((tool) => rewordable(tool, protectedWords));
+    const identifiers = [...takenNames(harness)];
+    const words: HarnessWords = { identifiers, termWords: new Set(identifiers.flatMap(identifierWords)) };
+    const candidates = harness.tools.items.filter((tool) => rewordable(tool, words));
     if (candidates.length === 0) return { skip: 'no tool description has a phrase the lexicon rewords' };
     const count = affectedCount(severity, candidates.length);
     const chosen = new Set(
@@ -352,7 +387,7 @@ export const rewordDescriptions = defineOperator({
         .map((tool) => tool.name),
     );
     const items = harness.tools.items.map((tool) =>
-      chosen.has(tool.name) ? rewordTool(tool, protectedWords, rng.fork(`tool-${tool.name}`)) : tool,
+      chosen.has(tool.name) ? rewordTool(tool, words, rng.fork(`tool-${tool.name}`)) : tool,
     );
     return { harness: { ...harness, tools: { ...harness.tools, items } }, relabel: identityRelabel };
   },
