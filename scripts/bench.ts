@@ -127,7 +127,7 @@ await section('masking', async () => {
   // tools-only at the goals' size (bundled, as the CLI runs; the rows are serialised, not kept) against
   // Hammer's own masking code on the same inputs and copies per input.
   const toolsOnly = await augmentChild(
-    ['--inputs', String(scaleInputs), '--policy', 'tools-only', '--variants', String(variants)],
+    ['--inputs', String(scaleInputs), '--policy', 'tools-only', '--variants', String(variants), '--skip-digest'],
     await bundledAugmentChild(),
   );
   hammer = await hammerMasking({ fixture, inputs: scaleInputs, variants, folder: 'out/bench', python });
@@ -155,7 +155,7 @@ await section('masking', async () => {
 async function hatAgainstFloor(label: string, inputs: number) {
   // Its peak RSS is left out: with --floor the child keeps every row (section `memory` has the CLI's).
   const { maxRssMB: _heldRows, ...figure } = await augmentChild(
-    ['--inputs', String(inputs), '--policy', 'hat', '--variants', String(variants), '--floor'],
+    ['--inputs', String(inputs), '--policy', 'hat', '--variants', String(variants), '--floor', '--skip-digest'],
     await bundledAugmentChild(),
   );
   const run = {

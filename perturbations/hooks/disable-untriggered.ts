@@ -1,8 +1,20 @@
 // perturbations/hooks/disable-untriggered.ts — disables hooks that never fail on the trajectory; every decision and every other hook stays.
 
 import { z } from 'zod';
-import { affectedCount, certifies, defineOperator, identityRelabel } from '../../src/kit/index.js';
+import {
+  affectedCount,
+  certifies,
+  defineOperator,
+  type Harness,
+  identityRelabel,
+} from '../../src/kit/index.js';
 import { hookFacts } from './_hook-facts.js';
+
+/** The harness with its hook at `index` disabled (a new harness; the other hooks are the same objects). */
+function disabled(harness: Harness, index: number): Harness {
+  const items = harness.hooks.items.map((hook, at) => (at === index ? { ...hook, enabled: false } : hook));
+  return { ...harness, hooks: { ...harness.hooks, items } };
+}
 
 /**
  * Sets `enabled: false` on hooks that never fail on the trajectory. A hook that only ever passed adds
@@ -32,13 +44,15 @@ export const disableUntriggered = defineOperator({
     );
     if (quiet.length === 0) return { skip: 'every enabled hook fails somewhere on the trajectory' };
     const chosen = rng.fork('hooks').sample(quiet, affectedCount(severity, quiet.length));
-    // One at a time, each kept only if the trajectory stays certified (a prompt template may read a hook).
+    // Every chosen hook at once first: a hook that never fails decides nothing, so this one certificate
+    // (one walk of the trajectory) usually holds. Where it does not (a prompt template may read a hook),
+    // one at a time, each kept only if the trajectory stays certified.
+    const all = chosen.reduce(disabled, harness);
+    if (certifies({ base: harness, variant: all, trajectory, run }))
+      return { harness: all, relabel: identityRelabel };
     let variant = harness;
     for (const index of chosen) {
-      const items = variant.hooks.items.map((hook, at) =>
-        at === index ? { ...hook, enabled: false } : hook,
-      );
-      const candidate = { ...variant, hooks: { ...variant.hooks, items } };
+      const candidate = disabled(variant, index);
       if (certifies({ base: harness, variant: candidate, trajectory, run })) variant = candidate;
     }
     if (variant === harness) return { skip: 'disabling a quiet hook breaks the trajectory' };

@@ -13,7 +13,7 @@ import {
   type Relabel,
   type RelabelStep,
   type RunContext,
-  validateTrajectory,
+  walkHookDecisions,
 } from '../../src/kit/index.js';
 import { type HookFacts, hookFacts } from './_hook-facts.js';
 
@@ -110,8 +110,8 @@ function failsOnlyItsHook(
   };
   const moved = forwardTrajectory(trajectory, relabel, harness, checks).trajectory;
   const index = episode.at + 2 * episodes.filter((other) => other.at < episode.at).length;
-  return validateTrajectory(moved, without, checks)
-    .decisions.filter((decision) => decision.path.length === 2 && decision.path[1] === index)
+  return walkHookDecisions(moved, without, checks)
+    .filter((decision) => decision.path.length === 2 && decision.path[1] === index)
     .every((decision) => decision.failed === undefined);
 }
 

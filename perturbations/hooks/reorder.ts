@@ -11,7 +11,7 @@ import {
   identityRelabel,
   type RunContext,
   type Trajectory,
-  validateTrajectory,
+  walkHookDecisions,
 } from '../../src/kit/index.js';
 
 /**
@@ -38,13 +38,8 @@ function someStepFailsTwo(
       },
     };
     // Only the decisions are read: the system prompt and offered tools, which each fresh `only` harness
-    // would render again, decide nothing.
-    const validation = validateTrajectory(trajectory, only, {
-      checkSystemPrompt: false,
-      checkOfferedTools: false,
-      hookChecks: run.hookChecks,
-    });
-    for (const decision of validation.decisions) {
+    // would render again, and the arguments' schemas decide nothing.
+    for (const decision of walkHookDecisions(trajectory, only, { hookChecks: run.hookChecks })) {
       if (decision.stage !== stage || decision.failed !== alone.id) continue;
       const key = JSON.stringify(decision.path);
       const count = (failuresAt.get(key) ?? 0) + 1;

@@ -105,7 +105,11 @@ export {
   type RelabelStep,
 } from '../trajectory/relabel.js';
 export type { Message, Trajectory } from '../trajectory/schema.js';
-export { type HookDecision, validateTrajectory } from '../trajectory/validate-trajectory.js';
+export {
+  type HookDecision,
+  validateTrajectory,
+  walkHookDecisions,
+} from '../trajectory/validate-trajectory.js';
 export { type CertifiesInput, certifies } from './certify.js';
 export { nameChecker, namePattern, takenNames } from './free-names.js';
 // ── Testing an operator: the law suite (needs fast-check, loaded when it runs) and the golden harness ────

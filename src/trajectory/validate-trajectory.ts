@@ -140,6 +140,26 @@ export function validateTrajectory(
   return result;
 }
 
+/**
+ * The hook decisions of a parsed trajectory under a harness: what `validateTrajectory(trajectory, harness,
+ * { checkSystemPrompt: false, checkOfferedTools: false })` reports as `decisions`, without parsing the
+ * trajectory again or checking call arguments against their schemas (no decision reads either). For a
+ * check that asks only which hooks decide where, as often as it likes (a hook operator trying candidates).
+ *
+ * @example
+ * walkHookDecisions(trajectory, harness).filter((decision) => decision.failed !== undefined)
+ */
+export function walkHookDecisions(
+  trajectory: Trajectory,
+  harness: Harness,
+  options: { hookChecks?: HookCheckRegistry | undefined } = {},
+): HookDecision[] {
+  walks.validate++;
+  const walker = new TrajectoryWalker(harness, trajectory, false, options.hookChecks, true);
+  walker.checkSystemMessage(false);
+  walker.walk();
+  return walker.decisions;
+}
 /** The full validation that parsed a trajectory object (the object is the parse's own, new each time). */
 // Pure function of content across runs: the validation that made a parsed trajectory object.
 const validatedAtParse = new WeakMap<
@@ -287,6 +307,8 @@ class TrajectoryWalker {
     /** Overwrite derived content with what the harness makes, instead of reporting a mismatch. */
     private readonly repair: boolean,
     private readonly hookChecks: HookCheckRegistry | undefined,
+    /** Only the decisions are read: arguments are not checked against their schemas. */
+    private readonly decisionsOnly = false,
   ) {
     const known = walkedHarness(harness);
     this.tools = known.tools;
@@ -668,6 +690,7 @@ class TrajectoryWalker {
       }
       if (typeof skill === 'string') pending.skill = skill;
     }
+    if (this.decisionsOnly) return;
     for (const error of validateAgainstSchema(tool.parameters, value)) {
       this.issue(
         'invalid_arguments',
