@@ -5,7 +5,7 @@ import {
   affectedCount,
   certifies,
   defineOperator,
-  forwardTrajectory,
+  forwardFacts,
   type Harness,
   type Hook,
   type Message,
@@ -98,7 +98,6 @@ function failsOnlyItsHook(
   trajectory: HookFacts['trajectory'],
   run: RunContext,
 ): boolean {
-  const checks = { hookChecks: run.hookChecks };
   const without: Harness = {
     ...harness,
     hooks: {
@@ -108,9 +107,10 @@ function failsOnlyItsHook(
       ),
     },
   };
-  const moved = forwardTrajectory(trajectory, relabel, harness, checks).trajectory;
+  // The certificate just moved the trajectory along this relabel: read, not walked again.
+  const moved = forwardFacts(trajectory, relabel, harness, run).trajectory;
   const index = episode.at + 2 * episodes.filter((other) => other.at < episode.at).length;
-  return walkHookDecisions(moved, without, checks)
+  return walkHookDecisions(moved, without, { hookChecks: run.hookChecks })
     .filter((decision) => decision.path.length === 2 && decision.path[1] === index)
     .every((decision) => decision.failed === undefined);
 }

@@ -88,7 +88,7 @@ export {
 } from '../harness/symbol-table.js';
 export { templatePlaceholderSpans } from '../harness/template-placeholders.js';
 export { type TextIndex, textIndex, wordOccurrence } from '../harness/text-index.js';
-export { type ValidationFacts, validationFacts } from '../trajectory/facts.js';
+export { forwardFacts, type ValidationFacts, validationFacts } from '../trajectory/facts.js';
 // ── Edits: positional text edits and the raw-JSON reader of tool-call arguments ─────────────────────────
 export {
   applyEdits,
