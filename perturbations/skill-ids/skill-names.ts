@@ -42,19 +42,21 @@ export function createNameGuard(
   const freed = new Set(options.freed ?? []);
   const taken = new Set([...symbols.map((symbol) => symbol.name), harness.skills.loader.argument]);
   const kept = symbols.filter((symbol) => !freed.has(symbol.name));
-  const texts = [
-    ...harnessTextLocations(harness).map((location) => location.text),
-    ...trajectoryTexts(options.trajectory),
-  ];
-  // One text (a candidate holds no line break, so it cannot span two), and the set of its four-character
-  // windows: a candidate with a window the text lacks cannot occur in it, and is not searched for (each search
-  // reads the whole harness: 10,000 skills searched 10,000 times).
-  const joined = texts.join('\n');
-  const windows = new Set<number>();
-  for (let index = 0; index + windowLength <= joined.length; index++) windows.add(windowAt(joined, index));
+  const own = trajectoryTexts(options.trajectory);
+  const texts = harnessTexts(harness);
+  // One text (a candidate holds no line break, so it cannot span two), and the sets of four-character
+  // windows of the harness's texts and the trajectory's: a candidate with a window neither has cannot occur
+  // in the text, and is not searched for (each search reads the whole harness: 10,000 skills searched 10,000
+  // times). The harness's windows are collected once per harness object: the per-example operators make a
+  // guard for every example of the same harness.
+  const joined = [...texts.list, ...own].join('\n');
+  const windows = texts.windows;
+  const ownWindows = windowsOf(own.join('\n'));
   const mayOccur = (candidate: string) => {
-    for (let index = 0; index + windowLength <= candidate.length; index++)
-      if (!windows.has(windowAt(candidate, index))) return false;
+    for (let index = 0; index + windowLength <= candidate.length; index++) {
+      const window = windowAt(candidate, index);
+      if (!windows.has(window) && !ownWindows.has(window)) return false;
+    }
     return true;
   };
   // Accepted names are indexed by the spans of them that may stand as a whole word, so that a candidate is
@@ -85,6 +87,26 @@ export function createNameGuard(
     taken.add(candidate);
     return true;
   };
+}
+
+/** The harness's texts and their four-character windows, once per harness object. */
+function harnessTexts(harness: Harness): { list: string[]; windows: Set<number> } {
+  let known = textsOf.get(harness);
+  if (!known) {
+    const list = harnessTextLocations(harness).map((location) => location.text);
+    known = { list, windows: windowsOf(list.join('\n')) };
+    textsOf.set(harness, known);
+  }
+  return known;
+}
+// Pure function of content across runs: a harness object's texts and their windows (harnesses are immutable).
+const textsOf = new WeakMap<Harness, { list: string[]; windows: Set<number> }>();
+
+/** The four-character windows of a text. */
+function windowsOf(text: string): Set<number> {
+  const windows = new Set<number>();
+  for (let index = 0; index + windowLength <= text.length; index++) windows.add(windowAt(text, index));
+  return windows;
 }
 
 const windowLength = 4;
