@@ -43,16 +43,19 @@ export function createNameGuard(
   const taken = new Set([...symbols.map((symbol) => symbol.name), harness.skills.loader.argument]);
   const kept = symbols.filter((symbol) => !freed.has(symbol.name));
   const own = trajectoryTexts(options.trajectory);
-  const texts = harnessTexts(harness);
-  // One text (a candidate holds no line break, so it cannot span two), and the sets of four-character
-  // windows of the harness's texts and the trajectory's: a candidate with a window neither has cannot occur
-  // in the text, and is not searched for (each search reads the whole harness: 10,000 skills searched 10,000
-  // times). The harness's windows are collected once per harness object: the per-example operators make a
-  // guard for every example of the same harness.
-  const joined = [...texts.list, ...own].join('\n');
-  const windows = texts.windows;
-  const ownWindows = windowsOf(own.join('\n'));
+  const harnessText = harnessTexts(harness);
+  // One text (a candidate holds no line break, so it cannot span two). Past a few candidates, the sets of
+  // four-character windows of the harness's texts and the trajectory's: a candidate with a window neither
+  // has cannot occur in the text, and is not searched for (each search reads the whole harness: 10,000
+  // skills searched 10,000 times). Collecting the windows costs what some hundred searches do, so a guard
+  // asked about a few names searches; the harness's windows are kept per harness object.
+  const joined = [...harnessText.list, ...own].join('\n');
+  let asked = 0;
+  let ownWindows: Set<number> | undefined;
   const mayOccur = (candidate: string) => {
+    if (++asked <= searchesBeforeWindows) return true;
+    const windows = harnessWindows(harnessText);
+    ownWindows ??= windowsOf(own.join('\n'));
     for (let index = 0; index + windowLength <= candidate.length; index++) {
       const window = windowAt(candidate, index);
       if (!windows.has(window) && !ownWindows.has(window)) return false;
@@ -89,18 +92,32 @@ export function createNameGuard(
   };
 }
 
-/** The harness's texts and their four-character windows, once per harness object. */
-function harnessTexts(harness: Harness): { list: string[]; windows: Set<number> } {
+/** A harness's texts, and their four-character windows once asked for. */
+interface HarnessText {
+  list: string[];
+  windows?: Set<number>;
+}
+
+/** The harness's texts, once per harness object. */
+function harnessTexts(harness: Harness): HarnessText {
   let known = textsOf.get(harness);
   if (!known) {
-    const list = harnessTextLocations(harness).map((location) => location.text);
-    known = { list, windows: windowsOf(list.join('\n')) };
+    known = { list: harnessTextLocations(harness).map((location) => location.text) };
     textsOf.set(harness, known);
   }
   return known;
 }
 // Pure function of content across runs: a harness object's texts and their windows (harnesses are immutable).
-const textsOf = new WeakMap<Harness, { list: string[]; windows: Set<number> }>();
+const textsOf = new WeakMap<Harness, HarnessText>();
+
+/** The four-character windows of the harness's texts, collected on first use. */
+function harnessWindows(text: HarnessText): Set<number> {
+  text.windows ??= windowsOf(text.list.join('\n'));
+  return text.windows;
+}
+
+/** Candidates a guard searches the text for before it collects the windows that filter the searches. */
+const searchesBeforeWindows = 64;
 
 /** The four-character windows of a text. */
 function windowsOf(text: string): Set<number> {
