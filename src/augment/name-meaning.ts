@@ -24,6 +24,7 @@
 //     a plural counted as its singular (`data` in "data usage", "refuel data" → `get_info_usage` is refused).
 // An opaque code's prefix is held to the last two points only. When in doubt, the word is kept.
 
+import { BoundedCache } from '../harness/bounded-cache.js';
 import type { Issue, JsonPath } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import { harnessTextLocations } from '../harness/symbol-table.js';
@@ -251,17 +252,48 @@ const isCodePrefix = (prefix: string) =>
 /** The words the harness's prose uses, counted (see the file comment). */
 function proseCounts(harness: Harness): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const location of harnessTextLocations(harness)) {
-    let text = location.text.replace(/`[^`\n]*`/g, ' ');
-    if (location.template) text = blankTemplatePlaceholders(text);
-    for (const token of text.match(/[\p{L}\p{M}\p{N}_-]+/gu) ?? []) {
-      if (/[_\-\p{N}]/u.test(token) || /\p{Ll}\p{Lu}/u.test(token)) continue;
-      const word = fold(token.toLowerCase());
-      counts.set(word, (counts.get(word) ?? 0) + 1);
-    }
-  }
+  for (const location of harnessTextLocations(harness))
+    for (const [word, count] of textProseCounts(location.text, location.template === true))
+      counts.set(word, (counts.get(word) ?? 0) + count);
   return counts;
 }
+
+/**
+ * The prose words of one text, counted, in order of first occurrence: once per text content (every step
+ * of a variant is a new harness whose texts are mostly its input's).
+ */
+function textProseCounts(raw: string, template: boolean): ReadonlyMap<string, number> {
+  const cache = template ? templateProseCounts : plainProseCounts;
+  const known = cache.get(raw);
+  if (known) return known;
+  const counts = new Map<string, number>();
+  let text = raw.replace(/`[^`\n]*`/g, ' ');
+  if (template) text = blankTemplatePlaceholders(text);
+  for (const token of text.match(/[\p{L}\p{M}\p{N}_-]+/gu) ?? []) {
+    if (/[_\-\p{N}]/u.test(token) || /\p{Ll}\p{Lu}/u.test(token)) continue;
+    const word = fold(token.toLowerCase());
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  return cache.set(raw, counts);
+}
+const proseCountsBytes = (raw: string, counts: ReadonlyMap<string, number>) => {
+  let size = raw.length + 64;
+  for (const word of counts.keys()) size += 2 * word.length + 48;
+  return size;
+};
+// Pure function of content across runs: a text's prose words, by the text (templates apart: their
+// placeholders are blanked first).
+const plainProseCounts = new BoundedCache<string, ReadonlyMap<string, number>>(
+  4 << 20,
+  proseCountsBytes,
+  'name-meaning.plainProseCounts',
+);
+// Pure function of content across runs: a template text's prose words, by the text.
+const templateProseCounts = new BoundedCache<string, ReadonlyMap<string, number>>(
+  2 << 20,
+  proseCountsBytes,
+  'name-meaning.templateProseCounts',
+);
 
 /** The descriptions of every definition of a parameter name, by name. */
 function parameterDescriptions(schema: unknown, out: Map<string, string[]>): void {
