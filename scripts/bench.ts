@@ -125,13 +125,19 @@ let hammer: HammerFigure | undefined;
 
 await section('masking', async () => {
   // tools-only at the goals' size (bundled, as the CLI runs; the rows are serialised, not kept) against
-  // Hammer's own masking code on the same inputs and copies per input.
+  // Hammer's own masking code on the same inputs and copies per input. The rows as `hsa augment` writes
+  // them by default (by reference: each variant harness once, to the sidecar); the same rows written
+  // inline (every row holding its variant harness) are measured beside them.
+  const job = ['--inputs', String(scaleInputs), '--policy', 'tools-only', '--variants', String(variants)];
   const toolsOnly = await augmentChild(
-    ['--inputs', String(scaleInputs), '--policy', 'tools-only', '--variants', String(variants), '--skip-digest'],
+    [...job, '--by-reference', '--skip-digest'],
     await bundledAugmentChild(),
   );
+  const inline = await augmentChild([...job, '--skip-digest'], await bundledAugmentChild());
   hammer = await hammerMasking({ fixture, inputs: scaleInputs, variants, folder: 'out/bench', python });
   const toolsOnlyRate = (toolsOnly.rows ?? 0) / (toolsOnly.cpuSeconds ?? Number.NaN);
+  const inlineRate = (inline.rows ?? 0) / (inline.cpuSeconds ?? Number.NaN);
+  const inlineBytesPerRow = (inline.bytes ?? 0) / (inline.rows || 1);
   figures.masking = {
     rows: toolsOnly.rows ?? 0,
     toolsOnlyRowsPerCpuSecond: toolsOnlyRate,
@@ -139,11 +145,18 @@ await section('masking', async () => {
     hammerRows: hammer.rows,
     hammerRowsPerCpuSecond: hammer.rowsPerCpuSecond,
     hammerBytesPerCpuSecond: hammer.bytes / hammer.cpuSeconds,
+    inlineRowsPerCpuSecond: inlineRate,
+    inlineBytesPerRow,
   };
-  results.masking = { toolsOnly: { ...toolsOnly, rowsPerCpuSecond: toolsOnlyRate }, hammer };
+  results.masking = {
+    toolsOnly: { ...toolsOnly, rowsPerCpuSecond: toolsOnlyRate },
+    toolsOnlyInline: inline,
+    hammer,
+  };
   console.log(
-    `tools-only at ${toolsOnly.rows} rows (${scaleInputs} inputs × ${variants}, bundled): ` +
-      `${toolsOnlyRate.toFixed(0)} rows/CPU-s, ${((toolsOnly.bytes ?? 0) / (toolsOnly.rows || 1) / 1024).toFixed(1)} KB/row; ` +
+    `tools-only at ${toolsOnly.rows} rows (${scaleInputs} inputs × ${variants}, bundled, by reference): ` +
+      `${toolsOnlyRate.toFixed(0)} rows/CPU-s, ${((toolsOnly.bytes ?? 0) / (toolsOnly.rows || 1) / 1024).toFixed(1)} KB/row ` +
+      `(inline: ${inlineRate.toFixed(0)} rows/CPU-s, ${(inlineBytesPerRow / 1024).toFixed(1)} KB/row); ` +
       `Hammer's masking (${hammer.commit.slice(0, 7)}, Python ${hammer.python}): ${hammer.rows} rows, ` +
       `${hammer.rowsPerCpuSecond.toFixed(0)} rows/CPU-s (${hammer.processCpuSeconds.toFixed(2)} CPU-s the whole ` +
       `process), ${(hammer.bytes / (hammer.rows || 1) / 1024).toFixed(1)} KB/row → ` +
@@ -155,7 +168,16 @@ await section('masking', async () => {
 async function hatAgainstFloor(label: string, inputs: number) {
   // Its peak RSS is left out: with --floor the child keeps every row (section `memory` has the CLI's).
   const { maxRssMB: _heldRows, ...figure } = await augmentChild(
-    ['--inputs', String(inputs), '--policy', 'hat', '--variants', String(variants), '--floor', '--skip-digest'],
+    [
+      '--inputs',
+      String(inputs),
+      '--policy',
+      'hat',
+      '--variants',
+      String(variants),
+      '--floor',
+      '--skip-digest',
+    ],
     await bundledAugmentChild(),
   );
   const run = {
