@@ -10,7 +10,7 @@ import { contentHash, hashHarness } from '../harness/hash.js';
 import { assertInputFile, decodeLine } from '../harness/input-file.js';
 import { HarnessAugmentError } from '../harness/issues.js';
 import { jsonLine } from '../harness/json-lines.js';
-import { toChatCompletionTools } from '../harness/offered-tools.js';
+import { sharedChatCompletionTools, toChatCompletionTools } from '../harness/offered-tools.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
 import type { Harness } from '../harness/schema.js';
 import { parseJsonlLine, readJsonl } from '../trajectory/read-jsonl.js';
@@ -195,7 +195,12 @@ export function markDerived(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, part] of Object.entries(value)) {
-    if (key === 'tools' && part !== undefined && JSON.stringify(part) === offeredToolsText(harness))
+    if (
+      key === 'tools' &&
+      part !== undefined &&
+      // A trajectory moved into the harness holds its shared array: equal without writing it out.
+      (part === sharedChatCompletionTools(harness) || JSON.stringify(part) === offeredToolsText(harness))
+    )
       out[key] = { ...derivedTools, ...marker };
     else if (key === 'messages') {
       const [first, ...rest] = value.messages;

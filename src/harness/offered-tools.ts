@@ -60,3 +60,23 @@ export function toChatCompletionTools(harness: Harness) {
     },
   }));
 }
+
+/**
+ * `toChatCompletionTools(harness)`, one array per harness object (harnesses are immutable): what a walk
+ * writes as a trajectory's offered tools, so that every trajectory moved into one variant holds the same
+ * array, and a writer that asks whether a trajectory's tools are the harness's knows it without writing
+ * them out. Shared: never to be mutated.
+ *
+ * @example
+ * sharedChatCompletionTools(harness) === sharedChatCompletionTools(harness) // true
+ */
+export function sharedChatCompletionTools(harness: Harness): ReturnType<typeof toChatCompletionTools> {
+  let tools = sharedTools.get(harness);
+  if (!tools) {
+    tools = toChatCompletionTools(harness);
+    sharedTools.set(harness, tools);
+  }
+  return tools;
+}
+// Pure function of content across runs: a harness object's offered tools as Chat Completions tools.
+const sharedTools = new WeakMap<Harness, ReturnType<typeof toChatCompletionTools>>();

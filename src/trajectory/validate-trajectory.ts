@@ -14,7 +14,7 @@ import {
 import type { HookStep } from '../harness/hook-engine.js';
 import { HarnessAugmentError, type Issue, type JsonPath, quote } from '../harness/issues.js';
 import { validateAgainstSchema } from '../harness/json-schema-validator.js';
-import { offeredTools, toChatCompletionTools } from '../harness/offered-tools.js';
+import { offeredTools, sharedChatCompletionTools } from '../harness/offered-tools.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
 import type { Harness, HookStage, Tool } from '../harness/schema.js';
@@ -222,7 +222,8 @@ export function rederiveTrajectory(
   };
   walks.rederive++;
   const walker = new TrajectoryWalker(harness, copy, true, options.hookChecks);
-  if (copy.tools) copy.tools = toChatCompletionTools(harness);
+  // One array per variant (shared, as the walk shares the messages' parts): see sharedChatCompletionTools.
+  if (copy.tools) copy.tools = sharedChatCompletionTools(harness);
   walker.checkSystemMessage(true);
   walker.walk();
   derivedOfWalk.set(walker.decisions, walker.derived);
@@ -330,7 +331,7 @@ class TrajectoryWalker {
   checkOfferedTools() {
     const offered = this.trajectory.tools;
     if (!offered) return;
-    const expected = toChatCompletionTools(this.harness);
+    const expected = sharedChatCompletionTools(this.harness);
     const length = Math.max(offered.length, expected.length);
     for (let index = 0; index < length; index++) {
       if (!sameCanonicalJson(offered[index] ?? null, expected[index] ?? null)) {
