@@ -38,19 +38,21 @@ export function hashHarness(harness: Harness): HarnessHashes {
   const parts = {} as Record<HarnessPartName, string>;
   for (const name of partNames) parts[name] = partHash(harness[name]).hash;
   const { $schema: _editorOnly, ...content } = harness;
-  // The canonical JSON of the whole harness, assembled from the parts' cached canonical text: the same
-  // bytes as canonicalJson(content), without serialising the parts a variant shares with its base again.
-  let text = '{';
+  // The canonical JSON of the whole harness, hashed as it streams from the parts' cached canonical bytes:
+  // the same bytes as canonicalJson(content), without serialising the parts a variant shares with its base
+  // again, nor assembling (and encoding) the whole text for every variant.
+  const digest = createHash('sha256').update('{');
+  let first = true;
   for (const key of Object.keys(content).sort()) {
     const value = (content as Record<string, unknown>)[key];
     if (value === undefined) continue;
-    const member = (partNames as readonly string[]).includes(key)
-      ? partText(value as Harness[HarnessPartName])
-      : canonicalJson(value);
-    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:${member}`;
+    digest.update(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    first = false;
+    if ((partNames as readonly string[]).includes(key))
+      digest.update(partBytes(value as Harness[HarnessPartName]));
+    else digest.update(canonicalJson(value), 'utf8');
   }
-  text += '}';
-  const result = { harness: sha256(text), ...parts };
+  const result = { harness: `sha256:${digest.update('}').digest('hex')}`, ...parts };
   hashes.set(harness, result);
   return result;
 }
@@ -131,13 +133,13 @@ const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;
 const hashes = new WeakMap<Harness, HarnessHashes>();
 // Pure function of content across runs: a part object's content hash.
 const parts = new WeakMap<object, { hash: string }>();
-// A part's canonical text is needed again only to hash a harness that holds it: kept by hash in a bounded
-// cache, not beside the hash of every live part object (the pool's variants held 12 MB of them).
-// Pure function of content across runs: a part's canonical text, by its hash.
-const partTexts = new BoundedCache<string, string>(
+// A part's canonical text is needed again only to hash a harness that holds it: kept as UTF-8, by hash, in
+// a bounded cache, not beside the hash of every live part object (the pool's variants held 12 MB of them).
+// Pure function of content across runs: a part's canonical text as UTF-8, by its hash.
+const canonicalBytes = new BoundedCache<string, Buffer>(
   4 << 20,
-  (hash, text) => 2 * (hash.length + text.length) + 64,
-  'hash.partTexts',
+  (hash, bytes) => 2 * hash.length + bytes.byteLength + 64,
+  'hash.canonicalBytes',
 );
 
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
@@ -146,15 +148,15 @@ const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'ut
 function partHash(part: Harness[HarnessPartName]): { hash: string } {
   const known = parts.get(part);
   if (known) return known;
-  const text = canonicalJson(part);
-  const entry = { hash: sha256(text) };
-  partTexts.set(entry.hash, text);
+  const bytes = Buffer.from(canonicalJson(part), 'utf8');
+  const entry = { hash: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
+  canonicalBytes.set(entry.hash, bytes);
   parts.set(part, entry);
   return entry;
 }
 
-/** A part's canonical text: from the cache, or serialised again. */
-function partText(part: Harness[HarnessPartName]): string {
+/** A part's canonical text as UTF-8: from the cache, or serialised again. */
+function partBytes(part: Harness[HarnessPartName]): Buffer {
   const { hash } = partHash(part);
-  return partTexts.get(hash) ?? partTexts.set(hash, canonicalJson(part));
+  return canonicalBytes.get(hash) ?? canonicalBytes.set(hash, Buffer.from(canonicalJson(part), 'utf8'));
 }
