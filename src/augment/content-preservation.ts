@@ -17,6 +17,7 @@ import {
   type TextGroup,
 } from './content-facts.js';
 import { compareListMeaning, type MeaningChecked } from './meaning-preservation.js';
+import type { NormalisedText } from './normalised-text.js';
 
 export type { ProtectedContentKind } from './content-facts.js';
 
@@ -284,7 +285,7 @@ function compareGroup(
   const lists = base.orderedLists(toolNames, namesKey);
   // A list is looked for in the variant's text at the same path first: scanning every text of a part for
   // every item made the check quadratic in the skills of a harness.
-  const byPath = new Map(variant.texts.map((text) => [JSON.stringify(text.path), text]));
+  let byPath: Map<string, NormalisedText> | undefined;
   // Elsewhere (skills reordered or merged), the texts holding each item come from an index of the group.
   let index: TextIndex | undefined;
   const variantTexts = () => {
@@ -292,11 +293,13 @@ function compareGroup(
     return index;
   };
   // A text the variant holds word for word keeps every list it has (a skill moved, renamed or left alone).
-  const verbatim = new Set(variant.texts.map(({ text }) => text));
+  let verbatim: Set<string> | undefined;
   base.texts.forEach((location, position) => {
     for (const list of lists[position] ?? []) {
       checked.orderedLists++;
+      verbatim ??= new Set(variant.texts.map(({ text }) => text));
       if (verbatim.has(location.text)) continue;
+      byPath ??= new Map(variant.texts.map((text) => [JSON.stringify(text.path), text]));
       const same = byPath.get(JSON.stringify(location.path));
       const moved =
         same && list.items.every((item) => same.text.includes(item))

@@ -177,8 +177,9 @@ export function compareListMeaning(
 ): { checked: MeaningChecked; issues: Issue[] } {
   const checked: MeaningChecked = { dependencies: 0, procedures: 0, enumerations: 0 };
   const issues: Issue[] = [];
-  let variants: VariantText[] | undefined;
+  let paths: string[] | undefined;
   let byPath: Map<string, number> | undefined;
+  let variants: VariantText[] | undefined;
   baseTexts.forEach((location, textIndex) => {
     for (const list of lists[textIndex] ?? []) {
       const links = list.meaning.links.filter((link) => link !== undefined).length;
@@ -187,16 +188,19 @@ export function compareListMeaning(
       if (list.meaning.enumeration) checked.enumerations++;
       else checked.dependencies += links;
       if (markedProcedure) checked.procedures++;
-      variants ??= variantTexts.map((text) => ({
-        path: JSON.stringify(text.path),
-        text: collapse(text.text),
-      }));
+      paths ??= variantTexts.map((text) => JSON.stringify(text.path));
       // The variant text at the same path, found by a map: a scan per list was quadratic in the skills.
-      byPath ??= new Map(variants.map((variant, index) => [variant.path, index] as const).reverse());
+      byPath ??= new Map(paths.map((path, index) => [path, index] as const).reverse());
       const samePath = byPath.get(JSON.stringify(location.path));
       // The same words at the same place keep every fact of the text's lists (a text a rename or another
       // part's step left as it was).
       if (samePath !== undefined && variantTexts[samePath]?.text === location.text) continue;
+      // The variant's texts are read (collapsed) only once a list must be found in them.
+      const known = paths;
+      variants ??= variantTexts.map((text, index) => ({
+        path: known[index] as string,
+        text: collapse(text.text),
+      }));
       const preferred = samePath ?? 0;
       const issue = checkList(list, variants, preferred, location.path);
       if (issue) issues.push(issue);
