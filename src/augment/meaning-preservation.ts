@@ -90,32 +90,45 @@ const rewordedSlack = 3;
  */
 function locate(item: string, variants: VariantText[], preferred: number, after?: Found): Found | undefined {
   // The text after the previous item, the text at the same path, then the others: linear in the texts.
-  const first = after ? [after.text, preferred] : [preferred];
-  const order = {
-    *[Symbol.iterator]() {
-      yield* new Set(first);
-      for (const index of variants.keys()) if (!first.includes(index)) yield index;
-    },
-  };
-  for (const index of order) {
+  const first = after?.text ?? preferred;
+  const exact = inSearchOrder(first, preferred, variants.length, (index) => {
     const variant = variants[index] as VariantText;
     const from = after && after.text === index ? after.end : 0;
     let start = variant.text.indexOf(item, from);
     if (start < 0 && from > 0) start = variant.text.indexOf(item);
-    if (start >= 0) return { text: index, start, end: start + item.length, exact: true };
-  }
+    return start >= 0 ? { text: index, start, end: start + item.length, exact: true } : undefined;
+  });
+  if (exact) return exact;
   const wanted = tokenize(item).map((token) => token.word);
   if (wanted.length === 0) return undefined;
   let best: (Found & { score: number }) | undefined;
-  for (const index of order) {
+  inSearchOrder(first, preferred, variants.length, (index) => {
     const variant = variants[index] as VariantText;
     variant.tokens ??= tokenize(variant.text);
     const window = bestWindow(wanted, variant.tokens);
     if (window && (!best || window.score > best.score)) {
       best = { text: index, start: window.start, end: window.end, exact: false, score: window.score };
     }
-  }
+    return undefined;
+  });
   return best && best.score >= rewordedShare ? best : undefined;
+}
+
+/**
+ * Visits `first`, then `second` (when another), then every other index below `count`, in order, until
+ * `visit` returns something; returns that.
+ */
+function inSearchOrder<T>(
+  first: number,
+  second: number,
+  count: number,
+  visit: (index: number) => T | undefined,
+): T | undefined {
+  let found = visit(first);
+  if (found === undefined && second !== first) found = visit(second);
+  for (let index = 0; found === undefined && index < count; index++)
+    if (index !== first && index !== second) found = visit(index);
+  return found;
 }
 
 /** The run of `wanted.length` tokens that holds the most of `wanted` (as a multiset). */
