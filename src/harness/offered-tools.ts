@@ -38,8 +38,24 @@ export function skillLoaderTool(harness: Harness): Tool {
  */
 export function offeredTools(harness: Harness): Tool[] {
   if (harness.skills.items.length === 0) return [...harness.tools.items];
-  return [skillLoaderTool(harness), ...harness.tools.items];
+  return [loaderToolOf(harness), ...harness.tools.items];
 }
+
+/**
+ * The skill loader, one object per skills part (what it is made of): harnesses that share their skills (a
+ * variant whose hooks alone differ) offer the same loader, as they offer the same registry tools, so its
+ * schema is compiled and checked once.
+ */
+function loaderToolOf(harness: Harness): Tool {
+  let tool = loaderTools.get(harness.skills);
+  if (!tool) {
+    tool = skillLoaderTool(harness);
+    loaderTools.set(harness.skills, tool);
+  }
+  return tool;
+}
+// Pure function of content across runs: a skills part object's loader tool.
+const loaderTools = new WeakMap<Harness['skills'], Tool>();
 
 /**
  * The offered tools in the Chat Completions `tools` shape.
