@@ -5,7 +5,7 @@
 import { hashHarness } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
-import { toChatCompletionTools } from '../harness/offered-tools.js';
+import { sharedChatCompletionTools } from '../harness/offered-tools.js';
 import { hookCheckOptions, type RunContext, runContextOf } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { type ValidationFacts, validationFacts } from '../trajectory/facts.js';
@@ -259,6 +259,25 @@ function restoresWithoutWalk(
     messages[index] = { ...message, content: source.content } as typeof message;
   }
   const restored: Trajectory = { ...moved, messages };
-  if (restored.tools) restored.tools = toChatCompletionTools(base);
+  if (restored.tools) restored.tools = offeredAsOriginal(base, original);
   return sameJson(restored, original);
 }
+
+/**
+ * The base's offered tools as the walk writes them, as the original's own array where the two are the same
+ * JSON (told once per original and base: an example is restored once for each of its variants), so that
+ * the comparison finds them equal without a look inside.
+ */
+function offeredAsOriginal(base: Harness, original: Trajectory): Trajectory['tools'] {
+  const offered = sharedChatCompletionTools(base);
+  const tools = original.tools;
+  if (!tools) return offered;
+  let known = offeredSame.get(tools);
+  if (known?.offered !== offered) {
+    known = { offered, same: sameJson(offered, tools) };
+    offeredSame.set(tools, known);
+  }
+  return known.same ? tools : offered;
+}
+// Pure function of content across runs: whether an offered-tools array is the JSON of a harness's tools.
+const offeredSame = new WeakMap<object, { offered: object; same: boolean }>();
