@@ -129,7 +129,7 @@ function relabelKey(relabel: Relabel): string {
  * construction.
  *
  * @example
- * const moved = forwardFacts(trajectory, relabel, variant); moved.issues.length === 0
+ * const moved = forwardFacts(trajectory, relabel, variant, run); moved.issues.length === 0
  */
 export function forwardFacts(
   trajectory: Trajectory,
