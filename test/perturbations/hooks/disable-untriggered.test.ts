@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { hookFacts } from '../../../perturbations/hooks/_hook-facts.js';
 import { disableUntriggered } from '../../../perturbations/hooks/disable-untriggered.js';
 import { applyOperator } from '../../../src/augment/operator.js';
+import { createRunContext } from '../../../src/harness/run-context.js';
+import { certifies } from '../../../src/kit/certify.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory } from '../../../src/trajectory/validate-trajectory.js';
@@ -48,6 +51,39 @@ describe('hooks/disable-untriggered', () => {
     expect(applied.harness.hooks.items.filter((hook) => hook.enabled).map((hook) => hook.id)).toEqual([
       'no_guarantees',
     ]);
+  });
+
+  it('at full severity, disables what one hook at a time would', async () => {
+    // The operator certifies every chosen hook disabled at once before it tries them one at a time: its
+    // result must be the one-at-a-time loop's, on every law case.
+    let compared = 0;
+    for (const { harness, trajectories, hookChecks } of await lawCases()) {
+      const run = createRunContext({ hookChecks });
+      for (const trajectory of trajectories) {
+        const facts = hookFacts(trajectory, harness, run);
+        if (!facts) continue;
+        let variant = harness;
+        harness.hooks.items.forEach((hook, index) => {
+          if (!hook.enabled || facts.failuresPerTurn.has(hook.id)) return;
+          const items = variant.hooks.items.map((item, at) =>
+            at === index ? { ...item, enabled: false } : item,
+          );
+          const candidate = { ...variant, hooks: { ...variant.hooks, items } };
+          if (certifies({ base: harness, variant: candidate, trajectory, run })) variant = candidate;
+        });
+        const applied = await applyOperator(disableUntriggered, harness, {
+          rng: 'x',
+          severity: 1,
+          trajectory,
+          run,
+        });
+        const enabled = (of: typeof harness) => of.hooks.items.map((hook) => hook.enabled);
+        if ('skip' in applied) expect(enabled(variant)).toEqual(enabled(harness));
+        else expect(enabled(applied.harness)).toEqual(enabled(variant));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(30);
   });
 
   it('skips without a trajectory', async () => {
