@@ -194,7 +194,7 @@ export function renderSystemPrompt(harness: Harness, context: RequestContext = {
   // Validation, relabels and certificates render the same (harness, context) many times; harnesses are
   // treated as immutable, so the prompt is cached per harness object and context content, in one cache
   // bounded by bytes (a pool entry meets the contexts of many examples: per-object maps grew with the rows).
-  const key = `${objectNumber(harness)}\u0000${contextJson(context)}`;
+  const key = `${objectNumber(harness)}\u0000${textNumber(contextJson(context))}`;
   const cached = rendered.get(key);
   if (cached !== undefined) return cached;
   return rendered.set(key, renderPrompt(harness, context));
@@ -211,6 +211,25 @@ function contextJson(context: RequestContext): string {
 }
 // Pure function of content across runs: a context object's JSON text.
 const contextJsonOf = new WeakMap<object, string>();
+
+/**
+ * A number for a long text in the caches' keys (a template, a context's JSON): a key then holds a few digits,
+ * not kilobytes that every lookup would read again. The texts are mostly the same string objects each time
+ * (a part's templates, a context's one JSON text), whose hash the engine keeps. A text let go and seen again
+ * gets a new number, so a number never names two texts.
+ */
+function textNumber(text: string): number {
+  const known = textNumbers.get(text);
+  if (known !== undefined) return known;
+  return textNumbers.set(text, nextTextNumber++);
+}
+// Pure function of content across runs: a number per text (numbers are never reused).
+const textNumbers = new BoundedCache<string, number>(
+  4 << 20,
+  (text) => 2 * text.length + 64,
+  'render-prompt.textNumbers',
+);
+let nextTextNumber = 0;
 
 // Pure function of content across runs: a prompt, by harness object number and context JSON.
 const rendered = new BoundedCache<string, string>(
@@ -287,7 +306,7 @@ function readingKey(
   harness: Harness,
   context: RequestContext,
 ): string | undefined {
-  let key = `${template}\u0000${reading.context ? contextJson(context) : ''}`;
+  let key = `${textNumber(template)}\u0000${reading.context ? textNumber(contextJson(context)) : ''}`;
   for (const member of reading.members) {
     const source = memberKey(harness, member);
     if (source === undefined) return undefined;
