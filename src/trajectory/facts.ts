@@ -10,6 +10,7 @@
 // go when the run does. A fact the cache let go is derived again, the same. Trajectories and harnesses are
 // treated as immutable here, as everywhere in the library (operators return new objects); a cached fact is
 // shared, never to be mutated.
+import { BoundedCache } from '../harness/bounded-cache.js';
 import { contentHash, harnessRest, writtenPartHash } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import {
@@ -70,7 +71,7 @@ const relabelKeys = new WeakMap<Relabel, string>();
 
 /** The key of a forward fact: the trajectory's number in the run, the harness and the relabel by content. */
 const forwardKey = (trajectory: number, relabel: Relabel, harness: Harness) =>
-  `${trajectory}|${harnessKey(harness)}|${relabelKey(relabel)}`;
+  `${trajectory}|${keyNumber(harnessKey(harness))}|${keyNumber(relabelKey(relabel))}`;
 
 /** The trajectory object's number in the run (a new one the first time the run sees it). */
 function numberOf(trajectory: Trajectory, run: RunContext): number {
@@ -111,6 +112,25 @@ const harnessKey = writtenHarnessKey;
 // Pure function of content across runs: a harness object's written-content key.
 const contentKeys = new WeakMap<Harness, string>();
 const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;
+
+/**
+ * A number for a content key (a harness's, a relabel's) in the facts' keys: a fact's key then holds a few
+ * digits, not the hundreds of characters every lookup would read again. The content keys are kept per
+ * object, so mostly the same string objects, whose hash the engine keeps. A key let go and seen again gets a
+ * new number, so a number never names two keys.
+ */
+function keyNumber(key: string): number {
+  const known = keyNumbers.get(key);
+  if (known !== undefined) return known;
+  return keyNumbers.set(key, nextKeyNumber++);
+}
+// Pure function of content across runs: a number per content key (numbers are never reused).
+const keyNumbers = new BoundedCache<string, number>(
+  2 << 20,
+  (key) => 2 * key.length + 64,
+  'facts.keyNumbers',
+);
+let nextKeyNumber = 0;
 
 /** A relabel by content: relabels are small plain data, built fresh by `composeRelabels`. */
 function relabelKey(relabel: Relabel): string {
@@ -197,7 +217,7 @@ export function rememberValidation(
   derived: Pick<Rederived, 'issues' | 'decisions'>,
   run: RunContext,
 ): void {
-  run.cache(validationCache).set(`${numberOf(trajectory, run)}|${harnessKey(harness)}`, {
+  run.cache(validationCache).set(`${numberOf(trajectory, run)}|${keyNumber(harnessKey(harness))}`, {
     valid: derived.issues.length === 0,
     issues: derived.issues,
     decisions: derived.decisions,
@@ -222,7 +242,7 @@ export function validationFacts(
   const run = asRunContext(scope);
   const facts = run.cache(validationCache);
   const harnessContent = harnessKey(harness);
-  const key = `${numberOf(trajectory, run)}|${harnessContent}`;
+  const key = `${numberOf(trajectory, run)}|${keyNumber(harnessContent)}`;
   let validation = facts.get(key);
   if (!validation) {
     // A trajectory `validateTrajectory` parsed carries that validation: read, not walked again, when it ran
