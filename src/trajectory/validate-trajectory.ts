@@ -1,5 +1,6 @@
 // Validates a trajectory under a harness: its shape, the system prompt, every tool call and result, every
 // skill load, and every hook decision, replaying the agent loop's rules message by message.
+import { BoundedCache } from '../harness/bounded-cache.js';
 import { sameCanonicalJson } from '../harness/canonical-json.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import {
@@ -14,6 +15,7 @@ import {
 import type { HookStep } from '../harness/hook-engine.js';
 import { HarnessAugmentError, type Issue, type JsonPath, quote } from '../harness/issues.js';
 import { validateAgainstSchema } from '../harness/json-schema-validator.js';
+import { objectNumber } from '../harness/object-number.js';
 import { offeredTools, sharedChatCompletionTools } from '../harness/offered-tools.js';
 import { fromZodIssues } from '../harness/parse-harness.js';
 import { renderSystemPrompt } from '../harness/render-prompt.js';
@@ -279,6 +281,32 @@ export function walkedHarness(harness: Harness): WalkedHarness {
   }
   return known;
 }
+
+/**
+ * The schema errors of a call's arguments (undefined when they are not JSON), once per (schema object,
+ * arguments text): the walks of one example under a variant and under each candidate of its hook steps
+ * share the variant's tool objects, and check the same calls.
+ */
+function argumentErrors(schema: Tool['parameters'], rawArguments: string): readonly string[] | undefined {
+  const key = `${objectNumber(schema)}\u0000${rawArguments}`;
+  const known = checkedArguments.get(key);
+  if (known !== undefined) return known ?? undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(rawArguments);
+  } catch {
+    checkedArguments.set(key, null);
+    return undefined;
+  }
+  return checkedArguments.set(key, validateAgainstSchema(schema, value)) ?? undefined;
+}
+// Pure function of content across runs: a call's argument errors (null: not JSON), by schema object and text.
+const checkedArguments = new BoundedCache<string, readonly string[] | null>(
+  4 << 20,
+  (key, errors) =>
+    2 * key.length + 64 + (errors ?? []).reduce((sum, error) => sum + 2 * error.length + 32, 0),
+  'validate-trajectory.checkedArguments',
+);
 
 class TrajectoryWalker {
   readonly issues: Issue[] = [];
@@ -668,6 +696,25 @@ class TrajectoryWalker {
       );
       return;
     }
+    if (name !== this.loader.tool) {
+      // Only the loader's arguments decide anything (the skill it loads): another call's are checked alone.
+      if (this.decisionsOnly) return;
+      const errors = argumentErrors(tool.parameters, rawArguments);
+      if (errors === undefined)
+        this.issue(
+          'invalid_arguments_json',
+          [...at, 'function', 'arguments'],
+          `arguments of ${quote(name)} are not valid JSON`,
+        );
+      else
+        for (const error of errors)
+          this.issue(
+            'invalid_arguments',
+            [...at, 'function', 'arguments'],
+            `arguments of ${quote(name)}: ${error}`,
+          );
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(rawArguments);
@@ -679,18 +726,16 @@ class TrajectoryWalker {
       );
       return;
     }
-    if (name === this.loader.tool) {
-      const skill = (value as Record<string, unknown> | null)?.[this.loader.argument];
-      if (typeof skill === 'string' && !this.skills.has(skill)) {
-        this.issue(
-          'unknown_skill',
-          [...at, 'function', 'arguments'],
-          `skill ${quote(skill)} does not exist in the harness`,
-        );
-        return;
-      }
-      if (typeof skill === 'string') pending.skill = skill;
+    const skill = (value as Record<string, unknown> | null)?.[this.loader.argument];
+    if (typeof skill === 'string' && !this.skills.has(skill)) {
+      this.issue(
+        'unknown_skill',
+        [...at, 'function', 'arguments'],
+        `skill ${quote(skill)} does not exist in the harness`,
+      );
+      return;
     }
+    if (typeof skill === 'string') pending.skill = skill;
     if (this.decisionsOnly) return;
     for (const error of validateAgainstSchema(tool.parameters, value)) {
       this.issue(
