@@ -22,6 +22,7 @@ import {
   symbolPositionsIn,
   type TextLocation,
 } from '../harness/symbol-table.js';
+import { textNumbering } from '../harness/text-numbers.js';
 import { type TextListMeaning, textListMeaning } from './meaning-preservation.js';
 import type { NormalisedText } from './normalised-text.js';
 import { type OrderedList, orderedLists } from './ordered-lists.js';
@@ -234,18 +235,13 @@ interface Identifiers {
 const partIdentifiers = new WeakMap<object, Identifiers>();
 // Pure function of content across runs: a number for each identifier key seen (a key evicted and seen
 // again gets a new number, so a number never names two keys).
-const identifierKeyIds = new BoundedCache<string, number>(
-  2 << 20,
-  (key) => 2 * key.length + 64,
-  'content-facts.identifierKeyIds',
-);
-let nextIdentifierKeyId = 0;
+const identifierKeyId = textNumbering(2 << 20, 'content-facts.identifierKeyIds');
 function identifiersOf(harness: Harness, part: HarnessPartName): Identifiers {
   let known = partIdentifiers.get(harness[part]);
   if (!known) {
     const symbols = partSymbols(harness, part);
     const key = symbolsKey(symbols);
-    const id = identifierKeyIds.get(key) ?? identifierKeyIds.set(key, nextIdentifierKeyId++);
+    const id = identifierKeyId(key);
     known = { symbols, key, id };
     partIdentifiers.set(harness[part], known);
   }

@@ -7,6 +7,7 @@ import { HarnessAugmentError } from './issues.js';
 import { objectNumber } from './object-number.js';
 import type { Harness, HeadingStyle, ListStyle, PromptSection } from './schema.js';
 import { renderTemplate } from './template-engine.js';
+import { textNumbering } from './text-numbers.js';
 import { stringifyYaml } from './yaml-text.js';
 
 /** Request context: free data the templates read as `context.*` (room state, products, history, …). */
@@ -212,24 +213,8 @@ function contextJson(context: RequestContext): string {
 // Pure function of content across runs: a context object's JSON text.
 const contextJsonOf = new WeakMap<object, string>();
 
-/**
- * A number for a long text in the caches' keys (a template, a context's JSON): a key then holds a few digits,
- * not kilobytes that every lookup would read again. The texts are mostly the same string objects each time
- * (a part's templates, a context's one JSON text), whose hash the engine keeps. A text let go and seen again
- * gets a new number, so a number never names two texts.
- */
-function textNumber(text: string): number {
-  const known = textNumbers.get(text);
-  if (known !== undefined) return known;
-  return textNumbers.set(text, nextTextNumber++);
-}
-// Pure function of content across runs: a number per text (numbers are never reused).
-const textNumbers = new BoundedCache<string, number>(
-  4 << 20,
-  (text) => 2 * text.length + 64,
-  'render-prompt.textNumbers',
-);
-let nextTextNumber = 0;
+// A number for a long text in the caches' keys (a template, a context's JSON).
+const textNumber = textNumbering(4 << 20, 'render-prompt.textNumbers');
 
 // Pure function of content across runs: a prompt, by harness object number and context JSON.
 const rendered = new BoundedCache<string, string>(

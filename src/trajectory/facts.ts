@@ -10,7 +10,6 @@
 // go when the run does. A fact the cache let go is derived again, the same. Trajectories and harnesses are
 // treated as immutable here, as everywhere in the library (operators return new objects); a cached fact is
 // shared, never to be mutated.
-import { BoundedCache } from '../harness/bounded-cache.js';
 import { contentHash, harnessRest, writtenPartHash } from '../harness/hash.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import {
@@ -21,6 +20,7 @@ import {
   type RunContext,
 } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
+import { textNumbering } from '../harness/text-numbers.js';
 import { forwardTrajectory, type Relabel } from './relabel.js';
 import type { Trajectory } from './schema.js';
 import {
@@ -113,24 +113,8 @@ const harnessKey = writtenHarnessKey;
 const contentKeys = new WeakMap<Harness, string>();
 const partNames = ['skills', 'hooks', 'prompt', 'tools'] as const;
 
-/**
- * A number for a content key (a harness's, a relabel's) in the facts' keys: a fact's key then holds a few
- * digits, not the hundreds of characters every lookup would read again. The content keys are kept per
- * object, so mostly the same string objects, whose hash the engine keeps. A key let go and seen again gets a
- * new number, so a number never names two keys.
- */
-function keyNumber(key: string): number {
-  const known = keyNumbers.get(key);
-  if (known !== undefined) return known;
-  return keyNumbers.set(key, nextKeyNumber++);
-}
-// Pure function of content across runs: a number per content key (numbers are never reused).
-const keyNumbers = new BoundedCache<string, number>(
-  2 << 20,
-  (key) => 2 * key.length + 64,
-  'facts.keyNumbers',
-);
-let nextKeyNumber = 0;
+// A number for a content key (a harness's, a relabel's) in the facts' keys.
+const keyNumber = textNumbering(2 << 20, 'facts.keyNumbers');
 
 /** A relabel by content: relabels are small plain data, built fresh by `composeRelabels`. */
 function relabelKey(relabel: Relabel): string {
