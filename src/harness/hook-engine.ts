@@ -1,6 +1,7 @@
 // The pure hook engine: a declarative hook and one step of the agent loop in, pass or fail out, with the
 // feedback rendered from the hook's template. The hook decision (hook-decision.ts) calls it for the runtime
 // and the trajectory validator alike.
+import { BoundedCache } from './bounded-cache.js';
 import { canonicalJson } from './canonical-json.js';
 import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
 import type { HookStep } from './hook-step.js';
@@ -43,6 +44,32 @@ const numberPattern = /\d+(?:,\d{3})*(?:\.\d+)?/g;
 export function extractNumbers(text: string): string[] {
   return [...text.matchAll(numberPattern)].map((match) => String(Number(match[0].replaceAll(',', ''))));
 }
+
+/**
+ * The numbers of a source text, once per text content: a walk asks for every earlier tool result at every
+ * reply, and the walks of one example (its variant, its hook steps' candidates) ask for the same texts.
+ */
+function numbersIn(text: string): readonly string[] {
+  return sourceNumbers.get(text) ?? sourceNumbers.set(text, extractNumbers(text));
+}
+// Pure function of content across runs: a text's numbers, by the text.
+const sourceNumbers = new BoundedCache<string, readonly string[]>(
+  4 << 20,
+  (text, numbers) => 2 * text.length + 64 + numbers.reduce((sum, number) => sum + 2 * number.length + 32, 0),
+  'hook-engine.sourceNumbers',
+);
+
+/** The numbers of a request context's canonical JSON, once per context object (treated as immutable). */
+function contextNumbers(context: Record<string, unknown>): readonly string[] {
+  let numbers = numbersOfContext.get(context);
+  if (!numbers) {
+    numbers = extractNumbers(canonicalJson(context));
+    numbersOfContext.set(context, numbers);
+  }
+  return numbers;
+}
+// Pure function of content across runs: a context object's numbers (a trajectory's moves share its context).
+const numbersOfContext = new WeakMap<object, readonly string[]>();
 
 /** Unicode code points, so that Chinese and emoji count one each. */
 const codePointLength = (text: string) => [...text].length;
@@ -174,13 +201,12 @@ function runCheck(
     case 'numbers_grounded': {
       const allowed = new Set(check.ignore.map((number) => extractNumbers(number)[0] ?? number));
       for (const source of check.sources) {
-        const texts =
-          source === 'tool_results'
-            ? (step.toolResults ?? [])
-            : source === 'user'
-              ? (step.userMessages ?? [])
-              : [canonicalJson(step.context ?? {})];
-        for (const sourceText of texts) for (const number of extractNumbers(sourceText)) allowed.add(number);
+        if (source === 'context') {
+          for (const number of contextNumbers(step.context ?? {})) allowed.add(number);
+          continue;
+        }
+        const texts = source === 'tool_results' ? (step.toolResults ?? []) : (step.userMessages ?? []);
+        for (const sourceText of texts) for (const number of numbersIn(sourceText)) allowed.add(number);
       }
       const numbers = [...new Set(extractNumbers(text).filter((number) => !allowed.has(number)))];
       return numbers.length === 0
