@@ -74,7 +74,7 @@ const toolsText = new WeakMap<Harness, string>();
 function offeredToolsText(harness: Harness): string {
   let text = toolsText.get(harness);
   if (text === undefined) {
-    text = JSON.stringify(toChatCompletionTools(harness));
+    text = JSON.stringify(sharedChatCompletionTools(harness));
     toolsText.set(harness, text);
   }
   return text;

@@ -142,14 +142,15 @@ const canonicalBytes = new BoundedCache<string, Buffer>(
   'hash.canonicalBytes',
 );
 
-const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+/** A text (as UTF-8) or bytes, hashed. */
+const sha256 = (data: string | Buffer) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 
 /** A part's hash, once per part object (variants share untouched parts with their base). */
 function partHash(part: Harness[HarnessPartName]): { hash: string } {
   const known = parts.get(part);
   if (known) return known;
   const bytes = Buffer.from(canonicalJson(part), 'utf8');
-  const entry = { hash: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
+  const entry = { hash: sha256(bytes) };
   canonicalBytes.set(entry.hash, bytes);
   parts.set(part, entry);
   return entry;

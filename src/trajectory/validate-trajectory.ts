@@ -282,6 +282,16 @@ export function walkedHarness(harness: Harness): WalkedHarness {
   return known;
 }
 
+/** The skill a loader call's arguments name (a string at `argument`), or undefined. */
+function loadedSkillOf(rawArguments: string, argument: string): string | undefined {
+  try {
+    const skill = (JSON.parse(rawArguments) as Record<string, unknown> | null)?.[argument];
+    return typeof skill === 'string' ? skill : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The schema errors of a call's arguments (undefined when they are not JSON), once per (schema object,
  * arguments text): the walks of one example under a variant and under each candidate of its hook steps
@@ -696,54 +706,35 @@ class TrajectoryWalker {
       );
       return;
     }
-    if (name !== this.loader.tool) {
-      // Only the loader's arguments decide anything (the skill it loads): another call's are checked alone.
-      if (this.decisionsOnly) return;
-      const errors = argumentErrors(tool.parameters, rawArguments);
-      if (errors === undefined)
+    if (name === this.loader.tool) {
+      // Only the loader's arguments decide anything (the skill it loads, read here); every call's are checked
+      // against its schema below, which no decision reads.
+      const skill = loadedSkillOf(rawArguments, this.loader.argument);
+      if (skill !== undefined && !this.skills.has(skill)) {
         this.issue(
-          'invalid_arguments_json',
+          'unknown_skill',
           [...at, 'function', 'arguments'],
-          `arguments of ${quote(name)} are not valid JSON`,
+          `skill ${quote(skill)} does not exist in the harness`,
         );
-      else
-        for (const error of errors)
-          this.issue(
-            'invalid_arguments',
-            [...at, 'function', 'arguments'],
-            `arguments of ${quote(name)}: ${error}`,
-          );
-      return;
+        return;
+      }
+      if (skill !== undefined) pending.skill = skill;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(rawArguments);
-    } catch {
+    if (this.decisionsOnly) return;
+    const errors = argumentErrors(tool.parameters, rawArguments);
+    if (errors === undefined)
       this.issue(
         'invalid_arguments_json',
         [...at, 'function', 'arguments'],
         `arguments of ${quote(name)} are not valid JSON`,
       );
-      return;
-    }
-    const skill = (value as Record<string, unknown> | null)?.[this.loader.argument];
-    if (typeof skill === 'string' && !this.skills.has(skill)) {
-      this.issue(
-        'unknown_skill',
-        [...at, 'function', 'arguments'],
-        `skill ${quote(skill)} does not exist in the harness`,
-      );
-      return;
-    }
-    if (typeof skill === 'string') pending.skill = skill;
-    if (this.decisionsOnly) return;
-    for (const error of validateAgainstSchema(tool.parameters, value)) {
-      this.issue(
-        'invalid_arguments',
-        [...at, 'function', 'arguments'],
-        `arguments of ${quote(name)}: ${error}`,
-      );
-    }
+    else
+      for (const error of errors)
+        this.issue(
+          'invalid_arguments',
+          [...at, 'function', 'arguments'],
+          `arguments of ${quote(name)}: ${error}`,
+        );
   }
 
   private toolMessage(message: Extract<Trajectory['messages'][number], { role: 'tool' }>, path: JsonPath) {
