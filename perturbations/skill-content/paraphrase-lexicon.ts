@@ -19,7 +19,6 @@ import { countRules } from './rules.js';
 const englishPairs: ReadonlyArray<readonly [string, string]> = [
   ['make sure', 'ensure'],
   ['ensure', 'make sure'],
-  ['never', 'do not ever'],
   ['do not', "don't"],
   ["don't", 'do not'],
   ['does not', "doesn't"],
@@ -68,7 +67,7 @@ const entries: Entry[] = [
   ...chinesePairs.map(([from, to]) => ({ pattern: new RegExp(escapeRegExp(from), 'gu'), replacement: to })),
 ];
 
-/** The replacement in the match's case (Never → Do not ever, NEVER → DO NOT EVER) and apostrophe. */
+/** The replacement in the match's case (Make sure → Ensure, MAKE SURE → ENSURE) and apostrophe. */
 function matchCase(match: string, replacement: string): string {
   const apostrophe = match.includes('’') ? '’' : "'";
   const text = replacement.replaceAll("'", apostrophe);
@@ -112,7 +111,7 @@ const matchesByText = new BoundedCache<string, readonly TextEdit[]>(
  * never overlapping.
  *
  * @example
- * lexiconEdits('Never guess.', harness) // [{ start: 0, end: 5, text: 'Do not ever' }]
+ * lexiconEdits('Make sure to ask.', harness) // [{ start: 0, end: 9, text: 'Ensure' }]
  */
 export function lexiconEdits(text: string, harness: Harness): TextEdit[] {
   const candidates = lexiconMatches(text);
@@ -140,20 +139,20 @@ function paraphrase(body: string, harness: Harness, share: number, rng: Random):
 
 /**
  * Paraphrases a share (= severity, at least one) of the skill bodies with a fixed lexicon of connectives
- * and boilerplate ("make sure" → "ensure", "never" → "do not ever", "do not" ↔ "don't", "at most" → "no
- * more than", "不要" → "切勿", "必须" → "务必", …); each possible swap in a chosen body happens with
- * probability (1 + severity) / 2. Swaps never touch protected spans (numbers and prices, quoted terms,
+ * and boilerplate ("make sure" → "ensure", "do not" ↔ "don't", "at most" → "no more than", "不要" → "切勿",
+ * "必须" → "务必", …); each possible swap in a chosen body happens with probability (1 + severity) / 2.
+ * "Never" has no entry: no paraphrase of it reads right in every sentence ("never from an empty folder"). Swaps never touch protected spans (numbers and prices, quoted terms,
  * code and identifiers, banned terms, pin markers; see `findProtectedSpans`), and a body whose rewrite
  * would mention other identifiers or hold another number of rules is kept. Ids do not change: the relabel
  * is the identity. Skips when no body holds a lexicon phrase outside protected spans.
  *
  * @example
  * await applyOperator(paraphraseLexicon, travelHarness(), { rng: 'seed', severity: 1 });
- * // rebooking: "- Never promise a seat …" → "- Do not ever promise a seat …"
+ * // rebooking: "- Do not promise a seat …" → "- Don't promise a seat …"
  */
 export const paraphraseLexicon = defineOperator({
   id: 'skill-content/paraphrase-lexicon',
-  version: 1,
+  version: 2,
   dimension: 'skill-content',
   mode: 'exact',
   description:

@@ -26,7 +26,7 @@ import { createNameGuard } from './skill-names.js';
  */
 export const namespaceSkillIds = defineOperator({
   id: 'skill-ids/namespace',
-  version: 2,
+  version: 3,
   dimension: 'skill-ids',
   mode: 'exact',
   description:

@@ -44,7 +44,7 @@ const argumentNames = ['skill', 'name', 'id', 'skill_name', 'skillId', 'skill_ke
  */
 export const renameSkillLoader = defineOperator({
   id: 'skill-ids/rename-loader',
-  version: 2,
+  version: 3,
   dimension: 'skill-ids',
   mode: 'exact',
   description: 'Renames the skill-loading tool and optionally its argument; loads and mentions follow.',

@@ -122,7 +122,7 @@ function nonAscii(skill: Skill, script: Script, rng: Random, accept: Accept): st
 export const renameSkillIds = defineOperator({
   id: 'skill-ids/rename',
   // 3: labels in another script translate the id's own words only.
-  version: 3,
+  version: 4,
   dimension: 'skill-ids',
   mode: 'exact',
   description:

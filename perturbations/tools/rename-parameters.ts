@@ -71,7 +71,7 @@ export const renameParameters = defineOperator({
   id: 'tools/rename-parameters',
   // 2: new names are opaque or faithful (`nameJudge`). 3: leaves alone a schema with a name-sensitive keyword
   // in any subschema (`hasPlainProperties`), not only along properties and items.
-  version: 3,
+  version: 4,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',

@@ -55,7 +55,7 @@ function mentionedInFreeText(harness: Harness, texts: readonly string[]): Set<st
  */
 export const renameTools = defineOperator({
   id: 'tools/rename',
-  version: 2,
+  version: 3,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',

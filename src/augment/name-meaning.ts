@@ -6,8 +6,11 @@
 // A faithful name is made of
 //   - words of its own name (kept, re-cased or reordered), a namespace qualifier (a skill's `reply.` or one
 //     word before the whole old name, `acme_get_price`), a number or a version (`v2`);
-//   - content words of its own description(s) (for a skill also its kind), or a listed synonym of a word of
-//     its name or description (`nameSynonyms`, phrasal verbs such as `look_up` included);
+//   - content words of what its own description(s) say it IS (for a skill also its kind): the first clause,
+//     up to a comma, a bracket, a dash or a clause of use or condition ("required when …", "only if …"), and
+//     nothing of a clause that offers alternatives or names a value (`definingWords`: "Create a new or update
+//     an existing issue" gives no word, since `issue_write_create` says one alternative only); or a listed
+//     synonym of a word of its name or of those words (`nameSynonyms`, `look_up` included);
 //   - a noun of its kind (`kindNouns`: `guide` for a skill, `tool` for a tool, `value` for a parameter);
 //   - for labels in another script, translations (name-lexicon.ts) of those words;
 // and it holds
@@ -225,7 +228,7 @@ export interface NameJudge {
    * another identifier, and for a domain term only its other spellings (`id` → `identifier`).
    */
   replacements(word: string): readonly string[];
-  /** Whether a description word may be added (no function word, no distinguishing word of another name). */
+  /** Whether a description word may be added: a word of its own name, or one of what its description says it is (`definingWords`) that no other name holds and that is no function word. */
   mayAdd(word: string): boolean;
 }
 
@@ -374,14 +377,41 @@ export function domainTerms(harness: Harness): ReadonlySet<string> {
   return nameFacts(harness).terms;
 }
 
-/** Content words of descriptions, lower case, without function words. */
-function descriptionWords(texts: readonly string[]): string[] {
-  return texts.flatMap((text) =>
-    (text.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [])
+/**
+ * The words of a description that say what the identifier is, lower case, without function words: its first
+ * clause (up to a comma, a bracket, a dash or a clause of use or condition), and none when that clause offers
+ * alternatives or names a value (`sev1 customer-facing outage, …` describes a value). A name
+ * that takes a word from a condition (`duplicate_of_required`, from "Required when state_reason is
+ * 'duplicate'") or from one side of an alternative (`issue_write_create`, from "Create a new or update an
+ * existing issue") claims what the description does not.
+ *
+ * @example
+ * definingWords(["Create a new or update an existing issue."]) // []
+ * definingWords(["Issue number that this issue is a duplicate of. Required when …"]) // ['issue', 'number', 'issue', 'duplicate']
+ */
+export function definingWords(texts: readonly string[]): string[] {
+  return texts.flatMap((text) => {
+    const sentence = text.split(sentenceEnd)[0] ?? '';
+    const end = sentence.search(clauseEnd);
+    const part = end >= 0 ? sentence.slice(0, end) : sentence;
+    if (alternatives.test(part) || namesAValue.test(part)) return [];
+    return (part.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [])
       .map((word) => word.toLowerCase())
-      .filter((word) => !functionWords.has(word)),
-  );
+      .filter((word) => !functionWords.has(word));
+  });
 }
+/** The end of a description's first sentence (a full stop before a space or the end, `;`, `:` or a line break). */
+const sentenceEnd = /[.!?](?=\s|$)|[;:\n。！？；：]/u;
+/**
+ * Where the first clause ends: a comma, a bracket or a dash (a list or an aside follows), or a word that
+ * begins a clause of use or condition ("required when", "only if", "used for", "e.g.").
+ */
+const clauseEnd =
+  /[,(\u2013\u2014，（、]| - |(?<![\p{L}\p{N}_])(?:required|optional|only|if|when|whenever|unless|except|ignored|deprecated|must|should|used|use|e\.g|i\.e|default|defaults)(?![\p{L}\p{N}_])|如果|仅|必须|除非/iu;
+/** A clause that names a value (`sev1`, a quoted or code value) describes that value, not the identifier. */
+const namesAValue = /\p{L}\p{N}|\p{N}\p{L}|["'`\u2018\u201c]/u;
+/** Alternatives in a clause: "or", "either", "nor", "and/or", a slash between words. */
+const alternatives = /(?<![\p{L}\p{N}_])(?:or|either|nor)(?![\p{L}\p{N}_])|[\p{L}\p{N}]\/[\p{L}\p{N}]|或/iu;
 
 /** Whether `word` splits into labels from `labels` (longest first). */
 function segments(word: string, labels: ReadonlySet<string>): boolean {
@@ -423,7 +453,7 @@ function judgeIn(
   const ownWords = identifierWords(identifier.name);
   const own = new Set(ownWords.map(fold));
   const texts = facts.descriptions.get(`${identifier.kind}\u0000${identifier.name}`) ?? [];
-  const described = descriptionWords(texts);
+  const described = definingWords(texts);
   const describedSet = new Set(described.map(fold));
   const sources = [...new Set([...ownWords, ...described])];
   const single = new Set<string>();
@@ -523,7 +553,9 @@ function judgeIn(
         if (segments(word, labels)) continue;
         if (unspaced.test(word) && texts.some((text) => text.includes(word))) continue;
       }
-      found.push(`holds "${word}", neither a word of its name or description nor a listed synonym of one`);
+      found.push(
+        `holds "${word}", neither a word of its name or of what its description says it is (its first clause, without conditions or alternatives) nor a listed synonym of one`,
+      );
     }
     return found;
   };
@@ -541,7 +573,9 @@ function judgeIn(
           synonym.split('_').every((part) => !functionWords.has(part) || phrasalParticle(synonym)) &&
           synonym.split('_').every((part) => own.has(fold(part)) || otherOwner(part) === undefined),
       ),
-    mayAdd: (word) => !functionWords.has(word) && (own.has(fold(word)) || otherOwner(word) === undefined),
+    mayAdd: (word) =>
+      !functionWords.has(word) &&
+      (own.has(fold(word)) || (describedSet.has(fold(word)) && otherOwner(word) === undefined)),
   };
 }
 

@@ -142,12 +142,12 @@ function candidateName(request: NameRequest, rng: Random, attempt: number): stri
     default: {
       const style = request.style;
       const sameStyle = caseStyleOf(request.original) === style || words.length < 2;
-      let swapped = swapWords(words, rng, 0.5, sameStyle || attempt > 0, request.judge);
+      const swapped = swapWords(words, rng, 0.5, sameStyle || attempt > 0, request.judge);
       // Tool names need two words to be distinctive; a parameter may stay one word unless it is unchanged.
+      // The word added is a suffix of the kind (`title_value`), never one of the description: appended to a
+      // name, a description word reads as a qualifier ("What is wrong" made `title_wrong`).
       const short = request.distinctive ? swapped.length < 2 : swapped.join('_') === words.join('_');
-      if (short) swapped = [...swapped, ...descriptionWords(request.description, request.judge).slice(0, 1)];
-      const still = request.distinctive ? swapped.length < 2 : swapped.join('_') === words.join('_');
-      if (still || attempt > 2) swapped.push(rng.pick(request.suffixes));
+      if (short || attempt > 2) swapped.push(rng.pick(request.suffixes));
       return withinLength(swapped, style);
     }
   }

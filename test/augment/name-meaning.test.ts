@@ -11,7 +11,7 @@ import { renameSkillIds } from '../../perturbations/skill-ids/rename.js';
 import { renameSkillLoader } from '../../perturbations/skill-ids/rename-loader.js';
 import { renameTools } from '../../perturbations/tools/rename.js';
 import { renameParameters } from '../../perturbations/tools/rename-parameters.js';
-import { checkNewNames, domainTerms, nameJudge } from '../../src/augment/name-meaning.js';
+import { checkNewNames, definingWords, domainTerms, nameJudge } from '../../src/augment/name-meaning.js';
 import { applyOperator, type Operator } from '../../src/augment/operator.js';
 import { renameSymbols } from '../../src/augment/rename-symbols.js';
 import { loadSkillsFolder } from '../../src/harness/importers/agent-skills.js';
@@ -62,6 +62,13 @@ const telecom = (): Harness =>
     id: 'telecom',
     tools: mcpTools('test/perturbations/fixtures/tau2-telecom-tools.json'),
     skills: structuredClone(telecomSkills),
+  });
+
+/** Three tools of GitHub's official MCP server (test/perturbations/fixtures/README.md). */
+const github = (): Harness =>
+  skeletonHarness({
+    id: 'github',
+    tools: mcpTools('test/perturbations/fixtures/github-mcp-server-tools-list.json'),
   });
 
 /** The messages `checkNewNames` gives for one set of renames applied through the symbol table. */
@@ -199,7 +206,7 @@ describe('name meaning', () => {
   it('flags a word of no source, a function word added, and an opaque prefix of another identifier', () => {
     const base = telecom();
     expect(flagged(base, { tools: { enable_roaming: 'enable_roaming_quickly' } })).toEqual([
-      'tool enable_roaming renamed enable_roaming_quickly: holds "quickly", neither a word of its name or description nor a listed synonym of one',
+      'tool enable_roaming renamed enable_roaming_quickly: holds "quickly", neither a word of its name or of what its description says it is (its first clause, without conditions or alternatives) nor a listed synonym of one',
     ]);
     expect(flagged(base, { tools: { resume_line: 'resume_the_line' } })).toEqual([
       'tool resume_line renamed resume_the_line: holds the function word "the"',
@@ -208,6 +215,59 @@ describe('name meaning', () => {
       'tool resume_line renamed bill_12: holds "bill", a word of overdue-bill-payment but not of its own name',
     ]);
   });
+
+  it('flags a word taken from a condition or from one side of an alternative on the GitHub MCP tools', () => {
+    // issue_write: "Create a new or update an existing issue …"; duplicate_of: "Issue number that this issue
+    // is a duplicate of. Required when state_reason is 'duplicate'."
+    const base = github();
+    const holds = (word: string) =>
+      `holds "${word}", neither a word of its name or of what its description says it is (its first clause, without conditions or alternatives) nor a listed synonym of one`;
+    expect(flagged(base, { tools: { issue_write: 'issue_write_create' } })).toEqual([
+      `tool issue_write renamed issue_write_create: ${holds('create')}`,
+    ]);
+    const required = renameSymbols(base, {
+      parameters: [{ tool: 'issue_write', path: ['duplicate_of'], to: 'duplicate_of_required' }],
+    });
+    expect(checkNewNames(base, required.harness, required.relabel).map((issue) => issue.message)).toEqual([
+      `parameter duplicate_of renamed duplicate_of_required: ${holds('required')}`,
+    ]);
+    // A word of the description's first clause is still faithful.
+    expect(flagged(base, { tools: { update_issue_labels: 'update_issue_labels_existing' } })).toEqual([]);
+    expect(
+      definingWords([
+        "Issue number that this issue is a duplicate of. Required when state_reason is 'duplicate'.",
+      ]),
+    ).toEqual(['issue', 'number', 'issue', 'duplicate']);
+    expect(definingWords(['Create a new or update an existing issue in a GitHub repository.'])).toEqual([]);
+    expect(definingWords(['View layout; required when creating a view.'])).toEqual(['view', 'layout']);
+  });
+
+  it('no name drawn on the GitHub MCP tools takes a word of a condition or an alternative', async () => {
+    const base = github();
+    const { issues, renamed } = await renameEverything(base, 6);
+    expect(issues).toEqual([]);
+    expect(renamed).toBeGreaterThan(50);
+    const drawn: string[] = [];
+    for (const operator of [renameTools, renameParameters] as unknown as Operator[])
+      for (const style of styles)
+        for (let seed = 0; seed < 12; seed++) {
+          const result = await applyOperator(operator, base, {
+            rng: `alt/${seed}`,
+            severity: 1,
+            params: { style },
+          });
+          if ('skip' in result) continue;
+          for (const step of result.relabel.steps) {
+            if (step.type === 'rename_tools' && step.map.issue_write) drawn.push(step.map.issue_write);
+            if (step.type === 'rename_arguments')
+              for (const rename of step.renames)
+                if (rename.path.join('.') === 'duplicate_of') drawn.push(rename.to);
+          }
+        }
+    expect(drawn.length).toBeGreaterThan(10);
+    for (const name of drawn)
+      expect(name.toLowerCase(), name).not.toMatch(/create|new|existing|required|state|reason|when/);
+  }, 120_000);
 
   it('judges a rename followed through several steps by its final name', () => {
     const base = telecom();

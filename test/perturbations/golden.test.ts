@@ -27,9 +27,10 @@ const caseOf = (harness: Harness): GoldenCase => ({
 const travel = caseOf(travelHarness());
 
 /**
- * The travel harness with what three operators work on and it lacks: a section that renders `{{skillList}}`
- * (prompt/list-style), an unpinned section with a paragraph break (prompt/split-section) and a tool that the
- * trajectory never calls and no text names (tools/drop-unused).
+ * The travel harness with what four operators work on and it lacks: a section that renders `{{skillList}}`
+ * (prompt/list-style), an unpinned section with a paragraph break (prompt/split-section), a tool that the
+ * trajectory never calls and no text names (tools/drop-unused) and a rule in lexicon phrases
+ * (skill-content/paraphrase-lexicon).
  */
 function extendedTravel(): GoldenCase {
   const input = travelHarnessInput();
@@ -55,9 +56,15 @@ function extendedTravel(): GoldenCase {
       },
     },
   ];
+  const items = input.skills.items.map((skill) =>
+    skill.id === 'baggage'
+      ? { ...skill, body: `${skill.body}\n- Make sure the fare class is known; do not guess it.` }
+      : skill,
+  );
   return caseOf(
     parseHarness({
       ...input,
+      skills: { ...input.skills, items },
       prompt: { ...input.prompt, sections },
       tools: { ...input.tools, items: tools },
     }),
@@ -65,7 +72,12 @@ function extendedTravel(): GoldenCase {
 }
 
 // Every other operator's golden is recorded on the travel harness itself.
-const extendedFor = new Set(['prompt/list-style', 'prompt/split-section', 'tools/drop-unused']);
+const extendedFor = new Set([
+  'prompt/list-style',
+  'prompt/split-section',
+  'tools/drop-unused',
+  'skill-content/paraphrase-lexicon',
+]);
 const extended = extendedTravel();
 // A deterministic stand-in for a model: swaps a few words and keeps everything else.
 const regenerate: RegenerateFunction = async ({ text }) =>

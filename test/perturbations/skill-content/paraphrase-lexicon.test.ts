@@ -31,17 +31,28 @@ describe('skill-content/paraphrase-lexicon', () => {
   });
 
   it('paraphrases connectives and boilerplate of a share of the bodies (golden)', async () => {
-    const result = applied(await applyOperator(paraphraseLexicon, harness, { rng: 'golden', severity: 1 }));
-    expect(result.harness.skills.items[0]?.body).toBe(
-      '- Call `find_flights` before offering a flight.\n- Quote fares exactly as `find_flights` returns them.\n- Do not ever promise a seat before `hold_seat` succeeds.',
+    const input = travelHarnessInput();
+    input.skills.items[1]!.body += '\n- Make sure the fare class is known; do not guess it.';
+    const base = parseHarness(input);
+    const result = applied(await applyOperator(paraphraseLexicon, base, { rng: 'golden', severity: 1 }));
+    expect(result.harness.skills.items[1]?.body).toBe(
+      "- Use `get_baggage_policy` with the fare class.\n- State weights in kilograms.\n- Ensure the fare class is known; don't guess it.",
     );
-    expect(result.harness.skills.items.slice(1)).toEqual(harness.skills.items.slice(1));
+    expect(result.harness.skills.items[0]).toEqual(base.skills.items[0]);
+    expect(result.harness.skills.items.slice(2)).toEqual(base.skills.items.slice(2));
     expect(result.relabel.steps).toEqual([]);
+  });
+
+  it('leaves "never" as it is: no paraphrase of it reads right in every sentence', () => {
+    // From a public SKILL.md (skill-creator): "do not ever from an empty folder" is no sentence.
+    const text = 'Start from the template in the skill-creator directory, never from an empty folder.';
+    expect(lexiconEdits(text, harness)).toEqual([]);
+    expect(everySwap('Never promise a seat.')).toBe('Never promise a seat.');
   });
 
   it('swaps both ways, keeps capitals and apostrophes', () => {
     expect(everySwap('Do not guess. Don’t round. Make sure of it, e.g. twice; never at most.')).toBe(
-      "Don't guess. Do not round. Ensure of it, for example twice; do not ever no more than.",
+      "Don't guess. Do not round. Ensure of it, for example twice; never no more than.",
     );
     expect(everySwap('不要承诺，必须核对。')).toBe('切勿承诺，务必核对。');
   });
@@ -53,7 +64,7 @@ describe('skill-content/paraphrase-lexicon', () => {
     const text =
       'Never say "never" or `never`, \'do not\' or 「不要」; make sure you win; do_not_disturb at most 48 hours for ¥199. Never.';
     expect(everySwap(text, guarded)).toBe(
-      'Do not ever say "never" or `never`, \'do not\' or 「不要」; make sure you win; do_not_disturb no more than 48 hours for ¥199. Do not ever.',
+      'Never say "never" or `never`, \'do not\' or 「不要」; make sure you win; do_not_disturb no more than 48 hours for ¥199. Never.',
     );
   });
 
