@@ -11,7 +11,8 @@ export default defineConfig({
   test: {
     setupFiles: ['test/support/fast-check-setup.ts'],
     // The CLI tests run the built `hsa`: built once per run from the current source.
-    globalSetup: ['test/support/build-cli.ts'],
+    // One temporary folder for the run (removed at its end), then the CLI the tests run.
+    globalSetup: ['test/support/temp-root.ts', 'test/support/build-cli.ts'],
     testTimeout: 60_000,
     pool: 'forks',
     // Vitest's default (cores − 1) runs one file at a time on a 2-core CI machine, while many files spend
