@@ -84,7 +84,7 @@ export function decideHooks(
     if (hook.id === options.skip || !hookRunsOn(hook, step)) continue;
     evaluated.push(hook.id);
     const before = options.failures?.get(hook.id) ?? 0;
-    const outcome = evaluateHook(hook, { ...step, attempt: before + 1 }, harness, options.hookChecks);
+    const outcome = evaluateHook(hook, step, harness, options.hookChecks, before + 1);
     if (outcome.pass) continue;
     return {
       stage: step.stage,

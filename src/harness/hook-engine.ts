@@ -71,8 +71,48 @@ function contextNumbers(context: Record<string, unknown>): readonly string[] {
 // Pure function of content across runs: a context object's numbers (a trajectory's moves share its context).
 const numbersOfContext = new WeakMap<object, readonly string[]>();
 
-/** Unicode code points, so that Chinese and emoji count one each. */
-const codePointLength = (text: string) => [...text].length;
+/**
+ * Unicode code points, so that Chinese and emoji count one each (a surrogate pair is one, a lone surrogate
+ * one, as iterating the string counts them), without an array of the text's characters.
+ */
+function codePointLength(text: string): number {
+  let length = text.length;
+  for (let index = 0; index < text.length - 1; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length--;
+        index++;
+      }
+    }
+  }
+  return length;
+}
+
+/** A check's banned terms in lower case, once per check object (harnesses are treated as immutable). */
+function lowerTerms(check: { terms: readonly string[] }): readonly string[] {
+  let lower = lowerTermsOf.get(check);
+  if (!lower) {
+    lower = check.terms.map((term) => term.toLowerCase());
+    lowerTermsOf.set(check, lower);
+  }
+  return lower;
+}
+// Pure function of content across runs: a banned-terms check's terms in lower case.
+const lowerTermsOf = new WeakMap<object, readonly string[]>();
+
+/** A skills part's kind of each skill id, once per part object. */
+function skillKinds(skills: Harness['skills']): ReadonlyMap<string, string> {
+  let kinds = skillKindsOf.get(skills);
+  if (!kinds) {
+    kinds = new Map(skills.items.map((skill) => [skill.id, skill.kind]));
+    skillKindsOf.set(skills, kinds);
+  }
+  return kinds;
+}
+// Pure function of content across runs: a skills part's kind of each skill id.
+const skillKindsOf = new WeakMap<object, ReadonlyMap<string, string>>();
 
 /**
  * Whether a hook runs on a step: it is enabled, at the step's stage, and, when it is scoped to tools, the
@@ -97,9 +137,8 @@ function runCheck(
   switch (check.type) {
     case 'banned_terms': {
       const haystack = check.caseSensitive ? text : text.toLowerCase();
-      const found = check.terms.filter((term) =>
-        haystack.includes(check.caseSensitive ? term : term.toLowerCase()),
-      );
+      const terms = check.caseSensitive ? check.terms : lowerTerms(check);
+      const found = check.terms.filter((_, index) => haystack.includes(terms[index] as string));
       return found.length === 0
         ? undefined
         : { reason: `uses banned term(s): ${found.join(', ')}`, details: { found, terms: check.terms } };
@@ -142,7 +181,7 @@ function runCheck(
               reason: `skill "${check.skill}" was not loaded ${when}`,
               details: { kind: check.kind, skill: check.skill },
             };
-      const kinds = new Map(harness.skills.items.map((skill) => [skill.id, skill.kind]));
+      const kinds = skillKinds(harness.skills);
       const ok = (loaded ?? []).some((id) => check.kind === 'any' || kinds.get(id) === check.kind);
       const what = check.kind === 'any' ? 'skill' : `${check.kind} skill`;
       return ok
@@ -245,8 +284,12 @@ export function evaluateHook(
   step: HookStep,
   harness: Harness,
   hookChecks: HookCheckRegistry = noHookChecks,
+  /** The attempt, when the caller counts it apart from `step` (the step a custom check reads holds it). */
+  attempt?: number,
 ): HookOutcome {
-  const failure = runCheck(hook.check, step, harness, hookChecks);
+  // Only a custom check reads the step as a whole: the others are given it as it is (no copy a hook).
+  const checked = attempt !== undefined && hook.check.type === 'custom' ? { ...step, attempt } : step;
+  const failure = runCheck(hook.check, checked, harness, hookChecks);
   if (!failure) return { pass: true, hook: hook.id };
   const outcome: HookOutcome = {
     pass: false,
@@ -259,7 +302,7 @@ export function evaluateHook(
       ...failure.details,
       hook: hook.id,
       reason: failure.reason,
-      attempt: step.attempt ?? 1,
+      attempt: attempt ?? step.attempt ?? 1,
       maxRetries: hook.onFail.maxRetries,
     });
   }

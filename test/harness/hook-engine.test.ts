@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluateHook, extractNumbers, runHooks } from '../../src/harness/hook-engine.js';
 import { parseHarness } from '../../src/harness/parse-harness.js';
@@ -59,6 +60,38 @@ describe('evaluateHook', () => {
       pass: false,
       feedback: '4/3',
     });
+  });
+
+  it('max_length reports the code points iterating the text counts, lone surrogates one each (property)', () => {
+    const { harness: h, hook: k } = single('pre_reply', { type: 'max_length', max: 1 }, '{{length}}');
+    // Any UTF-16 units, lone surrogates and pairs included.
+    const units = fc.string({
+      unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+    });
+    fc.assert(
+      fc.property(fc.oneof(units, fc.string({ unit: 'grapheme' })), (text) => {
+        const outcome = evaluateHook(k, { stage: 'pre_reply', text }, h);
+        const length = [...text].length;
+        if (length <= 1) expect(outcome.pass).toBe(true);
+        else expect(outcome).toMatchObject({ pass: false, feedback: String(length) });
+      }),
+    );
+  });
+
+  it('banned_terms finds each term once per check, in either case, on every call', () => {
+    const { harness: h, hook: k } = single(
+      'pre_reply',
+      { type: 'banned_terms', terms: ['Best', 'CHEAP'] },
+      '{{json found}}',
+    );
+    expect(evaluateHook(k, { stage: 'pre_reply', text: 'the best and cheap' }, h)).toMatchObject({
+      pass: false,
+      feedback: '["Best","CHEAP"]',
+    });
+    expect(evaluateHook(k, { stage: 'pre_reply', text: 'only CHEAP' }, h)).toMatchObject({
+      feedback: '["CHEAP"]',
+    });
+    expect(evaluateHook(k, { stage: 'pre_reply', text: 'fine' }, h).pass).toBe(true);
   });
 
   it('regex must and must_not', () => {
