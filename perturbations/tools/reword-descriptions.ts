@@ -245,6 +245,9 @@ function textFacts(text: string): TextFacts {
   const matches: LexiconMatch[] = [];
   for (const group of lexicon) {
     for (const phrase of group.oneWay ? group.phrases.slice(0, 1) : group.phrases) {
+      // Every match holds the phrase as written after its first character (only that one may change
+      // case): a text without it has no match, and the pattern is not run on it.
+      if (!text.includes(phrase.slice(1))) continue;
       for (const match of text.matchAll(phrasePattern(group, phrase))) {
         matches.push({
           start: match.index,
