@@ -21,6 +21,7 @@ export {
 export { type Script, scripts, skillWord, translateWord, wordJoiner } from '../augment/name-lexicon.js';
 export {
   checkNewNames,
+  definingWords,
   domainTerms,
   functionWords,
   kindNouns,
