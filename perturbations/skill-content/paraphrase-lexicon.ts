@@ -141,9 +141,10 @@ function paraphrase(body: string, harness: Harness, share: number, rng: Random):
  * Paraphrases a share (= severity, at least one) of the skill bodies with a fixed lexicon of connectives
  * and boilerplate ("make sure" → "ensure", "do not" ↔ "don't", "at most" → "no more than", "不要" → "切勿",
  * "必须" → "务必", …); each possible swap in a chosen body happens with probability (1 + severity) / 2.
- * "Never" has no entry: no paraphrase of it reads right in every sentence ("never from an empty folder"). Swaps never touch protected spans (numbers and prices, quoted terms,
- * code and identifiers, banned terms, pin markers; see `findProtectedSpans`), and a body whose rewrite
- * would mention other identifiers or hold another number of rules is kept. Ids do not change: the relabel
+ * "Never" has no entry: no paraphrase of it reads right in every sentence ("never from an empty folder").
+ * Swaps never touch protected spans (numbers and prices, quoted terms, code and identifiers, banned terms,
+ * pin markers; see `findProtectedSpans`), and a body whose rewrite would mention other identifiers or hold
+ * another number of rules is kept. Ids do not change: the relabel
  * is the identity. Skips when no body holds a lexicon phrase outside protected spans.
  *
  * @example

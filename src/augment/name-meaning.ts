@@ -228,7 +228,10 @@ export interface NameJudge {
    * another identifier, and for a domain term only its other spellings (`id` → `identifier`).
    */
   replacements(word: string): readonly string[];
-  /** Whether a description word may be added: a word of its own name, or one of what its description says it is (`definingWords`) that no other name holds and that is no function word. */
+  /**
+   * Whether a description word may be added: no function word, and a word of its own name or one of what its
+   * description says it is (`definingWords`) that no other name holds.
+   */
   mayAdd(word: string): boolean;
 }
 
