@@ -8,6 +8,7 @@ import type { HookStep } from './hook-step.js';
 import { HarnessAugmentError } from './issues.js';
 import { validateAgainstSchema } from './json-schema-validator.js';
 import { compileLinearPattern } from './linear-pattern.js';
+import { objectMemo } from './object-memo.js';
 import { offeredTools } from './offered-tools.js';
 import type { Harness, Hook, HookCheck } from './schema.js';
 import { renderTemplate } from './template-engine.js';
@@ -59,17 +60,10 @@ const sourceNumbers = new BoundedCache<string, readonly string[]>(
   'hook-engine.sourceNumbers',
 );
 
-/** The numbers of a request context's canonical JSON, once per context object (treated as immutable). */
-function contextNumbers(context: Record<string, unknown>): readonly string[] {
-  let numbers = numbersOfContext.get(context);
-  if (!numbers) {
-    numbers = extractNumbers(canonicalJson(context));
-    numbersOfContext.set(context, numbers);
-  }
-  return numbers;
-}
-// Pure function of content across runs: a context object's numbers (a trajectory's moves share its context).
-const numbersOfContext = new WeakMap<object, readonly string[]>();
+/** The numbers of a request context's canonical JSON, once per context object (a trajectory's moves share it). */
+const contextNumbers = objectMemo((context: Record<string, unknown>): readonly string[] =>
+  extractNumbers(canonicalJson(context)),
+);
 
 /**
  * Unicode code points, so that Chinese and emoji count one each (a surrogate pair is one, a lone surrogate
@@ -91,28 +85,15 @@ function codePointLength(text: string): number {
 }
 
 /** A check's banned terms in lower case, once per check object (harnesses are treated as immutable). */
-function lowerTerms(check: { terms: readonly string[] }): readonly string[] {
-  let lower = lowerTermsOf.get(check);
-  if (!lower) {
-    lower = check.terms.map((term) => term.toLowerCase());
-    lowerTermsOf.set(check, lower);
-  }
-  return lower;
-}
-// Pure function of content across runs: a banned-terms check's terms in lower case.
-const lowerTermsOf = new WeakMap<object, readonly string[]>();
+const lowerTerms = objectMemo((check: { terms: readonly string[] }): readonly string[] =>
+  check.terms.map((term) => term.toLowerCase()),
+);
 
 /** A skills part's kind of each skill id, once per part object. */
-function skillKinds(skills: Harness['skills']): ReadonlyMap<string, string> {
-  let kinds = skillKindsOf.get(skills);
-  if (!kinds) {
-    kinds = new Map(skills.items.map((skill) => [skill.id, skill.kind]));
-    skillKindsOf.set(skills, kinds);
-  }
-  return kinds;
-}
-// Pure function of content across runs: a skills part's kind of each skill id.
-const skillKindsOf = new WeakMap<object, ReadonlyMap<string, string>>();
+const skillKinds = objectMemo(
+  (skills: Harness['skills']): ReadonlyMap<string, string> =>
+    new Map(skills.items.map((skill) => [skill.id, skill.kind])),
+);
 
 /**
  * Whether a hook runs on a step: it is enabled, at the step's stage, and, when it is scoped to tools, the

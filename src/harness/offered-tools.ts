@@ -1,4 +1,5 @@
 // The tools a model is offered: the skill loader first (when there are skills to load), then the registry in order.
+import { objectMemo } from './object-memo.js';
 import type { Harness, Tool } from './schema.js';
 
 /**
@@ -8,7 +9,7 @@ import type { Harness, Tool } from './schema.js';
  * @example
  * skillLoaderTool(harness).name // 'load_skill'
  */
-export function skillLoaderTool(harness: Harness): Tool {
+export function skillLoaderTool(harness: Pick<Harness, 'skills'>): Tool {
   const { tool, argument, description } = harness.skills.loader;
   return {
     name: tool,
@@ -38,7 +39,7 @@ export function skillLoaderTool(harness: Harness): Tool {
  */
 export function offeredTools(harness: Harness): Tool[] {
   if (harness.skills.items.length === 0) return [...harness.tools.items];
-  return [loaderToolOf(harness), ...harness.tools.items];
+  return [loaderOfSkills(harness.skills), ...harness.tools.items];
 }
 
 /**
@@ -46,16 +47,7 @@ export function offeredTools(harness: Harness): Tool[] {
  * variant whose hooks alone differ) offer the same loader, as they offer the same registry tools, so its
  * schema is compiled and checked once.
  */
-function loaderToolOf(harness: Harness): Tool {
-  let tool = loaderTools.get(harness.skills);
-  if (!tool) {
-    tool = skillLoaderTool(harness);
-    loaderTools.set(harness.skills, tool);
-  }
-  return tool;
-}
-// Pure function of content across runs: a skills part object's loader tool.
-const loaderTools = new WeakMap<Harness['skills'], Tool>();
+const loaderOfSkills = objectMemo((skills: Harness['skills']) => skillLoaderTool({ skills }));
 
 /**
  * The offered tools in the Chat Completions `tools` shape.
@@ -87,12 +79,6 @@ export function toChatCompletionTools(harness: Harness) {
  * sharedChatCompletionTools(harness) === sharedChatCompletionTools(harness) // true
  */
 export function sharedChatCompletionTools(harness: Harness): ReturnType<typeof toChatCompletionTools> {
-  let tools = sharedTools.get(harness);
-  if (!tools) {
-    tools = toChatCompletionTools(harness);
-    sharedTools.set(harness, tools);
-  }
-  return tools;
+  return sharedTools(harness);
 }
-// Pure function of content across runs: a harness object's offered tools as Chat Completions tools.
-const sharedTools = new WeakMap<Harness, ReturnType<typeof toChatCompletionTools>>();
+const sharedTools = objectMemo(toChatCompletionTools);
