@@ -6,6 +6,7 @@ import {
   type CaseStyle,
   defineOperator,
   formatWords,
+  functionWords,
   identifierWords,
   kindNouns,
   mentionedInFreeText,
@@ -92,19 +93,21 @@ function phrase(skill: Skill, judge: NameJudge, rng: Random, accept: Accept): st
 }
 
 /**
- * A label in another script: translations of the id's own words only (a description word alone, "plan" for
- * `data-refueling`, would name another task), else an opaque code in that script.
+ * A label in another script: the translations of every content word of the id, in order (function words and
+ * nouns of a skill's kind aside), else an opaque code in that script. A description word alone ("plan" for
+ * `data-refueling`) would name another task, and so would a part of the id (`取消订单`, "cancel order", for
+ * `cancel-pending-order`).
  */
 function nonAscii(skill: Skill, script: Script, rng: Random, accept: Accept): string {
   const labels: string[] = [];
   for (const word of identifierWords(skill.id)) {
+    if (functionWords.has(word) || phraseNouns.includes(word)) continue;
     const label = translateWord(word, script);
-    if (label !== undefined && !labels.includes(label)) labels.push(label);
+    if (label === undefined) return opaqueCode(skillWord[script], rng, accept);
+    if (!labels.includes(label)) labels.push(label);
   }
-  const candidates = [labels.slice(0, 2), labels.slice(0, 1), labels.slice(0, 3)]
-    .filter((chosen) => chosen.length > 0)
-    .map((chosen) => chosen.join(wordJoiner[script]));
-  return candidates.find(accept) ?? opaqueCode(skillWord[script], rng, accept);
+  const label = labels.join(wordJoiner[script]);
+  return labels.length > 0 && accept(label) ? label : opaqueCode(skillWord[script], rng, accept);
 }
 
 /**
@@ -122,7 +125,8 @@ function nonAscii(skill: Skill, script: Script, rng: Random, accept: Accept): st
 export const renameSkillIds = defineOperator({
   id: 'skill-ids/rename',
   // 3: labels in another script translate the id's own words only.
-  version: 4,
+  // 5: and every content word of the id, or the skill takes a code.
+  version: 5,
   dimension: 'skill-ids',
   mode: 'exact',
   description:

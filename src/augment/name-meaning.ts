@@ -12,7 +12,10 @@
 //     an existing issue" gives no word, since `issue_write_create` says one alternative only); or a listed
 //     synonym of a word of its name or of those words (`nameSynonyms`, `look_up` included);
 //   - a noun of its kind (`kindNouns`: `guide` for a skill, `tool` for a tool, `value` for a parameter);
-//   - for labels in another script, translations (name-lexicon.ts) of those words;
+//   - for labels in another script, translations (name-lexicon.ts) of those words, and a label in another
+//     script for a name written in Latin letters translates EVERY content word of that name (function words
+//     and nouns of its kind aside): `cancel-pending-order` is never `取消订单`, "cancel order", which names
+//     every cancellation, nor `outage-check` `確認`, "check" (a word the lexicon lacks leaves a code);
 // and it holds
 //   - no function word (`functionWords`: whether, too, take, the, of …) that its own name lacks;
 //   - no word more often than its own name does (`gb_amount` → `gb-amount-amount`);
@@ -241,6 +244,8 @@ const fold = (word: string) =>
 
 /** Letters of scripts written without spaces, whose words the splitter cannot separate. */
 const unspaced = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+/** A word holding a letter of a script other than Latin (digits aside): a label in another script. */
+const otherScript = /[^\p{Script=Latin}\p{N}]/u;
 
 /** A code: a prefix, an optional separator, and hex digits holding at least one digit. */
 const codePattern = /^(\p{L}{1,10})[-_]?([0-9A-Fa-f]{1,6})$/u;
@@ -481,6 +486,10 @@ function judgeIn(
       : `holds "${word}", a word of ${other} but not of its own name`;
   };
   const ownCount = (word: string) => ownWords.filter((existing) => existing === word).length;
+  // What a label in another script must translate, when the name itself is written in Latin letters.
+  const mustTranslate = ownWords.every((word) => !otherScript.test(word))
+    ? ownWords.filter((word) => !functionWords.has(word) && !kindNoun.has(word) && !/^v?\p{N}+$/u.test(word))
+    : [];
 
   /** Every way `candidate` misleads, in the order of the rule; empty when it is opaque or faithful. */
   const reasons = (candidate: string): string[] => {
@@ -552,13 +561,27 @@ function judgeIn(
       }
       if (describedSet.has(fold(word)) || single.has(word) || kindNoun.has(word) || qualifiers.has(word))
         continue;
-      if (/[^\p{Script=Latin}\p{N}]/u.test(word)) {
+      if (otherScript.test(word)) {
         if (segments(word, labels)) continue;
         if (unspaced.test(word) && texts.some((text) => text.includes(word))) continue;
       }
       found.push(
         `holds "${word}", neither a word of its name or of what its description says it is (its first clause, without conditions or alternatives) nor a listed synonym of one`,
       );
+    }
+    if (words.some((word) => otherScript.test(word))) {
+      const untranslated = mustTranslate.filter(
+        (word) =>
+          !present.has(fold(word)) &&
+          !scripts.some((script) => {
+            const label = translateWord(word, script);
+            return label !== undefined && candidate.includes(label);
+          }),
+      );
+      if (untranslated.length > 0)
+        found.push(
+          `translates its name in part: ${untranslated.map((word) => `"${word}"`).join(', ')} ${untranslated.length === 1 ? 'is' : 'are'} not in it`,
+        );
     }
     return found;
   };

@@ -269,6 +269,55 @@ describe('name meaning', () => {
       expect(name.toLowerCase(), name).not.toMatch(/create|new|existing|required|state|reason|when/);
   }, 120_000);
 
+  it('refuses a label in another script that translates only part of a name (τ-bench retail, IT ops)', async () => {
+    const retail = await loadHarnessFile(
+      join(projectRoot, 'test/demo/fixtures/tau-bench-retail/harness.yaml'),
+    );
+    const itops = await loadHarnessFile(join(projectRoot, 'fixtures/itops/harness.yaml'));
+    const partial = (what: string) => `translates its name in part: ${what} not in it`;
+    // "cancel order" names every cancellation; "order" alone names each of the four order skills.
+    expect(flagged(retail, { skills: { 'cancel-pending-order': '取消订单' } })).toEqual([
+      `skill cancel-pending-order renamed 取消订单: ${partial('"pending" is')}`,
+    ]);
+    expect(flagged(retail, { skills: { 'exchange-delivered-order': 'παραγγελία' } })).toEqual([
+      `skill exchange-delivered-order renamed παραγγελία: ${partial('"exchange", "delivered" are')}`,
+    ]);
+    expect(flagged(itops, { skills: { 'certificate-check': '確認', 'log-search': '検索' } })).toEqual([
+      `skill certificate-check renamed 確認: ${partial('"certificate" is')}`,
+      `skill log-search renamed 検索: ${partial('"log" is')}`,
+    ]);
+    // Every content word translated (function words and kind nouns aside), or a code: faithful.
+    const livestream = await loadHarnessFile(join(projectRoot, 'fixtures/livestream/harness.yaml'));
+    expect(flagged(livestream, { skills: { price_and_coupons: '価格クーポン', chit_chat: '雑談' } })).toEqual(
+      [],
+    );
+    expect(flagged(retail, { skills: { 'cancel-pending-order': '技能-07' } })).toEqual([]);
+    // What skill-ids/rename draws in another script covers the whole id, on harnesses it has a word for
+    // and on those it has not.
+    for (const base of [retail, itops, livestream]) {
+      const judged = new Map(
+        base.skills.items.map((skill) => [skill.id, nameJudge(base, { kind: 'skill', name: skill.id })]),
+      );
+      let labels = 0;
+      for (let seed = 0; seed < 24; seed++) {
+        const result = await applyOperator(renameSkillIds, base, {
+          rng: `label/${seed}`,
+          severity: 1,
+          params: { style: 'non-ascii' },
+        });
+        if ('skip' in result) continue;
+        expect(checkNewNames(base, result.harness, result.relabel)).toEqual([]);
+        for (const step of result.relabel.steps)
+          if (step.type === 'rename_skills')
+            for (const [from, to] of Object.entries(step.map)) {
+              expect(judged.get(from)?.reason(to), `${from} → ${to}`).toBeUndefined();
+              if (!/-\d+$/.test(to)) labels++;
+            }
+      }
+      if (base !== retail) expect(labels).toBeGreaterThan(0);
+    }
+  }, 60_000);
+
   it('judges a rename followed through several steps by its final name', () => {
     const base = telecom();
     const first = renameSymbols(base, { tools: { refuel_data: 'refuelData' } });

@@ -51,7 +51,7 @@ describe('skill-ids/rename', () => {
       'baggage notes',
       'apology first notes',
     ]);
-    expect(ids(applied(await run('non-ascii')))).toEqual(['予約変更', '手荷物', '謝罪']);
+    expect(ids(applied(await run('non-ascii')))).toEqual(['予約変更', '手荷物', '謝罪優先']);
   });
 
   it('moves the gold trajectory with an exact inverse, in every style', async () => {
