@@ -18,7 +18,12 @@ import { openAICompatibleTeacher, oracleTeacher, replayTeacher } from './teacher
 import { trainerExporters } from './trainer/index.js';
 import { rlExporters } from './trainer/rl/index.js';
 
+/**
+ * What `buildPipelineDependencies` needs besides the config: the operator registry, the scenario, the
+ * environment and the run.
+ */
 export interface DependencyOptions {
+  /** The operator registry the pipeline augments with (e.g. `builtinRegistry()`). */
   registry: Registry;
   /** The scenario of `inputs.simulate`, resolved by the caller (the CLI picks it by name). */
   scenario?: Scenario;
@@ -30,12 +35,19 @@ export interface DependencyOptions {
   hookChecks?: HookCheckRegistry | undefined;
 }
 
+/**
+ * The pipeline's dependencies as `buildPipelineDependencies` makes them, with the endpoint clients it
+ * created.
+ */
 export interface BuiltDependencies extends PipelineDependencies {
   /** The clients made for endpoints, for their retry statistics. */
   clients: Record<string, OpenAICompatibleClient>;
 }
 
 /**
+ * Builds what `runPipeline` is injected with from a pipeline config: the teachers, the judge (rules, and a
+ * model vote or meaning judge when configured), the exporters and the paraphraser for `regenerate` operators.
+ *
  * @example
  * const dependencies = buildPipelineDependencies(config, { registry: await builtinRegistry() });
  */

@@ -16,6 +16,10 @@ export interface ParameterRename {
   to: string;
 }
 
+/**
+ * The renames `renameSymbols` applies at once, by kind: skills, tools, the loader's argument and tool
+ * parameters.
+ */
 export interface SymbolRenames {
   /** Skill id → new id. */
   skills?: Record<string, string>;
@@ -23,6 +27,7 @@ export interface SymbolRenames {
   tools?: Record<string, string>;
   /** New name of the skill loader's argument. */
   loaderArgument?: string;
+  /** Tool parameters to rename, each named by its tool and its path in the arguments. */
   parameters?: ParameterRename[];
 }
 

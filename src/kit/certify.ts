@@ -9,6 +9,10 @@ import { forwardFacts } from '../trajectory/facts.js';
 import { identityRelabel, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 
+/**
+ * What `certifies` checks: the base and variant harnesses, the relabel between them, the trajectory, and the
+ * run.
+ */
 export interface CertifiesInput {
   /** The harness the trajectory was recorded under. */
   base: Harness;

@@ -9,7 +9,12 @@ import type { Harness } from '../harness/schema.js';
 import { forwardTrajectory } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 
+/**
+ * The input an operator's golden summary is made from (`operatorGolden`, `checkOperatorGolden`): a harness, a
+ * trajectory and the operator's settings.
+ */
 export interface GoldenCase {
+  /** The harness the operator is applied to. */
   harness: Harness;
   /** A trajectory that validates under the harness. */
   trajectory: Trajectory;
@@ -17,9 +22,11 @@ export interface GoldenCase {
   rng?: string;
   /** Default 1: the strongest setting shows the most. */
   severity?: number;
+  /** The operator's params, parsed by its schema (default `{}`). */
   params?: unknown;
   /** For `regenerate` operators: a deterministic stand-in for the model. */
   regenerate?: RegenerateFunction;
+  /** The custom hook checks the harness names. */
   hookChecks?: HookCheckRegistry | undefined;
 }
 
@@ -61,6 +68,7 @@ export async function operatorGolden(operator: Operator, golden: GoldenCase): Pr
   return `${JSON.stringify(summary, null, 2)}\n`;
 }
 
+/** Options of `checkOperatorGolden`. */
 export interface GoldenFileOptions {
   /** Write the file instead of comparing (e.g. when `UPDATE_GOLDEN=1`). */
   update?: boolean;

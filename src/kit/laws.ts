@@ -40,6 +40,10 @@ export const partsTouchedBy: Record<Dimension, readonly HarnessPartName[]> = {
   hooks: ['hooks'],
 };
 
+/**
+ * Options of `checkOperatorLaws`: the cases to run the operator on, the param sets, and fast-check's runs and
+ * seed.
+ */
 export interface OperatorLawOptions {
   /** Fixed cases, e.g. your own harness with a sample of its trajectories. */
   cases?: LawCase[];
@@ -51,11 +55,15 @@ export interface OperatorLawOptions {
   runs?: number;
   /** fast-check seed, to replay a failure. */
   seed?: number;
+  /** For `regenerate` operators: a deterministic stand-in for the model. */
   regenerate?: RegenerateFunction;
 }
 
+/** What `checkOperatorLaws` returns once every law held: how many cases ran, applied or were skipped. */
 export interface OperatorLawReport {
+  /** Cases run. */
   runs: number;
+  /** Cases where the operator applied (the rest skipped). */
   applied: number;
   /** Skip reasons and how often each occurred. */
   skipped: Record<string, number>;

@@ -59,7 +59,12 @@ function swapWords(
   );
 }
 
+/**
+ * How `newName` draws an identifier: the original's words in snake, camel or kebab case, an opaque code
+ * (`tool_7f3a`), or a phrase built from synonyms and the description's words.
+ */
 export type NameStyle = CaseStyle | 'opaque' | 'phrase';
+
 /**
  * The styles a new identifier can be drawn in.
  *
@@ -85,11 +90,13 @@ function withinLength(words: string[], style: CaseStyle): string {
   return formatWords(kept, style).slice(0, 64);
 }
 
+/** What `newName` renames and how: the identifier, its description, the style, and the words it may add. */
 export interface NameRequest {
   /** The identifier being renamed. */
   original: string;
   /** Its description, for phrase names. */
   description?: string;
+  /** The style to draw the new name in. */
   style: NameStyle;
   /** Prefixes of opaque names (`tool`, `fn` for tools; `arg`, `p` for parameters). */
   opaquePrefixes: readonly string[];

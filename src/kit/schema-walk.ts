@@ -6,6 +6,10 @@
 // a subschema without one.
 import traverse from 'json-schema-traverse';
 
+/**
+ * A JSON Schema node as a plain object, its keywords unchecked: what `isRecord` narrows to and
+ * `walkSubschemas` visits.
+ */
 export type SchemaNode = Record<string, unknown>;
 
 /**

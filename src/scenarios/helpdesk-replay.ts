@@ -30,6 +30,7 @@ function bundledFile(name: string): string {
   );
 }
 
+/** Options of `loadHelpdeskScenario`: a harness, logs or player to use instead of the bundled ones. */
 export interface HelpdeskScenarioOptions {
   /** The base harness (default: the bundled fixtures/helpdesk/harness.yaml). */
   harness?: Harness;

@@ -33,9 +33,14 @@ export interface HarnessVariant {
   steps: VariantStep[];
 }
 
+/**
+ * Which variants `arbVariant` and `arbTrajectoryVariant` draw: the policy whose exact operators they use, and
+ * how many per variant.
+ */
 export interface VariantOptions {
   /** A preset name or a policy: only its operators are drawn (default: `hat`). */
   policy?: string | PolicyInput;
+  /** The operators the policy names are looked up in (default: the built-in operators). */
   registry?: Registry;
   /** Most operators in one variant (default 3). */
   maxOperators?: number;
@@ -215,7 +220,12 @@ function invalidUnderVariant(output: readonly Message[], variant: Harness): stri
   return undefined;
 }
 
+/**
+ * Options of `checkHarnessInvariance` and `harnessInvarianceProperty`: the variants to draw, the comparator,
+ * fast-check's runs and replay.
+ */
 export interface InvarianceOptions extends VariantOptions {
+  /** Says why the base output and the variant's, mapped back, differ (default `sameToolCalls`). */
   comparator?: Comparator;
   /** fast-check runs (default 100). */
   numRuns?: number;

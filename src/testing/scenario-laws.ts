@@ -22,8 +22,13 @@ export const scenarioLaws = [
   'gold episodes valid',
   'rewards in range',
 ] as const;
+/** The name of one scenario law (an entry of `scenarioLaws`), as a broken law's error message names it. */
 export type ScenarioLaw = (typeof scenarioLaws)[number];
 
+/**
+ * Options of `checkScenarioLaws`: the harness, the episodes and fast-check runs, and how the episodes are
+ * played.
+ */
 export interface ScenarioLawOptions {
   /** The base harness the scenario runs. */
   harness: Harness;
@@ -43,7 +48,12 @@ export interface ScenarioLawOptions {
   hookChecks?: HookCheckRegistry | undefined;
 }
 
+/**
+ * What `checkScenarioLaws` returns once every law held: how many runs, episodes and gold trajectories it
+ * checked.
+ */
 export interface ScenarioLawReport {
+  /** fast-check runs made. */
   runs: number;
   /** Episodes simulated over all runs (each run counts its whole plan once). */
   episodes: number;

@@ -2,6 +2,10 @@
 // must change that key's token and nothing else (spacing, number forms and escapes stay byte for byte).
 import { parseJsonText } from '../harness/parse-json-text.js';
 
+/**
+ * A JSON value parsed by `parseRawJson`, with the character span (`start` to `end`) it takes in the text,
+ * so that an edit can change one token and leave the rest of the text byte for byte.
+ */
 export type RawJsonNode =
   | { kind: 'object'; start: number; end: number; members: RawJsonMember[] }
   | { kind: 'array'; start: number; end: number; items: RawJsonNode[] }

@@ -10,6 +10,9 @@ import { EnvError } from '../../runtime/env/env-error.js';
 import { checkStepArguments, parseRequest, StepRequestSchema } from '../../runtime/env/schemas.js';
 import type { EnvService } from '../../runtime/env/service.js';
 
+/**
+ * Options of `startEnvServer`: where it listens, the bearer token it requires, and the largest body it reads.
+ */
 export interface EnvServerOptions {
   /** Interface to listen on (default `127.0.0.1`; `0.0.0.0` exposes the server to the network). */
   host?: string;
@@ -24,6 +27,7 @@ export interface EnvServerOptions {
   maxBodyBytes?: number;
 }
 
+/** A running environment HTTP server, as `startEnvServer` returns it: its base URL and how to stop it. */
 export interface EnvServer {
   /** Base URL, e.g. `http://127.0.0.1:8000`. */
   url: string;

@@ -30,6 +30,10 @@ export const ServeOptionsSchema = z.strictObject({
   extraArgs: z.array(z.string()).default([]),
 });
 
+/**
+ * What `buildVllmServeCommand` and `buildSglangServeCommand` take, the same for both engines: the model,
+ * where to listen, and the engine settings (`ServeOptionsSchema` checks them and fills the defaults).
+ */
 export type ServeOptions = z.input<typeof ServeOptionsSchema>;
 export type ParsedServeOptions = z.output<typeof ServeOptionsSchema>;
 

@@ -49,6 +49,11 @@ export const SpeculativeConfigSchema = z.discriminatedUnion(
   { error: 'method must be one of ngram, eagle, eagle3, mtp, draft_model' },
 );
 
+/**
+ * Checked speculative decoding settings, one shape per `method`, as `parseSpeculativeConfig` returns them:
+ * the `speculative` serve option, written as vLLM's `--speculative-config` or SGLang's `--speculative-*`
+ * flags.
+ */
 export type SpeculativeConfig = z.output<typeof SpeculativeConfigSchema>;
 
 /**

@@ -23,6 +23,10 @@ export interface TeacherScore {
   ranks: Array<number | null>;
 }
 
+/**
+ * Scores a student's completion with a teacher model: the teacher's log-probability of each completion
+ * token given the prompt. `createTeacherScorer` makes one for a vLLM or SGLang server.
+ */
 export interface TeacherScorer {
   score(sample: StudentSample, options?: ChatCallOptions): Promise<TeacherScore>;
 }

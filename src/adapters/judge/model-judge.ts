@@ -6,11 +6,18 @@ import type { Judge, JudgeVerdict } from '../../runtime/judge.js';
 import type { Message } from '../../trajectory/schema.js';
 import { jsonObjects } from './json-objects.js';
 
+/**
+ * Options of `modelJudge`: the model that reviews, the request settings it is called with, and its
+ * instructions.
+ */
 export interface ModelJudgeOptions {
+  /** The chat model asked for the verdict. */
   model: ChatModel;
+  /** The request's settings (model name, temperature, …); the judge writes the messages itself. */
   request: Omit<ChatRequest, 'messages' | 'tools'>;
   /** Replaces the default review instructions. */
   instructions?: string;
+  /** The judge's `name` (default `model`). */
   name?: string;
 }
 
@@ -74,6 +81,9 @@ export function parseVerdict(text: string | null): JudgeVerdict {
 }
 
 /**
+ * A judge that asks a chat model to review a trajectory against its task's gold labels and reads the JSON
+ * verdict with `parseVerdict`; an answer that holds no verdict is not kept.
+ *
  * @example
  * const judge = majorityVote({ judge: modelJudge({ model, request: { model: 'qwen3-32b', temperature: 0.7 } }), k: 3 });
  */

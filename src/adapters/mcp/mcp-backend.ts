@@ -23,6 +23,10 @@ export type McpServerOptions =
     }
   | { url: string; headers?: Readonly<Record<string, string>> };
 
+/**
+ * Options of `createMcpBackend` beyond the server itself: the client name, the request timeout, call order
+ * and restarts.
+ */
 export interface McpBackendOptions {
   /** The client name sent in `initialize` (default `harness-augment`). */
   clientName?: string;

@@ -54,6 +54,10 @@ export interface OpenAICompatibleStats {
   aborted: number;
 }
 
+/**
+ * Options of `createOpenAICompatible`: the endpoint and its credentials, the default model, and the
+ * timeouts, retries and backoff of every call.
+ */
 export interface OpenAICompatibleOptions {
   /** The API root including the version, e.g. `http://127.0.0.1:8000/v1`. */
   baseURL: string;

@@ -19,6 +19,10 @@ import {
 /** The BullMQ job name of an SFT unit. */
 export const unitJobName = 'sft-unit';
 
+/**
+ * Options of `createBullJobQueue`: the Redis URL and queue name, the retry policy of its jobs, and progress
+ * callbacks.
+ */
 export interface BullJobQueueOptions {
   /** `redis://host:port[/db]`. */
   url: string;

@@ -16,7 +16,12 @@ import {
   watchRedisOutages,
 } from './redis-connection.js';
 
+/**
+ * Options of `startBullUnitWorker`: the queue to serve, how many jobs at once, BullMQ's lock and stall
+ * settings, and the processor.
+ */
 export interface BullUnitWorkerOptions {
+  /** `redis://host:port[/db]`, the Redis the pipeline's queue is on. */
   url: string;
   /** BullMQ queue name (default `hsa-sft`). */
   name?: string;
@@ -28,7 +33,9 @@ export interface BullUnitWorkerOptions {
   stalledInterval?: number;
   /** How many times a job may stall before it fails (BullMQ `maxStalledCount`, default 1). */
   maxStalledCount?: number;
+  /** How long the first connection may take before the worker fails to start (default 5000 ms). */
   connectTimeoutMs?: number;
+  /** Runs one SFT unit job and returns its result. */
   process: UnitJobProcessor;
   /** Told of each finished or failed job, for a log line. */
   onJob?: (event: { id: string; state: 'completed' | 'failed'; reason?: string }) => void;
@@ -36,6 +43,7 @@ export interface BullUnitWorkerOptions {
   onRedisOutage?: (event: RedisOutageEvent) => void;
 }
 
+/** A running worker, as `startBullUnitWorker` returns it: its name and how to stop it. */
 export interface BullUnitWorker {
   /** The worker's name in BullMQ (`host:pid`), which a job records as `processedBy`. */
   readonly name: string;

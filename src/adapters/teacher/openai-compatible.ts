@@ -10,10 +10,16 @@ import { recordedTools } from '../../runtime/recorded-tools.js';
 import { playScenarioEpisode } from '../../runtime/sim/play.js';
 import type { Message } from '../../trajectory/schema.js';
 
+/**
+ * Options of `openAICompatibleTeacher`: the model it plays with, the request fields of every call, and the
+ * run it plays in.
+ */
 export interface OpenAICompatibleTeacherOptions {
+  /** The chat model that plays the agent (e.g. `createOpenAICompatible`). */
   model: ChatModel;
   /** Request fields for every call (model name, temperature, max_tokens, …). */
   request: Omit<ChatRequest, 'messages' | 'tools'>;
+  /** Most assistant messages per user turn (default `DEFAULT_MAX_STEPS_PER_TURN`). */
   maxStepsPerTurn?: number;
   /** The custom hook checks the harness names (default: none), when no `run` is given (or the run's own). */
   hookChecks?: HookCheckRegistry | undefined;
@@ -24,6 +30,9 @@ export interface OpenAICompatibleTeacherOptions {
 const isUserMessage = (message: Message) => message.role === 'user' && !message.hsa;
 
 /**
+ * A teacher that has a model play each task under the variant harness: a simulated task with its
+ * scenario's tools, a dataset task with its tools answered from the gold trajectory's recorded results.
+ *
  * @example
  * const teacher = openAICompatibleTeacher({ model: createOpenAICompatible({ baseURL }), request: { model: 'qwen3-32b' } });
  */

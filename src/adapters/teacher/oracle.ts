@@ -5,6 +5,9 @@ import type { Teacher } from '../../pipeline/teacher.js';
 import { type PlayOptions, playScenarioEpisode } from '../../runtime/sim/play.js';
 
 /**
+ * A teacher whose scripted policy, the scenario's oracle, plays a simulated task again under the variant
+ * harness; it skips tasks that are not simulated or whose scenario has no oracle.
+ *
  * @example
  * const teacher = oracleTeacher();
  * const inRun = oracleTeacher({ run: createRunContext({ hookChecks }) });

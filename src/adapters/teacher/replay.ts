@@ -3,6 +3,9 @@
 import type { Teacher } from '../../pipeline/teacher.js';
 
 /**
+ * A teacher that calls no model: it returns the gold trajectory under the base harness and, under a
+ * variant, the gold as the variant's exact relabel rewrote it (an exact teacher, no judge needed).
+ *
  * @example
  * const teacher = replayTeacher();
  */

@@ -20,6 +20,10 @@ export const AxolotlExportOptionsSchema = z.strictObject({
   datasetPath: z.string().min(1).optional(),
 });
 
+/**
+ * Options of `axolotlExporter` (an `axolotl` entry of a pipeline config's `exports`): the row options and
+ * the names the files are written and referenced under.
+ */
 export interface AxolotlExportOptions extends AxolotlRowOptions {
   /** Name of the data file in the output folder (default `train.jsonl`). */
   fileName?: string;

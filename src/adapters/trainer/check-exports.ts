@@ -46,6 +46,10 @@ export interface ExportCheckResult {
   longestRendered?: number;
 }
 
+/**
+ * Options of `checkExports` (the `check-exports` command): which chat templates to render the rows through,
+ * and the folder's format.
+ */
 export interface CheckExportsOptions {
   /** Templates to render every row through; when none, the folder's own (see `templateDir`). */
   templates?: readonly ChatTemplateSource[];

@@ -16,6 +16,10 @@ export const LlamaFactoryExportOptionsSchema = z.strictObject({
   parallelResults: z.enum(['tool-response', 'json-array']).optional(),
 });
 
+/**
+ * Options of `llamaFactoryExporter` (a `llama-factory` entry of a pipeline config's `exports`): the row
+ * options, and the dataset name and file registered in `dataset_info.json`.
+ */
 export interface LlamaFactoryExportOptions extends SharegptRowOptions {
   /** The key in `dataset_info.json` and the `dataset:` value for training (default `hsa_train`). */
   datasetName?: string;

@@ -11,6 +11,10 @@ export const OpenAIExportOptionsSchema = z.strictObject({
   fileName: z.string().min(1).optional(),
 });
 
+/**
+ * Options of `openAIExporter` (an `openai` entry of a pipeline config's `exports`): the row options and the
+ * file name.
+ */
 export interface OpenAIExportOptions extends OpenAIRowOptions {
   /** Name of the data file in the output folder (default `train.jsonl`). */
   fileName?: string;

@@ -11,6 +11,7 @@ import { alternationIssue } from './exporter-options.js';
 import type { TrainingExample } from './spec.js';
 import { splitParallelCalls } from './split-parallel-calls.js';
 
+/** Options of `toAxolotlRow` and `safeToAxolotlRow`, and of the `axolotl` exporter that writes their rows. */
 export interface AxolotlRowOptions {
   /** Adds the called function's `name` to each tool message, for templates that render it (default true). */
   toolNames?: boolean;
@@ -31,6 +32,10 @@ export interface AxolotlTool {
   function: { name: string; description?: string; parameters?: string; strict?: boolean };
 }
 
+/**
+ * A message of an Axolotl row: an exported message whose assistant turns drop a null `content` and carry
+ * `training: false` when they were a hook-rejected attempt, and whose tool results may name their function.
+ */
 export type AxolotlMessage =
   | Exclude<ExportedMessage, { role: 'tool' }>
   | Omit<Extract<ExportedMessage, { role: 'assistant' }>, 'content'>
@@ -38,6 +43,7 @@ export type AxolotlMessage =
   | (Extract<ExportedMessage, { role: 'assistant' }> & { training: false })
   | { role: 'tool'; content: string; tool_call_id: string; name?: string };
 
+/** One line of the Axolotl `chat_template` data file, as `toAxolotlRow` returns it. */
 export interface AxolotlRow {
   messages: AxolotlMessage[];
   tools: AxolotlTool[];

@@ -7,6 +7,7 @@ import type { OfferedTool } from '../../trajectory/schema.js';
 import { type ExportedMessage, prepareExample } from './export-messages.js';
 import type { TrainingExample } from './spec.js';
 
+/** Options of `toOpenAIRow` and `safeToOpenAIRow`, and of the `openai` exporter that writes their rows. */
 export interface OpenAIRowOptions {
   /**
    * Written as `parallel_tool_calls` on every row when set. With `false`, an example whose assistant makes
@@ -21,6 +22,7 @@ export type OpenAIMessage =
   | ExportedMessage
   | (Extract<ExportedMessage, { role: 'assistant' }> & { weight: 0 | 1 });
 
+/** One line of an OpenAI fine-tuning JSONL file, as `toOpenAIRow` returns it. */
 export interface OpenAIRow {
   messages: OpenAIMessage[];
   tools?: OfferedTool[];

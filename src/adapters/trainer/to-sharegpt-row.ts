@@ -10,6 +10,10 @@ import { HarnessAugmentError, type Issue, type SafeResult } from '../../harness/
 import { callKey, prepareExample, toolsJsonText } from './export-messages.js';
 import type { TrainingExample } from './spec.js';
 
+/**
+ * Options of `toSharegptRow` and `safeToSharegptRow`, and of the `llama-factory` exporter that writes their
+ * rows.
+ */
 export interface SharegptRowOptions {
   /**
    * How the results of parallel tool calls share their one observation turn. `tool-response` (default)
@@ -20,13 +24,22 @@ export interface SharegptRowOptions {
   parallelResults?: 'tool-response' | 'json-array';
 }
 
+/**
+ * Who speaks a sharegpt turn: `human` a user message, `gpt` an assistant reply, `function_call` an
+ * assistant's tool calls, `observation` their results.
+ */
 export type SharegptRole = 'human' | 'gpt' | 'function_call' | 'observation';
 
+/**
+ * One turn of a sharegpt row's `conversations`; a `function_call` or `observation` value is JSON text or
+ * joined results.
+ */
 export interface SharegptTurn {
   from: SharegptRole;
   value: string;
 }
 
+/** One line of the LLaMA-Factory sharegpt data file, as `toSharegptRow` returns it. */
 export interface SharegptRow {
   conversations: SharegptTurn[];
   /** The system prompt ('' when the example has none, so LLaMA-Factory uses the template's default). */

@@ -22,6 +22,7 @@ export { splitParallelCalls } from './split-parallel-calls.js';
 
 import type { TrainingExample } from './spec.js';
 
+/** Options of `toTrlRow` and the other TRL converters, and of the `trl` exporter that writes their rows. */
 export interface TrlRowOptions {
   /**
    * How tool-call `arguments` are written. `object` (default) follows TRL's dataset docs, where
@@ -77,11 +78,16 @@ export interface TrlToolCall extends Omit<ToolCall, 'function'> {
   function: { name: string; arguments: unknown };
 }
 
+/**
+ * A message of a TRL row: an exported message whose assistant turns carry `TrlToolCall`s and a `content`
+ * as `toolCallContent` says, and whose tool results may name their function.
+ */
 export type TrlMessage =
   | Exclude<ExportedMessage, { role: 'assistant' } | { role: 'tool' }>
   | { role: 'assistant'; content?: string | null; name?: string; tool_calls?: TrlToolCall[] }
   | { role: 'tool'; content: string; tool_call_id: string; name?: string };
 
+/** One line of the TRL conversational data file (the `messages` layout), as `toTrlRow` returns it. */
 export interface TrlRow {
   messages: TrlMessage[];
   /** The Chat Completions tools array as JSON text. */

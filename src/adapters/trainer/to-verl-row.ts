@@ -12,6 +12,7 @@ import { prepareExample, toolResultNames, toolsJsonText } from './export-message
 import type { TrainingExample } from './spec.js';
 import { splitParallelCalls } from './split-parallel-calls.js';
 
+/** Options of `toVerlRow` and `safeToVerlRow`, and of the `verl` exporter that writes their rows. */
 export interface VerlRowOptions {
   /** Written as the `enable_thinking` column (veRL passes it to the chat template) when set. */
   enableThinking?: boolean;
@@ -35,6 +36,7 @@ export interface VerlMessage {
   tool_call_id: string | null;
 }
 
+/** One row of the veRL parquet file, keyed by the example's id, as `toVerlRow` returns it. */
 export interface VerlRow {
   id: string;
   messages: VerlMessage[];

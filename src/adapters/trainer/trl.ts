@@ -19,6 +19,10 @@ export const TrlExportOptionsSchema = z.strictObject({
   fileName: z.string().min(1).optional(),
 });
 
+/**
+ * Options of `trlExporter` (a `trl` entry of a pipeline config's `exports`): the row options and the file
+ * name.
+ */
 export interface TrlExportOptions extends TrlRowOptions {
   /** Name of the data file in the output folder (default `train.jsonl`). */
   fileName?: string;

@@ -24,6 +24,10 @@ export const VerlExportOptionsSchema = z.strictObject({
   families: z.array(z.string().min(1)).optional(),
 });
 
+/**
+ * Options of `verlExporter` (a `verl` entry of a pipeline config's `exports`): the row options, the parquet
+ * file's name and row group size, and the Python dataset class written beside it.
+ */
 export interface VerlExportOptions extends VerlRowOptions {
   /** Name of the parquet file in the output folder (default `train.parquet`). */
   fileName?: string;

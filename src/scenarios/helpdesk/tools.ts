@@ -73,6 +73,10 @@ export interface ServiceStatus {
   next_update?: string;
 }
 
+/**
+ * The helpdesk's data, as fixtures/helpdesk/directory.json holds it: the organisation, its people, devices,
+ * tickets, articles and services.
+ */
 export interface HelpdeskDirectory {
   org: { name: string; domain: string };
   users: HelpdeskUser[];
@@ -80,7 +84,9 @@ export interface HelpdeskDirectory {
   tickets: HelpdeskTicket[];
   knowledge_base: KnowledgeArticle[];
   services: ServiceStatus[];
+  /** The promised response time by priority (`P1` → `30 minutes`). */
   target_response: Record<string, string>;
+  /** The number of the first ticket an episode opens. */
   first_ticket_number: number;
 }
 
@@ -104,6 +110,9 @@ export interface HelpdeskState {
   nextTicket: number;
 }
 
+/**
+ * One helpdesk tool of `createTools`: takes a call's arguments and returns its result; a refused call throws.
+ */
 export type HelpdeskTool = (args: Json) => unknown;
 
 /** Where the bundled directory lies, from this module in the source tree or in a build (entry or chunk). */

@@ -134,7 +134,15 @@ export const ShopCatalogSchema = z.strictObject({
   products: z.array(ProductSchema).min(1),
 });
 
+/**
+ * The live-stream shop's catalog as `parseShopCatalog` and `loadShopCatalog` return it: rooms, products,
+ * promotions, after-sales rules.
+ */
 export type ShopCatalog = z.output<typeof ShopCatalogSchema>;
+/**
+ * One product of the catalog: its link number, titles, prices, coupons, options and sizes, stock and size
+ * chart.
+ */
 export type Product = ShopCatalog['products'][number];
 export type StockRow = Product['stock'][number];
 export type SizeChartRow = NonNullable<Product['size_chart']>[number];

@@ -54,6 +54,10 @@ export const ShopPhrasesSchema = z.strictObject({
   long_messages: z.array(OneLanguageSchema).min(1),
 });
 
+/**
+ * The phrase tables the simulated viewers speak from, as `parseShopPhrases` and `loadShopPhrases` return
+ * them.
+ */
 export type ShopPhrases = z.output<typeof ShopPhrasesSchema>;
 export type DiscoveryQuery = ShopPhrases['discovery_queries'][number];
 export type MissingQuery = ShopPhrases['missing_queries'][number];

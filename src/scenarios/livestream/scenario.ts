@@ -14,6 +14,7 @@ import { LIVESTREAM_TOOLS, runOracleEpisode } from './run-episode.js';
 import { shopTools } from './shop-tools.js';
 import { type RoomContext, Shop } from './world.js';
 
+/** Options of `createLivestreamScenario`: a catalog or phrase tables to use instead of the bundled ones. */
 export interface LivestreamScenarioOptions {
   /** The shop's data (default: the bundled fixtures/livestream/catalog.json; see `loadShopCatalog`). */
   catalog?: ShopCatalog;

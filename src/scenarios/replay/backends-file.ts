@@ -84,7 +84,15 @@ export const BackendsFileSchema = z.strictObject({
   tools: z.record(z.string().min(1), BackendChoiceSchema).default({}),
 });
 
+/**
+ * One backend choice of a backends file, as `BackendChoiceSchema` parses it: `recorded`, `{ module }` or
+ * `{ mcp }`.
+ */
 export type BackendChoice = z.infer<typeof BackendChoiceSchema>;
+/**
+ * A `--backends` file as `readBackendsFile` returns it, defaults filled; `buildBackends` turns it into
+ * backends.
+ */
 export type BackendsFile = z.infer<typeof BackendsFileSchema>;
 
 const usage = (message: string) => new HarnessAugmentError(message, { kind: 'usage' });
@@ -188,6 +196,7 @@ export interface McpConnection extends ToolBackendFactory {
   close(): Promise<void>;
 }
 
+/** Options of `buildBackends`: the harness's tools, and how to start the MCP servers the file names. */
 export interface BuildBackendsOptions<Connection extends McpConnection = McpConnection> {
   /** The harness's tools: a server's `tools: all` answers those of them it lists. */
   harnessTools?: ReadonlySet<string>;

@@ -30,6 +30,10 @@ import { type ReplayPlayer, replayOracle } from './replay-oracle.js';
 /** A backend choice: the logged results (`recorded`), or a factory (a module's functions, an MCP server). */
 export type ToolBackendChoice = 'recorded' | ToolBackendFactory;
 
+/**
+ * Options of `createReplayScenario`: the logged conversations to replay, the backends that answer their
+ * tools, the oracle's policy.
+ */
 export interface ReplayScenarioOptions {
   /** The logged conversations, valid under the base harness; ids must be unique. */
   trajectories: readonly Trajectory[];
