@@ -1,5 +1,7 @@
 // skill-content/merge — merges two skills of the same kind into one (both bodies under subheadings); every rule stays, loads of either source become loads of the merged skill, with an exact inverse.
 
+import { Buffer } from 'node:buffer';
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import {
   affectedCount,
@@ -107,6 +109,44 @@ function part(skill: Skill): string {
 
 const riskOrder = ['low', 'medium', 'high'] as const;
 
+type SkillFile = NonNullable<Skill['files']>[number];
+const bytesOf = (file: SkillFile) => Buffer.from(file.content, file.encoding ?? 'utf8');
+
+/**
+ * Why two skills cannot share one folder and one front matter, or undefined when they can: a path both
+ * bundle with different bytes, or a front-matter key both set to different values (two `allowed-tools`,
+ * two licenses). Keys only one sets, and keys both set alike, are kept by the merged skill.
+ */
+function contentConflict(a: Skill, b: Skill): string | undefined {
+  const files = new Map((a.files ?? []).map((file) => [file.path, file]));
+  for (const file of b.files ?? []) {
+    const other = files.get(file.path);
+    if (other !== undefined && !bytesOf(other).equals(bytesOf(file))) return `bundled file \`${file.path}\``;
+  }
+  for (const [key, value] of Object.entries(b.frontMatter ?? {})) {
+    if (a.frontMatter && Object.hasOwn(a.frontMatter, key) && !isDeepStrictEqual(a.frontMatter[key], value))
+      return `front matter \`${key}\``;
+  }
+  return undefined;
+}
+
+/** Both skills' bundled files (a path both hold once) and front matter, for a pair without a conflict. */
+function mergedContent(a: Skill, b: Skill): Pick<Skill, 'files' | 'frontMatter'> {
+  const paths = new Set((a.files ?? []).map((file) => file.path));
+  const files =
+    a.files === undefined && b.files === undefined
+      ? undefined
+      : [...(a.files ?? []), ...(b.files ?? []).filter((file) => !paths.has(file.path))];
+  const frontMatter =
+    a.frontMatter === undefined && b.frontMatter === undefined
+      ? undefined
+      : { ...a.frontMatter, ...b.frontMatter };
+  return {
+    ...(frontMatter !== undefined ? { frontMatter: structuredClone(frontMatter) } : {}),
+    ...(files !== undefined ? { files: structuredClone(files) } : {}),
+  };
+}
+
 function mergePair(a: Skill, b: Skill, id: string): Skill {
   const cjk = isMostlyCjk(a.description + b.description);
   const second = /^\p{Lu}\p{Ll}/u.test(b.description)
@@ -124,6 +164,7 @@ function mergePair(a: Skill, b: Skill, id: string): Skill {
       : `${withoutFinalStop(a.description)}; ${second}`,
     body: `${part(a)}\n\n${part(b)}${trailing}`,
     ...(risk !== undefined ? { risk } : {}),
+    ...mergedContent(a, b),
   };
 }
 
@@ -163,8 +204,10 @@ function rewriteMentions(harness: Harness, into: ReadonlyMap<string, string>, ru
 /**
  * Merges pairs of skills of the same kind into one skill each: the merged id joins both ids
  * (`rebooking_baggage`), the body holds both bodies under subheadings (a body's own headings go one level
- * down; a body without one gets its description as a `##` subheading), the descriptions are joined and the
- * higher risk is kept. A share (= severity) of the disjoint pairs that qualify is merged, at least one.
+ * down; a body without one gets its description as a `##` subheading), the descriptions are joined, the
+ * higher risk is kept, and so are both skills' bundled files (a path both hold once) and front matter (keys
+ * either sets). A pair is refused when both bundle one path with different bytes or set one front-matter key
+ * to different values (two `allowed-tools`, two licenses): the merged skill could not keep both. A share (= severity) of the disjoint pairs that qualify is merged, at least one.
  * The relabel has one `merge_skills` step per pair: loads of either source become loads of the merged
  * skill; `loads` records, in order, the source each load of the given trajectory named, and `loadTurns`
  * the user turn of each, so the inverse is exact for that trajectory and a model's output maps a load
@@ -174,7 +217,8 @@ function rewriteMentions(harness: Harness, into: ReadonlyMap<string, string>, ru
  * check's params). Needs `context.trajectory`. Leaves out pairs whose sources the trajectory loads in the
  * same turn (the merged skill would be loaded twice), pairs where a hook names one source and the trajectory
  * loads the other (the hook would pass where it failed), and skills mentioned in the text of hooks, prompt or
- * tools (which a skill-content operator does not change); skips when no pair is left.
+ * tools (which a skill-content operator does not change), and pairs whose files or front matter conflict;
+ * skips when no pair is left.
  *
  * @example
  * await applyOperator(mergeSkills, travelHarness(), { rng: 'seed', trajectory: baggageTrajectory() });
@@ -185,7 +229,8 @@ export const mergeSkills = defineOperator({
   // 2: the relabel records the user turn of each load (`loadTurns`), so outputs invert by turn.
   // 3: pairs drawn in one pass over the shuffled skills (linear in the skills); merged ids need only be
   // absent as a word, the boundary every mention lookup uses.
-  version: 3,
+  // 4: the merged skill keeps both skills' bundled files and front matter; pairs where they conflict are refused.
+  version: 4,
   dimension: 'skill-content',
   mode: 'exact',
   description:
@@ -221,9 +266,21 @@ export const mergeSkills = defineOperator({
     const position = new Map(harness.skills.items.map((skill, index) => [skill.id, index]));
     const disjoint: Pair[] = [];
     const waiting = new Map<string, Skill[]>();
+    // A pair whose bundled files or front matter conflict is refused: the merged skill could keep only one side.
+    const conflicts: string[] = [];
+    let loadRefused = false;
+    const mayMerge = (other: Skill, skill: Skill) => {
+      if (together(other, skill) || flips(other, skill)) {
+        loadRefused = true;
+        return false;
+      }
+      const conflict = contentConflict(other, skill);
+      if (conflict !== undefined) conflicts.push(conflict);
+      return conflict === undefined;
+    };
     for (const skill of rng.fork('pairs').shuffle(candidates)) {
       const queue = waiting.get(skill.kind) ?? [];
-      const index = queue.findIndex((other) => !together(other, skill) && !flips(other, skill));
+      const index = queue.findIndex((other) => mayMerge(other, skill));
       if (index < 0) {
         queue.push(skill);
         waiting.set(skill.kind, queue);
@@ -235,6 +292,13 @@ export const mergeSkills = defineOperator({
         (position.get(other.id) ?? 0) < (position.get(skill.id) ?? 0) ? [other, skill] : [skill, other],
       );
       queue.splice(index, 1);
+    }
+    // With no pair left, every same-kind pair was tried: name the conflict when one refused a pair.
+    if (disjoint.length === 0 && conflicts.length > 0) {
+      const refusal = loadRefused ? 'is loaded in one turn or bundles' : 'bundles';
+      return {
+        skip: `every same-kind pair ${refusal} conflicting content, which one merged skill cannot keep: both skills set ${[...new Set(conflicts)].sort().join(', ')} differently`,
+      };
     }
     if (disjoint.length === 0)
       return { skip: 'the trajectory loads both skills of every same-kind pair in one turn' };
