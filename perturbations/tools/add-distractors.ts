@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   addedCount,
   defineOperator,
+  functionWords,
   harnessTextLocations,
   identifierWords,
   identityRelabel,
@@ -281,20 +282,44 @@ export const distractorPool: readonly Tool[] = Object.freeze([
   },
 ]);
 
-/** Words of a tool name that say what it is about (verbs left out), to keep look-alikes of real tools away. */
+/** Verbs of tool names: they say what a tool does, not what it is about. */
 const verbs = new Set(
   'get set find search lookup look create generate send define calculate convert translate shorten list fetch make'.split(
     ' ',
   ),
 );
-const topicWords = (name: string) => identifierWords(name).filter((word) => !verbs.has(word));
+/** Content words, lower-case, plural or third-person `s` cut (`returns`, `results` → `return`, `result`). */
+const contentWords = (words: readonly string[]) =>
+  words
+    .filter((word) => word.length > 1 && !functionWords.has(word))
+    .map((word) => (word.length > 3 && /[^su]s$/u.test(word) ? word.slice(0, -1) : word));
+const nameWords = (name: string) => contentWords(identifierWords(name));
+const textWords = (text: string | undefined) =>
+  contentWords((text ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+const firstClause = (text: string | undefined) => (text ?? '').split(/[.,;:()\u2014\u2013]| - /u)[0];
+
+/**
+ * The look-alike rule, in one place: a distractor could do a registry tool's job, and is refused, when its
+ * name or description holds one of that tool's job words. A tool's job words are its name's topic words
+ * (verbs left out, `weather` of `weather_forecast`); when its name is only verbs (`calculate`), its whole
+ * name and the first clause of its description (`calculate`, `result`, `mathematical`, `expression`).
+ */
+function doesJobOf(distractor: Tool, tool: Tool): boolean {
+  const name = nameWords(tool.name);
+  const topics = name.filter((word) => !verbs.has(word));
+  const job = topics.length > 0 ? topics : [...name, ...textWords(firstClause(tool.description))];
+  const offered = new Set([...nameWords(distractor.name), ...textWords(distractor.description)]);
+  return job.some((word) => offered.has(word));
+}
 
 /**
  * Adds 1 to 4 (growing with severity) distractor tools from a built-in pool of realistic, domain-neutral
  * tools (weather, translation, currency, email, calendar, web search, …) at random positions of the
  * registry. A pool tool is never used when its name is an identifier of the harness or written in any of
- * its texts, when the trajectory calls it, or when it shares a topic word with a registry tool (a
- * `get_weather` next to a harness's `weather_forecast` would compete with the gold call).
+ * its texts, when the trajectory calls it, or when it could do a registry tool's job: its name or
+ * description holds a topic word of that tool's name (a `get_weather` next to a harness's `weather_forecast`
+ * would compete with the gold call), or, for a name of verbs only, a word of its name or of its
+ * description's first clause (no `calculate_expression` next to a `calculate` that evaluates expressions).
  *
  * @example
  * const applied = await applyOperator(addDistractors, harness, { rng: 'seed', severity: 0.5 });
@@ -302,7 +327,8 @@ const topicWords = (name: string) => identifierWords(name).filter((word) => !ver
  */
 export const addDistractors = defineOperator({
   id: 'tools/add-distractors',
-  version: 1,
+  // 2: a distractor that could do a registry tool's job is refused, verb-only names (`calculate`) included.
+  version: 2,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds unused domain-neutral distractor tools at random positions; existing tools stay.',
@@ -319,13 +345,12 @@ export const addDistractors = defineOperator({
     const taken = takenNames(harness);
     const texts = harnessTextLocations(harness).map((location) => location.text);
     const called = new Set(trajectoryCalls(trajectory).map((call) => call.name));
-    const topics = new Set(harness.tools.items.flatMap((tool) => topicWords(tool.name)));
     const available = distractorPool.filter(
       (tool) =>
         !taken.has(tool.name) &&
         !called.has(tool.name) &&
         !texts.some((text) => occursAsWord(text, tool.name)) &&
-        !topicWords(tool.name).some((word) => topics.has(word)),
+        !harness.tools.items.some((real) => doesJobOf(tool, real)),
     );
     if (available.length === 0)
       return { skip: 'every pool tool collides with the harness or the trajectory' };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addDistractors, distractorPool } from '../../../perturbations/tools/add-distractors.js';
 import { certify } from '../../../src/augment/certificate.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
-import { parseHarness } from '../../../src/harness/parse-harness.js';
+import { loadHarnessFile, parseHarness } from '../../../src/harness/parse-harness.js';
 import type { Harness } from '../../../src/harness/schema.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { forwardTrajectory } from '../../../src/trajectory/relabel.js';
@@ -99,6 +99,63 @@ describe('tools/add-distractors', () => {
       });
       expect(certificate.issues).toEqual([]);
     }
+  });
+
+  it('never adds a tool that could do the job of a verb-only registry tool (`translate`, `search`)', async () => {
+    const input = travelHarnessInput();
+    input.tools.items.push(
+      {
+        name: 'translate',
+        description: 'Translate a passenger message into the language of the airline.',
+        parameters: { type: 'object', properties: { message: { type: 'string' } } },
+      },
+      {
+        name: 'search',
+        description: 'Search the public web for pages about an airport.',
+        parameters: { type: 'object', properties: { query: { type: 'string' } } },
+      },
+    );
+    const withVerbs = parseHarness(input);
+    for (const seed of ['a', 'b', 'c', 'd', 'e']) {
+      const result = applied(
+        await applyOperator(addDistractors, withVerbs, { rng: seed, params: { count: 8 } }),
+      );
+      const added = names(result).filter((name) => !withVerbs.tools.items.some((tool) => tool.name === name));
+      expect(added).toHaveLength(8);
+      expect(added).not.toContain('translate_text');
+      expect(added).not.toContain('search_web');
+    }
+  });
+
+  // τ-bench retail (test/demo/fixtures/tau-bench-retail): `calculate` evaluates arithmetic expressions; a
+  // `calculate_expression` beside it made the gold call one of two right ones (audit: 8 of 30 seeds).
+  it('adds no distractor that duplicates a τ-bench retail tool, over many seeds, and still adds some', async () => {
+    const retail = await loadHarnessFile('test/demo/fixtures/tau-bench-retail/harness.yaml');
+    const real = retail.tools.items;
+    const generic = new Set(['get', 'set', 'find', 'search', 'lookup', 'create', 'generate', 'send', 'list']);
+    const realWords = new Set(real.flatMap((tool) => tool.name.split('_')));
+    const offered = new Set<string>();
+    const runs = [
+      ...Array.from({ length: 40 }, (_, index) => ({ rng: `seed-${index}`, severity: 1 })),
+      ...Array.from({ length: 20 }, (_, index) => ({ rng: `many-${index}`, params: { count: 8 } })),
+    ];
+    for (const options of runs) {
+      const result = applied(await applyOperator(addDistractors, retail, options));
+      const added = result.harness.tools.items.filter(
+        (tool) => !real.some((other) => other.name === tool.name),
+      );
+      expect(added.length).toBeGreaterThanOrEqual(1);
+      for (const tool of added) {
+        offered.add(tool.name);
+        expect(`${tool.name} ${tool.description}`).not.toMatch(
+          /calculat|evaluat|express|arithmet|math|comput/iu,
+        );
+        const shared = tool.name.split('_').filter((word) => realWords.has(word) && !generic.has(word));
+        expect(shared, tool.name).toEqual([]);
+      }
+    }
+    expect(offered).not.toContain('calculate_expression');
+    expect(offered.size).toBeGreaterThanOrEqual(8);
   });
 
   it('skips when every pool tool collides', async () => {
