@@ -112,20 +112,32 @@ const riskOrder = ['low', 'medium', 'high'] as const;
 type SkillFile = NonNullable<Skill['files']>[number];
 const bytesOf = (file: SkillFile) => Buffer.from(file.content, file.encoding ?? 'utf8');
 
+/** Front-matter keys that describe a skill rather than govern it: one skill's may stand for both. */
+const describingKeys = new Set(['metadata', 'author', 'version', 'tags']);
+
 /**
  * Why two skills cannot share one folder and one front matter, or undefined when they can: a path both
  * bundle with different bytes, or a front-matter key both set to different values (two `allowed-tools`,
- * two licenses). Keys only one sets, and keys both set alike, are kept by the merged skill.
+ * two licenses), or a key that governs the skill (`allowed-tools`, `compatibility`, any key but
+ * `describingKeys`) that only one sets: in the merged skill it would govern the other's procedure too.
+ * Describing keys only one sets, and keys both set alike, are kept by the merged skill.
  */
 function contentConflict(a: Skill, b: Skill): string | undefined {
   const files = new Map((a.files ?? []).map((file) => [file.path, file]));
   for (const file of b.files ?? []) {
     const other = files.get(file.path);
-    if (other !== undefined && !bytesOf(other).equals(bytesOf(file))) return `bundled file \`${file.path}\``;
+    if (other !== undefined && !bytesOf(other).equals(bytesOf(file)))
+      return `both bundle \`${file.path}\` with other bytes`;
   }
-  for (const [key, value] of Object.entries(b.frontMatter ?? {})) {
-    if (a.frontMatter && Object.hasOwn(a.frontMatter, key) && !isDeepStrictEqual(a.frontMatter[key], value))
-      return `front matter \`${key}\``;
+  const first = a.frontMatter ?? {};
+  const second = b.frontMatter ?? {};
+  for (const key of new Set([...Object.keys(first), ...Object.keys(second)])) {
+    const inFirst = Object.hasOwn(first, key);
+    const inSecond = Object.hasOwn(second, key);
+    if (inFirst && inSecond && !isDeepStrictEqual(first[key], second[key]))
+      return `both set front matter \`${key}\` differently`;
+    if (inFirst !== inSecond && !describingKeys.has(key))
+      return `only one sets front matter \`${key}\`, which governs it`;
   }
   return undefined;
 }
@@ -205,9 +217,11 @@ function rewriteMentions(harness: Harness, into: ReadonlyMap<string, string>, ru
  * Merges pairs of skills of the same kind into one skill each: the merged id joins both ids
  * (`rebooking_baggage`), the body holds both bodies under subheadings (a body's own headings go one level
  * down; a body without one gets its description as a `##` subheading), the descriptions are joined, the
- * higher risk is kept, and so are both skills' bundled files (a path both hold once) and front matter (keys
- * either sets). A pair is refused when both bundle one path with different bytes or set one front-matter key
- * to different values (two `allowed-tools`, two licenses): the merged skill could not keep both. A share (= severity) of the disjoint pairs that qualify is merged, at least one.
+ * higher risk is kept, and so are both skills' bundled files (a path both hold once) and front matter. A pair
+ * is refused when both bundle one path with different bytes, set one front-matter key to different values
+ * (two `allowed-tools`, two licenses), or only one sets a key that governs it (`allowed-tools`,
+ * `compatibility`; `metadata`, `author`, `version` and `tags` only describe): the merged skill could not keep
+ * both, or would hold the other's procedure to it. A share (= severity) of the disjoint pairs that qualify is merged, at least one.
  * The relabel has one `merge_skills` step per pair: loads of either source become loads of the merged
  * skill; `loads` records, in order, the source each load of the given trajectory named, and `loadTurns`
  * the user turn of each, so the inverse is exact for that trajectory and a model's output maps a load
@@ -229,7 +243,8 @@ export const mergeSkills = defineOperator({
   // 2: the relabel records the user turn of each load (`loadTurns`), so outputs invert by turn.
   // 3: pairs drawn in one pass over the shuffled skills (linear in the skills); merged ids need only be
   // absent as a word, the boundary every mention lookup uses.
-  // 4: the merged skill keeps both skills' bundled files and front matter; pairs where they conflict are refused.
+  // 4: the merged skill keeps both skills' bundled files and front matter; pairs where they conflict, or where
+  // only one sets a key that governs it (`allowed-tools`), are refused.
   version: 4,
   dimension: 'skill-content',
   mode: 'exact',
@@ -297,7 +312,7 @@ export const mergeSkills = defineOperator({
     if (disjoint.length === 0 && conflicts.length > 0) {
       const refusal = loadRefused ? 'is loaded in one turn or bundles' : 'bundles';
       return {
-        skip: `every same-kind pair ${refusal} conflicting content, which one merged skill cannot keep: both skills set ${[...new Set(conflicts)].sort().join(', ')} differently`,
+        skip: `every same-kind pair ${refusal} conflicting content, which one merged skill cannot keep: ${[...new Set(conflicts)].sort().join('; ')}`,
       };
     }
     if (disjoint.length === 0)

@@ -15,9 +15,19 @@ import {
 import { findProtectedSpans, sameMentions } from './protected-spans.js';
 import { countRules } from './rules.js';
 
-/** Phrase → paraphrase. Both directions of a pair may be listed: every match is found on the original text. */
-const englishPairs: ReadonlyArray<readonly [string, string]> = [
-  ['make sure', 'ensure'],
+/** A count: digits, or a number word. */
+const countWord = '(?:\\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|a dozen)\\b)';
+
+/**
+ * Phrase → paraphrase, and where the paraphrase reads the same only in some places, what must follow the
+ * phrase (a regular expression for a lookahead: "at most" is "no more than" before a number, not at the end of
+ * "one line per product at most"). Both directions of a pair may be listed: every match is found on the
+ * original text. Left out as not the same rule everywhere: "only when" → "only if" (a time becomes a
+ * condition).
+ */
+const englishPairs: ReadonlyArray<readonly [string, string, string?]> = [
+  // "Make sure to read back" is not "Ensure to read back", nor "make sure of it" "ensure of it".
+  ['make sure', 'ensure', '(?!\\s+(?:to|of)\\b)'],
   ['ensure', 'make sure'],
   ['do not', "don't"],
   ["don't", 'do not'],
@@ -28,15 +38,16 @@ const englishPairs: ReadonlyArray<readonly [string, string]> = [
   ['cannot', "can't"],
   ["can't", 'cannot'],
   ['before you', 'prior to the moment you'],
-  ['at most', 'no more than'],
-  ['at least', 'no fewer than'],
+  ['at most', 'no more than', `(?=\\s+(?:${countWord}|(?:once|twice)\\b))`],
+  // "At least once" is not "no fewer than once".
+  ['at least', 'no fewer than', `(?=\\s+${countWord})`],
   ['instead of', 'rather than'],
   ['rather than', 'instead of'],
   ['for example', 'for instance'],
   ['for instance', 'for example'],
   ['e.g.', 'for example'],
-  ['only when', 'only if'],
-  ['as soon as', 'the moment'],
+  // "As soon as possible" is not "the moment possible".
+  ['as soon as', 'the moment', '(?!\\s+possible\\b)'],
   ['in one sentence', 'in a single sentence'],
   ['right away', 'immediately'],
 ];
@@ -57,9 +68,9 @@ interface Entry {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 const entries: Entry[] = [
-  ...englishPairs.map(([from, to]) => ({
+  ...englishPairs.map(([from, to, after = '']) => ({
     pattern: new RegExp(
-      `(?<![\\p{L}\\p{N}_'’])${escapeRegExp(from).replaceAll("'", "['’]")}(?![\\p{L}\\p{N}_'’])`,
+      `(?<![\\p{L}\\p{N}_'’])${escapeRegExp(from).replaceAll("'", "['’]")}(?![\\p{L}\\p{N}_'’])${after}`,
       'giu',
     ),
     replacement: to,
@@ -153,7 +164,9 @@ function paraphrase(body: string, harness: Harness, share: number, rng: Random):
  */
 export const paraphraseLexicon = defineOperator({
   id: 'skill-content/paraphrase-lexicon',
-  version: 2,
+  // 3: "at most", "at least", "make sure" and "as soon as" swap only where the paraphrase reads the
+  // same; "only when" no longer becomes "only if".
+  version: 3,
   dimension: 'skill-content',
   mode: 'exact',
   description:

@@ -93,7 +93,9 @@ export const reorderRules = defineOperator({
   // 2: numbered lists and announced procedures keep their order. 3: so do bullet lists whose items carry
   // sequence cues or name tools in turn, and lists after a lead-in such as "Consider this approach:".
   // 4: rules that lean on their neighbour keep their place, enumerations keep every item (`listMeaning`).
-  version: 4,
+  // 5: a rule opening with a verb whose object is in the rule before it ("Reframe to …") keeps its place,
+  // and so does a rule saying when the skill applies ("Load this skill when …").
+  version: 5,
   dimension: 'skill-content',
   mode: 'exact',
   description:

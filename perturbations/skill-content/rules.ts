@@ -159,10 +159,13 @@ const englishOrderWords =
   /^(first|firstly|then|after|afterwards|finally|next|before|lastly|second|secondly|third|thirdly|step\s*\d+)\b/iu;
 const chineseOrderWords = /^(先|首先|然后|接着|之后|随后|最后|其次|再)/u;
 const pinMarkers = /\(order-sensitive\)|<!--\s*pin\s*-->|\(顺序敏感\)|（顺序敏感）/iu;
+/** A rule that says when the skill itself applies ("Load this skill when …"): it heads its list. */
+const skillTrigger = /^(?:load|use|read|apply|invoke|call|open)\s+this\s+skill\b/iu;
 
 /**
- * Whether a rule must keep its position: it carries a pin marker (`(order-sensitive)`, `<!-- pin -->`) or
- * opens with a sequencing word (First, Then, After, Finally, 先, 然后, 最后, …).
+ * Whether a rule must keep its position: it carries a pin marker (`(order-sensitive)`, `<!-- pin -->`),
+ * opens with a sequencing word (First, Then, After, Finally, 先, 然后, 最后, …) or says when the skill
+ * applies ("Load this skill when …").
  *
  * @example
  * isOrderSensitive(parseBlocks('- Then quote the price.')[0].items[0]) // true
@@ -171,7 +174,7 @@ export function isOrderSensitive(item: RuleItem): boolean {
   const text = ruleText(item);
   if (pinMarkers.test(text)) return true;
   const opening = text.replace(/^[*_~`"'“‘「(\s]+/u, '');
-  return englishOrderWords.test(opening) || chineseOrderWords.test(opening);
+  return englishOrderWords.test(opening) || chineseOrderWords.test(opening) || skillTrigger.test(opening);
 }
 
 /** The last non-blank line before block `index`, when the block before it is plain lines. */

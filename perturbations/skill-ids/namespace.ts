@@ -26,7 +26,8 @@ import { createNameGuard } from './skill-names.js';
  */
 export const namespaceSkillIds = defineOperator({
   id: 'skill-ids/namespace',
-  version: 3,
+  // 4: no word from the first item of an enumeration in the description (the name rule).
+  version: 4,
   dimension: 'skill-ids',
   mode: 'exact',
   description:

@@ -44,7 +44,8 @@ const argumentNames = ['skill', 'name', 'id', 'skill_name', 'skillId', 'skill_ke
  */
 export const renameSkillLoader = defineOperator({
   id: 'skill-ids/rename-loader',
-  version: 3,
+  // 4: no word from the first item of an enumeration in the description (the name rule).
+  version: 4,
   dimension: 'skill-ids',
   mode: 'exact',
   description: 'Renames the skill-loading tool and optionally its argument; loads and mentions follow.',

@@ -126,7 +126,8 @@ export const renameSkillIds = defineOperator({
   id: 'skill-ids/rename',
   // 3: labels in another script translate the id's own words only.
   // 5: and every content word of the id, or the skill takes a code.
-  version: 5,
+  // 6: no word from the first item of an enumeration in the description (the name rule).
+  version: 6,
   dimension: 'skill-ids',
   mode: 'exact',
   description:

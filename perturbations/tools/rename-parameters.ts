@@ -71,7 +71,8 @@ export const renameParameters = defineOperator({
   id: 'tools/rename-parameters',
   // 2: new names are opaque or faithful (`nameJudge`). 3: leaves alone a schema with a name-sensitive keyword
   // in any subschema (`hasPlainProperties`), not only along properties and items.
-  version: 4,
+  // 5: a phrase from the description is the run of content words it opens with, nothing from further on.
+  version: 5,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',

@@ -55,7 +55,8 @@ function mentionedInFreeText(harness: Harness, texts: readonly string[]): Set<st
  */
 export const renameTools = defineOperator({
   id: 'tools/rename',
-  version: 3,
+  // 4: phrase names take no description word after the name's own; no first item of an enumeration.
+  version: 4,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',

@@ -43,6 +43,13 @@ const referringBack = new RegExp(
   ].join('|'),
   'iu',
 );
+/**
+ * An item that opens with a verb whose object is missing, right before "to", "into" or "towards" ("Reframe to
+ * verifiable facts", after "Never confirm a superlative"): what it acts on is in the item before it. Verbs
+ * that take "to" without an object ("Reply to", "Try to", "Remember to") aside.
+ */
+const objectlessVerb =
+  /^(?!(?:reply|respond|talk|speak|listen|go|come|get|escalate|switch|transfer|proceed|return|turn|move|fall|default|wait|refer|stick|adhere|belong|need|try|remember|have|want|be|are|is|used|able|continue|begin|start|refuse|decline|agree|prefer|plan|aim|hesitate|forget|learn|choose|expect|hope|wish|seem|tend|make|ensure|sure|how|what|where|who|due|up|next|close|prior|according|thanks|add|welcome|subject|similar|equal|limited|applies|apply)\b)\p{L}{2,}\s+(?:to|into|towards?)\b/iu;
 /** A reference to an earlier rule anywhere in the item. */
 const referenceToEarlier =
   /\b(?:the\s+above|as\s+above|above\s+(?:step|rule|check|condition)s?|(?:the\s+)?previous\s+(?:step|rule|check|item|point|condition|answer|one)|(?:that|this)\s+step|the\s+step\s+before|as\s+before|as\s+(?:described|stated|noted)\s+(?:above|before))\b|上述|上一步|前一步|以上/iu;
@@ -61,8 +68,9 @@ const enumerationLeadIn =
  * Why `item` must stay right after `previous` in its list, or undefined when nothing shows it must: the
  * previous item ends on a conjunction, a comma, a semicolon or a colon; the item opens by referring back
  * ("If it does not", "Otherwise", "In that case", "Then", "Only after", "Once that", "This", 否则 …), names
- * an earlier rule ("the above", "the previous step"), or opens with a condition that restates the rule before
- * it ("Check for images without alt-text" → "If images exist without alt-text, …").
+ * an earlier rule ("the above", "the previous step"), opens with a verb whose object is missing ("Reframe to
+ * verifiable facts"), or opens with a condition that restates the rule before it ("Check for images without
+ * alt-text" → "If images exist without alt-text, …").
  *
  * @example
  * leansOnPrevious('Check whether roaming is on.', 'If it is not, turn it on.') // 'it opens with "If it"'
@@ -75,6 +83,8 @@ export function leansOnPrevious(previous: string, item: string): string | undefi
   if (opening) return `it opens with "${opening[0]}", referring back`;
   const reference = item.match(referenceToEarlier);
   if (reference) return `it refers to "${reference[0]}"`;
+  const objectless = item.replace(openingDecoration, '').match(objectlessVerb);
+  if (objectless) return `it opens with "${objectless[0]}", a verb whose object is in the rule before it`;
   const restated = restatedCondition(previous, item);
   if (restated) return `its condition ${JSON.stringify(restated)} restates the rule before it`;
   return undefined;

@@ -8,8 +8,9 @@
 //     word before the whole old name, `acme_get_price`), a number or a version (`v2`);
 //   - content words of what its own description(s) say it IS (for a skill also its kind): the first clause,
 //     up to a comma, a bracket, a dash or a clause of use or condition ("required when …", "only if …"), and
-//     nothing of a clause that offers alternatives or names a value (`definingWords`: "Create a new or update
-//     an existing issue" gives no word, since `issue_write_create` says one alternative only); or a listed
+//     nothing of a clause that offers alternatives or names a value, or that a comma ends before alternatives
+//     (`definingWords`: "Create a new or update an existing issue" gives no word, since `issue_write_create`
+//     says one alternative only, nor does "E-mail address, employee id or username"); or a listed
 //     synonym of a word of its name or of those words (`nameSynonyms`, `look_up` included);
 //   - a noun of its kind (`kindNouns`: `guide` for a skill, `tool` for a tool, `value` for a parameter);
 //   - for labels in another script, translations (name-lexicon.ts) of those words, and a label in another
@@ -117,7 +118,6 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = {
   user: ['account', 'member'],
   customer: ['client', 'buyer'],
   shipping: ['delivery', 'shipment'],
-  delivery: ['shipping'],
   stock: ['inventory', 'availability'],
   inventory: ['stock'],
   sizes: ['sizing'],
@@ -388,7 +388,8 @@ export function domainTerms(harness: Harness): ReadonlySet<string> {
 /**
  * The words of a description that say what the identifier is, lower case, without function words: its first
  * clause (up to a comma, a bracket, a dash or a clause of use or condition), and none when that clause offers
- * alternatives or names a value (`sev1 customer-facing outage, …` describes a value). A name
+ * alternatives or names a value (`sev1 customer-facing outage, …` describes a value), or that a comma ends
+ * before alternatives (the first item of "E-mail address, employee id or username"). A name
  * that takes a word from a condition (`duplicate_of_required`, from "Required when state_reason is
  * 'duplicate'") or from one side of an alternative (`issue_write_create`, from "Create a new or update an
  * existing issue") claims what the description does not.
@@ -403,6 +404,10 @@ export function definingWords(texts: readonly string[]): string[] {
     const end = sentence.search(clauseEnd);
     const part = end >= 0 ? sentence.slice(0, end) : sentence;
     if (alternatives.test(part) || namesAValue.test(part)) return [];
+    // A clause a comma ends before alternatives ("E-mail address, employee id or username") is the first
+    // of an enumeration, not what the identifier is.
+    if (end >= 0 && listComma.test(sentence[end] as string) && alternatives.test(sentence.slice(end + 1)))
+      return [];
     return (part.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [])
       .map((word) => word.toLowerCase())
       .filter((word) => !functionWords.has(word));
@@ -416,6 +421,8 @@ const sentenceEnd = /[.!?](?=\s|$)|[;:\n。！？；：]/u;
  */
 const clauseEnd =
   /[,(\u2013\u2014，（、]| - |(?<![\p{L}\p{N}_])(?:required|optional|only|if|when|whenever|unless|except|ignored|deprecated|must|should|used|use|e\.g|i\.e|default|defaults)(?![\p{L}\p{N}_])|如果|仅|必须|除非/iu;
+/** The commas that end a first clause (of Latin, CJK and ideographic lists). */
+const listComma = /[,，、]/u;
 /** A clause that names a value (`sev1`, a quoted or code value) describes that value, not the identifier. */
 const namesAValue = /\p{L}\p{N}|\p{N}\p{L}|["'`\u2018\u201c]/u;
 /** Alternatives in a clause: "or", "either", "nor", "and/or", a slash between words. */

@@ -6,27 +6,29 @@ import { functionWords, type NameJudge, nameSynonyms } from '../augment/name-mea
 import type { Random } from '../augment/random.js';
 
 /** Words left out of descriptive names: the rule's function words, and words too vague to name a thing. */
-const stopWords = new Set([...functionWords, 'given', 'used', 'use', 'then', 'e.g']);
-
-/** Content words of a description, in order, lower-case ASCII, stop words and words the judge refuses left out. */
-function descriptionWords(description: string | undefined, judge: NameJudge | undefined): string[] {
-  if (!description) return [];
-  const words = (description.match(/[A-Za-z]+/g) ?? [])
-    .map((word) => word.toLowerCase())
-    .filter((word) => word.length >= 3 && !stopWords.has(word) && (judge?.mayAdd(word) ?? true));
-  return [...new Set(words)];
-}
+const stopWords = new Set([...functionWords, 'given', 'used', 'use', 'using', 'then', 'e.g']);
+/** Articles a description may open with before its leading phrase. */
+const articles = new Set(['a', 'an', 'the']);
 
 /**
- * The first content words of a description's first clause, as a phrase: "Number of pieces the user wants"
- * gives number, pieces, user (function words and words the judge refuses left out).
+ * The run of content words a description opens with (after an article), up to three, as a phrase: "Search
+ * query using GitHub code search syntax" gives search, query. The run ends at the first function word or
+ * word the judge refuses: a word left out of the middle (`results_page` from "Results per page") or one taken
+ * from further on (`item_ids_exchanged` from "The item ids to be exchanged for") says something else.
  */
 function leadingPhrase(description: string | undefined, judge: NameJudge | undefined): string[] {
   const clause = (description ?? '').split(/[.,;:()\u2014\u2013]| - /)[0] ?? '';
-  const words = (clause.match(/[A-Za-z]+/g) ?? [])
-    .map((word) => word.toLowerCase())
-    .filter((word) => word.length > 1 && !stopWords.has(word) && (judge?.mayAdd(word) ?? true));
-  return [...new Set(words)].slice(0, 3);
+  const words = (clause.match(/[A-Za-z]+/g) ?? []).map((word) => word.toLowerCase());
+  let start = 0;
+  while (start < words.length && articles.has(words[start] as string)) start++;
+  const run: string[] = [];
+  for (const word of words.slice(start)) {
+    if (word.length <= 1 || stopWords.has(word) || run.includes(word) || !(judge?.mayAdd(word) ?? true))
+      break;
+    run.push(word);
+    if (run.length === 3) break;
+  }
+  return run;
 }
 
 /**
@@ -133,16 +135,10 @@ function candidateName(request: NameRequest, rng: Random, attempt: number): stri
       const phrasal = synonymsOf(first, true, judge);
       const phrase = request.verbs && phrasal.length > 0 ? rng.pick(phrasal).split('_') : [];
       const rest = swapWords(phrase.length > 0 ? words.slice(1) : words, rng, 0.5, false, judge);
+      // No description word is appended: after the name's own words it reads as a qualifier the tool does
+      // not have (`service_health_right` from "right now", `verify_identity_sends` for a tool that also
+      // checks codes).
       const built = [...phrase, ...rest];
-      const related = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
-      const extra = descriptionWords(request.description, judge).filter(
-        (word) => ![...words, ...built].some((existing) => related(existing, word)),
-      );
-      const wanted = Math.max(3, Math.min(5, built.length));
-      for (const word of extra) {
-        if (built.length >= wanted) break;
-        built.push(word);
-      }
       if (attempt > 1) built.push(rng.pick(request.suffixes));
       return withinLength(built, 'snake');
     }

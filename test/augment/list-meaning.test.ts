@@ -53,6 +53,12 @@ describe('the list-meaning rule', () => {
       expect(leansOnPrevious('Check the order.', opening), opening).toBeDefined();
     }
     expect(leansOnPrevious('Check the order;', 'Refund it.')).toBeDefined();
+    // A verb whose object is the rule before it; a verb that takes "to" without an object leans on nothing.
+    expect(
+      leansOnPrevious('Never confirm or repeat a superlative.', 'Reframe to verifiable facts from tools.'),
+    ).toBe('it opens with "Reframe to", a verb whose object is in the rule before it');
+    for (const item of ['Reply to the viewer kindly.', 'Try to keep it short.', 'Quote the final price.'])
+      expect(leansOnPrevious('Never promise dates.', item), item).toBeUndefined();
     expect(
       leansOnPrevious('Never promise delivery dates.', 'Quote the final price after coupons.'),
     ).toBeUndefined();

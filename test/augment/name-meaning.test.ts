@@ -318,6 +318,55 @@ describe('name meaning', () => {
     }
   }, 60_000);
 
+  it('draws no parameter or tool name from a description word the name does not open with (τ-bench retail, GitHub)', async () => {
+    // "The item ids to be exchanged (for)" made `item_ids_exchanged` of `item_ids` and of `new_item_ids`;
+    // "Results per page for pagination" made `results_page_pagination` of `perPage`; "right now" made
+    // `service_health_right`; "E-mail address, employee id or username" made `mail_address`.
+    const retail = await loadHarnessFile(
+      join(projectRoot, 'test/demo/fixtures/tau-bench-retail/harness.yaml'),
+    );
+    const helpdesk = await loadHarnessFile(join(projectRoot, 'fixtures/helpdesk/harness.yaml'));
+    const itops = await loadHarnessFile(join(projectRoot, 'fixtures/itops/harness.yaml'));
+    const githubOld = skeletonHarness({
+      id: 'github-03',
+      tools: mcpTools('test/drift/fixtures/github-mcp-search/tools/03-805358b.json'),
+    });
+    expect(definingWords(['E-mail address, employee id or username.'])).toEqual([]);
+    expect(definingWords(['Sort field, defaults to best match'])).toEqual(['sort', 'field']);
+    const drawn = new Map<string, Set<string>>();
+    for (const base of [retail, helpdesk, itops, githubOld])
+      for (const operator of [renameTools, renameParameters] as unknown as Operator[])
+        for (const style of ['phrase', 'mixed'])
+          for (let seed = 0; seed < 20; seed++) {
+            const result = await applyOperator(operator, base, {
+              rng: `lead/${seed}`,
+              severity: 1,
+              params: { style },
+            });
+            if ('skip' in result) continue;
+            for (const step of result.relabel.steps) {
+              const pairs =
+                step.type === 'rename_tools'
+                  ? Object.entries(step.map)
+                  : step.type === 'rename_arguments'
+                    ? step.renames.map((rename) => [rename.from, rename.to] as const)
+                    : [];
+              for (const [from, to] of pairs) drawn.set(from, (drawn.get(from) ?? new Set()).add(to));
+            }
+          }
+    const names = (from: string) => [...(drawn.get(from) ?? [])];
+    expect(names('item_ids').length).toBeGreaterThan(0);
+    for (const from of ['item_ids', 'new_item_ids']) expect(names(from).join(' ')).not.toMatch(/exchang/);
+    expect(names('per_page').join(' ')).not.toMatch(/results|pagination/);
+    expect(names('service_health').join(' ')).not.toMatch(/right|now/);
+    expect(names('value').join(' ')).not.toMatch(/mail|employee|username/);
+    expect(names('delivery').join(' ')).not.toMatch(/shipping/);
+    // A tool's phrase name holds its own words (or listed synonyms) and a noun of its kind, nothing more.
+    const verify = names('verify_identity');
+    expect(verify.length).toBeGreaterThan(0);
+    for (const name of verify) expect(name, name).not.toMatch(/send|code|manager/);
+  }, 120_000);
+
   it('judges a rename followed through several steps by its final name', () => {
     const base = telecom();
     const first = renameSymbols(base, { tools: { refuel_data: 'refuelData' } });

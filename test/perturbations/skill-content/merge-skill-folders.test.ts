@@ -64,6 +64,27 @@ function shareLicense(folder: string): void {
   cpSync(join(folder, 'pdf-tools', 'LICENSE.txt'), join(folder, 'skill-creator', 'LICENSE.txt'));
 }
 
+/**
+ * `shareLicense`, and each skill also sets what governs the other (`allowed-tools`, `compatibility`), alike:
+ * only then may one front matter stand for both procedures.
+ */
+function shareLicenseAndNeeds(folder: string): void {
+  shareLicense(folder);
+  const governing = [
+    'allowed-tools: Bash(python:*) Read Write',
+    'compatibility: Needs Python 3.10+ and write access to the skills directory',
+  ];
+  for (const [name, missing] of [
+    ['pdf-tools', governing[1]],
+    ['skill-creator', governing[0]],
+  ] as const) {
+    const skillMd = join(folder, name, 'SKILL.md');
+    const text = readFileSync(skillMd, 'utf8');
+    const end = text.indexOf('\n---', 4);
+    writeFileSync(skillMd, `${text.slice(0, end)}\n${missing}${text.slice(end)}`);
+  }
+}
+
 /** The travel harness with these skills as its reply skills (apology_first stays, the only strategy). */
 function harnessWith(skills: Skill[]): Harness {
   const input = travelHarnessInput();
@@ -94,8 +115,8 @@ function skillsTrajectory(harness: Harness): Trajectory {
 }
 
 describe('skill-content/merge keeps bundled files and front matter', () => {
-  it('merges public skills that share their license: the union of files and front matter, exact inverse', async () => {
-    const skills = await publicSkills(shareLicense);
+  it('merges public skills that share their license and needs: the union of files and front matter, exact inverse', async () => {
+    const skills = await publicSkills(shareLicenseAndNeeds);
     const [pdf, creator] = skills as [Skill, Skill];
     const harness = harnessWith(skills);
     const original = skillsTrajectory(harness);
@@ -150,7 +171,7 @@ describe('skill-content/merge keeps bundled files and front matter', () => {
   });
 
   it('obeys the operator laws on the public skills', async () => {
-    const harness = harnessWith(await publicSkills(shareLicense));
+    const harness = harnessWith(await publicSkills(shareLicenseAndNeeds));
     const report = await checkOperatorLaws(mergeSkills, {
       cases: [{ name: 'skills-public', harness, trajectories: [skillsTrajectory(harness)] }],
       randomCases: false,
@@ -168,21 +189,30 @@ describe('skill-content/merge keeps bundled files and front matter', () => {
         trajectory: skillsTrajectory(harness),
       }),
     ).toEqual({
-      skip: 'every same-kind pair bundles conflicting content, which one merged skill cannot keep: both skills set front matter `license` differently',
+      skip: 'every same-kind pair bundles conflicting content, which one merged skill cannot keep: both set front matter `license` differently',
+    });
+  });
+
+  it('does not merge when only one skill sets what governs it (allowed-tools, compatibility)', async () => {
+    const harness = harnessWith(await publicSkills(shareLicense));
+    expect(
+      await applyOperator(mergeSkills, harness, { rng: 'x', trajectory: skillsTrajectory(harness) }),
+    ).toEqual({
+      skip: 'every same-kind pair bundles conflicting content, which one merged skill cannot keep: only one sets front matter `compatibility`, which governs it',
     });
   });
 
   it('does not merge two skills that bundle one path with different bytes', async () => {
     const harness = harnessWith(
       await publicSkills((folder) => {
-        shareLicense(folder);
+        shareLicenseAndNeeds(folder);
         appendFileSync(join(folder, 'skill-creator', 'LICENSE.txt'), '\nAdditional terms apply.\n');
       }),
     );
     expect(
       await applyOperator(mergeSkills, harness, { rng: 'x', trajectory: skillsTrajectory(harness) }),
     ).toEqual({
-      skip: 'every same-kind pair bundles conflicting content, which one merged skill cannot keep: both skills set bundled file `LICENSE.txt` differently',
+      skip: 'every same-kind pair bundles conflicting content, which one merged skill cannot keep: both bundle `LICENSE.txt` with other bytes',
     });
   });
 
@@ -193,14 +223,14 @@ describe('skill-content/merge keeps bundled files and front matter', () => {
     const harness = parseHarness(input);
     const trajectory = baggageTrajectory(harness);
     expect(await applyOperator(mergeSkills, harness, { rng: 'x', severity: 1, trajectory })).toEqual({
-      skip: 'every same-kind pair bundles conflicting content, which one merged skill cannot keep: both skills set front matter `allowed-tools` differently',
+      skip: 'every same-kind pair bundles conflicting content, which one merged skill cannot keep: both set front matter `allowed-tools` differently',
     });
 
-    // Two more reply skills without front matter: each conflicting skill merges with one of them.
+    // Two more reply skills, each governed as one of the two: each conflicting skill merges with its like.
     const [rebooking, baggage] = input.skills.items;
     input.skills.items.push(
-      { ...rebooking!, id: 'seat_change', frontMatter: { license: 'MIT' } },
-      { ...baggage!, id: 'pets', frontMatter: undefined },
+      { ...rebooking!, id: 'seat_change', frontMatter: { ...rebooking!.frontMatter, version: '2' } },
+      { ...baggage!, id: 'pets', frontMatter: { ...baggage!.frontMatter } },
     );
     const four = parseHarness(input);
     const original = rederiveTrajectory(trajectory, four).trajectory;

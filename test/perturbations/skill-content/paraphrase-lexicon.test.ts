@@ -50,9 +50,26 @@ describe('skill-content/paraphrase-lexicon', () => {
     expect(everySwap('Never promise a seat.')).toBe('Never promise a seat.');
   });
 
+  it('swaps a phrase only where its paraphrase reads the same (an audit of certified rows)', () => {
+    // Each of these read as another rule, or as no sentence, once swapped.
+    for (const text of [
+      'Keep it to one line per product at most.', // "… per product no more than."
+      'Reply as soon as possible.', // "the moment possible"
+      'Make sure to read back the order.', // "Ensure to read back"
+      'Make sure of it.', // "Ensure of it"
+      'Call the customer at least once.', // "no fewer than once"
+      'Issue the refund only when the cancellation is confirmed.', // "only if": a time became a condition
+    ])
+      expect(lexiconEdits(text, harness), text).toEqual([]);
+    expect(everySwap('Offer at most 3 coupons, at least two options, as soon as the order ships.')).toBe(
+      'Offer no more than 3 coupons, no fewer than two options, the moment the order ships.',
+    );
+    expect(everySwap('Make sure the order is paid.')).toBe('Ensure the order is paid.');
+  });
+
   it('swaps both ways, keeps capitals and apostrophes', () => {
-    expect(everySwap('Do not guess. Don’t round. Make sure of it, e.g. twice; never at most.')).toBe(
-      "Don't guess. Do not round. Ensure of it, for example twice; never no more than.",
+    expect(everySwap('Do not guess. Don’t round. Make sure it holds, e.g. twice; at most 2.')).toBe(
+      "Don't guess. Do not round. Ensure it holds, for example twice; no more than 2.",
     );
     expect(everySwap('不要承诺，必须核对。')).toBe('切勿承诺，务必核对。');
   });

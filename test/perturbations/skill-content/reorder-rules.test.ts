@@ -1,9 +1,12 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reorderRules } from '../../../perturbations/skill-content/reorder-rules.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
-import { parseHarness } from '../../../src/harness/parse-harness.js';
+import { loadHarnessFile, parseHarness } from '../../../src/harness/parse-harness.js';
+import type { Skill } from '../../../src/harness/schema.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { lawCases } from '../../support/law-cases.js';
+import { projectRoot } from '../../support/run-cli.js';
 import { travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 
 const harness = travelHarness();
@@ -94,6 +97,27 @@ describe('skill-content/reorder-rules', () => {
     const after = result.harness.skills.items[0]!.body;
     expect(after.startsWith('1. Load the file.\n2. Save the file.\n\nRules:\n')).toBe(true);
     expect(after).not.toBe(body);
+  });
+
+  it("keeps a rule whose verb acts on the rule before it, and the skill's trigger line, in place (live-stream compliance_guard)", async () => {
+    // An audit of certified rows found "Reframe to verifiable facts" moved away from "Never confirm a
+    // superlative", and "Load this skill when …" moved to the end.
+    const livestream = await loadHarnessFile(join(projectRoot, 'fixtures/livestream/harness.yaml'));
+    const guard = livestream.skills.items.find((skill) => skill.id === 'compliance_guard') as Skill;
+    const lines = (body: string) => body.split('\n').filter((line) => line.startsWith('- '));
+    const base = lines(guard.body);
+    expect(base[2]).toMatch(/^- Reframe to/);
+    let moved = 0;
+    for (let seed = 0; seed < 24; seed++) {
+      const result = await applyOperator(reorderRules, livestream, { rng: `guard/${seed}`, severity: 1 });
+      if ('skip' in result) continue;
+      const body = lines(result.harness.skills.items.find((skill) => skill.id === 'compliance_guard')!.body);
+      expect(body[0]).toBe(base[0]);
+      expect(body.indexOf(base[2] as string)).toBe(body.indexOf(base[1] as string) + 1);
+      if (body.join('\n') !== base.join('\n')) moved++;
+    }
+    // The other rules of the list still move.
+    expect(moved).toBeGreaterThan(0);
   });
 
   it('skips when no body has two independent rules', async () => {
