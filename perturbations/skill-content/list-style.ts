@@ -20,10 +20,27 @@ type ListBlock = Extract<Block, { kind: 'list' }>;
 
 const styleOf = (block: ListBlock): RuleListStyle => (block.items[0]?.ordered ? 'numbered' : 'bullets');
 
+/** Emphasis and closing marks an item may end with after its sentence punctuation. */
+const closingDecoration = /[\s*_~`"'”’」』)）\]]+$/u;
+/** Words: a Han or Kana character each, else a run of letters or digits. */
+const words = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu;
+
+/**
+ * Whether a list item is a full sentence as written: it ends with sentence punctuation (. ! ? 。！？) and
+ * has at least three words. "Phone number" and "Customer ID" are not; "State weights in kilograms." is.
+ */
+function isFullSentence(text: string): boolean {
+  const trimmed = text.replace(closingDecoration, '');
+  return /[.!?。！？]$/u.test(trimmed) && (trimmed.match(words) ?? []).length >= 3;
+}
+
 /**
  * Whether list block `index` can be written in a style: it has two rules, is not in it yet, and fits it. A
  * procedure goes only to another ordered style (numbered, or a table's numbered rows); a list whose rules
- * lean on each other or enumerate alternatives stays a list (prose would close "…, or" with a full stop).
+ * lean on each other or enumerate alternatives stays a list (prose would close "…, or" with a full stop),
+ * and so does a list of fragments after a lead-in ending with a colon ("look up customers using:" then
+ * "Phone number", "Customer ID": any one of them). Prose joins items into running text, so it takes only a
+ * list whose every item is a full sentence as written (`isFullSentence`).
  */
 function convertible(
   blocks: readonly Block[],
@@ -35,18 +52,25 @@ function convertible(
   if (block?.kind !== 'list' || block.items.length < 2 || styleOf(block) === style) return false;
   const meaning = meaningOf(blocks, index, toolNames);
   if (meaning.procedure && style !== 'numbered' && style !== 'table') return false;
-  const linked = meaning.enumeration !== undefined || meaning.links.some((link) => link !== undefined);
+  const sentences = block.items.every((item) => isFullSentence(ruleText(item)));
+  if (style === 'prose' && !sentences) return false;
+  const before = blocks[index - 1];
+  const leadIn = before?.kind === 'lines' ? (before.lines.findLast((line) => line.trim() !== '') ?? '') : '';
+  const enumerated = !sentences && /[:：]\s*$/u.test(leadIn);
+  const linked =
+    enumerated || meaning.enumeration !== undefined || meaning.links.some((link) => link !== undefined);
   if (linked && style !== 'bullets' && style !== 'numbered') return false;
   return style === 'bullets' || style === 'numbered' || !block.items.some(hasNestedBlock);
 }
 
-/** A sentence ends with punctuation; add a full stop (Chinese or Latin) where a rule has none. */
-function asSentence(text: string): string {
-  if (/[.!?。！？…:;：；)）"”」』]$/u.test(text)) return text;
-  return isMostlyCjk(text) ? `${text}。` : `${text}.`;
+/** The table's column: steps for a procedure, rules for full sentences, items for anything else. */
+function columnOf(block: ListBlock, procedure: boolean, cjk: boolean): string {
+  if (procedure) return cjk ? '步骤' : 'step';
+  if (block.items.every((item) => isFullSentence(ruleText(item)))) return cjk ? '规则' : 'rule';
+  return cjk ? '条目' : 'item';
 }
 
-function toStyle(block: ListBlock, style: RuleListStyle, cjk: boolean): string[] {
+function toStyle(block: ListBlock, style: RuleListStyle, cjk: boolean, procedure: boolean): string[] {
   const relist = (marker: (index: number) => Pick<RuleItem, 'marker' | 'delimiter' | 'ordered'>) =>
     block.items.flatMap((item, index) => {
       const next = { ...item, ...marker(index), gap: ' ' };
@@ -58,7 +82,7 @@ function toStyle(block: ListBlock, style: RuleListStyle, cjk: boolean): string[]
     case 'numbered':
       return relist((index) => ({ marker: String(index + 1), delimiter: '.', ordered: true }));
     case 'prose': {
-      const sentences = block.items.map((item) => asSentence(ruleText(item)));
+      const sentences = block.items.map(ruleText);
       return [
         sentences.reduce(
           (text, sentence) =>
@@ -70,7 +94,7 @@ function toStyle(block: ListBlock, style: RuleListStyle, cjk: boolean): string[]
     case 'table': {
       const cell = (text: string) => text.replaceAll('|', '\\|');
       return [
-        cjk ? '| # | 规则 |' : '| # | rule |',
+        `| # | ${columnOf(block, procedure, cjk)} |`,
         '|---|---|',
         ...block.items.map((item, index) => `| ${index + 1} | ${cell(ruleText(item))} |`),
       ];
@@ -85,7 +109,7 @@ function restyle(body: string, style: RuleListStyle, toolNames: ReadonlySet<stri
   const blocks = parsed.map(
     (block, index): Block =>
       block.kind === 'list' && convertible(parsed, index, style, toolNames)
-        ? { kind: 'lines', lines: toStyle(block, style, cjk) }
+        ? { kind: 'lines', lines: toStyle(block, style, cjk, meaningOf(parsed, index, toolNames).procedure) }
         : block,
   );
   return renderBlocks(blocks);
@@ -99,10 +123,12 @@ const fits = (skill: Skill, style: RuleListStyle, toolNames: ReadonlySet<string>
 /**
  * Rewrites the rule lists (top-level Markdown lists of two or more items) of a share (= severity, at least
  * one) of the skill bodies in another style: bullets, a numbered list, prose (the rules as sentences of
- * one paragraph) or a `| # | rule |` table. With `style` unset, each body gets a random style other than
- * its own. A procedure (a numbered list, an announced or sequenced bullet list) becomes only another ordered
- * style (numbered, or a table of numbered rows); a list whose rules lean on each other or enumerate
- * alternatives (`listMeaning`) becomes only another list style. Rules with a nested list or code block stay lists (prose and tables cannot carry them); bodies
+ * one paragraph, only when every item is a full sentence as written) or a `| # | rule |` table (`step` for a
+ * procedure, `item` for items that are not full sentences). With `style` unset, each body gets a random
+ * style other than its own. A procedure (a numbered list, an announced or sequenced bullet list) becomes only
+ * another ordered style (numbered, or a table of numbered rows); a list whose rules lean on each other or
+ * enumerate alternatives (`listMeaning`), or a list of fragments after a lead-in ending with a colon, becomes
+ * only another list style. Rules with a nested list or code block stay lists (prose and tables cannot carry them); bodies
  * already in prose or tables are not parsed back. Ids do not change: the relabel is the identity.
  *
  * @example
@@ -112,7 +138,8 @@ const fits = (skill: Skill, style: RuleListStyle, toolNames: ReadonlySet<string>
 export const listStyle = defineOperator({
   id: 'skill-content/list-style',
   // 2: procedures go only to ordered styles; lists whose rules lean on each other stay lists.
-  version: 2,
+  // 3: prose only for full-sentence items; fragments after a colon lead-in stay lists; tables name their column.
+  version: 3,
   dimension: 'skill-content',
   mode: 'exact',
   description:

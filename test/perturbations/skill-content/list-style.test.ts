@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { listStyle } from '../../../perturbations/skill-content/list-style.js';
+import { checkContentPreservation } from '../../../src/augment/content-preservation.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
-import { parseHarness } from '../../../src/harness/parse-harness.js';
+import { loadHarnessFile, parseHarness } from '../../../src/harness/parse-harness.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
+import { identityRelabel } from '../../../src/trajectory/relabel.js';
 import { lawCases } from '../../support/law-cases.js';
 import { travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 
@@ -50,7 +52,7 @@ describe('skill-content/list-style', () => {
     ]);
   });
 
-  it('keeps numbered procedures ordered, keeps other lines, and ends Chinese sentences with 。', async () => {
+  it('keeps numbered procedures ordered, keeps other lines, and joins only full Chinese sentences', async () => {
     const body = '# 规则\n1. 不要承诺到货日期\n2. 先查库存\n\n结尾。\n';
     for (const style of ['bullets', 'prose']) {
       expect(await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style } })).toEqual({
@@ -64,17 +66,23 @@ describe('skill-content/list-style', () => {
     expect(bullets.harness.skills.items[0]?.body).toBe(
       '# 规则\n<!-- hsa: independent -->\n- 不要承诺到货日期\n- 先查库存\n\n结尾。\n',
     );
-    const prose = applied(
+    // Items without a full stop are not full sentences as written: prose would have to make them so.
+    expect(
       await applyOperator(listStyle, withBody(independent), { rng: 'x', params: { style: 'prose' } }),
+    ).toEqual({ skip: 'no skill body has a rule list that can become prose' });
+    const sentences = '# 规则\n<!-- hsa: independent -->\n1. 不要承诺到货日期。\n2. 先查库存。\n\n结尾。\n';
+    const prose = applied(
+      await applyOperator(listStyle, withBody(sentences), { rng: 'x', params: { style: 'prose' } }),
     );
     expect(prose.harness.skills.items[0]?.body).toBe(
       '# 规则\n<!-- hsa: independent -->\n不要承诺到货日期。先查库存。\n\n结尾。\n',
     );
+    // A numbered procedure's table names its column for steps.
     const table = applied(
       await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style: 'table' } }),
     );
     expect(table.harness.skills.items[0]?.body).toBe(
-      '# 规则\n| # | 规则 |\n|---|---|\n| 1 | 不要承诺到货日期 |\n| 2 | 先查库存 |\n\n结尾。\n',
+      '# 规则\n| # | 步骤 |\n|---|---|\n| 1 | 不要承诺到货日期 |\n| 2 | 先查库存 |\n\n结尾。\n',
     );
   });
 
@@ -82,7 +90,8 @@ describe('skill-content/list-style', () => {
     const piped = applied(
       await applyOperator(listStyle, withBody('- a | b\n- c'), { rng: 'x', params: { style: 'table' } }),
     );
-    expect(piped.harness.skills.items[0]?.body).toBe('| # | rule |\n|---|---|\n| 1 | a \\| b |\n| 2 | c |');
+    // Items that are not full sentences are not called rules.
+    expect(piped.harness.skills.items[0]?.body).toBe('| # | item |\n|---|---|\n| 1 | a \\| b |\n| 2 | c |');
     expect(
       await applyOperator(listStyle, withBody('- a\n  - nested\n- c'), {
         rng: 'x',
@@ -102,5 +111,110 @@ describe('skill-content/list-style', () => {
   it('returns the input unchanged at severity 0', async () => {
     const result = applied(await applyOperator(listStyle, harness, { rng: 'zero', severity: 0 }));
     expect(result.harness).toBe(harness);
+  });
+
+  describe('on the tau2-bench telecom skills (test/augment/fixtures/public/telecom)', () => {
+    const telecom = () =>
+      loadHarnessFile(
+        new URL('../../augment/fixtures/public/telecom/harness.yaml', import.meta.url).pathname,
+      );
+    const keys = ['Phone number', 'Customer ID', 'Full name with date of birth'];
+    /** The lookup keys stay items of one list after "…using:": each alone on its line after a marker. */
+    const keysStayAList = (body: string) => {
+      const lines = body.split('\n');
+      const at = lines.findIndex((line) => line.endsWith('using:'));
+      expect(at, body).toBeGreaterThanOrEqual(0);
+      const items = lines.slice(at + 1, at + 1 + keys.length);
+      expect(
+        items.map((line) => line.replace(/^(?:[-*+]|\d+[.)]) /u, '')),
+        body,
+      ).toEqual(keys);
+      expect(
+        items.every((line) => /^(?:[-*+]|\d+[.)]) /u.test(line)),
+        body,
+      ).toBe(true);
+    };
+
+    it('keeps the lookup keys a list in every style, over many seeds, and every variant certifies', async () => {
+      const base = await telecom();
+      const lookup = base.skills.items.findIndex((skill) => skill.id === 'customer-lookup');
+      expect(lookup).toBeGreaterThanOrEqual(0);
+      let restyled = 0;
+      for (const style of [undefined, 'bullets', 'numbered', 'prose', 'table'] as const) {
+        for (let seed = 0; seed < 24; seed++) {
+          const result = await applyOperator(listStyle, base, {
+            rng: `telecom-${seed}`,
+            severity: 1,
+            ...(style ? { params: { style } } : {}),
+          });
+          if ('skip' in result) continue;
+          const body = result.harness.skills.items[lookup]?.body ?? '';
+          if (body !== base.skills.items[lookup]?.body) restyled++;
+          keysStayAList(body);
+          expect(body, body).not.toMatch(/Phone number\.|\| # \| rule \|[\s\S]*Phone number/u);
+          expect(checkContentPreservation(base, result.harness, identityRelabel).issues).toEqual([]);
+        }
+      }
+      // The keys still change marker style (bullets to numbers); they only never leave the list.
+      expect(restyled).toBeGreaterThan(0);
+    });
+
+    it('never joins fragments into prose, and names a procedure’s table column for steps', async () => {
+      const base = await telecom();
+      const only = (id: string) => ({
+        ...base,
+        skills: { ...base.skills, items: base.skills.items.filter((skill) => skill.id === id) },
+      });
+      expect(
+        await applyOperator(listStyle, only('customer-lookup'), { rng: 'x', params: { style: 'prose' } }),
+      ).toEqual({
+        skip: 'no skill body has a rule list that can become prose',
+      });
+      expect(
+        await applyOperator(listStyle, only('customer-lookup'), { rng: 'x', params: { style: 'table' } }),
+      ).toEqual({
+        skip: 'no skill body has a rule list that can become table',
+      });
+      const numbered = applied(
+        await applyOperator(listStyle, only('customer-lookup'), { rng: 'x', params: { style: 'numbered' } }),
+      );
+      expect(numbered.harness.skills.items[0]?.body).toBe(
+        'You can look up customer information using:\n1. Phone number\n2. Customer ID\n3. Full name with date of birth\n\nFor name lookup, date of birth is required for verification purposes.',
+      );
+      // Every list of the telecom skills is a procedure, linked, or fragments: none becomes prose.
+      expect(await applyOperator(listStyle, base, { rng: 'x', params: { style: 'prose' } })).toEqual({
+        skip: 'no skill body has a rule list that can become prose',
+      });
+      // After a colon, full sentences may become prose; bare noun phrases, even with a full stop, may not.
+      const prose = applied(
+        await applyOperator(listStyle, withBody('Rules:\n- Never promise dates.\n- Quote the final price.'), {
+          rng: 'x',
+          params: { style: 'prose' },
+        }),
+      ).harness.skills.items[0]?.body;
+      expect(prose).toBe('Rules:\nNever promise dates. Quote the final price.');
+      for (const style of ['prose', 'table']) {
+        expect(
+          await applyOperator(listStyle, withBody('Look up customers by:\n- Phone number.\n- Customer ID.'), {
+            rng: 'x',
+            params: { style },
+          }),
+        ).toEqual({ skip: `no skill body has a rule list that can become ${style}` });
+      }
+      // A procedure's table names its column for steps.
+      const steps = applied(
+        await applyOperator(listStyle, only('data-refueling'), { rng: 'x', params: { style: 'numbered' } }),
+      ).harness.skills.items[0]?.body;
+      expect(steps).toContain(
+        'To refuel data you should:\n1. Ask them how much data they want to refuel\n2. Confirm',
+      );
+      const table = applied(
+        await applyOperator(listStyle, withBody('1. Open the ticket.\n2. Close the ticket.'), {
+          rng: 'x',
+          params: { style: 'table' },
+        }),
+      ).harness.skills.items[0]?.body;
+      expect(table).toBe('| # | step |\n|---|---|\n| 1 | Open the ticket. |\n| 2 | Close the ticket. |');
+    });
   });
 });
