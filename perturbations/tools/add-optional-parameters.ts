@@ -99,10 +99,21 @@ function accepts(tool: Tool): boolean {
 }
 
 /**
+ * What the harness may already rule on for a pool parameter that states a default of its own: a harness whose
+ * texts speak of time zones ("All times in the database are EST", a `{{context.timezone}}`) would contradict
+ * `timezone`'s "UTC when omitted".
+ */
+const ruledOn: Readonly<Record<string, RegExp>> = {
+  timezone:
+    /\btime[ -]?zones?\b|\btimezone|\b(?:UTC|GMT|EST|EDT|CST|CDT|MST|MDT|PST|PDT|CET|CEST|BST|IST|JST)\b/iu,
+};
+
+/**
  * The pool names free for each tool: not a harness identifier, not written as code in a text
- * (`` `locale` `` or `tool.locale` would become a mention), not a key the tool's calls use. Linear in the
- * input: the texts are scanned once for the whole pool (a pool name written in a text is taken for every
- * tool), and the trajectory's calls once for every tool, never once per tool.
+ * (`` `locale` `` or `tool.locale` would become a mention), not a topic the harness already rules on
+ * (`ruledOn`), not a key the tool's calls use. Linear in the input: the texts are scanned once for the whole
+ * pool (a pool name written in a text is taken for every tool), and the trajectory's calls once for every
+ * tool, never once per tool.
  */
 function freeNamesByTool(
   tools: readonly Tool[],
@@ -113,7 +124,10 @@ function freeNamesByTool(
   const written = new Set<string>();
   for (const text of texts)
     for (const [name] of optionalParameterPool)
-      if (!written.has(name) && (text.includes(`\`${name}\``) || text.includes(`.${name}`)))
+      if (
+        !written.has(name) &&
+        (text.includes(`\`${name}\``) || text.includes(`.${name}`) || ruledOn[name]?.test(text))
+      )
         written.add(name);
   const open = optionalParameterPool.filter(([name]) => !taken.has(name) && !written.has(name));
   const used = rootArgumentKeys(trajectory);
@@ -129,7 +143,8 @@ function freeNamesByTool(
  * Adds optional parameters that the trajectory does not use (never listed in `required`) to a share
  * (= severity, at least one) of the tools: 1 to 3 each, growing with severity, from a pool of plausible
  * names (`locale`, `verbose`, `request_id`, `include_details`, …). A name is skipped when it is an
- * identifier of the harness, appears in any of its texts, or is a key of the tool's calls in the trajectory
+ * identifier of the harness, appears in any of its texts, names what the harness already rules on (no
+ * `timezone`, "UTC when omitted", where a text says "All times are EST"), or is a key of the tool's calls in the trajectory
  * (an extra key already there would change validity). Tools whose `additionalProperties` is a schema are
  * left alone: every extra key is constrained there, and a new property would bypass that constraint.
  *
@@ -140,7 +155,8 @@ function freeNamesByTool(
 export const addOptionalParameters = defineOperator({
   id: 'tools/add-optional-parameters',
   // 2: leaves alone a root that constrains names or sees the whole object (`rootConstraints`).
-  version: 3,
+  // 4: no `timezone` ("UTC when omitted") for a harness whose texts speak of time zones (`ruledOn`).
+  version: 4,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds optional unused parameters to tools; existing parameters and calls stay.',

@@ -1,12 +1,14 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addOptionalParameters } from '../../../perturbations/tools/add-optional-parameters.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
-import { parseHarness } from '../../../src/harness/parse-harness.js';
+import { loadHarnessFile, parseHarness } from '../../../src/harness/parse-harness.js';
 import type { HarnessInput } from '../../../src/harness/schema.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory, validateTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 import { lawCases } from '../../support/law-cases.js';
+import { projectRoot } from '../../support/run-cli.js';
 import {
   baggageTrajectory,
   call,
@@ -95,6 +97,25 @@ describe('tools/add-optional-parameters', () => {
       expect(added).toHaveLength(3);
       for (const used of ['locale', 'verbose', 'timezone']) expect(added).not.toContain(used);
     }
+  });
+
+  it('adds no timezone ("UTC when omitted") where the harness speaks of time zones (τ-bench retail: EST)', async () => {
+    const retail = await loadHarnessFile(
+      join(projectRoot, 'test/demo/fixtures/tau-bench-retail/harness.yaml'),
+    );
+    const names = (base: typeof retail) => async (seed: number) => {
+      const output = await applyOperator(addOptionalParameters, base, { rng: `tz/${seed}`, severity: 1 });
+      if ('skip' in output) return [];
+      return output.harness.tools.items.flatMap((tool) =>
+        Object.keys((tool.parameters.properties as Record<string, unknown> | undefined) ?? {}),
+      );
+    };
+    const added = (await Promise.all(Array.from({ length: 16 }, (_, seed) => names(retail)(seed)))).flat();
+    expect(added.length).toBeGreaterThan(0);
+    expect(added).not.toContain('timezone');
+    // A harness that says nothing of time zones may still take it.
+    const travel = (await Promise.all(Array.from({ length: 16 }, (_, seed) => names(harness)(seed)))).flat();
+    expect(travel).toContain('timezone');
   });
 
   it('leaves tools alone whose additionalProperties is a schema, and skips when none is left', async () => {
