@@ -5,6 +5,7 @@ import { affectedCount, defineOperator, identityRelabel, type Skill } from '../.
 import {
   type Block,
   hasNestedBlock,
+  introductionOf,
   isMostlyCjk,
   meaningOf,
   parseBlocks,
@@ -34,10 +35,16 @@ function isFullSentence(text: string): boolean {
   return /[.!?。！？]$/u.test(trimmed) && (trimmed.match(words) ?? []).length >= 3;
 }
 
+/** What a list's new style reads of it: whether it is a procedure, and whether every item is a full sentence. */
+interface ListFacts {
+  procedure: boolean;
+  sentences: boolean;
+}
+
 /**
- * Whether list block `index` can be written in a style: it has two rules, is not in it yet, and fits it. A
- * procedure goes only to another ordered style (numbered, or a table's numbered rows); a list whose rules
- * lean on each other or enumerate alternatives stays a list (prose would close "…, or" with a full stop),
+ * The facts of list block `index` when it can be written in a style (it has two rules, is not in it yet, and
+ * fits it), else undefined. A procedure goes only to another ordered style (numbered, or a table's numbered
+ * rows); a list whose rules lean on each other or enumerate alternatives stays a list (prose would close "…, or" with a full stop),
  * and so does a list of fragments after a lead-in ending with a colon ("look up customers using:" then
  * "Phone number", "Customer ID": any one of them). Prose joins items into running text, so it takes only a
  * list whose every item is a full sentence as written (`isFullSentence`).
@@ -47,30 +54,30 @@ function convertible(
   index: number,
   style: RuleListStyle,
   toolNames: ReadonlySet<string>,
-): boolean {
+): ListFacts | undefined {
   const block = blocks[index];
-  if (block?.kind !== 'list' || block.items.length < 2 || styleOf(block) === style) return false;
+  if (block?.kind !== 'list' || block.items.length < 2 || styleOf(block) === style) return undefined;
   const meaning = meaningOf(blocks, index, toolNames);
-  if (meaning.procedure && style !== 'numbered' && style !== 'table') return false;
+  if (meaning.procedure && style !== 'numbered' && style !== 'table') return undefined;
   const sentences = block.items.every((item) => isFullSentence(ruleText(item)));
-  if (style === 'prose' && !sentences) return false;
-  const before = blocks[index - 1];
-  const leadIn = before?.kind === 'lines' ? (before.lines.findLast((line) => line.trim() !== '') ?? '') : '';
-  const enumerated = !sentences && /[:：]\s*$/u.test(leadIn);
+  if (style === 'prose' && !sentences) return undefined;
+  const enumerated = !sentences && /[:：]\s*$/u.test(introductionOf(blocks, index));
   const linked =
     enumerated || meaning.enumeration !== undefined || meaning.links.some((link) => link !== undefined);
-  if (linked && style !== 'bullets' && style !== 'numbered') return false;
-  return style === 'bullets' || style === 'numbered' || !block.items.some(hasNestedBlock);
+  if (linked && style !== 'bullets' && style !== 'numbered') return undefined;
+  // Prose and tables cannot carry a nested list or code block.
+  if (style !== 'bullets' && style !== 'numbered' && block.items.some(hasNestedBlock)) return undefined;
+  return { procedure: meaning.procedure, sentences };
 }
 
 /** The table's column: steps for a procedure, rules for full sentences, items for anything else. */
-function columnOf(block: ListBlock, procedure: boolean, cjk: boolean): string {
+function columnOf({ procedure, sentences }: ListFacts, cjk: boolean): string {
   if (procedure) return cjk ? '步骤' : 'step';
-  if (block.items.every((item) => isFullSentence(ruleText(item)))) return cjk ? '规则' : 'rule';
+  if (sentences) return cjk ? '规则' : 'rule';
   return cjk ? '条目' : 'item';
 }
 
-function toStyle(block: ListBlock, style: RuleListStyle, cjk: boolean, procedure: boolean): string[] {
+function toStyle(block: ListBlock, style: RuleListStyle, cjk: boolean, facts: ListFacts): string[] {
   const relist = (marker: (index: number) => Pick<RuleItem, 'marker' | 'delimiter' | 'ordered'>) =>
     block.items.flatMap((item, index) => {
       const next = { ...item, ...marker(index), gap: ' ' };
@@ -94,7 +101,7 @@ function toStyle(block: ListBlock, style: RuleListStyle, cjk: boolean, procedure
     case 'table': {
       const cell = (text: string) => text.replaceAll('|', '\\|');
       return [
-        `| # | ${columnOf(block, procedure, cjk)} |`,
+        `| # | ${columnOf(facts, cjk)} |`,
         '|---|---|',
         ...block.items.map((item, index) => `| ${index + 1} | ${cell(ruleText(item))} |`),
       ];
@@ -106,12 +113,12 @@ function toStyle(block: ListBlock, style: RuleListStyle, cjk: boolean, procedure
 function restyle(body: string, style: RuleListStyle, toolNames: ReadonlySet<string>): string {
   const cjk = isMostlyCjk(body);
   const parsed = parseBlocks(body);
-  const blocks = parsed.map(
-    (block, index): Block =>
-      block.kind === 'list' && convertible(parsed, index, style, toolNames)
-        ? { kind: 'lines', lines: toStyle(block, style, cjk, meaningOf(parsed, index, toolNames).procedure) }
-        : block,
-  );
+  const blocks = parsed.map((block, index): Block => {
+    const facts = block.kind === 'list' ? convertible(parsed, index, style, toolNames) : undefined;
+    return block.kind === 'list' && facts
+      ? { kind: 'lines', lines: toStyle(block, style, cjk, facts) }
+      : block;
+  });
   return renderBlocks(blocks);
 }
 

@@ -177,8 +177,13 @@ export function isOrderSensitive(item: RuleItem): boolean {
   return englishOrderWords.test(opening) || chineseOrderWords.test(opening) || skillTrigger.test(opening);
 }
 
-/** The last non-blank line before block `index`, when the block before it is plain lines. */
-function introductionOf(blocks: readonly Block[], index: number): string {
+/**
+ * The last non-blank line before block `index`, when the block before it is plain lines: a list's lead-in.
+ *
+ * @example
+ * introductionOf(parseBlocks('Rules:\n- a\n- b'), 1) // 'Rules:'
+ */
+export function introductionOf(blocks: readonly Block[], index: number): string {
   const before = blocks[index - 1];
   if (before?.kind !== 'lines') return '';
   return before.lines.findLast((line) => line.trim() !== '') ?? '';

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   addedCount,
   defineOperator,
+  firstClause,
   functionWords,
   harnessTextLocations,
   identifierWords,
@@ -296,7 +297,6 @@ const contentWords = (words: readonly string[]) =>
 const nameWords = (name: string) => contentWords(identifierWords(name));
 const textWords = (text: string | undefined) =>
   contentWords((text ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-const firstClause = (text: string | undefined) => (text ?? '').split(/[.,;:()\u2014\u2013]| - /u)[0];
 
 /**
  * The look-alike rule, in one place: a distractor could do a registry tool's job, and is refused, when its
@@ -304,13 +304,15 @@ const firstClause = (text: string | undefined) => (text ?? '').split(/[.,;:()\u2
  * (verbs left out, `weather` of `weather_forecast`); when its name is only verbs (`calculate`), its whole
  * name and the first clause of its description (`calculate`, `result`, `mathematical`, `expression`).
  */
-function doesJobOf(distractor: Tool, tool: Tool): boolean {
+function jobWords(tool: Tool): string[] {
   const name = nameWords(tool.name);
   const topics = name.filter((word) => !verbs.has(word));
-  const job = topics.length > 0 ? topics : [...name, ...textWords(firstClause(tool.description))];
-  const offered = new Set([...nameWords(distractor.name), ...textWords(distractor.description)]);
-  return job.some((word) => offered.has(word));
+  return topics.length > 0 ? topics : [...name, ...textWords(firstClause(tool.description))];
 }
+/** The words of each pool tool's name and description, which a registry tool's job words must not meet. */
+const offeredWords = new Map(
+  distractorPool.map((tool) => [tool, [...nameWords(tool.name), ...textWords(tool.description)]]),
+);
 
 /**
  * Adds 1 to 4 (growing with severity) distractor tools from a built-in pool of realistic, domain-neutral
@@ -345,12 +347,13 @@ export const addDistractors = defineOperator({
     const taken = takenNames(harness);
     const texts = harnessTextLocations(harness).map((location) => location.text);
     const called = new Set(trajectoryCalls(trajectory).map((call) => call.name));
+    const jobs = new Set(harness.tools.items.flatMap(jobWords));
     const available = distractorPool.filter(
       (tool) =>
         !taken.has(tool.name) &&
         !called.has(tool.name) &&
         !texts.some((text) => occursAsWord(text, tool.name)) &&
-        !harness.tools.items.some((real) => doesJobOf(tool, real)),
+        !(offeredWords.get(tool) ?? []).some((word) => jobs.has(word)),
     );
     if (available.length === 0)
       return { skip: 'every pool tool collides with the harness or the trajectory' };

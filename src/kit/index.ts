@@ -131,7 +131,7 @@ export {
   randomLawCase,
 } from './laws.js';
 export { mentionedInFreeText, occursAsWord, unresolvedCodeNames } from './mentions.js';
-export { type NameRequest, type NameStyle, nameStyles, newName } from './new-name.js';
+export { firstClause, type NameRequest, type NameStyle, nameStyles, newName } from './new-name.js';
 export {
   hasPlainProperties,
   isRecord,

@@ -11,14 +11,23 @@ const stopWords = new Set([...functionWords, 'given', 'used', 'use', 'using', 't
 const articles = new Set(['a', 'an', 'the']);
 
 /**
+ * A description's first clause: up to its first full stop, comma, semicolon, colon, bracket or dash.
+ *
+ * @example
+ * firstClause('Evaluates an arithmetic expression, e.g. "2 + 3".') // 'Evaluates an arithmetic expression'
+ */
+export function firstClause(description: string | undefined): string {
+  return (description ?? '').split(/[.,;:()\u2014\u2013]| - /u)[0] ?? '';
+}
+
+/**
  * The run of content words a description opens with (after an article), up to three, as a phrase: "Search
  * query using GitHub code search syntax" gives search, query. The run ends at the first function word or
  * word the judge refuses: a word left out of the middle (`results_page` from "Results per page") or one taken
  * from further on (`item_ids_exchanged` from "The item ids to be exchanged for") says something else.
  */
 function leadingPhrase(description: string | undefined, judge: NameJudge | undefined): string[] {
-  const clause = (description ?? '').split(/[.,;:()\u2014\u2013]| - /)[0] ?? '';
-  const words = (clause.match(/[A-Za-z]+/g) ?? []).map((word) => word.toLowerCase());
+  const words = (firstClause(description).match(/[A-Za-z]+/g) ?? []).map((word) => word.toLowerCase());
   let start = 0;
   while (start < words.length && articles.has(words[start] as string)) start++;
   const run: string[] = [];

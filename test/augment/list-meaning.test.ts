@@ -57,7 +57,7 @@ describe('the list-meaning rule', () => {
     expect(
       leansOnPrevious('Never confirm or repeat a superlative.', 'Reframe to verifiable facts from tools.'),
     ).toBe('it opens with "Reframe to", a verb whose object is in the rule before it');
-    for (const item of ['Reply to the viewer kindly.', 'Try to keep it short.', 'Quote the final price.'])
+    for (const item of ['Reply to the user kindly.', 'Try to keep it short.', 'Quote the final price.'])
       expect(leansOnPrevious('Never promise dates.', item), item).toBeUndefined();
     expect(
       leansOnPrevious('Never promise delivery dates.', 'Quote the final price after coupons.'),
