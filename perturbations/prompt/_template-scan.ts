@@ -146,3 +146,11 @@ export function freshSectionId(base: string, taken: ReadonlySet<string>): string
     if (!taken.has(candidate)) return candidate;
   }
 }
+
+/**
+ * The title of the section that continues a section titled `title` ("Compliance (continued)", 合规（续）):
+ * what `prompt/split-section` names its second part, and how `prompt/reorder-sections` knows the two belong
+ * together.
+ */
+export const continuationTitle = (title: string) =>
+  isChinese(title) ? `${title}（续）` : `${title} (continued)`;

@@ -57,4 +57,30 @@ describe('prompt/reorder-sections', () => {
     expect(applied.harness).toBe(harness);
     expect(applied.changed).toBe(false);
   });
+
+  it('moves a section and its continuation together, for any seed', async () => {
+    const input = travelHarnessInput();
+    input.prompt.sections.splice(2, 0, {
+      id: 'skills_continued',
+      title: 'Skills (continued)',
+      template: 'Load one at a time.',
+    });
+    input.prompt.sections.push({
+      id: 'passenger_continued',
+      title: 'Passenger (continued)',
+      template: '- Be kind.',
+    });
+    const harness = parseHarness(input);
+    let moved = 0;
+    for (let seed = 0; seed < 30; seed++) {
+      const applied = await applyOperator(reorderSections, harness, { rng: `s${seed}`, severity: 1 });
+      if ('skip' in applied) throw new Error(applied.skip);
+      const ids = applied.harness.prompt.sections.map((section) => section.id);
+      expect(ids.indexOf('skills_continued')).toBe(ids.indexOf('skills') + 1);
+      expect(ids.indexOf('passenger_continued')).toBe(ids.indexOf('passenger') + 1);
+      expect([...ids].sort()).toEqual(harness.prompt.sections.map((section) => section.id).sort());
+      if (ids.indexOf('skills') > ids.indexOf('passenger')) moved += 1;
+    }
+    expect(moved).toBeGreaterThan(0);
+  });
 });

@@ -45,7 +45,9 @@ describe('prompt/split-section', () => {
   it('never cuts inside a block or a mustache', async () => {
     const harness = withParagraphs('{{#each tools}}- {{name}}\n\n{{description}}\n{{/each}}');
     const applied = await applyOperator(splitSection, harness, { rng: 'x', severity: 1 });
-    expect(applied).toEqual({ skip: 'no unpinned section has a paragraph break outside a block' });
+    expect(applied).toEqual({
+      skip: 'no unpinned section has a paragraph break outside a block where its parts stand alone',
+    });
   });
 
   it('gives the second part an id no identifier uses', async () => {
@@ -66,6 +68,42 @@ describe('prompt/split-section', () => {
 
   it('skips when no section has two paragraphs', async () => {
     const applied = await applyOperator(splitSection, travelHarness(), { rng: 'x', severity: 1 });
-    expect(applied).toEqual({ skip: 'no unpinned section has a paragraph break outside a block' });
+    expect(applied).toEqual({
+      skip: 'no unpinned section has a paragraph break outside a block where its parts stand alone',
+    });
+  });
+
+  it('keeps a list with the sentence that introduces it, as in the live-stream compliance section', async () => {
+    const harness = withParagraphs(
+      "China's advertising law applies to every reply.\n\n{{#each tools}}\n- Never misname {{name}}.\n{{/each}}\n- Never promise an arrival date.",
+    );
+    const applied = await applyOperator(splitSection, harness, { rng: 'x', severity: 1 });
+    expect(applied).toEqual({
+      skip: 'no unpinned section has a paragraph break outside a block where its parts stand alone',
+    });
+  });
+
+  it('keeps a paragraph that ends on a colon, or one that refers back, with its neighbour', async () => {
+    for (const template of [
+      'Before any refund, check:\n\nthe order id and the receipt.',
+      'Check whether the flight is delayed.\n\nIf it is not, say so.',
+      'Offer a rebooking.\n\nOtherwise, open a ticket.',
+    ]) {
+      const applied = await applyOperator(splitSection, withParagraphs(template), { rng: 'x', severity: 1 });
+      expect('skip' in applied, template).toBe(true);
+    }
+  });
+
+  it('still splits between two paragraphs that stand alone, and between two lists', async () => {
+    for (const template of [
+      'Greet the passenger.\n\nQuote fares in euros.',
+      '- Greet.\n- Smile.\n\n- Quote fares.',
+    ]) {
+      const applied = await applyOperator(splitSection, withParagraphs(template), { rng: 'x', severity: 1 });
+      if ('skip' in applied) throw new Error(`${template}: ${applied.skip}`);
+      expect(applied.harness.prompt.sections.map((section) => section.title)).toContain(
+        'Passenger (continued)',
+      );
+    }
   });
 });
