@@ -1,7 +1,13 @@
 // skill-content/list-style — rewrites the rule lists of skill bodies as bullets, a numbered list, prose or a table; every rule's text, its order, procedures' order markers and all ids stay.
 
 import { z } from 'zod';
-import { affectedCount, defineOperator, identityRelabel, type Skill } from '../../src/kit/index.js';
+import {
+  affectedCount,
+  defineOperator,
+  identityRelabel,
+  type Skill,
+  withoutClosingDecoration,
+} from '../../src/kit/index.js';
 import {
   type Block,
   hasNestedBlock,
@@ -21,8 +27,6 @@ type ListBlock = Extract<Block, { kind: 'list' }>;
 
 const styleOf = (block: ListBlock): RuleListStyle => (block.items[0]?.ordered ? 'numbered' : 'bullets');
 
-/** Emphasis and closing marks an item may end with after its sentence punctuation. */
-const closingDecoration = /[\s*_~`"'”’」』)）\]]+$/u;
 /** Words: a Han or Kana character each, else a run of letters or digits. */
 const words = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu;
 
@@ -31,7 +35,7 @@ const words = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N
  * has at least three words. "Phone number" and "Customer ID" are not; "State weights in kilograms." is.
  */
 function isFullSentence(text: string): boolean {
-  const trimmed = text.replace(closingDecoration, '');
+  const trimmed = withoutClosingDecoration(text);
   return /[.!?。！？]$/u.test(trimmed) && (trimmed.match(words) ?? []).length >= 3;
 }
 

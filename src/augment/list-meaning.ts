@@ -57,7 +57,16 @@ const referenceToEarlier =
 const continuingEnd =
   /(?:\b(?:or|and|nor|but|either|then|plus|as\s+well\s+as|followed\s+by)|[,;:，；：、]|或|或者|和|及|以及|并且|且)$/iu;
 /** Emphasis and closing marks an item may end with after its last word. */
-const closingDecoration = /[\s*_~`"'”’」)）\]]+$/u;
+const closingDecoration = /[\s*_~`"'”’」』)）\]]+$/u;
+
+/**
+ * A list item without the emphasis and closing marks it may end with after its last word or its sentence
+ * punctuation (`**`, quotes, brackets, 」): what its ending is read from.
+ *
+ * @example
+ * withoutClosingDecoration('Ask for the **order id, or**') // 'Ask for the **order id, or'
+ */
+export const withoutClosingDecoration = (item: string): string => item.replace(closingDecoration, '');
 /** A conjunction at the end of an item: the list is an enumeration. */
 const conjunctionEnd = /(?:\b(?:or|and|nor)|或|或者|和|及|以及|并且|且)$/iu;
 /** A lead-in that introduces alternatives or conditions ("… because:", "if any of:", "one of the following:"). */
@@ -77,7 +86,7 @@ const enumerationLeadIn =
  * leansOnPrevious('Never promise dates.', 'Quote the final price.') // undefined
  */
 export function leansOnPrevious(previous: string, item: string): string | undefined {
-  const ending = previous.replace(closingDecoration, '').match(continuingEnd);
+  const ending = withoutClosingDecoration(previous).match(continuingEnd);
   if (ending) return `the rule before it ends on "${ending[0]}"`;
   const opening = item.replace(openingDecoration, '').match(referringBack);
   if (opening) return `it opens with "${opening[0]}", referring back`;
@@ -133,7 +142,7 @@ function restatedCondition(previous: string, item: string): string | undefined {
 export function enumerationOf(list: Pick<ListShape, 'introduction' | 'items'>): string | undefined {
   const joined = list.items
     .slice(0, -1)
-    .map((item) => item.replace(closingDecoration, '').match(conjunctionEnd)?.[0])
+    .map((item) => withoutClosingDecoration(item).match(conjunctionEnd)?.[0])
     .find((conjunction) => conjunction !== undefined);
   if (joined) return `its items are joined by "${joined}"`;
   const introduction = list.introduction.trim();

@@ -17,6 +17,7 @@ export {
   leansOnPrevious,
   listMeaning,
   pinnedItems,
+  withoutClosingDecoration,
 } from '../augment/list-meaning.js';
 export { type Script, scripts, skillWord, translateWord, wordJoiner } from '../augment/name-lexicon.js';
 export {
