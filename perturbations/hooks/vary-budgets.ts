@@ -7,6 +7,7 @@ import {
   defineOperator,
   type Harness,
   type Hook,
+  harnessTextLocations,
   identityRelabel,
   type Random,
   severityStep,
@@ -55,10 +56,41 @@ function nearby(current: number, low: number, high: number, distance: number): n
   return values;
 }
 
+const statedNumber = /(?<![\p{N}.,])\p{N}+(?![\p{N}]|[.,]\p{N})/gu;
+const numbersIn = (texts: Iterable<string>) =>
+  new Set([...texts].flatMap((text) => [...text.matchAll(statedNumber)].map((match) => match[0])));
+
+/**
+ * The numbers the harness's texts state (descriptions, feedback, prompt, skills, tools), as written: a
+ * threshold one of them states stays, or the harness would say one number and enforce another ("At most 30
+ * tool calls per turn." over `max: 25`).
+ */
+function statedNumbers(harness: Harness): Set<string> {
+  let numbers = statedNumbersOf.get(harness);
+  if (!numbers) {
+    numbers = numbersIn(harnessTextLocations(harness).map((location) => location.text));
+    statedNumbersOf.set(harness, numbers);
+  }
+  return numbers;
+}
+// Pure function of content across runs: the numbers a harness object's texts state.
+const statedNumbersOf = new WeakMap<Harness, Set<string>>();
+
+/** The numbers a hook's own texts state (its description, its feedback): a budget one of them states stays. */
+const hookNumbers = (hook: Hook) =>
+  numbersIn([hook.description ?? '', hook.onFail.action === 'retry' ? hook.onFail.feedback : '']);
+
 function knobsOf(harness: Harness, facts: HookFacts): Knob[] {
   const knobs: Knob[] = [];
+  const stated = statedNumbers(harness);
   harness.hooks.items.forEach((hook, index) => {
-    if (hook.onFail.action === 'retry') {
+    // A budget of 0 blocks at the first failure and shows no feedback; one of 1 or more retries with it. The
+    // budget stays on its side of that line: a retry hook keeps at least one retry, a blocking one none.
+    if (
+      hook.onFail.action === 'retry' &&
+      hook.onFail.maxRetries > 0 &&
+      !hookNumbers(hook).has(String(hook.onFail.maxRetries))
+    ) {
       const most = mostFailuresInATurn(facts, hook.id);
       // A budget the trajectory ran out of stays exactly: a larger one would retry where it blocked.
       if (most <= hook.onFail.maxRetries) {
@@ -66,12 +98,15 @@ function knobsOf(harness: Harness, facts: HookFacts): Knob[] {
           hook: index,
           field: 'maxRetries',
           current: hook.onFail.maxRetries,
-          min: Math.max(0, most),
+          min: Math.max(1, most),
           max: 20,
         });
       }
     }
-    if (hook.check.type === 'max_length' || hook.check.type === 'max_tool_calls') {
+    if (
+      (hook.check.type === 'max_length' || hook.check.type === 'max_tool_calls') &&
+      !stated.has(String(hook.check.max))
+    ) {
       let min = 1;
       let max = Number.POSITIVE_INFINITY;
       for (const evaluation of evaluationsOf(facts, harness, hook)) {
@@ -96,7 +131,10 @@ function turn(knob: Knob, severity: number, rng: Random): number | undefined {
  * Varies the retry budgets (`maxRetries`) of retry hooks and the thresholds of `max_length` and
  * `max_tool_calls` checks within the bounds that keep every hook decision of the trajectory: a budget stays
  * at least the most failures of its hook in one turn (exactly as it is when the trajectory exhausted it),
- * a threshold stays at least the largest value that passed and below the smallest that failed. Severity is
+ * a threshold stays at least the largest value that passed and below the smallest that failed. A budget stays
+ * at 1 or more (at 0 a retry hook blocks without its feedback) and as it is when the hook's own texts state it
+ * ("Retry up to 2 times"); a threshold that any text of the harness states ("At most 30 tool calls per
+ * turn.") stays as it is. Severity is
  * the share of values changed and how far they move. Skips without a trajectory.
  *
  * @example
@@ -105,7 +143,8 @@ function turn(knob: Knob, severity: number, rng: Random): number | undefined {
  */
 export const varyBudgets = defineOperator({
   id: 'hooks/vary-budgets',
-  version: 1,
+  // 2: budgets stay at 1 or more; a budget its hook's texts state, or a threshold any text states, stays.
+  version: 2,
   dimension: 'hooks',
   mode: 'exact',
   // Only the trajectory's own decisions stay: for rows from it, never to run episodes.

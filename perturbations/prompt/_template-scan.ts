@@ -4,6 +4,7 @@
 // the checks every prompt variant must pass before it is returned.
 import {
   type Harness,
+  leansOnPrevious,
   type RunContext,
   renderSystemPrompt,
   type Trajectory,
@@ -154,3 +155,71 @@ export function freshSectionId(base: string, taken: ReadonlySet<string>): string
  */
 export const continuationTitle = (title: string) =>
   isChinese(title) ? `${title}（续）` : `${title} (continued)`;
+
+/** A tag that writes nothing itself: a block's start or end, `else`, a comment. */
+const structuralTag = String.raw`\{\{~?\s*(?:[#/^!]|else\b)[^}]*\}\}`;
+const onlyStructuralTags = new RegExp(`^(?:${structuralTag}\\s*)+$`);
+const leadingStructuralTags = new RegExp(`^(?:${structuralTag}\\s*)+`);
+/** A line of nothing but tags, one of which writes a value (`{{skillList}}`, `{{join check.terms ", "}}`). */
+const onlyTags = /^(?:\{\{[^}]*\}\}\}?\s*)+$/;
+const listItem = /^(?:[-*+•]\s|\d{1,3}(?:[.)]\s|、))/u;
+
+/** A line of a template as the prompt reads it: its text, and whether it is (or may render) a list. */
+interface TemplateLine {
+  text: string;
+  list: boolean;
+}
+
+/**
+ * The lines of a template that write something, trimmed, block tags at their start left out. A line of
+ * nothing but a value (`{{skillList}}`, `{{toolList}}`) counts as a list: what it renders is not known here,
+ * and the catalogue values render lists.
+ */
+function templateLines(template: string): TemplateLine[] {
+  const lines: TemplateLine[] = [];
+  for (const raw of template.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || onlyStructuralTags.test(line)) continue;
+    if (onlyTags.test(line)) lines.push({ text: line, list: true });
+    else {
+      const text = line.replace(leadingStructuralTags, '');
+      lines.push({ text, list: listItem.test(text) });
+    }
+  }
+  return lines;
+}
+
+/**
+ * Why the text `after` cannot stand apart from the text `before` it (two paragraphs of a section, or two
+ * sections side by side), or undefined: a list right after prose belongs to that prose ("China's advertising
+ * law applies to every reply." then its rules), and a paragraph that completes or refers back to the one
+ * before it (`leansOnPrevious`: the one before ends on ":" or "or", this one opens with "Otherwise", "This",
+ * "If it is not" …) leans on it.
+ *
+ * @example
+ * leansOnTextBefore('Never do this:', '- promise dates') // 'a list right after the prose that introduces it'
+ * leansOnTextBefore('Greet the user.', 'Quote prices in euros.') // undefined
+ */
+export function leansOnTextBefore(before: string, after: string): string | undefined {
+  const last = templateLines(before).at(-1);
+  const first = templateLines(after)[0];
+  if (last === undefined || first === undefined) return undefined;
+  if (first.list && !last.list) return 'a list right after the prose that introduces it';
+  return leansOnPrevious(last.text, first.text);
+}
+
+/**
+ * Why a section's text cannot follow another section's text under one title, or undefined: it opens with a
+ * list (or a value that renders one, `{{skillList}}`), which under the merged title would read as more items
+ * of what comes before it, or the text before it ends on a colon, which would take it for its own.
+ *
+ * @example
+ * joinsWhatComesBefore('- Apply the plan.', '{{skillList}}') // 'it opens with a list, which would continue the text before it'
+ */
+export function joinsWhatComesBefore(before: string, after: string): string | undefined {
+  const first = templateLines(after)[0];
+  if (first?.list) return 'it opens with a list, which would continue the text before it';
+  const last = templateLines(before).at(-1);
+  if (last && /[:：]$/u.test(last.text)) return 'the text before it ends on a colon';
+  return undefined;
+}

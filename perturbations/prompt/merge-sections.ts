@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { affectedCount, defineOperator, identityRelabel, type PromptSection } from '../../src/kit/index.js';
-import { isChinese, promptVariantHolds } from './_template-scan.js';
+import { isChinese, joinsWhatComesBefore, promptVariantHolds } from './_template-scan.js';
 
 function mergedTitle(first: string, second: string, joiner: 'and' | 'slash'): string {
   if (isChinese(first) && isChinese(second))
@@ -12,8 +12,11 @@ function mergedTitle(first: string, second: string, joiner: 'and' | 'slash'): st
 
 /**
  * Merges pairs of adjacent unpinned sections: the first section's id stays, the title reads "A & B" (or
- * "A / B"), and the template is A's template, a blank line, then B's. Severity is the share of the
- * possible merges carried out (at least one). Skips when no two adjacent sections are both unpinned.
+ * "A / B"), and the template is A's template, a blank line, then B's. A pair is left apart when B's text
+ * would read as part of A's under one title (`joinsWhatComesBefore`): B opens with a list or with a value
+ * that renders one (a skill catalogue after a policy's rules would read as more rules), or A ends on a colon.
+ * Severity is the share of the possible merges carried out (at least one). Skips when no two adjacent
+ * sections can merge.
  *
  * @example
  * const applied = await applyOperator(mergeSections, harness, { rng: 'seed', severity: 0.5 });
@@ -21,7 +24,8 @@ function mergedTitle(first: string, second: string, joiner: 'and' | 'slash'): st
  */
 export const mergeSections = defineOperator({
   id: 'prompt/merge-sections',
-  version: 1,
+  // 2: a pair is left apart when the second's text would read as part of the first's (a list after the first).
+  version: 2,
   dimension: 'prompt',
   mode: 'exact',
   description: 'Merges adjacent unpinned prompt sections; their text and order stay.',
@@ -31,10 +35,20 @@ export const mergeSections = defineOperator({
     const pairsIn = (sections: ReadonlyArray<PromptSection & { merged?: boolean }>) =>
       sections.flatMap((section, index) => {
         const next = sections[index + 1];
-        return next && !section.pinned && !next.pinned && !section.merged && !next.merged ? [index] : [];
+        return next &&
+          !section.pinned &&
+          !next.pinned &&
+          !section.merged &&
+          !next.merged &&
+          !joinsWhatComesBefore(section.template, next.template)
+          ? [index]
+          : [];
       });
     const possible = pairsIn(original);
-    if (possible.length === 0) return { skip: 'no two adjacent prompt sections are both unpinned' };
+    if (possible.length === 0)
+      return {
+        skip: 'no two adjacent unpinned prompt sections can merge without one reading as part of the other',
+      };
     // Disjoint pairs at most: a merged section is not merged again, so the target is half the runs' length.
     const target = affectedCount(severity, Math.max(1, Math.floor((possible.length + 1) / 2)));
     let sections: Array<PromptSection & { merged?: boolean }> = [...original];

@@ -32,6 +32,7 @@ function continuationUnits(sections: readonly PromptSection[]): PromptSection[][
  */
 export const reorderSections = defineOperator({
   id: 'prompt/reorder-sections',
+  // 2: a section and its continuation ("X (continued)") move as one.
   version: 2,
   dimension: 'prompt',
   mode: 'exact',

@@ -6,10 +6,15 @@ import {
   defineOperator,
   harnessSymbols,
   identityRelabel,
-  leansOnPrevious,
   type PromptSection,
 } from '../../src/kit/index.js';
-import { continuationTitle, freshSectionId, promptVariantHolds, scanTemplate } from './_template-scan.js';
+import {
+  continuationTitle,
+  freshSectionId,
+  leansOnTextBefore,
+  promptVariantHolds,
+  scanTemplate,
+} from './_template-scan.js';
 
 /** A blank-line break of a template that lies outside every `{{ }}` and every block. */
 interface Break {
@@ -17,37 +22,9 @@ interface Break {
   end: number;
 }
 
-/** A line that is nothing but `{{ … }}` tags (a block's start or end, a condition): it writes no prose itself. */
-const onlyTags = /^(?:\{\{[^}]*\}\}\s*)+$/;
-const leadingTags = /^(?:\{\{[^}]*\}\}\s*)+/;
-const listItem = /^(?:[-*+•]|\d{1,3}[.)、])\s*/u;
-
-/** The lines of a paragraph that write prose, trimmed, tags at their start left out. */
-function proseLines(text: string): string[] {
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !onlyTags.test(line))
-    .map((line) => line.replace(leadingTags, ''));
-}
-
-/**
- * Why the text after a paragraph break cannot stand apart from the text before it, or undefined: a list
- * right after prose belongs to that prose ("China's advertising law applies to every reply." then its rules),
- * and a paragraph that completes or refers back to the one before it (`leansOnPrevious`: the one before ends
- * on ":" or "or", this one opens with "Otherwise", "This", "If it is not" …) leans on it.
- */
-function leansOnParagraphBefore(before: string, after: string): string | undefined {
-  const last = proseLines(before).at(-1);
-  const first = proseLines(after)[0];
-  if (last === undefined || first === undefined) return undefined;
-  if (listItem.test(first) && !listItem.test(last)) return 'a list right after the prose that introduces it';
-  return leansOnPrevious(last, first);
-}
-
 /**
  * Paragraph breaks where the template can be cut into two templates that each stand alone: outside code and
- * blocks, and not where the paragraph after leans on the one before (`leansOnParagraphBefore`).
+ * blocks, and not where the paragraph after leans on the one before (`leansOnTextBefore`).
  */
 function safeBreaks(template: string): Break[] {
   const scan = scanTemplate(template);
@@ -60,7 +37,7 @@ function safeBreaks(template: string): Break[] {
     // A `~` on a neighbouring mustache strips this whitespace: the cut would not be a paragraph break.
     if (template.slice(0, start).endsWith('~}}') || template.startsWith('{{~', end)) continue;
     if (template.slice(0, start).trim() === '' || template.slice(end).trim() === '') continue;
-    if (leansOnParagraphBefore(template.slice(0, start), template.slice(end))) continue;
+    if (leansOnTextBefore(template.slice(0, start), template.slice(end))) continue;
     breaks.push({ start, end });
   }
   return breaks;
@@ -79,7 +56,9 @@ function safeBreaks(template: string): Break[] {
  */
 export const splitSection = defineOperator({
   id: 'prompt/split-section',
-  version: 2,
+  // 2: no split where the paragraph after leans on the one before (a list after its lead-in).
+  // 3: a line that renders a value (`{{skillList}}`) counts as a list.
+  version: 3,
   dimension: 'prompt',
   mode: 'exact',
   description: 'Splits prompt sections at a top-level paragraph break; their text and order stay.',

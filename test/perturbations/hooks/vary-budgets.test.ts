@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { varyBudgets } from '../../../perturbations/hooks/vary-budgets.js';
 import { applyOperator } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
 import type { Hook } from '../../../src/harness/schema.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 import { lawCases } from '../../support/law-cases.js';
-import { baggageTrajectory, travelHarness } from '../../support/travel-harness.js';
+import { baggageTrajectory, travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 
 const hookById = (hooks: readonly Hook[], id: string) => hooks.find((hook) => hook.id === id) as Hook;
 
@@ -86,5 +87,44 @@ describe('hooks/vary-budgets', () => {
     expect(applied).toEqual({
       skip: 'needs the trajectory to know which budgets and thresholds keep its decisions',
     });
+  });
+
+  it('keeps every retry budget at 1 or more: at 0 a retry hook would block without its feedback', async () => {
+    const harness = travelHarness();
+    for (let seed = 0; seed < 40; seed++) {
+      const applied = await applyOperator(varyBudgets, harness, {
+        rng: `s${seed}`,
+        severity: 1,
+        trajectory: baggageTrajectory(),
+      });
+      if ('skip' in applied) throw new Error(applied.skip);
+      for (const hook of applied.harness.hooks.items)
+        if (hook.onFail.action === 'retry') expect(hook.onFail.maxRetries, hook.id).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('keeps a value that a text of the harness states, as in "At most 5 tool calls per turn."', async () => {
+    const input = travelHarnessInput();
+    input.hooks.items = input.hooks.items.map((hook) =>
+      hook.id === 'tool_budget' ? { ...hook, description: 'At most 5 tool calls per turn.' } : hook,
+    );
+    const harness = parseHarness(input);
+    let varied = 0;
+    for (let seed = 0; seed < 40; seed++) {
+      const applied = await applyOperator(varyBudgets, harness, {
+        rng: `s${seed}`,
+        severity: 1,
+        trajectory: baggageTrajectory(),
+      });
+      if ('skip' in applied) throw new Error(applied.skip);
+      expect(hookById(applied.harness.hooks.items, 'tool_budget').check).toEqual({
+        type: 'max_tool_calls',
+        max: 5,
+      });
+      const shortReply = hookById(applied.harness.hooks.items, 'short_reply');
+      if (shortReply.check.type === 'max_length' && shortReply.check.max !== 80) varied += 1;
+    }
+    // The other values still vary.
+    expect(varied).toBeGreaterThan(0);
   });
 });

@@ -56,6 +56,33 @@ describe('prompt/merge-sections', () => {
       pinned: index % 2 === 0,
     }));
     const applied = await applyOperator(mergeSections, parseHarness(input), { rng: 'x', severity: 1 });
-    expect(applied).toEqual({ skip: 'no two adjacent prompt sections are both unpinned' });
+    expect(applied).toEqual({
+      skip: 'no two adjacent unpinned prompt sections can merge without one reading as part of the other',
+    });
+  });
+
+  it('never merges a section that opens with a list, or a value that renders one, onto the section before', async () => {
+    // As on τ-bench retail: a policy of bullet rules, then the skill catalogue.
+    const input = travelHarnessInput();
+    input.prompt.sections = [
+      { id: 'check', title: 'Checklist', template: 'Before you answer, check:' },
+      { id: 'fare', title: 'Fare', template: 'The fare and the bag allowance.' },
+      { id: 'skills', title: 'Skills', template: '{{skillList}}\n\nLoad a skill before you use it.' },
+      { id: 'rules', title: 'Rules', template: '{{#if context.passenger}}\n- Be brief.\n{{/if}}' },
+    ];
+    const applied = await applyOperator(mergeSections, parseHarness(input), { rng: 'x', severity: 1 });
+    expect(applied).toEqual({
+      skip: 'no two adjacent unpinned prompt sections can merge without one reading as part of the other',
+    });
+    input.prompt.sections.push({ id: 'last', title: 'Last', template: 'Thank the passenger.' });
+    const merged = await applyOperator(mergeSections, parseHarness(input), { rng: 'x', severity: 1 });
+    if ('skip' in merged) throw new Error(merged.skip);
+    expect(merged.harness.prompt.sections.map((section) => section.id)).toEqual([
+      'check',
+      'fare',
+      'skills',
+      'rules',
+    ]);
+    expect(merged.harness.prompt.sections.at(-1)?.title).toBe('Rules & Last');
   });
 });
