@@ -10,7 +10,11 @@ import {
 } from '../../src/kit/index.js';
 import { isChinese, promptVariantHolds } from './_template-scan.js';
 
-/** Common section titles (lower case) and other ways to say them. */
+/**
+ * Common section titles (lower case) and other ways to say them: each says what the title says, no narrower
+ * and no wider (a "Compliance" section is not "Legal rules", "Format" may not be the reply's, "Examples"
+ * need not be exchanges).
+ */
 const englishSynonyms: Readonly<Record<string, readonly string[]>> = {
   persona: ['Who you are', 'Role', 'Your role', 'Identity'],
   role: ['Who you are', 'Persona', 'Your role'],
@@ -26,8 +30,7 @@ const englishSynonyms: Readonly<Record<string, readonly string[]>> = {
   'output format': ['Reply format', 'Response format', 'How to reply'],
   'reply format': ['Output format', 'Response format'],
   'response format': ['Output format', 'Reply format'],
-  format: ['Output format', 'Reply format'],
-  compliance: ['Compliance rules', 'Legal rules', 'Regulatory rules'],
+  compliance: ['Compliance rules', 'Compliance requirements'],
   rules: ['Guidelines', 'Ground rules', 'Rules to follow'],
   guidelines: ['Rules', 'Ground rules'],
   constraints: ['Limits', 'Restrictions'],
@@ -40,11 +43,11 @@ const englishSynonyms: Readonly<Record<string, readonly string[]>> = {
   instructions: ['How to work', 'Directions'],
   task: ['Your task', 'Goal'],
   goal: ['Objective', 'Your task'],
-  examples: ['Sample exchanges', 'Worked examples'],
+  examples: ['Worked examples', 'Sample cases'],
   safety: ['Safety rules', 'Staying safe'],
   style: ['Tone of voice', 'Writing style'],
   tone: ['Tone of voice', 'Style'],
-  language: ['Reply language', 'Languages'],
+  language: ['Languages', 'Language use'],
   policies: ['Policy', 'Rules to follow'],
   history: ['Conversation so far', 'Recent history'],
   notes: ['Remarks', 'Things to note'],
@@ -100,7 +103,8 @@ function alternatives(title: string, namesIdentifier: boolean): string[] {
  */
 export const retitle = defineOperator({
   id: 'prompt/retitle',
-  version: 1,
+  // 2: synonyms that narrowed a title ("Legal rules" for Compliance, "Reply language") are gone.
+  version: 2,
   dimension: 'prompt',
   mode: 'exact',
   description: 'Retitles prompt sections with synonyms; ids, order and templates stay.',
