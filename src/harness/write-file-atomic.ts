@@ -74,7 +74,7 @@ export async function writeFileAtomic(file: string, content: string): Promise<vo
 }
 
 /**
- * Replaces one file atomically again and again (a checkpoint after every unit of a run): the first write is
+ * Replaces one file atomically again and again (a run's checkpoint after every batch of units): the first write is
  * `writeFileAtomic`'s (the target resolved, its folder made, stale temporaries swept); later ones only
  * write a temporary and rename it, so a unit does not pay a folder listing (the output folder may hold
  * thousands of files). A later write that finds the folder gone does the first write's work again.

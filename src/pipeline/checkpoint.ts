@@ -231,16 +231,17 @@ export interface LinesCheckpoint<State> {
   state: State;
 }
 
-/** Line files appended one unit at a time, with a checkpoint after each unit (see the file header). */
+/** Line files appended a batch of finished units at a time, each batch with its checkpoint (see the file header). */
 export interface CheckpointedLines<State> {
   /** Units already done by an earlier run (0 on a fresh start). */
   readonly done: number;
   /** The state recorded with the last finished unit, or undefined on a fresh start. */
   readonly state: State | undefined;
-  /** Appends one finished unit's text to each named file and records it with `state`. */
+  /** Records one finished unit: its text for each named file, appended with `state` in the next batch. */
   commitUnit(text: Partial<Record<string, string>>, state: State): Promise<void>;
   /** Syncs and closes the files and removes the checkpoint: the run is complete. */
   complete(): Promise<void>;
+  /** Commits the finished units and closes the files; the checkpoint stays, for a resume. */
   close(): Promise<void>;
 }
 
@@ -318,25 +319,52 @@ export async function openCheckpointedLines<State>(options: {
     await Promise.all([...handles.values()].map((handle) => handle.close().catch(() => {})));
   };
   const saveCheckpoint = atomicFileRewriter(options.checkpoint);
+  // As `openRunFiles`: finished units are committed a batch at a time, except where a file is written in
+  // place (a pipe, a device), whose reader sees each unit as it finishes.
+  const everyUnit = names.some(inPlace);
+  let pending: { text: Record<string, string[]>; units: number; state: State } | undefined;
+  let lastCommit = performance.now();
+  const commitPending = async () => {
+    if (!pending) return;
+    const { text, units, state } = pending;
+    pending = undefined;
+    for (const name of names) {
+      const chunk = (text[name] ?? []).join('');
+      if (!chunk) continue;
+      await (handles.get(name) as FileHandle).appendFile(chunk);
+      checkpoint.bytes[name] = (checkpoint.bytes[name] ?? 0) + Buffer.byteLength(chunk);
+    }
+    checkpoint.units += units;
+    checkpoint.state = state;
+    await saveCheckpoint(jsonLine(checkpoint));
+    lastCommit = performance.now();
+  };
   return {
     done: checkpoint.units,
     state: recorded?.state,
     async commitUnit(text, state) {
+      pending ??= { text: {}, units: 0, state };
       for (const name of names) {
         const chunk = text[name];
         if (!chunk) continue;
-        await (handles.get(name) as FileHandle).appendFile(chunk);
-        checkpoint.bytes[name] = (checkpoint.bytes[name] ?? 0) + Buffer.byteLength(chunk);
+        const chunks = pending.text[name] ?? [];
+        chunks.push(chunk);
+        pending.text[name] = chunks;
       }
-      checkpoint.units++;
-      checkpoint.state = state;
-      await saveCheckpoint(jsonLine(checkpoint));
+      pending.units++;
+      pending.state = state;
+      if (everyUnit || pending.units >= commitEveryUnits || performance.now() - lastCommit >= commitEveryMs)
+        await commitPending();
     },
     async complete() {
+      await commitPending();
       await Promise.all(names.filter((name) => !inPlace(name)).map((name) => handles.get(name)?.sync()));
       await close();
       await rm(options.checkpoint, { force: true });
     },
-    close,
+    async close() {
+      await commitPending().catch(() => {});
+      await close();
+    },
   };
 }
