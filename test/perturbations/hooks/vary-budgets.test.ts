@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { varyBudgets } from '../../../perturbations/hooks/vary-budgets.js';
 import { applyOperator } from '../../../src/augment/operator.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
-import type { Hook } from '../../../src/harness/schema.js';
+import type { Harness, Hook } from '../../../src/harness/schema.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory } from '../../../src/trajectory/validate-trajectory.js';
@@ -39,6 +39,17 @@ function exhaustedTrajectory(): Trajectory {
   expect(issues).toEqual([]);
   expect([...long].length).toBe(83);
   return trajectory;
+}
+
+/** The variant of `harness` at seed `s<seed>`, full severity, on the baggage trajectory. */
+async function variedAt(harness: Harness, seed: number) {
+  const applied = await applyOperator(varyBudgets, harness, {
+    rng: `s${seed}`,
+    severity: 1,
+    trajectory: baggageTrajectory(),
+  });
+  if ('skip' in applied) throw new Error(applied.skip);
+  return applied;
 }
 
 describe('hooks/vary-budgets', () => {
@@ -92,12 +103,7 @@ describe('hooks/vary-budgets', () => {
   it('keeps every retry budget at 1 or more: at 0 a retry hook would block without its feedback', async () => {
     const harness = travelHarness();
     for (let seed = 0; seed < 40; seed++) {
-      const applied = await applyOperator(varyBudgets, harness, {
-        rng: `s${seed}`,
-        severity: 1,
-        trajectory: baggageTrajectory(),
-      });
-      if ('skip' in applied) throw new Error(applied.skip);
+      const applied = await variedAt(harness, seed);
       for (const hook of applied.harness.hooks.items)
         if (hook.onFail.action === 'retry') expect(hook.onFail.maxRetries, hook.id).toBeGreaterThanOrEqual(1);
     }
@@ -111,12 +117,7 @@ describe('hooks/vary-budgets', () => {
     const harness = parseHarness(input);
     let varied = 0;
     for (let seed = 0; seed < 40; seed++) {
-      const applied = await applyOperator(varyBudgets, harness, {
-        rng: `s${seed}`,
-        severity: 1,
-        trajectory: baggageTrajectory(),
-      });
-      if ('skip' in applied) throw new Error(applied.skip);
+      const applied = await variedAt(harness, seed);
       expect(hookById(applied.harness.hooks.items, 'tool_budget').check).toEqual({
         type: 'max_tool_calls',
         max: 5,
