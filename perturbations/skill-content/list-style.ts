@@ -150,7 +150,8 @@ export const listStyle = defineOperator({
   id: 'skill-content/list-style',
   // 2: procedures go only to ordered styles; lists whose rules lean on each other stay lists.
   // 3: prose only for full-sentence items; fragments after a colon lead-in stay lists; tables name their column.
-  version: 3,
+  // 4: a reason with no subject ("Helps …") leans on the rule before it (`leansOnPrevious`).
+  version: 4,
   dimension: 'skill-content',
   mode: 'exact',
   description:

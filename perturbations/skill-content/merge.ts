@@ -12,6 +12,7 @@ import {
   type Harness,
   harnessSymbols,
   harnessTextLocations,
+  identifierWords,
   type JsonPath,
   parseRawJson,
   type RelabelStep,
@@ -120,9 +121,12 @@ const describingKeys = new Set(['metadata', 'author', 'version', 'tags']);
  * bundle with different bytes, or a front-matter key both set to different values (two `allowed-tools`,
  * two licenses), or a key that governs the skill (`allowed-tools`, `compatibility`, any key but
  * `describingKeys`) that only one sets: in the merged skill it would govern the other's procedure too.
- * Describing keys only one sets, and keys both set alike, are kept by the merged skill.
+ * Describing keys only one sets, and keys both set alike, are kept by the merged skill. A pair where one
+ * says it is not for what the other is for (`excludes`) is refused too.
  */
 function contentConflict(a: Skill, b: Skill): string | undefined {
+  const excluded = excludes(a, b) ?? excludes(b, a);
+  if (excluded) return excluded;
   const files = new Map((a.files ?? []).map((file) => [file.path, file]));
   for (const file of b.files ?? []) {
     const other = files.get(file.path);
@@ -140,6 +144,50 @@ function contentConflict(a: Skill, b: Skill): string | undefined {
       return `only one sets front matter \`${key}\`, which governs it`;
   }
   return undefined;
+}
+
+/** What a skill says it is not for: "Do NOT use for PDFs, spreadsheets, Google Docs…", "Never for …". */
+const notForClause = /\b(?:do\s+not|don['’]t|never|not)\s+(?:use\b|for\b|meant\b|intended\b)[^.!?\n]*/giu;
+const clauseFiller = new Set([
+  'use',
+  'used',
+  'for',
+  'meant',
+  'intended',
+  'the',
+  'a',
+  'an',
+  'to',
+  'or',
+  'and',
+  'this',
+  'skill',
+  'it',
+  'with',
+  'of',
+  'in',
+  'on',
+  'any',
+  'other',
+]);
+const singularWord = (word: string) =>
+  word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+
+/**
+ * Why `a` cannot stand for `b` in one skill, or undefined: `a`'s description or body says it is not for what
+ * `b`'s id names (docx's "Do NOT use for PDFs" and `pdf`): the merged skill would tell the agent not to do
+ * the task it loads it for.
+ */
+function excludes(a: Skill, b: Skill): string | undefined {
+  const words = new Set<string>();
+  for (const text of [a.description, a.body])
+    for (const clause of text.matchAll(notForClause))
+      for (const word of clause[0].toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+        if (!clauseFiller.has(word)) words.add(singularWord(word));
+  const named = identifierWords(b.id)
+    .map(singularWord)
+    .find((word) => words.has(word));
+  return named === undefined ? undefined : `${a.id} says it is not for "${named}", which ${b.id} is for`;
 }
 
 /** Both skills' bundled files (a path both hold once) and front matter, for a pair without a conflict. */
@@ -245,7 +293,8 @@ export const mergeSkills = defineOperator({
   // absent as a word, the boundary every mention lookup uses.
   // 4: the merged skill keeps both skills' bundled files and front matter; pairs where they conflict, or where
   // only one sets a key that governs it (`allowed-tools`), are refused.
-  version: 4,
+  // 5: a pair where one says it is not for what the other's id names ("Do NOT use for PDFs") is refused.
+  version: 5,
   dimension: 'skill-content',
   mode: 'exact',
   description:

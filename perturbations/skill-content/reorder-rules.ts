@@ -95,7 +95,8 @@ export const reorderRules = defineOperator({
   // 4: rules that lean on their neighbour keep their place, enumerations keep every item (`listMeaning`).
   // 5: a rule opening with a verb whose object is in the rule before it ("Reframe to …") keeps its place,
   // and so does a rule saying when the skill applies ("Load this skill when …").
-  version: 5,
+  // 6: a reason with no subject ("Helps clients understand …") stays after the rule it explains.
+  version: 6,
   dimension: 'skill-content',
   mode: 'exact',
   description:

@@ -6,6 +6,7 @@ import {
   affectedCount,
   defineOperator,
   harnessTextLocations,
+  identifierWords,
   identityRelabel,
   isRecord,
   rootArgumentKeys,
@@ -50,10 +51,6 @@ export const optionalParameterPool: ReadonlyArray<readonly [string, Record<strin
       'response_format',
       { type: 'string', enum: ['json', 'text'], default: 'json', description: 'Shape of the result.' },
     ],
-    [
-      'idempotency_key',
-      { type: 'string', maxLength: 128, description: 'Makes a retried call safe to repeat; optional.' },
-    ],
     ['client_version', { type: 'string', description: 'Version of the calling client, for logs only.' }],
     [
       'fields',
@@ -67,6 +64,34 @@ export const optionalParameterPool: ReadonlyArray<readonly [string, Record<strin
     ['trace', { type: 'boolean', default: false, description: 'Record a debug trace of this call.' }],
   ],
 );
+
+/**
+ * What each pool parameter controls, as words: a tool with a parameter of its own that holds one of them
+ * (`detail`, `minimal_output`, `return_content`) already controls that, and a second control would leave
+ * the reader unsure which one wins. (No pool parameter promises behaviour a server would have to keep, such
+ * as a retry being safe to repeat: every one can be ignored by the tool.)
+ */
+const controls: Readonly<Record<string, readonly string[]>> = {
+  locale: ['locale', 'language', 'lang', 'languages'],
+  verbose: ['verbose', 'verbosity', 'detail', 'details', 'detailed', 'minimal', 'output', 'debug'],
+  request_id: ['request', 'trace', 'correlation'],
+  include_details: ['detail', 'details', 'detailed', 'verbose', 'minimal', 'full', 'include'],
+  timezone: ['timezone', 'tz', 'zone', 'time'],
+  response_format: ['format', 'output', 'response', 'content', 'return', 'mode'],
+  client_version: ['client', 'version'],
+  fields: ['field', 'fields', 'select', 'projection', 'columns', 'properties'],
+  trace: ['trace', 'debug', 'verbose'],
+};
+
+/** Whether `tool` has a parameter of its own that controls what pool parameter `name` would (`controls`). */
+function controlsAlready(tool: Tool, name: string): boolean {
+  const words = new Set(
+    Object.keys((tool.parameters.properties as Record<string, unknown> | undefined) ?? {}).flatMap(
+      identifierWords,
+    ),
+  );
+  return (controls[name] ?? []).some((word) => words.has(word));
+}
 
 /**
  * Root keywords that constrain every key or may reject a new one: names (`propertyNames`,
@@ -111,7 +136,7 @@ const ruledOn: Readonly<Record<string, RegExp>> = {
 /**
  * The pool names free for each tool: not a harness identifier, not written as code in a text
  * (`` `locale` `` or `tool.locale` would become a mention), not a topic the harness already rules on
- * (`ruledOn`), not a key the tool's calls use. Linear in the input: the texts are scanned once for the whole
+ * (`ruledOn`), not a key the tool's calls use, not what a parameter of the tool already controls (`controls`). Linear in the input: the texts are scanned once for the whole
  * pool (a pool name written in a text is taken for every tool), and the trajectory's calls once for every
  * tool, never once per tool.
  */
@@ -134,7 +159,10 @@ function freeNamesByTool(
   const free = new Map<string, Array<(typeof optionalParameterPool)[number]>>();
   for (const tool of tools) {
     const keys = used.get(tool.name);
-    free.set(tool.name, keys ? open.filter(([name]) => !keys.has(name)) : open);
+    free.set(
+      tool.name,
+      open.filter(([name]) => !keys?.has(name) && !controlsAlready(tool, name)),
+    );
   }
   return free;
 }
@@ -144,8 +172,9 @@ function freeNamesByTool(
  * (= severity, at least one) of the tools: 1 to 3 each, growing with severity, from a pool of plausible
  * names (`locale`, `verbose`, `request_id`, `include_details`, …). A name is skipped when it is an
  * identifier of the harness, appears in any of its texts, names what the harness already rules on (no
- * `timezone`, "UTC when omitted", where a text says "All times are EST"), or is a key of the tool's calls in the trajectory
- * (an extra key already there would change validity). Tools whose `additionalProperties` is a schema are
+ * `timezone`, "UTC when omitted", where a text says "All times are EST"), is a key of the tool's calls in the
+ * trajectory (an extra key already there would change validity), or controls what a parameter of the tool
+ * already does (no `verbose` beside a `detail` enum, no `response_format` beside `return_content`). Tools whose `additionalProperties` is a schema are
  * left alone: every extra key is constrained there, and a new property would bypass that constraint.
  *
  * @example
@@ -156,7 +185,8 @@ export const addOptionalParameters = defineOperator({
   id: 'tools/add-optional-parameters',
   // 2: leaves alone a root that constrains names or sees the whole object (`rootConstraints`).
   // 4: no `timezone` ("UTC when omitted") for a harness whose texts speak of time zones (`ruledOn`).
-  version: 4,
+  // 5: no `idempotency_key` (it said a retry was safe); nothing a parameter of the tool controls already.
+  version: 5,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds optional unused parameters to tools; existing parameters and calls stay.',

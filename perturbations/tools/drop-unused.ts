@@ -7,6 +7,8 @@ import {
   defineOperator,
   findMentions,
   type Harness,
+  harnessTextLocations,
+  identifierWords,
   identityRelabel,
   type RunContext,
   type SymbolEntry,
@@ -37,9 +39,72 @@ function mentionedTools(harness: Harness, freeText: readonly string[], run: RunC
   return names;
 }
 
+/** Words a tool's name holds that say nothing of its job on their own. */
+const functionWords = new Set([
+  'to',
+  'by',
+  'of',
+  'the',
+  'a',
+  'an',
+  'for',
+  'and',
+  'or',
+  'with',
+  'from',
+  'in',
+  'on',
+  'at',
+  'via',
+]);
+const singular = (word: string) =>
+  word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+
+/**
+ * The words a text must hold, in one sentence, to describe a tool in prose: the content words of its name,
+ * less the first (the verb: "transfer" in `transfer_to_human_agents`, which a policy writes "transfer the user
+ * to a human agent", "hand over", "escalate" …) when others are left, each compared in the singular.
+ */
+function describingWords(name: string): string[] {
+  const words = identifierWords(name)
+    .filter((word) => !functionWords.has(word))
+    .map(singular);
+  return words.length > 1 ? words.slice(1) : words;
+}
+
+/**
+ * Tools a text describes in prose without naming them ("transfer the user to a human agent" for
+ * `transfer_to_human_agents`, "find user id by email" for `find_user_id_by_email`): one sentence of a text
+ * other than the tool's own holds every one of its `describingWords`. Dropping such a tool would leave a rule
+ * that asks for an action no tool takes any more.
+ */
+function describedTools(harness: Harness, freeText: readonly string[]): Set<string> {
+  const sentences: Array<{ words: Set<string>; tool?: number }> = [];
+  const addSentences = (text: string, tool?: number) => {
+    for (const sentence of text.split(/[.!?。！？\n]+/u)) {
+      const words = new Set((sentence.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(singular));
+      if (words.size > 0) sentences.push({ words, ...(tool === undefined ? {} : { tool }) });
+    }
+  };
+  for (const { path, text } of harnessTextLocations(harness))
+    addSentences(text, path[0] === 'tools' ? (path[2] as number) : undefined);
+  for (const text of freeText) addSentences(text);
+  const described = new Set<string>();
+  harness.tools.items.forEach((tool, index) => {
+    const words = describingWords(tool.name);
+    if (words.length === 0) return;
+    if (
+      sentences.some((sentence) => sentence.tool !== index && words.every((word) => sentence.words.has(word)))
+    )
+      described.add(tool.name);
+  });
+  return described;
+}
+
 /**
  * Drops a share (= severity, at least one) of the registry tools that the trajectory never calls (rejected
- * attempts count as calls) and that no text mentions, keeping at least one tool. Without a trajectory it
+ * attempts count as calls) and that no text mentions, by name or in prose (`describedTools`: "transfer the
+ * user to a human agent" keeps `transfer_to_human_agents`), keeping at least one tool. Without a trajectory it
  * cannot know what is unused and skips; it also skips when every tool is used or mentioned.
  *
  * @example
@@ -48,7 +113,8 @@ function mentionedTools(harness: Harness, freeText: readonly string[], run: RunC
  */
 export const dropUnused = defineOperator({
   id: 'tools/drop-unused',
-  version: 1,
+  // 2: a tool a text describes in prose ("transfer the user to a human agent") stays.
+  version: 2,
   dimension: 'tools',
   mode: 'exact',
   description: 'Drops registry tools the trajectory never calls and no text mentions; used tools stay.',
@@ -58,8 +124,12 @@ export const dropUnused = defineOperator({
     const tools = harness.tools.items;
     const called = new Set(trajectoryCalls(trajectory).map((call) => call.name));
     const mentioned = mentionedTools(harness, trajectoryFreeText(trajectory), run);
-    const unused = tools.filter((tool) => !called.has(tool.name) && !mentioned.has(tool.name));
-    if (unused.length === 0) return { skip: 'every tool is called by the trajectory or mentioned in a text' };
+    const described = describedTools(harness, trajectoryFreeText(trajectory));
+    const unused = tools.filter(
+      (tool) => !called.has(tool.name) && !mentioned.has(tool.name) && !described.has(tool.name),
+    );
+    if (unused.length === 0)
+      return { skip: 'every tool is called by the trajectory or mentioned or described in a text' };
     // At least one registry tool stays.
     const droppable = unused.length === tools.length ? unused.length - 1 : unused.length;
     if (droppable === 0) return { skip: 'the only tool is kept: a registry keeps at least one tool' };

@@ -72,7 +72,9 @@ export const renameParameters = defineOperator({
   // 2: new names are opaque or faithful (`nameJudge`). 3: leaves alone a schema with a name-sensitive keyword
   // in any subschema (`hasPlainProperties`), not only along properties and items.
   // 5: a phrase from the description is the run of content words it opens with, nothing from further on.
-  version: 5,
+  // 6: a phrase must end on the name's head word (no `comma_separated` for `secret_type`), and a name tools
+  // describe differently takes no phrase (no `blob_sha` for every `sha`).
+  version: 6,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',
@@ -88,8 +90,11 @@ export const renameParameters = defineOperator({
         const name = path.at(-1) as string;
         if (!plain) blocked.add(name);
         const group = groups.get(name) ?? { name, occurrences: [] };
-        if (group.description === undefined && typeof node.description === 'string')
-          group.description = node.description;
+        const description = typeof node.description === 'string' ? node.description : undefined;
+        // A name shared by tools that describe it differently takes no phrase from one description: `sha`
+        // is a blob's SHA in one tool and a commit's in another.
+        if (group.occurrences.length === 0) group.description = description;
+        else if (group.description !== description) group.description = undefined;
         group.occurrences.push({ tool: tool.name, path });
         groups.set(name, group);
       });

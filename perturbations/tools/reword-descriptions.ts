@@ -50,8 +50,6 @@ const lexicon: readonly PhraseGroup[] = [
   { phrases: ['Create', 'Make'], capitalized: true, oneWay: true },
   { phrases: ['Creates', 'Makes'], capitalized: true, oneWay: true },
   { phrases: ['Updates', 'Modifies'], capitalized: true },
-  { phrases: ['Delete', 'Remove'], capitalized: true },
-  { phrases: ['Deletes', 'Removes'], capitalized: true },
   { phrases: ['Shows', 'Displays'], capitalized: true },
   { phrases: ['Hold', 'Reserve'], capitalized: true },
   { phrases: ['Holds', 'Reserves'], capitalized: true },
@@ -203,8 +201,11 @@ function phrasePattern(group: PhraseGroup, phrase: string): RegExp {
       group.capitalized || group.cjk
         ? escapeRegExp(phrase)
         : `[${escapeRegExp(phrase[0] as string).toUpperCase()}${escapeRegExp(phrase[0] as string).toLowerCase()}]${escapeRegExp(phrase.slice(1))}`;
-    // A capitalized verb must be followed by its object, so that "Return, exchange …" (a noun) stays.
-    const tail = group.capitalized ? `(?= [\\p{L}\\p{N}"'“‘(\`])` : `(?![\\p{L}\\p{N}_'’-])`;
+    // A capitalized verb must be followed by its object, so that "Return, exchange …" (a noun) stays, and
+    // not by a noun and a verb, so that "Check runs are the CI jobs" (GitHub's check runs) stays.
+    const tail = group.capitalized
+      ? `(?= [\\p{L}\\p{N}"'“‘(\`])(?! \\p{L}+ (?:are|is|was|were|has|have)\\b)`
+      : `(?![\\p{L}\\p{N}_'’-])`;
     pattern = group.cjk ? new RegExp(head, 'gu') : new RegExp(`(?<![\\p{L}\\p{N}_'’-])${head}${tail}`, 'gu');
     phrasePatterns.set(key, pattern);
   }
@@ -371,7 +372,9 @@ function createProbe(): Random {
  */
 export const rewordDescriptions = defineOperator({
   id: 'tools/reword-descriptions',
-  version: 3,
+  // 4: no Delete ↔ Remove (removing a sub-issue unlinks it; deleting destroys it); a capitalized verb
+  // followed by a noun and "are"/"is" ("Check runs are …") is a noun phrase and stays.
+  version: 4,
   dimension: 'tools',
   mode: 'exact',
   description:

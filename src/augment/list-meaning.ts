@@ -38,6 +38,9 @@ const referringBack = new RegExp(
     String.raw`^(?:otherwise|else|then|also|additionally|furthermore|moreover|similarly|likewise|however|but|and|or|nor|instead|alternatively|afterwards|thereafter|meanwhile|hence|thus|therefore|accordingly|consequently|next)\b`,
     String.raw`^(?:in\s+(?:that|this|either|which|such|both|each|any|the\s+latter|the\s+former)\s+(?:case|cases|event|situation)|in\s+addition|as\s+well|only\s+(?:after|then|once|when\s+(?:that|this|it))|after\s+(?:that|this|which|doing\s+so|confirmation)|if\s+(?:this|that|it)\s+(?:fails|succeeds|works|is|does|returns)|for\s+(?:that|this|these|those|it|them)|with\s+(?:that|this|it|them)|the\s+(?:same|latter|former|above|previous|result|answer|outcome))\b`,
     String.raw`^(?:this|that|these|those|it|they|them|such|same|its|their)\b`,
+    // A reason with no subject of its own: what "Helps clients understand the output" helps with is the rule
+    // before it.
+    String.raw`^(?:helps|ensures|allows|makes|prevents|keeps|lets|gives|avoids|reduces|improves|enables|saves|means|guarantees|protects|stops)\s`,
     '^(?:否则|不然|若否|若不|如果不|如不|若是|如是|如果是|那么|然后|此时|这时|这种情况下|在这种情况下|同时|另外|此外|之后|随后|接着|确认后|完成后|其中|它|他们|这些|那些|该)',
     '^(?:如果|若|如|当|一旦)(?:他们|她们|它们|他|她|它|其|是|否|不|需要|可以|成功|失败|确认|同意|接受|拒绝|用户(?:同意|确认|接受|拒绝))',
   ].join('|'),
@@ -76,7 +79,8 @@ const enumerationLeadIn =
 /**
  * Why `item` must stay right after `previous` in its list, or undefined when nothing shows it must: the
  * previous item ends on a conjunction, a comma, a semicolon or a colon; the item opens by referring back
- * ("If it does not", "Otherwise", "In that case", "Then", "Only after", "Once that", "This", 否则 …), names
+ * ("If it does not", "Otherwise", "In that case", "Then", "Only after", "Once that", "This", 否则 …) or gives
+ * a reason with no subject of its own ("Helps clients understand the output"), names
  * an earlier rule ("the above", "the previous step"), opens with a verb whose object is missing ("Reframe to
  * verifiable facts"), or opens with a condition that restates the rule before it ("Check for images without
  * alt-text" → "If images exist without alt-text, …").

@@ -40,6 +40,23 @@ function leadingPhrase(description: string | undefined, judge: NameJudge | undef
   return run;
 }
 
+const singularOf = (word: string) =>
+  word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+
+/**
+ * Whether a phrase from the description still names what the identifier names: it ends on the identifier's
+ * last word, or on a word that spells it out ("search query" for `q`, "secret types" for `secret_type`). A
+ * phrase that ends on another word names a format or an action instead ("comma separated" for
+ * `secret_type`, "returns actual" for `return_content`).
+ */
+function endsOnTheHead(words: readonly string[], phrase: readonly string[]): boolean {
+  const head = words.at(-1);
+  const last = phrase.at(-1);
+  if (head === undefined || last === undefined) return false;
+  const [h, l] = [singularOf(head), singularOf(last)];
+  return l === h || l.startsWith(h) || h.startsWith(l);
+}
+
 /**
  * The listed synonyms that may stand for a word (the judge's, when there is one): one-word ones, or with
  * `phrasal` the phrasal ones (`look_up`) for descriptive names.
@@ -136,7 +153,7 @@ function candidateName(request: NameRequest, rng: Random, attempt: number): stri
     case 'phrase': {
       const judge = request.judge;
       const described = request.verbs ? [] : leadingPhrase(request.description, judge);
-      if (described.length >= 2) {
+      if (described.length >= 2 && endsOnTheHead(words, described)) {
         const built = attempt > 0 ? swapWords(described, rng, 0.5, true, judge) : described;
         return withinLength(attempt > 2 ? [...built, rng.pick(request.suffixes)] : built, 'snake');
       }

@@ -53,6 +53,13 @@ describe('the list-meaning rule', () => {
       expect(leansOnPrevious('Check the order.', opening), opening).toBeDefined();
     }
     expect(leansOnPrevious('Check the order;', 'Refund it.')).toBeDefined();
+    // A reason with no subject of its own explains the rule before it (mcp-builder's "Output Schema").
+    expect(
+      leansOnPrevious(
+        'Define an output schema for structured results.',
+        'Helps clients understand and process tool outputs.',
+      ),
+    ).toBeDefined();
     // A verb whose object is the rule before it; a verb that takes "to" without an object leans on nothing.
     expect(
       leansOnPrevious('Never confirm or repeat a superlative.', 'Reframe to verifiable facts from tools.'),

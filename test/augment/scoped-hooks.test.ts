@@ -188,8 +188,8 @@ describe('renames reach inside the hooks', () => {
     const [scoped] = input.hooks.items as [Hook];
     scoped.onFail = { action: 'block', message: 'Verify the caller first.' };
     input.tools.items.push({
-      name: 'unlock_account',
-      description: 'Unlock a locked account.',
+      name: 'purge_cdn_cache',
+      description: 'Purge the edge cache.',
       parameters: { type: 'object', properties: {} },
     });
     const logged = resetTrajectory();

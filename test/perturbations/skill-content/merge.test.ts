@@ -163,6 +163,16 @@ describe('skill-content/merge', () => {
     });
   });
 
+  it('refuses a pair where one says it is not for what the other is for (docx: "Do NOT use for PDFs")', async () => {
+    const input = travelHarnessInput();
+    const rebooking = input.skills.items.find((skill) => skill.id === 'rebooking')!;
+    rebooking.description = 'Rebook a disrupted trip. Do NOT use for baggage questions.';
+    const refused = await applyOperator(mergeSkills, parseHarness(input), { rng: 'x', trajectory });
+    expect(refused).toEqual({
+      skip: expect.stringContaining('rebooking says it is not for "baggage", which baggage is for'),
+    });
+  });
+
   it('leaves out skills mentioned outside the skills part', async () => {
     const input = travelHarnessInput();
     input.prompt.sections[1]!.template += ' Prefer `rebooking` for disruptions.';

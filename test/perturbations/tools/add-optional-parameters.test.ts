@@ -43,14 +43,14 @@ describe('tools/add-optional-parameters', () => {
     );
     expect(keys(low)).toEqual([
       ['origin', 'destination', 'date', 'filters'],
-      ['locale', 'flight', 'passengers'],
+      ['flight', 'locale', 'passengers'],
       ['fare_class'],
     ]);
     const high = applied(await applyOperator(addOptionalParameters, harness, { rng: 'golden', severity: 1 }));
     expect(keys(high)).toEqual([
-      ['verbose', 'origin', 'destination', 'date', 'filters', 'fields', 'timezone'],
-      ['timezone', 'idempotency_key', 'locale', 'flight', 'passengers'],
-      ['fare_class', 'include_details', 'request_id', 'trace'],
+      ['include_details', 'origin', 'verbose', 'destination', 'date', 'fields', 'filters'],
+      ['response_format', 'flight', 'include_details', 'locale', 'passengers'],
+      ['request_id', 'fare_class', 'response_format', 'include_details'],
     ]);
     expect(high.harness.tools.items.map((tool) => tool.parameters.required)).toEqual(
       harness.tools.items.map((tool) => tool.parameters.required),
@@ -59,6 +59,45 @@ describe('tools/add-optional-parameters', () => {
     expect(
       applied(await applyOperator(addOptionalParameters, harness, { rng: 'z', severity: 0 })).harness,
     ).toBe(harness);
+  });
+
+  it('adds nothing a parameter of the tool already controls, and nothing that promises a safe retry', async () => {
+    const github = withTools([
+      {
+        name: 'get_commit',
+        description: 'Get a commit.',
+        parameters: {
+          type: 'object',
+          properties: { sha: { type: 'string' }, detail: { type: 'string', enum: ['stats', 'full'] } },
+        },
+      },
+      {
+        name: 'get_job_logs',
+        description: 'Get the logs of a job.',
+        parameters: {
+          type: 'object',
+          properties: { job_id: { type: 'string' }, return_content: { type: 'boolean' } },
+        },
+      },
+    ]);
+    const added = new Map<string, Set<string>>();
+    for (let seed = 0; seed < 30; seed++) {
+      const result = applied(
+        await applyOperator(addOptionalParameters, github, { rng: `s${seed}`, severity: 1 }),
+      );
+      for (const tool of result.harness.tools.items) {
+        const names = added.get(tool.name) ?? new Set<string>();
+        for (const key of Object.keys(tool.parameters.properties ?? {})) names.add(key);
+        added.set(tool.name, names);
+      }
+    }
+    const commit = added.get('get_commit') as Set<string>;
+    const logs = added.get('get_job_logs') as Set<string>;
+    expect(commit.size).toBeGreaterThan(2);
+    for (const name of ['verbose', 'include_details', 'idempotency_key'])
+      expect(commit.has(name), name).toBe(false);
+    expect(logs.size).toBeGreaterThan(2);
+    for (const name of ['response_format', 'idempotency_key']) expect(logs.has(name), name).toBe(false);
   });
 
   it('never adds a name that the calls already use as a key', async () => {

@@ -58,7 +58,8 @@ describe('tools/drop-unused', () => {
       'list_airports',
       'get_meal_options',
     ]);
-    expect(await run(1)).toEqual(['find_flights', 'hold_seat', 'get_baggage_policy']);
+    // list_airports stays: find_flights's description speaks of airports ("between two airports").
+    expect(await run(1)).toEqual(['find_flights', 'hold_seat', 'get_baggage_policy', 'list_airports']);
     const result = applied(
       await applyOperator(dropUnused, roomy, { rng: 'golden', severity: 1, trajectory }),
     );
@@ -77,6 +78,7 @@ describe('tools/drop-unused', () => {
       'find_flights',
       'hold_seat',
       'get_baggage_policy',
+      'list_airports',
     ]);
   });
 
@@ -104,6 +106,24 @@ describe('tools/drop-unused', () => {
       'list_airports',
       'get_lounge_access',
     ]);
+  });
+
+  it('keeps a tool that a text describes in prose, as τ-bench retail describes transfer_to_human_agents', async () => {
+    const input = travelHarnessInput();
+    input.tools.items.push(
+      extraTool('transfer_to_human_agents', 'Transfer the conversation.'),
+      extraTool('get_meal_options', 'Meals.'),
+    );
+    input.prompt.sections.push({
+      id: 'policy',
+      title: 'Policy',
+      template: 'Transfer the passenger to a human agent if and only if the request is out of scope.',
+    });
+    const described = parseHarness(input);
+    const trajectory = under(described, baggageTrajectory());
+    const result = applied(await applyOperator(dropUnused, described, { rng: 'p', severity: 1, trajectory }));
+    expect(names(result)).toContain('transfer_to_human_agents');
+    expect(names(result)).not.toContain('get_meal_options');
   });
 
   it('keeps at least one tool', async () => {
@@ -137,7 +157,7 @@ describe('tools/drop-unused', () => {
       skip: 'without a trajectory, every tool counts as used',
     });
     expect(await applyOperator(dropUnused, travel, { rng: 'x', trajectory: baggageTrajectory() })).toEqual({
-      skip: 'every tool is called by the trajectory or mentioned in a text',
+      skip: 'every tool is called by the trajectory or mentioned or described in a text',
     });
     const zero = applied(await applyOperator(dropUnused, travel, { rng: 'x', severity: 0 }));
     expect(zero.harness).toBe(travel);

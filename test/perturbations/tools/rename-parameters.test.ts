@@ -62,7 +62,8 @@ describe('tools/rename-parameters', () => {
       'find_flights:filters->constraints',
       'get_baggage_policy:fare_class->fareClassField',
     ]);
-    expect(await run('phrase')).toContain('find_flights:origin->iata_code');
+    // "IATA code" ends on another word than `origin`: it names the value's format (destination's too).
+    expect(await run('phrase')).toContain('find_flights:origin->source');
     const opaque = await run('opaque');
     expect(opaque).toHaveLength(10);
     for (const rename of opaque) expect(rename).toMatch(/->(arg|p|param|field)_[0-9a-f]*\d[0-9a-f]*$/);
@@ -176,5 +177,39 @@ describe('tools/rename-parameters', () => {
     expect(await applyOperator(renameParameters, parseHarness(input), { rng: 'x' })).toEqual({
       skip: 'no tool parameter can be renamed safely',
     });
+  });
+
+  it('takes a phrase from a description only when it ends on the name, and only one all its tools share', async () => {
+    const input = travelHarnessInput();
+    const tool = (name: string, properties: Record<string, { type: string; description: string }>) => ({
+      name,
+      description: `${name.replaceAll('_', ' ')}.`,
+      parameters: { type: 'object', properties },
+    });
+    input.tools.items.push(
+      tool('list_alerts', {
+        secret_type: { type: 'string', description: 'A comma-separated list of secret types to filter on' },
+      }),
+      tool('get_commit', { sha: { type: 'string', description: 'Commit SHA, branch name, or tag name' } }),
+      tool('update_file', { sha: { type: 'string', description: 'Blob SHA of the file being replaced' } }),
+    );
+    const shared = parseHarness(input);
+    const drawn = new Set<string>();
+    for (let seed = 0; seed < 40; seed++) {
+      const result = await applyOperator(renameParameters, shared, {
+        rng: `s${seed}`,
+        severity: 1,
+        params: { style: 'phrase' },
+      });
+      for (const rename of renames(applied(result))) drawn.add(rename);
+    }
+    const to = (from: string) =>
+      [...drawn].flatMap((rename) =>
+        rename.includes(`:${from}->`) ? [rename.split('->')[1] as string] : [],
+      );
+    expect(to('secret_type').length).toBeGreaterThan(0);
+    for (const rename of to('secret_type')) expect(rename).not.toMatch(/comma|separated/);
+    expect(to('sha').length).toBeGreaterThan(0);
+    for (const rename of to('sha')) expect(rename).not.toMatch(/blob|commit/);
   });
 });

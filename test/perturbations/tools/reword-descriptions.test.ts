@@ -98,4 +98,31 @@ describe('tools/reword-descriptions', () => {
     const result = applied(await applyOperator(rewordDescriptions, harness, { rng: 'zero', severity: 0 }));
     expect(result.harness).toBe(harness);
   });
+
+  it('keeps Remove apart from Delete, and a noun phrase such as "Check runs" as it is', async () => {
+    const tools = withTools([
+      {
+        name: 'remove_sub_issue',
+        description: 'Remove a sub-issue from a parent issue.',
+        parameters: { type: 'object', properties: {} },
+      },
+      {
+        name: 'get_check_runs',
+        description:
+          'Check runs are the individual CI/CD jobs of a commit. Check the status before you merge.',
+        parameters: { type: 'object', properties: {} },
+      },
+    ]);
+    let reworded = 0;
+    for (let seed = 0; seed < 20; seed++) {
+      const result = await applyOperator(rewordDescriptions, tools, { rng: `s${seed}`, severity: 1 });
+      if ('skip' in result) continue;
+      const [remove, checks] = result.harness.tools.items.map((tool) => tool.description);
+      expect(remove).not.toMatch(/Delete/);
+      expect(checks).toMatch(/^Check runs are/);
+      if (checks?.includes('Verify the status')) reworded += 1;
+    }
+    // The verb "Check" before its object is still reworded.
+    expect(reworded).toBeGreaterThan(0);
+  });
 });
