@@ -56,9 +56,9 @@ beforeAll(() => {
 
 describe('hsa augment on the fixture', () => {
   it('writes one certified row per (trajectory, variant) with --policy hat, none rejected', async () => {
-    // Up front, the one hat operator that cannot apply here says so: every fixture tool is mentioned in a text.
+    // Up front, the one hat operator that cannot apply here says so: every fixture tool is mentioned or described in a text.
     expect(fullRun.stderr).toBe(
-      'warning: tools/drop-unused cannot apply to this harness: every tool is called by the trajectory or mentioned in a text\n',
+      'warning: tools/drop-unused cannot apply to this harness: every tool is called by the trajectory or mentioned or described in a text\n',
     );
     expect(fullRun.status).toBe(0);
     const inputCount = readFileSync(trajectories, 'utf8').trimEnd().split('\n').length;
