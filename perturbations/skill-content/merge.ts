@@ -18,6 +18,7 @@ import {
   type RelabelStep,
   type RunContext,
   type Skill,
+  singularWord,
   type TextEdit,
   type Trajectory,
   wordOccurrence,
@@ -170,8 +171,6 @@ const clauseFiller = new Set([
   'any',
   'other',
 ]);
-const singularWord = (word: string) =>
-  word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 
 /**
  * Why `a` cannot stand for `b` in one skill, or undefined: `a`'s description or body says it is not for what

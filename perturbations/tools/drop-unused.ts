@@ -12,6 +12,7 @@ import {
   identityRelabel,
   type RunContext,
   type SymbolEntry,
+  singularWord,
   trajectoryCalls,
   trajectoryFreeText,
 } from '../../src/kit/index.js';
@@ -57,8 +58,6 @@ const functionWords = new Set([
   'at',
   'via',
 ]);
-const singular = (word: string) =>
-  word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 
 /**
  * The words a text must hold, in one sentence, to describe a tool in prose: the content words of its name,
@@ -68,7 +67,7 @@ const singular = (word: string) =>
 function describingWords(name: string): string[] {
   const words = identifierWords(name)
     .filter((word) => !functionWords.has(word))
-    .map(singular);
+    .map(singularWord);
   return words.length > 1 ? words.slice(1) : words;
 }
 
@@ -82,7 +81,7 @@ function describedTools(harness: Harness, freeText: readonly string[]): Set<stri
   const sentences: Array<{ words: Set<string>; tool?: number }> = [];
   const addSentences = (text: string, tool?: number) => {
     for (const sentence of text.split(/[.!?。！？\n]+/u)) {
-      const words = new Set((sentence.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(singular));
+      const words = new Set((sentence.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(singularWord));
       if (words.size > 0) sentences.push({ words, ...(tool === undefined ? {} : { tool }) });
     }
   };

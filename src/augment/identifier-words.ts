@@ -47,3 +47,16 @@ export function caseStyleOf(name: string): CaseStyle {
   if (!name.includes('_') && /\p{Ll}\p{Lu}/u.test(name)) return 'camel';
   return 'snake';
 }
+
+/**
+ * A lower-case English word in the singular, as far as comparing words needs: a final `s` goes from words
+ * of four letters or more (`agents` → `agent`, `types` → `type`), never from `ss` (`address`). Good enough to
+ * compare a name's words with a text's, not a lemmatiser.
+ *
+ * @example
+ * singularWord('agents') // 'agent'
+ * singularWord('address') // 'address'
+ */
+export function singularWord(word: string): string {
+  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+}

@@ -9,6 +9,7 @@ export {
   caseStyleOf,
   formatWords,
   identifierWords,
+  singularWord,
 } from '../augment/identifier-words.js';
 export {
   enumerationOf,

@@ -1,7 +1,13 @@
 // New identifiers in a style (snake, camel, kebab, opaque, phrase) from an original name and its
 // description, with the listed synonyms of the name-meaning rule; the request's judge says which names are
 // faithful (augment/name-meaning.ts), the caller's predicate which are free.
-import { type CaseStyle, caseStyleOf, formatWords, identifierWords } from '../augment/identifier-words.js';
+import {
+  type CaseStyle,
+  caseStyleOf,
+  formatWords,
+  identifierWords,
+  singularWord,
+} from '../augment/identifier-words.js';
 import { functionWords, type NameJudge, nameSynonyms } from '../augment/name-meaning.js';
 import type { Random } from '../augment/random.js';
 
@@ -40,9 +46,6 @@ function leadingPhrase(description: string | undefined, judge: NameJudge | undef
   return run;
 }
 
-const singularOf = (word: string) =>
-  word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
-
 /**
  * Whether a phrase from the description still names what the identifier names: it ends on the identifier's
  * last word, or on a word that spells it out ("search query" for `q`, "secret types" for `secret_type`). A
@@ -53,7 +56,7 @@ function endsOnTheHead(words: readonly string[], phrase: readonly string[]): boo
   const head = words.at(-1);
   const last = phrase.at(-1);
   if (head === undefined || last === undefined) return false;
-  const [h, l] = [singularOf(head), singularOf(last)];
+  const [h, l] = [singularWord(head), singularWord(last)];
   return l === h || l.startsWith(h) || h.startsWith(l);
 }
 
