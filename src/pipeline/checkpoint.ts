@@ -1,8 +1,8 @@
 // Crash-safe output of the SFT stage. Work units finish in a fixed order; their example and reject lines are
 // appended a batch of units at a time, then the checkpoint (written atomically) records how many units are
-// done and how long each file was at that moment. After a crash — even SIGKILL between the two writes — `--resume` cuts every file
-// back to the recorded length and carries on with the next unit, so the output has no duplicate and no gap
-// and equals an uninterrupted run byte for byte.
+// done and how long each file was at that moment. After a crash — even SIGKILL between the two writes —
+// `--resume` cuts every file back to the recorded length and carries on with the next unit, so the output has
+// no duplicate and no gap and equals an uninterrupted run byte for byte.
 import { type FileHandle, open, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HarnessAugmentError } from '../harness/issues.js';
