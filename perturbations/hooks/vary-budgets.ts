@@ -5,6 +5,7 @@ import {
   affectedCount,
   certifies,
   defineOperator,
+  extractNumbers,
   type Harness,
   type Hook,
   harnessTextLocations,
@@ -56,9 +57,8 @@ function nearby(current: number, low: number, high: number, distance: number): n
   return values;
 }
 
-const statedNumber = /(?<![\p{N}.,])\p{N}+(?![\p{N}]|[.,]\p{N})/gu;
-const numbersIn = (texts: Iterable<string>) =>
-  new Set([...texts].flatMap((text) => [...text.matchAll(statedNumber)].map((match) => match[0])));
+/** The numbers texts state, by the rule `numbers_grounded` reads them with (`extractNumbers`: `1,000` is 1000). */
+const numbersIn = (texts: Iterable<string>) => new Set([...texts].flatMap(extractNumbers));
 
 /**
  * The numbers the harness's texts state (descriptions, feedback, prompt, skills, tools), as written: a

@@ -83,15 +83,13 @@ const controls: Readonly<Record<string, readonly string[]>> = {
   trace: ['trace', 'debug', 'verbose'],
 };
 
-/** Whether `tool` has a parameter of its own that controls what pool parameter `name` would (`controls`). */
-function controlsAlready(tool: Tool, name: string): boolean {
-  const words = new Set(
+/** The words of a tool's own parameter names: what `controls` is compared with. */
+const parameterWords = (tool: Tool) =>
+  new Set(
     Object.keys((tool.parameters.properties as Record<string, unknown> | undefined) ?? {}).flatMap(
       identifierWords,
     ),
   );
-  return (controls[name] ?? []).some((word) => words.has(word));
-}
 
 /**
  * Root keywords that constrain every key or may reject a new one: names (`propertyNames`,
@@ -136,9 +134,9 @@ const ruledOn: Readonly<Record<string, RegExp>> = {
 /**
  * The pool names free for each tool: not a harness identifier, not written as code in a text
  * (`` `locale` `` or `tool.locale` would become a mention), not a topic the harness already rules on
- * (`ruledOn`), not a key the tool's calls use, not what a parameter of the tool already controls (`controls`). Linear in the input: the texts are scanned once for the whole
- * pool (a pool name written in a text is taken for every tool), and the trajectory's calls once for every
- * tool, never once per tool.
+ * (`ruledOn`), not a key the tool's calls use, not what a parameter of the tool already controls
+ * (`controls`). Linear in the input: the texts are scanned once for the whole pool (a pool name written in a
+ * text is taken for every tool), and the trajectory's calls once for every tool, never once per tool.
  */
 function freeNamesByTool(
   tools: readonly Tool[],
@@ -159,9 +157,11 @@ function freeNamesByTool(
   const free = new Map<string, Array<(typeof optionalParameterPool)[number]>>();
   for (const tool of tools) {
     const keys = used.get(tool.name);
+    const words = parameterWords(tool);
+    const controlled = (name: string) => (controls[name] ?? []).some((word) => words.has(word));
     free.set(
       tool.name,
-      open.filter(([name]) => !keys?.has(name) && !controlsAlready(tool, name)),
+      open.filter(([name]) => !keys?.has(name) && !controlled(name)),
     );
   }
   return free;
@@ -174,8 +174,9 @@ function freeNamesByTool(
  * identifier of the harness, appears in any of its texts, names what the harness already rules on (no
  * `timezone`, "UTC when omitted", where a text says "All times are EST"), is a key of the tool's calls in the
  * trajectory (an extra key already there would change validity), or controls what a parameter of the tool
- * already does (no `verbose` beside a `detail` enum, no `response_format` beside `return_content`). Tools whose `additionalProperties` is a schema are
- * left alone: every extra key is constrained there, and a new property would bypass that constraint.
+ * already does (no `verbose` beside a `detail` enum, no `response_format` beside `return_content`). Tools
+ * whose `additionalProperties` is a schema are left alone: every extra key is constrained there, and a new
+ * property would bypass that constraint.
  *
  * @example
  * const applied = await applyOperator(addOptionalParameters, harness, { rng: 'seed', severity: 0.5 });

@@ -65,7 +65,7 @@ export { type ParameterRename, renameSymbols, type SymbolRenames } from '../augm
 export { inVocabulary, VocabularyParam, withinVocabulary } from '../augment/vocabulary.js';
 export { BoundedCache } from '../harness/bounded-cache.js';
 export type { HookCheckRegistry } from '../harness/hook-checks.js';
-export { hookRunsOn } from '../harness/hook-engine.js';
+export { extractNumbers, hookRunsOn } from '../harness/hook-engine.js';
 export { HarnessAugmentError, type JsonPath } from '../harness/issues.js';
 export { mentionStandsAlone } from '../harness/mention-boundary.js';
 export { safeParseHarness, variantHolds } from '../harness/parse-harness.js';

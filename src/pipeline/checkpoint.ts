@@ -166,7 +166,7 @@ export async function openRunFiles(
   // threads). A crash loses at most the batch, which a resume makes again: the output is the same.
   const pending = { units: 0, examples: [] as string[], rejects: [] as string[], variants: [] as string[] };
   let pendingCounts: RunCounts | undefined;
-  let lastCommit = performance.now();
+  const batch = batchClock();
   const commitPending = async () => {
     if (pending.units === 0) return;
     const exampleText = pending.examples.join('');
@@ -186,7 +186,7 @@ export async function openRunFiles(
     if (variants) state.bytes.variants = (state.bytes.variants ?? 0) + Buffer.byteLength(variantText);
     state.counts = pendingCounts as RunCounts;
     await save();
-    lastCommit = performance.now();
+    batch.committed();
   };
   return {
     done: state.complete ? Number.POSITIVE_INFINITY : state.units,
@@ -197,8 +197,7 @@ export async function openRunFiles(
       pending.rejects.push(...lines.rejects);
       if (variants) pending.variants.push(...(lines.variants ?? []));
       pendingCounts = structuredClone(counts);
-      if (pending.units >= commitEveryUnits || performance.now() - lastCommit >= commitEveryMs)
-        await commitPending();
+      if (batch.due(pending.units)) await commitPending();
     },
     async complete(counts) {
       await commitPending();
@@ -217,10 +216,21 @@ export async function openRunFiles(
   };
 }
 
-/** How often `openRunFiles` appends its finished units and writes its checkpoint: at most this long apart… */
+/** How often finished units are appended with their checkpoint: at most this long apart… */
 const commitEveryMs = 100;
 /** …or once this many units are waiting. */
 const commitEveryUnits = 256;
+
+/** The one rule for when gathered units are committed (`commitEveryMs`, `commitEveryUnits`). */
+function batchClock() {
+  let last = performance.now();
+  return {
+    due: (units: number) => units >= commitEveryUnits || performance.now() - last >= commitEveryMs,
+    committed: () => {
+      last = performance.now();
+    },
+  };
+}
 
 /** The checkpoint of `openCheckpointedLines`: units done, each file's length then, and the caller's state. */
 export interface LinesCheckpoint<State> {
@@ -323,7 +333,7 @@ export async function openCheckpointedLines<State>(options: {
   // place (a pipe, a device), whose reader sees each unit as it finishes.
   const everyUnit = names.some(inPlace);
   let pending: { text: Record<string, string[]>; units: number; state: State } | undefined;
-  let lastCommit = performance.now();
+  const batch = batchClock();
   const commitPending = async () => {
     if (!pending) return;
     const { text, units, state } = pending;
@@ -337,7 +347,7 @@ export async function openCheckpointedLines<State>(options: {
     checkpoint.units += units;
     checkpoint.state = state;
     await saveCheckpoint(jsonLine(checkpoint));
-    lastCommit = performance.now();
+    batch.committed();
   };
   return {
     done: checkpoint.units,
@@ -353,8 +363,7 @@ export async function openCheckpointedLines<State>(options: {
       }
       pending.units++;
       pending.state = state;
-      if (everyUnit || pending.units >= commitEveryUnits || performance.now() - lastCommit >= commitEveryMs)
-        await commitPending();
+      if (everyUnit || batch.due(pending.units)) await commitPending();
     },
     async complete() {
       await commitPending();

@@ -2,15 +2,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  jsonLine,
-  jsonLines,
-  openJsonLinesFile,
-  rowLine,
-  writeJsonLines,
-} from '../../src/harness/json-lines.js';
+import { jsonLine, jsonLines, openJsonLinesFile, writeJsonLines } from '../../src/harness/json-lines.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'hsa-json-lines-'));
 
@@ -22,35 +15,6 @@ describe('JSONL writer', () => {
     );
     expect(jsonLines([1, 'two', null])).toBe('1\n"two"\nnull\n');
     expect(jsonLines([])).toBe('');
-  });
-
-  it('writes a data row as jsonLine does, byte for byte, with its parts shared between rows', () => {
-    const message = fc.record({ role: fc.constantFrom('user', 'tool'), content: fc.string() });
-    const long = fc.string({ minLength: 2048, maxLength: 2600, unit: 'binary' });
-    fc.assert(
-      fc.property(
-        fc.array(message, { maxLength: 6 }),
-        long,
-        fc.array(fc.oneof(fc.jsonValue(), fc.constant(undefined), long), { maxLength: 4 }),
-        (messages, tools, extras) => {
-          // Prompt-completion rows: each prompt a prefix of the same message objects, one tools text.
-          const rows: unknown[] = messages.map((completion, index) => ({
-            prompt: messages.slice(0, index),
-            completion: [completion],
-            ...Object.fromEntries(extras.map((value, at) => [at % 2 === 0 ? `k${at}` : String(at), value])),
-            tools,
-            '"odd\nkey': [undefined, () => 1, { nested: [1, 'two'] }],
-          }));
-          rows.push({ skipped: undefined }, [messages, tools], tools, 3, null, {});
-          const written = new Map<object, string>();
-          for (const row of rows) expect(rowLine(row, written)).toBe(jsonLine(row));
-        },
-      ),
-      { numRuns: 100 },
-    );
-    // A toJSON anywhere it is honoured goes through JSON.stringify itself.
-    const dated = { at: new Date(0), list: [new Date(1)] };
-    expect(rowLine(dated)).toBe(jsonLine(dated));
   });
 
   it('refuses a value JSON cannot hold instead of writing "undefined"', () => {

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { formatIssue, HarnessAugmentError, type SafeResult } from '../../harness/issues.js';
-import { rowLine } from '../../harness/json-lines.js';
+import { jsonLine } from '../../harness/json-lines.js';
 import { openAtomicFile, writeFileAtomic } from '../../harness/write-file-atomic.js';
 import { rejectId } from './export-messages.js';
 import { parseExporterOptions } from './exporter-options.js';
@@ -100,11 +100,8 @@ export async function openJsonlSink<Row>(options: JsonlSinkOptions<Row>): Promis
         return;
       }
       rows += 1;
-      // The lines of one example share parts (a prompt-completion row's prompts share their messages) and
-      // nothing changes them while they are written: each shared object is written as JSON once.
-      const written = new Map<object, string>();
       for (const line of options.lines ? options.lines(converted.data) : [converted.data])
-        await out.write(rowLine(line, written));
+        await out.write(jsonLine(line));
     },
     async close(): Promise<ExportSummary> {
       state.finish();
