@@ -73,8 +73,9 @@ export const renameParameters = defineOperator({
   // in any subschema (`hasPlainProperties`), not only along properties and items.
   // 5: a phrase from the description is the run of content words it opens with, nothing from further on.
   // 6: a phrase must end on the name's head word (no `comma_separated` for `secret_type`), and a name tools
-  // describe differently takes no phrase (no `blob_sha` for every `sha`).
-  version: 6,
+  // describe differently takes no phrase (no `blob_sha` for every `sha`). 7: a phrase keeps every other word
+  // of the name too (no `unique_identifier` for `customer_id`).
+  version: 7,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',

@@ -48,16 +48,24 @@ function leadingPhrase(description: string | undefined, judge: NameJudge | undef
 
 /**
  * Whether a phrase from the description still names what the identifier names: it ends on the identifier's
- * last word, or on a word that spells it out ("search query" for `q`, "secret types" for `secret_type`). A
+ * last word, or on a word that spells it out ("search query" for `q`, "secret types" for `secret_type`), and
+ * it keeps every other word of the identifier (or a word that spells it out: "repository" for `repo`). A
  * phrase that ends on another word names a format or an action instead ("comma separated" for
- * `secret_type`, "returns actual" for `return_content`).
+ * `secret_type`, "returns actual" for `return_content`); one that drops a word names something wider
+ * ("unique identifier" for `customer_id`).
  */
-function endsOnTheHead(words: readonly string[], phrase: readonly string[]): boolean {
+function namesTheSameThing(words: readonly string[], phrase: readonly string[]): boolean {
   const head = words.at(-1);
   const last = phrase.at(-1);
   if (head === undefined || last === undefined) return false;
-  const [h, l] = [singularWord(head), singularWord(last)];
-  return l === h || l.startsWith(h) || h.startsWith(l);
+  const spellsOut = (word: string, spelled: string) => {
+    const [w, s] = [singularWord(word), singularWord(spelled)];
+    return w === s || s.startsWith(w) || w.startsWith(s);
+  };
+  return (
+    spellsOut(head, last) &&
+    words.slice(0, -1).every((word) => phrase.slice(0, -1).some((spelled) => spellsOut(word, spelled)))
+  );
 }
 
 /**
@@ -156,7 +164,7 @@ function candidateName(request: NameRequest, rng: Random, attempt: number): stri
     case 'phrase': {
       const judge = request.judge;
       const described = request.verbs ? [] : leadingPhrase(request.description, judge);
-      if (described.length >= 2 && endsOnTheHead(words, described)) {
+      if (described.length >= 2 && namesTheSameThing(words, described)) {
         const built = attempt > 0 ? swapWords(described, rng, 0.5, true, judge) : described;
         return withinLength(attempt > 2 ? [...built, rng.pick(request.suffixes)] : built, 'snake');
       }

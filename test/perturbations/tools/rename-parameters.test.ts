@@ -179,7 +179,7 @@ describe('tools/rename-parameters', () => {
     });
   });
 
-  it('takes a phrase from a description only when it ends on the name, and only one all its tools share', async () => {
+  it('takes a phrase from a description only when it ends on the name and keeps its words, and only one all its tools share', async () => {
     const input = travelHarnessInput();
     const tool = (name: string, properties: Record<string, { type: string; description: string }>) => ({
       name,
@@ -192,6 +192,13 @@ describe('tools/rename-parameters', () => {
       }),
       tool('get_commit', { sha: { type: 'string', description: 'Commit SHA, branch name, or tag name' } }),
       tool('update_file', { sha: { type: 'string', description: 'Blob SHA of the file being replaced' } }),
+      // τ²-bench telecom's wording: the phrase ends on the head word but drops "customer".
+      tool('get_customer_by_id', {
+        customer_id: { type: 'string', description: 'The unique identifier of the customer' },
+      }),
+      tool('get_bills_for_line', {
+        line_id: { type: 'string', description: 'Line identifier of the subscriber' },
+      }),
     );
     const shared = parseHarness(input);
     const drawn = new Set<string>();
@@ -211,5 +218,9 @@ describe('tools/rename-parameters', () => {
     for (const rename of to('secret_type')) expect(rename).not.toMatch(/comma|separated/);
     expect(to('sha').length).toBeGreaterThan(0);
     for (const rename of to('sha')) expect(rename).not.toMatch(/blob|commit/);
+    expect(to('customer_id').length).toBeGreaterThan(0);
+    for (const rename of to('customer_id')) expect(rename).not.toMatch(/unique/);
+    // A phrase that keeps every word of the name is still drawn.
+    expect(to('line_id')).toContain('line_identifier');
   });
 });
