@@ -10,6 +10,7 @@ import {
   type Hook,
   harnessTextLocations,
   identityRelabel,
+  numbersInWords,
   type Random,
   severityStep,
 } from '../../src/kit/index.js';
@@ -57,8 +58,12 @@ function nearby(current: number, low: number, high: number, distance: number): n
   return values;
 }
 
-/** The numbers texts state, by the rule `numbers_grounded` reads them with (`extractNumbers`: `1,000` is 1000). */
-const numbersIn = (texts: Iterable<string>) => new Set([...texts].flatMap(extractNumbers));
+/**
+ * The numbers texts state: in digits, by the rule `numbers_grounded` reads them with (`extractNumbers`: `1,000`
+ * is 1000), and in words (`numbersInWords`: "twelve", "twice").
+ */
+const numbersIn = (texts: Iterable<string>) =>
+  new Set([...texts].flatMap((text) => [...extractNumbers(text), ...numbersInWords(text)]));
 
 /**
  * The numbers the harness's texts state (descriptions, feedback, prompt, skills, tools), as written: a
@@ -134,7 +139,7 @@ function turn(knob: Knob, severity: number, rng: Random): number | undefined {
  * a threshold stays at least the largest value that passed and below the smallest that failed. A budget stays
  * at 1 or more (at 0 a retry hook blocks without its feedback) and as it is when the hook's own texts state it
  * ("Retry up to 2 times"); a threshold that any text of the harness states ("At most 30 tool calls per
- * turn.") stays as it is. Severity is
+ * turn.", in digits or in words: "no more than twelve") stays as it is. Severity is
  * the share of values changed and how far they move. Skips without a trajectory.
  *
  * @example
@@ -144,7 +149,8 @@ function turn(knob: Knob, severity: number, rng: Random): number | undefined {
 export const varyBudgets = defineOperator({
   id: 'hooks/vary-budgets',
   // 2: budgets stay at 1 or more; a budget its hook's texts state, or a threshold any text states, stays.
-  version: 2,
+  // 3: a number stated in words ("no more than twelve tool calls", "retry twice") stays too.
+  version: 3,
   dimension: 'hooks',
   mode: 'exact',
   // Only the trajectory's own decisions stay: for rows from it, never to run episodes.

@@ -151,7 +151,8 @@ export const listStyle = defineOperator({
   // 2: procedures go only to ordered styles; lists whose rules lean on each other stay lists.
   // 3: prose only for full-sentence items; fragments after a colon lead-in stay lists; tables name their column.
   // 4: a reason with no subject ("Helps …") leans on the rule before it (`leansOnPrevious`).
-  version: 4,
+  // 5: the list rules of reorder-rules 7 ("Follow that skill"; "Write …" before "Commit …").
+  version: 5,
   dimension: 'skill-content',
   mode: 'exact',
   description:

@@ -63,10 +63,27 @@ function skillLoads(trajectory: Trajectory, harness: Harness): Array<{ skill: st
 function mentionedOutsideSkills(harness: Harness, run: RunContext): Set<string> {
   const ids = new Set<string>();
   for (const mention of buildSymbolTable(harness, run.hookChecks).mentions) {
-    if (mention.kind === 'skill' && mention.path[0] !== 'skills' && mention.form !== 'reference')
+    if (mention.kind !== 'skill' || mention.form === 'reference') continue;
+    if (mention.path[0] !== 'skills') ids.add(mention.name);
+    // In another skill's text, a mention follows the merge ("then load `baggage`" loads the merged skill)
+    // unless its sentence rules which skills are used: "The ONLY skill you invoke after brainstorming is
+    // writing-plans" would name a merged skill that also debugs.
+    const [, list, index, field] = mention.path;
+    const skill = list === 'items' ? harness.skills.items[index as number] : undefined;
+    const text = skill && (field === 'body' || field === 'description') ? skill[field] : undefined;
+    if (text !== undefined && skill?.id !== mention.name && skillGate.test(sentenceAround(text, mention)))
       ids.add(mention.name);
   }
   return ids;
+}
+
+/** The sentence (or line) of `text` that holds `[start, end)`. */
+function sentenceAround(text: string, { start, end }: { start: number; end: number }): string {
+  let from = start;
+  while (from > 0 && !/[.!?\n]/u.test(text[from - 1] as string)) from--;
+  let to = end;
+  while (to < text.length && !/[.!?\n]/u.test(text[to] as string)) to++;
+  return text.slice(from, to);
 }
 
 /** Skill ids that hook fields name outright; merging one with a skill the trajectory loads could flip a decision. */
@@ -128,6 +145,8 @@ const describingKeys = new Set(['metadata', 'author', 'version', 'tags']);
 function contentConflict(a: Skill, b: Skill): string | undefined {
   const excluded = excludes(a, b) ?? excludes(b, a);
   if (excluded) return excluded;
+  const gate = gatesSkills(a) ?? gatesSkills(b);
+  if (gate) return gate;
   const files = new Map((a.files ?? []).map((file) => [file.path, file]));
   for (const file of b.files ?? []) {
     const other = files.get(file.path);
@@ -187,6 +206,22 @@ function excludes(a: Skill, b: Skill): string | undefined {
     .map(singularWord)
     .find((word) => words.has(word));
   return named === undefined ? undefined : `${a.id} says it is not for "${named}", which ${b.id} is for`;
+}
+
+/**
+ * A sentence that rules which skills may be used, and when: "Do NOT invoke any implementation skill … until",
+ * "The ONLY skill you invoke after brainstorming is …", "… instead of this skill". Merged, it would rule the
+ * partner's procedure too (executing a plan would wait for a design to be approved).
+ */
+const skillGate =
+  /\b(?:do\s+not|don['’]t|never|only|instead\s+of|until|unless)\b[^.!?\n]*\bskills?\b|\bskills?\b[^.!?\n]*\b(?:only|instead\s+of|until|unless)\b/iu;
+
+/** Why `skill` cannot be merged with another: its text rules which skills are used, or undefined. */
+function gatesSkills(skill: Skill): string | undefined {
+  const sentence = [skill.description, skill.body].map((text) => text.match(skillGate)?.[0]).find(Boolean);
+  return sentence === undefined
+    ? undefined
+    : `${skill.id} rules which skills are used ("${sentence.trim().slice(0, 60)}")`;
 }
 
 /** Both skills' bundled files (a path both hold once) and front matter, for a pair without a conflict. */
@@ -293,7 +328,9 @@ export const mergeSkills = defineOperator({
   // 4: the merged skill keeps both skills' bundled files and front matter; pairs where they conflict, or where
   // only one sets a key that governs it (`allowed-tools`), are refused.
   // 5: a pair where one says it is not for what the other's id names ("Do NOT use for PDFs") is refused.
-  version: 5,
+  // 6: a skill whose text rules which skills are used ("Do NOT invoke any implementation skill until …"),
+  // or that such a rule names ("The ONLY skill you invoke after brainstorming is writing-plans"), is not merged.
+  version: 6,
   dimension: 'skill-content',
   mode: 'exact',
   description:
@@ -312,7 +349,9 @@ export const mergeSkills = defineOperator({
     const referenced = referencedByHooks(harness, run);
     const candidates = harness.skills.items.filter((skill) => !outside.has(skill.id));
     if (!hasSameKindPair(candidates)) {
-      return { skip: 'every same-kind pair has a skill that hooks, prompt or tools mention' };
+      return {
+        skip: 'every same-kind pair has a skill that hooks, prompt or tools mention, or that a rule on which skills to use names',
+      };
     }
     const turnsOf = new Map<string, Set<number>>();
     for (const load of loads) turnsOf.set(load.skill, (turnsOf.get(load.skill) ?? new Set()).add(load.turn));

@@ -27,7 +27,8 @@ import { createNameGuard } from './skill-names.js';
 export const namespaceSkillIds = defineOperator({
   id: 'skill-ids/namespace',
   // 4: no word from the first item of an enumeration in the description (the name rule).
-  version: 4,
+  // 5: a name after a namespace qualifier (`superpowers:<id>`) is a mention, and is renamed.
+  version: 5,
   dimension: 'skill-ids',
   mode: 'exact',
   description:

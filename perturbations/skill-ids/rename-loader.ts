@@ -45,7 +45,8 @@ const argumentNames = ['skill', 'name', 'id', 'skill_name', 'skillId', 'skill_ke
 export const renameSkillLoader = defineOperator({
   id: 'skill-ids/rename-loader',
   // 4: no word from the first item of an enumeration in the description (the name rule).
-  version: 4,
+  // 5: a name after a namespace qualifier (`plugin:<tool>`) is a mention, and is renamed.
+  version: 5,
   dimension: 'skill-ids',
   mode: 'exact',
   description: 'Renames the skill-loading tool and optionally its argument; loads and mentions follow.',

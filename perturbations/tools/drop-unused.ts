@@ -113,7 +113,8 @@ function describedTools(harness: Harness, freeText: readonly string[]): Set<stri
 export const dropUnused = defineOperator({
   id: 'tools/drop-unused',
   // 2: a tool a text describes in prose ("transfer the user to a human agent") stays.
-  version: 2,
+  // 3: a tool named after a namespace qualifier (`github:<tool>`) is mentioned, and stays.
+  version: 3,
   dimension: 'tools',
   mode: 'exact',
   description: 'Drops registry tools the trajectory never calls and no text mentions; used tools stay.',

@@ -56,7 +56,8 @@ function mentionedInFreeText(harness: Harness, texts: readonly string[]): Set<st
 export const renameTools = defineOperator({
   id: 'tools/rename',
   // 4: phrase names take no description word after the name's own; no first item of an enumeration.
-  version: 4,
+  // 5: a name after a namespace qualifier (`github:<tool>`) is a mention, and is renamed.
+  version: 5,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',

@@ -55,7 +55,7 @@ const objectlessVerb =
   /^(?!(?:reply|respond|talk|speak|listen|go|come|get|escalate|switch|transfer|proceed|return|turn|move|fall|default|wait|refer|stick|adhere|belong|need|try|remember|have|want|be|are|is|used|able|continue|begin|start|refuse|decline|agree|prefer|plan|aim|hesitate|forget|learn|choose|expect|hope|wish|seem|tend|make|ensure|sure|how|what|where|who|due|up|next|close|prior|according|thanks|add|welcome|subject|similar|equal|limited|applies|apply)\b)\p{L}{2,}\s+(?:to|into|towards?)\b/iu;
 /** A reference to an earlier rule anywhere in the item. */
 const referenceToEarlier =
-  /\b(?:the\s+above|as\s+above|above\s+(?:step|rule|check|condition)s?|(?:the\s+)?previous\s+(?:step|rule|check|item|point|condition|answer|one)|(?:that|this)\s+step|the\s+step\s+before|as\s+before|as\s+(?:described|stated|noted)\s+(?:above|before))\b|上述|上一步|前一步|以上/iu;
+  /\b(?:the\s+above|as\s+above|above\s+(?:step|rule|check|condition)s?|(?:the\s+)?previous\s+(?:step|rule|check|item|point|condition|answer|one)|(?:that|this)\s+step|(?:that|those)\s+(?:skill|tool|file|folder|command|document|plan|branch|option|value|output|result|section|list|message|check|rule|change|commit|test|one)s?|the\s+step\s+before|as\s+before|as\s+(?:described|stated|noted)\s+(?:above|before))\b|上述|上一步|前一步|以上/iu;
 /** What an item may end on when the next item completes it: a conjunction, a comma, a semicolon, a colon. */
 const continuingEnd =
   /(?:\b(?:or|and|nor|but|either|then|plus|as\s+well\s+as|followed\s+by)|[,;:，；：、]|或|或者|和|及|以及|并且|且)$/iu;
@@ -81,7 +81,7 @@ const enumerationLeadIn =
  * previous item ends on a conjunction, a comma, a semicolon or a colon; the item opens by referring back
  * ("If it does not", "Otherwise", "In that case", "Then", "Only after", "Once that", "This", 否则 …) or gives
  * a reason with no subject of its own ("Helps clients understand the output"), names
- * an earlier rule ("the above", "the previous step"), opens with a verb whose object is missing ("Reframe to
+ * an earlier rule or what it names ("the above", "the previous step", "Follow that skill"), opens with a verb whose object is missing ("Reframe to
  * verifiable facts"), or opens with a condition that restates the rule before it ("Check for images without
  * alt-text" → "If images exist without alt-text, …").
  *

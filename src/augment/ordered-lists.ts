@@ -48,7 +48,8 @@ export function listKeepsOrder(list: {
 
 /**
  * Whether a bullet list's items read as steps: one item carries a sequence cue (first, then, next, after,
- * before, finally, "step", 然后, …), or two items name different tools (a use of one tool after another).
+ * before, finally, "step", 然后, …), an item hands on what an earlier one makes ("Write the design …" then
+ * "Commit the design document"), or two items name different tools (a use of one tool after another).
  *
  * @example
  * itemsAreSequenced(['Read the file first with `read_text_file`.', 'Apply the change.']) // true
@@ -56,6 +57,7 @@ export function listKeepsOrder(list: {
  */
 export function itemsAreSequenced(items: readonly string[], toolNames?: ReadonlySet<string>): boolean {
   if (items.some((item) => sequenceCue.test(item))) return true;
+  if (handsOnWhatAnEarlierItemMakes(items)) return true;
   if (!toolNames || toolNames.size === 0) return false;
   const named = new Set<string>();
   let naming = 0;
@@ -67,6 +69,38 @@ export function itemsAreSequenced(items: readonly string[], toolNames?: Readonly
     for (const tool of tools) named.add(tool);
   }
   return naming >= 2 && named.size >= 2;
+}
+
+/** An item that makes something: it opens with a verb of writing or building. */
+const makingVerb =
+  /^\W*(?:write|create|draft|make|build|generate|produce|prepare|compose|add|record|fill\s+in|set\s+up)\b/iu;
+/** An item that hands something on: it opens with a verb of committing, sending or releasing. */
+const handingVerb =
+  /^\W*(?:commit|push|send|submit|publish|upload|share|deploy|merge|release|attach|post|file|open\s+a\s+pull\s+request\s+for)\b/iu;
+/** Words too common to tie two items together. */
+const commonWords = new Set(
+  'the this that these those with from into onto then your their them they what when where which while file files'.split(
+    ' ',
+  ),
+);
+const contentWordsOf = (text: string) =>
+  (text.toLowerCase().match(/\p{L}{4,}/gu) ?? []).filter((word) => !commonWords.has(word));
+
+/**
+ * Whether an item hands on (commits, sends, publishes …) something an earlier item makes (writes, creates,
+ * drafts …), the two sharing a content word: the later one needs the earlier one done ("Write the validated
+ * design to docs/specs/" before "Commit the design document to git").
+ */
+function handsOnWhatAnEarlierItemMakes(items: readonly string[]): boolean {
+  const made: string[][] = [];
+  for (const item of items) {
+    if (handingVerb.test(item)) {
+      const words = new Set(contentWordsOf(item.replace(handingVerb, '')));
+      if (made.some((earlier) => earlier.some((word) => words.has(word)))) return true;
+    }
+    if (makingVerb.test(item)) made.push(contentWordsOf(item.replace(makingVerb, '')));
+  }
+  return false;
 }
 
 /** A list of a text whose order must be kept, with the text of each item's first line. */

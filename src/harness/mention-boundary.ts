@@ -46,9 +46,23 @@ function continuesBefore(text: string, index: number): boolean {
   if (identifierCharacter.test(previous) || joiningCharacter.test(previous)) return true;
   if (previous === '.' || previous === ':') {
     const before = at(text, index - 1);
+    if (previous === ':' && qualifiesName(text, index)) return false;
     return before !== '' && (identifierCharacter.test(before) || joiningCharacter.test(before));
   }
   return false;
+}
+
+/**
+ * Whether the `:` at `colon` ends a namespace qualifier: one word standing alone before it
+ * (`superpowers:test-driven-development`, `github:create_issue`), as plugins and MCP clients qualify the
+ * skills and tools they name. The name after it is a mention; the qualifier is kept as it is.
+ */
+function qualifiesName(text: string, colon: number): boolean {
+  let start = colon;
+  while (start > 0 && identifierCharacter.test(at(text, start - 1))) start--;
+  if (start === colon || !/\p{L}/u.test(at(text, start))) return false;
+  const before = at(text, start - 1);
+  return before === '' || !(joiningCharacter.test(before) || before === '.' || before === ':');
 }
 
 /**
@@ -72,7 +86,7 @@ export function urlSpans(text: string): Array<[number, number]> {
  * itself. It does not when a letter, digit, `_` or `-` touches either side (`skill-creator-path`,
  * `pre-item_qa`), when a path or address joiner does (`skill-creator/`, `./skill-creator/x.py`, `a\b`,
  * `user@host`), when a `.` or `:` glues it to more of a token (`skill-creator.md`, `docs.skill-creator`),
- * when it lies inside a URL, or, written bare, when the next word says it names a folder ("the
+ * a namespace qualifier aside (`superpowers:skill-creator` mentions `skill-creator`), when it lies inside a URL, or, written bare, when the next word says it names a folder ("the
  * skill-creator directory"). `prefixes` and `suffixes` admit the qualified forms a caller knows
  * (`get_price.link_id`). A sentence's final stop, a comma, brackets, quotes and backticks are boundaries.
  *

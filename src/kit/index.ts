@@ -134,6 +134,7 @@ export {
 } from './laws.js';
 export { mentionedInFreeText, occursAsWord, unresolvedCodeNames } from './mentions.js';
 export { firstClause, type NameRequest, type NameStyle, nameStyles, newName } from './new-name.js';
+export { numbersInWords } from './number-words.js';
 export {
   hasPlainProperties,
   isRecord,

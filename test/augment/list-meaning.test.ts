@@ -60,6 +60,13 @@ describe('the list-meaning rule', () => {
         'Helps clients understand and process tool outputs.',
       ),
     ).toBeDefined();
+    // What the rule before names, referred to as "that skill" (obra/superpowers' executing-plans).
+    expect(
+      leansOnPrevious(
+        'REQUIRED SUB-SKILL: Use superpowers:finishing-a-development-branch',
+        'Follow that skill to verify tests, present options, execute choice',
+      ),
+    ).toBe('it refers to "that skill"');
     // A verb whose object is the rule before it; a verb that takes "to" without an object leans on nothing.
     expect(
       leansOnPrevious('Never confirm or repeat a superlative.', 'Reframe to verifiable facts from tools.'),

@@ -58,6 +58,25 @@ describe('mentionStandsAlone', () => {
     expect(mentionStandsAlone(text, 14, 21, { prefixes: ['get_price.'] })).toBe(true);
   });
 
+  it('reads a name after a namespace qualifier as a mention, as plugins and MCP clients write them', () => {
+    // obra/superpowers' skills name each other `superpowers:<id>`: a rename that left these under the old
+    // id named a skill the harness no longer has.
+    for (const text of [
+      'REQUIRED SUB-SKILL: Use superpowers:skill-creator',
+      'Use the `superpowers:skill-creator` skill',
+      'superpowers:skill-creator first',
+    ])
+      expect(standsAlone(text, 'skill-creator'), text).toBe(true);
+    // A qualifier glued to a path, a file name or another qualifier is still part of a longer token.
+    for (const text of [
+      'docs/plugin:skill-creator',
+      'a.plugin:skill-creator',
+      'x:plugin:skill-creator',
+      '9:skill-creator',
+    ])
+      expect(standsAlone(text, 'skill-creator'), text).toBe(false);
+  });
+
   it('finds URLs without their final stop', () => {
     const text = 'See https://example.com/a-b. Then go.';
     expect(urlSpans(text).map(([from, to]) => text.slice(from, to))).toEqual(['https://example.com/a-b']);

@@ -128,4 +128,23 @@ describe('hooks/vary-budgets', () => {
     // The other values still vary.
     expect(varied).toBeGreaterThan(0);
   });
+
+  it('keeps a value stated in words, as in "Make no more than five tool calls in one turn."', async () => {
+    // The wording of an audit's harness (obra/superpowers skills under a coding-agent prompt): its prompt
+    // and the hook said "twelve" and the variant enforced 6 to 18.
+    const input = travelHarnessInput();
+    input.hooks.items = input.hooks.items.map((hook) =>
+      hook.id === 'tool_budget'
+        ? { ...hook, description: 'Make no more than five tool calls in one turn.' }
+        : hook,
+    );
+    const harness = parseHarness(input);
+    for (let seed = 0; seed < 40; seed++) {
+      const applied = await variedAt(harness, seed);
+      expect(hookById(applied.harness.hooks.items, 'tool_budget').check).toEqual({
+        type: 'max_tool_calls',
+        max: 5,
+      });
+    }
+  });
 });

@@ -177,8 +177,32 @@ describe('skill-content/merge', () => {
     const input = travelHarnessInput();
     input.prompt.sections[1]!.template += ' Prefer `rebooking` for disruptions.';
     expect(await applyOperator(mergeSkills, parseHarness(input), { rng: 'x', trajectory })).toEqual({
-      skip: 'every same-kind pair has a skill that hooks, prompt or tools mention',
+      skip: 'every same-kind pair has a skill that hooks, prompt or tools mention, or that a rule on which skills to use names',
     });
+  });
+
+  // An audit on obra/superpowers: brainstorming's "Do NOT invoke any implementation skill … until …" merged with
+  // executing-plans made plans wait for an approved design, and "The ONLY skill you invoke after brainstorming
+  // is writing-plans" came to name a merged skill that also debugs.
+  it('refuses a skill whose text rules which skills are used', async () => {
+    const input = travelHarnessInput();
+    input.skills.items[0]!.body += '\nDo NOT invoke any other skill until the new flight is confirmed.';
+    expect(await applyOperator(mergeSkills, parseHarness(input), { rng: 'x', trajectory })).toEqual({
+      skip: expect.stringContaining('rebooking rules which skills are used ("Do NOT invoke any other skill'),
+    });
+  });
+
+  it('leaves out a skill that a rule on which skills to use names, and merges one a plain sentence names', async () => {
+    const gated = travelHarnessInput();
+    gated.skills.items[2]!.body = 'Apologise once. The only skill you load after apologising is `baggage`.';
+    expect(await applyOperator(mergeSkills, parseHarness(gated), { rng: 'x', trajectory })).toEqual({
+      skip: 'every same-kind pair has a skill that hooks, prompt or tools mention, or that a rule on which skills to use names',
+    });
+    const plain = travelHarnessInput();
+    plain.skills.items[2]!.body = 'Apologise once, then load `baggage`.';
+    expect(
+      applied(await applyOperator(mergeSkills, parseHarness(plain), { rng: 'x', trajectory })).relabel.steps,
+    ).toHaveLength(1);
   });
 
   it('returns the input unchanged at severity 0', async () => {

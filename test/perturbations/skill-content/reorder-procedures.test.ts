@@ -69,6 +69,55 @@ describe('procedures in bullet lists', () => {
     expect(checkContentPreservation(base, withBody(rules), identityRelabel).kept).toBe(true);
   });
 
+  // An audit on obra/superpowers' brainstorming skill: "Documentation:" put "Commit the design document to git"
+  // before "Write the validated design (spec) to docs/…", and executing-plans' "Follow that skill to verify
+  // tests" before the line that names the skill.
+  it('keeps an item that hands on what an earlier one makes after it, and one that names what the item before names', async () => {
+    const documentation = [
+      'Documentation:',
+      '- Write the validated design (spec) to `docs/specs/topic-design.md`',
+      '- Use a clear, concise writing style if available',
+      '- Commit the design document to git',
+    ].join('\n');
+    expect(itemsAreSequenced(documentation.split('\n').slice(1))).toBe(true);
+    const finishing = [
+      'After all tasks complete and verified:',
+      '- Announce: "I am using the apology_first skill to complete this work."',
+      '- REQUIRED SUB-SKILL: Use apology_first',
+      '- Follow that skill to verify tests, present options, execute choice',
+      '',
+      'Rules:',
+      '- Never delete a file.',
+      '- Keep the user informed.',
+      '- Quote paths exactly.',
+    ].join('\n');
+    let moved = 0;
+    for (const seed of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
+      for (const body of [documentation, finishing]) {
+        const result = await applyOperator(reorderRules, withBody(body), { rng: seed, severity: 1 });
+        if ('skip' in result) continue;
+        const out = result.harness.skills.items[0]!.body;
+        if (body === documentation) expect(out).toBe(documentation);
+        else {
+          const index = (line: string) => out.indexOf(line);
+          expect(index('REQUIRED SUB-SKILL')).toBeLessThan(index('Follow that skill'));
+          expect(index('Follow that skill') - index('REQUIRED SUB-SKILL')).toBe(
+            '- REQUIRED SUB-SKILL: Use apology_first\n'.length,
+          );
+          if (out !== body) moved++;
+        }
+      }
+    }
+    // The other lists still move.
+    expect(moved).toBeGreaterThan(0);
+    const swapped = documentation.replace(
+      '- Write the validated design (spec) to `docs/specs/topic-design.md`\n- Use a clear, concise writing style if available\n- Commit the design document to git',
+      '- Use a clear, concise writing style if available\n- Commit the design document to git\n- Write the validated design (spec) to `docs/specs/topic-design.md`',
+    );
+    const result = checkContentPreservation(withBody(documentation), withBody(swapped), identityRelabel);
+    expect(result.issues.map((issue) => issue.code)).toContain('list_order_changed');
+  });
+
   it('property: a bullet list with a sequence cue in any item is never reordered', async () => {
     const plain = fc.constantFrom(
       'Quote the price.',

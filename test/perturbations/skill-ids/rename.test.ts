@@ -110,6 +110,24 @@ describe('skill-ids/rename', () => {
     );
   });
 
+  it('renames a mention after a namespace qualifier, as plugins name skills (`superpowers:<id>`)', async () => {
+    const input = travelHarnessInput();
+    input.prompt.sections.push({
+      id: 'tips',
+      title: 'Tips',
+      template: 'REQUIRED SUB-SKILL: Use superpowers:apology_first when a flight is late.',
+    });
+    const result = applied(
+      await applyOperator(renameSkillIds, parseHarness(input), {
+        rng: 'mention',
+        params: { style: 'camel' },
+      }),
+    );
+    expect(result.harness.prompt.sections.at(-1)?.template).toBe(
+      'REQUIRED SUB-SKILL: Use superpowers:apologyFirst when a flight is late.',
+    );
+  });
+
   it('keeps names fresh: no collision with another identifier or with text of the harness', async () => {
     const input = travelHarnessInput();
     // `rebooking_notes` is taken by a hook and `rebooking_guide` appears in prose: neither may be chosen.
