@@ -58,7 +58,8 @@ export const splitSection = defineOperator({
   id: 'prompt/split-section',
   // 2: no split where the paragraph after leans on the one before (a list after its lead-in).
   // 3: a line that renders a value (`{{skillList}}`) counts as a list.
-  // 4: a paragraph that names what the one before names ("Follow that skill") is not split from it.
+  // 4: a paragraph that names what the one before names ("Follow that skill", "offer these compensations") is
+  // not split from it.
   version: 4,
   dimension: 'prompt',
   mode: 'exact',

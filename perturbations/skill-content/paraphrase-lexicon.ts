@@ -28,7 +28,8 @@ const countWord = '(?:\\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|a 
 const englishPairs: ReadonlyArray<readonly [string, string, string?]> = [
   // "Make sure to read back" is not "Ensure to read back", nor "make sure of it" "ensure of it".
   ['make sure', 'ensure', '(?!\\s+(?:to|of)\\b)'],
-  ['ensure', 'make sure'],
+  // "Ensure an isolated workspace" is not "Make sure an isolated workspace": only before a clause.
+  ['ensure', 'make sure', '(?=\\s+that\\b)'],
   ['do not', "don't"],
   ["don't", 'do not'],
   ['does not', "doesn't"],
@@ -97,6 +98,8 @@ function lexiconMatches(text: string): readonly TextEdit[] {
   const candidates: TextEdit[] = [];
   for (const entry of entries) {
     for (const match of text.matchAll(entry.pattern)) {
+      // A phrase written in capitals is emphasis ("Do NOT …"): "Don't" would drop it.
+      if (/\p{Lu}{2,}/u.test(match[0])) continue;
       // Frozen: every later call on the same text hands out these objects.
       candidates.push(
         Object.freeze({
@@ -166,7 +169,9 @@ export const paraphraseLexicon = defineOperator({
   id: 'skill-content/paraphrase-lexicon',
   // 3: "at most", "at least", "make sure" and "as soon as" swap only where the paraphrase reads the
   // same; "only when" no longer becomes "only if".
-  version: 3,
+  // 4: no swap of a phrase written in capitals ("Do NOT" stays); "ensure" becomes "make sure" only before
+  // "that".
+  version: 4,
   dimension: 'skill-content',
   mode: 'exact',
   description:

@@ -12,19 +12,16 @@ import {
 import { mentionsKey, sameMentions } from './protected-spans.js';
 import { isMostlyCjk } from './rules.js';
 
+// Each sentence only announces what follows: none adds an obligation ("Follow every rule below" over a
+// skill whose steps are alternatives) or frames the skill as one about replies ("before you reply" over a
+// procedure of tool calls).
 const english = [
-  'Read these rules before you reply.',
   'The rules below apply whenever this skill is loaded.',
-  'Follow every rule below.',
-  'Keep the following rules in mind when you answer.',
-  'Apply the rules below in full.',
+  'The instructions of this skill follow.',
+  'What follows is the guidance of this skill.',
+  'This skill is set out below.',
 ] as const;
-const chinese = [
-  '回复前请先阅读以下规则。',
-  '以下规则适用于本技能。',
-  '回复时请遵循以下全部规则。',
-  '请牢记以下规则。',
-] as const;
+const chinese = ['以下规则适用于本技能。', '本技能的说明如下。', '以下为本技能的指引。'] as const;
 const allPreambles: readonly string[] = [...english, ...chinese];
 
 const headingLine = /^#{1,6}\s.*$/u;
@@ -94,11 +91,12 @@ function suitable(skill: Skill, harness: Harness, key: number): readonly string[
  *
  * @example
  * await applyOperator(addPreamble, travelHarness(), { rng: 'seed', severity: 1 });
- * // baggage: "Read these rules before you reply.\n\n- Use `get_baggage_policy` …"
+ * // baggage: "The rules below apply whenever this skill is loaded.\n\n- Use `get_baggage_policy` …"
  */
 export const addPreamble = defineOperator({
   id: 'skill-content/preamble',
-  version: 1,
+  // 2: sentences that only announce what follows (no "Follow every rule below", no "before you reply").
+  version: 2,
   dimension: 'skill-content',
   mode: 'exact',
   description:

@@ -96,8 +96,9 @@ export const reorderRules = defineOperator({
   // 5: a rule opening with a verb whose object is in the rule before it ("Reframe to …") keeps its place,
   // and so does a rule saying when the skill applies ("Load this skill when …").
   // 6: a reason with no subject ("Helps clients understand …") stays after the rule it explains.
-  // 7: a rule that names what the one before names ("Follow that skill") stays after it; a list where an item
-  // hands on what an earlier one makes ("Write the design …", "Commit the design document") keeps its order.
+  // 7: a rule that names what the one before names ("Follow that skill", "these") stays after it; a list
+  // where an item hands on what an earlier one makes ("Write the design …", "Commit the design document")
+  // keeps its order.
   version: 7,
   dimension: 'skill-content',
   mode: 'exact',

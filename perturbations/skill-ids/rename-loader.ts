@@ -45,7 +45,8 @@ const argumentNames = ['skill', 'name', 'id', 'skill_name', 'skillId', 'skill_ke
 export const renameSkillLoader = defineOperator({
   id: 'skill-ids/rename-loader',
   // 4: no word from the first item of an enumeration in the description (the name rule).
-  // 5: a name after a namespace qualifier (`plugin:<tool>`) is a mention, and is renamed.
+  // 5: a name after a namespace qualifier (`plugin:<tool>`) is a mention, and is renamed; a harness without
+  // skills (no loader offered) is skipped.
   version: 5,
   dimension: 'skill-ids',
   mode: 'exact',
@@ -64,6 +65,9 @@ export const renameSkillLoader = defineOperator({
   }),
   apply(harness, { rng, severity, params, trajectory, run }) {
     const loader = harness.skills.loader;
+    // Without skills the loader is never offered: renaming it changes nothing the agent can use.
+    if (harness.skills.items.length === 0)
+      return { skip: 'the harness has no skills, so no loader is offered' };
     if (mentionedInFreeText(trajectory, harness, [loader.tool], 'tool').size > 0) {
       return {
         skip: `the trajectory names "${loader.tool}" in a reply or a tool result; renaming would change it`,

@@ -127,7 +127,8 @@ export const renameSkillIds = defineOperator({
   // 3: labels in another script translate the id's own words only.
   // 5: and every content word of the id, or the skill takes a code.
   // 6: no word from the first item of an enumeration in the description (the name rule).
-  // 7: a name after a namespace qualifier (`superpowers:<id>`) is a mention, and is renamed.
+  // 7: a name after a namespace qualifier (`superpowers:<id>`) is a mention, and is renamed; fewer synonyms
+  // (`nameSynonyms`: no add/insert, status/state, count/total …).
   version: 7,
   dimension: 'skill-ids',
   mode: 'exact',

@@ -14,6 +14,7 @@ import {
   takenNames,
   trajectoryCalls,
 } from '../../src/kit/index.js';
+import { rulesOnTime } from './_time-rules.js';
 
 // Functions, not shared objects: two properties must never hold the same schema object.
 const currency = () => ({
@@ -309,6 +310,23 @@ function jobWords(tool: Tool): string[] {
   const topics = name.filter((word) => !verbs.has(word));
   return topics.length > 0 ? topics : [...name, ...textWords(firstClause(tool.description))];
 }
+/** A tool's parameter names at the root of its schema. */
+const argumentNames = (tool: Tool) =>
+  new Set(Object.keys((tool.parameters.properties as Record<string, unknown> | undefined) ?? {}));
+
+/**
+ * Whether a pool tool takes two or more arguments that one registry tool takes too: called the same way
+ * (`get_directions(origin, destination)` beside `search_direct_flight(origin, destination, date)`), it
+ * competes for that tool's calls whatever its words say.
+ */
+function takesArgumentsOf(tool: Tool, registry: ReadonlyArray<ReadonlySet<string>>): boolean {
+  const own = [...argumentNames(tool)];
+  return registry.some((names) => own.filter((name) => names.has(name)).length >= 2);
+}
+
+/** Pool tools that bring their own clock or zone: refused where a text rules on time (`rulesOnTime`). */
+const bringsAClock = new Set(['lookup_timezone']);
+
 /** The words of each pool tool's name and description, which a registry tool's job words must not meet. */
 const offeredWords = new Map(
   distractorPool.map((tool) => [tool, [...nameWords(tool.name), ...textWords(tool.description)]]),
@@ -321,7 +339,10 @@ const offeredWords = new Map(
  * its texts, when the trajectory calls it, or when it could do a registry tool's job: its name or
  * description holds a topic word of that tool's name (a `get_weather` next to a harness's `weather_forecast`
  * would compete with the gold call), or, for a name of verbs only, a word of its name or of its
- * description's first clause (no `calculate_expression` next to a `calculate` that evaluates expressions).
+ * description's first clause (no `calculate_expression` next to a `calculate` that evaluates expressions),
+ * or it takes two arguments a registry tool takes (no `get_directions(origin, destination)` beside a flight
+ * search). Where a text fixes the current time or a time zone ("The current time is 2024-05-15 15:00:00
+ * EST"), no tool brings a clock of its own (`lookup_timezone`).
  *
  * @example
  * const applied = await applyOperator(addDistractors, harness, { rng: 'seed', severity: 0.5 });
@@ -330,7 +351,8 @@ const offeredWords = new Map(
 export const addDistractors = defineOperator({
   id: 'tools/add-distractors',
   // 2: a distractor that could do a registry tool's job is refused, verb-only names (`calculate`) included.
-  version: 2,
+  // 3: also one that takes two arguments a registry tool takes, and a clock where a text fixes the time.
+  version: 3,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds unused domain-neutral distractor tools at random positions; existing tools stay.',
@@ -348,12 +370,16 @@ export const addDistractors = defineOperator({
     const texts = harnessTextLocations(harness).map((location) => location.text);
     const called = new Set(trajectoryCalls(trajectory).map((call) => call.name));
     const jobs = new Set(harness.tools.items.flatMap(jobWords));
+    const argumentSets = harness.tools.items.map(argumentNames);
+    const timeRuled = texts.some(rulesOnTime);
     const available = distractorPool.filter(
       (tool) =>
         !taken.has(tool.name) &&
         !called.has(tool.name) &&
         !texts.some((text) => occursAsWord(text, tool.name)) &&
-        !(offeredWords.get(tool) ?? []).some((word) => jobs.has(word)),
+        !(offeredWords.get(tool) ?? []).some((word) => jobs.has(word)) &&
+        !takesArgumentsOf(tool, argumentSets) &&
+        !(timeRuled && bringsAClock.has(tool.name)),
     );
     if (available.length === 0)
       return { skip: 'every pool tool collides with the harness or the trajectory' };

@@ -14,6 +14,7 @@ import {
   type Trajectory,
   takenNames,
 } from '../../src/kit/index.js';
+import { rulesOnTime } from './_time-rules.js';
 
 /** Plausible optional parameters whose absence leaves a call's meaning as it is. */
 export const optionalParameterPool: ReadonlyArray<readonly [string, Record<string, unknown>]> = Object.freeze(
@@ -44,13 +45,10 @@ export const optionalParameterPool: ReadonlyArray<readonly [string, Record<strin
       'timezone',
       {
         type: 'string',
-        description: 'IANA time zone for timestamps in the result, e.g. "Asia/Shanghai"; UTC when omitted.',
+        description: 'IANA time zone for timestamps in the result, e.g. "Asia/Shanghai".',
       },
     ],
-    [
-      'response_format',
-      { type: 'string', enum: ['json', 'text'], default: 'json', description: 'Shape of the result.' },
-    ],
+    ['response_format', { type: 'string', enum: ['json', 'text'], description: 'Shape of the result.' }],
     ['client_version', { type: 'string', description: 'Version of the calling client, for logs only.' }],
     [
       'fields',
@@ -122,14 +120,10 @@ function accepts(tool: Tool): boolean {
 }
 
 /**
- * What the harness may already rule on for a pool parameter that states a default of its own: a harness whose
- * texts speak of time zones ("All times in the database are EST", a `{{context.timezone}}`) would contradict
- * `timezone`'s "UTC when omitted".
+ * What the harness may already rule on for a pool parameter: a harness whose texts speak of time zones or fix
+ * the current time ("All times in the database are EST", a `{{context.timezone}}`) has its own zone.
  */
-const ruledOn: Readonly<Record<string, RegExp>> = {
-  timezone:
-    /\btime[ -]?zones?\b|\btimezone|\b(?:UTC|GMT|EST|EDT|CST|CDT|MST|MDT|PST|PDT|CET|CEST|BST|IST|JST)\b/iu,
-};
+const ruledOn: Readonly<Record<string, (text: string) => boolean>> = { timezone: rulesOnTime };
 
 /**
  * The pool names free for each tool: not a harness identifier, not written as code in a text
@@ -149,7 +143,7 @@ function freeNamesByTool(
     for (const [name] of optionalParameterPool)
       if (
         !written.has(name) &&
-        (text.includes(`\`${name}\``) || text.includes(`.${name}`) || ruledOn[name]?.test(text))
+        (text.includes(`\`${name}\``) || text.includes(`.${name}`) || ruledOn[name]?.(text))
       )
         written.add(name);
   const open = optionalParameterPool.filter(([name]) => !taken.has(name) && !written.has(name));
@@ -158,7 +152,9 @@ function freeNamesByTool(
   for (const tool of tools) {
     const keys = used.get(tool.name);
     const words = parameterWords(tool);
-    const controlled = (name: string) => (controls[name] ?? []).some((word) => words.has(word));
+    // A word of the tool's parameters that starts with a control word counts (`start_timestamp` controls time).
+    const controlled = (name: string) =>
+      (controls[name] ?? []).some((control) => [...words].some((word) => word.startsWith(control)));
     free.set(
       tool.name,
       open.filter(([name]) => !keys?.has(name) && !controlled(name)),
@@ -172,7 +168,7 @@ function freeNamesByTool(
  * (= severity, at least one) of the tools: 1 to 3 each, growing with severity, from a pool of plausible
  * names (`locale`, `verbose`, `request_id`, `include_details`, …). A name is skipped when it is an
  * identifier of the harness, appears in any of its texts, names what the harness already rules on (no
- * `timezone`, "UTC when omitted", where a text says "All times are EST"), is a key of the tool's calls in the
+ * `timezone` where a text says "All times are EST" or "The current time is …"), is a key of the tool's calls in the
  * trajectory (an extra key already there would change validity), or controls what a parameter of the tool
  * already does (no `verbose` beside a `detail` enum, no `response_format` beside `return_content`). Tools
  * whose `additionalProperties` is a schema are left alone: every extra key is constrained there, and a new
@@ -187,7 +183,10 @@ export const addOptionalParameters = defineOperator({
   // 2: leaves alone a root that constrains names or sees the whole object (`rootConstraints`).
   // 4: no `timezone` ("UTC when omitted") for a harness whose texts speak of time zones (`ruledOn`).
   // 5: no `idempotency_key` (it said a retry was safe); nothing a parameter of the tool controls already.
-  version: 5,
+  // 6: no default a result could contradict (`timezone` "UTC when omitted" over `+0200` dates); a parameter
+  // word that starts with a control word counts (`start_timestamp` controls time); "The current time is …"
+  // rules on time.
+  version: 6,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds optional unused parameters to tools; existing parameters and calls stay.',

@@ -61,36 +61,56 @@ const functionWords = new Set([
 
 /**
  * The words a text must hold, in one sentence, to describe a tool in prose: the content words of its name,
- * less the first (the verb: "transfer" in `transfer_to_human_agents`, which a policy writes "transfer the user
- * to a human agent", "hand over", "escalate" …) when others are left, each compared in the singular.
+ * less a namespace its registry prefixes most names with (`git` in `git_checkout`, `slack` in
+ * `slack_post_message`), less the first (the verb: "transfer" in `transfer_to_human_agents`, which a policy
+ * writes "transfer the user to a human agent", "hand over", "escalate" …) when others are left, each compared
+ * in the singular.
  */
-function describingWords(name: string): string[] {
-  const words = identifierWords(name)
+function describingWords(name: string, namespace: string | undefined): string[] {
+  let words = identifierWords(name)
     .filter((word) => !functionWords.has(word))
     .map(singularWord);
+  if (words.length > 1 && words[0] === namespace) words = words.slice(1);
   return words.length > 1 ? words.slice(1) : words;
+}
+
+/** The first word that more than half of the registry's names (two at least) open with, if any. */
+function registryNamespace(harness: Harness): string | undefined {
+  const counts = new Map<string, number>();
+  for (const tool of harness.tools.items) {
+    const [first] = identifierWords(tool.name).map(singularWord);
+    if (first !== undefined) counts.set(first, (counts.get(first) ?? 0) + 1);
+  }
+  const [word, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+  return word !== undefined && count !== undefined && count >= 2 && count * 2 > harness.tools.items.length
+    ? word
+    : undefined;
 }
 
 /**
  * Tools a text describes in prose without naming them ("transfer the user to a human agent" for
- * `transfer_to_human_agents`, "find user id by email" for `find_user_id_by_email`): one sentence of a text
- * other than the tool's own holds every one of its `describingWords`. Dropping such a tool would leave a rule
- * that asks for an action no tool takes any more.
+ * `transfer_to_human_agents`, "find user id by email" for `find_user_id_by_email`, "check out another branch"
+ * for `git_checkout`): one sentence of a text other than the tool's own holds every one of its
+ * `describingWords`, a word of the name also found as two words of the sentence ("check out", "log in").
+ * Dropping such a tool would leave a rule that asks for an action no tool takes any more.
  */
 function describedTools(harness: Harness, freeText: readonly string[]): Set<string> {
   const sentences: Array<{ words: Set<string>; tool?: number }> = [];
   const addSentences = (text: string, tool?: number) => {
     for (const sentence of text.split(/[.!?。！？\n]+/u)) {
-      const words = new Set((sentence.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(singularWord));
+      const written = sentence.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+      const joined = written.slice(1).map((word, index) => `${written[index]}${word}`);
+      const words = new Set([...written, ...joined].map(singularWord));
       if (words.size > 0) sentences.push({ words, ...(tool === undefined ? {} : { tool }) });
     }
   };
   for (const { path, text } of harnessTextLocations(harness))
     addSentences(text, path[0] === 'tools' ? (path[2] as number) : undefined);
   for (const text of freeText) addSentences(text);
+  const namespace = registryNamespace(harness);
   const described = new Set<string>();
   harness.tools.items.forEach((tool, index) => {
-    const words = describingWords(tool.name);
+    const words = describingWords(tool.name, namespace);
     if (words.length === 0) return;
     if (
       sentences.some((sentence) => sentence.tool !== index && words.every((word) => sentence.words.has(word)))
@@ -113,7 +133,8 @@ function describedTools(harness: Harness, freeText: readonly string[]): Set<stri
 export const dropUnused = defineOperator({
   id: 'tools/drop-unused',
   // 2: a tool a text describes in prose ("transfer the user to a human agent") stays.
-  // 3: a tool named after a namespace qualifier (`github:<tool>`) is mentioned, and stays.
+  // 3: a tool named after a namespace qualifier (`github:<tool>`) is mentioned, and stays; the registry's
+  // namespace (`git_`) is not the verb, and a word of the name may be two in prose ("check out").
   version: 3,
   dimension: 'tools',
   mode: 'exact',

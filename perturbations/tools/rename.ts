@@ -56,7 +56,8 @@ function mentionedInFreeText(harness: Harness, texts: readonly string[]): Set<st
 export const renameTools = defineOperator({
   id: 'tools/rename',
   // 4: phrase names take no description word after the name's own; no first item of an enumeration.
-  // 5: a name after a namespace qualifier (`github:<tool>`) is a mention, and is renamed.
+  // 5: a name after a namespace qualifier (`github:<tool>`) is a mention, and is renamed; no synonym that names
+  // another action (add/insert, status/state: `git_add` is not `git_insert`).
   version: 5,
   dimension: 'tools',
   mode: 'exact',

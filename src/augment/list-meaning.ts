@@ -56,6 +56,8 @@ const objectlessVerb =
 /** A reference to an earlier rule anywhere in the item. */
 const referenceToEarlier =
   /\b(?:the\s+above|as\s+above|above\s+(?:step|rule|check|condition)s?|(?:the\s+)?previous\s+(?:step|rule|check|item|point|condition|answer|one)|(?:that|this)\s+step|(?:that|those)\s+(?:skill|tool|file|folder|command|document|plan|branch|option|value|output|result|section|list|message|check|rule|change|commit|test|one)s?|the\s+step\s+before|as\s+before|as\s+(?:described|stated|noted)\s+(?:above|before))\b|上述|上一步|前一步|以上/iu;
+/** "these" or "those" before a word: a pointer to things named earlier. */
+const pointingBack = /\b(?:these|those)\s+\p{L}{3,}/iu;
 /** What an item may end on when the next item completes it: a conjunction, a comma, a semicolon, a colon. */
 const continuingEnd =
   /(?:\b(?:or|and|nor|but|either|then|plus|as\s+well\s+as|followed\s+by)|[,;:，；：、]|或|或者|和|及|以及|并且|且)$/iu;
@@ -96,6 +98,10 @@ export function leansOnPrevious(previous: string, item: string): string | undefi
   if (opening) return `it opens with "${opening[0]}", referring back`;
   const reference = item.match(referenceToEarlier);
   if (reference) return `it refers to "${reference[0]}"`;
+  // "Do not proactively offer these compensations": what "these" are is in the text before it, unless the
+  // item leads into what follows ("Check these fields:").
+  const pointing = /[:：]\s*$/u.test(item) ? null : item.match(pointingBack);
+  if (pointing) return `it refers to "${pointing[0]}"`;
   const objectless = item.replace(openingDecoration, '').match(objectlessVerb);
   if (objectless) return `it opens with "${objectless[0]}", a verb whose object is in the rule before it`;
   const restated = restatedCondition(previous, item);

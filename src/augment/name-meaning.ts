@@ -67,7 +67,11 @@ export const functionWords: ReadonlySet<string> = new Set(
 
 /**
  * Listed synonyms of common identifier words (alternatives in snake case; `look_up` is one phrasal unit).
- * A synonym may stand for a word only when that word is not a domain term of the harness.
+ * A synonym may stand for a word only when that word is not a domain term of the harness. A pair that names
+ * another action or thing in a common domain is not listed: add/insert/create (`git_add` stages; GitHub's
+ * `add_label` is not `create_label`), status/state, count/total (`max_count` is a number of commits, not a
+ * sum), user/member, destination/arrival, max/most, hold/block, variant/version, name/full_name (a GitHub
+ * repository's `full_name` is `owner/repo`).
  *
  * @example
  * nameSynonyms.get // ['fetch', 'retrieve', 'lookup', 'read', 'look_up']
@@ -83,14 +87,13 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = {
   check: ['verify', 'inspect', 'query', 'check_on', 'look_at'],
   verify: ['check', 'validate'],
   list: ['enumerate', 'browse'],
-  create: ['make', 'add', 'new', 'set_up', 'create_new'],
-  add: ['create', 'insert'],
+  create: ['make', 'new', 'set_up', 'create_new'],
   update: ['modify', 'edit', 'change'],
   edit: ['update', 'modify'],
   delete: ['remove', 'drop'],
   remove: ['delete', 'drop'],
   send: ['dispatch', 'post', 'send_out'],
-  hold: ['reserve', 'block', 'put_on_hold'],
+  hold: ['reserve', 'put_on_hold'],
   book: ['reserve'],
   reserve: ['book', 'hold'],
   recommend: ['suggest', 'advise'],
@@ -115,7 +118,7 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = {
   prices: ['costs', 'pricing'],
   order: ['purchase'],
   orders: ['purchases'],
-  user: ['account', 'member'],
+  user: ['account'],
   customer: ['client', 'buyer'],
   shipping: ['delivery', 'shipment'],
   stock: ['inventory', 'availability'],
@@ -125,8 +128,6 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = {
   promotion: ['promo', 'deal'],
   coupons: ['vouchers', 'discounts'],
   coupon: ['voucher', 'discount'],
-  state: ['status'],
-  status: ['state'],
   baggage: ['luggage'],
   luggage: ['baggage'],
   flights: ['itineraries'],
@@ -137,14 +138,14 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = {
   class: ['tier', 'category'],
   category: ['group', 'section'],
   origin: ['source', 'departure'],
-  destination: ['target', 'arrival'],
+  destination: ['target'],
   date: ['day'],
   query: ['keywords', 'terms', 'text'],
   limit: ['cap', 'maximum'],
-  max: ['maximum', 'most'],
-  min: ['minimum', 'least'],
+  max: ['maximum'],
+  min: ['minimum'],
   quantity: ['count', 'qty', 'amount'],
-  count: ['number', 'total'],
+  count: ['number'],
   id: ['identifier', 'ref', 'key'],
   ids: ['identifiers', 'refs', 'keys'],
   topic: ['subject', 'theme'],
@@ -157,8 +158,8 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = {
   color: ['colour', 'shade'],
   weight: ['mass'],
   fit: ['cut'],
-  name: ['full_name', 'label'],
-  variant: ['option', 'version'],
+  name: ['label'],
+  variant: ['option'],
   message: ['text', 'note'],
   email: ['mail'],
   account: ['profile'],

@@ -67,6 +67,14 @@ describe('the list-meaning rule', () => {
         'Follow that skill to verify tests, present options, execute choice',
       ),
     ).toBe('it refers to "that skill"');
+    // "these" points back (τ-bench airline's "Refund (continued)"), unless the item leads into what follows.
+    expect(
+      leansOnPrevious(
+        'Compensation is a certificate of $100 per passenger.',
+        'Do not proactively offer these compensations unless the user asks.',
+      ),
+    ).toBe('it refers to "these compensations"');
+    expect(leansOnPrevious('Be brief.', 'Check these fields:')).toBeUndefined();
     // A verb whose object is the rule before it; a verb that takes "to" without an object leans on nothing.
     expect(
       leansOnPrevious('Never confirm or repeat a superlative.', 'Reframe to verifiable facts from tools.'),

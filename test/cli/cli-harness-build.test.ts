@@ -151,6 +151,16 @@ describe('hsa harness build', () => {
     );
   }, 120_000);
 
+  it('gives a harness of tools alone no Skills section: its loader would not be offered', async () => {
+    const toolsOnly = join(dir, 'tools-only.yaml');
+    const run = runCli(['harness', 'build', '-o', toolsOnly, '--id', 'tools-only', '--openai-tools', tools]);
+    expect(run.status, run.stderr).toBe(0);
+    const rendered = runCli(['render', toolsOnly]);
+    expect(rendered.status, rendered.stderr).toBe(0);
+    expect(rendered.stdout).not.toContain('load_skill');
+    expect(rendered.stdout).not.toMatch(/^## Skills/m);
+  }, 60_000);
+
   it('refuses a tool two sources define, naming both (exit 2)', async () => {
     const twice = join(dir, 'twice.json');
     await writeFile(

@@ -123,6 +123,9 @@ function sourceItems(
   const own = skeletonSections
     .map((section) => PromptSectionSchema.parse(section))
     .filter((section) => !given.has(section.id) && ownSections(section.id))
+    // A harness without skills (or tools) gets no section that lists them: "call `load_skill`" would name a
+    // tool it does not offer.
+    .filter((section) => !listedPart(section.id) || lists[listedPart(section.id) as BuildListName].length > 0)
     .map((section) => ({ key: section.id, item: section, source: buildSourceLabel }));
   lists.sections = [
     ...own.filter((entry) => entry.key === 'role'),
@@ -206,4 +209,9 @@ function withSource(issue: Issue, entries: MergedHarness['entries'], owned: Owne
   const source =
     'fromSource' in entry ? owned[name].get(keyOf[name](entry.item as never))?.source : undefined;
   return { ...issue, message: `${issue.message} (${source ? `from ${source}` : 'as the file has it'})` };
+}
+
+/** The part a section of the skeleton lists (`skills`, `tools`), if it lists one. */
+function listedPart(sectionId: string): 'skills' | 'tools' | undefined {
+  return sectionId === 'skills' || sectionId === 'tools' ? sectionId : undefined;
 }

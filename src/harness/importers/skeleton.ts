@@ -42,8 +42,8 @@ export const skeletonSections: NonNullable<HarnessInput['prompt']['sections']> =
 
 /**
  * Builds a minimal valid harness around imported tools and skills: every part at version "1", the default
- * skill loader, no hooks, and a prompt of a pinned `role` section, a `skills` section and a `tools`
- * section. Throws a HarnessAugmentError listing every issue when the parts do not make a valid harness.
+ * skill loader, no hooks, and a prompt of a pinned `role` section, a `skills` section (when there are skills)
+ * and a `tools` section (when there are tools). Throws a HarnessAugmentError listing every issue when the parts do not make a valid harness.
  *
  * @example
  * const harness = skeletonHarness({ id: 'files', tools: importMcpTools(toolsListResponse) });
@@ -54,7 +54,17 @@ export function skeletonHarness(options: SkeletonOptions): Harness {
     ...(options.description === undefined ? {} : { description: options.description }),
     skills: { version: '1', items: structuredClone(options.skills ?? []) },
     hooks: { version: '1', items: [] },
-    prompt: { version: '1', sections: structuredClone(skeletonSections) },
+    // No section lists a part the harness leaves empty: "call `load_skill`" would name a tool it does not offer.
+    prompt: {
+      version: '1',
+      sections: structuredClone(
+        skeletonSections.filter(
+          (section) =>
+            !(section.id === 'skills' && (options.skills ?? []).length === 0) &&
+            !(section.id === 'tools' && (options.tools ?? []).length === 0),
+        ),
+      ),
+    },
     tools: { version: '1', items: structuredClone(options.tools ?? []) },
   };
   const result = safeParseHarness(input);

@@ -83,6 +83,12 @@ describe('skeletonHarness', () => {
     expect(renderSystemPrompt(harness)).toContain('You are the assistant of empty.');
   });
 
+  it('lists no skills and names no loader for a harness of tools alone (the loader is not offered)', () => {
+    const harness = skeletonHarness({ id: 'tools-only', tools });
+    expect(harness.prompt.sections.map((section) => section.id)).toEqual(['role', 'tools']);
+    expect(renderSystemPrompt(harness)).not.toContain('load_skill');
+  });
+
   it('does not share objects with its inputs', () => {
     const harness = skeletonHarness({ id: 'live-room', tools, skills });
     expect(harness.tools.items[0]).not.toBe(tools[0]);

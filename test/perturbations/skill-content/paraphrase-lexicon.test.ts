@@ -74,6 +74,15 @@ describe('skill-content/paraphrase-lexicon', () => {
     expect(everySwap('不要承诺，必须核对。')).toBe('切勿承诺，务必核对。');
   });
 
+  // An audit on obra/superpowers: "Do NOT …" became "Don't …", and "Ensure an isolated workspace: use …"
+  // became "Make sure an isolated workspace: use …".
+  it('keeps emphasis in capitals, and makes "ensure" "make sure" only before "that"', () => {
+    expect(everySwap('Do NOT guess. Do not round.')).toBe("Do NOT guess. Don't round.");
+    expect(everySwap('Ensure an isolated workspace. Ensure that tests pass.')).toBe(
+      'Ensure an isolated workspace. Make sure that tests pass.',
+    );
+  });
+
   it('never touches numbers, quotes, code, identifiers or banned terms', () => {
     const input = bannedWinInput();
     input.tools.items[0]!.name = 'do_not_disturb';

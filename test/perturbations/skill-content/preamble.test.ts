@@ -20,9 +20,9 @@ describe('skill-content/preamble', () => {
   it('adds a preamble sentence at the top of a share of the bodies (golden)', async () => {
     const result = applied(await applyOperator(addPreamble, harness, { rng: 'golden', severity: 1 }));
     expect(result.harness.skills.items.map((skill) => skill.body.split('\n\n')[0])).toEqual([
-      'Read these rules before you reply.',
-      'Keep the following rules in mind when you answer.',
-      'Follow every rule below.',
+      'The rules below apply whenever this skill is loaded.',
+      'What follows is the guidance of this skill.',
+      'The instructions of this skill follow.',
     ]);
     result.harness.skills.items.forEach((skill, index) => {
       expect(skill.body.endsWith(harness.skills.items[index]?.body as string)).toBe(true);

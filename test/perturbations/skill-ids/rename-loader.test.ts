@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { renameSkillLoader } from '../../../perturbations/skill-ids/rename-loader.js';
 import { certify } from '../../../src/augment/certificate.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { forwardTrajectory } from '../../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { lawCases } from '../../support/law-cases.js';
-import { baggageTrajectory, travelHarness } from '../../support/travel-harness.js';
+import { baggageTrajectory, travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 
 const harness = travelHarness();
 const trajectory = baggageTrajectory();
@@ -75,6 +76,17 @@ describe('skill-ids/rename-loader', () => {
       await applyOperator(renameSkillLoader, harness, { rng: 'x', params: { tool: 'find_flights' } }),
     ).toEqual({
       skip: '"find_flights" is already used by the harness',
+    });
+  });
+
+  // An audit on τ-bench airline built from tools alone: the loader of no skills was renamed in most rows, and
+  // in some it was the only change.
+  it('skips a harness without skills: no loader is offered', async () => {
+    const input = travelHarnessInput();
+    input.skills.items = [];
+    input.prompt.sections = input.prompt.sections.filter((section) => !section.template.includes('loader'));
+    expect(await applyOperator(renameSkillLoader, parseHarness(input), { rng: 'x' })).toEqual({
+      skip: 'the harness has no skills, so no loader is offered',
     });
   });
 

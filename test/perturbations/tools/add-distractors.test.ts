@@ -51,7 +51,7 @@ describe('tools/add-distractors', () => {
       names(applied(await applyOperator(addDistractors, harness, { rng: 'golden', severity })));
     expect(await run(0.1)).toEqual(['find_flights', 'hold_seat', 'shorten_url', 'get_baggage_policy']);
     expect(await run(0.3)).toEqual([
-      'set_reminder',
+      'define_word',
       'find_flights',
       'hold_seat',
       'shorten_url',
@@ -61,6 +61,30 @@ describe('tools/add-distractors', () => {
     expect((await run(1)).length).toBe(7);
     const zero = applied(await applyOperator(addDistractors, harness, { rng: 'zero', severity: 0 }));
     expect(zero.harness).toBe(harness);
+  });
+
+  // An audit on τ-bench airline: `get_directions(origin, destination)` beside `search_direct_flight(origin,
+  // destination, date)`, and `lookup_timezone` ("current local time") under "The current time is 2024-05-15
+  // 15:00:00 EST", on which the 24-hour cancellation rule depends.
+  it('adds no tool called like a registry tool, and no clock where a text fixes the time', async () => {
+    const input = travelHarnessInput();
+    input.prompt.sections.push({
+      id: 'now',
+      title: 'Now',
+      template: 'The current time is 2024-05-15 15:00:00 EST.',
+    });
+    const fixed = parseHarness(input);
+    for (const seed of ['a', 'b', 'c', 'd', 'e', 'f']) {
+      const added = names(
+        applied(await applyOperator(addDistractors, fixed, { rng: seed, params: { count: 8 } })),
+      );
+      expect(added).not.toContain('get_directions');
+      expect(added).not.toContain('lookup_timezone');
+    }
+    const anyTime = names(
+      applied(await applyOperator(addDistractors, harness, { rng: 'a', params: { count: 8 } })),
+    );
+    expect(anyTime).not.toContain('get_directions');
   });
 
   it('offers pool tools with valid, compiling schemas', () => {

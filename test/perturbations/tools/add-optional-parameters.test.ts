@@ -100,6 +100,30 @@ describe('tools/add-optional-parameters', () => {
     for (const name of ['response_format', 'idempotency_key']) expect(logs.has(name), name).toBe(false);
   });
 
+  // An audit on the MCP git server: `timezone` went onto `git_log`, whose `start_timestamp` reads times.
+  it('counts a parameter word that starts with a control word: no timezone beside start_timestamp', async () => {
+    const git = withTools([
+      {
+        name: 'git_log',
+        description: 'Shows the commit logs.',
+        parameters: {
+          type: 'object',
+          properties: { repo_path: { type: 'string' }, start_timestamp: { type: 'string' } },
+        },
+      },
+    ]);
+    const added = new Set<string>();
+    for (let seed = 0; seed < 30; seed++) {
+      const result = applied(
+        await applyOperator(addOptionalParameters, git, { rng: `t${seed}`, severity: 1 }),
+      );
+      const log = result.harness.tools.items.find((tool) => tool.name === 'git_log');
+      for (const key of Object.keys(log?.parameters.properties ?? {})) added.add(key);
+    }
+    expect(added.size).toBeGreaterThan(3);
+    expect(added.has('timezone')).toBe(false);
+  });
+
   it('never adds a name that the calls already use as a key', async () => {
     const open = withTools([
       {
@@ -138,7 +162,7 @@ describe('tools/add-optional-parameters', () => {
     }
   });
 
-  it('adds no timezone ("UTC when omitted") where the harness speaks of time zones (τ-bench retail: EST)', async () => {
+  it('adds no timezone where the harness speaks of time zones (τ-bench retail: EST)', async () => {
     const retail = await loadHarnessFile(
       join(projectRoot, 'test/demo/fixtures/tau-bench-retail/harness.yaml'),
     );

@@ -126,6 +126,25 @@ describe('tools/drop-unused', () => {
     expect(names(result)).not.toContain('get_meal_options');
   });
 
+  it('reads past a registry namespace, and a word of the name written as two (the MCP git server)', async () => {
+    const input = travelHarnessInput();
+    input.tools.items.push(
+      ...['git_checkout', 'git_add', 'git_log', 'git_status', 'git_diff'].map((name) =>
+        extraTool(name, 'A git command.'),
+      ),
+    );
+    input.prompt.sections.push({
+      id: 'git',
+      title: 'Git',
+      template: 'Do not check out another branch while there are unstaged changes.',
+    });
+    const described = parseHarness(input);
+    const trajectory = under(described, baggageTrajectory());
+    const result = applied(await applyOperator(dropUnused, described, { rng: 'g', severity: 1, trajectory }));
+    expect(names(result)).toContain('git_checkout');
+    expect(names(result)).not.toContain('git_log');
+  });
+
   it('keeps at least one tool', async () => {
     const input = travelHarnessInput();
     input.tools.items = [extraTool('list_airports'), extraTool('get_meal_options', 'Meals.')];

@@ -57,7 +57,7 @@ describe('tools/rename-parameters', () => {
       'find_flights:filters.max_stops->maximumStops',
       'find_flights:filters.cabin->cabinParam',
       'find_flights:origin->source',
-      'find_flights:destination->arrival',
+      'find_flights:destination->target',
       'find_flights:date->day',
       'find_flights:filters->constraints',
       'get_baggage_policy:fare_class->fareClassField',
@@ -78,7 +78,7 @@ describe('tools/rename-parameters', () => {
       }),
     );
     const [findFlights, holdSeat] = result.harness.tools.items;
-    expect(findFlights?.parameters.required).toEqual(['source', 'arrival', 'day']);
+    expect(findFlights?.parameters.required).toEqual(['source', 'target', 'day']);
     expect(
       Object.keys(
         (findFlights!.parameters.properties as Record<string, { properties: object }>).constraints!
@@ -89,7 +89,7 @@ describe('tools/rename-parameters', () => {
       passengersValue: { items: { required: ['label'] } },
     });
     expect(result.harness.tools.items[0]?.description).toBe(
-      'Find flights between two airports on a date. Pass `source` and `arrival` as IATA codes.',
+      'Find flights between two airports on a date. Pass `source` and `target` as IATA codes.',
     );
     const trajectory = rebookingTrajectory();
     const { rewritten, certificate } = moveAndCertify(result, trajectory);
@@ -98,7 +98,7 @@ describe('tools/rename-parameters', () => {
       message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.function.arguments) : [],
     );
     expect(calls.slice(1)).toEqual([
-      '{"source":"OPO", "arrival":"LIS","day":"2026-05-02","constraints":{"maximumStops":0,  "cabinParam":"economy"}}',
+      '{"source":"OPO", "target":"LIS","day":"2026-05-02","constraints":{"maximumStops":0,  "cabinParam":"economy"}}',
       '{ "flightField": "HA 310", "passengersValue": [ {"label": "Ana Souza"} ] }',
     ]);
     expect(inverseTrajectory(rewritten, result.relabel, harness).trajectory).toEqual(trajectory);

@@ -41,7 +41,7 @@ describe('tools/rename', () => {
         applied(await applyOperator(renameTools, harness, { rng: 'golden', severity: 1, params: { style } })),
       );
     // `seat` and `policy` are domain terms of the travel harness: re-cased or kept, never swapped.
-    expect(await run('snake')).toEqual(['lookup_flights', 'block_seat', 'lookup_baggage_policy']);
+    expect(await run('snake')).toEqual(['lookup_flights', 'reserve_seat', 'lookup_baggage_policy']);
     expect(await run('camel')).toEqual(['lookupFlights', 'holdSeat', 'getBaggagePolicy']);
     expect(await run('kebab')).toEqual(['lookup-flights', 'hold-seat', 'get-baggage-policy']);
     expect(await run('opaque')).toEqual(['tool_16', 'func_56', 'api_31']);
@@ -113,6 +113,30 @@ describe('tools/rename', () => {
       expect(names(result)[0]).toBe('find_flights');
       expect(certified(result, trajectory).certified).toBe(true);
     }
+  });
+
+  // An audit on the MCP git server's tools: `git_add` became `git_insert` and `git_status` `git_state`.
+  it('draws no synonym that names another action: git_add, git_status and create_label keep their verbs', async () => {
+    const input = travelHarnessInput();
+    for (const name of ['git_add', 'git_status', 'create_label'])
+      input.tools.items.push({
+        name,
+        description: `${name.replaceAll('_', ' ')}.`,
+        parameters: { type: 'object', properties: {} },
+      });
+    const withGit = parseHarness(input);
+    const drawn: string[] = [];
+    for (const style of ['snake', 'camel', 'phrase'] as const)
+      for (let seed = 0; seed < 20; seed++) {
+        const result = await applyOperator(renameTools, withGit, {
+          rng: `git${seed}`,
+          severity: 1,
+          params: { style },
+        });
+        if (!('skip' in result)) drawn.push(...names(result));
+      }
+    expect(drawn.length).toBeGreaterThan(0);
+    for (const name of drawn) expect(name).not.toMatch(/insert|state|add_?label|addLabel/i);
   });
 
   it('skips a harness without registry tools', async () => {
