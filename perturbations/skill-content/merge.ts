@@ -64,7 +64,10 @@ function mentionedOutsideSkills(harness: Harness, run: RunContext): Set<string> 
   const ids = new Set<string>();
   for (const mention of buildSymbolTable(harness, run.hookChecks).mentions) {
     if (mention.kind !== 'skill' || mention.form === 'reference') continue;
-    if (mention.path[0] !== 'skills') ids.add(mention.name);
+    if (mention.path[0] !== 'skills') {
+      ids.add(mention.name);
+      continue;
+    }
     // In another skill's text, a mention follows the merge ("then load `baggage`" loads the merged skill)
     // unless its sentence rules which skills are used: "The ONLY skill you invoke after brainstorming is
     // writing-plans" would name a merged skill that also debugs.

@@ -2,7 +2,7 @@
 // harness a file holds: each of its four lists is merged by ./merge-items.ts against the build record, and
 // the rest of the file (id, description, versions, loader, prompt styles) stays as the file has it.
 import type { CheckHarnessOptions } from '../check-harness.js';
-import { skeletonSections } from '../importers/skeleton.js';
+import { skeletonSectionApplies, skeletonSections } from '../importers/skeleton.js';
 import { HarnessAugmentError, type Issue } from '../issues.js';
 import { safeParseHarness } from '../parse-harness.js';
 import {
@@ -123,9 +123,9 @@ function sourceItems(
   const own = skeletonSections
     .map((section) => PromptSectionSchema.parse(section))
     .filter((section) => !given.has(section.id) && ownSections(section.id))
-    // A harness without skills (or tools) gets no section that lists them: "call `load_skill`" would name a
-    // tool it does not offer.
-    .filter((section) => !listedPart(section.id) || lists[listedPart(section.id) as BuildListName].length > 0)
+    .filter((section) =>
+      skeletonSectionApplies(section.id, { skills: lists.skills.length, tools: lists.tools.length }),
+    )
     .map((section) => ({ key: section.id, item: section, source: buildSourceLabel }));
   lists.sections = [
     ...own.filter((entry) => entry.key === 'role'),
@@ -209,9 +209,4 @@ function withSource(issue: Issue, entries: MergedHarness['entries'], owned: Owne
   const source =
     'fromSource' in entry ? owned[name].get(keyOf[name](entry.item as never))?.source : undefined;
   return { ...issue, message: `${issue.message} (${source ? `from ${source}` : 'as the file has it'})` };
-}
-
-/** The part a section of the skeleton lists (`skills`, `tools`), if it lists one. */
-function listedPart(sectionId: string): 'skills' | 'tools' | undefined {
-  return sectionId === 'skills' || sectionId === 'tools' ? sectionId : undefined;
 }

@@ -41,9 +41,27 @@ export const skeletonSections: NonNullable<HarnessInput['prompt']['sections']> =
 ];
 
 /**
+ * Whether a skeleton section belongs in a harness with this many skills and tools: the `skills` section only
+ * with skills ("call `load_skill`" would name a tool a harness without skills does not offer), the `tools`
+ * section only with tools, the others always.
+ *
+ * @example
+ * skeletonSectionApplies('skills', { skills: 0, tools: 13 }) // false
+ */
+export function skeletonSectionApplies(
+  sectionId: string,
+  counts: { skills: number; tools: number },
+): boolean {
+  if (sectionId === 'skills') return counts.skills > 0;
+  if (sectionId === 'tools') return counts.tools > 0;
+  return true;
+}
+
+/**
  * Builds a minimal valid harness around imported tools and skills: every part at version "1", the default
  * skill loader, no hooks, and a prompt of a pinned `role` section, a `skills` section (when there are skills)
- * and a `tools` section (when there are tools). Throws a HarnessAugmentError listing every issue when the parts do not make a valid harness.
+ * and a `tools` section (when there are tools). Throws a HarnessAugmentError listing every issue when the
+ * parts do not make a valid harness.
  *
  * @example
  * const harness = skeletonHarness({ id: 'files', tools: importMcpTools(toolsListResponse) });
@@ -54,14 +72,14 @@ export function skeletonHarness(options: SkeletonOptions): Harness {
     ...(options.description === undefined ? {} : { description: options.description }),
     skills: { version: '1', items: structuredClone(options.skills ?? []) },
     hooks: { version: '1', items: [] },
-    // No section lists a part the harness leaves empty: "call `load_skill`" would name a tool it does not offer.
     prompt: {
       version: '1',
       sections: structuredClone(
-        skeletonSections.filter(
-          (section) =>
-            !(section.id === 'skills' && (options.skills ?? []).length === 0) &&
-            !(section.id === 'tools' && (options.tools ?? []).length === 0),
+        skeletonSections.filter((section) =>
+          skeletonSectionApplies(section.id, {
+            skills: options.skills?.length ?? 0,
+            tools: options.tools?.length ?? 0,
+          }),
         ),
       ),
     },
