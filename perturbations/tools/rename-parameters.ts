@@ -75,7 +75,8 @@ export const renameParameters = defineOperator({
   // 6: a phrase must end on the name's head word (no `comma_separated` for `secret_type`), and a name tools
   // describe differently takes no phrase (no `blob_sha` for every `sha`). 7: a phrase keeps every other word
   // of the name too (no `unique_identifier` for `customer_id`), and no synonym that names another thing
-  // (`max_total` for git's `max_count`, `arrival` for `destination`).
+  // (`max_total` for git's `max_count`, `arrival` for `destination`); a title generated from the old name
+  // ("Max Count") follows the new one.
   version: 7,
   dimension: 'tools',
   mode: 'exact',

@@ -64,6 +64,26 @@ function schemaPath(path: readonly string[]): string[] {
 }
 
 /** Renames a key of an object, keeping the key order. */
+/**
+ * The title a generator writes for a property from its name alone: Python's `str.title()` of the name with
+ * `_` as spaces, as pydantic (and so FastMCP's tools) writes it: `max_count` → "Max Count".
+ */
+const generatedTitle = (name: string) =>
+  name
+    .replaceAll('_', ' ')
+    .replace(/\p{L}+/gu, (word) => `${word.slice(0, 1).toUpperCase()}${word.slice(1).toLowerCase()}`);
+
+/**
+ * A renamed property's `title`, when its generator wrote it from the old name ("Max Count" for `max_count`),
+ * follows the new name: left as it was, it would name the old parameter (a masked `field_25` titled "Max
+ * Count"). A title of the author's own stays.
+ */
+function retitle(schema: unknown, from: string, to: string): void {
+  if (typeof schema !== 'object' || schema === null) return;
+  const node = schema as Record<string, unknown>;
+  if (node.title === generatedTitle(from)) node.title = generatedTitle(to);
+}
+
 function renameKey(record: Record<string, unknown>, from: string, to: string): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key === from ? to : key, value]));
 }
@@ -154,6 +174,7 @@ export function renameSymbols(
     const holder = getAt(tool.parameters, schemaPath(rename.path.slice(0, -1))) as Record<string, unknown>;
     const from = rename.path.at(-1) as string;
     holder.properties = renameKey(holder.properties as Record<string, unknown>, from, rename.to);
+    retitle((holder.properties as Record<string, unknown>)[rename.to], from, rename.to);
     if (Array.isArray(holder.required))
       holder.required = holder.required.map((name) => (name === from ? rename.to : name));
   }

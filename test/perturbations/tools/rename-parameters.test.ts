@@ -179,6 +179,43 @@ describe('tools/rename-parameters', () => {
     });
   });
 
+  // FastMCP writes each property's pydantic title ("Max Count" for `max_count`): left as it was, a masked
+  // `field_25` still said "Max Count".
+  it("gives a renamed property the title its generator would write, and keeps an author's own title", async () => {
+    const input = travelHarnessInput();
+    const findFlights = input.tools.items[0]!;
+    const properties = findFlights.parameters.properties as Record<string, Record<string, unknown>>;
+    properties.origin!.title = 'Origin';
+    properties.destination!.title = 'Where to';
+    const titled = parseHarness(input);
+    const result = applied(
+      await applyOperator(renameParameters, titled, {
+        rng: 'golden',
+        severity: 1,
+        params: { style: 'opaque' },
+      }),
+    );
+    const renamed = new Map(
+      renames(result).flatMap((rename) => {
+        const [from, to] = rename.split(':')[1]!.split('->') as [string, string];
+        return rename.startsWith('find_flights:') ? [[from, to]] : [];
+      }),
+    );
+    const after = result.harness.tools.items[0]!.parameters.properties as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const origin = renamed.get('origin') as string;
+    expect(origin).toMatch(/^(arg|p|param|field)_/);
+    expect(after[origin]!.title).toBe(
+      origin
+        .replaceAll('_', ' ')
+        .replace(/\p{L}+/gu, (word) => `${word[0]!.toUpperCase()}${word.slice(1).toLowerCase()}`),
+    );
+    expect(after[renamed.get('destination') as string]!.title).toBe('Where to');
+    expect(moveAndCertify(result, rebookingTrajectory()).certificate.issues).toEqual([]);
+  });
+
   it('takes a phrase from a description only when it ends on the name and keeps its words, and only one all its tools share', async () => {
     const input = travelHarnessInput();
     const tool = (name: string, properties: Record<string, { type: string; description: string }>) => ({
