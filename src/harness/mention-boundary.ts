@@ -46,23 +46,43 @@ function continuesBefore(text: string, index: number): boolean {
   if (identifierCharacter.test(previous) || joiningCharacter.test(previous)) return true;
   if (previous === '.' || previous === ':') {
     const before = at(text, index - 1);
-    if (previous === ':' && qualifiesName(text, index)) return false;
     return before !== '' && (identifierCharacter.test(before) || joiningCharacter.test(before));
   }
   return false;
 }
 
 /**
- * Whether the `:` at `colon` ends a namespace qualifier: one word standing alone before it
- * (`superpowers:test-driven-development`, `github:create_issue`), as plugins and MCP clients qualify the
- * skills and tools they name. The name after it is a mention; the qualifier is kept as it is.
+ * Keys of search and filter syntaxes (GitHub, Slack, web search …): `label:code-review` is a value to search
+ * for, not a reference to the skill `code-review`.
  */
-function qualifiesName(text: string, colon: number): boolean {
-  let start = colon;
-  while (start > 0 && identifierCharacter.test(at(text, start - 1))) start--;
-  if (start === colon || !/\p{L}/u.test(at(text, start))) return false;
-  const before = at(text, start - 1);
-  return before === '' || !(joiningCharacter.test(before) || before === '.' || before === ':');
+const searchKeys = new Set(
+  'is in no label labels repo repository org user author assignee mentions commenter involves team language lang filetype ext extension path site state status type sort order from to before after since until on during size stars forks topic project milestone head base review reviewed-by created updated closed merged pushed license archived fork channel has with intitle inurl intext'.split(
+    ' ',
+  ),
+);
+/** A search term `key:value`, as a whole whitespace-separated token. */
+const searchTerm = /^[\p{L}_-]+:\S/u;
+
+/**
+ * Whether the name at `[start, end)` comes right after a namespace qualifier: one word standing alone before
+ * a `:` (`superpowers:test-driven-development`, `github:create_issue`), as plugins and MCP clients qualify the
+ * skills and tools they name. The name is then a mention, and the qualifier is kept as it is. A search term is
+ * not a qualifier: its key is a search key (`label:`, `is:`, `repo:` …), or a term of the same form stands
+ * beside it (`is:pr is:open label:code-review`).
+ */
+function qualifiedName(text: string, start: number, end: number): boolean {
+  const colon = start - 1;
+  if (at(text, colon) !== ':') return false;
+  let from = colon;
+  while (from > 0 && identifierCharacter.test(at(text, from - 1))) from--;
+  if (from === colon || !/\p{L}/u.test(at(text, from))) return false;
+  const before = at(text, from - 1);
+  if (before !== '' && (joiningCharacter.test(before) || before === '.' || before === ':')) return false;
+  if (searchKeys.has(text.slice(from, colon).toLowerCase())) return false;
+  const previousToken = text.slice(0, from).trimEnd().split(/\s+/u).at(-1) ?? '';
+  const nextToken = text.slice(end).trimStart().split(/\s+/u)[0] ?? '';
+  const bare = (token: string) => token.replace(/^[`'"([]+|[`'").,;\]]+$/gu, '');
+  return !searchTerm.test(bare(previousToken)) && !searchTerm.test(bare(nextToken));
 }
 
 /**
@@ -86,7 +106,8 @@ export function urlSpans(text: string): Array<[number, number]> {
  * itself. It does not when a letter, digit, `_` or `-` touches either side (`skill-creator-path`,
  * `pre-item_qa`), when a path or address joiner does (`skill-creator/`, `./skill-creator/x.py`, `a\b`,
  * `user@host`), when a `.` or `:` glues it to more of a token (`skill-creator.md`, `docs.skill-creator`),
- * a namespace qualifier aside (`superpowers:skill-creator` mentions `skill-creator`), when it lies inside a URL, or, written bare, when the next word says it names a folder ("the
+ * a namespace qualifier aside (`superpowers:skill-creator` mentions `skill-creator`; a search term such as
+ * `label:skill-creator` does not), when it lies inside a URL, or, written bare, when the next word says it names a folder ("the
  * skill-creator directory"). `prefixes` and `suffixes` admit the qualified forms a caller knows
  * (`get_price.link_id`). A sentence's final stop, a comma, brackets, quotes and backticks are boundaries.
  *
@@ -107,7 +128,7 @@ export function mentionStandsAlone(
     (candidate) =>
       candidate !== '' && text.startsWith(candidate, end) && !continuesAfter(text, end + candidate.length),
   );
-  if (!prefixed && continuesBefore(text, start - 1)) return false;
+  if (!prefixed && !qualifiedName(text, start, end) && continuesBefore(text, start - 1)) return false;
   if (suffix === undefined && continuesAfter(text, end)) return false;
   if ((context.urls ?? urlSpans(text)).some(([from, to]) => start < to && end > from)) return false;
   if (!context.code && fileNoun.test(text.slice(end, end + 40))) return false;

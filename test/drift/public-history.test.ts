@@ -83,10 +83,9 @@ describe('the search tools of github/github-mcp-server, 16 real versions', () =>
         expect(change.reason?.length).toBeGreaterThan(0);
       }
     }
-    expect(drift.edits.filter((edit) => edit.covered === true)).toHaveLength(8);
-    expect(drift.uncovered.map((entry) => [entry.from, entry.kind])).toEqual([
-      [versions[0], 'tool-description-reworded'],
-    ]);
+    // Every task-preserving edit is covered by the 32 sampled `hat` variants per version.
+    expect(drift.edits.filter((edit) => edit.covered === true)).toHaveLength(9);
+    expect(drift.uncovered).toEqual([]);
   });
 
   it('carries the items of 03 to 04 and 05 exactly; the stale answer fails where q became query', async () => {

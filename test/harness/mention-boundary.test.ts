@@ -67,6 +67,14 @@ describe('mentionStandsAlone', () => {
       'superpowers:skill-creator first',
     ])
       expect(standsAlone(text, 'skill-creator'), text).toBe(true);
+    // A search term is not a qualifier: its key is a search key, or a term of its form stands beside it.
+    for (const text of [
+      'find them with `label:skill-creator`',
+      'search is:pr is:open label:skill-creator',
+      'search team:skill-creator is:open',
+      'search foo:skill-creator bar:baz',
+    ])
+      expect(standsAlone(text, 'skill-creator'), text).toBe(false);
     // A qualifier glued to a path, a file name or another qualifier is still part of a longer token.
     for (const text of [
       'docs/plugin:skill-creator',
