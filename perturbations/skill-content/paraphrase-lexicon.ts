@@ -100,6 +100,9 @@ function lexiconMatches(text: string): readonly TextEdit[] {
     for (const match of text.matchAll(entry.pattern)) {
       // A phrase written in capitals is emphasis ("Do NOT …"): "Don't" would drop it.
       if (/\p{Lu}{2,}/u.test(match[0])) continue;
+      // A Markdown heading is a title in its own case ("When You Don't Know"): left as written.
+      const lineStart = text.lastIndexOf('\n', match.index) + 1;
+      if (/^#{1,6}\s/u.test(text.slice(lineStart, lineStart + 7))) continue;
       // Frozen: every later call on the same text hands out these objects.
       candidates.push(
         Object.freeze({
@@ -169,8 +172,8 @@ export const paraphraseLexicon = defineOperator({
   id: 'skill-content/paraphrase-lexicon',
   // 3: "at most", "at least", "make sure" and "as soon as" swap only where the paraphrase reads the
   // same; "only when" no longer becomes "only if".
-  // 4: no swap of a phrase written in capitals ("Do NOT" stays); "ensure" becomes "make sure" only before
-  // "that".
+  // 4: no swap of a phrase written in capitals ("Do NOT" stays) or in a heading; "ensure" becomes "make
+  // sure" only before "that".
   version: 4,
   dimension: 'skill-content',
   mode: 'exact',

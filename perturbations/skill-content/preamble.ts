@@ -103,6 +103,7 @@ export const addPreamble = defineOperator({
     'Adds a neutral preamble sentence to skill bodies (Chinese for Chinese bodies); rules and ids stay.',
   params: z.object({}),
   apply(harness, { rng, severity }) {
+    if (harness.skills.items.length === 0) return { skip: 'the harness has no skills' };
     const key = keyNumber(mentionsKey(harness));
     const eligible = harness.skills.items.filter(
       (skill) =>

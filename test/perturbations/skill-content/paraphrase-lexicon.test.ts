@@ -78,6 +78,7 @@ describe('skill-content/paraphrase-lexicon', () => {
   // became "Make sure an isolated workspace: use …".
   it('keeps emphasis in capitals, and makes "ensure" "make sure" only before "that"', () => {
     expect(everySwap('Do NOT guess. Do not round.')).toBe("Do NOT guess. Don't round.");
+    expect(everySwap("## When You Don't Know\nDon't guess.")).toBe("## When You Don't Know\nDo not guess.");
     expect(everySwap('Ensure an isolated workspace. Ensure that tests pass.')).toBe(
       'Ensure an isolated workspace. Make sure that tests pass.',
     );
