@@ -284,7 +284,12 @@ function rewordText(text: string, vocabulary: Vocabulary, rng: Random): string {
     if (others.length === 0) continue;
     let replacement = rng.fork(index++).pick(others);
     if (!match.group.cjk && !match.group.capitalized) {
-      const upper = match.found[0] !== (match.found[0] as string).toLowerCase();
+      // An acronym is written in capitals wherever it stands ("The reservation ID"): its replacement takes a
+      // capital only where a sentence starts.
+      const acronym = match.found.length > 1 && match.found === match.found.toUpperCase();
+      const upper = acronym
+        ? /(?:^|[.!?:]\s*)$/u.test(text.slice(0, match.start).trimEnd())
+        : match.found[0] !== (match.found[0] as string).toLowerCase();
       replacement = upper ? capitalize(replacement) : lowerFirst(replacement);
     }
     out += text.slice(cursor, match.start) + replacement;
@@ -374,7 +379,8 @@ export const rewordDescriptions = defineOperator({
   id: 'tools/reword-descriptions',
   // 4: no Delete ↔ Remove (removing a sub-issue unlinks it; deleting destroys it); a capitalized verb
   // followed by a noun and "are"/"is" ("Check runs are …") is a noun phrase and stays.
-  version: 4,
+  // 5: the word for an acronym is capitalized only where a sentence starts ("the reservation identifier").
+  version: 5,
   dimension: 'tools',
   mode: 'exact',
   description:

@@ -125,4 +125,27 @@ describe('tools/reword-descriptions', () => {
     // The verb "Check" before its object is still reworded.
     expect(reworded).toBeGreaterThan(0);
   });
+
+  // τ-bench airline: "The reservation ID, such as 'ZFA04Y'." became "The reservation Identifier, …".
+  it('writes the word for an acronym in lower case inside a sentence, capitalized at its start', async () => {
+    const tools = withTools([
+      {
+        name: 'cancel_reservation',
+        description: 'ID lookup first. Cancels the reservation with this ID, such as ZFA04Y.',
+        parameters: { type: 'object', properties: {} },
+      },
+    ]);
+    const seen = new Set<string>();
+    for (let seed = 0; seed < 20; seed++) {
+      const result = await applyOperator(rewordDescriptions, tools, { rng: `id${seed}`, severity: 1 });
+      if ('skip' in result) continue;
+      seen.add(result.harness.tools.items[0]?.description ?? '');
+    }
+    const described = [...seen].filter((text) => text.includes('dentifier'));
+    expect(described.length).toBeGreaterThan(0);
+    for (const text of described) {
+      expect(text).not.toMatch(/this Identifier/);
+      if (!text.startsWith('ID ')) expect(text).toMatch(/^Identifier lookup first\./);
+    }
+  });
 });
