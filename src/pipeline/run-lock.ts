@@ -5,10 +5,11 @@
 // is installed here; the file and its O_EXCL creation are the whole mechanism (as proper-lockfile's is a
 // mkdir), with a rename for the takeover so that two starts cannot both take one stale lock.
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, open, readFile, rename, rm } from 'node:fs/promises';
+import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { HarnessAugmentError } from '../harness/issues.js';
+import { temporaryPath } from '../harness/write-file-atomic.js';
 
 export const runLockFile = 'run.lock';
 
@@ -76,17 +77,18 @@ function alive(pid: number): boolean {
 const isStale = (holder: RunLockHolder) => holder.host === hostname() && !alive(holder.pid);
 
 async function createExclusive(file: string, content: string): Promise<boolean> {
+  // Written whole beside the lock, then linked into place (a link fails where the lock exists): another start
+  // never reads a lock file half written, which would name no holder.
+  const temporary = temporaryPath(file);
   try {
-    const handle = await open(file, 'wx');
-    try {
-      await handle.writeFile(content);
-    } finally {
-      await handle.close();
-    }
+    await writeFile(temporary, content);
+    await link(temporary, file);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
+  } finally {
+    await rm(temporary, { force: true });
   }
 }
 

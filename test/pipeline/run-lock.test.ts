@@ -1,9 +1,10 @@
 // One run per output folder: the lock a pipeline run holds on its folder, refused to a second start (which
 // is told who holds it), taken over from a holder that is gone, and released on SIGTERM.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { HarnessAugmentError } from '../../src/harness/issues.js';
 import { lockRunFolder, type RunLockHolder, runLockFile } from '../../src/pipeline/run-lock.js';
@@ -65,6 +66,43 @@ describe('lockRunFolder', () => {
       expect(JSON.parse(await readFile(join(folder, runLockFile), 'utf8'))).toEqual(lock.holder);
       await lock.release();
     }
+  });
+
+  // A lock written in two steps (created, then filled) was once read empty by a start that lost the race:
+  // "a file that names no holder; remove it", said of a lock a live run held. A thread reads the lock file
+  // the whole time, in parallel: it never finds it there but not yet written.
+  it('of many starts at once, one takes the lock, every other names it as held, and no one reads it half written', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'hsa-lock-many-'));
+    const file = join(folder, runLockFile);
+    const reader = new Worker(
+      `const { readFileSync } = require('node:fs');
+       const { parentPort, workerData } = require('node:worker_threads');
+       let stop = false; const seen = [];
+       parentPort.on('message', () => { stop = true; });
+       (function loop() {
+         for (let i = 0; i < 2000; i++) {
+           try { const text = readFileSync(workerData, 'utf8'); if (!text.endsWith('}\\n')) seen.push(text); } catch {}
+         }
+         if (stop) parentPort.postMessage(seen); else setImmediate(loop);
+       })();`,
+      { eval: true, workerData: file },
+    );
+    for (let trial = 0; trial < 40; trial++) {
+      const results = await Promise.allSettled(Array.from({ length: 8 }, () => lockRunFolder(folder)));
+      const taken = results.filter((result) => result.status === 'fulfilled');
+      expect(taken.length, `trial ${trial}`).toBe(1);
+      for (const result of results)
+        if (result.status === 'rejected')
+          expect(String(result.reason), `trial ${trial}`).toMatch(/another run writes to this output folder/);
+      await (taken[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof lockRunFolder>>>).value.release();
+    }
+    const halfWritten = await new Promise<string[]>((resolve) => {
+      reader.once('message', resolve);
+      reader.postMessage('stop');
+    });
+    await reader.terminate();
+    expect(halfWritten).toEqual([]);
+    expect(await readdir(folder)).toEqual([]);
   });
 
   it('refuses a lock held on another host (it cannot be checked), saying how to clear it', async () => {
