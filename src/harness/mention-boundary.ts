@@ -79,10 +79,28 @@ function qualifiedName(text: string, start: number, end: number): boolean {
   const before = at(text, from - 1);
   if (before !== '' && (joiningCharacter.test(before) || before === '.' || before === ':')) return false;
   if (searchKeys.has(text.slice(from, colon).toLowerCase())) return false;
-  const previousToken = text.slice(0, from).trimEnd().split(/\s+/u).at(-1) ?? '';
-  const nextToken = text.slice(end).trimStart().split(/\s+/u)[0] ?? '';
   const bare = (token: string) => token.replace(/^[`'"([]+|[`'").,;\]]+$/gu, '');
-  return !searchTerm.test(bare(previousToken)) && !searchTerm.test(bare(nextToken));
+  return !searchTerm.test(bare(tokenBefore(text, from))) && !searchTerm.test(bare(tokenAfter(text, end)));
+}
+
+const isSpace = (character: string) => /\s/u.test(character);
+
+/** The whitespace-separated token that ends before `index` (whitespace between skipped). */
+function tokenBefore(text: string, index: number): string {
+  let to = index;
+  while (to > 0 && isSpace(at(text, to - 1))) to--;
+  let from = to;
+  while (from > 0 && !isSpace(at(text, from - 1))) from--;
+  return text.slice(from, to);
+}
+
+/** The whitespace-separated token that starts after `index` (whitespace between skipped). */
+function tokenAfter(text: string, index: number): string {
+  let from = index;
+  while (from < text.length && isSpace(at(text, from))) from++;
+  let to = from;
+  while (to < text.length && !isSpace(at(text, to))) to++;
+  return text.slice(from, to);
 }
 
 /**
@@ -107,8 +125,8 @@ export function urlSpans(text: string): Array<[number, number]> {
  * `pre-item_qa`), when a path or address joiner does (`skill-creator/`, `./skill-creator/x.py`, `a\b`,
  * `user@host`), when a `.` or `:` glues it to more of a token (`skill-creator.md`, `docs.skill-creator`),
  * a namespace qualifier aside (`superpowers:skill-creator` mentions `skill-creator`; a search term such as
- * `label:skill-creator` does not), when it lies inside a URL, or, written bare, when the next word says it names a folder ("the
- * skill-creator directory"). `prefixes` and `suffixes` admit the qualified forms a caller knows
+ * `label:skill-creator` does not), when it lies inside a URL, or, written bare, when the next word says it
+ * names a folder ("the skill-creator directory"). `prefixes` and `suffixes` admit the qualified forms a caller knows
  * (`get_price.link_id`). A sentence's final stop, a comma, brackets, quotes and backticks are boundaries.
  *
  * @example
