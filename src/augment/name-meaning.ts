@@ -66,6 +66,14 @@ export const functionWords: ReadonlySet<string> = new Set(
 );
 
 /**
+ * A table looked up by words of any text: without a prototype, so that `constructor` or `toString` finds
+ * nothing rather than Object.prototype's members.
+ */
+function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+}
+
+/**
  * Listed synonyms of common identifier words (alternatives in snake case; `look_up` is one phrasal unit).
  * A synonym may stand for a word only when that word is not a domain term of the harness. A pair that names
  * another action or thing in a common domain is not listed: add/insert/create (`git_add` stages; GitHub's
@@ -76,7 +84,7 @@ export const functionWords: ReadonlySet<string> = new Set(
  * @example
  * nameSynonyms.get // ['fetch', 'retrieve', 'lookup', 'read', 'look_up']
  */
-export const nameSynonyms: Readonly<Record<string, readonly string[]>> = {
+export const nameSynonyms: Readonly<Record<string, readonly string[]>> = wordTable({
   get: ['fetch', 'retrieve', 'lookup', 'read', 'look_up'],
   fetch: ['get', 'retrieve', 'load', 'look_up', 'pull_up'],
   retrieve: ['get', 'fetch'],
@@ -170,7 +178,7 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = {
   file: ['document'],
   report: ['summary'],
   summary: ['overview'],
-};
+});
 
 /**
  * Spellings of one word (an abbreviation and its expansion, two spellings): never a replacement of a domain
@@ -184,7 +192,7 @@ export function sameWord(a: string, b: string): boolean {
   return key(a) === key(b);
 }
 
-const spellings: Readonly<Record<string, string>> = {
+const spellings: Readonly<Record<string, string>> = wordTable({
   identifier: 'id',
   information: 'info',
   quantity: 'qty',
@@ -197,7 +205,7 @@ const spellings: Readonly<Record<string, string>> = {
   parameter: 'param',
   function: 'fn',
   func: 'fn',
-};
+});
 
 /**
  * Nouns that name the kind of an identifier, which any new name of that kind may add (`refund_guide`).

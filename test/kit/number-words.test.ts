@@ -31,6 +31,8 @@ describe('numbersInWords', () => {
     expect(numbersInWords('Make no more than Twelve tool calls.')).toEqual(['12']);
     expect(numbersInWords('a hundred rows')).toEqual(['100']);
     expect(numbersInWords('No numbers here, and none written.')).toEqual([]);
+    // Words that name members of every JavaScript object are words like any other.
+    expect(numbersInWords('Call the constructor twice; valueOf and toString once.')).toEqual(['2', '1']);
   });
 
   it('keeps two numbers side by side apart', () => {

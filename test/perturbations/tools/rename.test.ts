@@ -139,6 +139,25 @@ describe('tools/rename', () => {
     for (const name of drawn) expect(name).not.toMatch(/insert|state|add_?label|addLabel/i);
   });
 
+  // The name rule's word tables are looked up by a harness's words: `constructor` found Object.prototype's.
+  it('renames names made of words that objects carry, such as constructor', async () => {
+    const input = travelHarnessInput();
+    input.tools.items.push({
+      name: 'get_constructor',
+      description: 'The constructor.',
+      parameters: { type: 'object', properties: { constructor: { type: 'string' } } },
+    });
+    const withCtor = parseHarness(input);
+    for (const style of ['snake', 'camel', 'phrase'] as const) {
+      const result = await applyOperator(renameTools, withCtor, {
+        rng: 'ctor',
+        severity: 1,
+        params: { style },
+      });
+      expect('skip' in result ? result.skip : names(result).length).toBe(4);
+    }
+  });
+
   it('skips a harness without registry tools', async () => {
     const input = travelHarnessInput();
     input.tools.items = [];
