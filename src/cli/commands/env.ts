@@ -112,6 +112,9 @@ export function registerEnv(program: Command): void {
         run,
         ...(maxStepsPerTurn !== undefined ? { maxStepsPerTurn } : {}),
       });
+      // Watched before the port opens: a SIGTERM that comes as soon as the server listens still shuts it down
+      // cleanly, instead of killing the process by the signal's default action.
+      const stopped = untilSignal();
       const server = await startEnvServer(service, {
         host: options.host,
         port,
@@ -136,7 +139,7 @@ export function registerEnv(program: Command): void {
         printWarning(
           `hsa: warning: listening on ${options.host} without a token; anyone who can reach it can use it (see --token-env)`,
         );
-      const signal = await untilSignal();
+      const signal = await stopped;
       if (!outputMode().json) printResult(undefined, `hsa env serve: ${signal}, shutting down`);
       await server.close();
       service.close();
