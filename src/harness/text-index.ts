@@ -2,6 +2,8 @@
 // line costs its own length and the texts holding its rarest word, not a scan of every text. Renames ask
 // once per new name and the certificate once per list item; with thousands of skills a scan each was
 // quadratic in the harness.
+import { BoundedCache } from './bounded-cache.js';
+
 const wordRun = /[\p{L}\p{N}_]+/gu;
 
 /** A character that continues a word for `occursAsWord`: a letter, a digit or `_` (not `-`). */
@@ -96,11 +98,27 @@ function rarestList(holding: ReadonlyMap<string, number[]>, runs: readonly strin
 function runsByText(texts: readonly string[]): Map<string, number[]> {
   const holding = new Map<string, number[]>();
   for (const [index, text] of texts.entries()) {
-    for (const [run] of text.matchAll(wordRun)) {
+    for (const run of distinctRuns(text)) {
       const list = holding.get(run);
       if (list === undefined) holding.set(run, [index]);
-      else if (list.at(-1) !== index) list.push(index);
+      else list.push(index);
     }
   }
   return holding;
 }
+
+/** A text's word runs, each once, in order of first occurrence: read once per text content. */
+function distinctRuns(text: string): readonly string[] {
+  const known = runsOfText.get(text);
+  if (known) return known;
+  const runs = new Set<string>();
+  for (const [run] of text.matchAll(wordRun)) runs.add(run);
+  return runsOfText.set(text, [...runs]);
+}
+// Most texts an index is built of are a harness's, which its variants share: their runs are read once.
+// Pure function of content across runs: a text's distinct word runs, by the text.
+const runsOfText = new BoundedCache<string, readonly string[]>(
+  4 << 20,
+  (text, runs) => text.length + runs.reduce((sum, run) => sum + 2 * run.length + 32, 64),
+  'text-index.runsOfText',
+);

@@ -35,8 +35,8 @@ export function takenNames(harness: Harness): Set<string> {
  * const isFree = nameChecker(harness, trajectory); isFree('lookup_weather') // true
  */
 export function nameChecker(harness: Harness, trajectory?: Trajectory): (name: string) => boolean {
-  const taken = takenNames(harness);
-  const texts = harnessTextLocations(harness).map((location) => location.text);
+  const { taken, takenLower, occurs } = harnessNames(harness);
+  const texts: string[] = [];
   if (trajectory) {
     for (const message of trajectory.messages) {
       if (message.content) texts.push(message.content);
@@ -45,13 +45,37 @@ export function nameChecker(harness: Harness, trajectory?: Trajectory): (name: s
     }
   }
   const given = new Set<string>();
-  const takenLower = new Set([...taken].map((name) => name.toLowerCase()));
-  const occurs = wordOccurrence(texts);
+  // A word occurs in the harness's texts or the trajectory's: asked of each (the same answer as one index
+  // of both), so that the harness's index is built once per harness object, not per operator call.
+  const inTrajectory = texts.length > 0 ? wordOccurrence(texts) : () => false;
   return (name: string) => {
     if (!namePattern.test(name) || taken.has(name) || given.has(name)) return false;
     if (takenLower.has(name.toLowerCase())) return false;
-    if (occurs(name)) return false;
+    if (occurs(name) || inTrajectory(name)) return false;
     given.add(name);
     return true;
   };
 }
+
+/** What `nameChecker` reads of a harness: its names, in any letter case, and the words of its texts. */
+interface HarnessNames {
+  taken: ReadonlySet<string>;
+  takenLower: ReadonlySet<string>;
+  occurs: (word: string) => boolean;
+}
+
+function harnessNames(harness: Harness): HarnessNames {
+  let known = namesOf.get(harness);
+  if (!known) {
+    const taken = takenNames(harness);
+    known = {
+      taken,
+      takenLower: new Set([...taken].map((name) => name.toLowerCase())),
+      occurs: wordOccurrence(harnessTextLocations(harness).map((location) => location.text)),
+    };
+    namesOf.set(harness, known);
+  }
+  return known;
+}
+// Pure function of content across runs: a harness object's names and text words (harnesses are immutable).
+const namesOf = new WeakMap<Harness, HarnessNames>();
