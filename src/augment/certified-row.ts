@@ -27,6 +27,21 @@ export interface CertifiedRowInput {
   provenance: Omit<Provenance, 'baseHash' | 'changed'> & { changed: ReadonlySet<Dimension> };
   /** The proof of the pool entry the row is drawn from: the certificate takes what it covers from it. */
   proof?: EntryProof | undefined;
+  /**
+   * `variantIdOf(baseHash, provenance.ops, idSeed)`, where the caller has it already (every row a pool entry
+   * gives as it is has the same one).
+   */
+  variantId?: string;
+}
+
+/**
+ * The id of a variant: a hash of the base, the operators that applied and the seed it was built from.
+ *
+ * @example
+ * variantIdOf(baseHash, row.provenance.ops, '42/pool/7') // 'v_3f9a…'
+ */
+export function variantIdOf(baseHash: string, ops: Provenance['ops'], idSeed: string): string {
+  return `v_${contentHash({ base: baseHash, ops, seed: idSeed }).slice(7, 27)}`;
 }
 
 /**
@@ -59,7 +74,7 @@ export function certifiedRow(input: CertifiedRowInput): { row: AugmentRow } | { 
       id: `${original.id}/${variantIndex}`,
       exampleId: original.id,
       variantIndex,
-      variantId: `v_${contentHash({ base: input.baseHash, ops, seed: input.idSeed }).slice(7, 27)}`,
+      variantId: input.variantId ?? variantIdOf(input.baseHash, ops, input.idSeed),
       harness,
       trajectory: rewritten,
       relabel,

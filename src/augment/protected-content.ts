@@ -16,17 +16,33 @@ export interface ProtectedContentSpan {
   text: string;
 }
 
-const codePatterns = [/```[\s\S]*?```/gu, /~~~[\s\S]*?~~~/gu, /`[^`\n]+`/gu];
-const pinMarkerPatterns = [/<!--[\s\S]*?-->/gu, /\(order-sensitive\)|（顺序敏感）|\(顺序敏感\)/giu];
-const quotePatterns = [
-  /(?<![\p{L}\p{N}])'[^'\n]{1,80}'(?![\p{L}\p{N}])/gu,
-  /"[^"\n]{1,120}"/gu,
-  /“[^”\n]{1,120}”/gu,
-  /‘[^’\n]{1,120}’/gu,
-  /「[^」\n]{1,120}」/gu,
-  /『[^』\n]{1,120}』/gu,
-  /《[^》\n]{1,120}》/gu,
-  /«[^»\n]{1,120}»/gu,
+/**
+ * A pattern, with a character every match holds (or '' for none): a text without it has no match, and the pattern is not run
+ * over it (most texts hold no backtick, quote or comment).
+ */
+interface Pattern {
+  pattern: RegExp;
+  holds: string;
+}
+const codePatterns: readonly Pattern[] = [
+  { pattern: /```[\s\S]*?```/gu, holds: '`' },
+  { pattern: /~~~[\s\S]*?~~~/gu, holds: '~' },
+  { pattern: /`[^`\n]+`/gu, holds: '`' },
+];
+const pinMarkerPatterns: readonly Pattern[] = [
+  { pattern: /<!--[\s\S]*?-->/gu, holds: '<' },
+  // Its forms open with `(` or `（`: one character cannot say so, and it runs on every text.
+  { pattern: /\(order-sensitive\)|（顺序敏感）|\(顺序敏感\)/giu, holds: '' },
+];
+const quotePatterns: readonly Pattern[] = [
+  { pattern: /(?<![\p{L}\p{N}])'[^'\n]{1,80}'(?![\p{L}\p{N}])/gu, holds: "'" },
+  { pattern: /"[^"\n]{1,120}"/gu, holds: '"' },
+  { pattern: /“[^”\n]{1,120}”/gu, holds: '“' },
+  { pattern: /‘[^’\n]{1,120}’/gu, holds: '‘' },
+  { pattern: /「[^」\n]{1,120}」/gu, holds: '「' },
+  { pattern: /『[^』\n]{1,120}』/gu, holds: '『' },
+  { pattern: /《[^》\n]{1,120}》/gu, holds: '《' },
+  { pattern: /«[^»\n]{1,120}»/gu, holds: '«' },
 ];
 /**
  * A path: `./x`, `../x`, `/x/y`, `~/x`, a folder `name/`, two or more segments, or segments ending in a
@@ -50,15 +66,17 @@ const digitsOnly = /^\d+$/u;
 
 function collect(
   text: string,
-  patterns: readonly RegExp[],
+  patterns: readonly Pattern[],
   kind: ProtectedContentSpanKind,
   into: ProtectedContentSpan[],
 ) {
-  for (const pattern of patterns)
+  for (const { pattern, holds } of patterns) {
+    if (holds !== '' && !text.includes(holds)) continue;
     for (const match of text.matchAll(pattern)) {
       if (match[0].length === 0) continue;
       into.push({ kind, start: match.index, end: match.index + match[0].length, text: match[0] });
     }
+  }
 }
 
 /** The text with the spans replaced by spaces (offsets kept). */
@@ -122,7 +140,9 @@ export function pathSpans(
   urls: ReadonlyArray<readonly [number, number]> = urlSpans(text),
 ): ProtectedContentSpan[] {
   const spans: ProtectedContentSpan[] = [];
-  collect(blankSpans(text, urls), [pathPattern], 'path', spans);
+  // Every form holds a `/` or a `.` (a file name's extension).
+  if (!text.includes('/') && !text.includes('.')) return spans;
+  collect(blankSpans(text, urls), [{ pattern: pathPattern, holds: '' }], 'path', spans);
   return spans;
 }
 

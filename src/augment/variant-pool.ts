@@ -11,7 +11,7 @@ import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { applyPlanSteps, baseState, type PlanStep } from './apply-plan.js';
 import { type AugmentRun, augmentRunOf } from './augment-run.js';
-import { certifiedRow } from './certified-row.js';
+import { certifiedRow, variantIdOf } from './certified-row.js';
 import { type EntryProof, proveEntry } from './entry-proof.js';
 import { type Dimension, dimensions, type OperatorRecord, type RegenerateFunction } from './operator.js';
 import type { Plan } from './plan.js';
@@ -158,6 +158,16 @@ export function createVariantPool(
   const run = augmentRunOf(base, options);
   const baseHash = run.baseHash;
   const entries = new Map<number, Promise<PoolEntry>>();
+  // The id of each entry's variant as the entry gives it (rows that took no step of their own share it).
+  const variantIds = new WeakMap<PoolEntry, string>();
+  const variantIdFor = (shared: PoolEntry) => {
+    let id = variantIds.get(shared);
+    if (id === undefined) {
+      id = variantIdOf(baseHash, shared.ops, shared.seed);
+      variantIds.set(shared, id);
+    }
+    return id;
+  };
 
   const entry = (index: number): Promise<PoolEntry> => {
     let found = entries.get(index);
@@ -258,6 +268,7 @@ export function createVariantPool(
       variantIndex,
       run,
       idSeed: perExample > 0 ? `${shared.seed}|${variantSeed}` : shared.seed,
+      ...(perExample > 0 ? {} : { variantId: variantIdFor(shared) }),
       proof: shared.proof,
       provenance: {
         seed,

@@ -99,6 +99,21 @@ export interface RowWithVariant {
   input?: { messages: ReadonlyArray<{ role: string; content?: unknown }>; tools?: unknown };
 }
 
+/**
+ * A relabel's content hash, once per relabel object: the rows of a pool entry share its one relabel, which
+ * every row's reference names.
+ */
+function relabelContentHash(relabel: Relabel): string {
+  let hash = relabelHashes.get(relabel);
+  if (hash === undefined) {
+    hash = contentHash(relabel);
+    relabelHashes.set(relabel, hash);
+  }
+  return hash;
+}
+// Pure function of content across runs: a relabel object's content hash (relabels are never mutated).
+const relabelHashes = new WeakMap<Relabel, string>();
+
 /** Writes rows by reference; it remembers which sidecar entries it has written. */
 export interface SidecarWriter {
   /** The row's line, and the sidecar lines it introduces (empty when its harness and relabel are known). */
@@ -135,7 +150,7 @@ export function createSidecarWriter(options: { known?: Iterable<string> } = {}):
   };
   const reference = (row: RowWithVariant) => {
     const { hash: harnessHash, sidecar: harnessLine } = harnessEntry(row.harness);
-    const relabelHash = contentHash(row.relabel);
+    const relabelHash = relabelContentHash(row.relabel);
     let sidecar = harnessLine;
     if (known.add(digestOfContentHash(relabelHash)))
       sidecar += jsonLine({ kind: 'relabel', hash: relabelHash, relabel: row.relabel });

@@ -111,6 +111,8 @@ function tokenAfter(text: string, index: number): string {
  */
 export function urlSpans(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
+  // Every URL holds `://`: a text without it (most of them) has none, and the pattern need not run.
+  if (!text.includes('://')) return spans;
   for (const match of text.matchAll(urlPattern)) {
     // A sentence's final stop or comma is not part of the address.
     const trimmed = match[0].replace(/[.,;:!?]+$/u, '');

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinOperators } from '../../perturbations/index.js';
 import { type AugmentRow, augment, augmentExample, variantPoolFor } from '../../src/augment/augment.js';
 import { certify } from '../../src/augment/certificate.js';
+import { variantIdOf } from '../../src/augment/certified-row.js';
 import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
 import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
@@ -124,6 +125,21 @@ describe('drawing from the pool', () => {
       idsByEntry.set(index, (idsByEntry.get(index) ?? new Set()).add(row.variantId));
     }
     for (const ids of idsByEntry.values()) expect(ids.size).toBe(1);
+  }, 300_000);
+
+  it('gives each row the variant id of its own provenance, whether it took steps of its own or not', async () => {
+    // The pool keeps each entry's id once: a row that took steps of its own must not get it.
+    const { harness, originals } = await fixture('livestream', 12);
+    const rows = await rowsOf(harness, originals, { size: 16 });
+    const baseHash = hashHarness(harness).harness;
+    expect(rows.some((row) => row.provenance.pool?.perExample === 0)).toBe(true);
+    const ownSteps = rows.filter((row) => (row.provenance.pool?.perExample ?? 0) > 0);
+    expect(ownSteps.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const pool = row.provenance.pool as NonNullable<AugmentRow['provenance']['pool']>;
+      const idSeed = pool.perExample > 0 ? `${pool.seed}|${row.provenance.variantSeed}` : pool.seed;
+      expect(row.variantId).toBe(variantIdOf(baseHash, row.provenance.ops, idSeed));
+    }
   }, 300_000);
 
   it('falls back to the example’s own build when no entry certifies, and that result stands', async () => {
