@@ -57,12 +57,28 @@ interface Found {
   exact: boolean;
 }
 
-/** A variant text in its collapsed form, with its word tokens for reworded items. */
+/**
+ * A variant text in its collapsed form, with its word tokens and their counts for reworded items; each read
+ * only when a search reaches the text (most items are found word for word at their own path).
+ */
 interface VariantText {
-  path: string;
-  text: string;
+  source: string;
+  collapsed?: string;
   tokens?: Token[];
+  counts?: Map<string, number>;
 }
+
+/** The collapsed form of a variant text. */
+const textOf = (variant: VariantText): string => {
+  variant.collapsed ??= collapse(variant.source);
+  return variant.collapsed;
+};
+
+/** The word tokens of a variant text. */
+const tokensOf = (variant: VariantText): Token[] => {
+  variant.tokens ??= tokenize(textOf(variant));
+  return variant.tokens;
+};
 
 interface Token {
   word: string;
@@ -92,20 +108,28 @@ function locate(item: string, variants: VariantText[], preferred: number, after?
   // The text after the previous item, the text at the same path, then the others: linear in the texts.
   const first = after?.text ?? preferred;
   const exact = inSearchOrder(first, preferred, variants.length, (index) => {
-    const variant = variants[index] as VariantText;
+    const text = textOf(variants[index] as VariantText);
     const from = after && after.text === index ? after.end : 0;
-    let start = variant.text.indexOf(item, from);
-    if (start < 0 && from > 0) start = variant.text.indexOf(item);
+    let start = text.indexOf(item, from);
+    if (start < 0 && from > 0) start = text.indexOf(item);
     return start >= 0 ? { text: index, start, end: start + item.length, exact: true } : undefined;
   });
   if (exact) return exact;
   const wanted = tokenize(item).map((token) => token.word);
   if (wanted.length === 0) return undefined;
+  const need = wordCounts(wanted);
   let best: (Found & { score: number }) | undefined;
   inSearchOrder(first, preferred, variants.length, (index) => {
     const variant = variants[index] as VariantText;
-    variant.tokens ??= tokenize(variant.text);
-    const window = bestWindow(wanted, variant.tokens);
+    // No stretch of a text shares more of the item's words than the whole text holds: a text that cannot
+    // reach the share, or pass the best so far, is not searched (the search would not pick it).
+    const tokens = tokensOf(variant);
+    variant.counts ??= wordCounts(tokens.map((token) => token.word));
+    let most = 0;
+    for (const [word, count] of need) most += Math.min(count, variant.counts.get(word) ?? 0);
+    const bound = most / wanted.length;
+    if (bound < rewordedShare || (best && bound <= best.score)) return undefined;
+    const window = bestWindow(wanted, tokens);
     if (window && (!best || window.score > best.score)) {
       best = { text: index, start: window.start, end: window.end, exact: false, score: window.score };
     }
@@ -129,6 +153,13 @@ function inSearchOrder<T>(
   for (let index = 0; found === undefined && index < count; index++)
     if (index !== first && index !== second) found = visit(index);
   return found;
+}
+
+/** How often each word occurs. */
+function wordCounts(words: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return counts;
 }
 
 /** The run of `wanted.length` tokens that holds the most of `wanted` (as a multiset). */
@@ -208,12 +239,8 @@ export function compareListMeaning(
       // The same words at the same place keep every fact of the text's lists (a text a rename or another
       // part's step left as it was).
       if (samePath !== undefined && variantTexts[samePath]?.text === location.text) continue;
-      // The variant's texts are read (collapsed) only once a list must be found in them.
-      const known = paths;
-      variants ??= variantTexts.map((text, index) => ({
-        path: known[index] as string,
-        text: collapse(text.text),
-      }));
+      // The variant's texts are read (collapsed) only as a list's search reaches them.
+      variants ??= variantTexts.map((text) => ({ source: text.text }));
       const preferred = samePath ?? 0;
       const issue = checkList(list, variants, preferred, location.path);
       if (issue) issues.push(issue);
@@ -249,7 +276,7 @@ function checkList(
         message: `${where}: ${describe(second)} must stay right after ${describe(first)} (${why}), and the variant does not keep it there`,
       };
     }
-    const between = (variants[before.text] as VariantText).text.slice(before.end, after.start);
+    const between = textOf(variants[before.text] as VariantText).slice(before.end, after.start);
     const words = between.replace(markerNoise, ' ').trim();
     const slack = before.exact && after.exact ? 0 : rewordedSlack;
     if (words !== '' && words.split(/\s+/u).length > slack) {
@@ -272,7 +299,7 @@ function checkList(
   }
   if (list.numbered && list.meaning.procedure) {
     for (const [index, item] of found.entries()) {
-      const text = item ? (variants[item.text] as VariantText).text : '';
+      const text = item ? textOf(variants[item.text] as VariantText) : '';
       const previous = found[index - 1];
       const from =
         item && previous && previous.text === item.text && previous.end <= item.start ? previous.end : 0;
