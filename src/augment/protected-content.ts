@@ -17,8 +17,8 @@ export interface ProtectedContentSpan {
 }
 
 /**
- * A pattern, with a character every match holds (or '' for none): a text without it has no match, and the pattern is not run
- * over it (most texts hold no backtick, quote or comment).
+ * A pattern, with a character every match holds (or '' for none): a text without it has no match, and the
+ * pattern is not run over it (most texts hold no backtick, quote or comment).
  */
 interface Pattern {
   pattern: RegExp;
