@@ -35,7 +35,7 @@ export function takenNames(harness: Harness): Set<string> {
  * const isFree = nameChecker(harness, trajectory); isFree('lookup_weather') // true
  */
 export function nameChecker(harness: Harness, trajectory?: Trajectory): (name: string) => boolean {
-  const { taken, takenLower, occurs } = harnessNames(harness);
+  const { taken, takenLower, texts: harnessTexts, occurs: inHarness } = harnessNames(harness);
   const texts: string[] = [];
   if (trajectory) {
     for (const message of trajectory.messages) {
@@ -45,13 +45,14 @@ export function nameChecker(harness: Harness, trajectory?: Trajectory): (name: s
     }
   }
   const given = new Set<string>();
-  // A word occurs in the harness's texts or the trajectory's: asked of each (the same answer as one index
-  // of both), so that the harness's index is built once per harness object, not per operator call.
-  const inTrajectory = texts.length > 0 ? wordOccurrence(texts) : () => false;
+  // One index of the harness's texts and the trajectory's: the index finds a name's texts by its word runs,
+  // and a run can stand in one text while the name stands in another (two indexes asked in turn miss it).
+  // Without a trajectory, the harness's own index, built once per harness object.
+  const occurs = texts.length > 0 ? wordOccurrence([...harnessTexts, ...texts]) : inHarness;
   return (name: string) => {
     if (!namePattern.test(name) || taken.has(name) || given.has(name)) return false;
     if (takenLower.has(name.toLowerCase())) return false;
-    if (occurs(name) || inTrajectory(name)) return false;
+    if (occurs(name)) return false;
     given.add(name);
     return true;
   };
@@ -61,6 +62,7 @@ export function nameChecker(harness: Harness, trajectory?: Trajectory): (name: s
 interface HarnessNames {
   taken: ReadonlySet<string>;
   takenLower: ReadonlySet<string>;
+  texts: readonly string[];
   occurs: (word: string) => boolean;
 }
 
@@ -68,10 +70,12 @@ function harnessNames(harness: Harness): HarnessNames {
   let known = namesOf.get(harness);
   if (!known) {
     const taken = takenNames(harness);
+    const texts = harnessTextLocations(harness).map((location) => location.text);
     known = {
       taken,
       takenLower: new Set([...taken].map((name) => name.toLowerCase())),
-      occurs: wordOccurrence(harnessTextLocations(harness).map((location) => location.text)),
+      texts,
+      occurs: wordOccurrence(texts),
     };
     namesOf.set(harness, known);
   }

@@ -33,4 +33,12 @@ describe('nameChecker', () => {
     expect(second('zq_other')).toBe(true);
     expect(nameChecker(harness)('zq_taken_word')).toBe(true);
   });
+
+  it('finds a name in the trajectory whose word runs the index files under the harness’s texts', () => {
+    // Beside a letter outside the BMP, the index files `𝐀the` (not `the`) under the trajectory's text, while
+    // the word check reads `the-zqb` there as a whole word: `the` is found among the harness's texts. Only
+    // one index of both finds the trajectory's text for the name.
+    const isFree = nameChecker(harness, withText('\u{1D400}the-zqb'));
+    expect(isFree('the-zqb')).toBe(false);
+  });
 });
