@@ -16,15 +16,37 @@ export const wordCharacter = /[\p{L}\p{N}_]/u;
  * occursAsWord('call get_price now', 'get_price') // true
  */
 export function occursAsWord(text: string, word: string): boolean {
+  // An empty word is no word (and `indexOf('')` past the end would find the end again, forever).
+  if (word === '') return false;
   let from = 0;
   for (;;) {
     const start = text.indexOf(word, from);
     if (start < 0) return false;
     from = start + 1;
-    const before = text[start - 1] ?? '';
-    const after = text[start + word.length] ?? '';
-    if (!wordCharacter.test(before) && !wordCharacter.test(after)) return true;
+    if (
+      !wordCharacter.test(characterBefore(text, start)) &&
+      !wordCharacter.test(characterAt(text, start + word.length))
+    )
+      return true;
   }
+}
+
+/**
+ * The whole character that ends right before `index` (both halves of a surrogate pair: `𝐀` is a letter, its
+ * low half alone is not), or '' at the start.
+ */
+function characterBefore(text: string, index: number): string {
+  if (index <= 0) return '';
+  const unit = text.charCodeAt(index - 1);
+  const paired = unit >= 0xdc00 && unit <= 0xdfff && index >= 2;
+  const high = paired ? text.charCodeAt(index - 2) : 0;
+  return high >= 0xd800 && high <= 0xdbff ? text.slice(index - 2, index) : text.slice(index - 1, index);
+}
+
+/** The whole character that starts at `index`, or '' at the end. */
+function characterAt(text: string, index: number): string {
+  const point = text.codePointAt(index);
+  return point === undefined ? '' : String.fromCodePoint(point);
 }
 
 /** Texts read once into an index of their word runs (at the first question). */

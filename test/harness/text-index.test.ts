@@ -3,9 +3,33 @@ import { describe, expect, it } from 'vitest';
 import { occursAsWord, textIndex } from '../../src/harness/text-index.js';
 
 // Small alphabets so that words and substrings collide often: the index must answer as a scan would.
-const character = fc.constantFrom('a', 'b', '_', '-', ' ', '.', '\n', '1', 'é', '`');
+// Letters outside the BMP (`𝐀`, `𠮷`) are two UTF-16 units: a word beside one does not stand alone.
+const character = fc.constantFrom(
+  'a',
+  'b',
+  '_',
+  '-',
+  ' ',
+  '.',
+  '\n',
+  '1',
+  'é',
+  '`',
+  '\u{1D400}',
+  '\u{20BB7}',
+);
 const text = fc.string({ unit: character, maxLength: 40 });
 const needle = fc.string({ unit: character, minLength: 1, maxLength: 8 });
+
+describe('occursAsWord', () => {
+  it('reads a letter outside the BMP as one letter, and an empty word as no word', () => {
+    expect(occursAsWord('\u{1D400}the-zqb', 'the-zqb')).toBe(false);
+    expect(occursAsWord('the-zqb\u{20BB7}', 'the-zqb')).toBe(false);
+    expect(occursAsWord('\u{1F600}the-zqb', 'the-zqb')).toBe(true);
+    expect(occursAsWord('a b', '')).toBe(false);
+    expect(textIndex(['a', 'b c']).hasWord('')).toBe(false);
+  });
+});
 
 describe('textIndex', () => {
   it('answers whole-word questions as a scan of every text does', () => {

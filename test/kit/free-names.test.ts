@@ -34,11 +34,10 @@ describe('nameChecker', () => {
     expect(nameChecker(harness)('zq_taken_word')).toBe(true);
   });
 
-  it('finds a name in the trajectory whose word runs the index files under the harness’s texts', () => {
-    // Beside a letter outside the BMP, the index files `𝐀the` (not `the`) under the trajectory's text, while
-    // the word check reads `the-zqb` there as a whole word: `the` is found among the harness's texts. Only
-    // one index of both finds the trajectory's text for the name.
-    const isFree = nameChecker(harness, withText('\u{1D400}the-zqb'));
-    expect(isFree('the-zqb')).toBe(false);
+  it('takes a name written as a whole word in the trajectory, not one glued to a letter outside the BMP', () => {
+    // `𝐀` is one letter (two UTF-16 units): `𝐀the-zqb` holds no whole word `the-zqb`.
+    expect(nameChecker(harness, withText('\u{1D400}the-zqb'))('the-zqb')).toBe(true);
+    expect(nameChecker(harness, withText('\u{1D400} the-zqb'))('the-zqb')).toBe(false);
+    expect(nameChecker(harness, withText('\u{1F600}the-zqb'))('the-zqb')).toBe(false);
   });
 });
