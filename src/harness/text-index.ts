@@ -23,30 +23,10 @@ export function occursAsWord(text: string, word: string): boolean {
     const start = text.indexOf(word, from);
     if (start < 0) return false;
     from = start + 1;
-    if (
-      !wordCharacter.test(characterBefore(text, start)) &&
-      !wordCharacter.test(characterAt(text, start + word.length))
-    )
-      return true;
+    const before = text[start - 1] ?? '';
+    const after = text[start + word.length] ?? '';
+    if (!wordCharacter.test(before) && !wordCharacter.test(after)) return true;
   }
-}
-
-/**
- * The whole character that ends right before `index` (both halves of a surrogate pair: `𝐀` is a letter, its
- * low half alone is not), or '' at the start.
- */
-function characterBefore(text: string, index: number): string {
-  if (index <= 0) return '';
-  const unit = text.charCodeAt(index - 1);
-  const paired = unit >= 0xdc00 && unit <= 0xdfff && index >= 2;
-  const high = paired ? text.charCodeAt(index - 2) : 0;
-  return high >= 0xd800 && high <= 0xdbff ? text.slice(index - 2, index) : text.slice(index - 1, index);
-}
-
-/** The whole character that starts at `index`, or '' at the end. */
-function characterAt(text: string, index: number): string {
-  const point = text.codePointAt(index);
-  return point === undefined ? '' : String.fromCodePoint(point);
 }
 
 /** Texts read once into an index of their word runs (at the first question). */
@@ -74,7 +54,7 @@ export function textIndex(texts: readonly string[]): TextIndex {
   const all = () => texts.map((_, index) => index);
   return {
     hasWord(word) {
-      const runs = word.match(wordRun);
+      const runs = asUnits(word).match(wordRun);
       // A word without letters or digits has no run to look up: every text is read.
       if (runs === null) return texts.some((text) => occursAsWord(text, word));
       const rarest = rarestList(holding(), runs);
@@ -83,7 +63,7 @@ export function textIndex(texts: readonly string[]): TextIndex {
     containing(needle) {
       // Only a run with a non-word character on both sides inside the needle stands whole in a text that
       // holds the needle; the first and last runs may continue there.
-      const whole = [...needle.matchAll(wordRun)]
+      const whole = [...asUnits(needle).matchAll(wordRun)]
         .filter((match) => match.index > 0 && match.index + match[0].length < needle.length)
         .map((match) => match[0]);
       const candidates = whole.length === 0 ? all() : rarestList(holding(), whole);
@@ -134,9 +114,17 @@ function distinctRuns(text: string): readonly string[] {
   const known = runsOfText.get(text);
   if (known) return known;
   const runs = new Set<string>();
-  for (const [run] of text.matchAll(wordRun)) runs.add(run);
+  for (const [run] of asUnits(text).matchAll(wordRun)) runs.add(run);
   return runsOfText.set(text, [...runs]);
 }
+
+/**
+ * The text as `occursAsWord` (like the symbol table's boundaries) reads it, a UTF-16 unit at a time: neither
+ * half of a character outside the BMP is a letter, so such a character ends a word run (`the` stands as a
+ * word in `𝐀the`). Two spaces in its place keep every offset.
+ */
+const asUnits = (text: string) => text.replace(outsideBmp, '  ');
+const outsideBmp = /[\u{10000}-\u{10FFFF}]/gu;
 // Most texts an index is built of are a harness's, which its variants share: their runs are read once.
 // Pure function of content across runs: a text's distinct word runs, by the text.
 const runsOfText = new BoundedCache<string, readonly string[]>(

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { occursAsWord, textIndex } from '../../src/harness/text-index.js';
 
 // Small alphabets so that words and substrings collide often: the index must answer as a scan would.
-// Letters outside the BMP (`𝐀`, `𠮷`) are two UTF-16 units: a word beside one does not stand alone.
+// Letters outside the BMP (`𝐀`, `𠮷`) are two UTF-16 units, neither a letter to the word rule.
 const character = fc.constantFrom(
   'a',
   'b',
@@ -22,10 +22,12 @@ const text = fc.string({ unit: character, maxLength: 40 });
 const needle = fc.string({ unit: character, minLength: 1, maxLength: 8 });
 
 describe('occursAsWord', () => {
-  it('reads a letter outside the BMP as one letter, and an empty word as no word', () => {
-    expect(occursAsWord('\u{1D400}the-zqb', 'the-zqb')).toBe(false);
-    expect(occursAsWord('the-zqb\u{20BB7}', 'the-zqb')).toBe(false);
-    expect(occursAsWord('\u{1F600}the-zqb', 'the-zqb')).toBe(true);
+  it('reads text a UTF-16 unit at a time, as the symbol table does, and an empty word as no word', () => {
+    // Neither half of `𝐀` is a letter: `the-zqb` stands as a word in `𝐀the-zqb`, and the index finds it.
+    expect(occursAsWord('\u{1D400}the-zqb', 'the-zqb')).toBe(true);
+    expect(textIndex(['\u{1D400}the-zqb']).hasWord('the-zqb')).toBe(true);
+    expect(textIndex(['x\u{20BB7}the-zqb\u{20BB7}']).containing('\u{20BB7}the-zqb\u{20BB7}')).toEqual([0]);
+    expect(occursAsWord('athe-zqb', 'the-zqb')).toBe(false);
     expect(occursAsWord('a b', '')).toBe(false);
     expect(textIndex(['a', 'b c']).hasWord('')).toBe(false);
   });
