@@ -45,9 +45,8 @@ export function nameChecker(harness: Harness, trajectory?: Trajectory): (name: s
     }
   }
   const given = new Set<string>();
-  // One index of the harness's texts and the trajectory's: the index finds a name's texts by its word runs,
-  // and a run can stand in one text while the name stands in another (two indexes asked in turn miss it).
-  // Without a trajectory, the harness's own index, built once per harness object.
+  // The words of the harness's texts and the trajectory's, in one index; without a trajectory, the harness's
+  // own index, built once per harness object.
   const occurs = texts.length > 0 ? wordOccurrence([...harnessTexts, ...texts]) : inHarness;
   return (name: string) => {
     if (!namePattern.test(name) || taken.has(name) || given.has(name)) return false;
