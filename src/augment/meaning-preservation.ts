@@ -129,7 +129,7 @@ function locate(item: string, variants: VariantText[], preferred: number, after?
     for (const [word, count] of need) most += Math.min(count, variant.counts.get(word) ?? 0);
     const bound = most / wanted.length;
     if (bound < rewordedShare || (best && bound <= best.score)) return undefined;
-    const window = bestWindow(wanted, tokens);
+    const window = bestWindow(wanted, need, tokens);
     if (window && (!best || window.score > best.score)) {
       best = { text: index, start: window.start, end: window.end, exact: false, score: window.score };
     }
@@ -162,15 +162,14 @@ function wordCounts(words: readonly string[]): Map<string, number> {
   return counts;
 }
 
-/** The run of `wanted.length` tokens that holds the most of `wanted` (as a multiset). */
+/** The run of `wanted.length` tokens that holds the most of `wanted` (as a multiset: `need`, its counts). */
 function bestWindow(
   wanted: readonly string[],
+  need: ReadonlyMap<string, number>,
   tokens: readonly Token[],
 ): { start: number; end: number; score: number } | undefined {
   const size = Math.min(wanted.length, tokens.length);
   if (size === 0) return undefined;
-  const need = new Map<string, number>();
-  for (const word of wanted) need.set(word, (need.get(word) ?? 0) + 1);
   const have = new Map<string, number>();
   let shared = 0;
   const add = (word: string, step: 1 | -1) => {
