@@ -3,7 +3,11 @@
 // one compile per schema the server has not seen, refused before any compile when a schema is too large.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EnvServer, startEnvServer } from '../../src/adapters/env-http/server.js';
-import { maxSchemaNodes, schemaCompilations } from '../../src/harness/json-schema-validator.js';
+import {
+  compiledSchemaCount,
+  maxSchemaNodes,
+  schemaCompilations,
+} from '../../src/harness/json-schema-validator.js';
 import type { Harness } from '../../src/harness/schema.js';
 import { createEnvService, type EnvService } from '../../src/runtime/env/service.js';
 import { harness, scenario } from '../support/env-episodes.js';
@@ -97,19 +101,26 @@ describe('env server: a client variant costs linear work', () => {
         },
         required: ['link_id'],
       });
-    // Values no other test file sends: the compiled validators are cached by content across the worker.
-    const variant = enumSchema(`fresh-${import.meta.url.split('/').at(-1)}`);
-    const body = JSON.stringify({ seed: 'v', index: 0, harness: { variant: { harness: variant } } });
-    // The base harness's schemas are in the process-wide cache (bounded by bytes: another file's work may
-    // have pushed them out): a reset under the base puts them back, so the count below is the variant's.
-    expect((await post(JSON.stringify({ seed: 'v', index: 0 }))).status).toBe(200);
-    const before = schemaCompilations();
-    const first = await post(body);
-    expect(first.status).toBe(200);
-    // Only the changed tool's schema is new: the base harness's are cached by content.
-    expect(schemaCompilations()).toBe(before + 1);
-    expect((await post(body)).status).toBe(200);
-    expect(schemaCompilations()).toBe(before + 1);
+    // The compiled validators are cached by content across the worker, in generations: a full one is dropped
+    // whole and a fresh one starts. The base harness's schemas are put back by a reset under the base; if the
+    // generation, filled by other files' work, is dropped while the variant compiles, the base's schemas are
+    // compiled again with it, so that window does not count and the test runs again with other values, in the
+    // fresh generation. Values no other test file sends.
+    for (const attempt of [0, 1]) {
+      const variant = enumSchema(`fresh-${attempt}-${import.meta.url.split('/').at(-1)}`);
+      const body = JSON.stringify({ seed: 'v', index: 0, harness: { variant: { harness: variant } } });
+      expect((await post(JSON.stringify({ seed: 'v', index: 0 }))).status).toBe(200);
+      const before = schemaCompilations();
+      const held = compiledSchemaCount();
+      const first = await post(body);
+      expect(first.status).toBe(200);
+      if (attempt === 0 && compiledSchemaCount() <= held) continue;
+      // Only the changed tool's schema is new: the base harness's are cached by content.
+      expect(schemaCompilations()).toBe(before + 1);
+      expect((await post(body)).status).toBe(200);
+      expect(schemaCompilations()).toBe(before + 1);
+      return;
+    }
   });
 
   it(`a tool schema over ${maxSchemaNodes} nodes is a 400 naming the tool, with nothing compiled`, async () => {
