@@ -333,7 +333,9 @@ export const mergeSkills = defineOperator({
   // 5: a pair where one says it is not for what the other's id names ("Do NOT use for PDFs") is refused.
   // 6: a skill whose text rules which skills are used ("Do NOT invoke any implementation skill until …"),
   // or that such a rule names ("The ONLY skill you invoke after brainstorming is writing-plans"), is not merged.
-  version: 6,
+  // 7: a plain id followed by the word "skill" ("the docx skill") is a mention: it follows the merge, or keeps a
+  // skill named so outside the skills part out of one.
+  version: 7,
   dimension: 'skill-content',
   mode: 'exact',
   description:

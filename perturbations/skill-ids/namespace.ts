@@ -28,7 +28,8 @@ export const namespaceSkillIds = defineOperator({
   id: 'skill-ids/namespace',
   // 4: no word from the first item of an enumeration in the description (the name rule).
   // 5: a name after a namespace qualifier (`superpowers:<id>`) is a mention, and is renamed.
-  version: 5,
+  // 6: a plain id followed by the word "skill" ("the docx skill") is a mention, and is renamed.
+  version: 6,
   dimension: 'skill-ids',
   mode: 'exact',
   description:

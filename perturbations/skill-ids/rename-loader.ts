@@ -47,7 +47,8 @@ export const renameSkillLoader = defineOperator({
   // 4: no word from the first item of an enumeration in the description (the name rule).
   // 5: a name after a namespace qualifier (`plugin:<tool>`) is a mention, and is renamed; a harness without
   // skills (no loader offered) is skipped.
-  version: 5,
+  // 6: a plain loader name followed by the word "tool" ("the load tool") is a mention, and is renamed.
+  version: 6,
   dimension: 'skill-ids',
   mode: 'exact',
   description: 'Renames the skill-loading tool and optionally its argument; loads and mentions follow.',

@@ -129,7 +129,8 @@ export const renameSkillIds = defineOperator({
   // 6: no word from the first item of an enumeration in the description (the name rule).
   // 7: a name after a namespace qualifier (`superpowers:<id>`) is a mention, and is renamed; fewer synonyms
   // (`nameSynonyms`: no add/insert, status/state, count/total …).
-  version: 7,
+  // 8: a plain id followed by the word "skill" ("the docx skill") is a mention, and is renamed.
+  version: 8,
   dimension: 'skill-ids',
   mode: 'exact',
   description:

@@ -135,7 +135,8 @@ export const dropUnused = defineOperator({
   // 2: a tool a text describes in prose ("transfer the user to a human agent") stays.
   // 3: a tool named after a namespace qualifier (`github:<tool>`) is mentioned, and stays; the registry's
   // namespace (`git_`) is not the verb, and a word of the name may be two in prose ("check out").
-  version: 3,
+  // 4: a plain name followed by the word "tool" ("the python tool") is mentioned, and stays.
+  version: 4,
   dimension: 'tools',
   mode: 'exact',
   description: 'Drops registry tools the trajectory never calls and no text mentions; used tools stay.',

@@ -58,7 +58,8 @@ export const renameTools = defineOperator({
   // 4: phrase names take no description word after the name's own; no first item of an enumeration.
   // 5: a name after a namespace qualifier (`github:<tool>`) is a mention, and is renamed; no synonym that names
   // another action (add/insert, status/state: `git_add` is not `git_insert`).
-  version: 5,
+  // 6: a plain name followed by the word "tool" ("the python tool") is a mention, and is renamed.
+  version: 6,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',

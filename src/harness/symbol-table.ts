@@ -59,7 +59,8 @@ export interface TextLocation {
 /**
  * Whether an identifier is distinctive enough to be recognised outside code spans: it holds `_`, `-`, `.`,
  * a digit, an inner capital (camelCase) or a space (a phrase). A plain word such as `baggage` is only a
- * mention when written as code, since the same word in prose means the ordinary thing.
+ * mention when written as code, since the same word in prose means the ordinary thing, or, for a skill or a
+ * tool, when the word of its kind follows it (`namedByKindWord`: "the docx skill").
  *
  * @example
  * isDistinctiveIdentifier('item_qa') // true
@@ -83,6 +84,29 @@ const continuesIdentifier = (text: string, index: number) => {
   return identifierCharacter.test(text[index] as string);
 };
 const identifierCharacter = /[\p{L}\p{N}_-]/u;
+
+/**
+ * The word of a kind right after a bare name ("the docx skill", "the docx skill's", "the python tool"): it
+ * says the plain word names the skill or the tool, not the ordinary thing. Singular only ("writing skills"
+ * is prose), and never glued to more ("skill-based", "toolkit").
+ */
+const kindWords: Partial<Record<SymbolKind, RegExp>> = {
+  skill: /^[ \t]+skill(?![\p{L}\p{N}_-])/u,
+  tool: /^[ \t]+tool(?![\p{L}\p{N}_-])/u,
+};
+
+/**
+ * Whether a plain-word skill or tool name at `[start, end)` is followed by the word of its kind, which makes
+ * it a mention outside code too (see `isDistinctiveIdentifier`).
+ *
+ * @example
+ * namedByKindWord('Convert it with the docx skill.', 20, 24, 'skill') // true
+ * namedByKindWord('Export it as docx first.', 13, 17, 'skill') // false
+ */
+export function namedByKindWord(text: string, start: number, end: number, kind: SymbolKind): boolean {
+  const word = kindWords[kind];
+  return word !== undefined && start < end && word.test(text.slice(end, end + 16));
+}
 
 function collectParameters(
   schema: unknown,
@@ -464,7 +488,12 @@ function mentionsAt(
       ...(symbol.kind === 'tool' ? { suffixes: memberSuffixes.get(symbol.name) ?? [] } : {}),
     };
     if (!mentionStandsAlone(text, start, end, context)) continue;
-    if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name)))
+    if (
+      !code &&
+      !qualified &&
+      (symbol.kind === 'parameter' ||
+        (!isDistinctiveIdentifier(symbol.name) && !namedByKindWord(text, start, end, symbol.kind)))
+    )
       continue;
     found.push({
       kind: symbol.kind,

@@ -8,6 +8,7 @@ import {
   findMentions,
   isDistinctiveIdentifier,
   type Mention,
+  namedByKindWord,
   type SymbolEntry,
 } from '../../src/harness/symbol-table.js';
 
@@ -36,8 +37,8 @@ function reference(text: string, symbols: readonly SymbolEntry[]): Mention[] {
         ...(symbol.kind === 'tool' ? { suffixes: memberSuffixes.get(symbol.name) ?? [] } : {}),
       };
       if (!mentionStandsAlone(text, start, end, context)) continue;
-      if (!code && !qualified && (symbol.kind === 'parameter' || !isDistinctiveIdentifier(symbol.name)))
-        continue;
+      const plain = !isDistinctiveIdentifier(symbol.name) && !namedByKindWord(text, start, end, symbol.kind);
+      if (!code && !qualified && (symbol.kind === 'parameter' || plain)) continue;
       all.push({
         kind: symbol.kind,
         name: symbol.name,
@@ -84,6 +85,10 @@ const textArbitrary = fc
       ':',
       'http://',
       ' folder',
+      ' skill',
+      ' tool',
+      ' skills',
+      'price',
     ),
     { maxLength: 30 },
   )

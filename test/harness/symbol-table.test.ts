@@ -5,6 +5,7 @@ import {
   findMentions,
   harnessSymbols,
   mentionsOf,
+  type SymbolEntry,
 } from '../../src/harness/symbol-table.js';
 import { travelHarness, travelHarnessInput } from '../support/travel-harness.js';
 
@@ -89,6 +90,25 @@ describe('symbol table', () => {
     expect(mentionsOf(table, 'skill', 'baggage')).toEqual([]);
     const found = findMentions({ path: [], text: 'then load `baggage`' }, harnessSymbols(harness));
     expect(found.map(({ name, start, form }) => [name, start, form])).toEqual([['baggage', 11, 'code']]);
+  });
+
+  it('takes a plain skill or tool name followed by the word of its kind as a mention', () => {
+    const symbols: SymbolEntry[] = [
+      { kind: 'skill', name: 'docx', definedAt: [] },
+      { kind: 'tool', name: 'python', definedAt: [] },
+      { kind: 'parameter', name: 'query', tool: 'python', definedAt: [] },
+    ];
+    const named = (text: string) =>
+      findMentions({ path: [], text }, symbols).map(({ name, start, form }) => [name, start, form]);
+    // As public skills write it: "view the docx skill", "the docx skill's soffice script".
+    expect(named('Convert it first with the docx skill.')).toEqual([['docx', 26, 'bare']]);
+    expect(named("Use the docx skill's script, then the python tool")).toEqual([
+      ['docx', 8, 'bare'],
+      ['python', 38, 'bare'],
+    ]);
+    // The word alone, the plural, a longer word and another kind's word stay prose.
+    expect(named('Save it as docx. Good docx skills help. A docx skillset. The docx tool.')).toEqual([]);
+    expect(named('the python toolkit, the query tool, the python-tool')).toEqual([]);
   });
 
   it('finds parameters only in code form or qualified by their tool', () => {

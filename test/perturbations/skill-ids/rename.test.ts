@@ -128,6 +128,52 @@ describe('skill-ids/rename', () => {
     );
   });
 
+  it('renames a plain id where the word "skill" follows it, in the harness and the trajectory alike', async () => {
+    // As public skills write it ("Convert it with the docx skill"): the id is a plain word, named as a skill.
+    const input = travelHarnessInput();
+    const baggage = input.skills.items.find((skill) => skill.id === 'baggage')!;
+    baggage.body += '\nFor a missed connection, switch to the rebooking skill.';
+    input.prompt.sections.push({
+      id: 'tips',
+      title: 'Tips',
+      template: 'Answer allowance questions with the baggage skill; good rebooking skills matter.',
+    });
+    const base = parseHarness(input);
+    const original = baggageTrajectory(base);
+    const result = applied(
+      await applyOperator(renameSkillIds, base, {
+        rng: 'kind-word',
+        severity: 1,
+        params: { style: 'camel' },
+        trajectory: original,
+      }),
+    );
+    const renamed = (id: string) =>
+      result.harness.skills.items[base.skills.items.findIndex((s) => s.id === id)]!.id;
+    expect(renamed('baggage')).not.toBe('baggage');
+    expect(renamed('rebooking')).not.toBe('rebooking');
+    // The plural is prose and stays.
+    expect(result.harness.prompt.sections.at(-1)?.template).toBe(
+      `Answer allowance questions with the ${renamed('baggage')} skill; good rebooking skills matter.`,
+    );
+    expect(result.harness.skills.items.map((skill) => skill.body).join('\n')).toContain(
+      `switch to the ${renamed('rebooking')} skill.`,
+    );
+    const moved = forwardTrajectory(original, result.relabel, result.harness);
+    const loaded = moved.trajectory.messages[3];
+    expect(loaded?.role === 'tool' && loaded.content).toContain(
+      `switch to the ${renamed('rebooking')} skill.`,
+    );
+    const certificate = certify({
+      base,
+      variant: result.harness,
+      original,
+      rewritten: moved.trajectory,
+      relabel: result.relabel,
+    });
+    expect(certificate.issues).toEqual([]);
+  });
+
   it('keeps names fresh: no collision with another identifier or with text of the harness', async () => {
     const input = travelHarnessInput();
     // `rebooking_notes` is taken by a hook and `rebooking_guide` appears in prose: neither may be chosen.
