@@ -5,6 +5,7 @@ import {
   affectedCount,
   defineOperator,
   identityRelabel,
+  listKeepsOrder,
   type Skill,
   withoutClosingDecoration,
 } from '../../src/kit/index.js';
@@ -39,9 +40,12 @@ function isFullSentence(text: string): boolean {
   return /[.!?。！？]$/u.test(trimmed) && (trimmed.match(words) ?? []).length >= 3;
 }
 
-/** What a list's new style reads of it: whether it is a procedure, and whether every item is a full sentence. */
+/**
+ * What a list's new style reads of it: whether it says it is a procedure (numbered, or announced by its
+ * introduction: "Steps:", `<!-- hsa: ordered -->`), and whether every item is a full sentence.
+ */
 interface ListFacts {
-  procedure: boolean;
+  announced: boolean;
   sentences: boolean;
 }
 
@@ -71,12 +75,20 @@ function convertible(
   if (linked && style !== 'bullets' && style !== 'numbered') return undefined;
   // Prose and tables cannot carry a nested list or code block.
   if (style !== 'bullets' && style !== 'numbered' && block.items.some(hasNestedBlock)) return undefined;
-  return { procedure: meaning.procedure, sentences };
+  const announced = listKeepsOrder({
+    numbered: styleOf(block) === 'numbered',
+    introduction: introductionOf(blocks, index),
+  });
+  return { announced, sentences };
 }
 
-/** The table's column: steps for a procedure, rules for full sentences, items for anything else. */
-function columnOf({ procedure, sentences }: ListFacts, cjk: boolean): string {
-  if (procedure) return cjk ? '步骤' : 'step';
+/**
+ * The table's column: steps for a procedure that says it is one, rules for full sentences, items for anything
+ * else. A bullet list read as a procedure only from its items' cues ("Run the tests before you commit.") keeps
+ * its order in the table's numbered rows, but is not called steps: its rules may not be a sequence.
+ */
+function columnOf({ announced, sentences }: ListFacts, cjk: boolean): string {
+  if (announced) return cjk ? '步骤' : 'step';
   if (sentences) return cjk ? '规则' : 'rule';
   return cjk ? '条目' : 'item';
 }
@@ -135,7 +147,7 @@ const fits = (skill: Skill, style: RuleListStyle, toolNames: ReadonlySet<string>
  * Rewrites the rule lists (top-level Markdown lists of two or more items) of a share (= severity, at least
  * one) of the skill bodies in another style: bullets, a numbered list, prose (the rules as sentences of
  * one paragraph, only when every item is a full sentence as written) or a `| # | rule |` table (`step` for a
- * procedure, `item` for items that are not full sentences). With `style` unset, each body gets a random
+ * list numbered or announced as a procedure, `item` for items that are not full sentences). With `style` unset, each body gets a random
  * style other than its own. A procedure (a numbered list, an announced or sequenced bullet list) becomes only
  * another ordered style (numbered, or a table of numbered rows); a list whose rules lean on each other or
  * enumerate alternatives (`listMeaning`), or a list of fragments after a lead-in ending with a colon, becomes
@@ -152,7 +164,9 @@ export const listStyle = defineOperator({
   // 3: prose only for full-sentence items; fragments after a colon lead-in stay lists; tables name their column.
   // 4: a reason with no subject ("Helps …") leans on the rule before it (`leansOnPrevious`).
   // 5: the list rules of reorder-rules 7 ("Follow that skill"; "Write …" before "Commit …").
-  version: 5,
+  // 6: a table calls its rows steps only for a list numbered or announced as a procedure, not one read as
+  // such from its items' cues ("before", "then").
+  version: 6,
   dimension: 'skill-content',
   mode: 'exact',
   description:

@@ -215,6 +215,18 @@ describe('skill-content/list-style', () => {
         }),
       ).harness.skills.items[0]?.body;
       expect(table).toBe('| # | step |\n|---|---|\n| 1 | Open the ticket. |\n| 2 | Close the ticket. |');
+      // Bullets read as a procedure only from a cue ("before") keep their order in numbered rows, but are not
+      // called steps: they may be rules, not a sequence. Announced ones are.
+      const cued = (body: string) =>
+        applyOperator(listStyle, withBody(body), { rng: 'x', params: { style: 'table' } }).then(
+          (result) => applied(result).harness.skills.items[0]?.body,
+        );
+      expect(await cued('- Run the tests before you commit.\n- Keep each commit small.')).toBe(
+        '| # | rule |\n|---|---|\n| 1 | Run the tests before you commit. |\n| 2 | Keep each commit small. |',
+      );
+      expect(await cued('Steps:\n- Open the ticket.\n- Close the ticket.')).toBe(
+        'Steps:\n| # | step |\n|---|---|\n| 1 | Open the ticket. |\n| 2 | Close the ticket. |',
+      );
     });
   });
 });
