@@ -86,13 +86,14 @@ const continuesIdentifier = (text: string, index: number) => {
 const identifierCharacter = /[\p{L}\p{N}_-]/u;
 
 /**
- * The word of a kind right after a bare name ("the docx skill", "the docx skill's", "the python tool"): it
- * says the plain word names the skill or the tool, not the ordinary thing. Singular only ("writing skills"
- * is prose), and never glued to more ("skill-based", "toolkit").
+ * The word of a kind right after a bare name ("the docx skill", "the docx skill's", "the python tool",
+ * "用 docx 技能", "调用 python 工具"): it says the plain word names the skill or the tool, not the ordinary
+ * thing. Singular only ("writing skills" is prose), and never glued to more ("skill-based", "toolkit",
+ * 工具箱).
  */
 const kindWords: Partial<Record<SymbolKind, RegExp>> = {
-  skill: /^[ \t]+skill(?![\p{L}\p{N}_-])/u,
-  tool: /^[ \t]+tool(?![\p{L}\p{N}_-])/u,
+  skill: /^[ \t]+(?:skill(?![\p{L}\p{N}_-])|技能(?!集|组))/u,
+  tool: /^[ \t]+(?:tool(?![\p{L}\p{N}_-])|工具(?!集|箱|包|链))/u,
 };
 
 /**

@@ -109,6 +109,11 @@ describe('symbol table', () => {
     // The word alone, the plural, a longer word and another kind's word stay prose.
     expect(named('Save it as docx. Good docx skills help. A docx skillset. The docx tool.')).toEqual([]);
     expect(named('the python toolkit, the query tool, the python-tool')).toEqual([]);
+    // Chinese names the kind after a space too; 工具箱 (a toolbox) is not the tool.
+    expect(named('先用 docx 技能转换，再调用 python 工具。python 工具箱')).toEqual([
+      ['docx', 3, 'bare'],
+      ['python', 17, 'bare'],
+    ]);
   });
 
   it('finds parameters only in code form or qualified by their tool', () => {
