@@ -22,9 +22,19 @@ interface Break {
   end: number;
 }
 
+/** The level of each ATX heading line of a text outside code (`### Modify items` is 3), in order. */
+function headingLevels(text: string, inCode: (index: number) => boolean): number[] {
+  return [...text.matchAll(/^(#{1,6})[ \t]+\S/gmu)]
+    .filter((match) => !inCode(match.index))
+    .map((match) => (match[1] as string).length);
+}
+
 /**
  * Paragraph breaks where the template can be cut into two templates that each stand alone: outside code and
- * blocks, and not where the paragraph after leans on the one before (`leansOnTextBefore`).
+ * blocks, not where the paragraph after leans on the one before (`leansOnTextBefore`), and not inside a
+ * heading's part of the template: under "### Modify items", the rules after a cut would stand under the
+ * section's "(continued)" title, no longer under their subsection's. A cut right before a heading of the
+ * same or a higher level takes that part whole.
  */
 function safeBreaks(template: string): Break[] {
   const scan = scanTemplate(template);
@@ -38,6 +48,11 @@ function safeBreaks(template: string): Break[] {
     if (template.slice(0, start).endsWith('~}}') || template.startsWith('{{~', end)) continue;
     if (template.slice(0, start).trim() === '' || template.slice(end).trim() === '') continue;
     if (leansOnTextBefore(template.slice(0, start), template.slice(end))) continue;
+    const under = headingLevels(template.slice(0, start), scan.inCode).at(-1);
+    if (under !== undefined) {
+      const opening = /^(#{1,6})[ \t]+\S/u.exec(template.slice(end))?.[1]?.length;
+      if (opening === undefined || opening > under) continue;
+    }
     breaks.push({ start, end });
   }
   return breaks;
@@ -60,7 +75,9 @@ export const splitSection = defineOperator({
   // 3: a line that renders a value (`{{skillList}}`) counts as a list.
   // 4: a paragraph that names what the one before names ("Follow that skill", "offer these compensations") is
   // not split from it.
-  version: 4,
+  // 5: no split inside a heading's part of the template ("### Modify items"): what follows the cut would lose
+  // its heading; no split before an example, a warning or a note on the paragraph before (`leansOnPrevious`).
+  version: 5,
   dimension: 'prompt',
   mode: 'exact',
   description: 'Splits prompt sections at a top-level paragraph break; their text and order stay.',

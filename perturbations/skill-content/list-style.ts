@@ -75,11 +75,27 @@ function convertible(
   if (linked && style !== 'bullets' && style !== 'numbered') return undefined;
   // Prose and tables cannot carry a nested list or code block.
   if (style !== 'bullets' && style !== 'numbered' && block.items.some(hasNestedBlock)) return undefined;
+  // A numbered list that a block interrupts and a later list goes on with ("2. Add the relationship:", a
+  // code block, "3. Add the content type"): one procedure, which no restyle of either part may split.
+  if (continuesLater(blocks, index) || Number(block.items[0]?.ordered ? block.items[0].marker : 1) > 1)
+    return undefined;
   const announced = listKeepsOrder({
     numbered: styleOf(block) === 'numbered',
     introduction: introductionOf(blocks, index),
   });
   return { announced, sentences };
+}
+
+/** Whether a later list of the body numbers its items on from where list `index` stops (3. after 1. 2.). */
+function continuesLater(blocks: readonly Block[], index: number): boolean {
+  const block = blocks[index];
+  if (block?.kind !== 'list' || !block.items.at(-1)?.ordered) return false;
+  const next = Number(block.items.at(-1)?.marker) + 1;
+  return blocks
+    .slice(index + 1)
+    .some(
+      (later) => later.kind === 'list' && later.items[0]?.ordered && Number(later.items[0].marker) === next,
+    );
 }
 
 /**
@@ -166,7 +182,9 @@ export const listStyle = defineOperator({
   // 5: the list rules of reorder-rules 7 ("Follow that skill"; "Write …" before "Commit …").
   // 6: a table calls its rows steps only for a list numbered or announced as a procedure, not one read as
   // such from its items' cues ("before", "then").
-  version: 6,
+  // 7: an example, a warning or a note stays with the rule before it, a build step before its test
+  // (`leansOnPrevious`, `itemsAreSequenced`); a numbered list that a later list goes on with is not restyled.
+  version: 7,
   dimension: 'skill-content',
   mode: 'exact',
   description:

@@ -99,7 +99,9 @@ export const reorderRules = defineOperator({
   // 7: a rule that names what the one before names ("Follow that skill", "these") stays after it; a list
   // where an item hands on what an earlier one makes ("Write the design …", "Commit the design document")
   // keeps its order.
-  version: 7,
+  // 8: an example, a warning, a note or "the rest …" stays with the rule before it; a build or syntax check
+  // before a test is a procedure (`leansOnPrevious`, `itemsAreSequenced`).
+  version: 8,
   dimension: 'skill-content',
   mode: 'exact',
   description:

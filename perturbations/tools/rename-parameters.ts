@@ -13,8 +13,10 @@ import {
   newName,
   nodeAt,
   type ParameterRename,
+  parameterNamesInProse,
   type RelabelStep,
   renameSymbols,
+  trajectoryFreeText,
   unresolvedCodeNames,
   VocabularyParam,
   walkSchema,
@@ -77,13 +79,18 @@ export const renameParameters = defineOperator({
   // of the name too (no `unique_identifier` for `customer_id`), and no synonym that names another thing
   // (`max_total` for git's `max_count`, `arrival` for `destination`); a title generated from the old name
   // ("Max Count") follows the new one.
-  version: 7,
+  // 8: a name that prose names as a parameter ("the 'head' parameter", "dryRun set to true") stays: the rename
+  // could not follow it there (`parameterNamesInProse`).
+  version: 8,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',
   params: Params,
   apply(harness, { rng, severity, params, trajectory, run }) {
-    const unresolved = unresolvedCodeNames(harness);
+    const unresolved = [
+      ...unresolvedCodeNames(harness),
+      ...parameterNamesInProse(harness, trajectoryFreeText(trajectory), run.hookChecks),
+    ];
     const groups = new Map<string, NameGroup>();
     const blocked = new Set<string>(unresolved);
     for (const tool of harness.tools.items) {

@@ -38,6 +38,13 @@ const referringBack = new RegExp(
     String.raw`^(?:otherwise|else|then|also|additionally|furthermore|moreover|similarly|likewise|however|but|and|or|nor|instead|alternatively|afterwards|thereafter|meanwhile|hence|thus|therefore|accordingly|consequently|next)\b`,
     String.raw`^(?:in\s+(?:that|this|either|which|such|both|each|any|the\s+latter|the\s+former)\s+(?:case|cases|event|situation)|in\s+addition|as\s+well|only\s+(?:after|then|once|when\s+(?:that|this|it))|after\s+(?:that|this|which|doing\s+so|confirmation)|if\s+(?:this|that|it)\s+(?:fails|succeeds|works|is|does|returns)|for\s+(?:that|this|these|those|it|them)|with\s+(?:that|this|it|them)|the\s+(?:same|latter|former|above|previous|result|answer|outcome))\b`,
     String.raw`^(?:this|that|these|those|it|they|them|such|same|its|their)\b`,
+    // An example, a warning or a note on the rule before it ("Example: Use =B5*(1+$B$6)", "**Warning**: If
+    // opened with data_only=True …", "Note: fonts should be installed"), or what is left once the items
+    // before it are named ("the rest of the skill", "everything else").
+    String.raw`^(?:e\.g\.|i\.e\.|for\s+(?:example|instance)|such\s+as)(?=[\s,:：]|$)`,
+    String.raw`^(?:examples?|warning|caution|note|nb|important|tip|hint|exception)(?:[*_]{1,2})?\s*[:：]`,
+    String.raw`^(?:the\s+(?:rest|remainder|remaining)|everything\s+else|anything\s+else|all\s+(?:the\s+)?others?|any\s+others?|(?:and\s+)?so\s+on)\b`,
+    '^(?:例如|比如|譬如|注意|注|警告|提示|其余|其他的?都)',
     // A reason with no subject of its own: what "Helps clients understand the output" helps with is the rule
     // before it.
     String.raw`^(?:helps|ensures|allows|makes|prevents|keeps|lets|gives|avoids|reduces|improves|enables|saves|means|guarantees|protects|stops)\s`,
@@ -81,7 +88,9 @@ const enumerationLeadIn =
 /**
  * Why `item` must stay right after `previous` in its list, or undefined when nothing shows it must: the
  * previous item ends on a conjunction, a comma, a semicolon or a colon; the item opens by referring back
- * ("If it does not", "Otherwise", "In that case", "Then", "Only after", "Once that", "This", 否则 …) or gives
+ * ("If it does not", "Otherwise", "In that case", "Then", "Only after", "Once that", "This", 否则 …), gives
+ * an example, a warning or a note on it ("Example: …", "**Warning**: …", "Note: …", 例如 …), stands for what
+ * the items before it leave ("the rest of the skill", "everything else"), gives
  * a reason with no subject of its own ("Helps clients understand the output"), names
  * an earlier rule or what it names ("the above", "the previous step", "Follow that skill"), opens with a verb whose object is missing ("Reframe to
  * verifiable facts"), or opens with a condition that restates the rule before it ("Check for images without

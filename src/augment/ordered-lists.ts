@@ -49,7 +49,8 @@ export function listKeepsOrder(list: {
 /**
  * Whether a bullet list's items read as steps: one item carries a sequence cue (first, then, next, after,
  * before, finally, "step", 然后, …), an item hands on what an earlier one makes ("Write the design …" then
- * "Commit the design document"), or two items name different tools (a use of one tool after another).
+ * "Commit the design document"), an item tries out what an earlier one builds ("Run `npm run build`" then
+ * "Test with MCP Inspector"), or two items name different tools (a use of one tool after another).
  *
  * @example
  * itemsAreSequenced(['Read the file first with `read_text_file`.', 'Apply the change.']) // true
@@ -58,6 +59,7 @@ export function listKeepsOrder(list: {
 export function itemsAreSequenced(items: readonly string[], toolNames?: ReadonlySet<string>): boolean {
   if (items.some((item) => sequenceCue.test(item))) return true;
   if (handsOnWhatAnEarlierItemMakes(items)) return true;
+  if (testsWhatAnEarlierItemBuilds(items)) return true;
   if (!toolNames || toolNames.size === 0) return false;
   const named = new Set<string>();
   let naming = 0;
@@ -99,6 +101,26 @@ function handsOnWhatAnEarlierItemMakes(items: readonly string[]): boolean {
       if (made.some((earlier) => earlier.some((word) => words.has(word)))) return true;
     }
     if (makingVerb.test(item)) made.push(contentWordsOf(item.replace(makingVerb, '')));
+  }
+  return false;
+}
+
+/** An item that builds, compiles or installs something, or checks its syntax. */
+const buildingStep =
+  /\b(?:build|builds|compile|compiles|compilation|install|installs|syntax|py_compile|tsc)\b/iu;
+/** An item that opens with trying out what was built: testing, running, launching, deploying it. */
+const tryingStep =
+  /^\W*(?:test|tests|try|launch|start|run\s+the\s+(?:server|app|application|tests?)|deploy|publish|release|ship)\b/iu;
+
+/**
+ * Whether an item tries out (tests, launches, deploys …) after an earlier item builds, compiles, installs or
+ * checks the syntax: "Run `npm run build` to verify compilation" before "Test with MCP Inspector".
+ */
+function testsWhatAnEarlierItemBuilds(items: readonly string[]): boolean {
+  let built = false;
+  for (const item of items) {
+    if (built && tryingStep.test(item)) return true;
+    if (buildingStep.test(item)) built = true;
   }
   return false;
 }

@@ -132,7 +132,12 @@ export {
   partsTouchedBy,
   randomLawCase,
 } from './laws.js';
-export { mentionedInFreeText, occursAsWord, unresolvedCodeNames } from './mentions.js';
+export {
+  mentionedInFreeText,
+  occursAsWord,
+  parameterNamesInProse,
+  unresolvedCodeNames,
+} from './mentions.js';
 export { firstClause, type NameRequest, type NameStyle, nameStyles, newName } from './new-name.js';
 export { numbersInWords } from './number-words.js';
 export {

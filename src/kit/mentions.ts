@@ -6,6 +6,7 @@ import {
   buildSymbolTable,
   findMentions,
   harnessTextLocations,
+  isDistinctiveIdentifier,
   type SymbolEntry,
 } from '../harness/symbol-table.js';
 import { blankTemplatePlaceholders } from '../harness/template-placeholders.js';
@@ -49,6 +50,59 @@ export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegi
     }
   }
   return unresolved;
+}
+
+/** Words after a parameter's name that say the name is the parameter ("the 'head' parameter"). */
+const parameterNoun =
+  /^['"’”]?[ \t]+(?:parameters?|arguments?|args?|fields?|options?|flags?|propert(?:y|ies)|keys?)\b/iu;
+
+/**
+ * Parameter names that prose names outside the symbol table's mentions, in the harness's texts and in the
+ * given free texts (a trajectory's replies): a distinctive name written bare ("call it with dryRun set to
+ * true"), or any name the word "parameter" (argument, field, option …) follows ("use the 'head' parameter").
+ * The symbol table takes a parameter only in code or qualified by its tool, so a rename would leave these
+ * behind, naming a parameter that is no longer there.
+ *
+ * @example
+ * parameterNamesInProse(harness).has('head') // true where a description says "Use the 'head' parameter"
+ */
+export function parameterNamesInProse(
+  harness: Harness,
+  freeText: readonly string[] = [],
+  hookChecks?: HookCheckRegistry,
+): Set<string> {
+  const table = buildSymbolTable(harness, hookChecks);
+  const recognised = new Set(
+    table.mentions.map((mention) => `${JSON.stringify(mention.path)}\u0000${mention.start}`),
+  );
+  const parameterNames = [
+    ...new Set(table.symbols.filter((symbol) => symbol.kind === 'parameter').map((symbol) => symbol.name)),
+  ].filter((name) => name !== '');
+  const named = new Set<string>();
+  const read = (text: string, recognisedAt: (index: number) => boolean) => {
+    // Backticks open and close code spans: a name inside one is code, which `unresolvedCodeNames` reads.
+    const code = [...text.matchAll(/`[^`\n]+`/g)].map((span) => [span.index, span.index + span[0].length]);
+    const inCode = (index: number) =>
+      code.some(([from, to]) => index >= (from as number) && index < (to as number));
+    for (const name of parameterNames) {
+      if (named.has(name)) continue;
+      for (let index = text.indexOf(name); index >= 0; index = text.indexOf(name, index + 1)) {
+        const end = index + name.length;
+        if (wordCharacter.test(text[index - 1] ?? '') || wordCharacter.test(text[end] ?? '')) continue;
+        if (inCode(index) || recognisedAt(index)) continue;
+        if (isDistinctiveIdentifier(name) || parameterNoun.test(text.slice(end, end + 24))) {
+          named.add(name);
+          break;
+        }
+      }
+    }
+  };
+  for (const location of harnessTextLocations(harness)) {
+    const text = location.template ? blankTemplatePlaceholders(location.text) : location.text;
+    read(text, (index) => recognised.has(`${JSON.stringify(location.path)}\u0000${index}`));
+  }
+  for (const text of freeText) read(text, () => false);
+  return named;
 }
 
 /**

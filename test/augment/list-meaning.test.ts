@@ -133,6 +133,41 @@ describe('the list-meaning rule', () => {
     expect(byFirst('The user has an overdue bill')?.meaning.enumeration).toBeDefined();
   });
 
+  it('reads public Agent Skills: build before test, a note on the rule before it, "the rest" last (anthropics/skills)', () => {
+    // mcp-builder's "Build and Test": the Inspector runs what `npm run build` or py_compile made.
+    const build = meaningsOf(publicText('mcp-builder-build-and-test.md'));
+    expect(build.map(({ list }) => list.texts.length)).toEqual([2, 2]);
+    expect(build.map(({ meaning }) => meaning.procedure)).toEqual([true, true]);
+    // brand-guidelines' "**Note**: Fonts should be pre-installed" is about the fonts named before it.
+    const [fonts] = meaningsOf(publicText('brand-guidelines-typography.md'));
+    expect(fonts?.meaning.links.map((link) => link !== undefined)).toEqual([false, true]);
+    // skill-creator's "**the rest of the skill :)**" is what the fields before it leave: it stays last.
+    const [fields] = meaningsOf(publicText('skill-creator-write-skill.md'));
+    expect(fields?.meaning.links.at(-1)).toBeDefined();
+    expect(pinnedItems(fields!.meaning).has(3)).toBe(true);
+  });
+
+  it('links an example, a warning or a note to the rule it is about, never a rule that only opens with such a word', () => {
+    const rule = 'Use cell references instead of hardcoded values in formulas.';
+    for (const item of [
+      'Example: Use =B5*(1+$B$6) instead of =B5*1.05',
+      'Examples: "Source: 10-K, FY2024"',
+      'E.g. a growth rate in its own cell.',
+      'For example, keep the rate in B6.',
+      '**Warning**: saving with cached values drops the formulas.',
+      'Note: the file must be saved first.',
+      '例如：把增长率放在单独的单元格。',
+      'Everything else stays as it is.',
+    ])
+      expect(leansOnPrevious(rule, item), item).toBeDefined();
+    for (const item of [
+      'Note the source of each number.',
+      'Test every formula.',
+      'Examples are in the appendix.',
+    ])
+      expect(leansOnPrevious(rule, item), item).toBeUndefined();
+  });
+
   it('reads the facts of a public Agent Skill (doc-coauthoring, in Chinese)', () => {
     const lists = meaningsOf(publicText('doc-coauthoring-zh.md'));
     const template = lists.find(({ list }) => list.texts[0]?.startsWith('询问他们是否有模板'));
@@ -144,7 +179,14 @@ describe('the list-meaning rule', () => {
 });
 
 describe('operators keep the list meaning of public texts', () => {
-  const texts = ['tau2-telecom-policy.md', 'doc-coauthoring-zh.md', 'doc-coauthoring-en.md'].map(publicText);
+  const texts = [
+    'tau2-telecom-policy.md',
+    'doc-coauthoring-zh.md',
+    'doc-coauthoring-en.md',
+    'mcp-builder-build-and-test.md',
+    'skill-creator-write-skill.md',
+    'brand-guidelines-typography.md',
+  ].map(publicText);
 
   it('reorder-rules never moves a procedure, an enumeration or a linked rule, and every variant certifies', async () => {
     for (const text of texts) {

@@ -94,6 +94,33 @@ describe('prompt/split-section', () => {
     }
   });
 
+  it("never cuts inside a subsection, where what follows would lose its heading (τ-bench retail's policy)", async () => {
+    const cuts = async (template: string) => {
+      const seen = new Set<string>();
+      for (const seed of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
+        const applied = await applyOperator(splitSection, withParagraphs(template), {
+          rng: seed,
+          severity: 1,
+        });
+        if ('skip' in applied) return applied;
+        seen.add(applied.harness.prompt.sections.at(-1)?.template as string);
+      }
+      return [...seen].sort();
+    };
+    // Under "### Modify items" the second rule is that subsection's: no cut before it. Before a heading of
+    // the same level, a cut takes the next subsection whole.
+    expect(
+      await cuts(
+        '### Modify payment\n\n- Only one payment method.\n\n### Modify items\n\n- Items can be modified once.\n\nThe order status becomes pending.',
+      ),
+    ).toEqual(['### Modify items\n\n- Items can be modified once.\n\nThe order status becomes pending.']);
+    expect(
+      await cuts('### Modify items\n\nItems can be modified once.\n\nThe status becomes pending.'),
+    ).toEqual({
+      skip: 'no unpinned section has a paragraph break outside a block where its parts stand alone',
+    });
+  });
+
   it('still splits between two paragraphs that stand alone, and between two lists', async () => {
     for (const template of [
       'Greet the passenger.\n\nQuote fares in euros.',

@@ -86,6 +86,15 @@ describe('skill-content/list-style', () => {
     );
   });
 
+  it('leaves a numbered procedure that a code block interrupts whole (anthropics/skills docx "Images")', async () => {
+    const body =
+      '1. Add the image file to `word/media/`\n2. Add a relationship:\n```xml\n<Relationship Id="rId5"/>\n```\n3. Add the content type\n4. Reference it in document.xml';
+    for (const style of ['bullets', 'prose', 'table'] as const)
+      expect(await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style } })).toEqual({
+        skip: `no skill body has a rule list that can become ${style}`,
+      });
+  });
+
   it('escapes pipes in table cells and leaves lists with nested items as lists', async () => {
     const piped = applied(
       await applyOperator(listStyle, withBody('- a | b\n- c'), { rng: 'x', params: { style: 'table' } }),

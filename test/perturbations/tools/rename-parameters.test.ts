@@ -4,6 +4,7 @@ import { certify } from '../../../src/augment/certificate.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
+import { parameterNamesInProse } from '../../../src/kit/mentions.js';
 import { forwardTrajectory, inverseTrajectory } from '../../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { lawCases } from '../../support/law-cases.js';
@@ -152,6 +153,35 @@ describe('tools/rename-parameters', () => {
       expect(renamed).not.toContain(':filters->');
       expect(renamed).not.toContain('max_stops->');
       expect(renamed).not.toContain('hold_seat:');
+    }
+  });
+
+  it('leaves names alone that prose names as parameters, where a rename could not follow them', async () => {
+    // As real tool descriptions write them (the MCP filesystem server: "Use the 'head' parameter …"), and a
+    // prompt naming a distinctive parameter bare: the symbol table takes a parameter only in code.
+    const input = travelHarnessInput();
+    input.tools.items[0]!.description += " Use the 'date' parameter for the day of travel.";
+    input.tools.items[1]!.parameters = {
+      type: 'object',
+      properties: { flight: { type: 'string' }, seatCount: { type: 'integer' } },
+    };
+    input.prompt.sections.push({
+      id: 'tips',
+      title: 'Tips',
+      template: 'Hold seats with seatCount set to the party size.',
+    });
+    const guarded = parseHarness(input);
+    const named = parameterNamesInProse(guarded);
+    expect([...named].sort()).toEqual(['date', 'seatCount']);
+    // A reply of the trajectory counts too.
+    expect(parameterNamesInProse(guarded, ['I searched by origin parameter.']).has('origin')).toBe(true);
+    expect(parameterNamesInProse(guarded, ['I searched from your origin.']).has('origin')).toBe(false);
+    for (const seed of ['a', 'b', 'c', 'd']) {
+      const result = applied(await applyOperator(renameParameters, guarded, { rng: seed, severity: 1 }));
+      const renamed = renames(result).join(' ');
+      expect(renamed).not.toContain(':date->');
+      expect(renamed).not.toContain(':seatCount->');
+      expect(renamed).toContain(':origin->');
     }
   });
 
