@@ -1,12 +1,24 @@
 // perturbations/prompt/heading-style.ts — changes how section headings render (Markdown, XML, numbered, bracketed); sections stay.
 
 import { z } from 'zod';
-import { defineOperator, HeadingStyleSchema, identityRelabel } from '../../src/kit/index.js';
+import { defineOperator, type Harness, HeadingStyleSchema, identityRelabel } from '../../src/kit/index.js';
 import { promptVariantHolds } from './_template-scan.js';
+
+/** A line of a numbered list ("1. Ask first"), as a template or a rendered list writes it. */
+const numberedLine = /^[ \t]*\d{1,9}[.)][ \t]+\S/mu;
+
+/**
+ * Whether numbered headings ("2. Workflow") would run into a numbered list of the prompt: a template's own,
+ * or the skill and tool lists rendered numbered. Markdown would read them as one list and renumber it.
+ */
+const numberedListsIn = (harness: Harness): boolean =>
+  harness.prompt.listStyle === 'numbered' ||
+  harness.prompt.sections.some((section) => numberedLine.test(section.template));
 
 /**
  * Switches `prompt.headingStyle` to another of markdown, xml, numbered and bracketed (or to `style` when
- * given). Any severity above zero changes the style; the sections themselves stay as they are.
+ * given). Any severity above zero changes the style; the sections themselves stay as they are. Numbered
+ * headings are not drawn for a prompt that holds a numbered list (`numberedListsIn`).
  *
  * @example
  * const applied = await applyOperator(headingStyle, harness, { rng: 'seed', params: { style: 'xml' } });
@@ -14,7 +26,8 @@ import { promptVariantHolds } from './_template-scan.js';
  */
 export const headingStyle = defineOperator({
   id: 'prompt/heading-style',
-  version: 1,
+  // 2: no numbered headings over a numbered list ("2. Workflow" then "1. First …").
+  version: 2,
   dimension: 'prompt',
   mode: 'exact',
   description: 'Changes the heading style of prompt sections; titles, order and templates stay.',
@@ -22,7 +35,16 @@ export const headingStyle = defineOperator({
   apply(harness, { rng, params, trajectory, run }) {
     const current = harness.prompt.headingStyle;
     if (params.style === current) return { skip: `the heading style is already "${current}"` };
-    const style = params.style ?? rng.pick(HeadingStyleSchema.options.filter((option) => option !== current));
+    const listed = numberedListsIn(harness);
+    if (params.style === 'numbered' && listed)
+      return { skip: 'numbered headings would run into a numbered list of the prompt' };
+    const style =
+      params.style ??
+      rng.pick(
+        HeadingStyleSchema.options.filter(
+          (option) => option !== current && !(option === 'numbered' && listed),
+        ),
+      );
     const variant = { ...harness, prompt: { ...harness.prompt, headingStyle: style } };
     if (!promptVariantHolds(harness, variant, run, trajectory)) return { skip: 'the prompt does not render' };
     return { harness: variant, relabel: identityRelabel };

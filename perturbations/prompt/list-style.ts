@@ -14,7 +14,8 @@ import { promptVariantHolds, scanTemplate } from './_template-scan.js';
  */
 export const listStyle = defineOperator({
   id: 'prompt/list-style',
-  version: 1,
+  // 2: no numbered lists under numbered headings.
+  version: 2,
   dimension: 'prompt',
   mode: 'exact',
   description: 'Changes the list style of the rendered skill and tool lists; their items stay.',
@@ -30,7 +31,17 @@ export const listStyle = defineOperator({
     if (!usesLists) return { skip: 'no prompt section uses {{skillList}} or {{toolList}}' };
     const current = harness.prompt.listStyle;
     if (params.style === current) return { skip: `the list style is already "${current}"` };
-    const style = params.style ?? rng.pick(ListStyleSchema.options.filter((option) => option !== current));
+    // Numbered lists under numbered headings would read as one list ("2. Skills" then "1. item_qa: …").
+    const underNumbered = harness.prompt.headingStyle === 'numbered';
+    if (params.style === 'numbered' && underNumbered)
+      return { skip: 'a numbered list would run into the numbered headings' };
+    const style =
+      params.style ??
+      rng.pick(
+        ListStyleSchema.options.filter(
+          (option) => option !== current && !(option === 'numbered' && underNumbered),
+        ),
+      );
     const variant = { ...harness, prompt: { ...harness.prompt, listStyle: style } };
     if (!promptVariantHolds(harness, variant, run, trajectory)) return { skip: 'the prompt does not render' };
     return { harness: variant, relabel: identityRelabel };

@@ -43,7 +43,13 @@ const englishPairs: ReadonlyArray<readonly [string, string, string?]> = [
   // "At least once" is not "no fewer than once".
   ['at least', 'no fewer than', `(?=\\s+${countWord})`],
   ['instead of', 'rather than'],
-  ['rather than', 'instead of'],
+  // "Rather than put in fiddly changes" is not "Instead of put in …": only before a gerund, an article or a
+  // determiner, which "instead of" takes too.
+  [
+    'rather than',
+    'instead of',
+    '(?=\\s+(?:\\p{L}+ing|the|a|an|this|that|these|those|your|our|their|its|his|her|my|any|each|every|one)\\b)',
+  ],
   ['for example', 'for instance'],
   ['for instance', 'for example'],
   ['e.g.', 'for example'],
@@ -174,7 +180,8 @@ export const paraphraseLexicon = defineOperator({
   // same; "only when" no longer becomes "only if".
   // 4: no swap of a phrase written in capitals ("Do NOT" stays) or in a heading; "ensure" becomes "make
   // sure" only before "that".
-  version: 4,
+  // 5: "rather than" becomes "instead of" only before a gerund, an article or a determiner.
+  version: 5,
   dimension: 'skill-content',
   mode: 'exact',
   description:

@@ -4,12 +4,14 @@ import { z } from 'zod';
 import {
   affectedCount,
   defineOperator,
+  harnessTextLocations,
   isRecord,
   namePattern,
   parseRawJson,
   type RelabelStep,
   type Tool,
   takenNames,
+  textIndex,
   trajectoryCalls,
 } from '../../src/kit/index.js';
 
@@ -64,7 +66,7 @@ function nestSchema(parameters: Tool['parameters'], wrapper: string): Tool['para
  * `{ "link_id": 7 }` becomes `{ "query": { "link_id": 7 } }`, with a `nest_arguments` relabel step per
  * tool whose inverse restores the raw argument text byte for byte. The wrapper is the `wrapper` param or
  * the first free name of `query`, `params`, `input`, `request`, `args`, … that is no identifier of the
- * harness. Mentions of parameters in texts stay as they are and stay valid: a parameter keeps its own name
+ * harness and no word of its texts. Mentions of parameters in texts stay as they are and stay valid: a parameter keeps its own name
  * (the symbol table finds `` `link_id` `` and `tool.link_id` as before), only its path gains the wrapper.
  * A tool is left alone when its schema holds `$id`-style anchors or `$ref`s outside `$defs`/`definitions`
  * (they would resolve differently), or when one of its calls in the trajectory has arguments that are not
@@ -76,7 +78,8 @@ function nestSchema(parameters: Tool['parameters'], wrapper: string): Tool['para
  */
 export const nestArguments = defineOperator({
   id: 'tools/nest-arguments',
-  version: 1,
+  // 2: no default wrapper that the harness's texts use as a word ("item options", "mobile data").
+  version: 2,
   dimension: 'tools',
   mode: 'exact',
   description: 'Moves tool arguments under one wrapper object; names, values and constraints stay inside it.',
@@ -92,9 +95,17 @@ export const nestArguments = defineOperator({
   apply(harness, { rng, severity, params, trajectory }) {
     const taken = takenNames(harness);
     const options = params.wrapper !== undefined ? [params.wrapper] : wrapperNames;
-    const free = options.filter((name) => !taken.has(name));
+    // A default wrapper that the harness's texts use as a word would read as that thing: in a retail
+    // policy's "product item options", `options` would wrap an exchange's arguments.
+    const words = textIndex(harnessTextLocations(harness).map((location) => location.text));
+    const inProse = (name: string) =>
+      params.wrapper === undefined &&
+      (words.hasWord(name) || words.hasWord(`${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`));
+    const free = options.filter((name) => !taken.has(name) && !inProse(name));
     if (free.length === 0)
-      return { skip: `the wrapper name(s) ${options.join(', ')} are identifiers of the harness` };
+      return {
+        skip: `the wrapper name(s) ${options.join(', ')} are identifiers or words of the harness`,
+      };
     const calls = trajectoryCalls(trajectory);
     const candidates = harness.tools.items.filter(
       (tool) =>

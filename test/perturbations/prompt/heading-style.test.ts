@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { headingStyle } from '../../../perturbations/prompt/heading-style.js';
 import { applyOperator } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
 import { renderSystemPrompt } from '../../../src/harness/render-prompt.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { lawCases } from '../../support/law-cases.js';
-import { travelContext, travelHarness } from '../../support/travel-harness.js';
+import { travelContext, travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 
 describe('prompt/heading-style', () => {
   it('obeys the operator laws', async () => {
@@ -29,6 +30,23 @@ describe('prompt/heading-style', () => {
     expect(applied.harness.prompt.headingStyle).toBe('xml');
     expect(renderSystemPrompt(applied.harness, travelContext)).toMatch(/^<role title="Role">\n/);
     expect(applied.harness.prompt.sections).toEqual(travelHarness().prompt.sections);
+  });
+
+  it('never numbers the headings of a prompt that holds a numbered list', async () => {
+    // "2. Workflow" then "1. Read the file": Markdown would read one list and renumber it.
+    const input = travelHarnessInput();
+    input.prompt.sections[0] = {
+      ...input.prompt.sections[0]!,
+      template: 'Work in order:\n1. Read.\n2. Edit.',
+    };
+    const listed = parseHarness(input);
+    expect(await applyOperator(headingStyle, listed, { params: { style: 'numbered' } })).toEqual({
+      skip: 'numbered headings would run into a numbered list of the prompt',
+    });
+    for (const rng of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
+      const applied = await applyOperator(headingStyle, listed, { rng, severity: 1 });
+      expect('skip' in applied ? undefined : applied.harness.prompt.headingStyle).not.toBe('numbered');
+    }
   });
 
   it('skips when the requested style is already in use', async () => {

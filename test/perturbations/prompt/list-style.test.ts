@@ -37,6 +37,20 @@ describe('prompt/list-style', () => {
     );
   });
 
+  it('never numbers the lists under numbered headings', async () => {
+    const input = travelHarnessInput();
+    input.prompt.sections[1] = { ...input.prompt.sections[1]!, template: '{{skillList}}\nLoad one first.' };
+    input.prompt.headingStyle = 'numbered';
+    const numbered = parseHarness(input);
+    expect(await applyOperator(listStyle, numbered, { params: { style: 'numbered' } })).toEqual({
+      skip: 'a numbered list would run into the numbered headings',
+    });
+    for (const rng of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
+      const applied = await applyOperator(listStyle, numbered, { rng, severity: 1 });
+      expect('skip' in applied ? undefined : applied.harness.prompt.listStyle).not.toBe('numbered');
+    }
+  });
+
   it('skips when no template uses skillList or toolList', async () => {
     const applied = await applyOperator(listStyle, travelHarness(), { rng: 'x', severity: 1 });
     expect(applied).toEqual({ skip: 'no prompt section uses {{skillList}} or {{toolList}}' });

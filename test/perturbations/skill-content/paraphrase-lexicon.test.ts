@@ -59,12 +59,17 @@ describe('skill-content/paraphrase-lexicon', () => {
       'Make sure of it.', // "Ensure of it"
       'Call the customer at least once.', // "no fewer than once"
       'Issue the refund only when the cancellation is confirmed.', // "only if": a time became a condition
+      'Rather than put in fiddly changes, fix the cause.', // "Instead of put in": a bare verb (skill-creator)
+      'Call the scripts rather than ingested into context.', // "instead of ingested" (webapp-testing)
     ])
       expect(lexiconEdits(text, harness), text).toEqual([]);
     expect(everySwap('Offer at most 3 coupons, at least two options, as soon as the order ships.')).toBe(
       'Offer no more than 3 coupons, no fewer than two options, the moment the order ships.',
     );
     expect(everySwap('Make sure the order is paid.')).toBe('Ensure the order is paid.');
+    expect(everySwap('Ask rather than guessing, rather than the default.')).toBe(
+      'Ask instead of guessing, instead of the default.',
+    );
   });
 
   it('swaps both ways, keeps capitals and apostrophes', () => {

@@ -60,8 +60,9 @@ describe('tools/nest-arguments', () => {
     );
     expect(inverseTrajectory(moved, output.relabel, harness).trajectory).toEqual(trajectory);
     const all = applied(await applyOperator(nestArguments, harness, { rng: 'golden', severity: 1 }));
+    // `call` is a word of the travel harness's prompt, so the draw is among the others.
     expect(all.relabel.steps.map((step) => step.type === 'nest_arguments' && step.under)).toEqual([
-      'data',
+      'options',
       'query',
       'query',
     ]);
@@ -110,8 +111,32 @@ describe('tools/nest-arguments', () => {
       ]);
     }
     expect(await applyOperator(nestArguments, defs, { rng: 'x', params: { wrapper: 'query' } })).toEqual({
-      skip: 'the wrapper name(s) query are identifiers of the harness',
+      skip: 'the wrapper name(s) query are identifiers or words of the harness',
     });
+  });
+
+  it("takes no default wrapper that the harness's texts use as a word (τ-bench retail's item options)", async () => {
+    const retail = withTools([
+      {
+        name: 'exchange_items',
+        description:
+          'Exchange items for other Options of the product: the query, params, input, request, args, arguments and data of the order.',
+        parameters: {
+          type: 'object',
+          properties: { item_ids: { type: 'array', items: { type: 'string' } } },
+        },
+      },
+    ]);
+    for (const seed of ['a', 'b', 'c', 'd', 'e', 'f']) {
+      const output = applied(await applyOperator(nestArguments, retail, { rng: seed, severity: 1 }));
+      const wrapper = (output.harness.tools.items[0]?.parameters.required as string[])[0];
+      expect(wrapper).toBe('payload');
+    }
+    // A wrapper the author asks for is theirs to choose.
+    const asked = applied(
+      await applyOperator(nestArguments, retail, { rng: 'x', params: { wrapper: 'options' } }),
+    );
+    expect(asked.harness.tools.items[0]?.parameters.required).toEqual(['options']);
   });
 
   it('leaves tools alone whose refs or calls could not move exactly', async () => {
