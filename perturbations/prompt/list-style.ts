@@ -14,7 +14,7 @@ import { promptVariantHolds, scanTemplate } from './_template-scan.js';
  */
 export const listStyle = defineOperator({
   id: 'prompt/list-style',
-  // 2: no numbered lists under numbered headings.
+  // 2: no numbered lists under numbered headings; no table of descriptions of several lines.
   version: 2,
   dimension: 'prompt',
   mode: 'exact',
@@ -31,15 +31,24 @@ export const listStyle = defineOperator({
     if (!usesLists) return { skip: 'no prompt section uses {{skillList}} or {{toolList}}' };
     const current = harness.prompt.listStyle;
     if (params.style === current) return { skip: `the list style is already "${current}"` };
-    // Numbered lists under numbered headings would read as one list ("2. Skills" then "1. item_qa: …").
+    // Numbered lists under numbered headings would read as one list ("2. Skills" then "1. item_qa: …"), and
+    // a table row holds one line: a description of several (a coding agent's tool manual) would be squashed.
     const underNumbered = harness.prompt.headingStyle === 'numbered';
+    const multiline = [...harness.skills.items, ...harness.tools.items].some((item) =>
+      item.description.includes('\n'),
+    );
+    if (params.style === 'table' && multiline)
+      return { skip: 'a table would squash a description of several lines onto one' };
     if (params.style === 'numbered' && underNumbered)
       return { skip: 'a numbered list would run into the numbered headings' };
     const style =
       params.style ??
       rng.pick(
         ListStyleSchema.options.filter(
-          (option) => option !== current && !(option === 'numbered' && underNumbered),
+          (option) =>
+            option !== current &&
+            !(option === 'numbered' && underNumbered) &&
+            !(option === 'table' && multiline),
         ),
       );
     const variant = { ...harness, prompt: { ...harness.prompt, listStyle: style } };

@@ -30,6 +30,24 @@ function headingLevels(text: string, inCode: (index: number) => boolean): number
 }
 
 /**
+ * Whether an XML-like element (`<example>` … `</example>`, as prompts fence their examples) is open at the
+ * end of `text`: a cut there would put the next part's heading inside it.
+ */
+function insideElement(text: string): boolean {
+  const open: string[] = [];
+  for (const match of text.matchAll(/<(\/?)([A-Za-z][\w-]*)(?:\s[^<>]*)?>/gu)) {
+    const [, closing, name] = match as unknown as [string, string, string];
+    if (match[0].endsWith('/>')) continue;
+    if (closing === '') open.push(name);
+    else {
+      const at = open.lastIndexOf(name);
+      if (at >= 0) open.length = at;
+    }
+  }
+  return open.length > 0;
+}
+
+/**
  * Paragraph breaks where the template can be cut into two templates that each stand alone: outside code and
  * blocks, not where the paragraph after leans on the one before (`leansOnTextBefore`), and not inside a
  * heading's part of the template: under "### Modify items", the rules after a cut would stand under the
@@ -48,6 +66,7 @@ function safeBreaks(template: string): Break[] {
     if (template.slice(0, start).endsWith('~}}') || template.startsWith('{{~', end)) continue;
     if (template.slice(0, start).trim() === '' || template.slice(end).trim() === '') continue;
     if (leansOnTextBefore(template.slice(0, start), template.slice(end))) continue;
+    if (insideElement(template.slice(0, start))) continue;
     const under = headingLevels(template.slice(0, start), scan.inCode).at(-1);
     if (under !== undefined) {
       const opening = /^(#{1,6})[ \t]+\S/u.exec(template.slice(end))?.[1]?.length;
@@ -76,7 +95,8 @@ export const splitSection = defineOperator({
   // 4: a paragraph that names what the one before names ("Follow that skill", "offer these compensations") is
   // not split from it.
   // 5: no split inside a heading's part of the template ("### Modify items"): what follows the cut would lose
-  // its heading; no split before an example, a warning or a note on the paragraph before (`leansOnPrevious`).
+  // its heading; no split before an example, a warning or a note on the paragraph before (`leansOnPrevious`);
+  // no split inside an element (`<example>` … `</example>`).
   version: 5,
   dimension: 'prompt',
   mode: 'exact',

@@ -6,7 +6,9 @@ import {
   inVocabulary,
   mentionedInFreeText,
   nameJudge,
+  plainToolNamesInText,
   renameSymbols,
+  trajectoryFreeText,
   VocabularyParam,
   withinVocabulary,
 } from '../../src/kit/index.js';
@@ -48,7 +50,8 @@ export const renameSkillLoader = defineOperator({
   // 5: a name after a namespace qualifier (`plugin:<tool>`) is a mention, and is renamed; a harness without
   // skills (no loader offered) is skipped.
   // 6: a plain loader name followed by the word "tool" ("the load tool") is a mention, and is renamed.
-  version: 6,
+  // 7: a plain loader name a text writes bare, in code or in another case is not renamed.
+  version: 7,
   dimension: 'skill-ids',
   mode: 'exact',
   description: 'Renames the skill-loading tool and optionally its argument; loads and mentions follow.',
@@ -69,6 +72,8 @@ export const renameSkillLoader = defineOperator({
     // Without skills the loader is never offered: renaming it changes nothing the agent can use.
     if (harness.skills.items.length === 0)
       return { skip: 'the harness has no skills, so no loader is offered' };
+    if (plainToolNamesInText(harness, trajectoryFreeText(trajectory)).has(loader.tool))
+      return { skip: `a text writes "${loader.tool}" where a rename could not follow it` };
     if (mentionedInFreeText(trajectory, harness, [loader.tool], 'tool').size > 0) {
       return {
         skip: `the trajectory names "${loader.tool}" in a reply or a tool result; renaming would change it`,

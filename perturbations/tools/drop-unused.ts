@@ -10,6 +10,7 @@ import {
   harnessTextLocations,
   identifierWords,
   identityRelabel,
+  plainToolNamesInText,
   type RunContext,
   type SymbolEntry,
   singularWord,
@@ -136,7 +137,8 @@ export const dropUnused = defineOperator({
   // 3: a tool named after a namespace qualifier (`github:<tool>`) is mentioned, and stays; the registry's
   // namespace (`git_`) is not the verb, and a word of the name may be two in prose ("check out").
   // 4: a plain name followed by the word "tool" ("the python tool") is mentioned, and stays.
-  version: 4,
+  // 5: so is a plain name a text writes bare, in code or in another case ("call fetch again").
+  version: 5,
   dimension: 'tools',
   mode: 'exact',
   description: 'Drops registry tools the trajectory never calls and no text mentions; used tools stay.',
@@ -147,8 +149,14 @@ export const dropUnused = defineOperator({
     const called = new Set(trajectoryCalls(trajectory).map((call) => call.name));
     const mentioned = mentionedTools(harness, trajectoryFreeText(trajectory), run);
     const described = describedTools(harness, trajectoryFreeText(trajectory));
+    // A plain-word name a text writes bare, in code or in another case may name the tool ("call fetch again").
+    const written = plainToolNamesInText(harness, trajectoryFreeText(trajectory));
     const unused = tools.filter(
-      (tool) => !called.has(tool.name) && !mentioned.has(tool.name) && !described.has(tool.name),
+      (tool) =>
+        !called.has(tool.name) &&
+        !mentioned.has(tool.name) &&
+        !described.has(tool.name) &&
+        !written.has(tool.name),
     );
     if (unused.length === 0)
       return { skip: 'every tool is called by the trajectory or mentioned or described in a text' };

@@ -13,6 +13,7 @@ import {
   nameStyles,
   newName,
   type OperatorOutput,
+  plainToolNamesInText,
   renameSymbols,
   type SymbolEntry,
   trajectoryFreeText,
@@ -59,14 +60,24 @@ export const renameTools = defineOperator({
   // 5: a name after a namespace qualifier (`github:<tool>`) is a mention, and is renamed; no synonym that names
   // another action (add/insert, status/state: `git_add` is not `git_insert`).
   // 6: a plain name followed by the word "tool" ("the python tool") is a mention, and is renamed.
-  version: 6,
+  // 7: a plain name a text writes in another form (bare, in code, in another case: "call fetch again",
+  // "the Read tool" for `read`) is not renamed (`plainToolNamesInText`).
+  version: 7,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',
   params: Params,
   apply(harness, { rng, severity, params, trajectory, run }) {
-    const tools = harness.tools.items;
-    if (tools.length === 0) return { skip: 'the registry has no tools to rename' };
+    if (harness.tools.items.length === 0) return { skip: 'the registry has no tools to rename' };
+    // A tool named by a plain word that a text writes where a rename cannot follow ("call fetch again",
+    // "the Read tool" for `read`, `grep` the shell command) keeps its name.
+    const unfollowable = plainToolNamesInText(harness, trajectoryFreeText(trajectory));
+    const tools =
+      unfollowable.size === 0
+        ? harness.tools.items
+        : harness.tools.items.filter((tool) => !unfollowable.has(tool.name));
+    if (tools.length === 0)
+      return { skip: 'every tool is a plain word that a text writes where a rename could not follow it' };
     const count = affectedCount(severity, tools.length);
     const chosen = rng.fork('choose').sample(tools, count);
     const build = (renamed: readonly (typeof tools)[number][]): OperatorOutput => {

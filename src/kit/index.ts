@@ -136,6 +136,7 @@ export {
   mentionedInFreeText,
   occursAsWord,
   parameterNamesInProse,
+  plainToolNamesInText,
   unresolvedCodeNames,
 } from './mentions.js';
 export { firstClause, type NameRequest, type NameStyle, nameStyles, newName } from './new-name.js';

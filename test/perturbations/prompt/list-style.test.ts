@@ -37,6 +37,23 @@ describe('prompt/list-style', () => {
     );
   });
 
+  it('draws no table where a description holds several lines, which a table row would squash', async () => {
+    const input = travelHarnessInput();
+    input.prompt.sections[1] = { ...input.prompt.sections[1]!, template: '{{skillList}}\nLoad one first.' };
+    input.tools.items[0] = {
+      ...input.tools.items[0]!,
+      description: 'Finds flights.\n\nUsage:\n- pass IATA codes\n- one date',
+    };
+    const manual = parseHarness(input);
+    expect(await applyOperator(listStyle, manual, { params: { style: 'table' } })).toEqual({
+      skip: 'a table would squash a description of several lines onto one',
+    });
+    for (const rng of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
+      const applied = await applyOperator(listStyle, manual, { rng, severity: 1 });
+      expect('skip' in applied ? undefined : applied.harness.prompt.listStyle).not.toBe('table');
+    }
+  });
+
   it('never numbers the lists under numbered headings', async () => {
     const input = travelHarnessInput();
     input.prompt.sections[1] = { ...input.prompt.sections[1]!, template: '{{skillList}}\nLoad one first.' };

@@ -121,6 +121,18 @@ describe('prompt/split-section', () => {
     });
   });
 
+  it('never cuts inside an element such as <example> … </example>, as coding-agent prompts fence examples', async () => {
+    const template =
+      'Use the todo list.\n\n<example>\nuser: Run the build\n\nassistant: I will add it to the todo list.\n</example>\n\nKeep it short.';
+    const seen = new Set<string>();
+    for (const rng of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
+      const applied = await applyOperator(splitSection, withParagraphs(template), { rng, severity: 1 });
+      if ('skip' in applied) throw new Error(applied.skip);
+      seen.add(applied.harness.prompt.sections.at(-1)?.template as string);
+    }
+    for (const part of seen) expect(part.startsWith('assistant:')).toBe(false);
+  });
+
   it('still splits between two paragraphs that stand alone, and between two lists', async () => {
     for (const template of [
       'Greet the passenger.\n\nQuote fares in euros.',
