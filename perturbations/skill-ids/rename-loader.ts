@@ -8,7 +8,7 @@ import {
   nameJudge,
   plainToolNamesInText,
   renameSymbols,
-  trajectoryFreeText,
+  trajectoryReplies,
   VocabularyParam,
   withinVocabulary,
 } from '../../src/kit/index.js';
@@ -72,7 +72,7 @@ export const renameSkillLoader = defineOperator({
     // Without skills the loader is never offered: renaming it changes nothing the agent can use.
     if (harness.skills.items.length === 0)
       return { skip: 'the harness has no skills, so no loader is offered' };
-    if (plainToolNamesInText(harness, trajectoryFreeText(trajectory)).has(loader.tool))
+    if (plainToolNamesInText(harness, trajectoryReplies(trajectory)).has(loader.tool))
       return { skip: `a text writes "${loader.tool}" where a rename could not follow it` };
     if (mentionedInFreeText(trajectory, harness, [loader.tool], 'tool').size > 0) {
       return {

@@ -16,6 +16,7 @@ import {
   singularWord,
   trajectoryCalls,
   trajectoryFreeText,
+  trajectoryReplies,
 } from '../../src/kit/index.js';
 
 /**
@@ -150,7 +151,7 @@ export const dropUnused = defineOperator({
     const mentioned = mentionedTools(harness, trajectoryFreeText(trajectory), run);
     const described = describedTools(harness, trajectoryFreeText(trajectory));
     // A plain-word name a text writes bare, in code or in another case may name the tool ("call fetch again").
-    const written = plainToolNamesInText(harness, trajectoryFreeText(trajectory));
+    const written = plainToolNamesInText(harness, trajectoryReplies(trajectory));
     const unused = tools.filter(
       (tool) =>
         !called.has(tool.name) &&

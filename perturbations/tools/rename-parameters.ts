@@ -16,7 +16,7 @@ import {
   parameterNamesInProse,
   type RelabelStep,
   renameSymbols,
-  trajectoryFreeText,
+  trajectoryReplies,
   unresolvedCodeNames,
   VocabularyParam,
   walkSchema,
@@ -89,7 +89,7 @@ export const renameParameters = defineOperator({
   apply(harness, { rng, severity, params, trajectory, run }) {
     const unresolved = [
       ...unresolvedCodeNames(harness),
-      ...parameterNamesInProse(harness, trajectoryFreeText(trajectory), run.hookChecks),
+      ...parameterNamesInProse(harness, trajectoryReplies(trajectory), run.hookChecks),
     ];
     const groups = new Map<string, NameGroup>();
     const blocked = new Set<string>(unresolved);

@@ -17,6 +17,7 @@ import {
   renameSymbols,
   type SymbolEntry,
   trajectoryFreeText,
+  trajectoryReplies,
   VocabularyParam,
   withinVocabulary,
 } from '../../src/kit/index.js';
@@ -71,7 +72,7 @@ export const renameTools = defineOperator({
     if (harness.tools.items.length === 0) return { skip: 'the registry has no tools to rename' };
     // A tool named by a plain word that a text writes where a rename cannot follow ("call fetch again",
     // "the Read tool" for `read`, `grep` the shell command) keeps its name.
-    const unfollowable = plainToolNamesInText(harness, trajectoryFreeText(trajectory));
+    const unfollowable = plainToolNamesInText(harness, trajectoryReplies(trajectory));
     const tools =
       unfollowable.size === 0
         ? harness.tools.items

@@ -157,4 +157,5 @@ export {
   rootArgumentKeys,
   trajectoryCalls,
   trajectoryFreeText,
+  trajectoryReplies,
 } from './trajectory-facts.js';

@@ -61,7 +61,7 @@ const toolWord = /^[ \t]+(?:tool(?![\p{L}\p{N}_-])|工具)/u;
  * sequentialthinking"), in code, where the word may be the shell command and not the tool ("use the Bash
  * tool with `grep` directly"), or in another letter case ("Use the Read tool" for `read`). Only "the fetch
  * tool", the name as written followed by "tool", names the tool without doubt. The harness's texts and the
- * given free texts (a trajectory's replies and tool results) are read; a tool's own name field is not text.
+ * given free texts (a trajectory's replies, `trajectoryReplies`) are read; a tool's own name field is not text.
  *
  * @example
  * plainToolNamesInText(harness).has('fetch') // true where the prompt says "call fetch again"
@@ -117,7 +117,7 @@ const parameterNoun =
 
 /**
  * Parameter names that prose names outside the symbol table's mentions, in the harness's texts and in the
- * given free texts (a trajectory's replies, where code counts too): a distinctive name written bare ("call it
+ * given free texts (a trajectory's replies, `trajectoryReplies`, where code counts too): a distinctive name written bare ("call it
  * with dryRun set to true"), any name the word "parameter" (argument, field, option …) follows ("use the
  * 'head' parameter"), or any name written as a parameter (`namesParameter`: "set raw to true",
  * `workdir="/foo"`, "- thought: …", "offset/limit").
