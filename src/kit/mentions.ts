@@ -117,12 +117,11 @@ const parameterNoun =
 
 /**
  * Parameter names that prose names outside the symbol table's mentions, in the harness's texts and in the
- * given free texts (a trajectory's replies, `trajectoryReplies`, where code counts too): a distinctive name written bare ("call it
- * with dryRun set to true"), any name the word "parameter" (argument, field, option …) follows ("use the
- * 'head' parameter"), or any name written as a parameter (`namesParameter`: "set raw to true",
- * `workdir="/foo"`, "- thought: …", "offset/limit").
- * The symbol table takes a parameter only in code or qualified by its tool, so a rename would leave these
- * behind, naming a parameter that is no longer there.
+ * given free texts (a trajectory's replies, `trajectoryReplies`, where code counts too): a distinctive name
+ * written bare ("call it with dryRun set to true"), any name the word "parameter" (argument, field, option …)
+ * follows ("use the 'head' parameter"), or any name written as a parameter (`namesParameter`: "set raw to
+ * true", `workdir="/foo"`, "- thought: …", "offset/limit"). The symbol table takes a parameter only in code
+ * or qualified by its tool, so a rename would leave these behind, naming a parameter that is no longer there.
  *
  * @example
  * parameterNamesInProse(harness).has('head') // true where a description says "Use the 'head' parameter"
