@@ -129,7 +129,7 @@ describe('tools/nest-arguments', () => {
     ]);
     for (const seed of ['a', 'b', 'c', 'd', 'e', 'f']) {
       const output = applied(await applyOperator(nestArguments, retail, { rng: seed, severity: 1 }));
-      const wrapper = (output.harness.tools.items[0]?.parameters.required as string[])[0];
+      const wrapper = (output.harness.tools.items[0]!.parameters.required as string[])[0];
       expect(wrapper).toBe('payload');
     }
     // A wrapper the author asks for is theirs to choose.
