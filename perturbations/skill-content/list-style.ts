@@ -161,14 +161,15 @@ const fits = (skill: Skill, style: RuleListStyle, toolNames: ReadonlySet<string>
 
 /**
  * Rewrites the rule lists (top-level Markdown lists of two or more items) of a share (= severity, at least
- * one) of the skill bodies in another style: bullets, a numbered list, prose (the rules as sentences of
- * one paragraph, only when every item is a full sentence as written) or a `| # | rule |` table (`step` for a
- * list numbered or announced as a procedure, `item` for items that are not full sentences). With `style` unset, each body gets a random
- * style other than its own. A procedure (a numbered list, an announced or sequenced bullet list) becomes only
- * another ordered style (numbered, or a table of numbered rows); a list whose rules lean on each other or
- * enumerate alternatives (`listMeaning`), or a list of fragments after a lead-in ending with a colon, becomes
- * only another list style. Rules with a nested list or code block stay lists (prose and tables cannot carry them); bodies
- * already in prose or tables are not parsed back. Ids do not change: the relabel is the identity.
+ * one) of the skill bodies in another style: bullets, a numbered list, prose (the rules as sentences of one
+ * paragraph, only when every item is a full sentence as written) or a `| # | rule |` table (`step` for a
+ * list numbered or announced as a procedure, `item` for items that are not full sentences). With `style`
+ * unset, each body gets a random style other than its own. A procedure (a numbered list, an announced or
+ * sequenced bullet list) becomes only another ordered style (numbered, or a table of numbered rows); a list
+ * whose rules lean on each other or enumerate alternatives (`listMeaning`), or a list of fragments after a
+ * lead-in ending with a colon, becomes only another list style. Rules with a nested list or code block stay
+ * lists (prose and tables cannot carry them); bodies already in prose or tables are not parsed back. Ids do
+ * not change: the relabel is the identity.
  *
  * @example
  * await applyOperator(listStyle, travelHarness(), { rng: 'seed', params: { style: 'table' } });
