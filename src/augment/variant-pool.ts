@@ -18,6 +18,7 @@ import type { Plan } from './plan.js';
 import { createRandom } from './random.js';
 import type { AugmentRow, ExampleResult, PoolProvenance, Provenance } from './row.js';
 import { checkAugmentBounds } from './size-bound.js';
+import { parameterNamesInReplies, plainToolNamesWritten, trajectoryReplies } from './unfollowable-names.js';
 import { defaultVariantPoolSize } from './variant-pool-size.js';
 
 /** How a pool is made and drawn from. */
@@ -294,13 +295,14 @@ export function createVariantPool(
     },
     async augment(original, variantIndex) {
       const start = drawnEntry(seed, original.id, variantIndex, size);
+      const replies = trajectoryReplies(original);
       for (let attempt = 0; attempt < attempts; attempt++) {
-        const result = await instantiate(
-          await entry((start + attempt) % size),
-          original,
-          variantIndex,
-          attempt,
-        );
+        const shared = await entry((start + attempt) % size);
+        // An entry is built without an example, so its guards read only the harness: one that renames a name
+        // this example's replies write where a rename cannot follow ("I'll call fetch again", "set raw to
+        // true") is not this example's; its own build, which reads the replies, keeps that name.
+        if (leavesNamesInReplies(shared.relabel, replies)) continue;
+        const result = await instantiate(shared, original, variantIndex, attempt);
         if ('row' in result) return result;
       }
       return buildForExample(original, variantIndex);
@@ -309,6 +311,21 @@ export function createVariantPool(
 }
 
 /** Freezes a shared value and everything in it: rows of many examples hold the same objects. */
+/** Whether the relabel renames a tool or a parameter that the replies write where a rename cannot follow. */
+function leavesNamesInReplies(relabel: Relabel, replies: readonly string[]): boolean {
+  if (replies.length === 0) return false;
+  const tools: string[] = [];
+  const parameters: string[] = [];
+  for (const step of relabel.steps) {
+    if (step.type === 'rename_tools') tools.push(...Object.keys(step.map));
+    else if (step.type === 'rename_arguments') parameters.push(...step.renames.map((rename) => rename.from));
+  }
+  return (
+    (tools.length > 0 && plainToolNamesWritten(tools, replies).size > 0) ||
+    (parameters.length > 0 && parameterNamesInReplies(replies, [...new Set(parameters)]).size > 0)
+  );
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   for (const child of Object.values(value)) deepFreeze(child);

@@ -62,6 +62,11 @@ export {
 } from '../augment/protected-content.js';
 export { createRandom, type Random } from '../augment/random.js';
 export { type ParameterRename, renameSymbols, type SymbolRenames } from '../augment/rename-symbols.js';
+export {
+  parameterNamesInReplies,
+  plainToolNamesWritten,
+  trajectoryReplies,
+} from '../augment/unfollowable-names.js';
 export { inVocabulary, VocabularyParam, withinVocabulary } from '../augment/vocabulary.js';
 export { BoundedCache } from '../harness/bounded-cache.js';
 export type { HookCheckRegistry } from '../harness/hook-checks.js';
@@ -157,5 +162,4 @@ export {
   rootArgumentKeys,
   trajectoryCalls,
   trajectoryFreeText,
-  trajectoryReplies,
 } from './trajectory-facts.js';

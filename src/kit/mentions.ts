@@ -1,12 +1,17 @@
 // Mention helpers: whole-word occurrences with the symbol table's word boundaries, code spans that name a
 // parameter the symbol table does not see, and the names a trajectory mentions in its free text.
+
+import {
+  parameterNamesInReplies,
+  plainToolNamesWritten,
+  readParameterNames,
+} from '../augment/unfollowable-names.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Harness } from '../harness/schema.js';
 import {
   buildSymbolTable,
   findMentions,
   harnessTextLocations,
-  isDistinctiveIdentifier,
   type SymbolEntry,
 } from '../harness/symbol-table.js';
 import { blankTemplatePlaceholders } from '../harness/template-placeholders.js';
@@ -52,9 +57,6 @@ export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegi
   return unresolved;
 }
 
-/** A plain tool name followed by the word "tool" (`namedByKindWord`): the one form a rename can follow. */
-const toolWord = /^[ \t]+(?:tool(?![\p{L}\p{N}_-])|工具)/u;
-
 /**
  * Tool names that are plain words (`isDistinctiveIdentifier` false: `fetch`, `read`, `grep`) and that a text
  * writes in a form a rename cannot follow: bare ("call fetch again", "work it through with
@@ -67,53 +69,12 @@ const toolWord = /^[ \t]+(?:tool(?![\p{L}\p{N}_-])|工具)/u;
  * plainToolNamesInText(harness).has('fetch') // true where the prompt says "call fetch again"
  */
 export function plainToolNamesInText(harness: Harness, freeText: readonly string[] = []): Set<string> {
-  const plain = new Map<string, string>();
-  for (const name of [harness.skills.loader.tool, ...harness.tools.items.map((tool) => tool.name)])
-    if (name !== '' && !isDistinctiveIdentifier(name)) plain.set(name.toLowerCase(), name);
-  const found = new Set<string>();
-  if (plain.size === 0) return found;
-  const read = (text: string) => {
-    for (const match of text.matchAll(/[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*/gu)) {
-      const name = plain.get(match[0].toLowerCase());
-      if (name === undefined || found.has(name)) continue;
-      const end = match.index + match[0].length;
-      const before = text[match.index - 1] ?? '';
-      const after = text[end] ?? '';
-      // Inside a path, a URL or a longer token it is another thing (`src/read/`, `fetch.py`).
-      if (/[/\\.@~]/u.test(before) || (after === '.' && /[\p{L}\p{N}]/u.test(text[end + 1] ?? ''))) continue;
-      if (match[0] === name && toolWord.test(text.slice(end, end + 8))) continue;
-      found.add(name);
-    }
-  };
-  for (const location of harnessTextLocations(harness))
-    read(location.template ? blankTemplatePlaceholders(location.text) : location.text);
-  for (const text of freeText) read(text);
-  return found;
-}
-
-/**
- * Whether the word at `[start, end)` is written as a parameter: given a value ("workdir=\"/foo\"", "set raw
- * to true", "raw set to true", "raw to false"), as the label of a line ("- thought: …"), or beside another
- * parameter's name ("offset/limit").
- */
-function namesParameter(text: string, start: number, end: number, names: readonly string[]): boolean {
-  const after = text.slice(end, end + 24);
-  const before = text.slice(Math.max(0, start - 12), start);
-  if (/^\s*=/u.test(after) || /^\s+(?:set\s+)?to\s+(?:true|false|null|none|\d)/iu.test(after)) return true;
-  if (/^\s+set\s+to\b/iu.test(after) || (/\bset\s+(?:the\s+)?$/iu.test(before) && /^\s+to\b/iu.test(after)))
-    return true;
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  if (/^\s*(?:[-*•]\s+)?$/u.test(text.slice(lineStart, start)) && /^\s*[:：]/u.test(after)) return true;
-  const neighbour = (word: string | undefined) => word !== undefined && names.includes(word);
-  return (
-    (text[end] === '/' && neighbour(/^\/([\p{L}\p{N}_]+)/u.exec(text.slice(end))?.[1])) ||
-    (text[start - 1] === '/' && neighbour(/([\p{L}\p{N}_]+)\/$/u.exec(text.slice(0, start))?.[1]))
+  const names = [harness.skills.loader.tool, ...harness.tools.items.map((tool) => tool.name)];
+  const texts = harnessTextLocations(harness).map((location) =>
+    location.template ? blankTemplatePlaceholders(location.text) : location.text,
   );
+  return plainToolNamesWritten(names, [...texts, ...freeText]);
 }
-
-/** Words after a parameter's name that say the name is the parameter ("the 'head' parameter"). */
-const parameterNoun =
-  /^['"’”]?[ \t]+(?:parameters?|arguments?|args?|fields?|options?|flags?|propert(?:y|ies)|keys?)\b/iu;
 
 /**
  * Parameter names that prose names outside the symbol table's mentions, in the harness's texts and in the
@@ -139,35 +100,14 @@ export function parameterNamesInProse(
     ...new Set(table.symbols.filter((symbol) => symbol.kind === 'parameter').map((symbol) => symbol.name)),
   ].filter((name) => name !== '');
   const named = new Set<string>();
-  const read = (text: string, recognisedAt: (index: number) => boolean, codeIsMention: boolean) => {
-    // Backticks open and close code spans: a name inside one is code, which `unresolvedCodeNames` reads.
-    const code = [...text.matchAll(/`[^`\n]+`/g)].map((span) => [span.index, span.index + span[0].length]);
-    const inCode = (index: number) =>
-      code.some(([from, to]) => index >= (from as number) && index < (to as number));
-    for (const name of parameterNames) {
-      if (named.has(name)) continue;
-      for (let index = text.indexOf(name); index >= 0; index = text.indexOf(name, index + 1)) {
-        const end = index + name.length;
-        if (wordCharacter.test(text[index - 1] ?? '') || wordCharacter.test(text[end] ?? '')) continue;
-        if ((codeIsMention && inCode(index)) || recognisedAt(index)) continue;
-        if (
-          inCode(index) ||
-          isDistinctiveIdentifier(name) ||
-          parameterNoun.test(text.slice(end, end + 24)) ||
-          namesParameter(text, index, end, parameterNames)
-        ) {
-          named.add(name);
-          break;
-        }
-      }
-    }
-  };
   for (const location of harnessTextLocations(harness)) {
     const text = location.template ? blankTemplatePlaceholders(location.text) : location.text;
-    read(text, (index) => recognised.has(`${JSON.stringify(location.path)}\u0000${index}`), true);
+    readParameterNames(text, parameterNames, named, {
+      recognisedAt: (index) => recognised.has(`${JSON.stringify(location.path)}\u0000${index}`),
+      codeIsMention: true,
+    });
   }
-  // A trajectory's relabel follows no parameter in its replies, in code or not ("I'll use `replaceAll`").
-  for (const text of freeText) read(text, () => false, false);
+  for (const name of parameterNamesInReplies(freeText, parameterNames)) named.add(name);
   return named;
 }
 

@@ -25,21 +25,6 @@ export function trajectoryCalls(trajectory: Trajectory | undefined): CallFact[] 
 }
 
 /**
- * The trajectory's replies: the text of its assistant messages (hook turns aside), what the model learns to
- * write. Unlike tool results, which are the environment's data (a JSON key equal to a parameter's name is
- * data there), a name in a reply is the agent's own reference.
- *
- * @example
- * trajectoryReplies(trajectory) // ["I'll call fetch with raw set to true."]
- */
-export function trajectoryReplies(trajectory: Trajectory | undefined): string[] {
-  if (!trajectory) return [];
-  return trajectory.messages.flatMap((message) =>
-    message.role === 'assistant' && message.content !== null && !message.hsa ? [message.content] : [],
-  );
-}
-
-/**
  * The free text of a trajectory that relabels rewrite: replies and tool results (hook turns excluded).
  *
  * @example

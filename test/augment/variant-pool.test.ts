@@ -173,3 +173,43 @@ describe('drawing from the pool', () => {
     expect(calls).toEqual(['broken/0']);
   }, 300_000);
 });
+
+describe("the variant pool and an example's replies", () => {
+  it('takes no entry that renames a name the replies write where a rename cannot follow', async () => {
+    // Entries are built without an example: their guards read the harness only. A reply that names a
+    // parameter as one ("with quantity set to 2") must not meet an entry that renamed it.
+    const { harness, originals } = await fixture('livestream', 1);
+    const renameParameters = compilePolicy(
+      parsePolicy({
+        name: 'parameters',
+        severity: 1,
+        dimensions: { tools: { probability: 1, operators: ['tools/rename-parameters'] } },
+      }),
+      createRegistry(builtinOperators),
+    );
+    const original = originals[0] as Trajectory;
+    const replying = structuredClone(original);
+    const last = replying.messages.at(-1);
+    if (last?.role !== 'assistant' || last.content === null) throw new Error('the fixture ends on a reply');
+    last.content = `${last.content} I checked it with quantity set to 1.`;
+    const renamed = (row: AugmentRow) =>
+      row.relabel.steps.flatMap((step) =>
+        step.type === 'rename_arguments' ? step.renames.map((rename) => rename.from) : [],
+      );
+    const pool = createVariantPool(harness, { plan: renameParameters, seed: 'replies', size: 8 }, (t, i) =>
+      augmentExample(harness, t, i, { plan: renameParameters, seed: 'replies' }),
+    );
+    const plain: string[][] = [];
+    const named: string[][] = [];
+    for (let index = 0; index < 8; index++) {
+      const a = await pool.augment(original, index);
+      const b = await pool.augment(replying, index);
+      if (!('row' in a) || !('row' in b)) throw new Error('every example certifies');
+      plain.push(renamed(a.row));
+      named.push(renamed(b.row));
+    }
+    // Without the reply some entries rename `quantity`; with it, no row does.
+    expect(plain.flat()).toContain('quantity');
+    expect(named.flat()).not.toContain('quantity');
+  }, 120_000);
+});
