@@ -1,12 +1,9 @@
 // Names a rename could not follow, read from texts: a plain-word tool name written bare, in code or in another
 // case, and a parameter name written as a parameter. The operators' guards (through the kit) and the variant
 // pool's choice of an entry for an example's replies share this reading.
-import { isDistinctiveIdentifier } from '../harness/symbol-table.js';
+import { isDistinctiveIdentifier, namedByKindWord } from '../harness/symbol-table.js';
 import { wordCharacter } from '../harness/text-index.js';
 import type { Trajectory } from '../trajectory/schema.js';
-
-/** A plain tool name followed by the word "tool" (`namedByKindWord`): the one form a rename can follow. */
-const toolWord = /^[ \t]+(?:tool(?![\p{L}\p{N}_-])|工具)/u;
 
 /**
  * Of the given tool names, the plain-word ones that the texts write where a rename cannot follow (the reading
@@ -31,7 +28,8 @@ export function plainToolNamesWritten(names: readonly string[], texts: readonly 
       const after = text[end] ?? '';
       // Inside a path, a URL or a longer token it is another thing (`src/read/`, `fetch.py`).
       if (/[/\\.@~]/u.test(before) || (after === '.' && /[\p{L}\p{N}]/u.test(text[end + 1] ?? ''))) continue;
-      if (match[0] === name && toolWord.test(text.slice(end, end + 8))) continue;
+      // "the fetch tool": the one form the symbol table takes, so a rename follows it.
+      if (match[0] === name && namedByKindWord(text, match.index, end, 'tool')) continue;
       found.add(name);
     }
   };
@@ -93,9 +91,10 @@ export function readParameterNames(
     for (let index = text.indexOf(name); index >= 0; index = text.indexOf(name, index + 1)) {
       const end = index + name.length;
       if (wordCharacter.test(text[index - 1] ?? '') || wordCharacter.test(text[end] ?? '')) continue;
-      if ((how.codeIsMention && inCode(index)) || how.recognisedAt(index)) continue;
+      const coded = inCode(index);
+      if ((coded && how.codeIsMention) || how.recognisedAt(index)) continue;
       if (
-        inCode(index) ||
+        coded ||
         isDistinctiveIdentifier(name) ||
         parameterNoun.test(text.slice(end, end + 24)) ||
         namesParameter(text, index, end, names)

@@ -28,16 +28,9 @@ export { occursAsWord };
  * unresolvedCodeNames(harness).has('height_cm') // true for the live-stream harness
  */
 export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegistry): Set<string> {
-  const table = buildSymbolTable(harness, hookChecks);
-  const recognised = new Set(
-    table.mentions.map((mention) => `${JSON.stringify(mention.path)}\u0000${mention.start}`),
-  );
-  const parameterNames = [
-    ...new Set(table.symbols.filter((symbol) => symbol.kind === 'parameter').map((symbol) => symbol.name)),
-  ];
+  const { parameterNames, texts } = parameterReading(harness, hookChecks);
   const unresolved = new Set<string>();
-  for (const location of harnessTextLocations(harness)) {
-    const text = location.template ? blankTemplatePlaceholders(location.text) : location.text;
+  for (const { text, recognisedAt } of texts) {
     for (const span of text.matchAll(/`[^`\n]+`/g)) {
       const from = span.index;
       const to = from + span[0].length;
@@ -47,14 +40,39 @@ export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegi
           const before = text[index - 1] ?? '';
           const after = text[index + name.length] ?? '';
           const bounded = !wordCharacter.test(before) && !wordCharacter.test(after);
-          if (bounded && !recognised.has(`${JSON.stringify(location.path)}\u0000${index}`))
-            unresolved.add(name);
+          if (bounded && !recognisedAt(index)) unresolved.add(name);
           index = text.indexOf(name, index + 1);
         }
       }
     }
   }
   return unresolved;
+}
+
+/** A harness's texts as the name readers read them: templates with their placeholders blanked. */
+const readableTexts = (harness: Harness) =>
+  harnessTextLocations(harness).map((location) => ({
+    path: location.path,
+    text: location.template ? blankTemplatePlaceholders(location.text) : location.text,
+  }));
+
+/**
+ * The harness's parameter names, and its texts each with where the symbol table reads a mention in it: what
+ * `unresolvedCodeNames` and `parameterNamesInProse` read.
+ */
+function parameterReading(harness: Harness, hookChecks?: HookCheckRegistry) {
+  const table = buildSymbolTable(harness, hookChecks);
+  const recognised = new Set(
+    table.mentions.map((mention) => `${JSON.stringify(mention.path)}\u0000${mention.start}`),
+  );
+  const parameterNames = [
+    ...new Set(table.symbols.filter((symbol) => symbol.kind === 'parameter').map((symbol) => symbol.name)),
+  ];
+  const texts = readableTexts(harness).map(({ path, text }) => {
+    const at = JSON.stringify(path);
+    return { text, recognisedAt: (index: number) => recognised.has(`${at}\u0000${index}`) };
+  });
+  return { parameterNames, texts };
 }
 
 /**
@@ -70,10 +88,7 @@ export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegi
  */
 export function plainToolNamesInText(harness: Harness, freeText: readonly string[] = []): Set<string> {
   const names = [harness.skills.loader.tool, ...harness.tools.items.map((tool) => tool.name)];
-  const texts = harnessTextLocations(harness).map((location) =>
-    location.template ? blankTemplatePlaceholders(location.text) : location.text,
-  );
-  return plainToolNamesWritten(names, [...texts, ...freeText]);
+  return plainToolNamesWritten(names, [...readableTexts(harness).map(({ text }) => text), ...freeText]);
 }
 
 /**
@@ -92,21 +107,11 @@ export function parameterNamesInProse(
   freeText: readonly string[] = [],
   hookChecks?: HookCheckRegistry,
 ): Set<string> {
-  const table = buildSymbolTable(harness, hookChecks);
-  const recognised = new Set(
-    table.mentions.map((mention) => `${JSON.stringify(mention.path)}\u0000${mention.start}`),
-  );
-  const parameterNames = [
-    ...new Set(table.symbols.filter((symbol) => symbol.kind === 'parameter').map((symbol) => symbol.name)),
-  ].filter((name) => name !== '');
+  const reading = parameterReading(harness, hookChecks);
+  const parameterNames = reading.parameterNames.filter((name) => name !== '');
   const named = new Set<string>();
-  for (const location of harnessTextLocations(harness)) {
-    const text = location.template ? blankTemplatePlaceholders(location.text) : location.text;
-    readParameterNames(text, parameterNames, named, {
-      recognisedAt: (index) => recognised.has(`${JSON.stringify(location.path)}\u0000${index}`),
-      codeIsMention: true,
-    });
-  }
+  for (const { text, recognisedAt } of reading.texts)
+    readParameterNames(text, parameterNames, named, { recognisedAt, codeIsMention: true });
   for (const name of parameterNamesInReplies(freeText, parameterNames)) named.add(name);
   return named;
 }

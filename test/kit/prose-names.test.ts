@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renameTools } from '../../perturbations/tools/rename.js';
 import { renameParameters } from '../../perturbations/tools/rename-parameters.js';
 import { applyOperator } from '../../src/augment/operator.js';
+import { plainToolNamesWritten } from '../../src/augment/unfollowable-names.js';
 import { parseHarness } from '../../src/harness/parse-harness.js';
 import type { HarnessInput } from '../../src/harness/schema.js';
 import { parameterNamesInProse, plainToolNamesInText } from '../../src/kit/mentions.js';
@@ -53,6 +54,9 @@ describe('plainToolNamesInText', () => {
     ]);
     // Only "the glob tool" names glob, and a path is another thing: it may be renamed.
     expect(plainToolNamesInText(harness).has('glob')).toBe(false);
+    // "the glob tool" in Chinese is the tool's mention; a toolbox (工具箱) is not.
+    expect(plainToolNamesWritten(['glob'], ['用 glob 工具查找文件。'])).toEqual(new Set());
+    expect(plainToolNamesWritten(['glob'], ['打开 glob 工具箱。'])).toEqual(new Set(['glob']));
     // A reply counts too.
     expect(plainToolNamesInText(harness, ['I will glob for the tests.']).has('glob')).toBe(true);
   });
