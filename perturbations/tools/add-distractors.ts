@@ -11,6 +11,7 @@ import {
   identityRelabel,
   occursAsWord,
   type Tool,
+  type Trajectory,
   takenNames,
   trajectoryCalls,
 } from '../../src/kit/index.js';
@@ -324,6 +325,51 @@ function takesArgumentsOf(tool: Tool, registry: ReadonlyArray<ReadonlySet<string
   return registry.some((names) => own.filter((name) => names.has(name)).length >= 2);
 }
 
+/**
+ * What each pool tool does, in the words a text uses for it (lower case; a final `s` may follow each). A
+ * harness whose texts speak of it (an agent told to "look things up on the web" beside `search_web`, one that
+ * "coordinates meetings" beside `create_calendar_event`), or an example whose user or assistant does, would
+ * find in the tool a plausible way to the task: a competitor, not a distractor.
+ */
+export const capabilityWords: Readonly<Record<string, readonly string[]>> = {
+  get_weather: ['weather', 'forecast'],
+  translate_text: ['translate', 'translation', 'translator'],
+  convert_currency: ['currency', 'currencies', 'exchange rate'],
+  send_email: ['email', 'e-mail', 'inbox'],
+  create_calendar_event: ['calendar', 'meeting', 'appointment', 'scheduling'],
+  search_web: ['web', 'internet', 'online', 'search engine', 'google'],
+  get_exchange_rate: ['exchange rate', 'currency', 'currencies'],
+  lookup_timezone: ['time zone', 'timezone'],
+  get_stock_quote: ['stock', 'share price', 'ticker'],
+  calculate_expression: ['calculator', 'arithmetic', 'calculate'],
+  set_reminder: ['reminder', 'remind'],
+  get_news_headlines: ['news', 'headline'],
+  get_directions: ['directions', 'route', 'navigation'],
+  shorten_url: ['short link', 'shorten', 'url shortener'],
+  get_public_holidays: ['holiday', 'public holidays'],
+  define_word: ['dictionary', 'definition', 'define'],
+  generate_qr_code: ['qr code', 'qr'],
+};
+const capabilityPatterns = new Map(
+  Object.entries(capabilityWords).map(([name, words]) => [
+    name,
+    new RegExp(
+      `(?<![\\p{L}\\p{N}_-])(?:${words.map((word) => word.replace(/ /gu, '\\s+')).join('|')})s?(?![\\p{L}\\p{N}_-])`,
+      'iu',
+    ),
+  ]),
+);
+/** Whether a text speaks of what the pool tool `name` does (`capabilityWords`). */
+const speaksOf = (text: string, name: string) => capabilityPatterns.get(name)?.test(text) ?? false;
+
+/** The user's and the assistant's own words in a trajectory (not tool results, which are data). */
+const conversationTexts = (trajectory: Trajectory | undefined): string[] =>
+  (trajectory?.messages ?? []).flatMap((message) =>
+    (message.role === 'user' || message.role === 'assistant') && typeof message.content === 'string'
+      ? [message.content]
+      : [],
+  );
+
 /** Pool tools that bring their own clock or zone: refused where a text rules on time (`rulesOnTime`). */
 const bringsAClock = new Set(['lookup_timezone']);
 
@@ -342,7 +388,10 @@ const offeredWords = new Map(
  * description's first clause (no `calculate_expression` next to a `calculate` that evaluates expressions),
  * or it takes two arguments a registry tool takes (no `get_directions(origin, destination)` beside a flight
  * search). Where a text fixes the current time or a time zone ("The current time is 2024-05-15 15:00:00
- * EST"), no tool brings a clock of its own (`lookup_timezone`).
+ * EST"), no tool brings a clock of its own (`lookup_timezone`). Nor is a pool tool used whose capability a
+ * text of the harness, or the example's user or assistant, speaks of (`search_web` for an agent told to "look
+ * things up on the web", `get_weather` where the user asks about the weather): there it would be a plausible way
+ * to the task, and the gold path one choice among two.
  *
  * @example
  * const applied = await applyOperator(addDistractors, harness, { rng: 'seed', severity: 0.5 });
@@ -352,7 +401,8 @@ export const addDistractors = defineOperator({
   id: 'tools/add-distractors',
   // 2: a distractor that could do a registry tool's job is refused, verb-only names (`calculate`) included.
   // 3: also one that takes two arguments a registry tool takes, and a clock where a text fixes the time.
-  version: 3,
+  // 4: also one whose capability the harness's texts or the example's conversation speak of.
+  version: 4,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds unused domain-neutral distractor tools at random positions; existing tools stay.',
@@ -372,6 +422,7 @@ export const addDistractors = defineOperator({
     const jobs = new Set(harness.tools.items.flatMap(jobWords));
     const argumentSets = harness.tools.items.map(argumentNames);
     const timeRuled = texts.some(rulesOnTime);
+    const spoken = [...texts, ...conversationTexts(trajectory)];
     const available = distractorPool.filter(
       (tool) =>
         !taken.has(tool.name) &&
@@ -379,7 +430,8 @@ export const addDistractors = defineOperator({
         !texts.some((text) => occursAsWord(text, tool.name)) &&
         !(offeredWords.get(tool) ?? []).some((word) => jobs.has(word)) &&
         !takesArgumentsOf(tool, argumentSets) &&
-        !(timeRuled && bringsAClock.has(tool.name)),
+        !(timeRuled && bringsAClock.has(tool.name)) &&
+        !spoken.some((text) => speaksOf(text, tool.name)),
     );
     if (available.length === 0)
       return { skip: 'every pool tool collides with the harness or the trajectory' };

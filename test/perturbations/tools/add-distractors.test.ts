@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { addDistractors, distractorPool } from '../../../perturbations/tools/add-distractors.js';
+import {
+  addDistractors,
+  capabilityWords,
+  distractorPool,
+} from '../../../perturbations/tools/add-distractors.js';
 import { certify } from '../../../src/augment/certificate.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
 import { loadHarnessFile, parseHarness } from '../../../src/harness/parse-harness.js';
@@ -180,6 +184,66 @@ describe('tools/add-distractors', () => {
     }
     expect(offered).not.toContain('calculate_expression');
     expect(offered.size).toBeGreaterThanOrEqual(8);
+  });
+
+  // The MCP reference servers' research assistant ("look things up on the web", "coordinate meetings across
+  // time zones"): `search_web` and `create_calendar_event` were plausible ways to its tasks, not distractors.
+  it("adds no tool whose capability the harness's texts or the example's conversation speak of", async () => {
+    const input = travelHarnessInput();
+    input.prompt.sections.push({
+      id: 'duties',
+      title: 'Duties',
+      template:
+        'You help staff look things up on the web, keep track of people, and coordinate meetings across offices.',
+    });
+    const researcher = parseHarness(input);
+    const base = baggageTrajectory();
+    const { trajectory: weather } = rederiveTrajectory(
+      {
+        ...base,
+        messages: base.messages.map((message, index) =>
+          index === 1 && message.role === 'user'
+            ? { ...message, content: `${message.content} Also, will the weather in Lisbon be fine?` }
+            : message,
+        ),
+      },
+      researcher,
+    );
+    expect(validateTrajectory(weather, researcher).issues).toEqual([]);
+    const offered = new Set<string>();
+    for (const seed of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
+      const added = names(
+        applied(
+          await applyOperator(addDistractors, researcher, {
+            rng: seed,
+            params: { count: 8 },
+            trajectory: weather,
+          }),
+        ),
+      );
+      for (const name of added) offered.add(name);
+      for (const name of ['search_web', 'create_calendar_event', 'get_weather'])
+        expect(added).not.toContain(name);
+    }
+    expect(offered.size).toBeGreaterThanOrEqual(8);
+    // Without those words, the same tools are drawn.
+    const plain = new Set<string>();
+    for (const seed of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'])
+      for (const name of names(
+        applied(await applyOperator(addDistractors, harness, { rng: seed, params: { count: 8 } })),
+      ))
+        plain.add(name);
+    expect([...plain]).toEqual(
+      expect.arrayContaining(['search_web', 'create_calendar_event', 'get_weather']),
+    );
+  });
+
+  it('names the capability of every pool tool', () => {
+    for (const tool of distractorPool) {
+      const words = capabilityWords[tool.name];
+      expect(words, tool.name).toBeDefined();
+      expect(words?.length, tool.name).toBeGreaterThan(0);
+    }
   });
 
   it('skips when every pool tool collides', async () => {
