@@ -70,7 +70,8 @@ export const optionalParameterPool: ReadonlyArray<readonly [string, Record<strin
  * as a retry being safe to repeat: every one can be ignored by the tool.)
  */
 const controls: Readonly<Record<string, readonly string[]>> = {
-  locale: ['locale', 'language', 'lang', 'languages'],
+  // A time zone of the tool's own already says where its times are read (`get_current_time(timezone)`).
+  locale: ['locale', 'language', 'lang', 'languages', 'timezone', 'tz'],
   verbose: ['verbose', 'verbosity', 'detail', 'details', 'detailed', 'minimal', 'output', 'debug'],
   request_id: ['request', 'trace', 'correlation'],
   include_details: ['detail', 'details', 'detailed', 'verbose', 'minimal', 'full', 'include'],
@@ -79,6 +80,59 @@ const controls: Readonly<Record<string, readonly string[]>> = {
   client_version: ['client', 'version'],
   fields: ['field', 'fields', 'select', 'projection', 'columns', 'properties'],
   trace: ['trace', 'debug', 'verbose'],
+};
+
+/** Verbs a tool that reads opens its name or description with (inflections cut by `verbStem`). */
+const readVerbs = new Set(
+  'get list search find read fetch lookup look query show describe retrieve view count browse check return open'.split(
+    ' ',
+  ),
+);
+const verbStem = (word: string) =>
+  word.endsWith('ies')
+    ? `${word.slice(0, -3)}y`
+    : /(?:ch|sh|ss|x)es$/u.test(word)
+      ? word.slice(0, -2)
+      : word.endsWith('s') && !word.endsWith('ss')
+        ? word.slice(0, -1)
+        : word;
+
+/**
+ * Whether a tool only reads: its MCP annotation says so (`readOnlyHint`), or, without one, its name or its
+ * description opens with a verb of reading (`get_order`, "Returns the list of …").
+ */
+function readsOnly(tool: Tool): boolean {
+  const hint = tool.annotations?.readOnlyHint;
+  if (typeof hint === 'boolean') return hint;
+  const [nameVerb] = identifierWords(tool.name);
+  const [descriptionVerb] = tool.description.toLowerCase().match(/\p{L}+/u) ?? [];
+  return [nameVerb, descriptionVerb].some((word) => word !== undefined && readVerbs.has(verbStem(word)));
+}
+
+/** A result of fields: an object output schema, or a description that speaks of records, details or JSON. */
+const returnsFields = (tool: Tool) =>
+  tool.outputSchema?.type === 'object' ||
+  /\b(?:json|fields?|records?|objects?|details|detailed|metadata|entries|list of|array)\b/iu.test(
+    tool.description,
+  );
+
+/** Words that say a tool's result or input holds times: a time zone for them means something there. */
+const speaksOfTime = (tool: Tool) =>
+  /\b(?:times?|dates?|datetimes?|timestamps?|created|modified|updated|history|logs?|schedules?|deadlines?)\b/iu.test(
+    `${tool.description} ${[...parameterWords(tool)].join(' ')}`,
+  );
+
+/**
+ * Which tools each pool parameter fits, where not all do: the shape of a result (`fields`, `response_format`,
+ * `include_details`) only where a tool reads and returns fields (no `fields` on `write_file`, or on a fetch
+ * that returns a page's text), a time zone for timestamps only where a tool speaks of times (none on
+ * `create_directory`).
+ */
+const fits: Readonly<Record<string, (tool: Tool) => boolean>> = {
+  fields: (tool) => readsOnly(tool) && returnsFields(tool),
+  response_format: (tool) => readsOnly(tool) && returnsFields(tool),
+  include_details: (tool) => readsOnly(tool) && returnsFields(tool),
+  timezone: speaksOfTime,
 };
 
 /** The words of a tool's own parameter names: what `controls` is compared with. */
@@ -157,7 +211,7 @@ function freeNamesByTool(
       (controls[name] ?? []).some((control) => [...words].some((word) => word.startsWith(control)));
     free.set(
       tool.name,
-      open.filter(([name]) => !keys?.has(name) && !controlled(name)),
+      open.filter(([name]) => !keys?.has(name) && !controlled(name) && (fits[name]?.(tool) ?? true)),
     );
   }
   return free;
@@ -170,7 +224,9 @@ function freeNamesByTool(
  * identifier of the harness, appears in any of its texts, names what the harness already rules on (no
  * `timezone` where a text says "All times are EST" or "The current time is …"), is a key of the tool's calls in the
  * trajectory (an extra key already there would change validity), or controls what a parameter of the tool
- * already does (no `verbose` beside a `detail` enum, no `response_format` beside `return_content`). Tools
+ * already does (no `verbose` beside a `detail` enum, no `response_format` beside `return_content`), or does not
+ * fit the tool (`fields`, `response_format` and `include_details` only on a tool that reads and returns fields,
+ * `timezone` only on one that speaks of times, no `locale` beside a time zone of the tool's own). Tools
  * whose `additionalProperties` is a schema are left alone: every extra key is constrained there, and a new
  * property would bypass that constraint.
  *
@@ -186,7 +242,9 @@ export const addOptionalParameters = defineOperator({
   // 6: no default a result could contradict (`timezone` "UTC when omitted" over `+0200` dates); a parameter
   // word that starts with a control word counts (`start_timestamp` controls time); "The current time is …"
   // rules on time.
-  version: 6,
+  // 7: a parameter only where it fits the tool (`fits`): the shape of a result where a tool reads and returns
+  // fields, a time zone where it speaks of times, no `locale` beside a time zone of the tool's own.
+  version: 7,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds optional unused parameters to tools; existing parameters and calls stay.',

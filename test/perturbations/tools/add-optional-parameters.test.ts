@@ -1,13 +1,17 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addOptionalParameters } from '../../../perturbations/tools/add-optional-parameters.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { importMcpTools } from '../../../src/harness/importers/mcp-tools.js';
 import { loadHarnessFile, parseHarness } from '../../../src/harness/parse-harness.js';
 import type { HarnessInput } from '../../../src/harness/schema.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory, validateTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 import { lawCases } from '../../support/law-cases.js';
+import { filesystemServerScript, memoryServerScript, rawToolsList } from '../../support/mcp-servers.js';
 import { projectRoot } from '../../support/run-cli.js';
 import {
   baggageTrajectory,
@@ -43,14 +47,15 @@ describe('tools/add-optional-parameters', () => {
     );
     expect(keys(low)).toEqual([
       ['origin', 'destination', 'date', 'filters'],
-      ['flight', 'locale', 'passengers'],
+      ['flight', 'passengers', 'trace'],
       ['fare_class'],
     ]);
+    // No result-shaping parameter: no tool here says it returns fields (`hold_seat` writes).
     const high = applied(await applyOperator(addOptionalParameters, harness, { rng: 'golden', severity: 1 }));
     expect(keys(high)).toEqual([
-      ['include_details', 'origin', 'verbose', 'destination', 'date', 'fields', 'filters'],
-      ['response_format', 'flight', 'include_details', 'locale', 'passengers'],
-      ['request_id', 'fare_class', 'response_format', 'include_details'],
+      ['origin', 'destination', 'date', 'request_id', 'client_version', 'verbose', 'filters'],
+      ['flight', 'request_id', 'trace', 'passengers', 'locale'],
+      ['request_id', 'client_version', 'fare_class', 'verbose'],
     ]);
     expect(high.harness.tools.items.map((tool) => tool.parameters.required)).toEqual(
       harness.tools.items.map((tool) => tool.parameters.required),
@@ -196,5 +201,53 @@ describe('tools/add-optional-parameters', () => {
     expect(await applyOperator(addOptionalParameters, constrained, { rng: 'x' })).toEqual({
       skip: 'no tool can take a new optional parameter',
     });
+  });
+
+  // The MCP filesystem and memory servers as npm ships them (their own tools/list, read off stdio): an audit
+  // found `fields` on write_file and move_file, `timezone` on create_directory, and a `locale` beside
+  // get_current_time's own zone.
+  it('adds a parameter only where it fits the tool (real MCP filesystem and memory servers)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hsa-optional-fit-'));
+    const listed = [
+      await rawToolsList([filesystemServerScript, dir]),
+      await rawToolsList([memoryServerScript], { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') }),
+    ].flatMap((text) => importMcpTools(JSON.parse(text)));
+    const servers = withTools([
+      ...listed,
+      {
+        name: 'get_current_time',
+        description: 'Get current time in a specific timezone',
+        parameters: {
+          type: 'object',
+          properties: { timezone: { type: 'string', description: 'IANA timezone name' } },
+          required: ['timezone'],
+        },
+      },
+    ]);
+    const readOnly = new Set(
+      listed.filter((tool) => tool.annotations?.readOnlyHint === true).map((tool) => tool.name),
+    );
+    expect(readOnly.has('read_text_file') && !readOnly.has('write_file')).toBe(true);
+    const added = new Map<string, Set<string>>();
+    for (let index = 0; index < 40; index++) {
+      const output = applied(
+        await applyOperator(addOptionalParameters, servers, { rng: `fit-${index}`, severity: 1 }),
+      );
+      for (const tool of output.harness.tools.items) {
+        const before = servers.tools.items.find((other) => other.name === tool.name);
+        const own = new Set(Object.keys(before?.parameters.properties ?? {}));
+        for (const name of Object.keys(tool.parameters.properties ?? {}))
+          if (!own.has(name)) added.set(name, new Set([...(added.get(name) ?? []), tool.name]));
+      }
+    }
+    for (const shape of ['fields', 'response_format', 'include_details'])
+      for (const tool of added.get(shape) ?? []) expect(readOnly.has(tool), `${shape} on ${tool}`).toBe(true);
+    for (const tool of ['write_file', 'edit_file', 'move_file', 'create_entities', 'delete_entities'])
+      expect(added.get('fields')?.has(tool) ?? false, `fields on ${tool}`).toBe(false);
+    expect(added.get('timezone')?.has('create_directory') ?? false).toBe(false);
+    expect(added.get('locale')?.has('get_current_time') ?? false).toBe(false);
+    // Still varied: the parameters that fit anywhere, and the result's shape on the tools that read.
+    expect(added.get('request_id')?.size ?? 0).toBeGreaterThan(5);
+    expect(added.get('fields')?.size ?? 0).toBeGreaterThan(0);
   });
 });
