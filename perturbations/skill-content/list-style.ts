@@ -79,6 +79,9 @@ function convertible(
   // code block, "3. Add the content type"): one procedure, which no restyle of either part may split.
   if (continuesLater(blocks, index) || Number(block.items[0]?.ordered ? block.items[0].marker : 1) > 1)
     return undefined;
+  // A list between two items of a numbered list ("1. Style", "Check for:", its bullets, "2. Clarity") belongs
+  // to the item above it: numbered, its items would read as the outer list's own.
+  if (style === 'numbered' && withinNumberedList(blocks, index)) return undefined;
   const announced = listKeepsOrder({
     numbered: styleOf(block) === 'numbered',
     introduction: introductionOf(blocks, index),
@@ -88,7 +91,22 @@ function convertible(
 
 /** Whether a later list of the body numbers its items on from where list `index` stops (3. after 1. 2.). */
 function continuesLater(blocks: readonly Block[], index: number): boolean {
-  const block = blocks[index];
+  return continuesAfter(blocks, index, index);
+}
+
+/**
+ * Whether list `index` belongs to an item of a numbered list: it follows the item with no blank line between
+ * ("3. Security", "Watch for:", its bullets), or it stands between two parts of one numbered list.
+ */
+function withinNumberedList(blocks: readonly Block[], index: number): boolean {
+  const before = blocks[index - 1];
+  if (before?.kind === 'list' && before.items.at(-1)?.ordered) return true;
+  return blocks.slice(0, index).some((_, earlier) => continuesAfter(blocks, earlier, index));
+}
+
+/** Whether numbered list `earlier` is continued by a list after block `index` (3. after 1. 2.). */
+function continuesAfter(blocks: readonly Block[], earlier: number, index: number): boolean {
+  const block = blocks[earlier];
   if (block?.kind !== 'list' || !block.items.at(-1)?.ordered) return false;
   const next = Number(block.items.at(-1)?.marker) + 1;
   return blocks
@@ -185,7 +203,8 @@ export const listStyle = defineOperator({
   // such from its items' cues ("before", "then").
   // 7: an example, a warning or a note stays with the rule before it, a build step before its test
   // (`leansOnPrevious`, `itemsAreSequenced`); a numbered list that a later list goes on with is not restyled.
-  version: 7,
+  // 8: no numbered list between two items of a numbered list (OpenHands' code-review "Check for:" bullets).
+  version: 8,
   dimension: 'skill-content',
   mode: 'exact',
   description:

@@ -124,14 +124,17 @@ const speaksOfTime = (tool: Tool) =>
 
 /**
  * Which tools each pool parameter fits, where not all do: the shape of a result (`fields`, `response_format`,
- * `include_details`) only where a tool reads and returns fields (no `fields` on `write_file`, or on a fetch
- * that returns a page's text), a time zone for timestamps only where a tool speaks of times (none on
- * `create_directory`).
+ * `include_details`, `verbose`'s diagnostic fields) only where a tool reads and returns fields (no `fields` on
+ * `write_file`, on a fetch that returns a page's text, or on a `think` that only logs), the language of a
+ * result's text only where a tool reads, a time zone for timestamps only where a tool speaks of times (none
+ * on `create_directory`).
  */
 const fits: Readonly<Record<string, (tool: Tool) => boolean>> = {
   fields: (tool) => readsOnly(tool) && returnsFields(tool),
   response_format: (tool) => readsOnly(tool) && returnsFields(tool),
   include_details: (tool) => readsOnly(tool) && returnsFields(tool),
+  verbose: (tool) => readsOnly(tool) && returnsFields(tool),
+  locale: readsOnly,
   timezone: speaksOfTime,
 };
 
@@ -225,8 +228,9 @@ function freeNamesByTool(
  * `timezone` where a text says "All times are EST" or "The current time is …"), is a key of the tool's calls in the
  * trajectory (an extra key already there would change validity), or controls what a parameter of the tool
  * already does (no `verbose` beside a `detail` enum, no `response_format` beside `return_content`), or does not
- * fit the tool (`fields`, `response_format` and `include_details` only on a tool that reads and returns fields,
- * `timezone` only on one that speaks of times, no `locale` beside a time zone of the tool's own). Tools
+ * fit the tool (`fields`, `response_format`, `include_details` and `verbose` only on a tool that reads and
+ * returns fields, `locale` only on one that reads, `timezone` only on one that speaks of times, no `locale`
+ * beside a time zone of the tool's own). Tools
  * whose `additionalProperties` is a schema are left alone: every extra key is constrained there, and a new
  * property would bypass that constraint.
  *
@@ -243,7 +247,7 @@ export const addOptionalParameters = defineOperator({
   // word that starts with a control word counts (`start_timestamp` controls time); "The current time is …"
   // rules on time.
   // 7: a parameter only where it fits the tool (`fits`): the shape of a result where a tool reads and returns
-  // fields, a time zone where it speaks of times, no `locale` beside a time zone of the tool's own.
+  // fields, a locale where it reads, a time zone where it speaks of times, no `locale` beside a zone of its own.
   version: 7,
   dimension: 'tools',
   mode: 'exact',

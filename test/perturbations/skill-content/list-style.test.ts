@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { listStyle } from '../../../perturbations/skill-content/list-style.js';
 import { checkContentPreservation } from '../../../src/augment/content-preservation.js';
@@ -93,6 +94,28 @@ describe('skill-content/list-style', () => {
       expect(await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style } })).toEqual({
         skip: `no skill body has a rule list that can become ${style}`,
       });
+  });
+
+  it('numbers no list that stands between two items of a numbered list (OpenHands code-review)', async () => {
+    const body = await readFile(
+      new URL('../../augment/fixtures/public/openhands-code-review-scenarios.md', import.meta.url),
+      'utf8',
+    );
+    expect(
+      await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style: 'numbered' } }),
+    ).toEqual({
+      skip: 'no skill body has a rule list that can become numbered',
+    });
+    // Other styles still apply to the checks under each scenario, and the scenarios stay 1. to 3.
+    const table = applied(
+      await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style: 'table' } }),
+    ).harness.skills.items[0]?.body;
+    expect(table?.match(/^\d+\. .*$/gmu)).toEqual([
+      '1. Style and Formatting',
+      '2. Clarity and Readability',
+      '3. Security and Common Bug Patterns',
+    ]);
+    expect(table).toContain('| 1 | Inconsistent indentation, spacing, or bracket usage |');
   });
 
   it('escapes pipes in table cells and leaves lists with nested items as lists', async () => {

@@ -47,15 +47,15 @@ describe('tools/add-optional-parameters', () => {
     );
     expect(keys(low)).toEqual([
       ['origin', 'destination', 'date', 'filters'],
-      ['flight', 'passengers', 'trace'],
+      ['trace', 'flight', 'passengers'],
       ['fare_class'],
     ]);
     // No result-shaping parameter: no tool here says it returns fields (`hold_seat` writes).
     const high = applied(await applyOperator(addOptionalParameters, harness, { rng: 'golden', severity: 1 }));
     expect(keys(high)).toEqual([
-      ['origin', 'destination', 'date', 'request_id', 'client_version', 'verbose', 'filters'],
-      ['flight', 'request_id', 'trace', 'passengers', 'locale'],
-      ['request_id', 'client_version', 'fare_class', 'verbose'],
+      ['origin', 'destination', 'request_id', 'trace', 'timezone', 'date', 'filters'],
+      ['request_id', 'client_version', 'flight', 'passengers', 'trace'],
+      ['client_version', 'locale', 'fare_class', 'request_id'],
     ]);
     expect(high.harness.tools.items.map((tool) => tool.parameters.required)).toEqual(
       harness.tools.items.map((tool) => tool.parameters.required),
@@ -203,9 +203,9 @@ describe('tools/add-optional-parameters', () => {
     });
   });
 
-  // The MCP filesystem and memory servers as npm ships them (their own tools/list, read off stdio): an audit
-  // found `fields` on write_file and move_file, `timezone` on create_directory, and a `locale` beside
-  // get_current_time's own zone.
+  // The MCP filesystem and memory servers as npm ships them (their own tools/list, read off stdio): audits
+  // found `fields` on write_file and move_file, `timezone` on create_directory, a `locale` beside
+  // get_current_time's own zone, and `fields` and `verbose` on OpenHands' think and finish.
   it('adds a parameter only where it fits the tool (real MCP filesystem and memory servers)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hsa-optional-fit-'));
     const listed = [
@@ -214,6 +214,27 @@ describe('tools/add-optional-parameters', () => {
     ].flatMap((text) => importMcpTools(JSON.parse(text)));
     const servers = withTools([
       ...listed,
+      // OpenHands' CodeAct tools (All-Hands-AI/OpenHands at 156d0686, MIT): a think that only logs, a finish.
+      {
+        name: 'think',
+        description:
+          'Use the tool to think about something. It will not obtain new information or make any changes to the repository, but just log the thought. Use it when complex reasoning or brainstorming is needed.\n\nCommon use cases:\n1. When exploring a repository and discovering the source of a bug, call this tool to brainstorm several unique ways of fixing the bug, and assess which change(s) are likely to be simplest and most effective.\n2. After receiving test results, use this tool to brainstorm ways to fix failing tests.\n3. When planning a complex refactoring, use this tool to outline different approaches and their tradeoffs.\n4. When designing a new feature, use this tool to think through architecture decisions and implementation details.\n5. When debugging a complex issue, use this tool to organize your thoughts and hypotheses.\n\nThe tool simply logs your thought process for better transparency and does not execute any code or make changes.',
+        parameters: {
+          type: 'object',
+          properties: { thought: { type: 'string', description: 'The thought to log.' } },
+          required: ['thought'],
+        },
+      },
+      {
+        name: 'finish',
+        description:
+          "Signals the completion of the current task or conversation.\n\nUse this tool when:\n- You have successfully completed the user's requested task\n- You cannot proceed further due to technical limitations or missing information\n\nThe message should include:\n- A clear summary of actions taken and their results\n- Any next steps for the user\n- Explanation if you're unable to complete the task\n- Any follow-up questions if more information is needed\n",
+        parameters: {
+          type: 'object',
+          required: ['message'],
+          properties: { message: { type: 'string', description: 'Final message to send to the user' } },
+        },
+      },
       {
         name: 'get_current_time',
         description: 'Get current time in a specific timezone',
@@ -240,12 +261,16 @@ describe('tools/add-optional-parameters', () => {
           if (!own.has(name)) added.set(name, new Set([...(added.get(name) ?? []), tool.name]));
       }
     }
-    for (const shape of ['fields', 'response_format', 'include_details'])
+    for (const shape of ['fields', 'response_format', 'include_details', 'verbose', 'locale'])
       for (const tool of added.get(shape) ?? []) expect(readOnly.has(tool), `${shape} on ${tool}`).toBe(true);
     for (const tool of ['write_file', 'edit_file', 'move_file', 'create_entities', 'delete_entities'])
       expect(added.get('fields')?.has(tool) ?? false, `fields on ${tool}`).toBe(false);
     expect(added.get('timezone')?.has('create_directory') ?? false).toBe(false);
     expect(added.get('locale')?.has('get_current_time') ?? false).toBe(false);
+    for (const tool of ['think', 'finish'])
+      for (const [name, tools] of added)
+        if (tools.has(tool))
+          expect(['request_id', 'client_version', 'trace'], `${name} on ${tool}`).toContain(name);
     // Still varied: the parameters that fit anywhere, and the result's shape on the tools that read.
     expect(added.get('request_id')?.size ?? 0).toBeGreaterThan(5);
     expect(added.get('fields')?.size ?? 0).toBeGreaterThan(0);
