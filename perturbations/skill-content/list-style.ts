@@ -5,9 +5,9 @@ import {
   affectedCount,
   defineOperator,
   identityRelabel,
+  isFullSentence,
   listKeepsOrder,
   type Skill,
-  withoutClosingDecoration,
 } from '../../src/kit/index.js';
 import {
   type Block,
@@ -27,18 +27,6 @@ type RuleListStyle = (typeof styles)[number];
 type ListBlock = Extract<Block, { kind: 'list' }>;
 
 const styleOf = (block: ListBlock): RuleListStyle => (block.items[0]?.ordered ? 'numbered' : 'bullets');
-
-/** Words: a Han or Kana character each, else a run of letters or digits. */
-const words = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu;
-
-/**
- * Whether a list item is a full sentence as written: it ends with sentence punctuation (. ! ? 。！？) and
- * has at least three words. "Phone number" and "Customer ID" are not; "State weights in kilograms." is.
- */
-function isFullSentence(text: string): boolean {
-  const trimmed = withoutClosingDecoration(text);
-  return /[.!?。！？]$/u.test(trimmed) && (trimmed.match(words) ?? []).length >= 3;
-}
 
 /**
  * What a list's new style reads of it: whether it says it is a procedure (numbered, or announced by its

@@ -75,8 +75,10 @@ const reorderable = (skill: Skill, toolNames: ReadonlySet<string>) => {
  * (`listIsIndependent`): numbered lists are procedures and keep their order unless the line before them is
  * `<!-- hsa: independent -->`; bullet lists keep theirs after `<!-- hsa: ordered -->`, an introduction
  * that announces a sequence ("Steps:", "in this order", 步骤) or a lead-in ("Consider this approach:"),
- * and when an item carries a sequence cue (first, then, next, after, before, finally, "step") or two items
- * name different tools of the harness (`itemsAreSequenced`). An enumeration of alternatives or conditions
+ * when an item carries a sequence cue (first, then, next, after, before, finally, "step") or two items name
+ * different tools of the harness (`itemsAreSequenced`), and when an item is not a full sentence
+ * (`isFullSentence`): only rules, each a sentence of its own, can be shown independent, while fragments may be
+ * a pipeline, a template's parts, a scale or a prerequisite first ("Load with pandas"). An enumeration of alternatives or conditions
  * (items joined by "or"/"and", a lead-in such as "… because:") keeps every item in place, and a rule that
  * leans on the rule before it ("If it does not…", "Otherwise…", a rule before it ending on "or" or a comma)
  * keeps its place beside it (`listMeaning`). Inside an independent list, rules pinned
@@ -101,7 +103,9 @@ export const reorderRules = defineOperator({
   // keeps its order.
   // 8: an example, a warning, a note or "the rest …" stays with the rule before it; a build or syntax check
   // before a test is a procedure (`leansOnPrevious`, `itemsAreSequenced`).
-  version: 8,
+  // 9: only a list of full sentences moves (`isFullSentence` in `listKeepsOrder`): fragments may be a
+  // pipeline, a template, a scale or a prerequisite first.
+  version: 9,
   dimension: 'skill-content',
   mode: 'exact',
   description:

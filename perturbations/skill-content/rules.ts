@@ -194,8 +194,8 @@ export function introductionOf(blocks: readonly Block[], index: number): string 
  * operator must be able to show that they are independent. A numbered list is a procedure and keeps its
  * order unless the line before it is `<!-- hsa: independent -->`; a bullet list keeps its order when the
  * line before it is `<!-- hsa: ordered -->` or announces a sequence ("Steps:", "Procedure", "in this
- * order", 步骤, 顺序, …); otherwise a bullet list is a set of independent rules. The rule itself is
- * `listKeepsOrder`, which the certificate checks too.
+ * order", 步骤, 顺序, …), or when its items read as steps or are not all full sentences; otherwise a bullet
+ * list is a set of independent rules. The rule itself is `listKeepsOrder`, which the certificate checks too.
  *
  * @example
  * const blocks = parseBlocks('Rules:\n- a\n- b');

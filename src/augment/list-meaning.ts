@@ -4,7 +4,9 @@
 // stays right after it, and a list that enumerates alternatives or conditions keeps every item in place.
 // When the rule cannot tell, it links: a link only keeps text where it was.
 
-import { listKeepsOrder } from './ordered-lists.js';
+import { listKeepsOrder, withoutClosingDecoration } from './ordered-lists.js';
+
+export { withoutClosingDecoration };
 
 /** A list as its operators and the certificate read it: its items' text, its marker kind, its lead-in. */
 export interface ListShape {
@@ -68,17 +70,6 @@ const pointingBack = /\b(?:these|those)\s+\p{L}{3,}/iu;
 /** What an item may end on when the next item completes it: a conjunction, a comma, a semicolon, a colon. */
 const continuingEnd =
   /(?:\b(?:or|and|nor|but|either|then|plus|as\s+well\s+as|followed\s+by)|[,;:，；：、]|或|或者|和|及|以及|并且|且)$/iu;
-/** Emphasis and closing marks an item may end with after its last word. */
-const closingDecoration = /[\s*_~`"'”’」』)）\]]+$/u;
-
-/**
- * A list item without the emphasis and closing marks it may end with after its last word or its sentence
- * punctuation (`**`, quotes, brackets, 」): what its ending is read from.
- *
- * @example
- * withoutClosingDecoration('Ask for the **order id, or**') // 'Ask for the **order id, or'
- */
-export const withoutClosingDecoration = (item: string): string => item.replace(closingDecoration, '');
 /** A conjunction at the end of an item: the list is an enumeration. */
 const conjunctionEnd = /(?:\b(?:or|and|nor)|或|或者|和|及|以及|并且|且)$/iu;
 /** A lead-in that introduces alternatives or conditions ("… because:", "if any of:", "one of the following:"). */

@@ -18,11 +18,41 @@ const procedureLeadIn =
 const sequenceCue =
   /\b(?:first|firstly|then|next|after|afterwards|before|finally|lastly|once|until|step)\b|先|然后|接着|之后|随后|最后|其次/iu;
 
+/** Emphasis and closing marks an item may end with after its last word. */
+const closingDecoration = /[\s*_~`"'”’」』)）\]]+$/u;
+
+/**
+ * A list item without the emphasis and closing marks it may end with after its last word or its sentence
+ * punctuation (`**`, quotes, brackets, 」): what its ending is read from.
+ *
+ * @example
+ * withoutClosingDecoration('Ask for the **order id, or**') // 'Ask for the **order id, or'
+ */
+export const withoutClosingDecoration = (item: string): string => item.replace(closingDecoration, '');
+
+/** Words: a Han or Kana character each, else a run of letters or digits. */
+const words = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu;
+
+/**
+ * Whether a list item is a full sentence as written: it ends with sentence punctuation (. ! ? 。！？) and
+ * has at least three words. "Phone number", "Load with pandas" and "2: Needs Improvement" are not; "State
+ * weights in kilograms." is.
+ *
+ * @example
+ * isFullSentence('Never promise a delivery date.') // true
+ * isFullSentence('Load with pandas') // false
+ */
+export function isFullSentence(text: string): boolean {
+  const trimmed = withoutClosingDecoration(text);
+  return /[.!?。！？]$/u.test(trimmed) && (trimmed.match(words) ?? []).length >= 3;
+}
+
 /**
  * Whether a list whose introduction (the last non-blank line before it) is `introduction` keeps its
  * order: a numbered list does unless the introduction is `<!-- hsa: independent -->`; a bullet list does
  * when the introduction is `<!-- hsa: ordered -->` or announces a sequence ("Steps:", "Procedure",
- * "in this order", 步骤, 顺序, …).
+ * "in this order", 步骤, 顺序, …), and, given its items, when one of them is not a full sentence
+ * (`isFullSentence`) or they read as steps (`itemsAreSequenced`).
  *
  * @example
  * listKeepsOrder({ numbered: true, introduction: 'Then:' }) // true
@@ -38,6 +68,11 @@ export function listKeepsOrder(list: {
 }): boolean {
   if (independentMarker.test(list.introduction)) return false;
   if (list.numbered) return true;
+  // Only rules, each a sentence of its own, can be shown independent. A list of fragments may be a pipeline
+  // ("Describe your diagram", "Gemini reviews quality", "Publication-ready output"), a template's parts, a
+  // scale ("1: Poor", "2: Needs Improvement"), a prerequisite first ("Load with pandas") or a catch-all
+  // last ("Any other visualization"), which no cue names.
+  if (list.items && list.items.length > 0 && !list.items.every(isFullSentence)) return true;
   return (
     orderedMarker.test(list.introduction) ||
     sequenceIntroduction.test(list.introduction) ||

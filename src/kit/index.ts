@@ -54,7 +54,7 @@ export {
   type RegenerateRequest,
   unchanged,
 } from '../augment/operator.js';
-export { listKeepsOrder, type OrderedList, orderedLists } from '../augment/ordered-lists.js';
+export { isFullSentence, listKeepsOrder, type OrderedList, orderedLists } from '../augment/ordered-lists.js';
 export {
   type ProtectedContentSpan,
   type ProtectedContentSpanKind,

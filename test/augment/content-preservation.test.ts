@@ -40,7 +40,9 @@ const withBody = (harness: Harness, body: string): Harness => ({
 describe('orderedLists and listKeepsOrder', () => {
   it('finds numbered lists and announced bullet lists, not plain rule lists', () => {
     expect(orderedLists(procedure).map((list) => list.items.length)).toEqual([4]);
-    expect(orderedLists('Rules:\n- a\n- b')).toEqual([]);
+    expect(orderedLists('Rules:\n- Never guess a price.\n- Keep replies short.')).toEqual([]);
+    // A list of fragments is not shown independent: its order may be a pipeline, a template or a scale.
+    expect(orderedLists('Rules:\n- a\n- b').map((list) => list.items)).toEqual([['a', 'b']]);
     expect(orderedLists('Steps:\n- a\n- b').map((list) => list.items)).toEqual([['a', 'b']]);
     expect(orderedLists('<!-- hsa: independent -->\n1. a\n2. b')).toEqual([]);
     expect(orderedLists('```\n1. a\n2. b\n```')).toEqual([]);

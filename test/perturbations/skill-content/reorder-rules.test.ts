@@ -1,10 +1,13 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reorderRules } from '../../../perturbations/skill-content/reorder-rules.js';
+import { checkContentPreservation } from '../../../src/augment/content-preservation.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
 import { loadHarnessFile, parseHarness } from '../../../src/harness/parse-harness.js';
 import type { Skill } from '../../../src/harness/schema.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
+import { identityRelabel } from '../../../src/trajectory/relabel.js';
 import { lawCases } from '../../support/law-cases.js';
 import { projectRoot } from '../../support/run-cli.js';
 import { travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
@@ -92,7 +95,7 @@ describe('skill-content/reorder-rules', () => {
 
   it('reorders a bullet list of independent rules next to a procedure, leaving the procedure', async () => {
     const body =
-      '1. Load the file.\n2. Save the file.\n\nRules:\n- Never guess a price.\n- Keep replies short.\n- Quote `total`.';
+      '1. Load the file.\n2. Save the file.\n\nRules:\n- Never guess a price.\n- Keep replies short.\n- Quote the `total` field.';
     const result = applied(await applyOperator(reorderRules, withBody(body), { rng: 'r', severity: 1 }));
     const after = result.harness.skills.items[0]!.body;
     expect(after.startsWith('1. Load the file.\n2. Save the file.\n\nRules:\n')).toBe(true);
@@ -118,6 +121,34 @@ describe('skill-content/reorder-rules', () => {
     }
     // The other rules of the list still move.
     expect(moved).toBeGreaterThan(0);
+  });
+
+  // K-Dense-AI/claude-scientific-skills (test/augment/fixtures/public): an audit found these bullet lists
+  // reordered in every row that carried the operator. None names a sequence, yet each is one: a pronoun that
+  // needs the item before ("support it"), a scale, a prerequisite first, a pipeline. Their items are
+  // fragments, not rules each a sentence of its own, and only such rules are shown independent.
+  it('moves no list of fragments (real scientific skills: feedback steps, a scale, a pipeline)', async () => {
+    const excerpts = await Promise.all(
+      [
+        'kdense-critical-thinking-feedback.md',
+        'kdense-scholar-evaluation-scale.md',
+        'kdense-eda-tabular.md',
+        'kdense-schematics-how-it-works.md',
+      ].map((file) => readFile(join(projectRoot, 'test/augment/fixtures/public', file), 'utf8')),
+    );
+    for (const excerpt of excerpts) {
+      expect(await applyOperator(reorderRules, withBody(excerpt), { rng: 'x', severity: 1 })).toEqual({
+        skip: 'no skill body has two independent rules to reorder',
+      });
+      // The certificate reads the same rule: the list, moved by hand, no longer keeps its content.
+      const lines = excerpt.split('\n');
+      const items = lines.filter((line) => line.startsWith('- '));
+      const moved = lines
+        .map((line) => (line === items[0] ? items[1] : line === items[1] ? items[0] : line))
+        .join('\n');
+      const base = withBody(excerpt);
+      expect(checkContentPreservation(base, withBody(moved), identityRelabel).kept).toBe(false);
+    }
   });
 
   it('skips when no body has two independent rules', async () => {
