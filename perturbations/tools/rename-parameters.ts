@@ -13,6 +13,7 @@ import {
   newName,
   nodeAt,
   type ParameterRename,
+  parameterNamesInOtherTools,
   parameterNamesInProse,
   type RelabelStep,
   renameSymbols,
@@ -61,9 +62,11 @@ function splitRenames(step: RelabelStep): RelabelStep[] {
  * properties and array item properties included. A name is renamed the same way in every tool that
  * defines it, so that a shared mention (`` `link_id` ``) stays unambiguous. Names are left alone when a
  * tool's schema refers to property names outside `properties`/`required` (`patternProperties`,
- * `dependentRequired`, combinators, `$ref`, …), or when a harness text writes the name in code that the
- * symbol table cannot resolve (`` `body.height_cm` ``), since that reference would dangle. New names are
- * opaque or faithful (`nameJudge`).
+ * `dependentRequired`, combinators, `$ref`, …), when a harness text writes the name in code that the
+ * symbol table cannot resolve (`` `body.height_cm` ``), since that reference would dangle, when prose names
+ * it as a parameter (`parameterNamesInProse`), or when a tool that does not define it writes it in code in
+ * its own texts, where it is mostly an object's key (`parameterNamesInOtherTools`). New names are opaque or
+ * faithful (`nameJudge`).
  *
  * @example
  * const applied = await applyOperator(renameParameters, harness, { rng: 'seed', severity: 1, params: { style: 'camel' } });
@@ -81,7 +84,9 @@ export const renameParameters = defineOperator({
   // ("Max Count") follows the new one.
   // 8: a name that prose names as a parameter ("the 'head' parameter", "dryRun set to true") stays: the rename
   // could not follow it there (`parameterNamesInProse`).
-  version: 8,
+  // 9: a name that another tool's text writes in code stays: there it is mostly an object's key
+  // (`parameterNamesInOtherTools`: AgentDojo's send_email lists a calendar event's `title`, `start_time`).
+  version: 9,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',
@@ -90,6 +95,7 @@ export const renameParameters = defineOperator({
     const unresolved = [
       ...unresolvedCodeNames(harness),
       ...parameterNamesInProse(harness, trajectoryReplies(trajectory), run.hookChecks),
+      ...parameterNamesInOtherTools(harness),
     ];
     const groups = new Map<string, NameGroup>();
     const blocked = new Set<string>(unresolved);

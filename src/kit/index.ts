@@ -140,6 +140,7 @@ export {
 export {
   mentionedInFreeText,
   occursAsWord,
+  parameterNamesInOtherTools,
   parameterNamesInProse,
   plainToolNamesInText,
   unresolvedCodeNames,

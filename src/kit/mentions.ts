@@ -17,6 +17,7 @@ import {
 import { blankTemplatePlaceholders } from '../harness/template-placeholders.js';
 import { occursAsWord, wordCharacter } from '../harness/text-index.js';
 import type { Trajectory } from '../trajectory/schema.js';
+import { walkSchema } from './schema-walk.js';
 
 export { occursAsWord };
 
@@ -47,6 +48,47 @@ export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegi
     }
   }
   return unresolved;
+}
+
+/**
+ * Parameter names that a tool's own texts (its description, its parameters' descriptions) write in code
+ * without the tool defining them: there they are most often keys of an object the tool takes or returns
+ * ("A calendar event has the following fields: `title`, `start_time` …" in AgentDojo's `send_email`), not
+ * another tool's parameter, and a rename of that parameter would rewrite the keys. A name qualified by its
+ * tool (`` `create_calendar_event.title` ``) names the parameter and is not counted.
+ *
+ * @example
+ * parameterNamesInOtherTools(harness).has('title') // true where send_email's text lists `title` as a key
+ */
+export function parameterNamesInOtherTools(harness: Harness): Set<string> {
+  const defined = harness.tools.items.map((tool) => {
+    const names = new Set<string>();
+    walkSchema(tool.parameters, (_, path) => {
+      const name = path.at(-1);
+      if (name !== undefined && name !== '[]') names.add(name);
+    });
+    return names;
+  });
+  const parameterNames = [...new Set(defined.flatMap((names) => [...names]))].filter((name) => name !== '');
+  const found = new Set<string>();
+  for (const { path, text } of readableTexts(harness)) {
+    if (path[0] !== 'tools' || path[1] !== 'items' || typeof path[2] !== 'number') continue;
+    const own = defined[path[2]];
+    for (const span of text.matchAll(/`[^`\n]+`/g)) {
+      const code = span[0];
+      for (const name of parameterNames) {
+        if (own?.has(name) || found.has(name)) continue;
+        let index = code.indexOf(name);
+        while (index >= 0) {
+          const before = code[index - 1] ?? '';
+          const after = code[index + name.length] ?? '';
+          if (!wordCharacter.test(before) && before !== '.' && !wordCharacter.test(after)) found.add(name);
+          index = code.indexOf(name, index + 1);
+        }
+      }
+    }
+  }
+  return found;
 }
 
 /** A harness's texts as the name readers read them: templates with their placeholders blanked. */

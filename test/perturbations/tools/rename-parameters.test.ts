@@ -1,13 +1,17 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renameParameters } from '../../../perturbations/tools/rename-parameters.js';
 import { certify } from '../../../src/augment/certificate.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { importMcpTools } from '../../../src/harness/importers/mcp-tools.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
-import { parameterNamesInProse } from '../../../src/kit/mentions.js';
+import { parameterNamesInOtherTools, parameterNamesInProse } from '../../../src/kit/mentions.js';
 import { forwardTrajectory, inverseTrajectory } from '../../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { lawCases } from '../../support/law-cases.js';
+import { projectRoot } from '../../support/run-cli.js';
 import { travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 import { flightCase, rebookingTrajectory, retryTrajectory } from './flight-case.js';
 
@@ -289,5 +293,39 @@ describe('tools/rename-parameters', () => {
     for (const rename of to('customer_id')) expect(rename).not.toMatch(/unique/);
     // A phrase that keeps every word of the name is still drawn.
     expect(to('line_id')).toContain('line_identifier');
+  });
+
+  // AgentDojo (test/perturbations/fixtures/agentdojo-email-calendar-tools.json): send_email's `attachments`
+  // lists a calendar event's keys in code, and they are create_calendar_event's parameters too. Renaming them
+  // rewrote the keys the email backend parses (`arg_88`, `start_time_input`): another, broken payload.
+  it("leaves a name that another tool's text writes in code, where it is an object's key (AgentDojo)", async () => {
+    const listed = JSON.parse(
+      await readFile(
+        join(projectRoot, 'test/perturbations/fixtures/agentdojo-email-calendar-tools.json'),
+        'utf8',
+      ),
+    );
+    const input = travelHarnessInput();
+    input.tools.items = importMcpTools(listed);
+    input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: 'Be kind.' }));
+    const agentdojo = parseHarness(input);
+    const keys = ['title', 'description', 'start_time', 'end_time', 'location'];
+    for (const key of keys) expect(parameterNamesInOtherTools(agentdojo).has(key), key).toBe(true);
+    expect(parameterNamesInOtherTools(agentdojo).has('body')).toBe(false);
+    // The line that lists the keys, as JSON text inside the schema.
+    const keysLine = JSON.stringify(
+      'A calendar event has the following fields: `title`, `description`, `start_time` (in ISO format), `end_time`',
+    ).slice(1, -1);
+    const renamed = new Set<string>();
+    for (let index = 0; index < 30; index++) {
+      const result = applied(
+        await applyOperator(renameParameters, agentdojo, { rng: `agentdojo-${index}`, severity: 1 }),
+      );
+      for (const rename of renames(result)) renamed.add(rename.replace(/->.*$/u, ''));
+      const email = result.harness.tools.items.find((tool) => tool.name === 'send_email');
+      expect(JSON.stringify(email?.parameters)).toContain(keysLine);
+    }
+    for (const key of keys) expect([...renamed].filter((rename) => rename.endsWith(`:${key}`))).toEqual([]);
+    expect(renamed).toContain('send_email:body');
   });
 });
