@@ -354,7 +354,8 @@ const capabilityPatterns = new Map(
   Object.entries(capabilityWords).map(([name, words]) => [
     name,
     new RegExp(
-      `(?<![\\p{L}\\p{N}_-])(?:${words.map((word) => word.replace(/ /gu, '\\s+')).join('|')})s?(?![\\p{L}\\p{N}_-])`,
+      // Whole words of prose, not parts of an address, a path or a domain (`jane@google.com`).
+      `(?<![\\p{L}\\p{N}_@./-])(?:${words.map((word) => word.replace(/ /gu, '\\s+')).join('|')})s?(?![\\p{L}\\p{N}_@/-]|\\.[\\p{L}\\p{N}])`,
       'iu',
     ),
   ]),
@@ -401,7 +402,8 @@ export const addDistractors = defineOperator({
   id: 'tools/add-distractors',
   // 2: a distractor that could do a registry tool's job is refused, verb-only names (`calculate`) included.
   // 3: also one that takes two arguments a registry tool takes, and a clock where a text fixes the time.
-  // 4: also one whose capability the harness's texts or the example's conversation speak of.
+  // 4: also one whose capability the harness's texts or the example's conversation speak of (a pool entry's
+  // tools are checked against each example that draws it: `fitsExample`).
   version: 4,
   dimension: 'tools',
   mode: 'exact',
@@ -441,5 +443,14 @@ export const addDistractors = defineOperator({
     const positions = rng.fork('positions');
     for (const tool of chosen) items.splice(positions.int(0, items.length), 0, structuredClone(tool));
     return { harness: { ...harness, tools: { ...harness.tools, items } }, relabel: identityRelabel };
+  },
+  // A pool entry is built without an example: its pool tools are checked against each example that draws it.
+  fitsExample({ base, variant, trajectory }) {
+    const own = new Set(base.tools.items.map((tool) => tool.name));
+    const spoken = conversationTexts(trajectory);
+    const competing = variant.tools.items.find(
+      (tool) => !own.has(tool.name) && spoken.some((text) => speaksOf(text, tool.name)),
+    );
+    return competing ? `the example speaks of what ${competing.name} does` : undefined;
   },
 });

@@ -107,6 +107,14 @@ export interface OperatorSpec<Schema extends z.ZodType> {
     harness: Harness,
     context: OperatorContext<z.output<Schema>>,
   ): OperatorOutput | OperatorSkip | Promise<OperatorOutput | OperatorSkip>;
+  /**
+   * A variant pool builds its entries without an example, so `apply` reads no trajectory there: whether an
+   * entry this operator took part in still fits an example, told from the example (a reason when it does
+   * not). The pool then draws the example another entry, as it does for one that does not certify. Give it
+   * when `apply` refuses something for what the example says (`tools/add-distractors`: no `get_weather`
+   * where the user asks about the weather).
+   */
+  fitsExample?(input: { base: Harness; variant: Harness; trajectory: Trajectory }): string | undefined;
 }
 
 /** A perturbation operator, as `defineOperator` makes it from an `OperatorSpec`. */

@@ -159,6 +159,18 @@ export function createVariantPool(
   const run = augmentRunOf(base, options);
   const baseHash = run.baseHash;
   const entries = new Map<number, Promise<PoolEntry>>();
+  // The plan's operators by id: an entry's steps ask theirs whether the entry fits an example.
+  const operatorsById = new Map(options.plan.operators.map((operator) => [operator.id, operator]));
+  /** Why an entry's variant does not fit the example, from an operator of its steps (`fitsExample`). */
+  const unfitFor = (shared: PoolEntry, trajectory: Trajectory): string | undefined => {
+    for (const record of shared.ops) {
+      const reason = operatorsById
+        .get(record.name)
+        ?.fitsExample?.({ base, variant: shared.harness, trajectory });
+      if (reason !== undefined) return reason;
+    }
+    return undefined;
+  };
   // The id of each entry's variant as the entry gives it (rows that took no step of their own share it).
   const variantIds = new WeakMap<PoolEntry, string>();
   const variantIdFor = (shared: PoolEntry) => {
@@ -302,6 +314,8 @@ export function createVariantPool(
         // this example's replies write where a rename cannot follow ("I'll call fetch again", "set raw to
         // true") is not this example's; its own build, which reads the replies, keeps that name.
         if (leavesNamesInReplies(shared.relabel, replies)) continue;
+        // So is one whose operators' own example guards refuse it (`Operator.fitsExample`).
+        if (unfitFor(shared, original) !== undefined) continue;
         const result = await instantiate(shared, original, variantIndex, attempt);
         if ('row' in result) return result;
       }

@@ -212,4 +212,42 @@ describe("the variant pool and an example's replies", () => {
     expect(plain.flat()).toContain('quantity');
     expect(named.flat()).not.toContain('quantity');
   }, 120_000);
+
+  // A pool entry is built without an example, so `tools/add-distractors` cannot read the conversation there:
+  // its `fitsExample` refuses, per example, an entry whose pool tool does what the user asks about.
+  it('skips, for an example, an entry whose distractor does what its user asks about (fitsExample)', async () => {
+    const { harness, originals } = await fixture('livestream', 1);
+    const distractors = compilePolicy(
+      parsePolicy({
+        severity: 1,
+        dimensions: { tools: { probability: 1, operators: ['tools/add-distractors'] } },
+      }),
+      createRegistry(builtinOperators),
+    );
+    const original = originals[0] as Trajectory;
+    const asking = structuredClone(original);
+    const user = asking.messages.find((message) => message.role === 'user');
+    if (user?.role !== 'user' || typeof user.content !== 'string')
+      throw new Error('the fixture opens with a user');
+    user.content = `${user.content} And what will the weather be like on Sunday?`;
+    const added = (row: AugmentRow) =>
+      row.harness.tools.items
+        .map((tool) => tool.name)
+        .filter((name) => !harness.tools.items.some((own) => own.name === name));
+    const pool = createVariantPool(harness, { plan: distractors, seed: 'weather', size: 8 }, (t, i) =>
+      augmentExample(harness, t, i, { plan: distractors, seed: 'weather' }),
+    );
+    const plain: string[] = [];
+    const asked: string[] = [];
+    for (let index = 0; index < 16; index++) {
+      const a = await pool.augment(original, index);
+      const b = await pool.augment(asking, index);
+      if (!('row' in a) || !('row' in b)) throw new Error('every example certifies');
+      plain.push(...added(a.row));
+      asked.push(...added(b.row));
+    }
+    expect(plain).toContain('get_weather');
+    expect(asked).not.toContain('get_weather');
+    expect(asked.length).toBeGreaterThan(0);
+  }, 120_000);
 });
