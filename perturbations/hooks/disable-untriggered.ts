@@ -28,7 +28,8 @@ function disabled(harness: Harness, index: number): Harness {
  */
 export const disableUntriggered = defineOperator({
   id: 'hooks/disable-untriggered',
-  version: 1,
+  // 2: a harness without an enabled hook is skipped as such (it said every hook fails somewhere).
+  version: 2,
   dimension: 'hooks',
   mode: 'exact',
   // Only the trajectory's own decisions stay: for rows from it, never to run episodes.
@@ -36,6 +37,7 @@ export const disableUntriggered = defineOperator({
   description: 'Disables hooks that never fail on the trajectory; every decision stays.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, run }) {
+    if (!harness.hooks.items.some((hook) => hook.enabled)) return { skip: 'the harness has no enabled hook' };
     if (!trajectory) return { skip: 'needs the trajectory to know which hooks never fail' };
     const facts = hookFacts(trajectory, harness, run);
     if (!facts) return { skip: 'the trajectory does not validate under the harness' };

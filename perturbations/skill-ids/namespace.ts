@@ -15,7 +15,8 @@ import { createNameGuard } from './skill-names.js';
 /**
  * Prefixes a share (= severity, at least one) of the skill ids with a namespace and a separator:
  * `reply.item_qa`, `strategy/promo_push`, or `param::item_qa` with `namespace: 'param'`. The namespace is
- * the skill's kind unless the `namespace` param fixes one. Renames go through the symbol table, so loads
+ * the skill's kind unless the `namespace` param fixes one; without one, a harness whose skills all have the
+ * same kind is skipped (the kind would tell them nothing apart, and an importer's default `reply` mislabels). Renames go through the symbol table, so loads
  * and mentions follow with an exact inverse. Skills already under the namespace, skills whose prefixed id
  * would collide, whose namespace is a function word or a word of another identifier (`nameJudge`), and
  * skills a given trajectory names in a reply or a tool result are left alone.
@@ -29,7 +30,8 @@ export const namespaceSkillIds = defineOperator({
   // 4: no word from the first item of an enumeration in the description (the name rule).
   // 5: a name after a namespace qualifier (`superpowers:<id>`) is a mention, and is renamed.
   // 6: a plain id followed by the word "skill" ("the docx skill") is a mention, and is renamed.
-  version: 6,
+  // 7: no namespace by kind where every skill has the same kind (`reply.` on every imported skill).
+  version: 7,
   dimension: 'skill-ids',
   mode: 'exact',
   description:
@@ -48,6 +50,10 @@ export const namespaceSkillIds = defineOperator({
   apply(harness, { rng, severity, params, trajectory, run }) {
     const skills = harness.skills.items;
     if (skills.length === 0) return { skip: 'the harness has no skills' };
+    // A kind that every skill shares tells the skills nothing apart, and where it is an importer's default
+    // (`reply` for every imported SKILL.md) it mislabels them: `reply.github` for a knowledge skill.
+    if (params.namespace === undefined && new Set(skills.map((skill) => skill.kind)).size < 2)
+      return { skip: 'every skill has the same kind: a namespace by kind would tell them nothing' };
     const mentioned = mentionedInFreeText(
       trajectory,
       harness,

@@ -130,7 +130,8 @@ export const renameSkillIds = defineOperator({
   // 7: a name after a namespace qualifier (`superpowers:<id>`) is a mention, and is renamed; fewer synonyms
   // (`nameSynonyms`: no add/insert, status/state, count/total …).
   // 8: a plain id followed by the word "skill" ("the docx skill") is a mention, and is renamed.
-  version: 8,
+  // 9: no hold for reserve, no post for send (`nameSynonyms`).
+  version: 9,
   dimension: 'skill-ids',
   mode: 'exact',
   description:

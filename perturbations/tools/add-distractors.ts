@@ -403,7 +403,8 @@ export const addDistractors = defineOperator({
   // 2: a distractor that could do a registry tool's job is refused, verb-only names (`calculate`) included.
   // 3: also one that takes two arguments a registry tool takes, and a clock where a text fixes the time.
   // 4: also one whose capability the harness's texts or the example's conversation speak of (a pool entry's
-  // tools are checked against each example that draws it: `fitsExample`).
+  // tools are checked against each example that draws it: `fitsExample`); a text that says how the agent
+  // learns the date ("use the provided tools to see what year it is") rules on time.
   version: 4,
   dimension: 'tools',
   mode: 'exact',

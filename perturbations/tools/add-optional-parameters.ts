@@ -247,7 +247,8 @@ export const addOptionalParameters = defineOperator({
   // word that starts with a control word counts (`start_timestamp` controls time); "The current time is …"
   // rules on time.
   // 7: a parameter only where it fits the tool (`fits`): the shape of a result where a tool reads and returns
-  // fields, a locale where it reads, a time zone where it speaks of times, no `locale` beside a zone of its own.
+  // fields, a locale where it reads, a time zone where it speaks of times, no `locale` beside a zone of its own;
+  // a text that says how the agent learns the date ("see what year it is") rules on time.
   version: 7,
   dimension: 'tools',
   mode: 'exact',

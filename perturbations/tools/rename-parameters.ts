@@ -85,7 +85,8 @@ export const renameParameters = defineOperator({
   // 8: a name that prose names as a parameter ("the 'head' parameter", "dryRun set to true") stays: the rename
   // could not follow it there (`parameterNamesInProse`).
   // 9: a name that another tool's text writes in code stays: there it is mostly an object's key
-  // (`parameterNamesInOtherTools`: AgentDojo's send_email lists a calendar event's `title`, `start_time`).
+  // (`parameterNamesInOtherTools`: AgentDojo's send_email lists a calendar event's `title`, `start_time`);
+  // no hold for reserve, no post for send (`nameSynonyms`).
   version: 9,
   dimension: 'tools',
   mode: 'exact',

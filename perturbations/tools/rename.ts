@@ -63,7 +63,8 @@ export const renameTools = defineOperator({
   // 6: a plain name followed by the word "tool" ("the python tool") is a mention, and is renamed.
   // 7: a plain name a text writes in another form (bare, in code, in another case: "call fetch again",
   // "the Read tool" for `read`) is not renamed (`plainToolNamesInText`).
-  version: 7,
+  // 8: no hold for reserve (a hold is provisional), no post for send (`nameSynonyms`).
+  version: 8,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',

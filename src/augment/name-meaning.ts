@@ -78,8 +78,9 @@ function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
  * A synonym may stand for a word only when that word is not a domain term of the harness. A pair that names
  * another action or thing in a common domain is not listed: add/insert/create (`git_add` stages; GitHub's
  * `add_label` is not `create_label`), status/state, count/total (`max_count` is a number of commits, not a
- * sum), user/member, destination/arrival, max/most, hold/block, variant/version, name/full_name (a GitHub
- * repository's `full_name` is `owner/repo`).
+ * sum), user/member, destination/arrival, max/most, hold/block, hold/reserve (a hold is provisional, a
+ * reservation is made), send/post (to post money is to book it to a ledger), variant/version, name/full_name
+ * (a GitHub repository's `full_name` is `owner/repo`).
  *
  * @example
  * nameSynonyms.get // ['fetch', 'retrieve', 'lookup', 'read', 'look_up']
@@ -100,10 +101,10 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = wordTab
   edit: ['update', 'modify'],
   delete: ['remove', 'drop'],
   remove: ['delete', 'drop'],
-  send: ['dispatch', 'post', 'send_out'],
-  hold: ['reserve', 'put_on_hold'],
+  send: ['dispatch', 'send_out'],
+  hold: ['put_on_hold'],
   book: ['reserve'],
-  reserve: ['book', 'hold'],
+  reserve: ['book'],
   recommend: ['suggest', 'advise'],
   suggest: ['recommend', 'propose'],
   compare: ['contrast', 'diff'],

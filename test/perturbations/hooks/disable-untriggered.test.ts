@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { hookFacts } from '../../../perturbations/hooks/_hook-facts.js';
 import { disableUntriggered } from '../../../perturbations/hooks/disable-untriggered.js';
 import { applyOperator } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
 import { createRunContext } from '../../../src/harness/run-context.js';
 import { certifies } from '../../../src/kit/certify.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 import { lawCases } from '../../support/law-cases.js';
-import { baggageTrajectory, travelHarness } from '../../support/travel-harness.js';
+import { baggageTrajectory, travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 
 describe('hooks/disable-untriggered', () => {
   it('obeys the operator laws', async () => {
@@ -89,5 +90,16 @@ describe('hooks/disable-untriggered', () => {
   it('skips without a trajectory', async () => {
     const applied = await applyOperator(disableUntriggered, travelHarness(), { rng: 'x', severity: 1 });
     expect(applied).toEqual({ skip: 'needs the trajectory to know which hooks never fail' });
+  });
+
+  // An audit's harness had no hooks, and the skip said every enabled hook fails somewhere on the trajectory.
+  it('says so when the harness has no enabled hook', async () => {
+    const input = travelHarnessInput();
+    input.hooks.items = input.hooks.items.map((hook) => ({ ...hook, enabled: false }));
+    const quiet = parseHarness(input);
+    const trajectory = rederiveTrajectory(baggageTrajectory(), quiet).trajectory;
+    expect(await applyOperator(disableUntriggered, quiet, { rng: 'x', severity: 1, trajectory })).toEqual({
+      skip: 'the harness has no enabled hook',
+    });
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { namespaceSkillIds } from '../../../perturbations/skill-ids/namespace.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { parseHarness } from '../../../src/harness/parse-harness.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { forwardTrajectory } from '../../../src/trajectory/relabel.js';
 import { lawCases } from '../../support/law-cases.js';
-import { baggageTrajectory, travelHarness } from '../../support/travel-harness.js';
+import { baggageTrajectory, travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
 
 const harness = travelHarness();
 const applied = (result: AppliedOperator | OperatorSkip): AppliedOperator => {
@@ -51,6 +52,21 @@ describe('skill-ids/namespace', () => {
     expect(await applyOperator(namespaceSkillIds, once.harness, { rng: 'b', severity: 1 })).toEqual({
       skip: 'no skill can take the namespace (already namespaced, or named in the trajectory)',
     });
+  });
+
+  // `hsa import skills` gives every SKILL.md the kind `reply`: audits of OpenHands' and K-Dense's skills
+  // found `reply.github` and `reply.literature-review`, which the kind does not describe.
+  it('namespaces by kind only where the skills have more than one kind', async () => {
+    const input = travelHarnessInput();
+    input.skills.items = input.skills.items.map((skill) => ({ ...skill, kind: 'reply' as const }));
+    const oneKind = parseHarness(input);
+    expect(await applyOperator(namespaceSkillIds, oneKind, { rng: 'x', severity: 1 })).toEqual({
+      skip: 'every skill has the same kind: a namespace by kind would tell them nothing',
+    });
+    const fixed = applied(
+      await applyOperator(namespaceSkillIds, oneKind, { rng: 'x', severity: 1, params: { namespace: 'kb' } }),
+    );
+    expect(ids(fixed).every((id) => id.startsWith('kb.'))).toBe(true);
   });
 
   it('rejects a namespace with a separator at its edge', () => {

@@ -91,6 +91,22 @@ describe('tools/add-distractors', () => {
     expect(anyTime).not.toContain('get_directions');
   });
 
+  // AgentDojo's default system message (sequrity-ai/agentdojo at 357c80de, src/agentdojo/data/system_messages.yaml,
+  // MIT): the agent learns the year from its tools, so a clock of the distractor's own would be the one to ask.
+  it('adds no clock where a text says how the agent learns the date (AgentDojo)', async () => {
+    const input = travelHarnessInput();
+    input.prompt.sections.push({
+      id: 'dates',
+      title: 'Dates',
+      template: '- Do not assume the current year, but use the provided tools to see what year it is.',
+    });
+    const dated = parseHarness(input);
+    for (const seed of ['a', 'b', 'c', 'd', 'e', 'f'])
+      expect(
+        names(applied(await applyOperator(addDistractors, dated, { rng: seed, params: { count: 8 } }))),
+      ).not.toContain('lookup_timezone');
+  });
+
   it('offers pool tools with valid, compiling schemas', () => {
     expect(distractorPool.length).toBeGreaterThanOrEqual(12);
     const input = travelHarnessInput();

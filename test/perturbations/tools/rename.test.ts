@@ -41,7 +41,7 @@ describe('tools/rename', () => {
         applied(await applyOperator(renameTools, harness, { rng: 'golden', severity: 1, params: { style } })),
       );
     // `seat` and `policy` are domain terms of the travel harness: re-cased or kept, never swapped.
-    expect(await run('snake')).toEqual(['lookup_flights', 'reserve_seat', 'lookup_baggage_policy']);
+    expect(await run('snake')).toEqual(['lookup_flights', 'hold_seat_fn', 'lookup_baggage_policy']);
     expect(await run('camel')).toEqual(['lookupFlights', 'holdSeat', 'getBaggagePolicy']);
     expect(await run('kebab')).toEqual(['lookup-flights', 'hold-seat', 'get-baggage-policy']);
     expect(await run('opaque')).toEqual(['tool_16', 'func_56', 'api_31']);
@@ -137,6 +137,31 @@ describe('tools/rename', () => {
       }
     expect(drawn.length).toBeGreaterThan(0);
     for (const name of drawn) expect(name).not.toMatch(/insert|state|add_?label|addLabel/i);
+  });
+
+  // An audit on AgentDojo's travel and banking tools: `reserve_hotel` became `hold-hotel` (a hold is
+  // provisional, a reservation made) and `send_money` `post_money` (to post money is to book it to a ledger).
+  it('draws no synonym that names another action: reserve is not hold, send is not post', async () => {
+    const input = travelHarnessInput();
+    for (const name of ['reserve_hotel', 'send_money'])
+      input.tools.items.push({
+        name,
+        description: `${name.replaceAll('_', ' ')}.`,
+        parameters: { type: 'object', properties: {} },
+      });
+    const withBooking = parseHarness(input);
+    const drawn: string[] = [];
+    for (const style of ['snake', 'camel', 'kebab'] as const)
+      for (let seed = 0; seed < 20; seed++) {
+        const result = await applyOperator(renameTools, withBooking, {
+          rng: `booking${seed}`,
+          severity: 1,
+          params: { style },
+        });
+        if (!('skip' in result)) drawn.push(...names(result));
+      }
+    expect(drawn.some((name) => /book/iu.test(name))).toBe(true);
+    for (const name of drawn) expect(name).not.toMatch(/^hold.?hotel|^post.?money|^reserve.?seat/iu);
   });
 
   // The name rule's word tables are looked up by a harness's words: `constructor` found Object.prototype's.
