@@ -38,7 +38,9 @@ const englishPairs: ReadonlyArray<readonly [string, string, string?]> = [
   ["isn't", 'is not'],
   ['cannot', "can't"],
   ["can't", 'cannot'],
-  ['before you', 'prior to the moment you'],
+  // "Prior to the moment you proceed" does not read (OpenHands' kubernetes skill), nor does "prior to" before
+  // a clause or in "before and after": only before a gerund ("before calling"), not a noun in -thing.
+  ['before', 'prior to', '(?=\\s+(?!\\p{L}*(?:thing|string)\\b)\\p{L}{2,}ing\\b)'],
   ['at most', 'no more than', `(?=\\s+(?:${countWord}|(?:once|twice)\\b))`],
   // "At least once" is not "no fewer than once".
   ['at least', 'no fewer than', `(?=\\s+${countWord})`],
@@ -164,7 +166,9 @@ function paraphrase(body: string, harness: Harness, share: number, rng: Random):
  * Paraphrases a share (= severity, at least one) of the skill bodies with a fixed lexicon of connectives
  * and boilerplate ("make sure" → "ensure", "do not" ↔ "don't", "at most" → "no more than", "不要" → "切勿",
  * "必须" → "务必", …); each possible swap in a chosen body happens with probability (1 + severity) / 2.
- * "Never" has no entry: no paraphrase of it reads right in every sentence ("never from an empty folder").
+ * "Before" becomes "prior to" only before a gerund ("before calling"), never before a clause or in "before
+ * and after". "Never" has no entry: no paraphrase of it reads right in every sentence ("never from an empty
+ * folder").
  * Swaps never touch protected spans (numbers and prices, quoted terms, code and identifiers, banned terms,
  * pin markers; see `findProtectedSpans`), and a body whose rewrite would mention other identifiers or hold
  * another number of rules is kept. Ids do not change: the relabel
@@ -181,7 +185,9 @@ export const paraphraseLexicon = defineOperator({
   // 4: no swap of a phrase written in capitals ("Do NOT" stays) or in a heading; "ensure" becomes "make
   // sure" only before "that".
   // 5: "rather than" becomes "instead of" only before a gerund, an article or a determiner.
-  version: 5,
+  // 6: "before" becomes "prior to" only before a gerund; "before you" no longer becomes "prior to the
+  // moment you".
+  version: 6,
   dimension: 'skill-content',
   mode: 'exact',
   description:

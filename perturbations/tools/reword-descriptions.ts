@@ -33,7 +33,15 @@ interface PhraseGroup {
    * an item).
    */
   term?: true;
+  /**
+   * Per phrase, a lookahead the text after it must pass for it to be replaced, where the swap reads the same
+   * only in some places ("before" is "prior to" before a gerund, not before a clause nor in "before and after").
+   */
+  after?: Readonly<Record<string, string>>;
 }
+
+/** A gerund ("before calling"), not a noun in -thing or "string" ("before something happens" is a clause). */
+const gerundNext = '(?=\\s+(?!\\p{L}*(?:thing|string)\\b)\\p{L}{2,}ing\\b)';
 
 const lexicon: readonly PhraseGroup[] = [
   { phrases: ['Get', 'Fetch', 'Look up', 'Retrieve'], capitalized: true },
@@ -63,7 +71,8 @@ const lexicon: readonly PhraseGroup[] = [
   { phrases: ['a product', 'an item'], oneWay: true, term: true },
   { phrases: ['products', 'items'], oneWay: true, term: true },
   { phrases: ['product', 'item'], oneWay: true, term: true },
-  { phrases: ['information', 'details'] },
+  // No "information" ↔ "details": "details" is plural ("if more details is needed") and "information" makes
+  // compounds ("information exchange") that "details" does not (OpenHands' tools).
   { phrases: ['e.g.', 'for example', 'for instance'] },
   { phrases: ['when given', 'if given', 'when provided'] },
   { phrases: ['when omitted', 'if omitted', 'when left out'] },
@@ -71,11 +80,13 @@ const lexicon: readonly PhraseGroup[] = [
   { phrases: ['at most', 'no more than'] },
   { phrases: ['at least', 'not less than'] },
   { phrases: ['approximately', 'roughly'] },
-  { phrases: ['before', 'prior to'] },
+  // "Prior to" only before a gerund: "context prior to and after" and "prior to you proceed" do not read.
+  { phrases: ['before', 'prior to'], after: { before: gerundNext } },
   { phrases: ['shown', 'displayed'] },
   { phrases: ['per', 'for each'] },
   { phrases: ['email', 'e-mail'] },
-  { phrases: ['identifier', 'ID'] },
+  // "ID number" and "ID card" name an identity document's, not an identifier (AgentDojo's user information).
+  { phrases: ['identifier', 'ID'], after: { ID: '(?!\\s+(?:numbers?|cards?)\\b)' } },
   { phrases: ['查询', '查找'], cjk: true },
   { phrases: ['返回', '给出'], cjk: true },
   { phrases: ['商品', '产品'], cjk: true, term: true },
@@ -102,6 +113,11 @@ function textSpans(text: string): Span[] {
   for (const match of text.matchAll(
     /[\p{L}\p{N}_]*(?:_|\p{Ll}\p{Lu}|\p{L}\p{N})[\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*/gu,
   ))
+    spans.push({ start: match.index, end: match.index + match[0].length });
+  // Words that name something by their form: joined by slashes ("offset/limit": the Read tool's parameters,
+  // in opencode's bash tool) or set with "=" ("limit=50"). Such a word is a name even when the harness does
+  // not define it.
+  for (const match of text.matchAll(/[\p{L}\p{N}_]+(?:\/[\p{L}\p{N}_]+)+|[\p{L}\p{N}_]+(?=\s*=)/gu))
     spans.push({ start: match.index, end: match.index + match[0].length });
   return spans;
 }
@@ -194,7 +210,8 @@ export function wholeWordSpans(text: string, tries: readonly WordTrie[]): Span[]
 // Pure function of content across runs: a phrase's pattern, by the phrase and its group's flags.
 const phrasePatterns = new Map<string, RegExp>();
 function phrasePattern(group: PhraseGroup, phrase: string): RegExp {
-  const key = `${group.capitalized ? 'C' : ''}${group.cjk ? 'J' : ''}\u0000${phrase}`;
+  const after = group.after?.[phrase] ?? '';
+  const key = `${group.capitalized ? 'C' : ''}${group.cjk ? 'J' : ''}\u0000${phrase}\u0000${after}`;
   let pattern = phrasePatterns.get(key);
   if (!pattern) {
     const head =
@@ -206,7 +223,9 @@ function phrasePattern(group: PhraseGroup, phrase: string): RegExp {
     const tail = group.capitalized
       ? `(?= [\\p{L}\\p{N}"'“‘(\`])(?! \\p{L}+ (?:are|is|was|were|has|have)\\b)`
       : `(?![\\p{L}\\p{N}_'’-])`;
-    pattern = group.cjk ? new RegExp(head, 'gu') : new RegExp(`(?<![\\p{L}\\p{N}_'’-])${head}${tail}`, 'gu');
+    pattern = group.cjk
+      ? new RegExp(head, 'gu')
+      : new RegExp(`(?<![\\p{L}\\p{N}_'’-])${head}${tail}${after}`, 'gu');
     phrasePatterns.set(key, pattern);
   }
   return pattern;
@@ -369,7 +388,9 @@ function createProbe(): Random {
  * "the product" → "the item", "e.g." ↔ "for example", …). Text in backticks or quotes, numbers,
  * identifiers of the harness and enum values are never touched, so every mention stays; a noun is never
  * replaced by one that names something else in the harness (no "item" where `item_id` and `product_id`
- * differ); descriptions in a language the lexicon does not cover stay as they are.
+ * differ); words joined by slashes or set with "=" ("offset/limit", "limit=50") stay, as names; some
+ * phrases swap only where the result reads the same ("before" → "prior to" only before a gerund, "ID" not
+ * in "ID number" or "ID card"); descriptions in a language the lexicon does not cover stay as they are.
  *
  * @example
  * const applied = await applyOperator(rewordDescriptions, harness, { rng: 'seed', severity: 1 });
@@ -380,7 +401,9 @@ export const rewordDescriptions = defineOperator({
   // 4: no Delete ↔ Remove (removing a sub-issue unlinks it; deleting destroys it); a capitalized verb
   // followed by a noun and "are"/"is" ("Check runs are …") is a noun phrase and stays.
   // 5: the word for an acronym is capitalized only where a sentence starts ("the reservation identifier").
-  version: 5,
+  // 6: words joined by "/" or set with "=" stay ("offset/limit"); no "information" ↔ "details"; "before"
+  // becomes "prior to" only before a gerund; "ID" stays before "number" or "card".
+  version: 6,
   dimension: 'tools',
   mode: 'exact',
   description:

@@ -38,7 +38,9 @@ describe('skill-content/paraphrase-lexicon', () => {
     expect(result.harness.skills.items[1]?.body).toBe(
       "- Use `get_baggage_policy` with the fare class.\n- State weights in kilograms.\n- Ensure the fare class is known; don't guess it.",
     );
-    expect(result.harness.skills.items[0]).toEqual(base.skills.items[0]);
+    expect(result.harness.skills.items[0]?.body).toBe(
+      base.skills.items[0]?.body.replace('before offering', 'prior to offering'),
+    );
     expect(result.harness.skills.items.slice(2)).toEqual(base.skills.items.slice(2));
     expect(result.relabel.steps).toEqual([]);
   });
@@ -120,5 +122,19 @@ describe('skill-content/paraphrase-lexicon', () => {
   it('returns the input unchanged at severity 0', async () => {
     const result = applied(await applyOperator(paraphraseLexicon, harness, { rng: 'zero', severity: 0 }));
     expect(result.harness).toBe(harness);
+  });
+
+  // All-Hands-AI/OpenHands @156d0686 (MIT), kubernetes skill: "Before you proceed" became "Prior to the moment
+  // you proceed"; and str_replace_editor's "context before and after" must not become "prior to and after".
+  it('makes "before" "prior to" only before a gerund', () => {
+    expect(everySwap('IMPORTANT: Before you proceed with installation, make sure you have sudo access')).toBe(
+      'IMPORTANT: Before you proceed with installation, ensure you have sudo access',
+    );
+    expect(
+      everySwap('Include sufficient context before and after the change point (3-5 lines recommended)'),
+    ).toBe('Include sufficient context before and after the change point (3-5 lines recommended)');
+    expect(everySwap('Read the file before editing it, before something changes.')).toBe(
+      'Read the file prior to editing it, before something changes.',
+    );
   });
 });

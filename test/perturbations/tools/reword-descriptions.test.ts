@@ -148,4 +148,61 @@ describe('tools/reword-descriptions', () => {
       if (!text.startsWith('ID ')) expect(text).toMatch(/^Identifier lookup first\./);
     }
   });
+
+  // Audits of certified rows on public tools: each text below was reworded into a wrong name or grammar.
+  it('keeps names joined by a slash, "information", "ID number" and "before" a clause as they are', async () => {
+    const tools = withTools([
+      {
+        // sst/opencode (MIT), bash tool: `offset` and `limit` are the Read tool's parameters.
+        name: 'bash',
+        description:
+          'You can use Read with offset/limit to read specific sections or Grep to search the full content.',
+        parameters: { type: 'object', properties: {} },
+      },
+      {
+        // All-Hands-AI/OpenHands @156d0686 (MIT), finish and task_tracker tools.
+        name: 'finish',
+        description: 'Get a summary.\n- Any follow-up questions if more information is needed',
+        parameters: { type: 'object', properties: {} },
+      },
+      {
+        name: 'task_tracker',
+        description: 'Get the tasks.\n4. Pure information exchange or discussion',
+        parameters: { type: 'object', properties: {} },
+      },
+      {
+        // sequrity-ai/agentdojo @357c80de (MIT), get_user_information.
+        name: 'get_user_information',
+        description:
+          'Get the user information, could be: first name, last name, ID number, email, phone number, address, passport number, bank account number, credit card number. These information are used for booking hotels and restaurants.',
+        parameters: { type: 'object', properties: {} },
+      },
+      {
+        // All-Hands-AI/OpenHands @156d0686 (MIT), str_replace_editor.
+        name: 'str_replace_editor',
+        description:
+          'Get a file. Include sufficient context before and after the change point (3-5 lines recommended). Check it before you proceed, and before calling it.',
+        parameters: { type: 'object', properties: {} },
+      },
+    ]);
+    let gerunds = 0;
+    for (let seed = 0; seed < 20; seed++) {
+      const result = applied(
+        await applyOperator(rewordDescriptions, tools, { rng: `n${seed}`, severity: 1 }),
+      );
+      const [bash, finish, tracker, user, editor] = result.harness.tools.items.map(
+        (tool) => tool.description,
+      );
+      expect(bash).toContain('offset/limit to read');
+      expect(finish).toContain('if more information is needed');
+      expect(tracker).toContain('Pure information exchange');
+      expect(user).toContain('ID number');
+      expect(user).toContain(' the user information, could be');
+      expect(editor).toContain('context before and after the change point');
+      expect(editor).toContain('before you proceed');
+      if (editor?.includes('prior to calling')) gerunds += 1;
+    }
+    // "before" a gerund still reads as "prior to".
+    expect(gerunds).toBeGreaterThan(0);
+  });
 });
