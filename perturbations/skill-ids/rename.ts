@@ -3,14 +3,20 @@
 import { z } from 'zod';
 import {
   affectedCount,
+  buildSymbolTable,
   type CaseStyle,
   defineOperator,
+  findMentions,
   formatWords,
   functionWords,
+  type Harness,
+  type HookCheckRegistry,
+  harnessTextLocations,
   identifierWords,
   kindNouns,
   mentionedInFreeText,
   type NameJudge,
+  namedByKindWord,
   nameJudge,
   type Random,
   renameSymbols,
@@ -18,6 +24,7 @@ import {
   type Skill,
   scripts,
   skillWord,
+  trajectoryReplies,
   translateWord,
   VocabularyParam,
   withinVocabulary,
@@ -62,7 +69,44 @@ function recased(skill: Skill, style: CaseStyle, rng: Random, accept: Accept): s
     ...rng.shuffle(suffixWords).map((suffix) => formatWords([...words, suffix], style)),
     ...Array.from({ length: 8 }, (_, index) => formatWords([...words, String(index + 2)], style)),
   ];
-  return candidates.find(accept);
+  return candidates.find((candidate) => candidate !== skill.id && accept(candidate));
+}
+
+/**
+ * Skill ids a text names bare, in prose, other than before the word "skill" ("Every research-lookup result
+ * MUST be saved", "use scientific-critical-thinking"): a phrase with spaces would read there as ordinary words
+ * ("Every research lookup rules result"). The harness's texts and the given replies are read.
+ */
+function namedBareInProse(
+  harness: Harness,
+  replies: readonly string[],
+  hookChecks: HookCheckRegistry | undefined,
+): Set<string> {
+  const texts = new Map(
+    harnessTextLocations(harness).map((location) => [JSON.stringify(location.path), location.text]),
+  );
+  const bare = new Set<string>();
+  const note = (
+    text: string | undefined,
+    mention: { name: string; start: number; end: number; form: string },
+  ) => {
+    if (
+      mention.form === 'bare' &&
+      text !== undefined &&
+      !namedByKindWord(text, mention.start, mention.end, 'skill')
+    )
+      bare.add(mention.name);
+  };
+  for (const mention of buildSymbolTable(harness, hookChecks).mentions)
+    if (mention.kind === 'skill') note(texts.get(JSON.stringify(mention.path)), mention);
+  const symbols = harness.skills.items.map((skill) => ({
+    kind: 'skill' as const,
+    name: skill.id,
+    definedAt: [],
+  }));
+  for (const reply of replies)
+    for (const mention of findMentions({ path: [], text: reply }, symbols)) note(reply, mention);
+  return bare;
 }
 
 /** Content words of a description, in order, without stop words and words the judge refuses to add. */
@@ -130,7 +174,8 @@ export const renameSkillIds = defineOperator({
   // 7: a name after a namespace qualifier (`superpowers:<id>`) is a mention, and is renamed; fewer synonyms
   // (`nameSynonyms`: no add/insert, status/state, count/total …).
   // 8: a plain id followed by the word "skill" ("the docx skill") is a mention, and is renamed.
-  // 9: no hold for reserve, no post for send (`nameSynonyms`).
+  // 9: no hold for reserve, no post for send (`nameSynonyms`); a skill named bare in prose takes no phrase
+  // (spaces) but a kebab-case name ("Every research lookup rules result"); a re-cased name differs from the id.
   version: 9,
   dimension: 'skill-ids',
   mode: 'exact',
@@ -165,6 +210,11 @@ export const renameSkillIds = defineOperator({
       params.vocabulary,
     );
     const names = rng.fork('names');
+    // A phrase only where every bare mention is followed by "skill"; elsewhere the id is kebab-cased.
+    const bare =
+      style === 'phrase'
+        ? namedBareInProse(harness, trajectoryReplies(trajectory), run.hookChecks)
+        : undefined;
     const map: Record<string, string> = {};
     chosen.forEach((skill, index) => {
       const draw = names.fork(index);
@@ -173,7 +223,10 @@ export const renameSkillIds = defineOperator({
       let name: string | undefined;
       if (style === 'snake' || style === 'camel' || style === 'kebab')
         name = recased(skill, style, draw, faithful);
-      else if (style === 'phrase') name = phrase(skill, judge, draw, faithful);
+      else if (style === 'phrase')
+        name = bare?.has(skill.id)
+          ? recased(skill, 'kebab', draw, faithful)
+          : phrase(skill, judge, draw, faithful);
       else if (style === 'non-ascii') name = nonAscii(skill, script, draw, faithful);
       map[skill.id] = name ?? opaqueCode(prefix, draw, faithful);
     });

@@ -92,6 +92,7 @@ export {
   findMentions,
   harnessSymbols,
   harnessTextLocations,
+  namedByKindWord,
   type SymbolEntry,
 } from '../harness/symbol-table.js';
 export { templatePlaceholderSpans } from '../harness/template-placeholders.js';

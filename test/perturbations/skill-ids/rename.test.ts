@@ -174,6 +174,37 @@ describe('skill-ids/rename', () => {
     expect(certificate.issues).toEqual([]);
   });
 
+  // K-Dense-AI/claude-scientific-skills (899a51bf, MIT), research-lookup: a phrase id made this line "Every
+  // research lookup rules result MUST be saved …", where the id no longer reads as a name.
+  it('gives no phrase to a skill that prose names bare, only where "skill" follows every mention', async () => {
+    const input = travelHarnessInput();
+    const [first, second] = input.skills.items;
+    input.skills.items = [
+      {
+        ...first!,
+        id: 'research-lookup',
+        description:
+          'Look up current research information using the Parallel Chat API (primary) or Perplexity sonar-pro-search (academic paper searches).',
+        body: "**Every research-lookup result MUST be saved to the project's `sources/` folder.**",
+      },
+      { ...second!, id: 'peer-review', body: 'Before you write, load the peer-review skill.' },
+    ];
+    const scientific = parseHarness(input);
+    for (let seed = 0; seed < 12; seed++) {
+      const renamed = ids(
+        applied(
+          await applyOperator(renameSkillIds, scientific, {
+            rng: `phrase-${seed}`,
+            severity: 1,
+            params: { style: 'phrase' },
+          }),
+        ),
+      );
+      expect(renamed[0]).toMatch(/^research-lookup-[a-z]+$|^research-lookup-\d+$/u);
+      expect(renamed[1]).toContain(' ');
+    }
+  });
+
   it('keeps names fresh: no collision with another identifier or with text of the harness', async () => {
     const input = travelHarnessInput();
     // `rebooking_notes` is taken by a hook and `rebooking_guide` appears in prose: neither may be chosen.
