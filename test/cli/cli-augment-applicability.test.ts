@@ -66,6 +66,9 @@ describe('applicability of a policy', () => {
     expect(warned.status).toBe(0);
     expect(warned.stderr).toContain('warning: tools/rename cannot apply to this harness:');
     expect(warned.stderr).toContain('warning: policy tools-only cannot change this harness');
+    // The summary counts the unchanged copies among the rows written.
+    expect(warned.stdout).toContain('rows: 2 written + 0 uncertified = 1 × 2 variants');
+    expect(warned.stdout).toContain('of which 2 unchanged copies of the base');
     // -q prints no warning (issue 40): only errors, and the exit code, remain.
     const quiet = runCli([...args, '--out', join(folder, 'quiet.jsonl'), '-q']);
     expect(quiet.status).toBe(0);

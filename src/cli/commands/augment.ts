@@ -359,6 +359,12 @@ export function registerAugment(program: Command): void {
       const summary = [
         `read ${counts.examples} trajectories: ${augmented} augmented + ${counts.rejectedExamples} rejected`,
         `rows: ${counts.rows} written + ${counts.uncertified} uncertified${judge ? ` + ${counts.judgeRefused} refused by the judge` : ''} = ${augmented} × ${variants} variants`,
+        // An unchanged copy is a certified row too (the base is one of the harness's states), but say how many.
+        ...(counts.unchanged > 0
+          ? [
+              `  of which ${counts.unchanged} unchanged copies of the base (no operator of the policy applied; --require-change makes them an error)`,
+            ]
+          : []),
         ...(meaning
           ? [
               `judge: ${meaning.stats.pairs} changed texts judged: ${meaning.stats.asked} asked, ${meaning.stats.cached} from its verdicts${files.done > 0 ? ' (this session)' : ''}`,
