@@ -61,8 +61,11 @@ function convertible(
   const linked =
     enumerated || meaning.enumeration !== undefined || meaning.links.some((link) => link !== undefined);
   if (linked && style !== 'bullets' && style !== 'numbered') return undefined;
-  // Prose and tables cannot carry a nested list or code block.
+  // Prose and tables cannot carry a nested list or code block, nor a task list's boxes ("- [ ] Text is large
+  // enough"): in a table cell the box is literal text, and its numbered rows suggest an order.
   if (style !== 'bullets' && style !== 'numbered' && block.items.some(hasNestedBlock)) return undefined;
+  if (style !== 'bullets' && style !== 'numbered' && block.items.some((item) => taskBox.test(item.head)))
+    return undefined;
   // A numbered list that a block interrupts and a later list goes on with ("2. Add the relationship:", a
   // code block, "3. Add the content type"): one procedure, which no restyle of either part may split.
   if (continuesLater(blocks, index) || Number(block.items[0]?.ordered ? block.items[0].marker : 1) > 1)
@@ -76,6 +79,9 @@ function convertible(
   });
   return { announced, sentences };
 }
+
+/** A GitHub task list item's box, `[ ]` or `[x]`. */
+const taskBox = /^\[[ xX]\]\s/u;
 
 /** Whether a later list of the body numbers its items on from where list `index` stops (3. after 1. 2.). */
 function continuesLater(blocks: readonly Block[], index: number): boolean {
@@ -191,7 +197,8 @@ export const listStyle = defineOperator({
   // such from its items' cues ("before", "then").
   // 7: an example, a warning or a note stays with the rule before it, a build step before its test
   // (`leansOnPrevious`, `itemsAreSequenced`); a numbered list that a later list goes on with is not restyled.
-  // 8: no numbered list between two items of a numbered list (OpenHands' code-review "Check for:" bullets).
+  // 8: no numbered list between two items of a numbered list (OpenHands' code-review "Check for:" bullets);
+  // no task list ("- [ ] …") as a table or prose.
   version: 8,
   dimension: 'skill-content',
   mode: 'exact',

@@ -118,6 +118,18 @@ describe('skill-content/list-style', () => {
     expect(table).toContain('| 1 | Inconsistent indentation, spacing, or bracket usage |');
   });
 
+  // K-Dense peer-review's checklist (test/augment/fixtures/public): a table made its boxes literal "[ ]".
+  it('writes no task list as a table or prose (K-Dense peer-review)', async () => {
+    const body = await readFile(
+      new URL('../../augment/fixtures/public/kdense-peer-review-checklist.md', import.meta.url),
+      'utf8',
+    );
+    for (const style of ['table', 'prose'] as const)
+      expect(await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style } })).toEqual({
+        skip: `no skill body has a rule list that can become ${style}`,
+      });
+  });
+
   it('escapes pipes in table cells and leaves lists with nested items as lists', async () => {
     const piped = applied(
       await applyOperator(listStyle, withBody('- a | b\n- c'), { rng: 'x', params: { style: 'table' } }),
