@@ -6,7 +6,9 @@ import { promptVariantHolds, scanTemplate } from './_template-scan.js';
 
 /**
  * Switches `prompt.listStyle` to another of bullets, numbered, table, json and yaml (or to `style` when
- * given), which changes how `{{skillList}}` and `{{toolList}}` render. Skips when no template uses them.
+ * given), which changes how `{{skillList}}` and `{{toolList}}` render. Skips when no template uses them,
+ * when a description in a list a template renders spans several lines (its own headings and numbered items
+ * would run into the restyled list), and never numbers the lists under numbered headings.
  *
  * @example
  * const applied = await applyOperator(listStyle, harness, { rng: 'seed', params: { style: 'table' } });
@@ -15,40 +17,40 @@ import { promptVariantHolds, scanTemplate } from './_template-scan.js';
 export const listStyle = defineOperator({
   id: 'prompt/list-style',
   // 2: no numbered lists under numbered headings; no table of descriptions of several lines.
-  version: 2,
+  // 3: no restyle at all of a list with a description of several lines (OpenHands' task_tracker and its own
+  // numbered items); only the lists a template renders count.
+  version: 3,
   dimension: 'prompt',
   mode: 'exact',
   description: 'Changes the list style of the rendered skill and tool lists; their items stay.',
   params: z.object({ style: ListStyleSchema.optional() }),
   apply(harness, { rng, params, trajectory, run }) {
-    const usesLists = harness.prompt.sections.some((section) => {
-      const scan = scanTemplate(section.template);
-      // A template the scanner cannot read is searched as plain text.
-      return scan
-        ? scan.reads('skillList') || scan.reads('toolList')
-        : /\b(skillList|toolList)\b/.test(section.template);
-    });
-    if (!usesLists) return { skip: 'no prompt section uses {{skillList}} or {{toolList}}' };
+    const reads = (name: 'skillList' | 'toolList') =>
+      harness.prompt.sections.some((section) => {
+        const scan = scanTemplate(section.template);
+        // A template the scanner cannot read is searched as plain text.
+        return scan ? scan.reads(name) : new RegExp(`\\b${name}\\b`).test(section.template);
+      });
+    const usesSkills = reads('skillList');
+    const usesTools = reads('toolList');
+    if (!usesSkills && !usesTools) return { skip: 'no prompt section uses {{skillList}} or {{toolList}}' };
     const current = harness.prompt.listStyle;
     if (params.style === current) return { skip: `the list style is already "${current}"` };
-    // Numbered lists under numbered headings would read as one list ("2. Skills" then "1. item_qa: …"), and
-    // a table row holds one line: a description of several (a coding agent's tool manual) would be squashed.
+    // A listed description of several lines (a coding agent's tool manual) carries its own headings and
+    // numbered items: in a numbered list "6. task_tracker: …" runs into its "1. …", bullets or numbers around
+    // it read as one list with them, and a table row would squash it. No style is safe: keep the author's.
+    const listed = [...(usesSkills ? harness.skills.items : []), ...(usesTools ? harness.tools.items : [])];
+    if (listed.some((item) => item.description.includes('\n')))
+      return { skip: 'a listed description of several lines would run into the list around it' };
+    // Numbered lists under numbered headings would read as one list ("2. Skills" then "1. item_qa: …").
     const underNumbered = harness.prompt.headingStyle === 'numbered';
-    const multiline = [...harness.skills.items, ...harness.tools.items].some((item) =>
-      item.description.includes('\n'),
-    );
-    if (params.style === 'table' && multiline)
-      return { skip: 'a table would squash a description of several lines onto one' };
     if (params.style === 'numbered' && underNumbered)
       return { skip: 'a numbered list would run into the numbered headings' };
     const style =
       params.style ??
       rng.pick(
         ListStyleSchema.options.filter(
-          (option) =>
-            option !== current &&
-            !(option === 'numbered' && underNumbered) &&
-            !(option === 'table' && multiline),
+          (option) => option !== current && !(option === 'numbered' && underNumbered),
         ),
       );
     const variant = { ...harness, prompt: { ...harness.prompt, listStyle: style } };

@@ -44,6 +44,12 @@ function refsStayValid(value: unknown): boolean {
   });
 }
 
+/** A tool that takes arguments: its schema has at least one property (not `{"type":"object","properties":{}}`). */
+function takesArguments(parameters: Tool['parameters']): boolean {
+  const properties = (parameters as { properties?: unknown }).properties;
+  return isRecord(properties) && Object.keys(properties).length > 0;
+}
+
 /**
  * The nested schema: the original one (without `$schema`, `$defs` and `definitions`, which stay at the
  * root so that `#/$defs/…` references still resolve) becomes the only, required property.
@@ -70,7 +76,9 @@ function nestSchema(parameters: Tool['parameters'], wrapper: string): Tool['para
  * (the symbol table finds `` `link_id` `` and `tool.link_id` as before), only its path gains the wrapper.
  * A tool is left alone when its schema holds `$id`-style anchors or `$ref`s outside `$defs`/`definitions`
  * (they would resolve differently), or when one of its calls in the trajectory has arguments that are not
- * JSON or carry surrounding white space (the inverse could not restore them exactly).
+ * JSON or carry surrounding white space (the inverse could not restore them exactly), and when it takes no
+ * arguments (no `properties`, or none: MCP's `list_allowed_directories`), which a required empty wrapper
+ * would turn into a tool that must be called with `{"query":{}}`.
  *
  * @example
  * const applied = await applyOperator(nestArguments, harness, { rng: 'seed', severity: 0.3 });
@@ -79,7 +87,8 @@ function nestSchema(parameters: Tool['parameters'], wrapper: string): Tool['para
 export const nestArguments = defineOperator({
   id: 'tools/nest-arguments',
   // 2: no default wrapper that the harness's texts use as a word ("item options", "mobile data").
-  version: 2,
+  // 3: a tool without properties keeps its schema (no required empty wrapper on `list_allowed_directories`).
+  version: 3,
   dimension: 'tools',
   mode: 'exact',
   description: 'Moves tool arguments under one wrapper object; names, values and constraints stay inside it.',
@@ -109,6 +118,7 @@ export const nestArguments = defineOperator({
     const calls = trajectoryCalls(trajectory);
     const candidates = harness.tools.items.filter(
       (tool) =>
+        takesArguments(tool.parameters) &&
         refsStayValid(tool.parameters) &&
         calls.every(
           (call) =>

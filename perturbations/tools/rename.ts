@@ -16,6 +16,7 @@ import {
   plainToolNamesInText,
   renameSymbols,
   type SymbolEntry,
+  toolTitleFollows,
   trajectoryFreeText,
   trajectoryReplies,
   VocabularyParam,
@@ -49,7 +50,10 @@ function mentionedInFreeText(harness: Harness, texts: readonly string[]): Set<st
  * Renames a share (= severity, at least one) of the registry tools in a naming style, through the symbol
  * table so every mention follows; the skill loader is never renamed (that is the skill-ids dimension). New
  * names are opaque or faithful (`nameJudge`): no function words, no word of another identifier, no domain
- * term swapped for a synonym.
+ * term swapped for a synonym. A schema `title` that names the tool follows the new name (AgentDojo's "Input
+ * schema for `get_balance`", FastMCP's `get_balanceArguments`, pydantic's "Get Balance"); a tool whose schema
+ * title names it in another form keeps its name. MCP's display `title` (not offered to the model) follows
+ * when generated from the name ("Read File" for `read_file`), and stays when it is the author's own.
  *
  * @example
  * const applied = await applyOperator(renameTools, harness, { rng: 'seed', severity: 0.5, params: { style: 'opaque' } });
@@ -63,7 +67,9 @@ export const renameTools = defineOperator({
   // 6: a plain name followed by the word "tool" ("the python tool") is a mention, and is renamed.
   // 7: a plain name a text writes in another form (bare, in code, in another case: "call fetch again",
   // "the Read tool" for `read`) is not renamed (`plainToolNamesInText`).
-  // 8: no hold for reserve (a hold is provisional), no post for send (`nameSynonyms`).
+  // 8: no hold for reserve (a hold is provisional), no post for send (`nameSynonyms`); a schema title naming
+  // the tool follows the rename ("Input schema for `get_balance`", AgentDojo), or the tool keeps its name where
+  // it cannot exactly; a display title generated from the name ("Read File") follows.
   version: 8,
   dimension: 'tools',
   mode: 'exact',
@@ -74,12 +80,14 @@ export const renameTools = defineOperator({
     // A tool named by a plain word that a text writes where a rename cannot follow ("call fetch again",
     // "the Read tool" for `read`, `grep` the shell command) keeps its name.
     const unfollowable = plainToolNamesInText(harness, trajectoryReplies(trajectory));
-    const tools =
-      unfollowable.size === 0
-        ? harness.tools.items
-        : harness.tools.items.filter((tool) => !unfollowable.has(tool.name));
+    // A tool whose schema title names it in a form the rename cannot rewrite exactly ("GetBalance") keeps it too.
+    const tools = harness.tools.items.filter(
+      (tool) => !unfollowable.has(tool.name) && toolTitleFollows(tool),
+    );
     if (tools.length === 0)
-      return { skip: 'every tool is a plain word that a text writes where a rename could not follow it' };
+      return {
+        skip: 'every tool is a plain word that a text writes, or a schema title names, where a rename could not follow it',
+      };
     const count = affectedCount(severity, tools.length);
     const chosen = rng.fork('choose').sample(tools, count);
     const build = (renamed: readonly (typeof tools)[number][]): OperatorOutput => {

@@ -84,6 +84,34 @@ function retitle(schema: unknown, from: string, to: string): void {
   if (node.title === generatedTitle(from)) node.title = generatedTitle(to);
 }
 
+/**
+ * A renamed tool's schema title (offered to the model with the schema) with the old name rewritten, where
+ * it names the tool in a form a rename can follow exactly: the name in code ("Input schema for `get_balance`",
+ * AgentDojo), the whole title, FastMCP's arguments model (`get_balanceArguments`) or pydantic's generated
+ * title ("Get Balance"). `undefined` when the title still names the tool otherwise ("GetBalance", "Input
+ * schema for get_balance"): such a tool keeps its name (`toolTitleFollows`).
+ */
+function retitledTool(title: string, from: string, to: string): string | undefined {
+  if (title === from) return to;
+  if (title === `${from}Arguments`) return `${to}Arguments`;
+  if (title === generatedTitle(from)) return generatedTitle(to);
+  const rewritten = title.replaceAll(`\`${from}\``, `\`${to}\``);
+  const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  return squash(title.replaceAll(`\`${from}\``, '')).includes(squash(from)) ? undefined : rewritten;
+}
+
+/**
+ * Whether a tool's schema title names the tool only in forms a rename rewrites exactly (or not at all);
+ * `tools/rename` leaves the other tools un-renamed, since their title would keep the old name.
+ *
+ * @example
+ * toolTitleFollows({ name: 'get_balance', parameters: { type: 'object', title: 'Input schema for `get_balance`' } }) // true
+ */
+export function toolTitleFollows(tool: { name: string; parameters: Record<string, unknown> }): boolean {
+  const title = tool.parameters.title;
+  return typeof title !== 'string' || retitledTool(title, tool.name, tool.name) !== undefined;
+}
+
 function renameKey(record: Record<string, unknown>, from: string, to: string): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key === from ? to : key, value]));
 }
@@ -178,7 +206,19 @@ export function renameSymbols(
     if (Array.isArray(holder.required))
       holder.required = holder.required.map((name) => (name === from ? rename.to : name));
   }
-  for (const tool of variant.tools.items) tool.name = tools[tool.name] ?? tool.name;
+  for (const tool of variant.tools.items) {
+    const to = tools[tool.name];
+    if (to === undefined) continue;
+    // A title that names the old tool follows the new name: the schema's (offered to the model) where it can
+    // be rewritten exactly (`tools/rename` renames no other), and a display title (MCP's `title`, not offered
+    // to the model) when generated from the name ("Read File" for `read_file`); a display title of the
+    // author's own stays.
+    const title = tool.parameters.title;
+    if (typeof title === 'string') tool.parameters.title = retitledTool(title, tool.name, to) ?? title;
+    if (tool.title === generatedTitle(tool.name)) tool.title = generatedTitle(to);
+    if (tool.annotations?.title === generatedTitle(tool.name)) tool.annotations.title = generatedTitle(to);
+    tool.name = to;
+  }
 
   // 3. The relabel: skill loads first (named with the old loader), then tool names, then argument keys.
   const steps: RelabelStep[] = [];

@@ -61,7 +61,12 @@ export {
   protectedContentSpans,
 } from '../augment/protected-content.js';
 export { createRandom, type Random } from '../augment/random.js';
-export { type ParameterRename, renameSymbols, type SymbolRenames } from '../augment/rename-symbols.js';
+export {
+  type ParameterRename,
+  renameSymbols,
+  type SymbolRenames,
+  toolTitleFollows,
+} from '../augment/rename-symbols.js';
 export {
   parameterNamesInReplies,
   plainToolNamesWritten,

@@ -37,21 +37,25 @@ describe('prompt/list-style', () => {
     );
   });
 
-  it('draws no table where a description holds several lines, which a table row would squash', async () => {
+  it('restyles no tool list with a description of several lines, whose own items would run into it', async () => {
+    // OpenHands' CodeAct agent, str_replace_editor (All-Hands-AI/OpenHands, MIT): its own bullets and notes.
+    const editor =
+      'Custom editing tool for viewing, creating and editing files in plain-text format\n* State is persistent across command calls and discussions with the user\n* If `path` is a file, `view` displays the result of applying `cat -n`. If `path` is a directory, `view` lists non-hidden files and directories up to 2 levels deep\n* The `create` command cannot be used if the specified `path` already exists as a file\n* If a `command` generates a long output, it will be truncated and marked with `<response clipped>`\n* The `undo_edit` command will revert the last edit made to the file at `path`\n\nNotes for using the `str_replace` command:\n* The `old_str` parameter should match EXACTLY one or more consecutive lines from the original file. Be mindful of whitespaces!\n* If the `old_str` parameter is not unique in the file, the replacement will not be performed. Make sure to include enough context in `old_str` to make it unique\n* The `new_str` parameter should contain the edited lines that should replace the `old_str`\n';
     const input = travelHarnessInput();
-    input.prompt.sections[1] = { ...input.prompt.sections[1]!, template: '{{skillList}}\nLoad one first.' };
-    input.tools.items[0] = {
-      ...input.tools.items[0]!,
-      description: 'Finds flights.\n\nUsage:\n- pass IATA codes\n- one date',
-    };
+    input.prompt.sections[1] = { ...input.prompt.sections[1]!, template: '{{toolList}}\nCall one first.' };
+    input.tools.items[0] = { ...input.tools.items[0]!, description: editor };
     const manual = parseHarness(input);
-    expect(await applyOperator(listStyle, manual, { params: { style: 'table' } })).toEqual({
-      skip: 'a table would squash a description of several lines onto one',
-    });
-    for (const rng of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
-      const applied = await applyOperator(listStyle, manual, { rng, severity: 1 });
-      expect('skip' in applied ? undefined : applied.harness.prompt.listStyle).not.toBe('table');
+    const skip = { skip: 'a listed description of several lines would run into the list around it' };
+    for (const style of ['bullets', 'numbered', 'table', 'json', 'yaml'] as const) {
+      if (style === manual.prompt.listStyle) continue;
+      expect(await applyOperator(listStyle, manual, { params: { style } })).toEqual(skip);
     }
+    for (const rng of ['a', 'b', 'c', 'd'])
+      expect(await applyOperator(listStyle, manual, { rng, severity: 1 })).toEqual(skip);
+    // Only the lists a template renders count: the skill list alone can take another style.
+    input.prompt.sections[1] = { ...input.prompt.sections[1]!, template: '{{skillList}}\nLoad one first.' };
+    const skillsOnly = await applyOperator(listStyle, parseHarness(input), { params: { style: 'table' } });
+    expect('skip' in skillsOnly ? skillsOnly.skip : skillsOnly.harness.prompt.listStyle).toBe('table');
   });
 
   it('never numbers the lists under numbered headings', async () => {

@@ -177,4 +177,31 @@ describe('tools/nest-arguments', () => {
     ]);
     expect(applied(await applyOperator(nestArguments, risky, { rng: 'x', severity: 0 })).harness).toBe(risky);
   });
+
+  it('leaves a tool that takes no arguments alone (MCP filesystem server)', async () => {
+    // @modelcontextprotocol/server-filesystem (MIT), list_allowed_directories: its inputSchema is `{}`,
+    // listed as {"type":"object","properties":{}}.
+    const servers = withTools([
+      {
+        name: 'list_allowed_directories',
+        description:
+          'Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.',
+        parameters: { type: 'object', properties: {} },
+      },
+      { name: 'get_time', description: 'The time now.', parameters: { type: 'object' } },
+      {
+        name: 'get_fee',
+        description: 'Fees.',
+        parameters: { type: 'object', properties: { code: { type: 'string' } } },
+      },
+    ]);
+    const output = applied(await applyOperator(nestArguments, servers, { rng: 'x', severity: 1 }));
+    expect(output.relabel.steps).toMatchObject([{ type: 'nest_arguments', tool: 'get_fee' }]);
+    expect(output.harness.tools.items.slice(0, 2)).toEqual(servers.tools.items.slice(0, 2));
+    expect(
+      await applyOperator(nestArguments, withTools(servers.tools.items.slice(0, 2)), { rng: 'x' }),
+    ).toEqual({
+      skip: 'no tool can have its arguments nested exactly',
+    });
+  });
 });

@@ -7,8 +7,15 @@ import { harnessSymbols } from '../../../src/harness/symbol-table.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { forwardTrajectory } from '../../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
+import { rederiveTrajectory, validateTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 import { lawCases } from '../../support/law-cases.js';
-import { travelHarness, travelHarnessInput } from '../../support/travel-harness.js';
+import {
+  baggageTrajectory,
+  call,
+  result,
+  travelHarness,
+  travelHarnessInput,
+} from '../../support/travel-harness.js';
 import { flightCase, rebookingTrajectory } from './flight-case.js';
 
 const harness = travelHarness();
@@ -190,6 +197,74 @@ describe('tools/rename', () => {
     const empty = parseHarness(input);
     expect(await applyOperator(renameTools, empty, { rng: 'x' })).toEqual({
       skip: 'the registry has no tools to rename',
+    });
+  });
+
+  it('makes a schema title that names the tool follow the rename, or keeps the tool', async () => {
+    const input = travelHarnessInput();
+    input.tools.items = [
+      // AgentDojo's banking suite (sequrity-ai/agentdojo @357c80de, MIT), as the harness lists it.
+      {
+        name: 'get_balance',
+        description: 'Get the balance of the account.',
+        parameters: { type: 'object', properties: {}, title: 'Input schema for `get_balance`' },
+      },
+      // @modelcontextprotocol/server-filesystem (MIT): display titles, not offered to the model.
+      {
+        name: 'list_allowed_directories',
+        title: 'List Allowed Directories',
+        description:
+          'Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.',
+        parameters: { type: 'object', properties: {} },
+      },
+      {
+        name: 'read_file',
+        title: 'Read File (Deprecated)',
+        description: 'Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.',
+        parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      },
+      // A title that names the tool as a model class would: no rename can rewrite it exactly.
+      {
+        name: 'get_iban',
+        description: 'Get the IBAN of the current bank account.',
+        parameters: { type: 'object', properties: {}, title: 'GetIbanInput' },
+      },
+    ];
+    input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: 'Be kind.' }));
+    const bank = parseHarness(input);
+    const draft: Trajectory = {
+      ...baggageTrajectory(),
+      messages: [
+        { role: 'system', content: '' },
+        { role: 'user', content: 'My balance?' },
+        call('load_skill', JSON.stringify({ skill_id: bank.skills.items[1]!.id }), 'b1'),
+        result('b1', ''),
+        call('get_balance', '{}', 'b2'),
+        result('b2', '1810.0'),
+        { role: 'assistant', content: 'Your balance is 1810.0.' },
+      ],
+    };
+    const trajectory = validateTrajectory(rederiveTrajectory(draft, bank).trajectory, bank);
+    expect(trajectory.issues).toEqual([]);
+    for (const style of styles) {
+      const result = applied(
+        await applyOperator(renameTools, bank, { rng: style, severity: 1, params: { style } }),
+      );
+      const [balance, directories, read, iban] = result.harness.tools.items;
+      expect(balance?.parameters.title).toBe(`Input schema for \`${balance?.name}\``);
+      expect(balance?.name).not.toBe('get_balance');
+      expect(directories?.title).toBe(
+        directories?.name
+          .replaceAll('_', ' ')
+          .replace(/\p{L}+/gu, (word) => `${word.slice(0, 1).toUpperCase()}${word.slice(1).toLowerCase()}`),
+      );
+      expect(read?.name).not.toBe('read_file');
+      expect(read?.title).toBe('Read File (Deprecated)');
+      expect(iban).toEqual(bank.tools.items[3]);
+    }
+    await checkOperatorLaws(renameTools, {
+      cases: [{ name: 'bank', harness: bank, trajectories: [trajectory.trajectory!] }],
+      params: styles.map((style) => ({ style })),
     });
   });
 });
