@@ -223,6 +223,12 @@ describe('tools/rename', () => {
         description: 'Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.',
         parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
       },
+      // FastMCP's arguments model, titled `<tool>Arguments` (the MCP Python SDK's func_metadata).
+      {
+        name: 'send_money',
+        description: 'Sends a transaction to the recipient.',
+        parameters: { type: 'object', properties: {}, title: 'send_moneyArguments' },
+      },
       // A title that names the tool as a model class would: no rename can rewrite it exactly.
       {
         name: 'get_iban',
@@ -250,7 +256,9 @@ describe('tools/rename', () => {
       const result = applied(
         await applyOperator(renameTools, bank, { rng: style, severity: 1, params: { style } }),
       );
-      const [balance, directories, read, iban] = result.harness.tools.items;
+      const [balance, directories, read, send, iban] = result.harness.tools.items;
+      expect(send?.parameters.title).toBe(`${send?.name}Arguments`);
+      expect(send?.name).not.toBe('send_money');
       expect(balance?.parameters.title).toBe(`Input schema for \`${balance?.name}\``);
       expect(balance?.name).not.toBe('get_balance');
       expect(directories?.title).toBe(
@@ -260,7 +268,7 @@ describe('tools/rename', () => {
       );
       expect(read?.name).not.toBe('read_file');
       expect(read?.title).toBe('Read File (Deprecated)');
-      expect(iban).toEqual(bank.tools.items[3]);
+      expect(iban).toEqual(bank.tools.items[4]);
     }
     await checkOperatorLaws(renameTools, {
       cases: [{ name: 'bank', harness: bank, trajectories: [trajectory.trajectory!] }],
