@@ -313,12 +313,40 @@ function jobWords(tool: Tool): string[] {
 }
 /** A tool's parameter names at the root of its schema. */
 const argumentNames = (tool: Tool) =>
-  new Set(Object.keys((tool.parameters.properties as Record<string, unknown> | undefined) ?? {}));
+  new Set(Object.keys((tool.parameters.properties as Record<string, unknown> | undefined) ?? {}).map(roleOf));
 
 /**
- * Whether a pool tool takes two or more arguments that one registry tool takes too: called the same way
- * (`get_directions(origin, destination)` beside `search_direct_flight(origin, destination, date)`), it
- * competes for that tool's calls whatever its words say.
+ * An argument's role where names differ for the same thing: where a trip starts and where it ends
+ * (`departure_city` and `arrival_city` take `get_directions`' `origin` and `destination`), else the name.
+ */
+function roleOf(name: string): string {
+  const words = identifierWords(name);
+  const has = (list: readonly string[]) => words.some((word) => list.includes(word));
+  // "from" and "to" (alone) name a place, or with a word for one; "source", "start", "target" and "end" only
+  // with such a word (`start_city`, not a calendar event's `start`); never `from_currency`.
+  const place = has(placeWords);
+  const alone = words.length === 1;
+  if (
+    has(['origin', 'departure', 'depart']) ||
+    ((place || alone) && has(['from'])) ||
+    (place && has(['source', 'start']))
+  )
+    return 'origin';
+  if (
+    has(['destination', 'arrival', 'arrive']) ||
+    ((place || alone) && has(['to'])) ||
+    (place && has(['target', 'end']))
+  )
+    return 'destination';
+  return name;
+}
+const placeWords = ['city', 'airport', 'location', 'place', 'address', 'station', 'port', 'country', 'stop'];
+
+/**
+ * Whether a pool tool takes two or more arguments that one registry tool takes too, by role (`roleOf`):
+ * called the same way (`get_directions(origin, destination)` beside `search_direct_flight(origin,
+ * destination, date)` or `get_flight_information(departure_city, arrival_city)`), it competes for that
+ * tool's calls whatever its words say.
  */
 function takesArgumentsOf(tool: Tool, registry: ReadonlyArray<ReadonlySet<string>>): boolean {
   const own = [...argumentNames(tool)];
@@ -404,7 +432,8 @@ export const addDistractors = defineOperator({
   // 3: also one that takes two arguments a registry tool takes, and a clock where a text fixes the time.
   // 4: also one whose capability the harness's texts or the example's conversation speak of (a pool entry's
   // tools are checked against each example that draws it: `fitsExample`); a text that says how the agent
-  // learns the date ("use the provided tools to see what year it is") rules on time.
+  // learns the date ("use the provided tools to see what year it is") rules on time; arguments compared by
+  // role (`departure_city` is an origin).
   version: 4,
   dimension: 'tools',
   mode: 'exact',

@@ -107,6 +107,42 @@ describe('tools/add-distractors', () => {
       ).not.toContain('lookup_timezone');
   });
 
+  // AgentDojo's travel suite (sequrity-ai/agentdojo at 357c80de, MIT): `get_directions(origin, destination)`
+  // beside a flight search that names the same roles otherwise.
+  it('compares arguments by role: no get_directions beside get_flight_information(departure_city, arrival_city)', async () => {
+    const input = travelHarnessInput();
+    input.tools.items = [
+      {
+        name: 'get_flight_information',
+        description: 'Get the flight information from the departure city to the arrival city.',
+        parameters: {
+          type: 'object',
+          properties: {
+            departure_city: {
+              description: 'The city to depart from.',
+              title: 'Departure City',
+              type: 'string',
+            },
+            arrival_city: { description: 'The city to arrive at.', title: 'Arrival City', type: 'string' },
+          },
+          required: ['departure_city', 'arrival_city'],
+          title: 'Input schema for `get_flight_information`',
+        },
+      },
+    ];
+    input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: 'Be kind.' }));
+    const flights = parseHarness(input);
+    const offered = new Set<string>();
+    for (const seed of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'])
+      for (const name of names(
+        applied(await applyOperator(addDistractors, flights, { rng: seed, params: { count: 8 } })),
+      ))
+        offered.add(name);
+    expect(offered).not.toContain('get_directions');
+    // `from_currency` and `to_currency` are no places: the currency converter is still offered.
+    expect(offered).toContain('convert_currency');
+  });
+
   it('offers pool tools with valid, compiling schemas', () => {
     expect(distractorPool.length).toBeGreaterThanOrEqual(12);
     const input = travelHarnessInput();
