@@ -28,8 +28,9 @@ export async function readPromptSource(file: string): Promise<ItemsSource<Prompt
 
 /**
  * A written system prompt as sections: each `## Title` line (outside code fences) starts a section whose id
- * is the title in snake case; the text before the first heading is the pinned `role` section. The text is
- * a template as it stands (`{{context.x}}` reads the request context; `\{{` writes braces).
+ * is the title in snake case; the text before the first heading is the pinned `role` section (titled
+ * "Role", or "Overview" where the file has a `## Role` of its own). The text is a template as it stands
+ * (`{{context.x}}` reads the request context; `\{{` writes braces).
  *
  * @example
  * sectionsFromMarkdown('You help travellers.\n\n## Refunds\nRefund within 24 hours.\n', 'prompt.md').items
@@ -53,12 +54,15 @@ export function sectionsFromMarkdown(text: string, file: string): ItemsSource<Pr
   const issues: Issue[] = [];
   const sections: PromptSection[] = [];
   const used = new Set<string>();
+  // A prompt with a role section of its own (OpenHands' `## ROLE`) would read "Role" twice: its preamble is
+  // titled otherwise.
+  const ownRole = parts.some((part) => part.title?.trim().toLowerCase() === 'role');
   for (const part of parts) {
     const template = part.body.join('\n').trim();
     if (part.title === undefined) {
       if (template.length > 0) {
         used.add('role');
-        sections.push({ id: 'role', title: 'Role', template, pinned: true });
+        sections.push({ id: 'role', title: ownRole ? 'Overview' : 'Role', template, pinned: true });
       }
       continue;
     }

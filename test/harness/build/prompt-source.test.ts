@@ -49,6 +49,20 @@ describe('a written prompt', () => {
     );
   });
 
+  // OpenHands' CodeAct prompt (All-Hands-AI/OpenHands at 156d0686, MIT: its first line, and its `<ROLE>`
+  // block as a `## ROLE` section) has a role section of its own: the build titled the preamble "Role" too,
+  // and every rendered prompt read "Role" twice.
+  it('titles the preamble otherwise when the prompt has a Role section of its own', () => {
+    const { items } = sectionsFromMarkdown(
+      'You are OpenHands agent, a helpful AI assistant that can interact with a computer to solve tasks.\n\n## ROLE\nYour primary role is to assist users by executing commands, modifying code, and solving technical problems effectively.\n',
+      'prompt.md',
+    );
+    expect(items.map((section) => [section.id, section.title])).toEqual([
+      ['role', 'Overview'],
+      ['role_2', 'ROLE'],
+    ]);
+  });
+
   it('without a preamble has no role section; an empty file is refused with its line', () => {
     expect(sectionsFromMarkdown('## Tone\nBe brief.\n', 'p.md').items.map((section) => section.id)).toEqual([
       'tone',
