@@ -82,20 +82,16 @@ const controls: Readonly<Record<string, readonly string[]>> = {
   trace: ['trace', 'debug', 'verbose'],
 };
 
-/** Verbs a tool that reads opens its name or description with (inflections cut by `verbStem`). */
+/** Verbs a tool that reads opens its name or description with, as written there ("Returns the list of …"). */
 const readVerbs = new Set(
-  'get list search find read fetch lookup look query show describe retrieve view count browse check return open'.split(
-    ' ',
-  ),
+  [
+    'get gets list lists search searches find finds read reads fetch fetches lookup look looks query queries',
+    'show shows describe describes retrieve retrieves view views count counts browse browses check checks',
+    'return returns open opens',
+  ]
+    .join(' ')
+    .split(' '),
 );
-const verbStem = (word: string) =>
-  word.endsWith('ies')
-    ? `${word.slice(0, -3)}y`
-    : /(?:ch|sh|ss|x)es$/u.test(word)
-      ? word.slice(0, -2)
-      : word.endsWith('s') && !word.endsWith('ss')
-        ? word.slice(0, -1)
-        : word;
 
 /**
  * Whether a tool only reads: its MCP annotation says so (`readOnlyHint`), or, without one, its name or its
@@ -106,7 +102,7 @@ function readsOnly(tool: Tool): boolean {
   if (typeof hint === 'boolean') return hint;
   const [nameVerb] = identifierWords(tool.name);
   const [descriptionVerb] = tool.description.toLowerCase().match(/\p{L}+/u) ?? [];
-  return [nameVerb, descriptionVerb].some((word) => word !== undefined && readVerbs.has(verbStem(word)));
+  return [nameVerb, descriptionVerb].some((word) => word !== undefined && readVerbs.has(word));
 }
 
 /** A result of fields: an object output schema, or a description that speaks of records, details or JSON. */
@@ -129,11 +125,13 @@ const speaksOfTime = (tool: Tool) =>
  * result's text only where a tool reads, a time zone for timestamps only where a tool speaks of times (none
  * on `create_directory`).
  */
+/** A tool that reads and returns fields: what a parameter shaping its result needs. */
+const readsFields = (tool: Tool) => readsOnly(tool) && returnsFields(tool);
 const fits: Readonly<Record<string, (tool: Tool) => boolean>> = {
-  fields: (tool) => readsOnly(tool) && returnsFields(tool),
-  response_format: (tool) => readsOnly(tool) && returnsFields(tool),
-  include_details: (tool) => readsOnly(tool) && returnsFields(tool),
-  verbose: (tool) => readsOnly(tool) && returnsFields(tool),
+  fields: readsFields,
+  response_format: readsFields,
+  include_details: readsFields,
+  verbose: readsFields,
   locale: readsOnly,
   timezone: speaksOfTime,
 };

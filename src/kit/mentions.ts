@@ -11,13 +11,13 @@ import type { Harness } from '../harness/schema.js';
 import {
   buildSymbolTable,
   findMentions,
+  harnessSymbols,
   harnessTextLocations,
   type SymbolEntry,
 } from '../harness/symbol-table.js';
 import { blankTemplatePlaceholders } from '../harness/template-placeholders.js';
 import { occursAsWord, wordCharacter } from '../harness/text-index.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import { walkSchema } from './schema-walk.js';
 
 export { occursAsWord };
 
@@ -31,23 +31,34 @@ export { occursAsWord };
 export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegistry): Set<string> {
   const { parameterNames, texts } = parameterReading(harness, hookChecks);
   const unresolved = new Set<string>();
-  for (const { text, recognisedAt } of texts) {
-    for (const span of text.matchAll(/`[^`\n]+`/g)) {
-      const from = span.index;
-      const to = from + span[0].length;
-      for (const name of parameterNames) {
-        let index = text.indexOf(name, from);
-        while (index >= 0 && index + name.length <= to) {
-          const before = text[index - 1] ?? '';
-          const after = text[index + name.length] ?? '';
-          const bounded = !wordCharacter.test(before) && !wordCharacter.test(after);
-          if (bounded && !recognisedAt(index)) unresolved.add(name);
-          index = text.indexOf(name, index + 1);
-        }
-      }
-    }
-  }
+  for (const { text, recognisedAt } of texts)
+    codeOccurrences(text, parameterNames, (name, index) => {
+      if (!recognisedAt(index)) unresolved.add(name);
+    });
   return unresolved;
+}
+
+/** Each whole-word occurrence (not inside a longer word) of one of `names` inside a code span of `text`. */
+function codeOccurrences(
+  text: string,
+  names: readonly string[],
+  visit: (name: string, index: number) => void,
+): void {
+  for (const span of text.matchAll(/`[^`\n]+`/g)) {
+    const from = span.index;
+    const to = from + span[0].length;
+    for (const name of names)
+      for (
+        let index = text.indexOf(name, from);
+        index >= 0 && index + name.length <= to;
+        index = text.indexOf(name, index + 1)
+      )
+        if (
+          !wordCharacter.test(text[index - 1] ?? '') &&
+          !wordCharacter.test(text[index + name.length] ?? '')
+        )
+          visit(name, index);
+  }
 }
 
 /**
@@ -61,32 +72,19 @@ export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegi
  * parameterNamesInOtherTools(harness).has('title') // true where send_email's text lists `title` as a key
  */
 export function parameterNamesInOtherTools(harness: Harness): Set<string> {
-  const defined = harness.tools.items.map((tool) => {
-    const names = new Set<string>();
-    walkSchema(tool.parameters, (_, path) => {
-      const name = path.at(-1);
-      if (name !== undefined && name !== '[]') names.add(name);
-    });
-    return names;
-  });
-  const parameterNames = [...new Set(defined.flatMap((names) => [...names]))].filter((name) => name !== '');
+  const definedBy = new Map<string, Set<string>>();
+  for (const symbol of harnessSymbols(harness))
+    if (symbol.kind === 'parameter' && symbol.tool !== undefined && symbol.name !== '')
+      definedBy.set(symbol.tool, (definedBy.get(symbol.tool) ?? new Set<string>()).add(symbol.name));
+  const parameterNames = [...new Set([...definedBy.values()].flatMap((names) => [...names]))];
   const found = new Set<string>();
   for (const { path, text } of readableTexts(harness)) {
     if (path[0] !== 'tools' || path[1] !== 'items' || typeof path[2] !== 'number') continue;
-    const own = defined[path[2]];
-    for (const span of text.matchAll(/`[^`\n]+`/g)) {
-      const code = span[0];
-      for (const name of parameterNames) {
-        if (own?.has(name) || found.has(name)) continue;
-        let index = code.indexOf(name);
-        while (index >= 0) {
-          const before = code[index - 1] ?? '';
-          const after = code[index + name.length] ?? '';
-          if (!wordCharacter.test(before) && before !== '.' && !wordCharacter.test(after)) found.add(name);
-          index = code.indexOf(name, index + 1);
-        }
-      }
-    }
+    const own = definedBy.get(harness.tools.items[path[2]]?.name ?? '');
+    const others = parameterNames.filter((name) => !own?.has(name) && !found.has(name));
+    codeOccurrences(text, others, (name, index) => {
+      if (text[index - 1] !== '.') found.add(name);
+    });
   }
   return found;
 }
