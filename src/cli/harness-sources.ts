@@ -12,6 +12,7 @@ import { safeImportOpenAITools } from '../harness/importers/openai-tools.js';
 import { formatIssue, HarnessAugmentError, type Issue, type SafeResult } from '../harness/issues.js';
 import type { Tool } from '../harness/schema.js';
 import { commandWords } from './command-words.js';
+import { skillsFolderNotes } from './skills-folder-notes.js';
 
 /** The sources as the options name them, each list in the order given. */
 export interface HarnessSourceOptions {
@@ -82,6 +83,7 @@ async function toolsOfServer(
 export async function readHarnessSources(
   options: HarnessSourceOptions,
   timeoutMs: number,
+  onNote: (line: string) => void = () => {},
 ): Promise<HarnessSource[]> {
   const sources: HarnessSource[] = [];
   for (const file of options.mcp ?? [])
@@ -105,7 +107,11 @@ export async function readHarnessSources(
     const read = await readSkillsFolder(folder);
     if (read.issues.length > 0) throw sourceError(label, read.issues);
     if (read.skills.length === 0)
-      throw new HarnessAugmentError(`${label}: no <name>/SKILL.md in the folder`, { kind: 'usage' });
+      throw new HarnessAugmentError(
+        `${label}: no skill in the folder: neither <name>/SKILL.md nor a rule file (<name>.md with front matter)`,
+        { kind: 'usage' },
+      );
+    for (const note of skillsFolderNotes(label, read)) onNote(note);
     sources.push({ label, skills: read.skills });
   }
   for (const file of options.prompt ?? []) {

@@ -161,6 +161,38 @@ describe('hsa harness build', () => {
     expect(rendered.stdout).not.toMatch(/^## Skills/m);
   }, 60_000);
 
+  it('reads a folder of OpenHands microagents, says what it made up and left aside, and leaves the tool list out on request', async () => {
+    const rules = join(projectRoot, 'fixtures/importers/rules-public');
+    const agent = join(dir, 'openhands.yaml');
+    const run = runCli(['harness', 'build', '-o', agent, '--skills', rules, '--openai-tools', tools]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('5 skills, 3 prompt sections');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `note: --skills ${rules}: 5 rule files have no description; each is described from its triggers or globs ("Load when a message mentions …"): ${join(rules, 'add_agent.md')}, ${join(rules, 'code-review.md')}, ${join(rules, 'github.md')} and 2 more`,
+      `note: --skills ${rules}: left aside 1 Markdown file without front matter (not a skill; text that is always in context belongs in --prompt): ${join(rules, 'README.md')}`,
+      `note: --skills ${rules}: left aside 1 rule file with front matter only (no text for the model): ${join(rules, 'default-tools.md')}`,
+    ]);
+    expect(runCli(['render', agent]).stdout).toMatch(/^## Tools$/m);
+    // The same build without the tool list takes out the section the first build gave.
+    const again = runCli([
+      'harness',
+      'build',
+      '-o',
+      agent,
+      '--skills',
+      rules,
+      '--openai-tools',
+      tools,
+      '--no-tool-list',
+    ]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain('prompt sections: removed tools');
+    const rendered = runCli(['render', agent]);
+    expect(rendered.status, rendered.stderr).toBe(0);
+    expect(rendered.stdout).not.toMatch(/^## Tools$/m);
+    expect(rendered.stdout).toContain('- github (reply): Load when a message mentions "github" or "git".');
+  }, 60_000);
+
   it('refuses a tool two sources define, naming both (exit 2)', async () => {
     const twice = join(dir, 'twice.json');
     await writeFile(

@@ -25,6 +25,8 @@ for (const path of [
   'test/augment/fixtures/public/telecom/tools.json',
   'test/augment/fixtures/public/telecom/skills',
   'fixtures/templates',
+  'fixtures/importers/rules-public',
+  'fixtures/importers/openai-tools.json',
 ])
   await cp(join(projectRoot, path), join(dir, path), { recursive: true });
 await symlink(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
@@ -268,6 +270,19 @@ describe('docs/own-harness.md', () => {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.on('exit', resolve));
     server = undefined;
+  }, 60_000);
+
+  it('builds a harness from a folder of OpenHands microagents, without the tool list', async () => {
+    const result = run(pageCommand('harness build', 2));
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /^created out\/openhands\/harness\.yaml: harness "harness" from 2 sources: 5 tools, 5 skills, 2 prompt sections, 0 hooks$/m,
+    );
+    // The notes the page shows, word for word.
+    for (const line of result.stderr.trim().split('\n')) expect(page).toContain(line);
+    expect(result.stderr.trim().split('\n')).toHaveLength(3);
+    const harness = YAML.parse(await readFile(at('out/openhands/harness.yaml'), 'utf8'));
+    expect(harness.prompt.sections.map((section: { id: string }) => section.id)).toEqual(['role', 'skills']);
   }, 60_000);
 
   it('ran every command of the page', () => {

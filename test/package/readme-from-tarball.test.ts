@@ -256,6 +256,8 @@ describe('docs/own-harness.md from the installed package', () => {
       'test/augment/fixtures/public/telecom/tools.json',
       'test/augment/fixtures/public/telecom/skills',
       'examples/own-harness',
+      'fixtures/importers/rules-public',
+      'fixtures/importers/openai-tools.json',
     ])
       await cp(join(projectRoot, path), join(project, path), { recursive: true });
     const server = '@modelcontextprotocol/server-memory';

@@ -34,6 +34,8 @@ interface HarnessBuildOptions extends HarnessSourceOptions {
   description?: string;
   timeout: string;
   hookChecks?: string;
+  /** False with `--no-tool-list`. */
+  toolList?: boolean;
 }
 
 const repeatable = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
@@ -110,7 +112,7 @@ async function buildHarness(options: HarnessBuildOptions): Promise<void> {
   const timeoutMs = boundedNumber('--timeout', options.timeout, { min: 1, max: 3600 }) * 1000;
   const hookChecks = await loadHookChecks(options.hookChecks);
   const checks = { hookChecks };
-  const sources = await readHarnessSources(options, timeoutMs);
+  const sources = await readHarnessSources(options, timeoutMs, printWarning);
   if (sources.length === 0)
     throw new HarnessAugmentError(
       'name at least one source: --mcp, --mcp-command, --mcp-url, --openai-tools, --skills, --prompt or --hooks',
@@ -125,6 +127,7 @@ async function buildHarness(options: HarnessBuildOptions): Promise<void> {
     id: options.id ?? (existing ? undefined : idFromFile(options.out)),
     ...(options.description === undefined ? {} : { description: options.description }),
     checks,
+    toolList: options.toolList !== false,
   });
   const format = formatOf(options.out);
   const written = existing
@@ -215,7 +218,11 @@ export function registerHarness(program: Command): void {
       'an OpenAI tools array (Chat Completions or Responses form); repeatable',
       repeatable,
     )
-    .option('--skills <folder>', 'a folder of Agent Skills (<name>/SKILL.md); repeatable', repeatable)
+    .option(
+      '--skills <folder>',
+      'a folder of Agent Skills (<name>/SKILL.md) or of rule files (<name>.md with front matter: OpenHands microagents, Cursor rules); repeatable',
+      repeatable,
+    )
     .option(
       '--prompt <file>',
       'prompt sections: a Markdown or text file (each "## Title" starts a section, the text before the first is the role) or YAML/JSON sections; repeatable',
@@ -224,6 +231,10 @@ export function registerHarness(program: Command): void {
     .option('--hooks <file>', 'hooks in YAML or JSON (a list, or { items: [...] }); repeatable', repeatable)
     .option('--id <id>', 'harness id (default: the file name; an existing file keeps its own)')
     .option('--description <text>', 'one line on what the agent is for')
+    .option(
+      '--no-tool-list',
+      "leave out the build's own Tools section ({{toolList}}: every tool's name and description in the prompt), and take it out of a file an earlier build gave it to; for an agent whose tools reach the model only through the API's tool list",
+    )
     .option('--timeout <seconds>', 'how long an MCP server may take to start and list its tools', '30');
   withHookChecksOption(build).action(buildHarness);
 }

@@ -13,7 +13,8 @@ import { type ImportLogOptions, importLogRecord, LogAliasesSchema } from '../../
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { finishCommand, openRowOutputs, printIssues, serialize } from '../io.js';
-import { outOption, outputFileOption, printResult, writeProduct } from '../output.js';
+import { outOption, outputFileOption, printResult, printWarning, writeProduct } from '../output.js';
+import { skillsFolderNotes } from '../skills-folder-notes.js';
 
 interface ImportOptions {
   out?: string;
@@ -169,8 +170,10 @@ export function registerImport(program: Command): void {
     });
   command
     .command('skills')
-    .description('skills from a folder of Agent Skills (<name>/SKILL.md)')
-    .argument('<folder>', 'folder holding one sub-folder per skill')
+    .description(
+      'skills from a folder of Agent Skills (<name>/SKILL.md) or of rule files (<name>.md with front matter)',
+    )
+    .argument('<folder>', 'folder holding one sub-folder or rule file per skill')
     .addOption(outOption('file', 'harness file to write (.yaml or .json); standard output when absent'))
     .option('--id <id>', 'harness id (default: the folder name)')
     .option(
@@ -187,6 +190,7 @@ export function registerImport(program: Command): void {
         skeletonHarness({ id: options.id ?? idFrom(folder, 'skills'), skills: read.skills }),
         options,
       );
+      for (const note of skillsFolderNotes(folder, read)) printWarning(note);
       if (read.skipped.length > 0) {
         printIssues(read.issues, process.stderr);
         process.stderr.write(

@@ -50,6 +50,12 @@ export interface MergeHarnessInput {
   id?: string;
   description?: string;
   checks?: CheckHarnessOptions;
+  /**
+   * Whether the build gives its own `tools` section (`{{toolList}}`, every tool's name and description in
+   * the prompt); default true. False leaves it out, and takes it out of a file an earlier build gave it to:
+   * for an agent whose tools reach the model only through the API's tool list.
+   */
+  toolList?: boolean;
 }
 
 export interface MergedHarness {
@@ -150,7 +156,9 @@ export function mergeHarness(input: MergeHarnessInput): MergedHarness {
   // record says so (a hand-written `role` section is the user's, never replaced by the default one).
   const desired = sourceItems(
     input.sources,
-    (id) => existing === undefined || previous.sections.get(id)?.source === buildSourceLabel,
+    (id) =>
+      (id !== 'tools' || input.toolList !== false) &&
+      (existing === undefined || previous.sections.get(id)?.source === buildSourceLabel),
   );
   const current: Record<BuildListName, readonly unknown[]> = {
     tools: existing?.tools.items ?? [],

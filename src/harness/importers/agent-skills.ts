@@ -4,16 +4,15 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import YAML from 'yaml';
-import { createLineLocator, findForbiddenKeys } from '../documents.js';
 import { contentHash } from '../hash.js';
 import { HarnessAugmentError, type Issue, type JsonPath, quote, type SafeResult } from '../issues.js';
-import { lineAndColumn } from '../json-syntax.js';
 import { assertNoLinkBelow, assertOutputAllowed } from '../output-guard.js';
 import { fromZodIssues } from '../parse-harness.js';
 import { type SkillFile as BundledFile, type Skill, SkillSchema } from '../schema.js';
 import { makeFolder } from '../write-file-atomic.js';
-import { stringifyYaml, yamlDocumentValue } from '../yaml-text.js';
+import { stringifyYaml } from '../yaml-text.js';
+import { readFrontMatter } from './front-matter.js';
+import { type DescribedFrom, notARuleFile, readRuleFile, ruleFilePattern } from './rule-files.js';
 import { isPlainObject, jsonTypeOf } from './tool-fields.js';
 
 /** The Agent Skills name rule: lowercase letters and digits in hyphen-separated runs, at most 64 characters. */
@@ -57,56 +56,6 @@ export function skillName(id: string): string {
   return name.length > 0 ? name : `skill-${contentHash(id).slice('sha256:'.length, 'sha256:'.length + 8)}`;
 }
 
-/** A SKILL.md split into its parts, with the line where each part starts. */
-interface SkillFile {
-  frontMatter: string;
-  body: string;
-  /** The line of the closing `---`. */
-  closingLine: number;
-  bodyLine: number;
-}
-
-/** Splits a SKILL.md into front matter and body, or returns the issue that prevents it. */
-function splitSkillFile(text: string): SkillFile | Issue {
-  const opening = /^---[ \t]*(\r?\n)/.exec(text);
-  if (!opening) {
-    return {
-      code: 'missing_front_matter',
-      path: [],
-      line: 1,
-      message: 'a SKILL.md must start with a "---" line that opens the YAML front matter',
-    };
-  }
-  const lineBreak = opening[1] ?? '\n';
-  let lineStart = opening[0].length;
-  let line = 2;
-  for (;;) {
-    const lineEnd = text.indexOf('\n', lineStart);
-    const end = lineEnd === -1 ? text.length : lineEnd;
-    if (/^---[ \t]*\r?$/.test(text.slice(lineStart, end))) {
-      let body = lineEnd === -1 ? '' : text.slice(lineEnd + 1);
-      let bodyLine = line + 1;
-      // One blank line may separate the front matter from the body, and the file ends with a line break;
-      // neither belongs to the body. Everything else does, so a rendered body comes back exactly.
-      if (body.startsWith(lineBreak)) {
-        body = body.slice(lineBreak.length);
-        bodyLine += 1;
-      }
-      if (body.endsWith(lineBreak)) body = body.slice(0, -lineBreak.length);
-      return { frontMatter: text.slice(opening[0].length, lineStart), body, closingLine: line, bodyLine };
-    }
-    if (lineEnd === -1) break;
-    lineStart = lineEnd + 1;
-    line += 1;
-  }
-  return {
-    code: 'unclosed_front_matter',
-    path: [],
-    line: 1,
-    message: 'the front matter opened on line 1 is never closed by a "---" line',
-  };
-}
-
 /** What parsing a SKILL.md gives: the skill or the issues, and the `name` it declares when it has one. */
 interface SkillDocument {
   name: string | undefined;
@@ -132,66 +81,15 @@ function readSkillDocument(text: string, source: string | undefined): SkillDocum
       { code: 'invalid_type', path: [], message: `expected the text of a SKILL.md, not ${jsonTypeOf(text)}` },
     ]);
   }
-  const split = splitSkillFile(text.replace(/^\uFEFF/, ''));
-  if ('code' in split) return fail([split]);
-
-  const document = YAML.parseDocument(split.frontMatter, { uniqueKeys: true, prettyErrors: false });
-  const syntax = document.errors[0];
-  if (syntax) {
-    // An error found at the end of the text (an unclosed quote or bracket) is shown on the last front-matter line.
-    const offset = Math.min(syntax.pos[0], Math.max(0, split.frontMatter.length - 1));
-    const { line, column } = lineAndColumn(split.frontMatter, offset);
-    return fail([
-      {
-        code: 'invalid_front_matter',
-        path: [],
-        line: line + 1,
-        message: `invalid YAML in the front matter: ${syntax.message.split('\n')[0]} (column ${column})`,
-      },
-    ]);
-  }
-  const locate = createLineLocator({ text: split.frontMatter, format: 'yaml' });
-  // Front-matter paths are counted from the line after the opening `---`; the body has its own path.
-  const lineOf = (path: JsonPath) => {
-    if (path[0] === 'body') return split.body.length > 0 ? split.bodyLine : split.closingLine;
-    const line = locate(path);
-    return line === undefined ? 1 : line + 1;
-  };
-  const withLines = (issues: Issue[]) =>
-    issues.map((issue) => ({ ...issue, line: issue.line ?? lineOf(issue.path) }));
-
-  const built = yamlDocumentValue(document);
-  if (!built.ok)
-    return fail([
-      {
-        code: 'invalid_front_matter',
-        path: [],
-        line: 1,
-        message: `invalid YAML in the front matter: ${built.message}`,
-      },
-    ]);
-  const value: unknown = built.value;
-  const forbidden = findForbiddenKeys(value);
-  if (forbidden.length > 0) return fail(withLines(forbidden), lineOf);
-  if (!isPlainObject(value)) {
-    return fail(
-      [
-        {
-          code: 'invalid_front_matter',
-          path: [],
-          line: 1,
-          message: `the front matter must be a YAML mapping, not ${jsonTypeOf(value)}`,
-        },
-      ],
-      lineOf,
-    );
-  }
+  const read = readFrontMatter(text, 'a SKILL.md');
+  if ('issues' in read) return fail(read.issues, read.lineOf);
+  const { value, body, lineOf, withLines } = read;
 
   const issues: Issue[] = [];
   const name = readName(value.name, issues);
   const description = readDescription(value.description, issues);
   const metadata = readMetadata(value.metadata, issues);
-  if (split.body.length === 0)
+  if (body.length === 0)
     issues.push({ code: 'missing_body', path: ['body'], message: 'the skill has no Markdown body' });
   if (issues.length > 0 || name === undefined || description === undefined)
     return fail(withLines(issues), lineOf, name);
@@ -202,7 +100,7 @@ function readSkillDocument(text: string, source: string | undefined): SkillDocum
     id: metadata.id ?? name,
     kind: metadata.kind ?? 'reply',
     description,
-    body: split.body,
+    body,
     ...(metadata.risk === undefined ? {} : { risk: metadata.risk }),
     ...(frontMatter === undefined ? {} : { frontMatter }),
   };
@@ -427,8 +325,15 @@ export interface SkillsFolder {
   skills: Skill[];
   /** Issues with file and line; each invalid SKILL.md is left out of `skills`. */
   issues: Issue[];
-  /** The SKILL.md files left out, in folder order. */
+  /** The SKILL.md and rule files left out, in folder order. */
   skipped: string[];
+  /**
+   * Flat `.md`/`.mdc` files that are not skills, and why: no front matter (a README), or no body (a rule
+   * file that only configures its agent, such as OpenHands' MCP servers). Not read as skills.
+   */
+  leftAside: Array<{ file: string; reason: 'no front matter' | 'no body' }>;
+  /** Rule files without a description, described from their `triggers` or `globs` (./rule-files.ts). */
+  described: Array<{ file: string; from: 'triggers' | 'globs' }>;
 }
 
 /** Options of `loadSkillsFolder`. */
@@ -534,11 +439,13 @@ async function readBundledFiles(
 }
 
 /**
- * Reads every `<dir>/<folder>/SKILL.md`, folders in code-unit order of their names, so the result is the
- * same on every machine; folders without a SKILL.md are left aside. Each skill keeps its other
- * front-matter fields and the files its folder bundles (`scripts/`, `reference/*.md`, assets). Returns
- * the valid skills and, for each invalid file, its issues with file and line: a bad field, a `name` that
- * differs from its folder, an id used twice.
+ * Reads every `<dir>/<folder>/SKILL.md` and every flat rule file `<dir>/<name>.md` (or `.mdc`) that opens
+ * with front matter (OpenHands microagents, Cursor rules: ./rule-files.ts), in code-unit order of their
+ * names, so the result is the same on every machine; folders without a SKILL.md are left aside, and so are
+ * flat files without front matter (listed in `leftAside`). Each skill keeps its other front-matter fields
+ * and the files its folder bundles (`scripts/`, `reference/*.md`, assets). Returns the valid skills and,
+ * for each invalid file, its issues with file and line: a bad field, a `name` that differs from its folder,
+ * an id used twice.
  *
  * @example
  * const { skills, issues } = await readSkillsFolder('fixtures/importers/skills');
@@ -553,25 +460,31 @@ export async function readSkillsFolder(dir: string): Promise<SkillsFolder> {
       cause: error,
     });
   }
-  const folders: string[] = [];
+  // Skill folders and flat rule files, in one code-unit order of their names.
+  const found: Array<{ name: string; flat: boolean }> = [];
   for (const entry of entries) {
-    if (entry.isDirectory()) folders.push(entry.name);
-    else if (entry.isSymbolicLink() && (await isDirectory(join(dir, entry.name)))) folders.push(entry.name);
+    const linked = entry.isSymbolicLink();
+    if (entry.isDirectory() || (linked && (await isDirectory(join(dir, entry.name)))))
+      found.push({ name: entry.name, flat: false });
+    else if (ruleFilePattern.test(entry.name) && (entry.isFile() || linked))
+      found.push({ name: entry.name, flat: true });
   }
-  folders.sort();
+  found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const root = await realpath(dir);
 
   const skills: Skill[] = [];
   const issues: Issue[] = [];
   const skipped: string[] = [];
+  const leftAside: SkillsFolder['leftAside'] = [];
+  const described: Array<{ file: string; from: 'triggers' | 'globs' }> = [];
   const firstFile = new Map<string, string>();
-  for (const folder of folders) {
-    const file = join(dir, folder, fileName);
+  for (const { name, flat } of found) {
+    const file = flat ? join(dir, name) : join(dir, name, fileName);
     let text: string;
     try {
-      // A skill folder or SKILL.md that is a link is read only when it leads inside the imported folder.
+      // A skill folder, SKILL.md or rule file that is a link is read only when it leads inside the folder.
       let refused: Issue | undefined;
-      for (const path of [join(dir, folder), file]) {
+      for (const path of flat ? [file] : [join(dir, name), file]) {
         if (refused || !(await lstat(path)).isSymbolicLink()) continue;
         const target = await insideRoot(path, root, file, []);
         if ('code' in target) refused = target;
@@ -592,32 +505,31 @@ export async function readSkillsFolder(dir: string): Promise<SkillsFolder> {
         cause: error,
       });
     }
-    const found: Issue[] = [];
-    const document = readSkillDocument(text, file);
-    if (document.name !== undefined && document.name !== folder) {
-      found.push({
-        code: 'name_mismatch',
-        path: ['name'],
-        file,
-        line: document.lineOf(['name']),
-        message: `name "${document.name}" must match its folder "${folder}"`,
-      });
+    // A flat Markdown file without front matter (a README) is not a rule file, nor one without a body (it
+    // gives the model nothing to read): left aside, and said so.
+    const notASkill = flat ? notARuleFile(text) : undefined;
+    if (notASkill) {
+      leftAside.push({ file, reason: notASkill });
+      continue;
     }
-    if (!document.result.success) found.push(...document.result.issues);
-    const skill = document.result.success ? document.result.data : undefined;
+    const document = flat ? flatDocument(text, file, name) : folderDocument(text, file, name);
+    const { skill, issues: found } = document;
     const earlier = skill ? firstFile.get(skill.id) : undefined;
     if (skill && earlier !== undefined) {
-      const path = skill.id === document.name ? ['name'] : ['metadata', skillMetadataKeys.id];
       found.push({
         code: 'duplicate_id',
-        path,
+        path: document.idPath,
         file,
-        line: document.lineOf(path),
+        line: document.lineOf(document.idPath),
         message: `skill id "${skill.id}" is already used by ${earlier}`,
       });
     }
     const bundle =
-      skill && found.length === 0 ? await readBundledFiles(join(dir, folder), file, root) : undefined;
+      skill && found.length === 0
+        ? flat
+          ? { files: [] }
+          : await readBundledFiles(join(dir, name), file, root)
+        : undefined;
     if (bundle && 'code' in bundle) found.push(bundle);
     if (!skill || found.length > 0 || !bundle || 'code' in bundle) {
       issues.push(...found);
@@ -625,9 +537,52 @@ export async function readSkillsFolder(dir: string): Promise<SkillsFolder> {
       continue;
     }
     firstFile.set(skill.id, file);
+    if (document.describedFrom === 'triggers' || document.describedFrom === 'globs')
+      described.push({ file, from: document.describedFrom });
     skills.push(bundle.files.length > 0 ? { ...skill, files: bundle.files } : skill);
   }
-  return { skills, issues, skipped };
+  return { skills, issues, skipped, leftAside, described };
+}
+
+/** One skill file read: the skill or its issues, where its id is written, and where its description came from. */
+interface ReadSkill {
+  skill: Skill | undefined;
+  issues: Issue[];
+  idPath: JsonPath;
+  lineOf: (path: JsonPath) => number | undefined;
+  describedFrom?: DescribedFrom;
+}
+
+/** `<folder>/SKILL.md`: an Agent Skill, whose `name` must be its folder's. */
+function folderDocument(text: string, file: string, folder: string): ReadSkill {
+  const issues: Issue[] = [];
+  const document = readSkillDocument(text, file);
+  if (document.name !== undefined && document.name !== folder) {
+    issues.push({
+      code: 'name_mismatch',
+      path: ['name'],
+      file,
+      line: document.lineOf(['name']),
+      message: `name "${document.name}" must match its folder "${folder}"`,
+    });
+  }
+  if (!document.result.success) issues.push(...document.result.issues);
+  const skill = document.result.success ? document.result.data : undefined;
+  const idPath = skill?.id === document.name ? ['name'] : ['metadata', skillMetadataKeys.id];
+  return { skill, issues, idPath, lineOf: document.lineOf };
+}
+
+/** `<name>.md` or `.mdc` with front matter: a rule file (./rule-files.ts), its id `name` or the file's stem. */
+function flatDocument(text: string, file: string, name: string): ReadSkill {
+  const document = readRuleFile(text, file, name.replace(ruleFilePattern, ''));
+  const skill = document.result.success ? document.result.data : undefined;
+  return {
+    skill,
+    issues: document.result.success ? [] : [...document.result.issues],
+    idPath: document.idPath,
+    lineOf: document.lineOf,
+    ...(document.describedFrom ? { describedFrom: document.describedFrom } : {}),
+  };
 }
 
 /**
