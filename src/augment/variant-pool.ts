@@ -324,7 +324,6 @@ export function createVariantPool(
   };
 }
 
-/** Freezes a shared value and everything in it: rows of many examples hold the same objects. */
 /** Whether the relabel renames a tool or a parameter that the replies write where a rename cannot follow. */
 function leavesNamesInReplies(relabel: Relabel, replies: readonly string[]): boolean {
   if (replies.length === 0) return false;
@@ -340,6 +339,7 @@ function leavesNamesInReplies(relabel: Relabel, replies: readonly string[]): boo
   );
 }
 
+/** Freezes a shared value and everything in it: rows of many examples hold the same objects. */
 function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   for (const child of Object.values(value)) deepFreeze(child);

@@ -193,6 +193,37 @@ describe('hsa harness build', () => {
     expect(rendered.stdout).toContain('- github (reply): Load when a message mentions "github" or "git".');
   }, 60_000);
 
+  it('says when the Tools section pastes descriptions of several lines, and not once it is left out', async () => {
+    const multi = join(dir, 'multi-line.json');
+    await writeFile(
+      multi,
+      JSON.stringify([
+        {
+          type: 'function',
+          function: {
+            name: 'run_command',
+            description: 'Runs a shell command.\n\n## Notes\n* One command at a time.',
+            parameters: {
+              type: 'object',
+              properties: { command: { type: 'string' } },
+              required: ['command'],
+            },
+          },
+        },
+        { type: 'function', function: { name: 'finish', description: 'Ends the task.' } },
+      ]),
+    );
+    const agent = join(dir, 'multi-line.yaml');
+    const run = runCli(['harness', 'build', '-o', agent, '--openai-tools', multi]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr.trim()).toBe(
+      'note: the Tools section pastes 1 tool whose description spans several lines (run_command), their own headings and lists included; --no-tool-list leaves it out where the API lists the tools',
+    );
+    const without = runCli(['harness', 'build', '-o', agent, '--openai-tools', multi, '--no-tool-list']);
+    expect(without.status, without.stderr).toBe(0);
+    expect(without.stderr).toBe('');
+  }, 60_000);
+
   it('refuses a tool two sources define, naming both (exit 2)', async () => {
     const twice = join(dir, 'twice.json');
     await writeFile(

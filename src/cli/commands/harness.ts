@@ -12,10 +12,11 @@ import {
   buildListNames,
   buildRecordPath,
   buildRecordText,
+  type OwnedItems,
   ownedItems,
 } from '../../harness/build/build-record.js';
 import { newHarnessText, updatedHarnessText } from '../../harness/build/harness-text.js';
-import { type ListChanges, mergeHarness } from '../../harness/build/merge-harness.js';
+import { buildSourceLabel, type ListChanges, mergeHarness } from '../../harness/build/merge-harness.js';
 import { decodeUtf8, formatOf, locateIssues, parseDocument, readFileBytes } from '../../harness/documents.js';
 import { hashHarness } from '../../harness/hash.js';
 import { loadHookChecks } from '../../harness/hook-check-module.js';
@@ -100,6 +101,22 @@ const idFromFile = (file: string) =>
     .replace(/\.(json|ya?ml)$/i, '')
     .replace(/[^\w.-]+/g, '-') || 'harness';
 
+/** `a, b, c and 2 more`. */
+const fewNames = (names: readonly string[]) =>
+  names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+
+/**
+ * The tools whose descriptions span several lines, where the build's own `tools` section lists them all
+ * (`{{toolList}}` pastes each description whole under its item).
+ */
+function multiLineToolsListed(harness: Harness, owned: OwnedItems): string[] {
+  if (owned.sections.get('tools')?.source !== buildSourceLabel) return [];
+  if (!harness.prompt.sections.some((section) => section.id === 'tools')) return [];
+  return harness.tools.items
+    .filter((tool) => tool.description.trim().includes('\n'))
+    .map((tool) => tool.name);
+}
+
 async function buildHarness(options: HarnessBuildOptions): Promise<void> {
   const started = Date.now();
   const recordFile = buildRecordPath(options.out);
@@ -168,6 +185,12 @@ async function buildHarness(options: HarnessBuildOptions): Promise<void> {
     );
   if (!written.layoutKept)
     printWarning(`note: ${options.out} was written anew: its layout could not be kept`);
+  const pasted = multiLineToolsListed(harness, merged.owned);
+  if (pasted.length > 0)
+    printWarning(
+      `note: the Tools section pastes ${count('tools', pasted.length)} whose description${pasted.length === 1 ? ' spans' : 's span'} several lines (${fewNames(pasted)}), ` +
+        'their own headings and lists included; --no-tool-list leaves it out where the API lists the tools',
+    );
   printResult(
     {
       out: options.out,
