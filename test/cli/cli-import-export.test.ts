@@ -55,6 +55,30 @@ describe('hsa import / export', () => {
     expect(await loadSkillsFolder(out)).toEqual(harness.skills.items);
   });
 
+  it('imports a folder of OpenHands rule files, noting the descriptions it made and the files it left aside', async () => {
+    const harnessFile = join(folder, 'rules.yaml');
+    const imported = await hsa(['import', 'skills', 'fixtures/importers/rules-public', '-o', harnessFile]);
+    expect(imported.status, imported.stderr).toBe(0);
+    const notes = imported.stderr.split('\n').filter(Boolean);
+    expect(notes).toHaveLength(3);
+    expect(notes[0]).toMatch(/^note: fixtures\/importers\/rules-public: 5 rule files have no description; /);
+    expect(notes[1]).toMatch(
+      /^note: fixtures\/importers\/rules-public: left aside 1 Markdown file .*README\.md$/,
+    );
+    expect(notes[2]).toMatch(
+      /^note: fixtures\/importers\/rules-public: left aside 1 rule file .*default-tools\.md$/,
+    );
+    const harness = await loadHarnessFile(harnessFile);
+    expect(harness.skills.items).toEqual(await loadSkillsFolder('fixtures/importers/rules-public'));
+    expect(harness.skills.items.map((skill) => skill.id)).toEqual([
+      'add_agent',
+      'code-review',
+      'github',
+      'npm',
+      'SSH Microagent',
+    ]);
+  });
+
   it('imports an OpenAI tools array and exports it back equivalently', async () => {
     const harnessFile = join(folder, 'openai.yaml');
     expect(
