@@ -42,6 +42,20 @@ describe('links in a skills folder', () => {
     expect(JSON.stringify(folder.skills)).not.toContain('SECRET CONTENT');
   });
 
+  it('refuses a flat rule file that links outside the folder, and follows one that stays inside', async () => {
+    const { skills, secret } = workspace();
+    symlinkSync(secret, join(skills, 'leak.md'));
+    writeFileSync(join(skills, 'github.md'), '---\ntriggers: [github]\n---\n\nUse the API.\n');
+    symlinkSync(join(skills, 'github.md'), join(skills, 'mirror.md'));
+    const folder = await readSkillsFolder(skills);
+    // `mirror.md` leads to `github.md` inside the folder: read, its id its own stem.
+    expect(folder.skills.map((entry) => entry.id)).toEqual(['github', 'mirror']);
+    expect(folder.issues.map((issue) => [issue.code, issue.file])).toEqual([
+      ['link_outside_folder', join(skills, 'leak.md')],
+    ]);
+    expect(JSON.stringify(folder.skills)).not.toContain('SECRET CONTENT');
+  });
+
   it('refuses a skill folder that links outside, and a bundled file or folder that does', async () => {
     const { base, skills, secret, skill } = workspace();
     const elsewhere = join(base, 'elsewhere');
