@@ -18,6 +18,7 @@ import {
   type NameJudge,
   namedByKindWord,
   nameJudge,
+  namesQuotedAsWords,
   type Random,
   renameSymbols,
   type Script,
@@ -86,27 +87,25 @@ function namedBareInProse(
     harnessTextLocations(harness).map((location) => [JSON.stringify(location.path), location.text]),
   );
   const bare = new Set<string>();
-  const note = (
-    text: string | undefined,
-    mention: { name: string; start: number; end: number; form: string },
-  ) => {
-    if (
-      mention.form === 'bare' &&
-      text !== undefined &&
-      !namedByKindWord(text, mention.start, mention.end, 'skill')
-    )
-      bare.add(mention.name);
-  };
-  for (const mention of buildSymbolTable(harness, hookChecks).mentions)
-    if (mention.kind === 'skill') note(texts.get(JSON.stringify(mention.path)), mention);
-  const symbols = harness.skills.items.map((skill) => ({
-    kind: 'skill' as const,
-    name: skill.id,
-    definedAt: [],
-  }));
-  for (const reply of replies)
-    for (const mention of findMentions({ path: [], text: reply }, symbols)) note(reply, mention);
+  for (const mention of buildSymbolTable(harness, hookChecks).mentions) {
+    const text = texts.get(JSON.stringify(mention.path));
+    if (mention.kind === 'skill' && text !== undefined && bareInProse(text, mention)) bare.add(mention.name);
+  }
+  for (const name of bareInReplies(harness.skills.items, replies)) bare.add(name);
   return bare;
+}
+
+/** A mention written bare, other than before the word "skill" (where a phrase still reads as a name). */
+const bareInProse = (text: string, mention: { start: number; end: number; form: string }) =>
+  mention.form === 'bare' && !namedByKindWord(text, mention.start, mention.end, 'skill');
+
+/** The ids of `skills` that the replies name bare in prose, in the order found. */
+function* bareInReplies(skills: readonly Skill[], replies: readonly string[]): Generator<string> {
+  if (skills.length === 0) return;
+  const symbols = skills.map((skill) => ({ kind: 'skill' as const, name: skill.id, definedAt: [] }));
+  for (const reply of replies)
+    for (const mention of findMentions({ path: [], text: reply }, symbols))
+      if (bareInProse(reply, mention)) yield mention.name;
 }
 
 /** Content words of a description, in order, without stop words and words the judge refuses to add. */
@@ -176,7 +175,9 @@ export const renameSkillIds = defineOperator({
   // 8: a plain id followed by the word "skill" ("the docx skill") is a mention, and is renamed.
   // 9: no hold for reserve, no post for send (`nameSynonyms`); a skill named bare in prose takes no phrase
   // (spaces) but a kebab-case name ("Every research lookup rules result"); a re-cased name differs from the id.
-  version: 9,
+  // 10: an id a text quotes as a word to match ("mentions "azure_devops"") stays; a pool entry that gave a
+  // phrase does not fit an example whose replies name the skill bare (`fitsExample`).
+  version: 10,
   dimension: 'skill-ids',
   mode: 'exact',
   description:
@@ -194,10 +195,19 @@ export const renameSkillIds = defineOperator({
       skills.map((skill) => skill.id),
       'skill',
     );
-    const eligible = skills.filter((skill) => !mentioned.has(skill.id));
+    // An id a text quotes as a word to match ("Load when a message mentions "azure_devops"") is what a user
+    // writes, not a reference to the skill: the text cannot follow a rename, so the id stays.
+    const literal = namesQuotedAsWords(
+      skills.map((skill) => skill.id),
+      harnessTextLocations(harness).map((location) => location.text),
+    );
+    const eligible = skills.filter((skill) => !mentioned.has(skill.id) && !literal.has(skill.id));
     if (eligible.length === 0) {
       return {
-        skip: 'the trajectory names every skill in its replies or tool results; renaming would change them',
+        skip:
+          literal.size > 0
+            ? 'every skill is named in the trajectory or quoted by a text as a word to match; renaming would change them'
+            : 'the trajectory names every skill in its replies or tool results; renaming would change them',
       };
     }
     const chosen = rng.fork('skills').sample(eligible, affectedCount(severity, eligible.length));
@@ -231,5 +241,17 @@ export const renameSkillIds = defineOperator({
       map[skill.id] = name ?? opaqueCode(prefix, draw, faithful);
     });
     return renameSymbols(harness, { skills: map }, { hookChecks: run.hookChecks });
+  },
+  // A pool entry is built without an example, so it cannot see the replies that name a skill bare ("Per
+  // fix_test, I check out…"): a phrase there would read as ordinary words ("Per fix test handbook, I…").
+  fitsExample({ base, variant, trajectory }) {
+    const own = new Set(base.skills.items.map((skill) => skill.id));
+    if (!variant.skills.items.some((skill) => /\s/u.test(skill.id) && !own.has(skill.id))) return undefined;
+    const kept = new Set(variant.skills.items.map((skill) => skill.id));
+    const renamed = base.skills.items.filter((skill) => !kept.has(skill.id));
+    const named = bareInReplies(renamed, trajectoryReplies(trajectory)).next();
+    return named.done
+      ? undefined
+      : `the example names the skill ${named.value} bare, where a phrase reads as plain words`;
   },
 });

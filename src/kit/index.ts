@@ -20,6 +20,7 @@ export {
   pinnedItems,
   withoutClosingDecoration,
 } from '../augment/list-meaning.js';
+export { namesQuotedAsWords } from '../augment/literal-words.js';
 export { type Script, scripts, skillWord, translateWord, wordJoiner } from '../augment/name-lexicon.js';
 export {
   checkNewNames,
