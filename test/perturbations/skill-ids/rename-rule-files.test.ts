@@ -64,6 +64,7 @@ describe('a pool entry with phrase ids', () => {
   const example = (reply: string): Trajectory => ({
     id: `fix-${reply.length}`,
     harness: { id: harness.id },
+    context: {},
     messages: [
       { role: 'system', content: renderSystemPrompt(harness, {}) },
       { role: 'user', content: '/fix_test BRANCH_NAME=fix-parse' },
