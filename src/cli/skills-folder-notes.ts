@@ -35,5 +35,13 @@ export function skillsFolderNotes(label: string, read: SkillsFolder): string[] {
       `note: ${label}: left aside ${empty.length} rule file${empty.length === 1 ? '' : 's'} with front matter only ` +
         `(no text for the model): ${fewFiles(empty)}`,
     );
+  // A rule file may be a template its agent fills from a slash command (OpenHands' task microagents declare
+  // `inputs`): a loaded skill gives the model its body as written, placeholders and all.
+  const templated = read.skills.filter((skill) => /\{\{\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\}\}/u.test(skill.body));
+  if (templated.length > 0)
+    notes.push(
+      `note: ${label}: ${templated.length} skill${templated.length === 1 ? "'s body holds" : "s' bodies hold"} {{ }} placeholders, ` +
+        `which a loaded skill gives the model unfilled: ${fewFiles(templated.map((skill) => skill.id))}`,
+    );
   return notes;
 }
