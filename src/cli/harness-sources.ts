@@ -10,7 +10,7 @@ import { readSkillsFolder } from '../harness/importers/agent-skills.js';
 import { safeImportMcpTools } from '../harness/importers/mcp-tools.js';
 import { safeImportOpenAITools } from '../harness/importers/openai-tools.js';
 import { formatIssue, HarnessAugmentError, type Issue, type SafeResult } from '../harness/issues.js';
-import type { Tool } from '../harness/schema.js';
+import { type PromptSection, PromptSectionSchema, type Tool } from '../harness/schema.js';
 import { commandWords } from './command-words.js';
 import { skillsFolderNotes } from './skills-folder-notes.js';
 
@@ -23,6 +23,8 @@ export interface HarnessSourceOptions {
   skills?: string[];
   prompt?: string[];
   hooks?: string[];
+  /** Each live server's `instructions` as a prompt section (`--mcp-instructions`). */
+  mcpInstructions?: boolean;
 }
 
 /**
@@ -41,6 +43,25 @@ export function sourceError(label: string, issues: readonly Issue[]): HarnessAug
   return new HarnessAugmentError(`${where}${line}${more}`, { kind: 'usage', issues: [...issues] });
 }
 
+/**
+ * A server's instructions as a prompt section, titled by the server's name: the text as the server wrote
+ * it, not a template (`{{` is escaped, so it renders as written).
+ */
+function instructionsSection(serverName: string | undefined, text: string): PromptSection {
+  const name = serverName?.trim() || 'MCP server';
+  const id = `${
+    name
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '_')
+      .replace(/^_+|_+$/g, '') || 'mcp_server'
+  }_instructions`;
+  return PromptSectionSchema.parse({
+    id,
+    title: `${name} instructions`,
+    template: text.replaceAll('{{', '\\{{'),
+  });
+}
+
 async function toolsFile(
   label: string,
   file: string,
@@ -52,18 +73,28 @@ async function toolsFile(
   return { label, tools: result.data };
 }
 
-/** The tools a live MCP server lists (all pages), read over stdio or Streamable HTTP; the server is closed after. */
+/**
+ * The tools a live MCP server lists (all pages), read over stdio or Streamable HTTP, and with `instructions`
+ * the server's own instructions as a prompt section; the server is closed after.
+ */
 async function toolsOfServer(
   label: string,
   server: McpServerOptions,
   timeoutMs: number,
+  instructions: { wanted: boolean; onNote: (line: string) => void },
 ): Promise<HarnessSource> {
   const backend = createMcpBackend(server, { requestTimeoutMs: timeoutMs, maxRestarts: 0 });
   try {
     await backend.connect();
     const result = safeImportMcpTools({ tools: backend.listed });
     if (!result.success) throw sourceError(`${label} (its tools/list)`, result.issues);
-    return { label, tools: result.data };
+    if (!instructions.wanted) return { label, tools: result.data };
+    const text = backend.instructions?.trim();
+    if (!text) {
+      instructions.onNote(`note: ${label}: the server gives no instructions`);
+      return { label, tools: result.data };
+    }
+    return { label, tools: result.data, sections: [instructionsSection(backend.serverName, text)] };
   } catch (error) {
     if (HarnessAugmentError.isInstance(error) && error.kind === 'usage' && !error.message.startsWith(label))
       throw new HarnessAugmentError(`${label}: ${error.message}`, { kind: 'usage', cause: error });
@@ -86,19 +117,20 @@ export async function readHarnessSources(
   onNote: (line: string) => void = () => {},
 ): Promise<HarnessSource[]> {
   const sources: HarnessSource[] = [];
+  const instructions = { wanted: options.mcpInstructions === true, onNote };
   for (const file of options.mcp ?? [])
     sources.push(await toolsFile(`--mcp ${file}`, file, safeImportMcpTools));
   for (const line of options.mcpCommand ?? []) {
     const label = `--mcp-command ${line}`;
     const { command, args, env } = commandWords(line, '--mcp-command');
-    sources.push(await toolsOfServer(label, { command, args, env }, timeoutMs));
+    sources.push(await toolsOfServer(label, { command, args, env }, timeoutMs, instructions));
   }
   for (const url of options.mcpUrl ?? []) {
     if (!/^https?:\/\//i.test(url))
       throw new HarnessAugmentError(`--mcp-url ${url}: expected an http:// or https:// URL`, {
         kind: 'usage',
       });
-    sources.push(await toolsOfServer(`--mcp-url ${url}`, { url }, timeoutMs));
+    sources.push(await toolsOfServer(`--mcp-url ${url}`, { url }, timeoutMs, instructions));
   }
   for (const file of options.openaiTools ?? [])
     sources.push(await toolsFile(`--openai-tools ${file}`, file, safeImportOpenAITools));

@@ -224,6 +224,36 @@ describe('hsa harness build', () => {
     expect(without.stderr).toBe('');
   }, 60_000);
 
+  it("puts a live server's own instructions in the prompt with --mcp-instructions, as the server wrote them", async () => {
+    const script = join(projectRoot, 'test/support/mcp-instructions-server.mjs');
+    const { instructions } = await import(script);
+    const server = `"${process.execPath}" "${script}"`;
+    const withThem = join(dir, 'github.yaml');
+    const run = runCli(['harness', 'build', '-o', withThem, '--mcp-command', server, '--mcp-instructions']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('1 tool, 0 skills, 3 prompt sections');
+    const rendered = runCli(['render', withThem]);
+    expect(rendered.status, rendered.stderr).toBe(0);
+    expect(rendered.stdout).toContain(
+      `## github-mcp-server instructions\n${instructions}\n\nWrite {{owner}}/{{repo}} as the repository's full name.\n`,
+    );
+    // Without the option the build reads the tools only; a server without instructions is named.
+    const without = join(dir, 'github-tools.yaml');
+    expect(runCli(['harness', 'build', '-o', without, '--mcp-command', server]).status).toBe(0);
+    expect(runCli(['render', without]).stdout).not.toContain('instructions');
+    const memory = runCli([
+      'harness',
+      'build',
+      '-o',
+      join(dir, 'memory.yaml'),
+      '--mcp-command',
+      memoryServer,
+      '--mcp-instructions',
+    ]);
+    expect(memory.status, memory.stderr).toBe(0);
+    expect(memory.stderr).toBe(`note: --mcp-command ${memoryServer}: the server gives no instructions\n`);
+  }, 60_000);
+
   it('refuses a tool two sources define, naming both (exit 2)', async () => {
     const twice = join(dir, 'twice.json');
     await writeFile(

@@ -53,6 +53,12 @@ export interface McpBackendFactory extends ToolBackendFactory {
   readonly listed: readonly McpTool[];
   /** Tool names the server lists; empty before `connect`. */
   readonly tools: readonly string[];
+  /**
+   * The server's `instructions` from its `initialize` answer (how to use its tools; a client may put them in
+   * the system prompt), and its name; undefined before `connect` or where the server gives none.
+   */
+  readonly instructions: string | undefined;
+  readonly serverName: string | undefined;
   /** The child process id of a stdio server while it runs. */
   readonly pid: number | null;
   /** Why the server cannot serve (its connection ended and no restart is left); undefined while it can. */
@@ -81,6 +87,8 @@ export function createMcpBackend(
   let transport: StdioClientTransport | StreamableHTTPClientTransport | undefined;
   let connecting: Promise<void> | undefined;
   let listed: McpTool[] = [];
+  let instructions: string | undefined;
+  let serverName: string | undefined;
   let stderr = '';
   let closed = false;
   /** Why the current connection ended, once it has; calls of the episode that saw it get this reason. */
@@ -128,6 +136,8 @@ export function createMcpBackend(
         cursor = page.nextCursor;
       } while (cursor);
       listed = tools;
+      instructions = client.getInstructions();
+      serverName = client.getServerVersion()?.name;
     } catch (error) {
       await own.close().catch(() => {});
       if (client === own) client = undefined;
@@ -209,6 +219,8 @@ export function createMcpBackend(
     health: { value: () => (restarts < maxRestarts ? undefined : health()) },
     listed: { get: () => listed },
     tools: { get: () => listed.map((tool) => tool.name).sort() },
+    instructions: { get: () => instructions },
+    serverName: { get: () => serverName },
     pid: { get: () => (transport instanceof StdioClientTransport ? transport.pid : null) },
     close: {
       value: async () => {

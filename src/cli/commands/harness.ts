@@ -237,6 +237,10 @@ export function registerHarness(program: Command): void {
     )
     .option('--mcp-url <url>', 'an MCP server over Streamable HTTP; repeatable', repeatable)
     .option(
+      '--mcp-instructions',
+      "each live server's own instructions (from its initialize answer) as a prompt section, as MCP clients may put them in the system prompt",
+    )
+    .option(
       '--openai-tools <file>',
       'an OpenAI tools array (Chat Completions or Responses form); repeatable',
       repeatable,
