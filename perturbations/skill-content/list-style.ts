@@ -40,7 +40,8 @@ interface ListFacts {
 /**
  * The facts of list block `index` when it can be written in a style (it has two rules, is not in it yet, and
  * fits it), else undefined. A procedure goes only to another ordered style (numbered, or a table's numbered
- * rows); a list whose rules lean on each other or enumerate alternatives stays a list (prose would close "…, or" with a full stop),
+ * rows); a list in a template of an output (a lead-in or heading naming a format, a structure or an example,
+ * `templateOf`) keeps its style; a list whose rules lean on each other or enumerate alternatives stays a list (prose would close "…, or" with a full stop),
  * and so does a list of fragments after a lead-in ending with a colon ("look up customers using:" then
  * "Phone number", "Customer ID": any one of them). Prose joins items into running text, so it takes only a
  * list whose every item is a full sentence as written (`isFullSentence`).
@@ -54,6 +55,9 @@ function convertible(
   const block = blocks[index];
   if (block?.kind !== 'list' || block.items.length < 2 || styleOf(block) === style) return undefined;
   const meaning = meaningOf(blocks, index, toolNames);
+  // A template of the output ("CRITICAL REVIEW OUTPUT FORMAT:", "… in this structure:") is what the agent
+  // must write, marker for marker: no style is another way of saying it.
+  if (meaning.template !== undefined) return undefined;
   if (meaning.procedure && style !== 'numbered' && style !== 'table') return undefined;
   const sentences = block.items.every((item) => isFullSentence(ruleText(item)));
   if (style === 'prose' && !sentences) return undefined;
@@ -179,7 +183,10 @@ const fits = (skill: Skill, style: RuleListStyle, toolNames: ReadonlySet<string>
  * unset, each body gets a random style other than its own. A procedure (a numbered list, an announced or
  * sequenced bullet list) becomes only another ordered style (numbered, or a table of numbered rows); a list
  * whose rules lean on each other or enumerate alternatives (`listMeaning`), or a list of fragments after a
- * lead-in ending with a colon, becomes only another list style. Rules with a nested list or code block stay
+ * lead-in ending with a colon, becomes only another list style. A list that shows the shape of an output (under
+ * "OUTPUT FORMAT:", "Use the following format", "… in this structure:", "for example:", or a heading naming a
+ * format, template or example, up to the end of that section: `templateLeadIn`), or whose every item is a
+ * quotation of what to say, keeps its style. Rules with a nested list or code block stay
  * lists (prose and tables cannot carry them); bodies already in prose or tables are not parsed back. Ids do
  * not change: the relabel is the identity.
  *
@@ -199,7 +206,10 @@ export const listStyle = defineOperator({
   // (`leansOnPrevious`, `itemsAreSequenced`); a numbered list that a later list goes on with is not restyled.
   // 8: no numbered list between two items of a numbered list (OpenHands' code-review "Check for:" bullets);
   // no task list ("- [ ] …") as a table or prose.
-  version: 8,
+  // 9: a list in a template of an output keeps its style (OpenHands' "CRITICAL REVIEW OUTPUT FORMAT:" and
+  // onboarding "in this structure:" plan), and so does a list of quotations to say; a rule whose pronoun
+  // stands for an earlier rule stays linked.
+  version: 9,
   dimension: 'skill-content',
   mode: 'exact',
   description:

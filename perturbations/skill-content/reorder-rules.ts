@@ -1,4 +1,4 @@
-// skill-content/reorder-rules — reorders the rules of independent lists in skill bodies; procedures (numbered, announced, or with items that carry sequence cues or name tools in turn), enumerations, rules that lean on their neighbour, pinned rules, every rule's text and all ids stay.
+// skill-content/reorder-rules — reorders the rules of independent lists in skill bodies; procedures (numbered, announced, or with items that carry sequence cues or name tools in turn), enumerations, templates of an output, rules that lean on their neighbour, pinned rules, every rule's text and all ids stay.
 
 import { z } from 'zod';
 import {
@@ -81,7 +81,9 @@ const reorderable = (skill: Skill, toolNames: ReadonlySet<string>) => {
  * a pipeline, a template's parts, a scale or a prerequisite first ("Load with pandas"). An enumeration of alternatives or conditions
  * (items joined by "or"/"and", a lead-in such as "… because:") keeps every item in place, and a rule that
  * leans on the rule before it ("If it does not…", "Otherwise…", a rule before it ending on "or" or a comma)
- * keeps its place beside it (`listMeaning`). Inside an independent list, rules pinned
+ * keeps its place beside it (`listMeaning`), as do the rules before one whose pronoun stands for what an earlier
+ * rule named ("How to run them locally", `pronounReferringBack`). A list in a template of an output (a
+ * lead-in or heading naming a format, a structure or an example: `templateLeadIn`) keeps its order. Inside an independent list, rules pinned
  * with `(order-sensitive)` or `<!-- pin -->`, or opening with a sequencing word (First, Then, After,
  * Finally, 先, 然后, 最后, …), keep their positions; numbered lists are renumbered. Ids do not change, so
  * the relabel is the identity. Skips when no body has two movable rules.
@@ -105,7 +107,9 @@ export const reorderRules = defineOperator({
   // before a test is a procedure (`leansOnPrevious`, `itemsAreSequenced`).
   // 9: only a list of full sentences moves (`isFullSentence` in `listKeepsOrder`): fragments may be a
   // pipeline, a template, a scale or a prerequisite first.
-  version: 9,
+  // 10: a rule whose pronoun stands for what an earlier rule named ("How to run them") keeps the rules before
+  // it in place; a list in a template of an output (`templateLeadIn`) keeps its order.
+  version: 10,
   dimension: 'skill-content',
   mode: 'exact',
   description:

@@ -1,7 +1,13 @@
 // Helpers of the skill-content operators (not an operator): the rules of a skill body are its top-level
 // Markdown list items. Parsing keeps every line as written, so rendering an untouched body gives it back
 // byte for byte.
-import { type Harness, type ListMeaning, listKeepsOrder, listMeaning } from '../../src/kit/index.js';
+import {
+  type Harness,
+  type ListMeaning,
+  listKeepsOrder,
+  listMeaning,
+  templateLeadIn,
+} from '../../src/kit/index.js';
 
 /** One top-level list item with its continuation lines, as written. */
 export interface RuleItem {
@@ -190,12 +196,25 @@ export function introductionOf(blocks: readonly Block[], index: number): string 
 }
 
 /**
+ * The lead-in of the template of an output that list block `index` stands in (`templateLeadIn`): a heading
+ * or a line before it that names a format, a structure or an example, whose section the list has not left.
+ *
+ * @example
+ * templateOf(parseBlocks('Use the following format:\n- [file, Line X] **Issue**: …\n- [file, Line Y] …'), 1)
+ * // 'Use the following format:'
+ */
+export function templateOf(blocks: readonly Block[], index: number): string | undefined {
+  return templateLeadIn(renderBlocks(blocks.slice(0, index)));
+}
+
+/**
  * Whether the items of list block `index` may change places (pinned and sequencing items aside): the
  * operator must be able to show that they are independent. A numbered list is a procedure and keeps its
  * order unless the line before it is `<!-- hsa: independent -->`; a bullet list keeps its order when the
  * line before it is `<!-- hsa: ordered -->` or announces a sequence ("Steps:", "Procedure", "in this
- * order", 步骤, 顺序, …), or when its items read as steps or are not all full sentences; otherwise a bullet
- * list is a set of independent rules. The rule itself is `listKeepsOrder`, which the certificate checks too.
+ * order", 步骤, 顺序, …), or when its items read as steps or are not all full sentences; a list in a
+ * template of an output (`templateOf`) keeps its order too; otherwise a bullet list is a set of independent
+ * rules. The rule itself is `listKeepsOrder`, which the certificate checks too.
  *
  * @example
  * const blocks = parseBlocks('Rules:\n- a\n- b');
@@ -214,6 +233,7 @@ export function listIsIndependent(
     introduction: introductionOf(blocks, index),
     items: block.items.map((item) => item.head),
     ...(toolNames ? { toolNames } : {}),
+    template: templateOf(blocks, index),
   });
 }
 
@@ -236,6 +256,7 @@ export function meaningOf(
     introduction: introductionOf(blocks, index),
     items: items.map(ruleText),
     ...(toolNames ? { toolNames } : {}),
+    template: templateOf(blocks, index),
   });
 }
 

@@ -35,14 +35,19 @@ export interface ContentPreservation {
    * holds in the texts checked.
    */
   checked: ContentChecked;
-  /** What failed: protected content first, then meaning (codes `dependency_separated`, `enumeration_broken`, `procedure_unmarked`). */
+  /** What failed: protected content first, then meaning (codes `dependency_separated`, `enumeration_broken`, `procedure_unmarked`, `template_changed`). */
   issues: Issue[];
 }
 
 /** The counts of a content check. */
 export type ContentChecked = Record<ProtectedContentKind, number> & { orderedLists: number } & MeaningChecked;
 
-const meaningCodes = new Set(['dependency_separated', 'enumeration_broken', 'procedure_unmarked']);
+const meaningCodes = new Set([
+  'dependency_separated',
+  'enumeration_broken',
+  'procedure_unmarked',
+  'template_changed',
+]);
 const emptyChecked = (): ContentChecked => ({
   number: 0,
   code: 0,

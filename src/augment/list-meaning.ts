@@ -1,12 +1,13 @@
 // The meaning rule for Markdown lists, shared by the operators that move or restyle rules and by the
 // certificate that checks them. Items of a list are independent only when that is shown: an item that leans
 // on the item before it (it opens by referring back, or the item before ends on a conjunction or a comma)
-// stays right after it, and a list that enumerates alternatives or conditions keeps every item in place.
+// stays right after it, a list that enumerates alternatives or conditions keeps every item in place, and a
+// list that shows the shape of an output (a template) keeps its lines as written.
 // When the rule cannot tell, it links: a link only keeps text where it was.
 
-import { listKeepsOrder, withoutClosingDecoration } from './ordered-lists.js';
+import { listKeepsOrder, templateLeadIn, withoutClosingDecoration } from './ordered-lists.js';
 
-export { withoutClosingDecoration };
+export { templateLeadIn, withoutClosingDecoration };
 
 /** A list as its operators and the certificate read it: its items' text, its marker kind, its lead-in. */
 export interface ListShape {
@@ -18,6 +19,8 @@ export interface ListShape {
   items: readonly string[];
   /** The harness's tool names: bullet items that name tools in turn are steps (`listKeepsOrder`). */
   toolNames?: ReadonlySet<string>;
+  /** The lead-in of the template of an output the list stands in (`templateLeadIn`), if any. */
+  template?: string | undefined;
 }
 
 /** What a list means beyond its items' words: which items lean on the one before, and what kind of list it is. */
@@ -28,6 +31,12 @@ export interface ListMeaning {
   enumeration: string | undefined;
   /** Whether the list is a procedure: its order is part of what it says (`listKeepsOrder`). */
   procedure: boolean;
+  /**
+   * Why the list is part of a template of an output (every line keeps its place and its marker), if it is:
+   * the lead-in that names the format, structure or example it stands in, or items that are each a
+   * quotation of what to say.
+   */
+  template: string | undefined;
 }
 
 /** Emphasis, quotes and brackets an item may open with before its first word. */
@@ -67,6 +76,43 @@ const referenceToEarlier =
   /\b(?:the\s+above|as\s+above|above\s+(?:step|rule|check|condition)s?|(?:the\s+)?previous\s+(?:step|rule|check|item|point|condition|answer|one)|(?:that|this)\s+step|(?:that|those)\s+(?:skill|tool|file|folder|command|document|plan|branch|option|value|output|result|section|list|message|check|rule|change|commit|test|one)s?|the\s+step\s+before|as\s+before|as\s+(?:described|stated|noted)\s+(?:above|before))\b|上述|上一步|前一步|以上/iu;
 /** "these" or "those" before a word: a pointer to things named earlier. */
 const pointingBack = /\b(?:these|those)\s+\p{L}{3,}/iu;
+/** A plural personal pronoun: what it stands for is named before it. */
+const pluralPronoun = /\b(?:they|them|their|theirs|themselves)\b/iu;
+/**
+ * "it" as the object of "how to …" ("How to run it", "where to put it"): the thing was named before. A bare
+ * "it" elsewhere is often the reply or the task itself ("Keep it short", "Make it clear"), so it does not
+ * count.
+ */
+const itAsObject = /^(?:how|when|where|why|whether)\s+to\s+\p{L}+\s+(?:it|its|itself)\b/iu;
+/** Words that name nothing a pronoun could stand for: question words, "to", auxiliaries, "make sure". */
+const namingNothing = new Set(
+  "how when where why whether what which to and or also then always never not no do does don't doesn't please make sure ensure can could should must may might will would you we just only still again".split(
+    ' ',
+  ),
+);
+
+/**
+ * The opening of an item up to a pronoun that stands for something named outside the item: a plural
+ * personal pronoun (they, them, their) before which the item names at most one thing (its verb) — "How to
+ * run them locally" after "Tests to write, where they live", "Ask them first" — or "it" after "how to …"
+ * ("How to run it"). An item that names its own antecedent first ("Tests to write, where they live") does
+ * not refer back, nor does a bare "it" ("Keep it short": often the reply itself).
+ *
+ * @example
+ * pronounReferringBack('How to run them locally and in CI.') // 'How to run them'
+ * pronounReferringBack('Tests to write, where they live.') // undefined
+ */
+export function pronounReferringBack(item: string): string | undefined {
+  const text = item.replace(openingDecoration, '');
+  const it = itAsObject.exec(text);
+  if (it) return it[0];
+  const pronoun = pluralPronoun.exec(text);
+  if (!pronoun) return undefined;
+  const opening = text.slice(0, pronoun.index).match(/[\p{L}\p{N}]+(?:['’]\p{L}+)?/gu) ?? [];
+  const named = opening.filter((word) => !namingNothing.has(word.toLowerCase().replace('’', "'")));
+  return named.length <= 1 ? text.slice(0, pronoun.index + pronoun[0].length) : undefined;
+}
+
 /** What an item may end on when the next item completes it: a conjunction, a comma, a semicolon, a colon. */
 const continuingEnd =
   /(?:\b(?:or|and|nor|but|either|then|plus|as\s+well\s+as|followed\s+by)|[,;:，；：、]|或|或者|和|及|以及|并且|且)$/iu;
@@ -83,7 +129,8 @@ const enumerationLeadIn =
  * an example, a warning or a note on it ("Example: …", "**Warning**: …", "Note: …", 例如 …), stands for what
  * the items before it leave ("the rest of the skill", "everything else"), gives
  * a reason with no subject of its own ("Helps clients understand the output"), names
- * an earlier rule or what it names ("the above", "the previous step", "Follow that skill"), opens with a verb whose object is missing ("Reframe to
+ * an earlier rule or what it names ("the above", "the previous step", "Follow that skill"), holds a pronoun
+ * whose antecedent is not in the item ("How to run them locally", `pronounReferringBack`), opens with a verb whose object is missing ("Reframe to
  * verifiable facts"), or opens with a condition that restates the rule before it ("Check for images without
  * alt-text" → "If images exist without alt-text, …").
  *
@@ -96,6 +143,8 @@ export function leansOnPrevious(previous: string, item: string): string | undefi
   if (ending) return `the rule before it ends on "${ending[0]}"`;
   const opening = item.replace(openingDecoration, '').match(referringBack);
   if (opening) return `it opens with "${opening[0]}", referring back`;
+  const pronoun = pronounReferringBack(item);
+  if (pronoun) return `its pronoun in "${pronoun}" refers back`;
   const reference = item.match(referenceToEarlier);
   if (reference) return `it refers to "${reference[0]}"`;
   // "Do not proactively offer these compensations": what "these" are is in the text before it, unless the
@@ -157,14 +206,36 @@ export function enumerationOf(list: Pick<ListShape, 'introduction' | 'items'>): 
   if (joined) return `its items are joined by "${joined}"`;
   const introduction = list.introduction.trim();
   if (enumerationLeadIn.test(introduction)) {
-    return `the lead-in ${JSON.stringify(introduction.slice(-60))} introduces alternatives or conditions`;
+    return `the lead-in ${JSON.stringify(lastWords(introduction, 60))} introduces alternatives or conditions`;
   }
   return undefined;
 }
 
 /**
+ * The end of a text, at most `length` characters from a word boundary on, with "…" where it was cut: a
+ * message quotes a long lead-in from a word, not mid-word ("tions for pushing").
+ *
+ * @example
+ * lastWords('Here are the instructions for pushing:', 25) // '…instructions for pushing:'
+ */
+export function lastWords(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const tail = text.slice(-length);
+  const boundary = /\s/u.test(text.charAt(text.length - length - 1)) ? 0 : tail.search(/\s\S/u) + 1;
+  return `…${boundary > 0 ? tail.slice(boundary) : tail.trimStart()}`;
+}
+
+/**
+ * An item that is one quotation as a whole (“Where will this live? …”): words to say as written, such as
+ * sample questions to pick from; joined into prose they would read as one question after another.
+ */
+const quotation = /^["“「『].*["”」』]$/su;
+
+/**
  * The meaning facts of one list: the links between items that lean on each other (every pair, for an
- * enumeration), whether it is an enumeration, and whether it is a procedure.
+ * enumeration or a template of an output), whether it is an enumeration, whether it is a procedure, and
+ * whether it is a template (it stands under a lead-in naming a format, a structure or an example:
+ * `templateLeadIn`; or each item is a quotation of what to say).
  *
  * @example
  * listMeaning({ numbered: false, introduction: 'Rules:', items: ['Check roaming.', 'If it is off, turn it on.'] }).links
@@ -172,10 +243,25 @@ export function enumerationOf(list: Pick<ListShape, 'introduction' | 'items'>): 
  */
 export function listMeaning(list: ListShape): ListMeaning {
   const enumeration = enumerationOf(list);
+  const template =
+    list.template !== undefined
+      ? `the list is part of a template of the output (the lead-in ${JSON.stringify(lastWords(list.template, 60))})`
+      : list.items.length >= 2 && list.items.every((item) => quotation.test(item.trim()))
+        ? 'its items are quotations of what to say'
+        : undefined;
   const links = list.items
     .slice(1)
-    .map((item, index) => enumeration ?? leansOnPrevious(list.items[index] as string, item));
-  return { links, enumeration, procedure: listKeepsOrder(list) };
+    .map((item, index) => template ?? enumeration ?? leansOnPrevious(list.items[index] as string, item));
+  // A pronoun that stands for something an earlier item named ("How to run them") may stand for any item
+  // before it: all of them keep their places.
+  list.items.forEach((item, index) => {
+    const pronoun = index > 0 ? pronounReferringBack(item) : undefined;
+    if (pronoun === undefined) return;
+    for (let earlier = 0; earlier < index - 1; earlier++) {
+      links[earlier] ??= `a later rule's pronoun in "${pronoun}" refers back to the rules before it`;
+    }
+  });
+  return { links, enumeration, procedure: listKeepsOrder(list), template };
 }
 
 /**

@@ -3,7 +3,8 @@
 // pair of an enumeration) is still a pair of neighbours in the variant, in order, with nothing but list
 // markers and spacing between them; an item that ended on a conjunction or a comma is not closed by a full
 // stop; every item of a numbered procedure still carries an order marker (a number, "Step n", an ordinal, a
-// numbered table row or an ordered tag). Items are found word for word, or, when an operator reworded
+// numbered table row or an ordered tag); every item of a template of an output keeps its list marker (a
+// bullet stays a bullet, a number a number). Items are found word for word, or, when an operator reworded
 // them, as the stretch of the variant that shares most of their words.
 
 import type { Issue, JsonPath } from '../harness/issues.js';
@@ -43,6 +44,7 @@ export function textListMeaning(text: string, toolNames?: ReadonlySet<string>): 
       introduction: list.introduction,
       items: list.texts,
       ...(toolNames ? { toolNames } : {}),
+      template: list.template,
     }),
   }));
 }
@@ -266,8 +268,12 @@ function checkList(
     const after = found[index + 1];
     const first = list.texts[index] as string;
     const second = list.texts[index + 1] as string;
-    const code = list.meaning.enumeration ? 'enumeration_broken' : 'dependency_separated';
-    const why = list.meaning.enumeration ?? link;
+    const code = list.meaning.template
+      ? 'template_changed'
+      : list.meaning.enumeration
+        ? 'enumeration_broken'
+        : 'dependency_separated';
+    const why = list.meaning.template ?? list.meaning.enumeration ?? link;
     if (!before || !after || before.text !== after.text || after.start < before.end) {
       return {
         code,
@@ -294,6 +300,23 @@ function checkList(
         path,
         message: `${where}: ${describe(first)} leads into the next rule, and the variant closes it with a full stop`,
       };
+    }
+  }
+  if (list.meaning.template) {
+    // A template's line is written with its marker: restyled (numbered, a table row, prose) it is another
+    // output.
+    const marker = list.numbered ? /(?:^|\s)\d{1,9}[.)]\s*$/u : /(?:^|\s)[-*+]\s*$/u;
+    for (const [index, item] of found.entries()) {
+      const lead = item
+        ? textOf(variants[item.text] as VariantText).slice(Math.max(0, item.start - 12), item.start)
+        : '';
+      if (!item || !marker.test(lead)) {
+        return {
+          code: 'template_changed',
+          path,
+          message: `${where}: the line ${describe(list.texts[index] as string)} ${item ? `is no longer a ${list.numbered ? 'numbered' : 'bulleted'} line` : 'is not found in the variant'} (${list.meaning.template})`,
+        };
+      }
     }
   }
   if (list.numbered && list.meaning.procedure) {

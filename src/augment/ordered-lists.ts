@@ -1,5 +1,6 @@
 // The order rule for Markdown lists, shared by the operators that move rules and by the certificate that
-// checks them: numbered lists are procedures, bullet lists are independent unless announced or marked.
+// checks them: numbered lists are procedures, bullet lists are independent unless announced or marked, and
+// a list that shows the shape of an output (a template) keeps its lines as written.
 
 /** `<!-- hsa: independent -->` on the line before a list: its items may change places. */
 const independentMarker = /<!--\s*(?:hsa:\s*)?(?:independent|unordered)\s*-->/iu;
@@ -47,9 +48,91 @@ export function isFullSentence(text: string): boolean {
   return /[.!?。！？]$/u.test(trimmed) && (trimmed.match(words) ?? []).length >= 3;
 }
 
+/** A Markdown heading: its level is its number of `#`. */
+const headingLine = /^(#{1,6})[ \t]+\S/u;
+/**
+ * A label standing for a heading in a body written without them: a line of capitals, undecorated, ending
+ * with a colon ("CRITICAL REVIEW OUTPUT FORMAT:", "COMMUNICATION STYLE:"). It ranks below every heading.
+ */
+const labelLine = /^\p{Lu}[\p{Lu}\p{N} \t&/'’()+-]*\p{Lu}[ \t]*[:：][ \t]*$/u;
+const labelLevel = 7;
+/** A word that names the shape of an output. */
+const shapeWord = '(?:formats?|templates?|structures?|skeletons?|layouts?|outlines?|schemas?)';
+/** A heading or a label that names a shape or an example: "## Output format", "OUTPUT FORMAT:", "### Example". */
+const templateHeading = new RegExp(String.raw`\b(?:${shapeWord}|examples?|samples?)\b`, 'iu');
+/**
+ * A line that introduces the shape of what to produce: "… in this structure:", "Use the following format",
+ * "Output template:", "the format below", or a lead-in ending with "for example:", "like this:".
+ */
+const templateSentence = new RegExp(
+  [
+    String.raw`\b(?:this|these|the\s+following|following|below|same|exact|standard|output|response|reply|report|answer|message|summary|result|review)\s+(?:[\p{L}-]+\s+)?${shapeWord}\b`,
+    String.raw`\b${shapeWord}\s+(?:below|as\s+follows)\b`,
+    String.raw`^\W*(?:[\p{L}-]+\s+){0,2}${shapeWord}\W*[:：]\W*$`,
+    String.raw`\b(?:for\s+example|for\s+instance|e\.g\.|examples?|samples?|like\s+this|like\s+so|looks?\s+like(?:\s+this)?)\W*[:：]\W*$`,
+  ].join('|'),
+  'iu',
+);
+const listItemLine = /^(?:[-*+]|\d{1,9}[.)])[ \t]+\S/u;
+
+/**
+ * Reads a body line by line and says which lead-in's template the next line stands in, if any. A heading or
+ * a label that names a format, a structure, a template or an example ("## Output format", "CRITICAL REVIEW
+ * OUTPUT FORMAT:") holds until the next heading or label of its level or above; a line that introduces one
+ * ("Produce a plan … in this structure:", "Use the following format", "for example:") holds until its own
+ * section ends (the next heading or label of the level it stands under; the end of the body when it stands
+ * under none), so the sub-lists of the structure it introduces (a plan's `### 1. Goal` parts) are the
+ * template's too. Lines in code fences, list items and indented lines introduce nothing.
+ */
+function templateScope(): { read(line: string): void; current(): string | undefined } {
+  let inFence = false;
+  let section = 0;
+  let active: { leadIn: string; closesAt: number } | undefined;
+  return {
+    read(line) {
+      if (inFence) {
+        if (fence.test(line)) inFence = false;
+        return;
+      }
+      if (fence.test(line)) {
+        inFence = true;
+        return;
+      }
+      const heading = headingLine.exec(line);
+      const level = heading ? (heading[1] as string).length : labelLine.test(line) ? labelLevel : undefined;
+      if (level !== undefined) {
+        if (active && level <= active.closesAt) active = undefined;
+        section = level;
+        if (!active && templateHeading.test(line)) active = { leadIn: line.trim(), closesAt: level };
+        return;
+      }
+      if (active || /^\s/u.test(line) || listItemLine.test(line)) return;
+      if (templateSentence.test(line)) active = { leadIn: line.trim(), closesAt: section };
+    },
+    current: () => active?.leadIn,
+  };
+}
+
+/**
+ * The lead-in whose template a list stands in, given the text before the list: a heading or a line that
+ * names the shape of an output (a format, a structure, a template, an example) and whose section the list
+ * has not left. A template's lists are what the agent must reproduce, not rules: they keep their style and
+ * their order (`listKeepsOrder`).
+ *
+ * @example
+ * templateLeadIn('Produce a plan in this structure:\n\n### 1. Goal\n') // 'Produce a plan in this structure:'
+ * templateLeadIn('## Rules\n') // undefined
+ */
+export function templateLeadIn(before: string): string | undefined {
+  const scope = templateScope();
+  for (const line of before.split('\n')) scope.read(line);
+  return scope.current();
+}
+
 /**
  * Whether a list whose introduction (the last non-blank line before it) is `introduction` keeps its
- * order: a numbered list does unless the introduction is `<!-- hsa: independent -->`; a bullet list does
+ * order: a list in a template (`templateLeadIn`) does; a numbered list does unless the introduction is
+ * `<!-- hsa: independent -->`; a bullet list does
  * when the introduction is `<!-- hsa: ordered -->` or announces a sequence ("Steps:", "Procedure",
  * "in this order", 步骤, 顺序, …), and, given its items, when one of them is not a full sentence
  * (`isFullSentence`) or they read as steps (`itemsAreSequenced`).
@@ -65,7 +148,10 @@ export function listKeepsOrder(list: {
   items?: readonly string[];
   /** The tool names of the harness, to see items that name tools in order. */
   toolNames?: ReadonlySet<string>;
+  /** The lead-in of the template the list stands in (`templateLeadIn`), if any. */
+  template?: string | undefined;
 }): boolean {
+  if (list.template !== undefined) return true;
   if (independentMarker.test(list.introduction)) return false;
   if (list.numbered) return true;
   // Only rules, each a sentence of its own, can be shown independent. A list of fragments may be a pipeline
@@ -178,6 +264,8 @@ export interface MarkdownList {
   items: string[];
   /** Each item's whole text on one line: its first line and continuation lines, trimmed, joined by spaces. */
   texts: string[];
+  /** The lead-in of the template the list stands in (`templateLeadIn`), if any. */
+  template: string | undefined;
 }
 
 const bulletItem = /^([-*+])[ \t]+(\S.*)$/u;
@@ -200,6 +288,7 @@ export function markdownLists(text: string): MarkdownList[] {
   let introduction = '';
   let current: (MarkdownList & { marker: string }) | undefined;
   let offset = 0;
+  const scope = templateScope();
   const close = () => {
     if (current && current.items.length >= 2) {
       const { marker: _marker, ...list } = current;
@@ -210,6 +299,8 @@ export function markdownLists(text: string): MarkdownList[] {
   for (const line of text.split('\n')) {
     const lineStart = offset;
     offset += line.length + 1;
+    const template = scope.current();
+    scope.read(line);
     if (inFence) {
       if (fence.test(line)) inFence = false;
       continue;
@@ -227,7 +318,15 @@ export function markdownLists(text: string): MarkdownList[] {
       const marker = bullet ? (bullet[1] as string) : '';
       if (!current || current.numbered !== isNumbered || current.marker !== marker) {
         close();
-        current = { start: lineStart, items: [], texts: [], numbered: isNumbered, marker, introduction };
+        current = {
+          start: lineStart,
+          items: [],
+          texts: [],
+          numbered: isNumbered,
+          marker,
+          introduction,
+          template,
+        };
       }
       const head = ((numbered ?? bullet) as RegExpExecArray).at(-1)?.trim() as string;
       current.items.push(head);

@@ -119,6 +119,7 @@ const contentCodes = new Set([
   'dependency_separated',
   'enumeration_broken',
   'procedure_unmarked',
+  'template_changed',
 ]);
 
 /**

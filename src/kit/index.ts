@@ -15,9 +15,12 @@ export {
   enumerationOf,
   type ListMeaning,
   type ListShape,
+  lastWords,
   leansOnPrevious,
   listMeaning,
   pinnedItems,
+  pronounReferringBack,
+  templateLeadIn,
   withoutClosingDecoration,
 } from '../augment/list-meaning.js';
 export { namesQuotedAsWords } from '../augment/literal-words.js';

@@ -4,9 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { listStyle } from '../../perturbations/skill-content/list-style.js';
 import { reorderRules } from '../../perturbations/skill-content/reorder-rules.js';
 import { checkContentPreservation } from '../../src/augment/content-preservation.js';
-import { enumerationOf, leansOnPrevious, listMeaning, pinnedItems } from '../../src/augment/list-meaning.js';
+import {
+  enumerationOf,
+  lastWords,
+  leansOnPrevious,
+  listMeaning,
+  pinnedItems,
+  pronounReferringBack,
+} from '../../src/augment/list-meaning.js';
 import { applyOperator } from '../../src/augment/operator.js';
-import { markdownLists } from '../../src/augment/ordered-lists.js';
+import { markdownLists, templateLeadIn } from '../../src/augment/ordered-lists.js';
 import { parseHarness } from '../../src/harness/parse-harness.js';
 import type { Harness } from '../../src/harness/schema.js';
 import { identityRelabel } from '../../src/trajectory/relabel.js';
@@ -324,5 +331,114 @@ describe('list meaning, over generated lists', () => {
       'A line can be suspended because:\n- the contract end date is in the past.\n- the customer has an overdue bill, or',
     );
     expect(checkContentPreservation(base, swapped, identityRelabel).meaningKept).toBe(false);
+  });
+});
+
+// OpenHands (test/augment/fixtures/public/openhands-*.md, audit 14): a list that shows the shape of an output
+// is a template, and a rule whose pronoun stands for what the rule before it named depends on it.
+describe('templates of an output and pronouns that refer back (OpenHands skills)', () => {
+  const roasted = publicText('openhands-codereview-roasted-output-format.md');
+  const onboarding = publicText('openhands-onboarding-plan.md');
+
+  it('reads the lists under "CRITICAL REVIEW OUTPUT FORMAT:" as a template, up to the next label', () => {
+    const lists = markdownLists(roasted);
+    expect(lists.map((list) => list.template)).toEqual([
+      'CRITICAL REVIEW OUTPUT FORMAT:',
+      'CRITICAL REVIEW OUTPUT FORMAT:',
+      undefined, // the one-item "[STYLE NOTES]" list is no list; "COMMUNICATION STYLE:" ends the template
+    ]);
+    expect(lists.map((list) => list.texts.length)).toEqual([3, 3, 5]);
+    const [issues] = meaningsOf(roasted);
+    expect(issues?.meaning.template).toContain('CRITICAL REVIEW OUTPUT FORMAT:');
+    expect(issues?.meaning.links.every((link) => link !== undefined)).toBe(true);
+  });
+
+  it('reads every list of the structure "Produce a PR-ready plan … in this structure:" introduces as a template', () => {
+    const lists = markdownLists(onboarding);
+    expect(lists).toHaveLength(7);
+    expect(new Set(lists.map((list) => list.template))).toEqual(
+      new Set(['Produce a **PR-ready plan** customized to the user’s answers, in this structure:']),
+    );
+    // The section ends at the next heading of its level.
+    expect(templateLeadIn(onboarding)).toBeUndefined();
+    expect(templateLeadIn('## Plan\nUse the following format:\n\n### 1. Goal\n- a\n')).toBe(
+      'Use the following format:',
+    );
+    expect(templateLeadIn('## Rules\n- Never guess.\n- Keep replies short.\n')).toBeUndefined();
+    expect(templateLeadIn('Reply like this, for example:\n')).toBe('Reply like this, for example:');
+    expect(templateLeadIn('```\n## Output format\n```\n')).toBeUndefined();
+  });
+
+  it('links a rule whose pronoun stands for what an earlier rule named, not one that names it itself', () => {
+    // onboarding.md, "### 4. Testing Plan".
+    const testing = [
+      'Tests to write, where they live, and example test names.',
+      'How to run them locally and in CI (with exact commands).',
+      'Sample fixtures/mocks or seed data.',
+    ];
+    expect(pronounReferringBack(testing[1] as string)).toBe('How to run them');
+    expect(pronounReferringBack(testing[0] as string)).toBeUndefined();
+    expect(pronounReferringBack('Keep it short.')).toBeUndefined();
+    expect(pronounReferringBack('Ask the user what they need.')).toBeUndefined();
+    expect(pronounReferringBack('Where to put it in the repo.')).toBe('Where to put it');
+    expect(leansOnPrevious(testing[0] as string, testing[1] as string)).toContain('How to run them');
+    const meaning = listMeaning({ numbered: false, introduction: '### 4. Testing Plan', items: testing });
+    expect(meaning.links[0]).toBeDefined();
+    expect(meaning.links[1]).toBeUndefined();
+    // Every rule before the pronoun's keeps its place: the antecedent may be any of them.
+    const later = listMeaning({
+      numbered: false,
+      introduction: '',
+      items: ['Tests to write.', 'Sample fixtures or seed data.', 'How to run them in CI.', 'Lint commands.'],
+    });
+    expect([...pinnedItems(later)].sort()).toEqual([0, 1, 2]);
+  });
+
+  it('reads a list of quotations to say as a template (onboarding.md, "#### 1. Repo & Runtime Context")', () => {
+    const questions = [
+      '“Where will this live? Repo/name or link, language/runtime, and framework (if any)?”',
+      '“How do you run and test locally? (package manager, build tool, dev server, docker compose?)”',
+    ];
+    expect(listMeaning({ numbered: false, introduction: '', items: questions }).template).toBe(
+      'its items are quotations of what to say',
+    );
+    expect(
+      listMeaning({ numbered: false, introduction: '', items: ['Never guess.', '“Quote” the price.'] })
+        .template,
+    ).toBeUndefined();
+  });
+
+  it('quotes a long lead-in from a word boundary', () => {
+    const message = enumerationOf({
+      introduction: 'Here are the instructions for pushing, but ONLY do this if the user asks you to:',
+      items: ['a.', 'b.'],
+    });
+    expect(message).toBe(
+      'the lead-in "…for pushing, but ONLY do this if the user asks you to:" introduces alternatives or conditions',
+    );
+    expect(lastWords('short', 60)).toBe('short');
+  });
+
+  it("the check rejects a restyled template and a rule moved away from its pronoun's antecedent", () => {
+    const base = withBody(roasted);
+    // The "[CRITICAL ISSUES]" lines numbered, as list-style 8 wrote them (audit 14, s1:ssh-key-setup/0).
+    const restyled = checkContentPreservation(
+      base,
+      withBody(
+        roasted
+          .replace('- [src/core.py', '1. [src/core.py')
+          .replace('- [src/handler.py', '2. [src/handler.py')
+          .replace('- [src/api.py', '3. [src/api.py'),
+      ),
+      identityRelabel,
+    );
+    expect(restyled.issues.map((issue) => issue.code)).toContain('template_changed');
+    // "How to run them" moved first, as reorder-rules 9 did (audit 14, s1:kind-cluster/6).
+    const testing =
+      '### 4. Testing Plan\n- Tests to write, where they live, and example test names.\n- How to run them locally and in CI (with exact commands).\n- Sample fixtures/mocks or seed data.';
+    const moved =
+      '### 4. Testing Plan\n- How to run them locally and in CI (with exact commands).\n- Sample fixtures/mocks or seed data.\n- Tests to write, where they live, and example test names.';
+    const check = checkContentPreservation(withBody(testing), withBody(moved), identityRelabel);
+    expect(check.issues.map((issue) => issue.code)).toEqual(['dependency_separated']);
   });
 });

@@ -118,6 +118,41 @@ describe('skill-content/list-style', () => {
     expect(table).toContain('| 1 | Inconsistent indentation, spacing, or bracket usage |');
   });
 
+  // OpenHands' codereview-roasted and onboarding skills (test/augment/fixtures/public, audit 14): version 8
+  // numbered the "[CRITICAL ISSUES]" example lines, and made the plan skeleton a "| # | rule |" table or prose.
+  it('keeps the style of a template of the output (OpenHands codereview-roasted, onboarding)', async () => {
+    const roasted = await readFile(
+      new URL('../../augment/fixtures/public/openhands-codereview-roasted-output-format.md', import.meta.url),
+      'utf8',
+    );
+    const templateLines = roasted.split('\n').filter((line) => line.startsWith('- [src/'));
+    expect(templateLines).toHaveLength(7);
+    const numbered = applied(
+      await applyOperator(listStyle, withBody(roasted), { rng: 'x', params: { style: 'numbered' } }),
+    ).harness.skills.items[0]?.body as string;
+    for (const line of templateLines) expect(numbered.split('\n')).toContain(line);
+    // The rules after the template ("COMMUNICATION STYLE:") are still restyled.
+    expect(numbered).toContain('1. Be direct and technically precise');
+    const plan = await readFile(
+      new URL('../../augment/fixtures/public/openhands-onboarding-plan.md', import.meta.url),
+      'utf8',
+    );
+    for (const style of ['numbered', 'prose', 'table'] as const)
+      expect(await applyOperator(listStyle, withBody(plan), { rng: 'x', params: { style } })).toEqual({
+        skip: `no skill body has a rule list that can become ${style}`,
+      });
+  });
+
+  // onboarding.md, "#### 1. Repo & Runtime Context": version 8 joined the two questions to pick from into prose.
+  it('keeps the style of a list of quotations to say (OpenHands onboarding interview questions)', async () => {
+    const body =
+      '#### 1. Repo & Runtime Context\n- “Where will this live? Repo/name or link, language/runtime, and framework (if any)?”\n- “How do you run and test locally? (package manager, build tool, dev server, docker compose?)”';
+    for (const style of ['numbered', 'prose', 'table'] as const)
+      expect(await applyOperator(listStyle, withBody(body), { rng: 'x', params: { style } })).toEqual({
+        skip: `no skill body has a rule list that can become ${style}`,
+      });
+  });
+
   // K-Dense peer-review's checklist (test/augment/fixtures/public): a table made its boxes literal "[ ]".
   it('writes no task list as a table or prose (K-Dense peer-review)', async () => {
     const body = await readFile(

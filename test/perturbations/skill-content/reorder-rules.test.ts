@@ -39,6 +39,34 @@ describe('skill-content/reorder-rules', () => {
     expect(result.relabel.steps).toEqual([]);
   });
 
+  // OpenHands' onboarding skill (test/augment/fixtures/public/openhands-onboarding-plan.md, audit 14): version
+  // 9 put "How to run them locally and in CI" before "Tests to write", so "them" stood for nothing.
+  it('keeps a rule whose pronoun refers back after the rules before it, and moves the others (OpenHands onboarding)', async () => {
+    const plan = await readFile(
+      join(projectRoot, 'test/augment/fixtures/public/openhands-onboarding-plan.md'),
+      'utf8',
+    );
+    // Sections 4 and 5 of the plan, without the template lead-in (which keeps every list as it is).
+    const body = plan.slice(plan.indexOf('### 4. Testing Plan'), plan.indexOf('### 6.')).trimEnd();
+    const tests = '- Tests to write, where they live, and example test names.';
+    const run = '- How to run them locally and in CI (with exact commands).';
+    let moved = 0;
+    for (const seed of ['a', 'b', 'c', 'd', 'e', 'f']) {
+      const lines = applied(
+        await applyOperator(reorderRules, withBody(body), { rng: seed }),
+      ).harness.skills.items[0]!.body.split('\n');
+      expect(lines.indexOf(run)).toBe(lines.indexOf(tests) + 1);
+      expect(lines.indexOf(tests)).toBe(1);
+      if (lines.join('\n') !== body) moved++;
+    }
+    // "### 5. Quality Gates & Tooling" holds three independent rules: they still move.
+    expect(moved).toBeGreaterThan(0);
+    // Under "… in this structure:" the plan is a template: nothing moves.
+    expect(await applyOperator(reorderRules, withBody(plan), { rng: 'a' })).toEqual({
+      skip: 'no skill body has two independent rules to reorder',
+    });
+  });
+
   it('keeps order-sensitive rules in place and renumbers numbered lists marked independent', async () => {
     const body = [
       '# Checks',
