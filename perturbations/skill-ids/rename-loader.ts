@@ -8,6 +8,7 @@ import {
   nameJudge,
   plainToolNamesInText,
   renameSymbols,
+  toolNamePatternsInText,
   trajectoryReplies,
   VocabularyParam,
   withinVocabulary,
@@ -51,7 +52,8 @@ export const renameSkillLoader = defineOperator({
   // skills (no loader offered) is skipped.
   // 6: a plain loader name followed by the word "tool" ("the load tool") is a mention, and is renamed.
   // 7: a plain loader name a text writes bare, in code or in another case is not renamed.
-  version: 7,
+  // 8: a loader that a name pattern of a text matches (`load_*`) is not renamed, and no new name matches one.
+  version: 8,
   dimension: 'skill-ids',
   mode: 'exact',
   description: 'Renames the skill-loading tool and optionally its argument; loads and mentions follow.',
@@ -74,6 +76,10 @@ export const renameSkillLoader = defineOperator({
       return { skip: 'the harness has no skills, so no loader is offered' };
     if (plainToolNamesInText(harness, trajectoryReplies(trajectory)).has(loader.tool))
       return { skip: `a text writes "${loader.tool}" where a rename could not follow it` };
+    // A name pattern ("Use 'load_*' tools") addresses a family of tools: the loader neither leaves nor joins one.
+    const families = toolNamePatternsInText(harness, trajectoryReplies(trajectory));
+    if (families.matched.has(loader.tool))
+      return { skip: `a name pattern of a text matches "${loader.tool}", which a rename could not follow` };
     if (mentionedInFreeText(trajectory, harness, [loader.tool], 'tool').size > 0) {
       return {
         skip: `the trajectory names "${loader.tool}" in a reply or a tool result; renaming would change it`,
@@ -90,7 +96,7 @@ export const renameSkillLoader = defineOperator({
       rng
         .fork('tool')
         .shuffle(toolNames)
-        .find((name) => toolJudge.accepts(name) && accept(name));
+        .find((name) => toolJudge.accepts(name) && !families.matches(name) && accept(name));
     if (tool === undefined) return { skip: 'every candidate loader name is already used by the harness' };
     if (params.tool !== undefined && !accept(params.tool)) {
       return { skip: `"${params.tool}" is already used by the harness` };

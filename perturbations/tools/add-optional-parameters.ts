@@ -112,11 +112,44 @@ const returnsFields = (tool: Tool) =>
     tool.description,
   );
 
-/** Words that say a tool's result or input holds times: a time zone for them means something there. */
+/**
+ * Whether a tool's texts (its description, its parameters' names and descriptions) speak of times, so that a
+ * time zone for them means something there: a word for a point in time (`date`, `timestamp`, `deadline`,
+ * "start time", "ISO 8601"), a time filter's name (`created_after`, `updated_since`, `until`), or a time a
+ * record holds ("created at", "last modified"). A verb of the same words is not enough, nor an idiom: "a
+ * pending review is created" (GitHub's `pull_request_review_write`), "just log the thought" (OpenHands'
+ * `think`), "one command at a time", "wait for the given time (in milliseconds)", "the previous page in
+ * history" hold no time of day.
+ */
 const speaksOfTime = (tool: Tool) =>
-  /\b(?:times?|dates?|datetimes?|timestamps?|created|modified|updated|history|logs?|schedules?|deadlines?)\b/iu.test(
-    `${tool.description} ${[...parameterWords(tool)].join(' ')}`,
+  timeWords.test(toolTexts(tool)) || [...parameterWords(tool)].some((word) => timeParameterWords.has(word));
+
+/** Words and phrases that speak of points in time in a tool's texts. */
+const timeWords =
+  /(?<!\b(?:up|out)[ -](?:to|of)[ -])\b(?:dates?|datetimes?|timestamps?|time[ -]?zones?|deadlines?|schedul(?:e|es|ed|ing)|(?:start|end|due|creation|modification|commit|event|local|current|expiry|expiration|arrival|departure)[ \t]+times?|times?[ \t]+of[ \t]+(?:day|creation|the)|ISO[ \t-]?8601|(?:created|updated|modified|changed|edited|deleted)[ \t]+(?:at|on|since|before|after)|last[ \t]+(?:modified|updated|changed|edited|seen|active))\b/iu;
+
+/** Words of a parameter's name that make it a time or a time filter (`created_after`, `since`). */
+const timeParameterWords = new Set(
+  'time times date dates datetime timestamp timestamps created updated modified since until schedule deadline'.split(
+    ' ',
+  ),
+);
+
+/**
+ * A tool's description and its own parameters' descriptions: what it says it takes and returns. An object's
+ * fields deeper down are input ("Use for text, number, and date fields", in GitHub's `issue_write`), not times
+ * of the result.
+ */
+function toolTexts(tool: Tool): string {
+  const properties = isRecord(tool.parameters.properties) ? Object.values(tool.parameters.properties) : [];
+  const described = properties.flatMap((property) =>
+    isRecord(property) && typeof property.description === 'string' ? [property.description] : [],
   );
+  return [tool.description, ...described].join('\n');
+}
+
+/** The pool parameters that shape a tool's result: a tool takes one only where none of its own shapes it. */
+const resultShaping = ['fields', 'response_format', 'include_details', 'verbose'] as const;
 
 /**
  * Which tools each pool parameter fits, where not all do: the shape of a result (`fields`, `response_format`,
@@ -208,8 +241,14 @@ function freeNamesByTool(
     const keys = used.get(tool.name);
     const words = parameterWords(tool);
     // A word of the tool's parameters that starts with a control word counts (`start_timestamp` controls time).
-    const controlled = (name: string) =>
+    const ownControl = (name: string) =>
       (controls[name] ?? []).some((control) => [...words].some((word) => word.startsWith(control)));
+    // A parameter of the tool that shapes its result in one way (`fields`: "Subset of fields to return")
+    // leaves no room for another: `include_details` (default false) would contradict "If omitted, all fields
+    // are returned".
+    const shaped = resultShaping.some(ownControl);
+    const controlled = (name: string) =>
+      ownControl(name) || (shaped && (resultShaping as readonly string[]).includes(name));
     free.set(
       tool.name,
       open.filter(([name]) => !keys?.has(name) && !controlled(name) && (fits[name]?.(tool) ?? true)),
@@ -225,10 +264,11 @@ function freeNamesByTool(
  * identifier of the harness, appears in any of its texts, names what the harness already rules on (no
  * `timezone` where a text says "All times are EST" or "The current time is …"), is a key of the tool's calls in the
  * trajectory (an extra key already there would change validity), or controls what a parameter of the tool
- * already does (no `verbose` beside a `detail` enum, no `response_format` beside `return_content`), or does not
- * fit the tool (`fields`, `response_format`, `include_details` and `verbose` only on a tool that reads and
- * returns fields, `locale` only on one that reads, `timezone` only on one that speaks of times, no `locale`
- * beside a time zone of the tool's own). Tools
+ * already does (no `verbose` beside a `detail` enum, no `response_format` beside `return_content`, no
+ * parameter shaping the result beside one of the tool's own: no `include_details` beside `fields`), or does
+ * not fit the tool (`fields`, `response_format`, `include_details` and `verbose` only on a tool that reads and
+ * returns fields, `locale` only on one that reads, `timezone` only on one whose texts speak of times, not
+ * through a verb such as "created" or "log", no `locale` beside a time zone of the tool's own). Tools
  * whose `additionalProperties` is a schema are left alone: every extra key is constrained there, and a new
  * property would bypass that constraint.
  *
@@ -247,7 +287,10 @@ export const addOptionalParameters = defineOperator({
   // 7: a parameter only where it fits the tool (`fits`): the shape of a result where a tool reads and returns
   // fields, a locale where it reads, a time zone where it speaks of times, no `locale` beside a zone of its own;
   // a text that says how the agent learns the date ("see what year it is") rules on time.
-  version: 7,
+  // 8: a tool speaks of times through a word for a time or a time filter, not a verb ("a review is created",
+  // "log the thought"), its parameters' descriptions read too; no result-shaping parameter on a tool with one
+  // of its own (no `include_details` beside `fields`, "Subset of fields to return").
+  version: 8,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds optional unused parameters to tools; existing parameters and calls stay.',

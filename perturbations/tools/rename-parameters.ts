@@ -64,7 +64,8 @@ function splitRenames(step: RelabelStep): RelabelStep[] {
  * tool's schema refers to property names outside `properties`/`required` (`patternProperties`,
  * `dependentRequired`, combinators, `$ref`, …), when a harness text writes the name in code that the
  * symbol table cannot resolve (`` `body.height_cm` ``), since that reference would dangle, when prose names
- * it as a parameter (`parameterNamesInProse`), or when a tool that does not define it writes it in code in
+ * it as a parameter (`parameterNamesInProse`: "the 'head' parameter", "The "body" and "event" parameters", a
+ * quoted "'delete: true'", "path (string)", "instead of ref"), or when a tool that does not define it writes it in code in
  * its own texts, where it is mostly an object's key (`parameterNamesInOtherTools`). New names are opaque or
  * faithful (`nameJudge`).
  *
@@ -87,7 +88,11 @@ export const renameParameters = defineOperator({
   // 9: a name that another tool's text writes in code stays: there it is mostly an object's key
   // (`parameterNamesInOtherTools`: AgentDojo's send_email lists a calendar event's `title`, `start_time`);
   // no hold for reserve, no post for send (`nameSynonyms`).
-  version: 9,
+  // 10: a name a text quotes stays ("'value'", "'delete: true'", the tool's own in its texts, any in the
+  // prompt's), so does every name of a list the word "parameters" closes ("The "body" and "event" parameters"),
+  // a name followed by its type ("path (string)") or by one of its values ("method 'create'"), and a tool's
+  // own name written where it can only be the parameter ("instead of ref", "unless body is provided").
+  version: 10,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',

@@ -16,6 +16,7 @@ import {
   plainToolNamesInText,
   renameSymbols,
   type SymbolEntry,
+  toolNamePatternsInText,
   toolTitleFollows,
   trajectoryFreeText,
   trajectoryReplies,
@@ -48,7 +49,9 @@ function mentionedInFreeText(harness: Harness, texts: readonly string[]): Set<st
 
 /**
  * Renames a share (= severity, at least one) of the registry tools in a naming style, through the symbol
- * table so every mention follows; the skill loader is never renamed (that is the skill-ids dimension). New
+ * table so every mention follows; the skill loader is never renamed (that is the skill-ids dimension). A
+ * tool that a name pattern of a text matches ("Use 'list_*' tools", `get_*_by_id`) keeps its name, and no new
+ * name matches one: the pattern's rule must keep covering the same tools. New
  * names are opaque or faithful (`nameJudge`): no function words, no word of another identifier, no domain
  * term swapped for a synonym. A schema `title` that names the tool follows the new name (AgentDojo's "Input
  * schema for `get_balance`", FastMCP's `get_balanceArguments`, pydantic's "Get Balance"); a tool whose schema
@@ -70,7 +73,9 @@ export const renameTools = defineOperator({
   // 8: no hold for reserve (a hold is provisional), no post for send (`nameSynonyms`); a schema title naming
   // the tool follows the rename ("Input schema for `get_balance`", AgentDojo), or the tool keeps its name where
   // it cannot exactly; a display title generated from the name ("Read File") follows.
-  version: 8,
+  // 9: a tool that a name pattern a text writes addresses ("Use 'search_*' tools", `get_*_by_id`) keeps its
+  // name, and no new name joins a family (`toolNamePatternsInText`).
+  version: 9,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',
@@ -80,18 +85,26 @@ export const renameTools = defineOperator({
     // A tool named by a plain word that a text writes where a rename cannot follow ("call fetch again",
     // "the Read tool" for `read`, `grep` the shell command) keeps its name.
     const unfollowable = plainToolNamesInText(harness, trajectoryReplies(trajectory));
+    // A name pattern ("Use 'search_*' tools for targeted queries") addresses a family of tools: a renamed
+    // member would leave the family, and a new name that matches would join it, so that the text's rule
+    // covered other tools. Its members keep their names; no new name matches it.
+    const families = toolNamePatternsInText(harness, trajectoryReplies(trajectory));
     // A tool whose schema title names it in a form the rename cannot rewrite exactly ("GetBalance") keeps it too.
     const tools = harness.tools.items.filter(
-      (tool) => !unfollowable.has(tool.name) && toolTitleFollows(tool),
+      (tool) => !unfollowable.has(tool.name) && !families.matched.has(tool.name) && toolTitleFollows(tool),
     );
     if (tools.length === 0)
       return {
-        skip: 'every tool is a plain word that a text writes, or a schema title names, where a rename could not follow it',
+        skip: 'every tool is a plain word that a text writes, a name pattern matches, or a schema title names, where a rename could not follow it',
       };
     const count = affectedCount(severity, tools.length);
     const chosen = rng.fork('choose').sample(tools, count);
     const build = (renamed: readonly (typeof tools)[number][]): OperatorOutput => {
-      const isFree = withinVocabulary(nameChecker(harness, trajectory), params.vocabulary);
+      const checker = nameChecker(harness, trajectory);
+      const isFree = withinVocabulary(
+        (name: string) => !families.matches(name) && checker(name),
+        params.vocabulary,
+      );
       const names = rng.fork('names');
       const map: Record<string, string> = {};
       for (const tool of renamed) {

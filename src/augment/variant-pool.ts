@@ -18,7 +18,12 @@ import type { Plan } from './plan.js';
 import { createRandom } from './random.js';
 import type { AugmentRow, ExampleResult, PoolProvenance, Provenance } from './row.js';
 import { checkAugmentBounds } from './size-bound.js';
-import { parameterNamesInReplies, plainToolNamesWritten, trajectoryReplies } from './unfollowable-names.js';
+import {
+  namesMatchedByPatterns,
+  parameterNamesInReplies,
+  plainToolNamesWritten,
+  trajectoryReplies,
+} from './unfollowable-names.js';
 import { defaultVariantPoolSize } from './variant-pool-size.js';
 
 /** How a pool is made and drawn from. */
@@ -324,17 +329,25 @@ export function createVariantPool(
   };
 }
 
-/** Whether the relabel renames a tool or a parameter that the replies write where a rename cannot follow. */
+/**
+ * Whether the relabel renames a tool or a parameter that the replies write where a rename cannot follow, or
+ * moves a tool into or out of a family a name pattern of the replies addresses ("the search_* tools").
+ */
 function leavesNamesInReplies(relabel: Relabel, replies: readonly string[]): boolean {
   if (replies.length === 0) return false;
   const tools: string[] = [];
+  const newToolNames: string[] = [];
   const parameters: string[] = [];
   for (const step of relabel.steps) {
-    if (step.type === 'rename_tools') tools.push(...Object.keys(step.map));
-    else if (step.type === 'rename_arguments') parameters.push(...step.renames.map((rename) => rename.from));
+    if (step.type === 'rename_tools') {
+      tools.push(...Object.keys(step.map));
+      newToolNames.push(...Object.values(step.map));
+    } else if (step.type === 'rename_arguments')
+      parameters.push(...step.renames.map((rename) => rename.from));
   }
   return (
     (tools.length > 0 && plainToolNamesWritten(tools, replies).size > 0) ||
+    (tools.length > 0 && namesMatchedByPatterns([...tools, ...newToolNames], replies).size > 0) ||
     (parameters.length > 0 && parameterNamesInReplies(replies, [...new Set(parameters)]).size > 0)
   );
 }

@@ -72,6 +72,7 @@ export {
   toolTitleFollows,
 } from '../augment/rename-symbols.js';
 export {
+  namePatternsWritten,
   parameterNamesInReplies,
   plainToolNamesWritten,
   trajectoryReplies,
@@ -153,6 +154,7 @@ export {
   parameterNamesInOtherTools,
   parameterNamesInProse,
   plainToolNamesInText,
+  toolNamePatternsInText,
   unresolvedCodeNames,
 } from './mentions.js';
 export { firstClause, type NameRequest, type NameStyle, nameStyles, newName } from './new-name.js';

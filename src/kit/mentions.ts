@@ -2,11 +2,14 @@
 // parameter the symbol table does not see, and the names a trajectory mentions in its free text.
 
 import {
+  namePatternsWritten,
+  type ParameterReading,
   parameterNamesInReplies,
   plainToolNamesWritten,
   readParameterNames,
 } from '../augment/unfollowable-names.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
+import type { JsonPath } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import {
   buildSymbolTable,
@@ -18,6 +21,7 @@ import {
 import { blankTemplatePlaceholders } from '../harness/template-placeholders.js';
 import { occursAsWord, wordCharacter } from '../harness/text-index.js';
 import type { Trajectory } from '../trajectory/schema.js';
+import { isRecord } from './schema-walk.js';
 
 export { occursAsWord };
 
@@ -31,9 +35,9 @@ export { occursAsWord };
 export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegistry): Set<string> {
   const { parameterNames, texts } = parameterReading(harness, hookChecks);
   const unresolved = new Set<string>();
-  for (const { text, recognisedAt } of texts)
+  for (const { text, reading } of texts)
     codeOccurrences(text, parameterNames, (name, index) => {
-      if (!recognisedAt(index)) unresolved.add(name);
+      if (!reading.recognisedAt(index)) unresolved.add(name);
     });
   return unresolved;
 }
@@ -98,21 +102,67 @@ const readableTexts = (harness: Harness) =>
 
 /**
  * The harness's parameter names, and its texts each with where the symbol table reads a mention in it: what
- * `unresolvedCodeNames` and `parameterNamesInProse` read.
+ * `unresolvedCodeNames` and `parameterNamesInProse` read. Each text also says which names it may quote or
+ * write bare as a parameter (`ParameterReading`): a tool's text its own parameters' (nested ones too), less
+ * the values its own property lists (`fields`' "just 'sha' and 'html_url'" are keys of the result), any
+ * other text every tool's.
  */
 function parameterReading(harness: Harness, hookChecks?: HookCheckRegistry) {
   const table = buildSymbolTable(harness, hookChecks);
   const recognised = new Set(
     table.mentions.map((mention) => `${JSON.stringify(mention.path)}\u0000${mention.start}`),
   );
-  const parameterNames = [
-    ...new Set(table.symbols.filter((symbol) => symbol.kind === 'parameter').map((symbol) => symbol.name)),
-  ];
+  const parameters = table.symbols.filter((symbol) => symbol.kind === 'parameter');
+  const parameterNames = [...new Set(parameters.map((symbol) => symbol.name))];
+  const all = new Set(parameterNames.filter((name) => name !== ''));
+  const own = new Map<string, Set<string>>();
+  const values = new Map<string, Set<string>>();
+  for (const symbol of parameters) {
+    if (symbol.tool !== undefined) own.set(symbol.tool, (own.get(symbol.tool) ?? new Set()).add(symbol.name));
+    const listed = enumValues(valueAt(harness, symbol.definedAt));
+    if (listed.length > 0) values.set(symbol.name, new Set([...(values.get(symbol.name) ?? []), ...listed]));
+  }
   const texts = readableTexts(harness).map(({ path, text }) => {
     const at = JSON.stringify(path);
-    return { text, recognisedAt: (index: number) => recognised.has(`${at}\u0000${index}`) };
+    const tool =
+      path[0] === 'tools' && path[1] === 'items' && typeof path[2] === 'number'
+        ? harness.tools.items[path[2]]?.name
+        : undefined;
+    const ownNames = tool === undefined ? undefined : (own.get(tool) ?? new Set<string>());
+    const holderValues = new Set(enumValues(valueAt(harness, path.slice(0, -1))));
+    const quoted =
+      ownNames === undefined ? all : new Set([...ownNames].filter((name) => !holderValues.has(name)));
+    const reading: ParameterReading = {
+      recognisedAt: (index: number) => recognised.has(`${at}\u0000${index}`),
+      codeIsMention: true,
+      quoted,
+      values,
+      ...(ownNames !== undefined ? { own: ownNames } : {}),
+    };
+    return { text, reading };
   });
-  return { parameterNames, texts };
+  return { parameterNames, texts, values };
+}
+
+/** The value at a JSON path of the harness. */
+function valueAt(harness: Harness, path: JsonPath): unknown {
+  let node: unknown = harness;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return node;
+}
+
+/** The string values a property's schema lists: its `enum`, or its items' (an array of choices). */
+function enumValues(node: unknown): string[] {
+  if (!isRecord(node)) return [];
+  const listed = Array.isArray(node.enum)
+    ? node.enum
+    : isRecord(node.items) && Array.isArray(node.items.enum)
+      ? node.items.enum
+      : [];
+  return listed.filter((value): value is string => typeof value === 'string');
 }
 
 /**
@@ -132,12 +182,36 @@ export function plainToolNamesInText(harness: Harness, freeText: readonly string
 }
 
 /**
+ * The name patterns (`'list_*'`, `search_*`, `get_*_by_id`) that the harness's texts and the given free texts
+ * (a trajectory's replies) write, read as families of tools: `matched` holds the tools one of them addresses,
+ * which a rename could not follow name by name (the text still says "Use 'search_*' tools" of a tool now
+ * named `searchIssues`), and `matches` tells whether a new name would join a family it was not in.
+ *
+ * @example
+ * toolNamePatternsInText(harness).matched.has('search_issues') // true where the prompt says "Use 'search_*' tools"
+ */
+export function toolNamePatternsInText(
+  harness: Harness,
+  freeText: readonly string[] = [],
+): { matched: Set<string>; matches: (name: string) => boolean } {
+  const patterns = namePatternsWritten([...readableTexts(harness).map(({ text }) => text), ...freeText]);
+  const matches = (name: string) => patterns.some((test) => test(name));
+  const names = [harness.skills.loader.tool, ...harness.tools.items.map((tool) => tool.name)];
+  return { matched: new Set(names.filter(matches)), matches };
+}
+
+/**
  * Parameter names that prose names outside the symbol table's mentions, in the harness's texts and in the
  * given free texts (a trajectory's replies, `trajectoryReplies`, where code counts too): a distinctive name
  * written bare ("call it with dryRun set to true"), any name the word "parameter" (argument, field, option …)
- * follows ("use the 'head' parameter"), or any name written as a parameter (`namesParameter`: "set raw to
- * true", `workdir="/foo"`, "- thought: …", "offset/limit"). The symbol table takes a parameter only in code
- * or qualified by its tool, so a rename would leave these behind, naming a parameter that is no longer there.
+ * follows, itself or closing a list of names ("use the 'head' parameter", "The "body" and "event"
+ * parameters"), any name written as a parameter (`namesParameter`: "set raw to true", `workdir="/foo"`, "-
+ * thought: …", "offset/limit"), followed by its type ("each object with path (string)") or by one of its
+ * values ("with method 'create'"), a name quoted ("'value'", "'delete: true'": a tool's text quoting one of
+ * its own parameters, the prompt's or a reply's any tool's), and a tool's own name written bare where it can
+ * only be the parameter ("it will be used instead of ref", "Required unless body is provided"). The symbol
+ * table takes a parameter only in code or qualified by its tool, so a rename would leave these behind, naming
+ * a parameter that is no longer there; a quoted text is protected content, which no rename rewrites.
  *
  * @example
  * parameterNamesInProse(harness).has('head') // true where a description says "Use the 'head' parameter"
@@ -147,12 +221,11 @@ export function parameterNamesInProse(
   freeText: readonly string[] = [],
   hookChecks?: HookCheckRegistry,
 ): Set<string> {
-  const reading = parameterReading(harness, hookChecks);
-  const parameterNames = reading.parameterNames.filter((name) => name !== '');
+  const { parameterNames: all, texts, values } = parameterReading(harness, hookChecks);
+  const parameterNames = all.filter((name) => name !== '');
   const named = new Set<string>();
-  for (const { text, recognisedAt } of reading.texts)
-    readParameterNames(text, parameterNames, named, { recognisedAt, codeIsMention: true });
-  for (const name of parameterNamesInReplies(freeText, parameterNames)) named.add(name);
+  for (const { text, reading } of texts) readParameterNames(text, parameterNames, named, reading);
+  for (const name of parameterNamesInReplies(freeText, parameterNames, values)) named.add(name);
   return named;
 }
 

@@ -213,6 +213,46 @@ describe("the variant pool and an example's replies", () => {
     expect(named.flat()).not.toContain('quantity');
   }, 120_000);
 
+  it('takes no entry that moves a tool into or out of a family a name pattern of the replies addresses', async () => {
+    // "I looked it up with the get_* tools": every get_ tool is named there, and an entry that renamed one
+    // (or named another tool get_…) would change which tools the reply speaks of.
+    const { harness, originals } = await fixture('livestream', 1);
+    const renameTools = compilePolicy(
+      parsePolicy({
+        name: 'tools',
+        severity: 1,
+        dimensions: { tools: { probability: 1, operators: ['tools/rename'] } },
+      }),
+      createRegistry(builtinOperators),
+    );
+    const original = originals[0] as Trajectory;
+    const replying = structuredClone(original);
+    const last = replying.messages.at(-1);
+    if (last?.role !== 'assistant' || last.content === null) throw new Error('the fixture ends on a reply');
+    last.content = `${last.content} I looked it up with the get_* tools.`;
+    const renamed = (row: AugmentRow) =>
+      row.relabel.steps.flatMap((step) => (step.type === 'rename_tools' ? Object.entries(step.map) : []));
+    const pool = createVariantPool(harness, { plan: renameTools, seed: 'families', size: 8 }, (t, i) =>
+      augmentExample(harness, t, i, { plan: renameTools, seed: 'families' }),
+    );
+    const plain: Array<[string, string]> = [];
+    const named: Array<[string, string]> = [];
+    for (let index = 0; index < 8; index++) {
+      const a = await pool.augment(original, index);
+      const b = await pool.augment(replying, index);
+      if (!('row' in a) || !('row' in b)) throw new Error('every example certifies');
+      plain.push(...renamed(a.row));
+      named.push(...renamed(b.row));
+    }
+    // Without the reply some rows rename a get_ tool; with it, none renames one or names a tool get_….
+    expect(plain.some(([from]) => from.startsWith('get_'))).toBe(true);
+    expect(named.length).toBeGreaterThan(0);
+    for (const [from, to] of named) {
+      expect(from).not.toMatch(/^get_/u);
+      expect(to).not.toMatch(/^get_/u);
+    }
+  }, 120_000);
+
   // A pool entry is built without an example, so `tools/add-distractors` cannot read the conversation there:
   // its `fitsExample` refuses, per example, an entry whose pool tool does what the user asks about.
   it('skips, for an example, an entry whose distractor does what its user asks about (fitsExample)', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renameTools } from '../../perturbations/tools/rename.js';
 import { renameParameters } from '../../perturbations/tools/rename-parameters.js';
 import { applyOperator } from '../../src/augment/operator.js';
-import { plainToolNamesWritten } from '../../src/augment/unfollowable-names.js';
+import { namesMatchedByPatterns, plainToolNamesWritten } from '../../src/augment/unfollowable-names.js';
 import { parseHarness } from '../../src/harness/parse-harness.js';
 import type { HarnessInput } from '../../src/harness/schema.js';
 import { parameterNamesInProse, plainToolNamesInText } from '../../src/kit/mentions.js';
@@ -122,5 +122,114 @@ describe('parameterNamesInProse', () => {
         expect(renamed).not.toContain(`"from":"${name}"`);
       expect(renamed).toContain('"from":"url"');
     }
+  });
+});
+
+// GitHub's MCP server (test/perturbations/fixtures/github-mcp-server-*): its instructions address tools by
+// name pattern ("Use 'search_*' tools for targeted queries"), and its descriptions name parameters in quotes
+// ("the 'direction' also needs to be provided"), in lists ("The "body" and "event" parameters"), with a type
+// ("path (string)") and bare ("instead of ref"). An audit found renames these texts could not follow.
+describe('namePatternsWritten', () => {
+  const matched = (names: string[], text: string) => [...namesMatchedByPatterns(names, [text])].sort();
+
+  it("reads a name with a `*` wildcard as a family of tools: 'list_*', search_*, get_*_by_id, *_write", () => {
+    const names = ['list_issues', 'list_branches', 'search_code', 'get_issue_by_id', 'issue_write', 'get_me'];
+    expect(matched(names, "Use 'list_*' tools for broad, simple retrieval.")).toEqual([
+      'list_branches',
+      'list_issues',
+    ]);
+    expect(matched(names, 'For search_* tools, sort with the `sort` parameter.')).toEqual(['search_code']);
+    expect(matched(names, 'Prefer `get_*_by_id` when you know the id.')).toEqual(['get_issue_by_id']);
+    expect(matched(names, 'The *_write tools change the repository.')).toEqual(['issue_write']);
+    // At the end of a sentence the full stop is no part of the pattern.
+    expect(matched(names, 'Then call the list_*.')).toEqual(['list_branches', 'list_issues']);
+  });
+
+  it('reads no pattern in emphasis, bullets, arithmetic or a bare wildcard', () => {
+    const names = ['list_issues', 'get_me', 'Note', 'bold'];
+    for (const text of [
+      '*Note*: be brief.',
+      '**bold** words',
+      '* list_issues first',
+      '5 * 3 = 15',
+      'any *',
+      '*_*',
+    ])
+      expect(matched(names, text), text).toEqual([]);
+  });
+});
+
+describe('parameterNamesInProse on quotes, lists, types and bare own names', () => {
+  const harness = harnessOf(
+    [
+      tool(
+        'comment',
+        'Adds a comment. At least one of body or reaction is required. The "body" and "event" parameters are used when submitting. Returns the body of the page.',
+        {
+          body: { type: 'string', description: 'Comment content. Required unless reaction is provided.' },
+          reaction: { type: 'string', enum: ['+1', 'heart'] },
+          event: { type: 'string' },
+          state: { type: 'string', description: 'Sets the state.' },
+        },
+      ),
+      tool('fetch_file', 'Gets a file.', {
+        ref: { type: 'string', description: 'A git ref to read at.' },
+        sha: { type: 'string', description: 'A commit SHA. If specified, it will be used instead of ref' },
+        fields: {
+          type: 'array',
+          items: { type: 'string', enum: ['sha', 'path'] },
+          description: "Fields to return, e.g. just 'sha' and 'path'.",
+        },
+      }),
+      tool('push', 'Pushes files, each object with path (string) and content (string).', {
+        files: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              path: { type: 'string' },
+              content: { type: 'string' },
+              value: { type: 'string', description: "Cannot be combined with 'delete: true'." },
+              delete: { type: 'boolean' },
+            },
+          },
+        },
+        limit: { type: 'integer', description: "Defaults to 'state' order." },
+        method: { type: 'string', enum: ['create', 'submit'] },
+        owner: { type: 'string' },
+        repo: { type: 'string' },
+        pullNumber: { type: 'number' },
+      }),
+    ],
+    "Use separate 'sort' and 'order' parameters. Use push with method 'create' first. The owner, repo, and pullNumber parameters are required. Pass a ref to the branch if unsure.",
+  );
+  const named = parameterNamesInProse(harness);
+
+  it('takes a quoted name of the tool (the prompt: of any tool), every name of a list, a typed name, a value', () => {
+    // The prompt quotes `sort` and `order`, which no tool here defines: nothing to keep.
+    for (const name of ['body', 'event', 'delete', 'path', 'content', 'owner', 'repo', 'method'])
+      expect(named.has(name), name).toBe(true);
+  });
+
+  it("takes a tool's own name written bare where it can only be the parameter", () => {
+    for (const name of ['reaction', 'ref']) expect(named.has(name), name).toBe(true);
+  });
+
+  it('leaves the ordinary words, a value of the property the text describes, another tool quoting a name', () => {
+    // "Returns the body of the page" is prose; 'sha' in `fields` is a key of the result, one of its values;
+    // push's 'state' is comment's parameter, quoted in another tool's text; "a ref to the branch" in the
+    // prompt is the ordinary word; `value` is only described ("Cannot be combined with …").
+    for (const name of ['sha', 'state', 'limit', 'files', 'value', 'fields'])
+      expect(named.has(name), name).toBe(false);
+    const prose = harnessOf(
+      [tool('comment', 'Returns the body of the page. Set the event up first.', { body: {}, event: {} })],
+      'Write a clear body. Pass a ref to the branch.',
+    );
+    expect([...parameterNamesInProse(prose)]).toEqual([]);
+  });
+
+  it('reads a quoted name in a reply as a name of any tool', () => {
+    expect(parameterNamesInProse(harness, ["I left 'limit' empty."]).has('limit')).toBe(true);
+    expect(parameterNamesInProse(harness, ['I left the limit empty.']).has('limit')).toBe(false);
   });
 });

@@ -98,6 +98,24 @@ describe('skill-ids/rename-loader', () => {
     });
   });
 
+  // A name pattern addresses a family of tools ("Use 'search_*' tools …", GitHub's MCP server): the loader
+  // neither leaves one nor joins one.
+  it('keeps a loader a name pattern matches, and draws no name a pattern matches', async () => {
+    const withPattern = (text: string) => {
+      const input = travelHarnessInput();
+      input.prompt.sections.push({ id: 'families', title: 'Tool families', template: text });
+      return parseHarness(input);
+    };
+    expect(
+      await applyOperator(renameSkillLoader, withPattern("Call the 'load_*' tools first."), { rng: 'x' }),
+    ).toEqual({ skip: 'a name pattern of a text matches "load_skill", which a rename could not follow' });
+    const family = withPattern("Use 'get_*' and 'use_*' tools only when asked; `skill_*` tools load rules.");
+    for (let index = 0; index < 16; index++) {
+      const result = applied(await applyOperator(renameSkillLoader, family, { rng: `family-${index}` }));
+      expect(result.harness.skills.loader.tool).not.toMatch(/^(?:get_|use_|skill_)/u);
+    }
+  });
+
   it('returns the input unchanged at severity 0', async () => {
     const result = applied(await applyOperator(renameSkillLoader, harness, { rng: 'zero', severity: 0 }));
     expect(result.harness).toBe(harness);
