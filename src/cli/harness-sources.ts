@@ -45,16 +45,19 @@ export function sourceError(label: string, issues: readonly Issue[]): HarnessAug
 
 /**
  * A server's instructions as a prompt section, titled by the server's name: the text as the server wrote
- * it, not a template (`{{` is escaped, so it renders as written).
+ * it, not a template (`{{` is escaped, so it renders as written). The id keeps the name's ASCII letters and
+ * digits (a section id's rule), `mcp_server` where none is left.
+ *
+ * @example
+ * instructionsSection('github-mcp-server', 'Use list_* tools.') // { id: 'github_mcp_server_instructions', title: 'github-mcp-server instructions', … }
  */
-function instructionsSection(serverName: string | undefined, text: string): PromptSection {
-  const name = serverName?.trim() || 'MCP server';
-  const id = `${
-    name
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, '_')
-      .replace(/^_+|_+$/g, '') || 'mcp_server'
-  }_instructions`;
+export function instructionsSection(serverName: string | undefined, text: string): PromptSection {
+  const name = serverName?.replace(/\s+/gu, ' ').trim() || 'MCP server';
+  const stem = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  const id = `${/^[a-z]/.test(stem) ? stem : `mcp_server${stem ? `_${stem}` : ''}`}_instructions`;
   return PromptSectionSchema.parse({
     id,
     title: `${name} instructions`,
