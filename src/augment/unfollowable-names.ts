@@ -37,6 +37,10 @@ export function plainToolNamesWritten(names: readonly string[], texts: readonly 
   return found;
 }
 
+// A pattern's wildcard touches a separator or stands between name characters (`namePatternsWritten`).
+const patternSeparator = /[_.:-]/u;
+const patternNameCharacter = /[\p{L}\p{N}]/u;
+
 /**
  * The name patterns the texts write, each as a test of a name: a token of name characters with a `*` wildcard
  * (`'list_*'`, `search_*`, `get_*_by_id`, `*_write`, `mcp__github__*`) addresses every tool it matches ("Use
@@ -67,8 +71,6 @@ export function namePatternsWritten(texts: readonly string[]): Array<(name: stri
       while (end > start && '.:-'.includes(text[end - 1] as string)) end--;
       const token = text.slice(start, end);
       if (patterns.has(token) || !/[\p{L}\p{N}]{2}/u.test(token)) continue;
-      const separator = /[_.:-]/u;
-      const nameCharacter = /[\p{L}\p{N}]/u;
       let wildcard = false;
       let valid = true;
       for (let index = token.indexOf('*'); index >= 0; index = token.indexOf('*', index + 1)) {
@@ -76,9 +78,9 @@ export function namePatternsWritten(texts: readonly string[]): Array<(name: stri
         const after = token[index + 1] ?? '';
         if (before === '*' || after === '*') valid = false;
         else if (
-          separator.test(before) ||
-          separator.test(after) ||
-          (nameCharacter.test(before) && nameCharacter.test(after))
+          patternSeparator.test(before) ||
+          patternSeparator.test(after) ||
+          (patternNameCharacter.test(before) && patternNameCharacter.test(after))
         )
           wildcard = true;
         else valid = false;

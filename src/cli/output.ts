@@ -306,3 +306,15 @@ export async function writeProduct(
   await writeFileAtomic(file, options.exact || text.endsWith('\n') ? text : `${text}\n`);
   if (mode.json) process.stdout.write(`${JSON.stringify({ out: file }, null, 2)}\n`);
 }
+
+/**
+ * A list as a note shows it: the first three, then how many more.
+ *
+ * @example
+ * firstFew(['a', 'b', 'c', 'd', 'e']) // 'a, b, c and 2 more'
+ */
+export function firstFew(items: readonly string[]): string {
+  return items.length <= 3
+    ? items.join(', ')
+    : `${items.slice(0, 3).join(', ')} and ${items.length - 3} more`;
+}

@@ -1,10 +1,7 @@
 // The notes a skills folder's import prints (`hsa import skills`, `hsa harness build --skills`): what the
 // user should check or move, never an error.
 import type { SkillsFolder } from '../harness/importers/agent-skills.js';
-
-/** A list of files as a note shows it: the first three, then how many more. */
-const fewFiles = (files: readonly string[]) =>
-  files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
+import { firstFew } from './output.js';
 
 /**
  * What a user should know of a skills folder that was read: the rule files described from their
@@ -19,7 +16,7 @@ export function skillsFolderNotes(label: string, read: SkillsFolder): string[] {
   if (read.described.length > 0)
     notes.push(
       `note: ${label}: ${read.described.length} rule file${read.described.length === 1 ? ' has' : 's have'} no description; ` +
-        `each is described from its triggers or globs ("Load when a message mentions …"): ${fewFiles(read.described.map((entry) => entry.file))}`,
+        `each is described from its triggers or globs ("Load when a message mentions …"): ${firstFew(read.described.map((entry) => entry.file))}`,
     );
   const aside = (reason: SkillsFolder['leftAside'][number]['reason']) =>
     read.leftAside.filter((entry) => entry.reason === reason).map((entry) => entry.file);
@@ -27,13 +24,13 @@ export function skillsFolderNotes(label: string, read: SkillsFolder): string[] {
   if (unmarked.length > 0)
     notes.push(
       `note: ${label}: left aside ${unmarked.length} Markdown file${unmarked.length === 1 ? '' : 's'} without front matter ` +
-        `(not a skill; text that is always in context belongs in --prompt): ${fewFiles(unmarked)}`,
+        `(not a skill; text that is always in context belongs in --prompt): ${firstFew(unmarked)}`,
     );
   const empty = aside('no body');
   if (empty.length > 0)
     notes.push(
       `note: ${label}: left aside ${empty.length} rule file${empty.length === 1 ? '' : 's'} with front matter only ` +
-        `(no text for the model): ${fewFiles(empty)}`,
+        `(no text for the model): ${firstFew(empty)}`,
     );
   // A rule file may be a template its agent fills from a slash command (OpenHands' task microagents declare
   // `inputs`): a loaded skill gives the model its body as written, placeholders and all.
@@ -41,7 +38,7 @@ export function skillsFolderNotes(label: string, read: SkillsFolder): string[] {
   if (templated.length > 0)
     notes.push(
       `note: ${label}: ${templated.length} skill${templated.length === 1 ? "'s body holds" : "s' bodies hold"} {{ }} placeholders, ` +
-        `which a loaded skill gives the model unfilled: ${fewFiles(templated.map((skill) => skill.id))}`,
+        `which a loaded skill gives the model unfilled: ${firstFew(templated.map((skill) => skill.id))}`,
     );
   return notes;
 }

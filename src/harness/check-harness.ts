@@ -4,7 +4,7 @@
 
 import { BoundedCache } from './bounded-cache.js';
 import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
-import { HarnessAugmentError, type Issue, quote } from './issues.js';
+import { HarnessAugmentError, type Issue, quote, valueAtPath } from './issues.js';
 import { compileJsonSchema } from './json-schema-validator.js';
 import { compileLinearPattern } from './linear-pattern.js';
 import {
@@ -209,7 +209,7 @@ function hookRules(harness: Harness, hookChecks: HookChecks): Issue[] {
       }
       if (params !== undefined)
         for (const mention of custom.mentions?.(params) ?? []) {
-          const name = valueAt(params, mention.path);
+          const name = valueAtPath(params, mention.path);
           const known = mention.kind === 'tool' ? toolNames : skillIds;
           if (typeof name !== 'string' || !known.has(name))
             issues.push({
@@ -342,13 +342,3 @@ const feedbackVariables: Readonly<Record<'common' | HookCheck['type'], readonly 
   json_shape: ['errors'],
   custom: [],
 };
-
-function valueAt(root: unknown, path: Issue['path']): unknown {
-  return path.reduce<unknown>(
-    (node, key) =>
-      typeof node === 'object' && node !== null && Object.hasOwn(node, key)
-        ? (node as Record<string | number, unknown>)[key]
-        : undefined,
-    root,
-  );
-}

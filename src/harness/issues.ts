@@ -52,6 +52,22 @@ export class HarnessAugmentError extends Error {
 export type SafeResult<T> = { success: true; data: T } | { success: false; issues: Issue[] };
 
 /**
+ * The value a JSON path leads to in `root` (own keys only), or undefined where it leads nowhere.
+ *
+ * @example
+ * valueAtPath({ tools: { items: [{ name: 'x' }] } }, ['tools', 'items', 0, 'name']) // 'x'
+ */
+export function valueAtPath(root: unknown, path: JsonPath): unknown {
+  return path.reduce<unknown>(
+    (node, key) =>
+      typeof node === 'object' && node !== null && Object.hasOwn(node, key)
+        ? (node as Record<string | number, unknown>)[key]
+        : undefined,
+    root,
+  );
+}
+
+/**
  * Formats a JSON path the way jq and JSON Schema tools print it: `$.skills[3].body`.
  *
  * @example

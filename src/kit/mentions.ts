@@ -9,7 +9,7 @@ import {
   readParameterNames,
 } from '../augment/unfollowable-names.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
-import type { JsonPath } from '../harness/issues.js';
+import { valueAtPath } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import {
   buildSymbolTable,
@@ -119,7 +119,7 @@ function parameterReading(harness: Harness, hookChecks?: HookCheckRegistry) {
   const values = new Map<string, Set<string>>();
   for (const symbol of parameters) {
     if (symbol.tool !== undefined) own.set(symbol.tool, (own.get(symbol.tool) ?? new Set()).add(symbol.name));
-    const listed = enumValues(valueAt(harness, symbol.definedAt));
+    const listed = enumValues(valueAtPath(harness, symbol.definedAt));
     if (listed.length > 0) values.set(symbol.name, new Set([...(values.get(symbol.name) ?? []), ...listed]));
   }
   const texts = readableTexts(harness).map(({ path, text }) => {
@@ -129,7 +129,7 @@ function parameterReading(harness: Harness, hookChecks?: HookCheckRegistry) {
         ? harness.tools.items[path[2]]?.name
         : undefined;
     const ownNames = tool === undefined ? undefined : (own.get(tool) ?? new Set<string>());
-    const holderValues = new Set(enumValues(valueAt(harness, path.slice(0, -1))));
+    const holderValues = new Set(enumValues(valueAtPath(harness, path.slice(0, -1))));
     const quoted =
       ownNames === undefined ? all : new Set([...ownNames].filter((name) => !holderValues.has(name)));
     const reading: ParameterReading = {
@@ -142,16 +142,6 @@ function parameterReading(harness: Harness, hookChecks?: HookCheckRegistry) {
     return { text, reading };
   });
   return { parameterNames, texts, values };
-}
-
-/** The value at a JSON path of the harness. */
-function valueAt(harness: Harness, path: JsonPath): unknown {
-  let node: unknown = harness;
-  for (const key of path) {
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string | number, unknown>)[key];
-  }
-  return node;
 }
 
 /** The string values a property's schema lists: its `enum`, or its items' (an array of choices). */

@@ -27,7 +27,7 @@ import { writeFileAtomic } from '../../harness/write-file-atomic.js';
 import { withHookChecksOption } from '../command-options.js';
 import { type HarnessSourceOptions, readHarnessSources } from '../harness-sources.js';
 import { boundedNumber } from '../io.js';
-import { outOption, prepareOutputFiles, printResult, printWarning } from '../output.js';
+import { firstFew, outOption, prepareOutputFiles, printResult, printWarning } from '../output.js';
 
 interface HarnessBuildOptions extends HarnessSourceOptions {
   out: string;
@@ -100,10 +100,6 @@ const idFromFile = (file: string) =>
   basename(resolve(file))
     .replace(/\.(json|ya?ml)$/i, '')
     .replace(/[^\w.-]+/g, '-') || 'harness';
-
-/** `a, b, c and 2 more`. */
-const fewNames = (names: readonly string[]) =>
-  names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
 
 /**
  * The tools whose descriptions span several lines, where the build's own `tools` section lists them all
@@ -188,7 +184,7 @@ async function buildHarness(options: HarnessBuildOptions): Promise<void> {
   const pasted = multiLineToolsListed(harness, merged.owned);
   if (pasted.length > 0)
     printWarning(
-      `note: the Tools section pastes ${count('tools', pasted.length)} whose description${pasted.length === 1 ? ' spans' : 's span'} several lines (${fewNames(pasted)}), ` +
+      `note: the Tools section pastes ${count('tools', pasted.length)} whose description${pasted.length === 1 ? ' spans' : 's span'} several lines (${firstFew(pasted)}), ` +
         'their own headings and lists included; --no-tool-list leaves it out where the API lists the tools',
     );
   printResult(

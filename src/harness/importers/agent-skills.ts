@@ -12,7 +12,7 @@ import { type SkillFile as BundledFile, type Skill, SkillSchema } from '../schem
 import { makeFolder } from '../write-file-atomic.js';
 import { stringifyYaml } from '../yaml-text.js';
 import { readFrontMatter } from './front-matter.js';
-import { type DescribedFrom, notARuleFile, readRuleFile, ruleFilePattern } from './rule-files.js';
+import { type DescribedFrom, readRuleFile, ruleFilePattern } from './rule-files.js';
 import { isPlainObject, jsonTypeOf } from './tool-fields.js';
 
 /** The Agent Skills name rule: lowercase letters and digits in hyphen-separated runs, at most 64 characters. */
@@ -505,14 +505,13 @@ export async function readSkillsFolder(dir: string): Promise<SkillsFolder> {
         cause: error,
       });
     }
+    const document = flat ? flatDocument(text, file, name) : folderDocument(text, file, name);
     // A flat Markdown file without front matter (a README) is not a rule file, nor one without a body (it
     // gives the model nothing to read): left aside, and said so.
-    const notASkill = flat ? notARuleFile(text) : undefined;
-    if (notASkill) {
-      leftAside.push({ file, reason: notASkill });
+    if (document.notASkill) {
+      leftAside.push({ file, reason: document.notASkill });
       continue;
     }
-    const document = flat ? flatDocument(text, file, name) : folderDocument(text, file, name);
     const { skill, issues: found } = document;
     const earlier = skill ? firstFile.get(skill.id) : undefined;
     if (skill && earlier !== undefined) {
@@ -551,6 +550,7 @@ interface ReadSkill {
   idPath: JsonPath;
   lineOf: (path: JsonPath) => number | undefined;
   describedFrom?: DescribedFrom;
+  notASkill?: SkillsFolder['leftAside'][number]['reason'];
 }
 
 /** `<folder>/SKILL.md`: an Agent Skill, whose `name` must be its folder's. */
@@ -582,6 +582,7 @@ function flatDocument(text: string, file: string, name: string): ReadSkill {
     idPath: document.idPath,
     lineOf: document.lineOf,
     ...(document.describedFrom ? { describedFrom: document.describedFrom } : {}),
+    ...(document.notASkill ? { notASkill: document.notASkill } : {}),
   };
 }
 

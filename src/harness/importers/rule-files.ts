@@ -22,21 +22,13 @@ export interface RuleDocument {
   describedFrom?: DescribedFrom;
   /** Where the id is written: `['name']`, or `[]` when it is the file's stem. */
   idPath: JsonPath;
+  /**
+   * Why the file is no rule file, where it is none (its `result` then has no issue): it opens with no front
+   * matter (a README), or nothing but blank lines follow its front matter (a file that only configures its
+   * agent, such as OpenHands' MCP servers).
+   */
+  notASkill?: 'no front matter' | 'no body';
   lineOf: (path: JsonPath) => number | undefined;
-}
-
-/**
- * Why a flat Markdown file is not a rule file, or undefined when it is one: it opens with no front matter (a
- * README), or its front matter is closed and nothing but blank lines follow (a file that only configures its
- * agent, such as OpenHands' MCP servers).
- *
- * @example
- * notARuleFile('# Skills\n') // 'no front matter'
- */
-export function notARuleFile(text: string): 'no front matter' | 'no body' | undefined {
-  if (!/^\uFEFF?---[ \t]*\r?\n/.test(text)) return 'no front matter';
-  const read = readFrontMatter(text, 'a rule file');
-  return 'issues' in read || read.body.trim() !== '' ? undefined : 'no body';
 }
 
 /** `"a"`, `"a" or "b"`, `"a", "b" or "c"`. */
@@ -89,7 +81,7 @@ function description(
 }
 
 /**
- * Reads a flat rule file as a skill: the id from `name` or else `stem`, the description from `description`,
+ * Reads a flat rule file as a skill (or says why it is none: `notASkill`): the id from `name` or else `stem`, the description from `description`,
  * `triggers` or `globs` (in that order), kind `reply`, the body as written, every other front-matter field in
  * `frontMatter`. Issues carry `file` and their line.
  *
@@ -99,6 +91,13 @@ function description(
  */
 export function readRuleFile(text: string, file: string, stem: string): RuleDocument {
   const located = (issues: Issue[]) => issues.map((issue) => ({ ...issue, file }));
+  const none = (notASkill: 'no front matter' | 'no body'): RuleDocument => ({
+    result: { success: false, issues: [] },
+    idPath: [],
+    lineOf: () => 1,
+    notASkill,
+  });
+  if (!/^\uFEFF?---[ \t]*\r?\n/.test(text)) return none('no front matter');
   const read = readFrontMatter(text, 'a rule file');
   if ('issues' in read)
     return {
@@ -107,6 +106,7 @@ export function readRuleFile(text: string, file: string, stem: string): RuleDocu
       lineOf: read.lineOf ?? (() => 1),
     };
   const { value, body, lineOf, withLines } = read;
+  if (body.trim() === '') return none('no body');
   const issues: Issue[] = [];
   const idPath: JsonPath = value.name === undefined ? [] : ['name'];
   let id = stem;
@@ -126,8 +126,6 @@ export function readRuleFile(text: string, file: string, stem: string): RuleDocu
       path: ['description'],
       message: `description has ${[...described.text].length} characters; at most ${maxDescriptionLength}`,
     });
-  if (body.trim().length === 0)
-    issues.push({ code: 'missing_body', path: ['body'], message: 'the rule file has no Markdown body' });
   if (issues.length > 0 || !described)
     return { result: { success: false, issues: located(withLines(issues)) }, idPath, lineOf };
   const kept = Object.fromEntries(
