@@ -92,7 +92,8 @@ export const renameParameters = defineOperator({
   // prompt's), so does every name of a list the word "parameters" closes ("The "body" and "event" parameters"),
   // a name followed by its type ("path (string)") or by one of its values ("method 'create'"), and a tool's
   // own name written where it can only be the parameter ("instead of ref", "unless body is provided").
-  version: 10,
+  // 11: a phrase from the description keeps the name's number (no `issue_field` for GitHub's `issue_fields`).
+  version: 11,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',

@@ -48,11 +48,12 @@ function leadingPhrase(description: string | undefined, judge: NameJudge | undef
 
 /**
  * Whether a phrase from the description still names what the identifier names: it ends on the identifier's
- * last word, or on a word that spells it out ("search query" for `q`, "secret types" for `secret_type`), and
- * it keeps every other word of the identifier (or a word that spells it out: "repository" for `repo`). A
- * phrase that ends on another word names a format or an action instead ("comma separated" for
- * `secret_type`, "returns actual" for `return_content`); one that drops a word names something wider
- * ("unique identifier" for `customer_id`).
+ * last word in the same number, or on a word that spells it out ("search query" for `q`, "secret type" for
+ * `secret_type`), and it keeps every other word of the identifier (or a word that spells it out:
+ * "repository" for `repo`). A phrase that ends on another word names a format or an action instead ("comma
+ * separated" for `secret_type`, "returns actual" for `return_content`); one that drops a word names something
+ * wider ("unique identifier" for `customer_id`); one whose last word changes number says one thing where
+ * there are several (`issue_field` for GitHub's `issue_fields` array, from "Issue field values to set").
  */
 function namesTheSameThing(words: readonly string[], phrase: readonly string[]): boolean {
   const head = words.at(-1);
@@ -62,8 +63,10 @@ function namesTheSameThing(words: readonly string[], phrase: readonly string[]):
     const [w, s] = [singularWord(word), singularWord(spelled)];
     return w === s || s.startsWith(w) || w.startsWith(s);
   };
+  const plural = (word: string) => singularWord(word) !== word;
   return (
     spellsOut(head, last) &&
+    plural(head) === plural(last) &&
     words.slice(0, -1).every((word) => phrase.slice(0, -1).some((spelled) => spellsOut(word, spelled)))
   );
 }

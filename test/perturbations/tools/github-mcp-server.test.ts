@@ -122,6 +122,34 @@ describe("tools/rename-parameters on GitHub's MCP server", () => {
     for (const [name, where] of Object.entries(kept)) expect(renamed.has(name), where).toBe(false);
     for (const name of ['sha', 'page', 'fields', 'author']) expect(renamed).toContain(name);
   });
+
+  // issue_write's `issue_fields` is an array ("Issue field values to set or clear"): the phrase "issue field"
+  // named it `issue_field` in 4 of 216 rows, one field where the tool takes several.
+  it('names a plural parameter in the plural when it takes a phrase from the description', async () => {
+    const github = await githubHarness();
+    const newNames = new Map<string, Set<string>>();
+    for (let index = 0; index < 24; index++) {
+      const result = applied(
+        await applyOperator(renameParameters, github, {
+          rng: `github-phrase-${index}`,
+          severity: 1,
+          params: { style: 'phrase' },
+        }),
+      );
+      for (const step of result.relabel.steps)
+        if (step.type === 'rename_arguments')
+          for (const rename of step.renames)
+            newNames.set(rename.from, new Set([...(newNames.get(rename.from) ?? []), rename.to]));
+    }
+    const issueFields = [...(newNames.get('issue_fields') ?? [])];
+    expect(issueFields.length).toBeGreaterThan(0);
+    for (const name of issueFields) expect(name).toMatch(/s(?:_(?:value|field|input|param))?$/u);
+    // A phrase in the name's own number is still drawn: "Commit message" for `message`… and the like.
+    const phrased = [...newNames.values()]
+      .flatMap((names) => [...names])
+      .filter((name) => /^[a-z]+_[a-z]+$/u.test(name));
+    expect(phrased.length).toBeGreaterThan(0);
+  });
 });
 
 describe("tools/add-optional-parameters on GitHub's MCP server and OpenHands' think", () => {
