@@ -85,8 +85,9 @@ const lexicon: readonly PhraseGroup[] = [
   { phrases: ['shown', 'displayed'] },
   { phrases: ['per', 'for each'] },
   { phrases: ['email', 'e-mail'] },
-  // "ID number" and "ID card" name an identity document's, not an identifier (AgentDojo's user information).
-  { phrases: ['identifier', 'ID'], after: { ID: '(?!\\s+(?:numbers?|cards?)\\b)' } },
+  // "ID" is never spelled out: an abbreviation is often a term of art that "identifier" blurs (GitHub's "node
+  // ID", "ID is not the same as issue number"; AgentDojo's "ID number", an identity document's).
+  { phrases: ['identifier', 'ID'], oneWay: true },
   { phrases: ['查询', '查找'], cjk: true },
   { phrases: ['返回', '给出'], cjk: true },
   { phrases: ['商品', '产品'], cjk: true, term: true },
@@ -403,7 +404,8 @@ export const rewordDescriptions = defineOperator({
   // 5: the word for an acronym is capitalized only where a sentence starts ("the reservation identifier").
   // 6: words joined by "/" or set with "=" stay ("offset/limit"); no "information" ↔ "details"; "before"
   // becomes "prior to" only before a gerund; "ID" stays before "number" or "card".
-  version: 6,
+  // 7: "ID" is never spelled out as "identifier" (GitHub's "node ID"; "ID is not the same as issue number").
+  version: 7,
   dimension: 'tools',
   mode: 'exact',
   description:

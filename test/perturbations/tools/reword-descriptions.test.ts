@@ -126,27 +126,58 @@ describe('tools/reword-descriptions', () => {
     expect(reworded).toBeGreaterThan(0);
   });
 
-  // τ-bench airline: "The reservation ID, such as 'ZFA04Y'." became "The reservation Identifier, …".
-  it('writes the word for an acronym in lower case inside a sentence, capitalized at its start', async () => {
+  // GitHub's MCP server (pkg/github/__toolsnaps__ at 64a49f34): sub_issue_write's "ID is not the same as issue
+  // number" became "Identifier is not the same as issue number", which no longer warns about the database
+  // ID, and "The node ID of the review thread" (a GraphQL term) became "The node identifier …". τ-bench
+  // airline: "The reservation ID" became "The reservation Identifier".
+  it('never spells out "ID", and still writes "ID" for "identifier"', async () => {
     const tools = withTools([
+      {
+        name: 'sub_issue_write',
+        description: 'Add a sub-issue to a parent issue.',
+        parameters: {
+          type: 'object',
+          properties: {
+            sub_issue_id: {
+              type: 'number',
+              description: 'The ID of the sub-issue to add. ID is not the same as issue number',
+            },
+            threadId: {
+              type: 'string',
+              description: 'The node ID of the review thread to resolve (e.g., PRRT_kwDOxxx)',
+            },
+          },
+        },
+      },
       {
         name: 'cancel_reservation',
         description: 'ID lookup first. Cancels the reservation with this ID, such as ZFA04Y.',
         parameters: { type: 'object', properties: {} },
       },
+      {
+        name: 'get_bills_for_line',
+        description: 'Gets the bills of a line.',
+        parameters: {
+          type: 'object',
+          properties: { line_id: { type: 'string', description: 'Line identifier of the subscriber' } },
+        },
+      },
     ]);
-    const seen = new Set<string>();
+    const texts = new Set<string>();
     for (let seed = 0; seed < 20; seed++) {
       const result = await applyOperator(rewordDescriptions, tools, { rng: `id${seed}`, severity: 1 });
       if ('skip' in result) continue;
-      seen.add(result.harness.tools.items[0]?.description ?? '');
+      for (const tool of result.harness.tools.items) {
+        texts.add(tool.description);
+        for (const property of Object.values(tool.parameters.properties ?? {}))
+          texts.add(String((property as { description?: string }).description));
+      }
     }
-    const described = [...seen].filter((text) => text.includes('dentifier'));
-    expect(described.length).toBeGreaterThan(0);
-    for (const text of described) {
-      expect(text).not.toMatch(/this Identifier/);
-      if (!text.startsWith('ID ')) expect(text).toMatch(/^Identifier lookup first\./);
-    }
+    // The only "identifier" left is the one the base wrote.
+    for (const text of texts)
+      if (/identifier/iu.test(text)) expect(text).toBe('Line identifier of the subscriber');
+    expect([...texts].some((text) => text.includes('The ID of the sub-issue'))).toBe(true);
+    expect(texts).toContain('Line ID of the subscriber');
   });
 
   // Audits of certified rows on public tools: each text below was reworded into a wrong name or grammar.
