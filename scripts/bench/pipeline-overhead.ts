@@ -1,16 +1,21 @@
 // The pipeline's overhead against a loopback OpenAI-compatible endpoint that answers every request after a
 // fixed delay: wall time against the ideal (requests ÷ concurrency × delay) and the most requests the server
 // ever had in flight at once. Answers are a plain reply, so each unit costs one request per user turn.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+//
+// The pipeline runs as a user's `hsa pipeline run` does: in a fresh process, bundled as the CLI is built
+// (scripts/bench/pipeline-child.ts), with the worker threads' bundle beside it. The endpoint answers from
+// this process, as a model server answers from its own: its work is not the pipeline's, and no cache of an
+// earlier section of the bench is warm in the run.
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { createOpenAICompatible } from '../../src/adapters/openai/index.js';
-import { buildPipelineDependencies } from '../../src/adapters/pipeline-dependencies.js';
-import { openAICompatibleTeacher } from '../../src/adapters/teacher/index.js';
-import { builtinRegistry } from '../../src/cli/operators-registry.js';
-import { parsePipelineConfig } from '../../src/pipeline/config.js';
-import { runPipeline } from '../../src/pipeline/run-pipeline.js';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { startFakeOpenAIServer } from '../../test/support/fake-openai-server.js';
+// @ts-expect-error: plain JavaScript (it runs before anything compiles TypeScript), no declarations.
+import { bundledEntry } from '../start.mjs';
+import type { PipelineChildFigures } from './pipeline-child.js';
+
+const run = promisify(execFile);
 
 export interface PipelineOverhead {
   units: number;
@@ -18,6 +23,7 @@ export interface PipelineOverhead {
   answerMs: number;
   requests: number;
   wallSeconds: number;
+  /** The pipeline's own CPU from the start of the run (its process; threads included). */
   cpuSeconds: number;
   idealSeconds: number;
   overhead: number;
@@ -29,6 +35,25 @@ export interface PipelineOverhead {
   fullWindowSeconds: number | null;
 }
 
+/**
+ * The pipeline child bundled (one file on plain Node, rebuilt only when its source changed), with the
+ * augment worker's bundle where the built pool looks for it (`workers/augment-worker.js` beside it).
+ */
+export async function bundledPipelineChild(): Promise<string> {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const folder = join(root, 'out', 'bench-pipeline');
+  const { file } = (await bundledEntry({ root, entry: 'scripts/bench/pipeline-child.ts', folder })) as {
+    file: string;
+  };
+  await bundledEntry({
+    root,
+    entry: 'src/pipeline/parallel/augment-worker.ts',
+    folder: join(folder, 'workers'),
+    extension: '.js',
+  });
+  return file;
+}
+
 export async function pipelineOverhead(options: {
   units: number;
   concurrency: number;
@@ -38,11 +63,9 @@ export async function pipelineOverhead(options: {
 }): Promise<PipelineOverhead> {
   const variants = options.variants ?? 4;
   const threads = options.threads ?? 1;
-  let started = 0;
+  const child = await bundledPipelineChild();
   let firstRequest: number | undefined;
   let fullWindow: number | undefined;
-  const tasks = Math.ceil(options.units / variants);
-  const folder = await mkdtemp(join(tmpdir(), 'hsa-bench-pipeline-'));
   let inFlight = 0;
   let maxInFlight = 0;
   const server = await startFakeOpenAIServer({
@@ -50,58 +73,46 @@ export async function pipelineOverhead(options: {
     respond: async () => {
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
-      firstRequest ??= performance.now();
-      if (inFlight >= options.concurrency) fullWindow ??= performance.now();
+      firstRequest ??= performance.timeOrigin + performance.now();
+      if (inFlight >= options.concurrency) fullWindow ??= performance.timeOrigin + performance.now();
       await new Promise((resolve) => setTimeout(resolve, options.answerMs));
       inFlight--;
       return { content: 'ok' };
     },
   });
   try {
-    const lines = (await readFile('fixtures/livestream/trajectories.jsonl', 'utf8'))
-      .split('\n')
-      .slice(0, tasks);
-    await writeFile(join(folder, 'tasks.jsonl'), `${lines.join('\n')}\n`);
-    const config = parsePipelineConfig({
-      harness: 'fixtures/livestream/harness.yaml',
-      inputs: { trajectories: join(folder, 'tasks.jsonl') },
-      seed: 7,
-      augment: { policy: 'hat', variants, includeOriginal: false, threads },
-      teacher: {
-        exact: 'openai-compatible',
-        regenerate: 'openai-compatible',
-        endpoint: { baseURL: server.url, model: 'scripted' },
-      },
-      concurrency: options.concurrency,
-      exports: ['trl'],
-      out: join(folder, 'out'),
-    });
-    const dependencies = buildPipelineDependencies(config, { registry: await builtinRegistry(), env: {} });
-    const client = createOpenAICompatible({ baseURL: server.url, maxRetries: 0, timeoutMs: 60_000 });
-    const teacher = openAICompatibleTeacher({ model: client, request: { model: 'scripted' } });
-    const cpu = process.cpuUsage();
-    started = performance.now();
-    await runPipeline(config, { ...dependencies, teachers: { exact: teacher, regenerate: teacher } });
-    const wallSeconds = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
+    const { stdout } = await run(
+      process.execPath,
+      [
+        child,
+        `--base-url=${server.url}`,
+        `--units=${options.units}`,
+        `--variants=${variants}`,
+        `--concurrency=${options.concurrency}`,
+        `--threads=${threads}`,
+      ],
+      { maxBuffer: 1 << 20 },
+    );
+    const figures = JSON.parse(stdout.trim().split('\n').at(-1) as string) as PipelineChildFigures;
     const requests = server.stats.requests;
     const idealSeconds = (Math.ceil(requests / options.concurrency) * options.answerMs) / 1000;
+    // Both clocks are the epoch's: the child's start and this process's first answers.
+    const since = (at: number | undefined) => ((at ?? Number.NaN) - figures.startedAtMs) / 1000;
     return {
-      units: tasks * variants,
+      units: figures.units,
       concurrency: options.concurrency,
       answerMs: options.answerMs,
       requests,
-      wallSeconds,
-      cpuSeconds: (used.user + used.system) / 1e6,
+      wallSeconds: figures.wallSeconds,
+      cpuSeconds: figures.cpuSeconds,
       idealSeconds,
-      overhead: wallSeconds / idealSeconds - 1,
+      overhead: figures.wallSeconds / idealSeconds - 1,
       maxInFlight,
       threads,
-      firstRequestSeconds: ((firstRequest ?? Number.NaN) - started) / 1000,
-      fullWindowSeconds: fullWindow === undefined ? null : (fullWindow - started) / 1000,
+      firstRequestSeconds: since(firstRequest),
+      fullWindowSeconds: fullWindow === undefined ? null : since(fullWindow),
     };
   } finally {
     await server.close();
-    await rm(folder, { recursive: true, force: true });
   }
 }
