@@ -14,6 +14,20 @@ import { stringifyYaml } from './yaml-text.js';
 export type RequestContext = Record<string, unknown>;
 
 /**
+ * A description of several lines as the rest of its list item: every further line indented to the item's
+ * text (blank lines left empty), so that its own lists and headings stay inside the item instead of ending
+ * the list (MCP servers' and OpenHands' tool descriptions span many lines).
+ */
+function underItem(description: string, indent: number): string {
+  if (!description.includes('\n')) return description;
+  const pad = ' '.repeat(indent);
+  return description
+    .split('\n')
+    .map((line, index) => (index === 0 ? line : line.trim() === '' ? '' : `${pad}${line}`))
+    .join('\n');
+}
+
+/**
  * Renders rows of `{ name, kind?, description }` as a list in one of the prompt's list styles.
  *
  * @example
@@ -27,9 +41,14 @@ export function formatList(
   const label = (row: { name: string; kind?: string }) => (row.kind ? `${row.name} (${row.kind})` : row.name);
   switch (style) {
     case 'bullets':
-      return rows.map((row) => `- ${label(row)}: ${row.description}`).join('\n');
+      return rows.map((row) => `- ${label(row)}: ${underItem(row.description, 2)}`).join('\n');
     case 'numbered':
-      return rows.map((row, index) => `${index + 1}. ${label(row)}: ${row.description}`).join('\n');
+      return rows
+        .map((row, index) => {
+          const marker = `${index + 1}. `;
+          return `${marker}${label(row)}: ${underItem(row.description, marker.length)}`;
+        })
+        .join('\n');
     case 'table': {
       const hasKind = rows.some((row) => row.kind !== undefined);
       const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');

@@ -217,7 +217,7 @@ describe('hsa harness build', () => {
     const run = runCli(['harness', 'build', '-o', agent, '--openai-tools', multi]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr.trim()).toBe(
-      'note: the Tools section pastes 1 tool whose description spans several lines (run_command), their own headings and lists included; --no-tool-list leaves it out where the API lists the tools',
+      'note: the Tools section pastes 1 tool whose description spans several lines (run_command), each indented under its item, its own lists and headings included; --no-tool-list leaves it out where the API lists the tools',
     );
     const without = runCli(['harness', 'build', '-o', agent, '--openai-tools', multi, '--no-tool-list']);
     expect(without.status, without.stderr).toBe(0);

@@ -1,7 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importMcpTools } from '../../src/harness/importers/mcp-tools.js';
 import { parseHarness } from '../../src/harness/parse-harness.js';
 import { formatSection, renderSystemPrompt } from '../../src/harness/render-prompt.js';
 import { renderTemplate } from '../../src/harness/template-engine.js';
+import { projectRoot } from '../support/run-cli.js';
 import { travelContext, travelHarnessInput } from '../support/travel-harness.js';
 
 describe('renderSystemPrompt', () => {
@@ -15,6 +19,34 @@ describe('renderSystemPrompt', () => {
         '## Passenger\nPassenger: Ana Souza on HA 212',
       ].join('\n\n'),
     );
+  });
+
+  // GitHub's MCP server (test/perturbations/fixtures): pull_request_review_write's description lists its
+  // methods as "- create: …" lines. Pasted at the margin, each became an item of the tool list beside the
+  // tools, so the prompt listed `create`, `submit_pending` and `delete_pending` as if they were tools.
+  it('keeps a description of several lines inside its item, in the bullet and numbered styles', async () => {
+    const listed = JSON.parse(
+      await readFile(
+        join(projectRoot, 'test/perturbations/fixtures/github-mcp-server-default-tools.json'),
+        'utf8',
+      ),
+    );
+    const input = travelHarnessInput();
+    input.tools.items = importMcpTools(listed);
+    input.prompt.sections = [{ id: 'tools', title: 'Tools', template: '{{toolList}}' }];
+    const names = input.tools.items.map((tool) => tool.name);
+    for (const listStyle of ['bullets', 'numbered'] as const) {
+      input.prompt.listStyle = listStyle;
+      const body = renderSystemPrompt(parseHarness(input), {}).split('\n').slice(1);
+      const items = body.filter((line) => /^(?:-|\d+\.) /u.test(line));
+      expect(items.map((line) => line.replace(/^(?:-|\d+\.) ([^:]+):.*$/u, '$1'))).toEqual(names);
+      // Every line of a description stays: indented under its item, or blank.
+      const review = input.tools.items.find((tool) => tool.name === 'pull_request_review_write');
+      expect(review?.description).toContain('\n- create: ');
+      for (const line of (review?.description ?? '').split('\n').slice(1))
+        if (line.trim() !== '')
+          expect(body.some((text) => /^ {2,}/u.test(text) && text.trim() === line.trim())).toBe(true);
+    }
   });
 
   it('supports every heading style', () => {

@@ -185,7 +185,7 @@ async function buildHarness(options: HarnessBuildOptions): Promise<void> {
   if (pasted.length > 0)
     printWarning(
       `note: the Tools section pastes ${count('tools', pasted.length)} whose description${pasted.length === 1 ? ' spans' : 's span'} several lines (${firstFew(pasted)}), ` +
-        'their own headings and lists included; --no-tool-list leaves it out where the API lists the tools',
+        'each indented under its item, its own lists and headings included; --no-tool-list leaves it out where the API lists the tools',
     );
   printResult(
     {
