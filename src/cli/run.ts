@@ -3,6 +3,7 @@
 import { CommanderError } from 'commander';
 import { HarnessAugmentError, type Issue, printableLine, truncateText } from '../harness/issues.js';
 import { errorExitCode, exitCodes, isFileSystemError } from './exit-codes.js';
+import { withoutHelpAfterUnknownCommand } from './help-after-unknown-command.js';
 import { describeFileError, errorDocument, outputMode, printIssues, setOutputMode } from './output.js';
 import { createProgram } from './program.js';
 
@@ -16,7 +17,8 @@ export async function runHsa(argv: string[]): Promise<number> {
   setOutputMode({ json: argv.includes('--json'), quiet: argv.includes('--quiet') || argv.includes('-q') });
   process.exitCode = undefined;
   try {
-    await (await createProgram(argv)).parseAsync(argv);
+    const program = await createProgram(argv);
+    await program.parseAsync(withoutHelpAfterUnknownCommand(program, argv));
     const code = process.exitCode;
     process.exitCode = undefined;
     return typeof code === 'number' ? code : exitCodes.ok;

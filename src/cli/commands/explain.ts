@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { diffJson, formatChanges } from '../../augment/json-diff.js';
+import { diffJson, formatChanges, type JsonChange } from '../../augment/json-diff.js';
 import { hashHarness } from '../../harness/hash.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { Harness } from '../../harness/schema.js';
@@ -44,6 +44,7 @@ export function registerExplain(program: Command): void {
           }
           for (const skip of row.provenance.skipped) lines.push(`  skipped ${skip.name}: ${skip.reason}`);
           for (const step of row.relabel.steps) lines.push(`  relabel ${describeStep(step)}`);
+          let changes: JsonChange[] | undefined;
           if (base) {
             if (baseHash !== row.provenance.baseHash) {
               throw new HarnessAugmentError(
@@ -51,7 +52,8 @@ export function registerExplain(program: Command): void {
                 { kind: 'usage' },
               );
             }
-            const changes = diffJson(base, row.harness);
+            // Items matched by id or name, so that a reorder reads as one `order` line, not as every field changed.
+            changes = diffJson(base, row.harness, { matchItemsByKey: true });
             lines.push(`  ${changes.length} change(s) against the base:`);
             lines.push(...formatChanges(changes).map((line) => `    ${line}`));
           }
@@ -61,7 +63,7 @@ export function registerExplain(program: Command): void {
               variantId: row.variantId,
               provenance: row.provenance,
               relabel: row.relabel,
-              ...(base ? { changes: diffJson(base, row.harness) } : {}),
+              ...(changes ? { changes } : {}),
             });
           else printResult(undefined, lines);
         }

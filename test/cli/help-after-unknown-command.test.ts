@@ -1,0 +1,49 @@
+// `hsa import logs --help` printed the help of `import` and exited 0, while `hsa import logs` failed with
+// "unknown command 'logs'" (exit 2). A word that is none of a group's commands is reported the same way with
+// or without a help flag, for the program and every command group.
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { createProgram } from '../../src/cli/program.js';
+import { runCli } from '../support/run-cli.js';
+import { hsa } from '../support/run-hsa.js';
+
+/** The words that name each command group: `[]` for `hsa` itself, `['import']`, `['bench']` … */
+function groupsOf(command: Command, words: string[] = []): string[][] {
+  if (command.commands.length === 0) return [];
+  return [words, ...command.commands.flatMap((child) => groupsOf(child, [...words, child.name()]))];
+}
+
+describe('--help after an unknown command', () => {
+  it('hsa import logs --help fails as hsa import logs does: unknown command, exit 2', () => {
+    const plain = runCli(['import', 'logs']);
+    expect(plain.status).toBe(2);
+    expect(plain.stderr).toContain("unknown command 'logs'");
+    for (const help of ['--help', '-h']) {
+      const run = runCli(['import', 'logs', help]);
+      expect(run.status, help).toBe(2);
+      expect(run.stderr, help).toBe(plain.stderr);
+      expect(run.stdout, help).not.toContain('Usage: hsa import');
+    }
+  });
+
+  it('every command group, and hsa itself, reports the unknown command with or without --help', async () => {
+    const groups = groupsOf(await createProgram());
+    expect(groups.length).toBeGreaterThan(3);
+    for (const words of groups) {
+      const plain = await hsa([...words, 'nosuch']);
+      const help = await hsa([...words, 'nosuch', '--help']);
+      const where = [...words, 'nosuch', '--help'].join(' ');
+      expect(plain.status, where).toBe(2);
+      expect(help, where).toEqual(plain);
+      expect(help.stderr, where).toContain("unknown command 'nosuch'");
+    }
+  });
+
+  it('--help on a group or a command that exists still prints its help and exits 0', async () => {
+    for (const words of [['import'], ['import', 'trajectories'], [], ['bench', 'score']]) {
+      const run = await hsa([...words, '--help']);
+      expect(run.status, words.join(' ')).toBe(0);
+      expect(run.stdout).toContain(`Usage: hsa${words.map((word) => ` ${word}`).join('')} `);
+    }
+  });
+});
