@@ -321,8 +321,14 @@ export function createVariantPool(
         if (leavesNamesInReplies(shared.relabel, replies)) continue;
         // So is one whose operators' own example guards refuse it (`Operator.fitsExample`).
         if (unfitFor(shared, original) !== undefined) continue;
+        // An entry none of whose steps applied, here or for this example, is the base itself: its row would be
+        // an unchanged copy (a policy of tools steps on a harness without skills draws such entries), which
+        // the next entry may spare. The last resort below may still give one, and an empty plan (`identity`)
+        // gives nothing else.
+        const changes = shared.planned.length > 0;
+        if (changes && shared.ops.length === 0 && shared.deferred.length === 0) continue;
         const result = await instantiate(shared, original, variantIndex, attempt);
-        if ('row' in result) return result;
+        if ('row' in result && !(changes && result.row.provenance.ops.length === 0)) return result;
       }
       return buildForExample(original, variantIndex);
     },

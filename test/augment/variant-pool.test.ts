@@ -13,10 +13,12 @@ import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
 import { createVariantPool } from '../../src/augment/variant-pool.js';
 import { hashHarness } from '../../src/harness/hash.js';
-import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+import { loadHarnessFile, parseHarness } from '../../src/harness/parse-harness.js';
 import type { Harness } from '../../src/harness/schema.js';
 import type { Trajectory } from '../../src/trajectory/schema.js';
 import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
+import { rebookingTrajectory } from '../perturbations/tools/flight-case.js';
+import { travelHarnessInput } from '../support/travel-harness.js';
 
 const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
 
@@ -290,4 +292,38 @@ describe("the variant pool and an example's replies", () => {
     expect(asked).not.toContain('get_weather');
     expect(asked.length).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('the variant pool and entries that change nothing', () => {
+  // A policy whose hooks step cannot apply to a harness without hooks, beside a tools step drawn half the time:
+  // about half the entries are the base itself. BFCL's vehicle suite (tools only) gave 7 of 64 rows that were
+  // unchanged copies of the base.
+  it('draws another entry rather than write an unchanged copy', async () => {
+    const input = travelHarnessInput();
+    input.hooks.items = [];
+    const harness = parseHarness(input);
+    const halfTools = compilePolicy(
+      parsePolicy({
+        name: 'half-tools',
+        dimensions: {
+          hooks: { probability: 1, operators: ['hooks/reword-feedback'] },
+          tools: { probability: 0.5, operators: ['tools/rename'] },
+        },
+      }),
+      createRegistry(builtinOperators),
+    );
+    const original = validateTrajectory(rebookingTrajectory(), harness).trajectory as Trajectory;
+    const pool = createVariantPool(harness, { plan: halfTools, seed: 'half', size: 16 }, (t, i) =>
+      augmentExample(harness, t, i, { plan: halfTools, seed: 'half' }),
+    );
+    const unchangedEntries: number[] = [];
+    for (let index = 0; index < 16; index++)
+      if ((await pool.entryData(index)).ops.length === 0) unchangedEntries.push(index);
+    expect(unchangedEntries.length).toBeGreaterThan(2);
+    for (let index = 0; index < 24; index++) {
+      const result = await pool.augment(original, index);
+      if (!('row' in result)) throw new Error('every example certifies');
+      expect(result.row.provenance.ops.map((op) => op.name)).toContain('tools/rename');
+    }
+  }, 60_000);
 });
