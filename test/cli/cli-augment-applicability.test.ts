@@ -64,7 +64,9 @@ describe('applicability of a policy', () => {
     ];
     const warned = runCli([...args, '--out', join(folder, 'rows.jsonl')]);
     expect(warned.status).toBe(0);
-    expect(warned.stderr).toContain('warning: tools/rename cannot apply to this harness:');
+    expect(warned.stderr).toContain(
+      "warning: the harness has no tools: the policy's 2 tools operators cannot apply",
+    );
     expect(warned.stderr).toContain('warning: policy tools-only cannot change this harness');
     // The summary counts the unchanged copies among the rows written.
     expect(warned.stdout).toContain('rows: 2 written + 0 uncertified = 1 × 2 variants');

@@ -6,6 +6,7 @@ import type { AugmentReject } from '../../augment/augment.js';
 import { defaultVariantPoolSize } from '../../augment/variant-pool-size.js';
 import { HarnessAugmentError } from '../../harness/issues.js';
 import type { AugmentPool } from '../../pipeline/parallel/augment-pool.js';
+import { applicabilityWarnings } from '../applicability-warnings.js';
 import { withHookChecksOption, withOperatorsOption } from '../command-options.js';
 import { finishCommand } from '../exit-codes.js';
 import { nonNegativeInteger, optionBounds, positiveInteger } from '../numeric-options.js';
@@ -166,10 +167,7 @@ export function registerAugment(program: Command): void {
         harness,
         await firstTrajectories(options.trajectories, harness, { hookChecks }),
       );
-      for (const entry of applicability.operators) {
-        if (!entry.applies)
-          printWarning(`warning: ${entry.operator} cannot apply to this harness: ${entry.reason}`);
-      }
+      for (const line of applicabilityWarnings(applicability.operators, harness)) printWarning(line);
       if (!applicability.canChange) {
         const message = `policy ${policy.name ?? '(file)'} cannot change this harness: every variant would be an unchanged copy`;
         if (options.requireChange) throw new HarnessAugmentError(message, { issues: [] });
