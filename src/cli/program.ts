@@ -40,8 +40,24 @@ export async function createProgram(argv?: readonly string[]): Promise<Command> 
     const registers = await Promise.all(loaded.map((entry) => entry.load()));
     for (const register of registers) register(program);
   }
-  for (const command of allCommands(program)) command.exitOverride();
+  for (const command of allCommands(program)) {
+    command.exitOverride();
+    // A group given a word that is none of its commands ("hsa import tools") lists what it has: its commands
+    // are often named by their input (`openai-tools`, `mcp-tools`), which a suggestion by spelling misses.
+    if (command.commands.length > 0) {
+      const path = commandPath(command);
+      const names = command.commands.map((child) => child.name()).filter((name) => name !== 'help');
+      command.showHelpAfterError(`(hsa ${path} has: ${names.join(', ')}; run hsa ${path} --help for usage)`);
+    }
+  }
   return program;
+}
+
+/** A command's words after `hsa` (`import`, `bench report`). */
+function commandPath(command: Command): string {
+  const words: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) words.unshift(at.name());
+  return words.join(' ');
 }
 
 /** A stand-in for a command whose module is not loaded: its name and summary, for the help and suggestions. */

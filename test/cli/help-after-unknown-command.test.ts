@@ -39,6 +39,20 @@ describe('--help after an unknown command', () => {
     }
   });
 
+  // BFCL's audit tried `hsa import tools`: the door is `import openai-tools`, which no spelling suggestion finds.
+  it("a group's unknown command lists the group's commands", async () => {
+    const run = await hsa(['import', 'tools']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("unknown command 'tools'");
+    const listed = /hsa import has: ([^;\n]*);/u.exec(run.stderr)?.[1]?.split(', ');
+    expect(listed).toEqual(expect.arrayContaining(['openai-tools', 'mcp', 'trajectories', 'skills']));
+    expect(run.stderr).toContain('run hsa import --help for usage');
+    const program = await createProgram();
+    const bench = program.commands.find((command) => command.name() === 'bench') as Command;
+    const nested = await hsa(['bench', 'nosuch']);
+    for (const child of bench.commands) expect(nested.stderr).toContain(child.name());
+  });
+
   it('--help on a group or a command that exists still prints its help and exits 0', async () => {
     for (const words of [['import'], ['import', 'trajectories'], [], ['bench', 'score']]) {
       const run = await hsa([...words, '--help']);
