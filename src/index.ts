@@ -90,6 +90,7 @@ export {
   type DocumentFormat,
   type ParsedDocument,
   parseDocument,
+  type ReadDocumentOptions,
   readDocument,
 } from './harness/documents.js';
 export { harnessJsonSchema } from './harness/harness-json-schema.js';
@@ -123,15 +124,19 @@ export {
   type McpTool,
   type McpToolsListResult,
   type OpenAIChatTool,
+  type OpenAIToolsRead,
   parseSkillMarkdown,
+  readOpenAITools,
   readSkillsFolder,
   renderSkillMarkdown,
   type SkeletonOptions,
   safeImportMcpTools,
   safeImportOpenAITools,
   safeParseSkillMarkdown,
+  safeReadOpenAITools,
   skeletonHarness,
   skillName,
+  type TypeNameRead,
   writeSkillsFolder,
 } from './harness/importers/index.js';
 export {

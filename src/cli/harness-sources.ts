@@ -5,13 +5,14 @@ import { createMcpBackend, type McpServerOptions } from '../adapters/mcp/index.j
 import { readHooksSource } from '../harness/build/hooks-source.js';
 import type { HarnessSource } from '../harness/build/merge-harness.js';
 import { readPromptSource } from '../harness/build/prompt-source.js';
-import { locateIssues, readDocument } from '../harness/documents.js';
+import { createLineLocator, locateIssues, readDocument } from '../harness/documents.js';
 import { readSkillsFolder } from '../harness/importers/agent-skills.js';
 import { safeImportMcpTools } from '../harness/importers/mcp-tools.js';
-import { safeImportOpenAITools } from '../harness/importers/openai-tools.js';
+import { safeReadOpenAITools } from '../harness/importers/openai-tools.js';
 import { formatIssue, HarnessAugmentError, type Issue, type SafeResult } from '../harness/issues.js';
 import { type PromptSection, PromptSectionSchema, type Tool } from '../harness/schema.js';
 import { commandWords } from './command-words.js';
+import { openAIToolsNotes } from './openai-tools-notes.js';
 import { skillsFolderNotes } from './skills-folder-notes.js';
 
 /** The sources as the options name them, each list in the order given. */
@@ -76,6 +77,19 @@ async function toolsFile(
   return { label, tools: result.data };
 }
 
+/** An OpenAI tool list: JSON (an array, a request body, one tool) or JSON Lines, with its notes. */
+async function openAIToolsFile(
+  label: string,
+  file: string,
+  onNote: (line: string) => void,
+): Promise<HarnessSource> {
+  const document = await readDocument(file, { jsonLines: true });
+  const result = safeReadOpenAITools(document.value);
+  if (!result.success) throw sourceError(label, locateIssues(result.issues, document));
+  for (const note of openAIToolsNotes(label, result.data, createLineLocator(document))) onNote(note);
+  return { label, tools: result.data.tools };
+}
+
 /**
  * The tools a live MCP server lists (all pages), read over stdio or Streamable HTTP, and with `instructions`
  * the server's own instructions as a prompt section; the server is closed after.
@@ -136,7 +150,7 @@ export async function readHarnessSources(
     sources.push(await toolsOfServer(`--mcp-url ${url}`, { url }, timeoutMs, instructions));
   }
   for (const file of options.openaiTools ?? [])
-    sources.push(await toolsFile(`--openai-tools ${file}`, file, safeImportOpenAITools));
+    sources.push(await openAIToolsFile(`--openai-tools ${file}`, file, onNote));
   for (const folder of options.skills ?? []) {
     const label = `--skills ${folder}`;
     const read = await readSkillsFolder(folder);

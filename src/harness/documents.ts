@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import YAML from 'yaml';
 import { assertInputFile, cannotReadInput, firstInvalidUtf8 } from './input-file.js';
 import { HarnessAugmentError, type Issue, type JsonPath } from './issues.js';
+import { parseJsonLinesText } from './json-lines-text.js';
 import { createJsonLineLocator } from './json-locator.js';
 import { lineAndColumn } from './json-syntax.js';
 import { parseJsonText } from './parse-json-text.js';
@@ -25,6 +26,17 @@ export interface ParsedDocument {
   text: string;
   format: DocumentFormat;
   file?: string;
+  /** For a JSON Lines text read as the array of its records (`jsonLines`): the line of each record. */
+  recordLines?: number[];
+}
+
+/** How a document is read. */
+export interface ReadDocumentOptions {
+  /**
+   * Also read a JSON text of JSON Lines (one value a line, blank lines allowed), whatever the file's
+   * extension, as the array of its values; a line that is not JSON is an error with its line.
+   */
+  jsonLines?: boolean;
 }
 
 /**
@@ -49,19 +61,31 @@ const yamlUnprintable = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0
  */
 export function parseDocument(
   text: string,
-  options: { format: DocumentFormat; file?: string },
+  options: { format: DocumentFormat; file?: string } & ReadDocumentOptions,
 ): ParsedDocument {
   const { format, file } = options;
   const where = file ?? '<input>';
   let value: unknown;
+  let recordLines: number[] | undefined;
   if (format === 'json') {
     // JSON.parse, with the scanner's rules kept (./parse-json-text.ts): never the YAML parser.
     const parsed = parseJsonText(text, { maxDepth: maxNestingDepth });
-    if (!parsed.ok) {
+    // Not one JSON document: JSON Lines, where the caller reads them and the first line is a value by itself.
+    const records = !parsed.ok && options.jsonLines ? parseJsonLinesText(text, maxNestingDepth) : undefined;
+    if (records?.ok) {
+      value = records.values;
+      recordLines = records.lines;
+    } else if (records) {
+      throw syntaxError(
+        where,
+        records.line,
+        records.column,
+        `invalid JSON on line ${records.line} of a JSON Lines file (one JSON value a line): ${records.message}`,
+      );
+    } else if (!parsed.ok) {
       const { line, column } = lineAndColumn(text, parsed.error.offset);
       throw syntaxError(where, line, column, `invalid JSON: ${parsed.error.message}`);
-    }
-    value = parsed.value;
+    } else value = parsed.value;
   } else {
     // YAML admits only printable characters (1.2, `c-printable`); the parser would keep a raw NUL in a scalar.
     const unprintable = yamlUnprintable.exec(text);
@@ -102,22 +126,28 @@ export function parseDocument(
     const deep = forbidden.find((issue) => issue.code === 'too_deep');
     if (deep) throw tooDeep(where, deep.message);
     throw new HarnessAugmentError(`${where}: forbidden keys`, {
-      issues: locateIssues(forbidden, { text, format, ...(file ? { file } : {}) }),
+      issues: locateIssues(forbidden, {
+        text,
+        format,
+        ...(file ? { file } : {}),
+        ...(recordLines ? { recordLines } : {}),
+      }),
     });
   }
-  return { value, text, format, ...(file ? { file } : {}) };
+  return { value, text, format, ...(file ? { file } : {}), ...(recordLines ? { recordLines } : {}) };
 }
 
 /**
- * Reads and parses a JSON or YAML file. I/O failures and syntax errors throw `usage` errors.
+ * Reads and parses a JSON or YAML file (with `jsonLines`, a file of JSON Lines too). I/O failures and syntax
+ * errors throw `usage` errors.
  *
  * @example
  * const { value } = await readDocument('fixtures/livestream/harness.yaml');
  */
-export async function readDocument(file: string): Promise<ParsedDocument> {
+export async function readDocument(file: string, options: ReadDocumentOptions = {}): Promise<ParsedDocument> {
   const bytes = await readFileBytes(file);
   const text = decodeUtf8(bytes, file);
-  return parseDocument(text.replace(/^\uFEFF/, ''), { format: formatOf(file), file });
+  return parseDocument(text.replace(/^\uFEFF/, ''), { format: formatOf(file), file, ...options });
 }
 
 /**
@@ -240,8 +270,11 @@ export function findForbiddenKeys(value: unknown, path: JsonPath = [], maxDepth 
  * createLineLocator({ text: 'a:\n  b: 1\n', format: 'yaml' })(['a', 'b']) // 2
  */
 export function createLineLocator(
-  document: Pick<ParsedDocument, 'text' | 'format'>,
+  document: Pick<ParsedDocument, 'text' | 'format' | 'recordLines'>,
 ): (path: JsonPath) => number | undefined {
+  // JSON Lines: a record is one line, so the line of anything in it is the record's.
+  const { recordLines } = document;
+  if (recordLines) return (path) => recordLines[typeof path[0] === 'number' ? path[0] : 0];
   // JSON is located by its own linear scan: the YAML parser is quadratic in the keys of one JSON object.
   if (document.format === 'json') {
     const locate = createJsonLineLocator(document.text);
@@ -279,7 +312,7 @@ export function createLineLocator(
  */
 export function locateIssues(
   issues: Issue[],
-  document: Pick<ParsedDocument, 'text' | 'format' | 'file'>,
+  document: Pick<ParsedDocument, 'text' | 'format' | 'file' | 'recordLines'>,
 ): Issue[] {
   const locate = createLineLocator(document);
   return issues.map((issue) => {

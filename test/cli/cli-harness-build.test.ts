@@ -347,3 +347,34 @@ describe('hsa harness build', () => {
     expect(silent.stderr).toMatch(/cannot connect to the MCP server .*Request timed out/);
   }, 60_000);
 });
+
+describe('hsa harness build --openai-tools with BFCL function docs', () => {
+  it('reads the JSON Lines file of bare functions, their Python type names and response schemas', async () => {
+    const bfcl = join(projectRoot, 'fixtures/importers/bfcl-travel-booking.json');
+    const out = join(dir, 'bfcl.yaml');
+    const run = runCli(['harness', 'build', '-o', out, '--openai-tools', bfcl]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^created .*bfcl\.yaml: harness "bfcl" from 1 source: 4 tools, 0 skills/);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `note: --openai-tools ${bfcl}: read Python type names as JSON Schema types: dict → object (9 places), float → number (3 places)`,
+      `note: --openai-tools ${bfcl}: kept the response schema of 4 tools as their outputSchema (written by \`hsa export mcp\`; an OpenAI tool has no field for it)`,
+    ]);
+    const text = await readFile(out, 'utf8');
+    expect(text).toContain('- name: compute_exchange_rate');
+    expect(text).not.toMatch(/type: (dict|float)$/m);
+    expect(runCli(['validate', out]).status).toBe(0);
+  }, 60_000);
+
+  it('names a type that JSON Schema does not know, and its line', async () => {
+    const file = join(dir, 'java.json');
+    await writeFile(
+      file,
+      '{"name": "a", "parameters": {"type": "dict", "properties": {}}}\n{"name": "b", "parameters": {"type": "dict", "properties": {"m": {"type": "HashMap"}}}}\n',
+    );
+    const run = runCli(['harness', 'build', '-o', join(dir, 'java.yaml'), '--openai-tools', file]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      `hsa: ${file}:2 $[1].parameters.properties.m.type: "HashMap" is not a JSON Schema type (string, number, integer, boolean, object, array, null) [invalid_json_schema]\n`,
+    );
+  });
+});

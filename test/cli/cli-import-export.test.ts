@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,39 @@ describe('hsa import / export', () => {
     }>;
     const back = JSON.parse(exported.stdout) as typeof original;
     expect(back.map((tool) => tool.function.name)).toEqual(original.map((tool) => tool.function.name));
+  });
+
+  it('imports BFCL function docs: JSON Lines of bare functions, Python type names, response schemas', async () => {
+    const harnessFile = join(folder, 'bfcl.yaml');
+    const bfcl = 'fixtures/importers/bfcl-travel-booking.json';
+    const run = await hsa(['import', 'openai-tools', bfcl, '-o', harnessFile]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `note: ${bfcl}: read Python type names as JSON Schema types: dict → object (9 places), float → number (3 places)`,
+      `note: ${bfcl}: kept the response schema of 4 tools as their outputSchema (written by \`hsa export mcp\`; an OpenAI tool has no field for it)`,
+    ]);
+    expect((await hsa(['validate', harnessFile])).stdout).toContain(
+      'valid harness "bfcl-travel-booking" (0 skills, 0 hooks, 2 prompt sections, 4 tools)',
+    );
+    const back = JSON.parse((await hsa(['export', 'mcp', harnessFile])).stdout) as {
+      tools: Array<{ name: string; outputSchema?: { type: string } }>;
+    };
+    expect(back.tools.map((tool) => [tool.name, tool.outputSchema?.type])).toEqual([
+      ['authenticate_travel', 'object'],
+      ['book_flight', 'object'],
+      ['cancel_booking', 'object'],
+      ['compute_exchange_rate', 'object'],
+    ]);
+    // A line that is not JSON is named by its line.
+    const broken = join(folder, 'broken.json');
+    const lines = readFileSync(bfcl, 'utf8').split('\n');
+    lines[2] = lines[2]!.slice(0, 40);
+    writeFileSync(broken, lines.join('\n'));
+    const refused = await hsa(['import', 'openai-tools', broken]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(
+      /broken\.json:3:41: invalid JSON on line 3 of a JSON Lines file \(one JSON value a line\): /,
+    );
   });
 
   it('reports bad input with the JSON path and exit 1', async () => {

@@ -27,6 +27,7 @@ for (const path of [
   'fixtures/templates',
   'fixtures/importers/rules-public',
   'fixtures/importers/openai-tools.json',
+  'fixtures/importers/bfcl-travel-booking.json',
 ])
   await cp(join(projectRoot, path), join(dir, path), { recursive: true });
 await symlink(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
@@ -283,6 +284,23 @@ describe('docs/own-harness.md', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(3);
     const harness = YAML.parse(await readFile(at('out/openhands/harness.yaml'), 'utf8'));
     expect(harness.prompt.sections.map((section: { id: string }) => section.id)).toEqual(['role', 'skills']);
+  }, 60_000);
+
+  it("builds a harness from BFCL's function docs: JSON Lines, no type, Python type names, response schemas", async () => {
+    const result = run(pageCommand('harness build', 3));
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /^created out\/bfcl\/harness\.yaml: harness "travel-booking" from 1 source: 4 tools, 0 skills, 2 prompt sections, 0 hooks$/m,
+    );
+    // The notes the page shows, word for word.
+    for (const line of result.stderr.trim().split('\n')) expect(page).toContain(line);
+    expect(result.stderr.trim().split('\n')).toHaveLength(2);
+    const harness = YAML.parse(await readFile(at('out/bfcl/harness.yaml'), 'utf8'));
+    const exchange = harness.tools.items.find(
+      (tool: { name: string }) => tool.name === 'compute_exchange_rate',
+    );
+    expect(exchange.parameters.properties.value.type).toBe('number');
+    expect(exchange.outputSchema.type).toBe('object');
   }, 60_000);
 
   it('ran every command of the page', () => {

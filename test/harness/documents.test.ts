@@ -26,6 +26,46 @@ describe('documents', () => {
     expect(error.message).toBe('h.json:3:13: invalid JSON: expected a value');
   });
 
+  it('reads JSON Lines where asked, whatever the extension, with the line of each record', () => {
+    const text = '{"name":"a"}\r\n\n{"name":"b","x":{"__proto__":1}}\n';
+    const error = errorOf(() => parseDocument(text, { format: 'json', file: 't.json', jsonLines: true }));
+    expect(error.issues.map(({ path, line }) => ({ path, line }))).toEqual([
+      { path: [1, 'x', '__proto__'], line: 3 },
+    ]);
+    const read = parseDocument('{"name":"a"}\n\n  \n[2]\n', {
+      format: 'json',
+      file: 't.json',
+      jsonLines: true,
+    });
+    expect(read.value).toEqual([{ name: 'a' }, [2]]);
+    expect(read.recordLines).toEqual([1, 4]);
+    expect(createLineLocator(read)([1, 'name'])).toBe(4);
+    // Without the option, and for one value alone, a JSON file is one document as before.
+    expect(errorOf(() => parseDocument('{}\n{}\n', { format: 'json', file: 't.json' })).message).toBe(
+      't.json:2:1: invalid JSON: unexpected text after the JSON value',
+    );
+    expect(parseDocument('{"a":1}\n', { format: 'json', jsonLines: true }).recordLines).toBeUndefined();
+  });
+
+  it('names the line of a JSON Lines record that is not JSON; a broken document keeps its own error', () => {
+    const bad = errorOf(() =>
+      parseDocument('{"name":"a"}\n{"name":"b"}\n{"name": c}\n', {
+        format: 'json',
+        file: 't.json',
+        jsonLines: true,
+      }),
+    );
+    expect(bad.kind).toBe('usage');
+    expect(bad.message).toBe(
+      't.json:3:10: invalid JSON on line 3 of a JSON Lines file (one JSON value a line): expected a value',
+    );
+    expect(bad.issues[0]).toMatchObject({ code: 'syntax_error', line: 3 });
+    const pretty = errorOf(() =>
+      parseDocument('[\n  {"name":"a"},\n]\n', { format: 'json', file: 't.json', jsonLines: true }),
+    );
+    expect(pretty.message).toMatch(/^t\.json:3:1: invalid JSON: /);
+  });
+
   it('names the line and column of a YAML syntax error', () => {
     const error = errorOf(() =>
       parseDocument('id: x\nskills: [a,\ntools: 1\n', { format: 'yaml', file: 'h.yaml' }),

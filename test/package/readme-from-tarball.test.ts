@@ -258,6 +258,7 @@ describe('docs/own-harness.md from the installed package', () => {
       'examples/own-harness',
       'fixtures/importers/rules-public',
       'fixtures/importers/openai-tools.json',
+      'fixtures/importers/bfcl-travel-booking.json',
     ])
       await cp(join(projectRoot, path), join(project, path), { recursive: true });
     const server = '@modelcontextprotocol/server-memory';

@@ -1,9 +1,14 @@
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { locateIssues, type ParsedDocument, readDocument } from '../../harness/documents.js';
+import {
+  createLineLocator,
+  locateIssues,
+  type ParsedDocument,
+  readDocument,
+} from '../../harness/documents.js';
 import {
   importMcpTools,
-  importOpenAITools,
+  readOpenAITools,
   readSkillsFolder,
   skeletonHarness,
 } from '../../harness/importers/index.js';
@@ -13,6 +18,7 @@ import { type ImportLogOptions, importLogRecord, LogAliasesSchema } from '../../
 import { readJsonl } from '../../trajectory/read-jsonl.js';
 import { harnessWithChecks, withHookChecksOption } from '../episode-options.js';
 import { finishCommand, openRowOutputs, printIssues, serialize } from '../io.js';
+import { openAIToolsNotes } from '../openai-tools-notes.js';
 import { outOption, outputFileOption, printResult, printWarning, writeProduct } from '../output.js';
 import { skillsFolderNotes } from '../skills-folder-notes.js';
 
@@ -123,7 +129,7 @@ async function importTrajectories(logs: string, options: ImportTrajectoriesOptio
 
 const idFrom = (source: string, fallback: string) =>
   basename(resolve(source))
-    .replace(/\.(json|ya?ml)$/i, '')
+    .replace(/\.(jsonl?|ya?ml)$/i, '')
     .replace(/[^\w.-]+/g, '-') || fallback;
 
 /** Runs an importer on a document; its issues get the document's file name and lines. */
@@ -160,13 +166,20 @@ export function registerImport(program: Command): void {
     });
   command
     .command('openai-tools')
-    .description('tools from an OpenAI `tools` array (Chat Completions or Responses form)')
-    .argument('<file>', 'JSON file')
+    .description(
+      'tools from an OpenAI `tools` array (Chat Completions or Responses form, or the legacy `functions` form of BFCL, one a line or in an array)',
+    )
+    .argument('<file>', 'JSON or JSON Lines file')
     .addOption(outOption('file', 'harness file to write (.yaml or .json); standard output when absent'))
     .option('--id <id>', 'harness id (default: the file name)')
     .action(async (file: string, options: ImportOptions) => {
-      const tools = located(await readDocument(file), importOpenAITools);
-      await finish(skeletonHarness({ id: options.id ?? idFrom(file, 'openai-tools'), tools }), options);
+      const document = await readDocument(file, { jsonLines: true });
+      const read = located(document, readOpenAITools);
+      await finish(
+        skeletonHarness({ id: options.id ?? idFrom(file, 'openai-tools'), tools: read.tools }),
+        options,
+      );
+      for (const note of openAIToolsNotes(file, read, createLineLocator(document))) printWarning(note);
     });
   command
     .command('skills')

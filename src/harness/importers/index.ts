@@ -24,6 +24,10 @@ export {
   exportOpenAITools,
   importOpenAITools,
   type OpenAIChatTool,
+  type OpenAIToolsRead,
+  readOpenAITools,
   safeImportOpenAITools,
+  safeReadOpenAITools,
 } from './openai-tools.js';
+export type { TypeNameRead } from './schema-type-names.js';
 export { type SkeletonOptions, skeletonHarness } from './skeleton.js';

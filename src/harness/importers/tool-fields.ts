@@ -6,6 +6,7 @@ import { formatPath, type Issue, type JsonPath, quote } from '../issues.js';
 import { compileJsonSchema } from '../json-schema-validator.js';
 import { fromZodIssues } from '../parse-harness.js';
 import { type Tool, ToolSchema } from '../schema.js';
+import { pythonTypeNames, unknownTypeIssues } from './schema-type-names.js';
 
 /** The tool-name rule of the harness (OpenAI function names), repeated here to name it in messages. */
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -107,11 +108,23 @@ export function readParameters(
     return undefined;
   }
   if (value.type !== 'object') {
+    const given =
+      value.type === undefined ? ', and they have no type' : `, not ${JSON.stringify(value.type)}`;
+    const python =
+      typeof value.type === 'string' && pythonTypeNames.get(value.type) === 'object'
+        ? ` ("${value.type}" is Python's name for "object")`
+        : '';
     issues.push({
       code: 'invalid_tool_parameters',
       path: [...path, 'type'],
-      message: 'tool parameters must be a JSON Schema of type "object"',
+      message: `tool parameters must be a JSON Schema of type "object"${given}${python}`,
     });
+    return undefined;
+  }
+  // A type JSON Schema does not know gets its own path and name, not the metaschema's wording.
+  const unknownTypes = unknownTypeIssues(value, path);
+  if (unknownTypes.length > 0) {
+    issues.push(...unknownTypes);
     return undefined;
   }
   const compiled = compileJsonSchema(value);

@@ -144,7 +144,7 @@ describe('importMcpTools on bad input', () => {
       { code: 'invalid_tool_name', path: ['result', 'tools', 1, 'name'] },
       { code: 'missing_input_schema', path: ['result', 'tools', 2, 'inputSchema'] },
       { code: 'invalid_tool_parameters', path: ['result', 'tools', 3, 'inputSchema', 'type'] },
-      { code: 'invalid_json_schema', path: ['result', 'tools', 4, 'inputSchema'] },
+      { code: 'invalid_json_schema', path: ['result', 'tools', 4, 'inputSchema', 'properties', 'a', 'type'] },
       { code: 'invalid_type', path: ['result', 'tools', 5, 'name'] },
       { code: 'invalid_type', path: ['result', 'tools', 6] },
       { code: 'duplicate_id', path: ['result', 'tools', 8, 'name'] },
