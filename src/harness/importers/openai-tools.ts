@@ -45,13 +45,13 @@ export interface OpenAIToolsRead {
   };
 }
 
-/** Whether a plain object that holds no `tools` list reads as one tool (a one-line JSON Lines file). */
+/** Whether a plain object that is no request body reads as one tool (a one-line JSON Lines file). */
 const isOneTool = (value: Record<string, unknown>) => 'name' in value || 'function' in value;
 
 /**
  * Reads OpenAI function tools into harness tools, with what the reading did, or returns every issue found.
  * Accepts the `tools` array of a Chat Completions or Responses request, both forms mixed, a request body
- * holding such an array, one tool alone, and the legacy `functions` form (`{ name, description,
+ * holding such an array (or a legacy `functions` one), one tool alone, and the legacy `functions` form (`{ name, description,
  * parameters }`, no `type`) that BFCL and Gorilla use, with Python type names (`dict`, `float`, `any`, …)
  * read as JSON Schema types and BFCL's `response` kept as `outputSchema` where it is a valid JSON Schema.
  *
@@ -63,9 +63,12 @@ export function safeReadOpenAITools(value: unknown): SafeResult<OpenAIToolsRead>
   const forbidden = findForbiddenKeys(value);
   if (forbidden.length > 0) return { success: false, issues: forbidden };
   let entries: Array<{ entry: unknown; path: JsonPath }>;
-  if (isPlainObject(value) && 'tools' in value) {
-    if (!Array.isArray(value.tools)) return notAList(value.tools, ['tools']);
-    entries = value.tools.map((entry: unknown, index) => ({ entry, path: ['tools', index] }));
+  // A request body: `tools`, or the legacy `functions` of the Chat Completions API.
+  const key = isPlainObject(value) ? ['tools', 'functions'].find((name) => name in value) : undefined;
+  if (isPlainObject(value) && key !== undefined) {
+    const list = value[key];
+    if (!Array.isArray(list)) return notAList(list, [key]);
+    entries = list.map((entry: unknown, index) => ({ entry, path: [key, index] }));
   } else if (Array.isArray(value)) {
     entries = value.map((entry: unknown, index) => ({ entry, path: [index] }));
   } else if (isPlainObject(value) && isOneTool(value)) {

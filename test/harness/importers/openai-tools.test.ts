@@ -59,6 +59,14 @@ describe('importOpenAITools', () => {
     expect(importOpenAITools({ model: 'gpt-4.1', tools })).toStrictEqual(importOpenAITools(tools));
   });
 
+  it('accepts a legacy request body holding `functions`', () => {
+    const functions = readFixture('openai-tools.json').map((tool: { function: unknown }) => tool.function);
+    expect(importOpenAITools({ model: 'gpt-3.5-turbo', functions })).toStrictEqual(
+      importOpenAITools(readFixture('openai-tools.json')),
+    );
+    expect(shape(issuesOf({ functions: {} }))).toEqual([{ code: 'invalid_type', path: ['functions'] }]);
+  });
+
   it('uses the name when the description is missing', () => {
     expect(importOpenAITools([{ type: 'function', function: { name: 'get_time' } }])).toStrictEqual([
       { name: 'get_time', description: 'get_time', parameters: { type: 'object', properties: {} } },
