@@ -1,6 +1,7 @@
 // The texts a variant changed, each paired with the base text it stands for: a skill's body or description,
-// a tool's description, a prompt section (or the whole prompt when sections were merged or split), a hook's
-// messages. Parts are paired through the relabel's renames and merges (a renamed skill is the same part), and
+// a tool's description, a parameter's description (at any depth, paired by `pairParameters`: through the
+// relabel's renames and nests), a prompt section (or the whole prompt when sections were merged or split), a
+// hook's messages. Parts are paired through the relabel's renames and merges (a renamed skill is the same part), and
 // each variant text is also given back in the base's names (mentions found through the symbol table, never a
 // blind replace), so that a change that is only a rename reads as none. The review page shows these parts;
 // the meaning judge is asked about the ones that changed more than names.
@@ -9,12 +10,14 @@ import type { Harness } from '../harness/schema.js';
 import { findMentions, harnessSymbols, type SymbolEntry } from '../harness/symbol-table.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Dimension } from './operator.js';
+import { formatParameterPath, type ParameterNode, pairParameters } from './parameter-pairs.js';
 
 /** What kind of text a part is. */
 export type PartKind =
   | 'skill_body'
   | 'skill_description'
   | 'tool_description'
+  | 'parameter_description'
   | 'prompt_section'
   | 'prompt'
   | 'hook_text';
@@ -102,6 +105,7 @@ const ownDimension: Record<PartKind, Dimension> = {
   skill_body: 'skill-content',
   skill_description: 'skill-content',
   tool_description: 'tools',
+  parameter_description: 'tools',
   prompt_section: 'prompt',
   prompt: 'prompt',
   hook_text: 'hooks',
@@ -196,6 +200,44 @@ function toolTexts(harness: Harness): Candidate[] {
   }));
 }
 
+/**
+ * The parameter descriptions of the tools both harnesses have, keyed so that a base parameter's key maps to
+ * its variant's (`pairParameters`); a parameter of a tool added or removed is left to that tool's part.
+ */
+function parameterTexts(
+  base: Harness,
+  variant: Harness,
+  relabel: Relabel,
+): { base: Candidate[]; variant: Candidate[]; map: (key: string) => string } {
+  const candidate = (node: ParameterNode, key: string): Candidate[] => {
+    const text = node.schema.description;
+    if (typeof text !== 'string') return [];
+    const where = node.path.length === 0 ? 'arguments' : `parameter ${formatParameterPath(node.path)}`;
+    return [
+      {
+        kind: 'parameter_description',
+        key,
+        template: false,
+        side: { label: `tool ${node.tool} ${where} description`, path: [...node.at, 'description'], text },
+      },
+    ];
+  };
+  const keyOf = (node: ParameterNode) => [node.tool, ...node.path].join('\u0000');
+  const forward = new Map<string, string>();
+  const out = { base: [] as Candidate[], variant: [] as Candidate[] };
+  for (const tool of pairParameters(base, variant, relabel)) {
+    for (const pair of tool.pairs) {
+      forward.set(keyOf(pair.base), keyOf(pair.variant));
+      out.base.push(...candidate(pair.base, keyOf(pair.base)));
+      out.variant.push(...candidate(pair.variant, keyOf(pair.variant)));
+    }
+    for (const node of tool.removed) out.base.push(...candidate(node, keyOf(node)));
+    for (const node of tool.added) out.variant.push(...candidate(node, keyOf(node)));
+  }
+  // A base key without a pair maps to no variant key: its part is a removed one.
+  return { ...out, map: (key) => forward.get(key) ?? '' };
+}
+
 function sectionText(section: { title: string; template: string }): string {
   return `${section.title}\n\n${section.template}`;
 }
@@ -249,7 +291,7 @@ function hookTexts(harness: Harness): Candidate[] {
 
 /**
  * Lists the texts a variant changed, added or removed against its base, in a fixed order (skills, tools,
- * prompt, hooks; variant order within each, then what the variant removed), each with the base text it
+ * parameters, prompt, hooks; variant order within each, then what the variant removed), each with the base text it
  * stands for and its text in base names.
  *
  * @example
@@ -284,6 +326,7 @@ export function changedParts(base: Harness, variant: Harness, relabel: Relabel):
   const groups: Array<{ base: Candidate[]; variant: Candidate[]; map: (key: string) => string }> = [
     { base: skillTexts(base), variant: skillTexts(variant), map: (key) => forward.skills.get(key) ?? key },
     { base: toolTexts(base), variant: toolTexts(variant), map: (key) => forward.tools.get(key) ?? key },
+    parameterTexts(base, variant, relabel),
     {
       base: promptTexts(base, !sameSections),
       variant: promptTexts(variant, !sameSections),

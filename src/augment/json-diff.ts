@@ -144,17 +144,48 @@ export function formatDiffPath(path: DiffPath): string {
     .reduce((out, text) => out + text, '$');
 }
 
-const show = (value: unknown, width: number) => {
-  const text = typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value);
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
-};
+const shown = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value));
+
+/** Where `text` may be cut without splitting a surrogate pair: `at`, or one before it. */
+const cutAt = (text: string, at: number) =>
+  at > 0 && at < text.length && /[\udc00-\udfff]/.test(text[at] as string) ? at - 1 : at;
+
+/**
+ * At most `width` characters of `text` from `start`, with `…` marking what is left out on each side.
+ */
+function excerpt(text: string, start: number, width: number): string {
+  if (text.length <= width) return text;
+  const from = cutAt(text, start);
+  const head = from > 0 ? '…' : '';
+  const room = width - head.length;
+  const rest = text.slice(from);
+  return rest.length <= room ? `${head}${rest}` : `${head}${rest.slice(0, cutAt(rest, room - 1))}…`;
+}
+
+const show = (value: unknown, width: number) => excerpt(shown(value), 0, width);
+
+/**
+ * A changed value on both sides, each cut to `width` around the first difference (a quarter of the width
+ * before it): long texts that share an opening (every tool description of a suite starting with the same
+ * preamble) would otherwise read the same on both sides, the change cut off.
+ */
+function showChanged(before: unknown, after: unknown, width: number): [string, string] {
+  const texts = [shown(before), shown(after)] as const;
+  let first = 0;
+  while (first < texts[0].length && texts[0][first] === texts[1][first]) first++;
+  const lead = Math.floor(width / 4);
+  // A difference in view with some text after it keeps the text's opening.
+  const from = first < width - 1 - lead ? 0 : first - lead;
+  return [excerpt(texts[0], from, width), excerpt(texts[1], from, width)];
+}
 
 // The order is what a reader wants from a reorder, so it is not cut at `width`; only a hostile length is.
 const showOrder = (keys: readonly string[]) => truncateText(keys.join(', '));
 
 /**
  * Formats changes as lines: `$.path: before → after`, `+ $.path: value`, `- $.path: value`, and for a
- * reorder `~ $.path: order a, b → b, a`.
+ * reorder `~ $.path: order a, b → b, a`. A value is cut to `width` characters; a changed one around its first
+ * difference, with `…` where text is left out.
  *
  * @example
  * formatChanges(diffJson(base, variant)).join('\n')
@@ -166,6 +197,7 @@ export function formatChanges(changes: readonly JsonChange[], width = 100): stri
       return `~ ${where}: order ${showOrder(change.order.before)} → ${showOrder(change.order.after)}`;
     if (!('before' in change)) return `+ ${where}: ${show(change.after, width)}`;
     if (!('after' in change)) return `- ${where}: ${show(change.before, width)}`;
-    return `~ ${where}: ${show(change.before, width)} → ${show(change.after, width)}`;
+    const [before, after] = showChanged(change.before, change.after, width);
+    return `~ ${where}: ${before} → ${after}`;
   });
 }

@@ -98,6 +98,15 @@ export {
   type Tool,
 } from '../harness/schema.js';
 export {
+  hasPlainProperties,
+  isRecord,
+  nodeAt,
+  type SchemaNode,
+  type SubschemaPlace,
+  walkSchema,
+  walkSubschemas,
+} from '../harness/schema-walk.js';
+export {
   buildSymbolTable,
   findMentions,
   harnessSymbols,
@@ -159,15 +168,6 @@ export {
 } from './mentions.js';
 export { firstClause, type NameRequest, type NameStyle, nameStyles, newName } from './new-name.js';
 export { numbersInWords } from './number-words.js';
-export {
-  hasPlainProperties,
-  isRecord,
-  nodeAt,
-  type SchemaNode,
-  type SubschemaPlace,
-  walkSchema,
-  walkSubschemas,
-} from './schema-walk.js';
 export { addedCount, affectedCount, severityBetween, severityStep } from './severity.js';
 export {
   argumentKeysAt,

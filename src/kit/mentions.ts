@@ -11,6 +11,7 @@ import {
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { valueAtPath } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
+import { isRecord } from '../harness/schema-walk.js';
 import {
   buildSymbolTable,
   findMentions,
@@ -21,7 +22,6 @@ import {
 import { blankTemplatePlaceholders } from '../harness/template-placeholders.js';
 import { occursAsWord, wordCharacter } from '../harness/text-index.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import { isRecord } from './schema-walk.js';
 
 export { occursAsWord };
 

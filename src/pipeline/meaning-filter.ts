@@ -3,8 +3,9 @@
 // are cached by the two texts' hashes (and given back as lines for the caller to persist, so that a resumed
 // run asks nothing twice), and a pair asked for one row while another row waits on it is asked once. What
 // is asked: the parts that changed beyond renamed identifiers (the variant text written in base names, so a
-// pool of variants that share a rewording share its verdict); a text the variant added (a distractor tool)
-// or removed has no base text to compare and is left to the certificate.
+// pool of variants that share a rewording share its verdict), parameter descriptions included; a text the
+// variant added (a distractor tool, an optional parameter) or removed has no base text to compare and is
+// left to the certificate.
 import { type ChangedPart, changedParts } from '../augment/changed-parts.js';
 import { contentHash } from '../harness/hash.js';
 import type { Issue } from '../harness/issues.js';

@@ -1,7 +1,7 @@
 // The meaning judge's spec: plain types only, so that the pipeline and the CLI depend on this and never on
 // an implementation (src/adapters/judge/meaning-judge.ts is one, over an OpenAI-compatible endpoint). A judge
 // is asked about pairs of texts — a base text and the variant's text that stands for it (a skill body, a
-// tool description, a prompt section, a hook message) — and says whether the variant text requires exactly
+// tool description, a parameter description, a prompt section, a hook message) — and says whether the variant text requires exactly
 // what the base text requires. It may refuse more than the certificate, never less: a row it refuses is
 // rejected, a row it keeps still needed its certificate.
 import type { PartKind } from '../augment/changed-parts.js';
@@ -9,7 +9,10 @@ import type { PartKind } from '../augment/changed-parts.js';
 /** One question: does the variant text require exactly what the base text requires? */
 export interface MeaningPair {
   kind: PartKind;
-  /** A readable name of the part, e.g. `skill item_qa body` (for the judge's context and the reasons). */
+  /**
+   * A readable name of the part, e.g. `skill item_qa body` or `tool set_budget_limit parameter budget_limit
+   * description` (for the judge's context and the reasons).
+   */
   label: string;
   base: string;
   /** The variant's text, with renamed identifiers written in their base names. */

@@ -1,7 +1,8 @@
 // The review page: one self-contained HTML file (inline CSS; no script, font, image or link that loads
 // anything) that shows, for each sampled row, every text its variant changed beside the base text with the
 // changed words marked, the row's operators that write that kind of text, the renames as a table, and what
-// changed that is not text (section and hook order, the prompt's heading and list styles). Every
+// changed that is not text (section and hook order, the prompt's heading and list styles, the tools'
+// argument schemas: `argumentChanges`). Every
 // text of a row is escaped: rows are input, and a skill body holding HTML must show as text, never run.
 // The page is a function of its input only (no clock, no path of the machine), so the same rows and seed give
 // the same bytes.
@@ -10,6 +11,7 @@ import type { OperatorRecord } from '../augment/operator.js';
 import { escapeHtml } from '../harness/escape-html.js';
 import type { Harness } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
+import { argumentChanges } from './argument-changes.js';
 import { type DiffRun, wordDiff } from './word-diff.js';
 
 /** What the page reads of a row: its ids, its variant and its provenance. */
@@ -132,6 +134,15 @@ function structureHtml(base: Harness, variant: Harness): string {
     .join('')}</tbody></table>`;
 }
 
+/** What the variant changed in argument schemas beyond renames and descriptions, one item per kind of change. */
+function argumentsHtml(base: Harness, row: ReviewRow): string {
+  const lines = argumentChanges(base, row.harness, row.relabel);
+  if (lines.length === 0) return '';
+  // Names are written in backticks: shown as code, after escaping (a backtick is no HTML).
+  const item = (line: string) => escapeHtml(line).replace(/`([^`]*)`/g, '<code>$1</code>');
+  return `<h3>Argument schemas</h3><ul class="arguments">${lines.map((line) => `<li>${item(line)}</li>`).join('')}</ul>`;
+}
+
 function rowHtml(base: Harness, row: ReviewRow, position: number): string {
   const parts = changedParts(base, row.harness, row.relabel);
   const ops = row.provenance.ops;
@@ -150,6 +161,7 @@ function rowHtml(base: Harness, row: ReviewRow, position: number): string {
 <p class="ops">seed <code>${escapeHtml(row.provenance.variantSeed)}</code> · operators: ${chain}</p>
 <h3>Renames</h3>${renamesHtml(row.relabel)}
 ${structureHtml(base, row.harness)}
+${argumentsHtml(base, row)}
 <h3>Changed texts: ${meaningful} beyond names, ${parts.length - meaningful} by renames only</h3>
 ${parts.length === 0 ? '<p class="muted">No text changed.</p>' : parts.map((part) => partHtml(part, ops)).join('\n')}
 </article>`;

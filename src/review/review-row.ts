@@ -11,7 +11,7 @@ import type { Relabel } from '../trajectory/relabel.js';
 import type { ReviewRow } from './review-page.js';
 
 const NameMap = z.record(z.string(), z.string());
-/** The relabel steps the page reads; other steps (inserted messages, nesting) pass as they are. */
+/** The relabel steps the page reads; inserted messages pass as they are. */
 const RelabelShape = z.looseObject({
   steps: z.array(
     z.union([
@@ -22,7 +22,8 @@ const RelabelShape = z.looseObject({
         renames: z.array(z.looseObject({ path: z.array(z.string()), from: z.string(), to: z.string() })),
       }),
       z.looseObject({ type: z.literal('merge_skills'), into: z.string(), sources: z.array(z.string()) }),
-      z.looseObject({ type: z.enum(['nest_arguments', 'insert_messages']) }),
+      z.looseObject({ type: z.literal('nest_arguments'), tool: z.string(), under: z.string() }),
+      z.looseObject({ type: z.literal('insert_messages') }),
     ]),
   ),
 });

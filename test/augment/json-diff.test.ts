@@ -79,3 +79,46 @@ describe('diffJson with items matched by key', () => {
     ]);
   });
 });
+
+// A user audit on BFCL: every tool description opens with the same ~130-character preamble ("This tool
+// belongs to the travel system, …"), and explain cut each text at 100 characters from its start, so before
+// and after read the same and the reworded verb after "Tool description:" was hidden.
+describe('formatChanges: a long changed text', () => {
+  const preamble =
+    'This tool belongs to the travel system, which allows users to book flights, manage credit cards, and view budget information. Tool description: ';
+  const path = ['tools', 'items', 0, 'description'];
+
+  it('is cut around its first difference, with … for what is left out, within the width', () => {
+    const [line] = formatChanges([
+      {
+        path,
+        before: `${preamble}Get the budget of the user.`,
+        after: `${preamble}Retrieve the budget of the user.`,
+      },
+    ]);
+    expect(line).toBe(
+      '~ $.tools.items[0].description: …ation. Tool description: Get the budget of the user." → …ation. Tool description: Retrieve the budget of the user."',
+    );
+    const long = 'x'.repeat(200);
+    const [cut] = formatChanges([
+      { path: ['a'], before: `${preamble}Get ${long}`, after: `${preamble}Fetch ${long}` },
+    ]);
+    const [before, after] = (cut as string).slice('~ $.a: '.length).split(' → ');
+    for (const side of [before, after]) {
+      expect(side).toHaveLength(100);
+      expect(side).toMatch(/^….*…$/);
+    }
+    expect(before).toContain('Tool description: Get x');
+    expect(after).toContain('Tool description: Fetch x');
+  });
+
+  it('keeps the opening where the difference is in view, and short texts whole', () => {
+    const tail = ' and more words'.repeat(10);
+    expect(formatChanges([{ path: ['a'], before: `Get it${tail}`, after: `Fetch it${tail}` }])[0]).toMatch(
+      /^~ \$\.a: "Get it and more.*… → "Fetch it and more.*…$/,
+    );
+    expect(formatChanges([{ path: ['a'], before: 'short one', after: 'short two' }])).toEqual([
+      '~ $.a: "short one" → "short two"',
+    ]);
+  });
+});

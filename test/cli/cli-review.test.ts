@@ -4,9 +4,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOptionalParameters } from '../../perturbations/tools/add-optional-parameters.js';
+import { nestArguments } from '../../perturbations/tools/nest-arguments.js';
+import { applyOperator } from '../../src/augment/operator.js';
 import { renameSymbols } from '../../src/augment/rename-symbols.js';
 import { hashHarness } from '../../src/harness/hash.js';
 import type { Harness } from '../../src/harness/schema.js';
+import { composeRelabels } from '../../src/trajectory/relabel.js';
 import { dumpDom } from '../support/chromium.js';
 import { hsa } from '../support/run-hsa.js';
 import { travelHarness, travelHarnessInput } from '../support/travel-harness.js';
@@ -144,6 +148,56 @@ describe('hsa review', () => {
     expect(dom).toMatch(
       /<td><code>skill<\/code><\/td><td><code>baggage<\/code><\/td><td><code>bag_rules<\/code><\/td>/,
     );
+  });
+
+  // A user audit on BFCL: a garbled parameter description was not shown, rows of nest-arguments read "No
+  // text changed", and the parameters add-optional-parameters added were not shown.
+  it('shows parameter descriptions and what changed in argument schemas', async () => {
+    const base = travelHarness();
+    const nested = await applyOperator(nestArguments, base, { rng: 'n', severity: 1 });
+    if ('skip' in nested) throw new Error(nested.skip);
+    const added = await applyOperator(addOptionalParameters, nested.harness, { rng: 'a', severity: 1 });
+    if ('skip' in added) throw new Error(added.skip);
+    const variant = structuredClone(added.harness);
+    const under = (
+      nested.relabel.steps.find((step) => step.type === 'nest_arguments' && step.tool === 'find_flights') as {
+        under: string;
+      }
+    ).under;
+    const flights = variant.tools.items.find((tool) => tool.name === 'find_flights')?.parameters as {
+      properties: Record<string, { properties: { origin: { description: string } } }>;
+    };
+    (flights.properties[under] as (typeof flights.properties)[string]).properties.origin.description =
+      'IATA narrow';
+    const line = row(7, variant, composeRelabels(nested.relabel, added.relabel), base);
+    line.provenance.ops = [
+      { name: 'tools/nest-arguments', version: 3, dimension: 'tools', severity: 1, params: {} },
+      { name: 'tools/add-optional-parameters', version: 1, dimension: 'tools', severity: 1, params: {} },
+    ];
+    const rows = join(folder, 'arguments.jsonl');
+    writeFileSync(rows, `${JSON.stringify(line)}\n`);
+    const page = join(folder, 'arguments.html');
+    const run = await hsa(['review', rows, '--harness', harnessFile, '-o', page]);
+    expect(run.status, run.stderr).toBe(0);
+    const html = readFileSync(page, 'utf8');
+    const origin = partOf(
+      html,
+      `tool find_flights parameter origin description → tool find_flights parameter ${under}.origin description`,
+    );
+    expect(html).toContain(
+      `data-kind="parameter_description" data-part="tool find_flights parameter origin description`,
+    );
+    expect(marked(origin, 'del')).toEqual(['code']);
+    expect(marked(origin, 'ins')).toEqual(['narrow']);
+    expect(origin).toContain('tools/nest-arguments@3');
+    expect(html).not.toContain('No text changed');
+    // The parameters added are added parts, and the schema changes are named.
+    expect(html).toMatch(/data-part="tool \w+ parameter \w+ description"[^>]*><h3>[^<]+ \(added\)<\/h3>/);
+    const list = html.slice(html.indexOf('<h3>Argument schemas</h3>'), html.indexOf('</ul>'));
+    expect(list).toMatch(
+      new RegExp(`<li>arguments nested under <code>${under}</code>: \\d tools? \\([^)]*find_flights`),
+    );
+    expect(list).toMatch(/<li>optional parameters added: <code>\w+<\/code> \(/);
   });
 
   it('gives the same bytes for the same rows and seed, another sample for another seed', async () => {

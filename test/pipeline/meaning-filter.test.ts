@@ -2,11 +2,14 @@
 // rows (and not at all when an earlier run's verdicts know it), and refuses a row with one issue per
 // refused part.
 import { describe, expect, it } from 'vitest';
+import { nestArguments } from '../../perturbations/tools/nest-arguments.js';
+import { applyOperator } from '../../src/augment/operator.js';
 import { renameSymbols } from '../../src/augment/rename-symbols.js';
+import { parseHarness } from '../../src/harness/parse-harness.js';
 import type { Harness } from '../../src/harness/schema.js';
 import { createMeaningFilter, type MeaningVerdictLine } from '../../src/pipeline/meaning-filter.js';
 import type { MeaningJudgeV1, MeaningPair } from '../../src/pipeline/meaning-judge-spec.js';
-import { travelHarness } from '../support/travel-harness.js';
+import { travelHarness, travelHarnessInput } from '../support/travel-harness.js';
 
 function countingJudge(refuse: (pair: MeaningPair) => boolean) {
   const asked: MeaningPair[][] = [];
@@ -139,5 +142,70 @@ describe('createMeaningFilter', () => {
     );
     expect(await filter.check(base, { harness: changed, relabel: { steps: [] } })).toEqual({ keep: true });
     expect(calls).toBe(2);
+  });
+
+  // A user audit on BFCL: a garbled parameter description ("The budget limit to set in USD" → "The budget
+  // narrow to set in USD") was never asked about: changedParts paired no parameter description.
+  it('asks about a parameter description changed beyond names, below a nest wrapper, and refuses at its path', async () => {
+    const input = travelHarnessInput();
+    input.tools.items.push({
+      name: 'set_budget_limit',
+      description: 'Set the budget limit for the user.',
+      parameters: {
+        type: 'object',
+        properties: { budget_limit: { type: 'number', description: 'The budget limit to set in USD' } },
+        required: ['budget_limit'],
+      },
+    });
+    const budgetBase = parseHarness(input);
+    const nested = await applyOperator(nestArguments, budgetBase, { rng: 'n', severity: 1 });
+    if ('skip' in nested) throw new Error(nested.skip);
+    const index = nested.harness.tools.items.findIndex((tool) => tool.name === 'set_budget_limit');
+    const garbled = structuredClone(nested.harness);
+    const wrapper = nested.relabel.steps.find(
+      (step) => step.type === 'nest_arguments' && step.tool === 'set_budget_limit',
+    ) as { under: string };
+    const parameters = garbled.tools.items[index]?.parameters as {
+      properties: Record<string, { properties: { budget_limit: { description: string } } }>;
+    };
+    (
+      parameters.properties[wrapper.under] as (typeof parameters.properties)[string]
+    ).properties.budget_limit.description = 'The budget narrow to set in USD';
+    const { judge, asked } = countingJudge((pair) => pair.variant.includes('narrow'));
+    const filter = createMeaningFilter({ judge });
+    // Nesting alone changes no text: nothing to ask.
+    expect(await filter.check(budgetBase, nested)).toEqual({ keep: true });
+    expect(asked).toEqual([]);
+    const check = await filter.check(budgetBase, { harness: garbled, relabel: nested.relabel });
+    expect(asked).toEqual([
+      [
+        {
+          kind: 'parameter_description',
+          label: 'tool set_budget_limit parameter budget_limit description',
+          base: 'The budget limit to set in USD',
+          variant: 'The budget narrow to set in USD',
+        },
+      ],
+    ]);
+    expect(check).toEqual({
+      keep: false,
+      issues: [
+        {
+          code: 'meaning_changed',
+          path: [
+            'tools',
+            'items',
+            index,
+            'parameters',
+            'properties',
+            wrapper.under,
+            'properties',
+            'budget_limit',
+            'description',
+          ],
+          message: `tool set_budget_limit parameter ${wrapper.under}.budget_limit description (base: tool set_budget_limit parameter budget_limit description): the judge says the variant does not require what the base requires: drops a rule`,
+        },
+      ],
+    });
   });
 });

@@ -30,7 +30,7 @@ export interface MeaningJudgeOptions {
  * createMeaningJudge({ model, request, instructions: `${defaultMeaningInstructions}\nPrices and limits must match digit for digit.` });
  */
 export const defaultMeaningInstructions = [
-  "You compare two versions of one text from an AI agent's configuration: a skill's rules, a skill or tool description, a system prompt section, or a hook's feedback message.",
+  "You compare two versions of one text from an AI agent's configuration: a skill's rules, a skill or tool description, a tool parameter's description (what the agent must pass in that argument), a system prompt section, or a hook's feedback message.",
   'The variant was rewritten (reworded, reordered, restyled, renumbered) and must require exactly what the base requires: a domain expert following either text would do the same task, with the same rules, conditions, limits, numbers, order of steps and prohibitions, nothing added and nothing dropped.',
   'Differences of wording, formatting, list or heading style, or the order of rules that do not depend on each other, do not matter.',
   'Answer with one JSON object and nothing else: {"same": true|false, "reason": "<one sentence>"}.',

@@ -10,8 +10,8 @@ import { toolOperators } from '../../../perturbations/tools/index.js';
 import { toChatCompletionTools } from '../../../src/harness/offered-tools.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
 import type { Tool } from '../../../src/harness/schema.js';
+import { walkSubschemas } from '../../../src/harness/schema-walk.js';
 import { checkOperatorLaws, type LawCase, randomLawCase } from '../../../src/kit/laws.js';
-import { walkSubschemas } from '../../../src/kit/schema-walk.js';
 import { validateTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 
 /** Rewrites of a parameter schema that accept exactly the values it accepted, each with a keyword. */

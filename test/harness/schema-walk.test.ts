@@ -2,7 +2,7 @@
 // it predates), parameter paths exist only through `properties` and `items`, and `hasPlainProperties` looks
 // into every subschema.
 import { describe, expect, it } from 'vitest';
-import { hasPlainProperties, walkSchema, walkSubschemas } from '../../src/kit/schema-walk.js';
+import { hasPlainProperties, walkSchema, walkSubschemas } from '../../src/harness/schema-walk.js';
 
 const schema = {
   type: 'object',

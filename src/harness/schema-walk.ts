@@ -3,7 +3,8 @@
 // `additionalProperties`, `patternProperties`, `if`/`then`/`else`, `not`, …, and the 2019-09/2020-12 ones it
 // predates: `prefixItems`, `dependentSchemas`, `unevaluatedProperties`, `unevaluatedItems`, `contentSchema`). A node reached only through `properties` and object-valued `items` has a parameter
 // path (what the symbol table, the relabel of argument paths and the arguments of a call name); any other is
-// a subschema without one.
+// a subschema without one. They live in the core, where `changedParts` pairs parameters with them; the kit
+// gives them to operator authors.
 import traverse from 'json-schema-traverse';
 
 /**
@@ -117,8 +118,13 @@ export function walkSchema(schema: unknown, visit: (node: SchemaNode, path: stri
   });
 }
 
-/** The JSON path of a parameter path's schema node below `parameters`. */
-const schemaPathOf = (path: readonly string[]): string[] =>
+/**
+ * The JSON path of a parameter path's schema node below `parameters`.
+ *
+ * @example
+ * schemaPathOf(['items', '[]', 'sku']) // ['properties', 'items', 'items', 'properties', 'sku']
+ */
+export const schemaPathOf = (path: readonly string[]): string[] =>
   path.flatMap((segment) => (segment === '[]' ? ['items'] : ['properties', segment]));
 
 /**
