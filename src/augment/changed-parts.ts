@@ -337,10 +337,17 @@ export function changedParts(base: Harness, variant: Harness, relabel: Relabel):
   const parts: ChangedPart[] = [];
   for (const group of groups) {
     const claimed = new Set<Candidate>();
+    // The base candidates by kind and variant key, in base order: one lookup per variant candidate (a
+    // harness of many tools has thousands of parameter descriptions).
+    const byKey = new Map<string, Candidate[]>();
+    for (const source of group.base) {
+      const key = `${source.kind}\u0001${group.map(source.key)}`;
+      const sources = byKey.get(key);
+      if (sources) sources.push(source);
+      else byKey.set(key, [source]);
+    }
     for (const candidate of group.variant) {
-      const sources = group.base.filter(
-        (source) => source.kind === candidate.kind && group.map(source.key) === candidate.key,
-      );
+      const sources = byKey.get(`${candidate.kind}\u0001${candidate.key}`) ?? [];
       for (const source of sources) claimed.add(source);
       const inBaseNames = inBaseNamesOf(
         candidate.side.text,
