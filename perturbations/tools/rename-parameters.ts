@@ -67,7 +67,7 @@ function splitRenames(step: RelabelStep): RelabelStep[] {
  * it as a parameter (`parameterNamesInProse`: "the 'head' parameter", "The "body" and "event" parameters", a
  * quoted "'delete: true'", "path (string)", "instead of ref"), or when a tool that does not define it writes it in code in
  * its own texts, where it is mostly an object's key (`parameterNamesInOtherTools`). New names are opaque or
- * faithful (`nameJudge`).
+ * faithful (`nameJudge`), with no synonym that names another thing (`message` is never `note`).
  *
  * @example
  * const applied = await applyOperator(renameParameters, harness, { rng: 'seed', severity: 1, params: { style: 'camel' } });
@@ -93,7 +93,9 @@ export const renameParameters = defineOperator({
   // a name followed by its type ("path (string)") or by one of its values ("method 'create'"), and a tool's
   // own name written where it can only be the parameter ("instead of ref", "unless body is provided").
   // 11: a phrase from the description keeps the name's number (no `issue_field` for GitHub's `issue_fields`).
-  version: 11,
+  // 12: no note for message (`nameSynonyms`: BFCL's `contact_customer_support.message` became `note`; a note
+  // annotates a record, a message is sent), no void nor revoke for cancel.
+  version: 12,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',

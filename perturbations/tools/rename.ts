@@ -53,7 +53,8 @@ function mentionedInFreeText(harness: Harness, texts: readonly string[]): Set<st
  * tool that a name pattern of a text matches ("Use 'list_*' tools", `get_*_by_id`) keeps its name, and no new
  * name matches one: the pattern's rule must keep covering the same tools. New
  * names are opaque or faithful (`nameJudge`): no function words, no word of another identifier, no domain
- * term swapped for a synonym. A schema `title` that names the tool follows the new name (AgentDojo's "Input
+ * term swapped for a synonym, no synonym that names another action (`cancel_booking` is never `void_booking`
+ * nor `revoke_booking`). A schema `title` that names the tool follows the new name (AgentDojo's "Input
  * schema for `get_balance`", FastMCP's `get_balanceArguments`, pydantic's "Get Balance"); a tool whose schema
  * title names it in another form keeps its name. MCP's display `title` (not offered to the model) follows
  * when generated from the name ("Read File" for `read_file`), and stays when it is the author's own.
@@ -75,7 +76,9 @@ export const renameTools = defineOperator({
   // it cannot exactly; a display title generated from the name ("Read File") follows.
   // 9: a tool that a name pattern a text writes addresses ("Use 'search_*' tools", `get_*_by_id`) keeps its
   // name, and no new name joins a family (`toolNamePatternsInText`).
-  version: 9,
+  // 10: no void nor revoke for cancel (`nameSynonyms`: BFCL's `cancel_booking` became `void-booking`, and a
+  // booking is voided only within its void window), no note for message.
+  version: 10,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',

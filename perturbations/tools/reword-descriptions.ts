@@ -38,10 +38,21 @@ interface PhraseGroup {
    * only in some places ("before" is "prior to" before a gerund, not before a clause nor in "before and after").
    */
   after?: Readonly<Record<string, string>>;
+  /** A lookbehind the text before every phrase of the group must pass, where a phrase reads as a verb only there. */
+  before?: string;
 }
 
 /** A gerund ("before calling"), not a noun in -thing or "string" ("before something happens" is a clause). */
 const gerundNext = '(?=\\s+(?!\\p{L}*(?:thing|string)\\b)\\p{L}{2,}ing\\b)';
+
+/**
+ * Where a verb starts its clause: at the start of the text or a line, after a clause's punctuation (". ; : , (",
+ * a list marker), after "to", or after a modal ("Use to limit to …", "Optional; limit to 10", "You can limit
+ * to …"). Not after "and"/"or" nor another word, where the same word is often a noun followed by an
+ * infinitive (BFCL's "The budget limit to set in USD"; "the offset and limit to use").
+ */
+const verbBefore =
+  "(?<=(?:^|[.!?;:,(\\n*•-]|(?<![\\p{L}\\p{N}_'’-])(?:to|can|could|may|might|must|shall|should|will|would))\\s*)";
 
 const lexicon: readonly PhraseGroup[] = [
   { phrases: ['Get', 'Fetch', 'Look up', 'Retrieve'], capitalized: true },
@@ -76,7 +87,8 @@ const lexicon: readonly PhraseGroup[] = [
   { phrases: ['e.g.', 'for example', 'for instance'] },
   { phrases: ['when given', 'if given', 'when provided'] },
   { phrases: ['when omitted', 'if omitted', 'when left out'] },
-  { phrases: ['restrict to', 'limit to', 'narrow to'] },
+  // Verbs only: "limit" is as often a noun ("The budget limit to set in USD" is no "budget narrow to set").
+  { phrases: ['restrict to', 'limit to', 'narrow to'], before: verbBefore },
   { phrases: ['at most', 'no more than'] },
   { phrases: ['at least', 'not less than'] },
   { phrases: ['approximately', 'roughly'] },
@@ -212,7 +224,8 @@ export function wholeWordSpans(text: string, tries: readonly WordTrie[]): Span[]
 const phrasePatterns = new Map<string, RegExp>();
 function phrasePattern(group: PhraseGroup, phrase: string): RegExp {
   const after = group.after?.[phrase] ?? '';
-  const key = `${group.capitalized ? 'C' : ''}${group.cjk ? 'J' : ''}\u0000${phrase}\u0000${after}`;
+  const before = group.before ?? '';
+  const key = `${group.capitalized ? 'C' : ''}${group.cjk ? 'J' : ''}\u0000${phrase}\u0000${after}\u0000${before}`;
   let pattern = phrasePatterns.get(key);
   if (!pattern) {
     const head =
@@ -226,7 +239,7 @@ function phrasePattern(group: PhraseGroup, phrase: string): RegExp {
       : `(?![\\p{L}\\p{N}_'’-])`;
     pattern = group.cjk
       ? new RegExp(head, 'gu')
-      : new RegExp(`(?<![\\p{L}\\p{N}_'’-])${head}${tail}${after}`, 'gu');
+      : new RegExp(`${before}(?<![\\p{L}\\p{N}_'’-])${head}${tail}${after}`, 'gu');
     phrasePatterns.set(key, pattern);
   }
   return pattern;
@@ -390,8 +403,9 @@ function createProbe(): Random {
  * identifiers of the harness and enum values are never touched, so every mention stays; a noun is never
  * replaced by one that names something else in the harness (no "item" where `item_id` and `product_id`
  * differ); words joined by slashes or set with "=" ("offset/limit", "limit=50") stay, as names; some
- * phrases swap only where the result reads the same ("before" → "prior to" only before a gerund, "ID" not
- * in "ID number" or "ID card"); descriptions in a language the lexicon does not cover stay as they are.
+ * phrases swap only where the result reads the same ("before" → "prior to" only before a gerund, "ID" is
+ * never spelled out, "limit to" ↔ "restrict to" only as a verb: not in "The budget limit to set");
+ * descriptions in a language the lexicon does not cover stay as they are.
  *
  * @example
  * const applied = await applyOperator(rewordDescriptions, harness, { rng: 'seed', severity: 1 });
@@ -405,7 +419,9 @@ export const rewordDescriptions = defineOperator({
   // 6: words joined by "/" or set with "=" stay ("offset/limit"); no "information" ↔ "details"; "before"
   // becomes "prior to" only before a gerund; "ID" stays before "number" or "card".
   // 7: "ID" is never spelled out as "identifier" (GitHub's "node ID"; "ID is not the same as issue number").
-  version: 7,
+  // 8: "limit to" ↔ "restrict to" ↔ "narrow to" only as a verb, where it starts a clause or follows "to" or a
+  // modal (BFCL's "The budget limit to set in USD" became "The budget narrow to set in USD").
+  version: 8,
   dimension: 'tools',
   mode: 'exact',
   description:

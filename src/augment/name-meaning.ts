@@ -80,7 +80,9 @@ function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
  * `add_label` is not `create_label`), status/state, count/total (`max_count` is a number of commits, not a
  * sum), user/member, destination/arrival, max/most, hold/block, hold/reserve (a hold is provisional, a
  * reservation is made), send/post (to post money is to book it to a ledger), variant/version, name/full_name
- * (a GitHub repository's `full_name` is `owner/repo`).
+ * (a GitHub repository's `full_name` is `owner/repo`), cancel/void (a travel booking is voided only within
+ * its void window, without fees), cancel/revoke (access and tokens are revoked), message/note (a note
+ * annotates a record; a message is sent).
  *
  * @example
  * nameSynonyms.get // ['fetch', 'retrieve', 'lookup', 'read', 'look_up']
@@ -108,7 +110,7 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = wordTab
   recommend: ['suggest', 'advise'],
   suggest: ['recommend', 'propose'],
   compare: ['contrast', 'diff'],
-  cancel: ['revoke', 'void', 'call_off'],
+  cancel: ['call_off'],
   calculate: ['compute', 'estimate'],
   compute: ['calculate'],
   explain: ['describe'],
@@ -169,7 +171,7 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = wordTab
   fit: ['cut'],
   name: ['label'],
   variant: ['option'],
-  message: ['text', 'note'],
+  message: ['text'],
   email: ['mail'],
   account: ['profile'],
   profile: ['account'],

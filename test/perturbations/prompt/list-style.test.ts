@@ -81,4 +81,54 @@ describe('prompt/list-style', () => {
     const applied = await applyOperator(listStyle, withSkillList(), { params: { style: 'bullets' } });
     expect(applied).toEqual({ skip: 'the list style is already "bullets"' });
   });
+  // Audit 15: BFCL's default system prompt (ShishirPatil/gorilla @6ea57973 (Apache-2.0),
+  // bfcl_eval/constants/default_prompts.py, _DEFAULT_SYSTEM_PROMPT, `{functions}` written `{{toolList}}`)
+  // introduces the tools "in JSON format"; the list became a table, YAML or a numbered list.
+  const bfclPrompt = `You are an expert in composing functions. You are given a question and a set of possible functions. Based on the question, you will need to make one or more function/tool calls to achieve the purpose.
+If none of the functions can be used, point it out. If the given question lacks the parameters required by the function, also point it out.
+You should only return the function calls in your response.
+
+If you decide to invoke any of the function(s), you MUST put it in the format of [func_name1(params_name1=params_value1, params_name2=params_value2...), func_name2(params)]
+You SHOULD NOT include any other text in the response.
+
+At each turn, you should try your best to complete the tasks requested by the user within the current turn. Continue to output functions to call until you have fulfilled the user's request to the best of your ability. Once you have no more functions to call, the system will consider the current turn complete and proceed to the next turn or task.
+
+Here is a list of functions in JSON format that you can invoke.
+{{toolList}}
+`;
+  const withTemplate = (template: string, style?: 'json') => {
+    const input = travelHarnessInput();
+    input.prompt.sections[1] = { ...input.prompt.sections[1]!, template };
+    if (style) input.prompt.listStyle = style;
+    return parseHarness(input);
+  };
+
+  it('restyles a list whose lead-in names its format only to that format (BFCL: "in JSON format")', async () => {
+    const bfcl = withTemplate(bfclPrompt);
+    expect(bfcl.prompt.listStyle).toBe('bullets');
+    for (const rng of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
+      const applied = await applyOperator(listStyle, bfcl, { rng, severity: 1 });
+      expect('skip' in applied ? applied.skip : applied.harness.prompt.listStyle).toBe('json');
+    }
+    for (const style of ['numbered', 'table', 'yaml'] as const)
+      expect(await applyOperator(listStyle, bfcl, { params: { style } })).toEqual({
+        skip: `the text before a rendered list names another format than "${style}"`,
+      });
+    // Already in the format its text names: no other style fits.
+    expect(
+      await applyOperator(listStyle, withTemplate(bfclPrompt, 'json'), { rng: 'a', severity: 1 }),
+    ).toEqual({
+      skip: 'the text before a rendered list names its format, and no other style fits it',
+    });
+    // Only the lead-in counts: a format named in another paragraph says nothing of the list.
+    const elsewhere = withTemplate(
+      bfclPrompt.replace(' in JSON format', '').replace('You should only', 'Reply in JSON. You should only'),
+    );
+    const styles = new Set<string>();
+    for (const rng of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
+      const applied = await applyOperator(listStyle, elsewhere, { rng, severity: 1 });
+      if (!('skip' in applied)) styles.add(applied.harness.prompt.listStyle);
+    }
+    expect(styles.size).toBeGreaterThan(1);
+  });
 });

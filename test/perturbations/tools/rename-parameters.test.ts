@@ -328,4 +328,40 @@ describe('tools/rename-parameters', () => {
     for (const key of keys) expect([...renamed].filter((rename) => rename.endsWith(`:${key}`))).toEqual([]);
     expect(renamed).toContain('send_email:body');
   });
+  // Audit 15 (BFCL v4 multi-turn, ShishirPatil/gorilla @6ea57973 (Apache-2.0),
+  // bfcl_eval/data/multi_turn_func_doc/travel_booking.json, contact_customer_support): `message` became
+  // `note`; a note annotates a record, a message is sent.
+  it('draws no synonym that names another thing: a message is not a note', async () => {
+    const input = travelHarnessInput();
+    input.tools.items.push({
+      name: 'contact_customer_support',
+      description:
+        'This tool belongs to the travel system, which allows users to book flights, manage credit cards, and view budget information. Tool description: Contact travel booking customer support, get immediate support on an issue with an online call.',
+      parameters: {
+        type: 'object',
+        properties: {
+          booking_id: { type: 'string', description: 'The ID of the booking' },
+          message: { type: 'string', description: 'The message to send to customer support' },
+        },
+        required: ['booking_id', 'message'],
+      },
+    });
+    const support = parseHarness(input);
+    const drawn: string[] = [];
+    for (const style of ['snake', 'camel', 'kebab', 'mixed'] as const)
+      for (let seed = 0; seed < 20; seed++) {
+        const result = applied(
+          await applyOperator(renameParameters, support, {
+            rng: `message${seed}`,
+            severity: 1,
+            params: { style },
+          }),
+        );
+        drawn.push(
+          ...renames(result).filter((rename) => rename.startsWith('contact_customer_support:message')),
+        );
+      }
+    expect(drawn.length).toBeGreaterThan(0);
+    for (const rename of drawn) expect(rename).not.toMatch(/->.*note/iu);
+  });
 });

@@ -171,6 +171,40 @@ describe('tools/rename', () => {
     for (const name of drawn) expect(name).not.toMatch(/^hold.?hotel|^post.?money|^reserve.?seat/iu);
   });
 
+  // Audit 15 (BFCL v4 multi-turn, ShishirPatil/gorilla @6ea57973 (Apache-2.0),
+  // bfcl_eval/data/multi_turn_func_doc/travel_booking.json, cancel_booking): `cancel_booking` became
+  // `void-booking` (voiding is annulment within the void window, not a cancellation) and `revoke_booking`
+  // (access and tokens are revoked, not bookings).
+  it('draws no synonym that names another action: cancel is neither void nor revoke', async () => {
+    const input = travelHarnessInput();
+    input.tools.items.push({
+      name: 'cancel_booking',
+      description:
+        'This tool belongs to the travel system, which allows users to book flights, manage credit cards, and view budget information. Tool description: Cancel a booking',
+      parameters: {
+        type: 'object',
+        properties: {
+          access_token: { type: 'string', description: 'The access token obtained from the authenticate' },
+          booking_id: { type: 'string', description: 'The ID of the booking' },
+        },
+        required: ['access_token', 'booking_id'],
+      },
+    });
+    const withCancel = parseHarness(input);
+    const drawn: string[] = [];
+    for (const style of ['snake', 'camel', 'kebab', 'mixed'] as const)
+      for (let seed = 0; seed < 20; seed++) {
+        const result = await applyOperator(renameTools, withCancel, {
+          rng: `cancel${seed}`,
+          severity: 1,
+          params: { style },
+        });
+        if (!('skip' in result)) drawn.push(...names(result));
+      }
+    expect(drawn.some((name) => /call.?off.?booking/iu.test(name))).toBe(true);
+    for (const name of drawn) expect(name).not.toMatch(/void|revoke/iu);
+  });
+
   // The name rule's word tables are looked up by a harness's words: `constructor` found Object.prototype's.
   it('renames names made of words that objects carry, such as constructor', async () => {
     const input = travelHarnessInput();

@@ -236,4 +236,49 @@ describe('tools/reword-descriptions', () => {
     // "before" a gerund still reads as "prior to".
     expect(gerunds).toBeGreaterThan(0);
   });
+  // Audit 15 (BFCL v4 multi-turn, ShishirPatil/gorilla @6ea57973 (Apache-2.0),
+  // bfcl_eval/data/multi_turn_func_doc/travel_booking.json, set_budget_limit; "float" written "number"):
+  // "The budget limit to set in USD" became "The budget narrow to set in USD", the noun read as a verb.
+  it('reads "limit to" as a verb only where a verb starts its clause, never after a noun', async () => {
+    const bfclPreamble =
+      'This tool belongs to the travel system, which allows users to book flights, manage credit cards, and view budget information. Tool description: ';
+    const tools = withTools([
+      {
+        name: 'set_budget_limit',
+        description: `${bfclPreamble}Set the budget limit for the user`,
+        parameters: {
+          type: 'object',
+          properties: {
+            access_token: {
+              type: 'string',
+              description:
+                'The access token obtained from the authentication process or initial configuration.',
+            },
+            budget_limit: { type: 'number', description: 'The budget limit to set in USD' },
+          },
+          required: ['access_token', 'budget_limit'],
+        },
+      },
+      {
+        name: 'list_bookings',
+        description: 'Lists the bookings. Optional; limit to 10 results, or you can limit to one user.',
+        parameters: { type: 'object', properties: {} },
+      },
+    ]);
+    const verbs = new Set<string>();
+    for (let seed = 0; seed < 20; seed++) {
+      const result = applied(
+        await applyOperator(rewordDescriptions, tools, { rng: `limit${seed}`, severity: 1 }),
+      );
+      const [budget, bookings] = result.harness.tools.items;
+      expect((budget?.parameters.properties as Record<string, unknown> | undefined)?.budget_limit).toEqual({
+        type: 'number',
+        description: 'The budget limit to set in USD',
+      });
+      verbs.add(String(bookings?.description));
+    }
+    // The verb still takes its synonyms.
+    expect([...verbs].some((text) => /; (?:restrict|narrow) to 10 results/u.test(text))).toBe(true);
+    expect([...verbs].some((text) => /can (?:restrict|narrow) to one user/u.test(text))).toBe(true);
+  });
 });
