@@ -54,6 +54,10 @@ const gerundNext = '(?=\\s+(?!\\p{L}*(?:thing|string)\\b)\\p{L}{2,}ing\\b)';
 const verbBefore =
   "(?<=(?:^|[.!?;:,(\\n*•-]|(?<![\\p{L}\\p{N}_'’-])(?:to|can|could|may|might|must|shall|should|will|would))\\s*)";
 
+/** Not before a bare infinitive, which a noun takes ("Limit to apply to the query"), where a verb takes its object. */
+const notInfinitive =
+  '(?!\\s+(?:be|set|use|apply|return|show|display|fetch|get|retrieve|keep|allow|spend|enforce|impose)\\b)';
+
 const lexicon: readonly PhraseGroup[] = [
   { phrases: ['Get', 'Fetch', 'Look up', 'Retrieve'], capitalized: true },
   { phrases: ['Gets', 'Fetches', 'Looks up', 'Retrieves'], capitalized: true },
@@ -88,7 +92,11 @@ const lexicon: readonly PhraseGroup[] = [
   { phrases: ['when given', 'if given', 'when provided'] },
   { phrases: ['when omitted', 'if omitted', 'when left out'] },
   // Verbs only: "limit" is as often a noun ("The budget limit to set in USD" is no "budget narrow to set").
-  { phrases: ['restrict to', 'limit to', 'narrow to'], before: verbBefore },
+  {
+    phrases: ['restrict to', 'limit to', 'narrow to'],
+    before: verbBefore,
+    after: { 'restrict to': notInfinitive, 'limit to': notInfinitive, 'narrow to': notInfinitive },
+  },
   { phrases: ['at most', 'no more than'] },
   { phrases: ['at least', 'not less than'] },
   { phrases: ['approximately', 'roughly'] },
@@ -420,7 +428,8 @@ export const rewordDescriptions = defineOperator({
   // becomes "prior to" only before a gerund; "ID" stays before "number" or "card".
   // 7: "ID" is never spelled out as "identifier" (GitHub's "node ID"; "ID is not the same as issue number").
   // 8: "limit to" ↔ "restrict to" ↔ "narrow to" only as a verb, where it starts a clause or follows "to" or a
-  // modal (BFCL's "The budget limit to set in USD" became "The budget narrow to set in USD").
+  // modal, and not before an infinitive (BFCL's "The budget limit to set in USD" became "The budget narrow to
+  // set in USD").
   version: 8,
   dimension: 'tools',
   mode: 'exact',

@@ -262,7 +262,10 @@ describe('tools/reword-descriptions', () => {
       {
         name: 'list_bookings',
         description: 'Lists the bookings. Optional; limit to 10 results, or you can limit to one user.',
-        parameters: { type: 'object', properties: {} },
+        parameters: {
+          type: 'object',
+          properties: { page_size: { type: 'integer', description: 'Limit to apply to each page' } },
+        },
       },
     ]);
     const verbs = new Set<string>();
@@ -276,6 +279,7 @@ describe('tools/reword-descriptions', () => {
         description: 'The budget limit to set in USD',
       });
       verbs.add(String(bookings?.description));
+      expect(JSON.stringify(bookings?.parameters)).toContain('"Limit to apply to each page"');
     }
     // The verb still takes its synonyms.
     expect([...verbs].some((text) => /; (?:restrict|narrow) to 10 results/u.test(text))).toBe(true);
