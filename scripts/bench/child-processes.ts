@@ -49,16 +49,23 @@ export async function augmentChild(
  * source changed. The child first: its build empties its folder.
  */
 export async function bundledAugmentChild(): Promise<string[]> {
+  return [await bundledWithWorkers('scripts/bench/augment-child.ts', 'bench-child')];
+}
+
+/**
+ * A bench script bundled as the CLI is built into `out/<folder>` (one file on plain Node, rebuilt only when
+ * its source changed), with the augment worker's bundle where the built pool looks for it
+ * (`workers/augment-worker.js` beside it). The script first: its build empties its folder.
+ */
+export async function bundledWithWorkers(entry: string, folder: string): Promise<string> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const folder = join(root, 'out', 'bench-child');
-  const { file } = (await bundledEntry({ root, entry: 'scripts/bench/augment-child.ts', folder })) as {
-    file: string;
-  };
+  const out = join(root, 'out', folder);
+  const { file } = (await bundledEntry({ root, entry, folder: out })) as { file: string };
   await bundledEntry({
     root,
     entry: 'src/pipeline/parallel/augment-worker.ts',
-    folder: join(folder, 'workers'),
+    folder: join(out, 'workers'),
     extension: '.js',
   });
-  return [file];
+  return file;
 }

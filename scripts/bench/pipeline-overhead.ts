@@ -7,12 +7,9 @@
 // this process, as a model server answers from its own: its work is not the pipeline's, and no cache of an
 // earlier section of the bench is warm in the run.
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startFakeOpenAIServer } from '../../test/support/fake-openai-server.js';
-// @ts-expect-error: plain JavaScript (it runs before anything compiles TypeScript), no declarations.
-import { bundledEntry } from '../start.mjs';
+import { bundledWithWorkers } from './child-processes.js';
 import type { PipelineChildFigures } from './pipeline-child.js';
 
 const run = promisify(execFile);
@@ -35,25 +32,6 @@ export interface PipelineOverhead {
   fullWindowSeconds: number | null;
 }
 
-/**
- * The pipeline child bundled (one file on plain Node, rebuilt only when its source changed), with the
- * augment worker's bundle where the built pool looks for it (`workers/augment-worker.js` beside it).
- */
-export async function bundledPipelineChild(): Promise<string> {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  const folder = join(root, 'out', 'bench-pipeline');
-  const { file } = (await bundledEntry({ root, entry: 'scripts/bench/pipeline-child.ts', folder })) as {
-    file: string;
-  };
-  await bundledEntry({
-    root,
-    entry: 'src/pipeline/parallel/augment-worker.ts',
-    folder: join(folder, 'workers'),
-    extension: '.js',
-  });
-  return file;
-}
-
 export async function pipelineOverhead(options: {
   units: number;
   concurrency: number;
@@ -63,7 +41,7 @@ export async function pipelineOverhead(options: {
 }): Promise<PipelineOverhead> {
   const variants = options.variants ?? 4;
   const threads = options.threads ?? 1;
-  const child = await bundledPipelineChild();
+  const child = await bundledWithWorkers('scripts/bench/pipeline-child.ts', 'bench-pipeline');
   let firstRequest: number | undefined;
   let fullWindow: number | undefined;
   let inFlight = 0;
