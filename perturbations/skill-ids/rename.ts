@@ -177,7 +177,8 @@ export const renameSkillIds = defineOperator({
   // (spaces) but a kebab-case name ("Every research lookup rules result"); a re-cased name differs from the id.
   // 10: an id a text quotes as a word to match ("mentions "azure_devops"") stays; a pool entry that gave a
   // phrase does not fit an example whose replies name the skill bare (`fitsExample`).
-  // 11: no void nor revoke for cancel, no note for message (`nameSynonyms`, BFCL's travel tools).
+  // 11: no void nor revoke for cancel, no note for message, no remove for delete nor delete for remove, no
+  // diff for compare, no account for user (`nameSynonyms`, BFCL's travel and message tools).
   version: 11,
   dimension: 'skill-ids',
   mode: 'exact',

@@ -94,7 +94,8 @@ export const renameParameters = defineOperator({
   // own name written where it can only be the parameter ("instead of ref", "unless body is provided").
   // 11: a phrase from the description keeps the name's number (no `issue_field` for GitHub's `issue_fields`).
   // 12: no note for message (`nameSynonyms`: BFCL's `contact_customer_support.message` became `note`; a note
-  // annotates a record, a message is sent), no void nor revoke for cancel.
+  // annotates a record, a message is sent), no void nor revoke for cancel, no remove for delete nor delete for
+  // remove, no diff for compare, no account for user.
   version: 12,
   dimension: 'tools',
   mode: 'exact',

@@ -77,7 +77,8 @@ export const renameTools = defineOperator({
   // 9: a tool that a name pattern a text writes addresses ("Use 'search_*' tools", `get_*_by_id`) keeps its
   // name, and no new name joins a family (`toolNamePatternsInText`).
   // 10: no void nor revoke for cancel (`nameSynonyms`: BFCL's `cancel_booking` became `void-booking`, and a
-  // booking is voided only within its void window), no note for message.
+  // booking is voided only within its void window), no note for message, no remove for delete nor delete for
+  // remove, no diff for compare, no account for user.
   version: 10,
   dimension: 'tools',
   mode: 'exact',

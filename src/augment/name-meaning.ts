@@ -82,7 +82,9 @@ function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
  * reservation is made), send/post (to post money is to book it to a ledger), variant/version, name/full_name
  * (a GitHub repository's `full_name` is `owner/repo`), cancel/void (a travel booking is voided only within
  * its void window, without fees), cancel/revoke (access and tokens are revoked), message/note (a note
- * annotates a record; a message is sent).
+ * annotates a record; a message is sent), delete/remove (removing a sub-issue or a label detaches it,
+ * deleting destroys it), compare/diff (a diff is a line-by-line comparison of texts), user/account (a user may
+ * hold several accounts).
  *
  * @example
  * nameSynonyms.get // ['fetch', 'retrieve', 'lookup', 'read', 'look_up']
@@ -101,15 +103,15 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = wordTab
   create: ['make', 'new', 'set_up', 'create_new'],
   update: ['modify', 'edit', 'change'],
   edit: ['update', 'modify'],
-  delete: ['remove', 'drop'],
-  remove: ['delete', 'drop'],
+  delete: ['drop'],
+  remove: ['drop'],
   send: ['dispatch', 'send_out'],
   hold: ['put_on_hold'],
   book: ['reserve'],
   reserve: ['book'],
   recommend: ['suggest', 'advise'],
   suggest: ['recommend', 'propose'],
-  compare: ['contrast', 'diff'],
+  compare: ['contrast'],
   cancel: ['call_off'],
   calculate: ['compute', 'estimate'],
   compute: ['calculate'],
@@ -129,7 +131,6 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = wordTab
   prices: ['costs', 'pricing'],
   order: ['purchase'],
   orders: ['purchases'],
-  user: ['account'],
   customer: ['client', 'buyer'],
   shipping: ['delivery', 'shipment'],
   stock: ['inventory', 'availability'],

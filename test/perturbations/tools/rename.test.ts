@@ -1,7 +1,10 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renameTools } from '../../../perturbations/tools/rename.js';
 import { certify } from '../../../src/augment/certificate.js';
 import { type AppliedOperator, applyOperator, type OperatorSkip } from '../../../src/augment/operator.js';
+import { importOpenAITools } from '../../../src/harness/importers/openai-tools.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
 import { harnessSymbols } from '../../../src/harness/symbol-table.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
@@ -9,6 +12,7 @@ import { forwardTrajectory } from '../../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../../src/trajectory/schema.js';
 import { rederiveTrajectory, validateTrajectory } from '../../../src/trajectory/validate-trajectory.js';
 import { lawCases } from '../../support/law-cases.js';
+import { projectRoot } from '../../support/run-cli.js';
 import {
   baggageTrajectory,
   call,
@@ -203,6 +207,44 @@ describe('tools/rename', () => {
       }
     expect(drawn.some((name) => /call.?off.?booking/iu.test(name))).toBe(true);
     for (const name of drawn) expect(name).not.toMatch(/void|revoke/iu);
+  });
+
+  // BFCL's message API as it ships (test/perturbations/fixtures/bfcl-message-api.json, four lines of
+  // multi_turn_func_doc/message_api.json): `delete_message` may become `drop_message`, never `remove_message`
+  // (removing detaches, deleting destroys: the rule reword-descriptions keeps for Delete and Remove), and a
+  // user is no account (`get_user_id` is not `get_account_id`: a user may hold several accounts).
+  it('draws no synonym that names another thing: delete is not remove, a user is not an account', async () => {
+    const lines = (
+      await readFile(join(projectRoot, 'test/perturbations/fixtures/bfcl-message-api.json'), 'utf8')
+    )
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line));
+    const input = travelHarnessInput();
+    input.tools.items = importOpenAITools(lines);
+    input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: 'Be kind.' }));
+    input.prompt.sections = [{ id: 'role', title: 'Role', template: 'You manage a workspace.' }];
+    input.hooks.items = [];
+    const bfcl = parseHarness(input);
+    const drawn = new Map<string, Set<string>>();
+    for (const style of ['snake', 'camel', 'kebab', 'mixed'] as const)
+      for (let seed = 0; seed < 20; seed++) {
+        const result = await applyOperator(renameTools, bfcl, {
+          rng: `bfcl${seed}`,
+          severity: 1,
+          params: { style },
+        });
+        if ('skip' in result) continue;
+        for (const step of result.relabel.steps)
+          if (step.type === 'rename_tools')
+            for (const [from, to] of Object.entries(step.map))
+              drawn.set(from, new Set([...(drawn.get(from) ?? []), to]));
+      }
+    const of = (name: string) => [...(drawn.get(name) ?? [])];
+    expect(of('delete_message').length).toBeGreaterThan(3);
+    for (const name of of('delete_message')) expect(name).not.toMatch(/remove/iu);
+    expect(of('get_user_id').length + of('list_users').length).toBeGreaterThan(3);
+    for (const name of [...of('get_user_id'), ...of('list_users')]) expect(name).not.toMatch(/account/iu);
   });
 
   // The name rule's word tables are looked up by a harness's words: `constructor` found Object.prototype's.
