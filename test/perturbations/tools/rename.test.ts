@@ -209,13 +209,13 @@ describe('tools/rename', () => {
     for (const name of drawn) expect(name).not.toMatch(/void|revoke/iu);
   });
 
-  // BFCL's message API as it ships (test/perturbations/fixtures/bfcl-message-api.json, four lines of
+  // BFCL's message API as it ships (test/perturbations/fixtures/bfcl-message-api.jsonl, four lines of
   // multi_turn_func_doc/message_api.json): `delete_message` may become `drop_message`, never `remove_message`
   // (removing detaches, deleting destroys: the rule reword-descriptions keeps for Delete and Remove), and a
   // user is no account (`get_user_id` is not `get_account_id`: a user may hold several accounts).
   it('draws no synonym that names another thing: delete is not remove, a user is not an account', async () => {
     const lines = (
-      await readFile(join(projectRoot, 'test/perturbations/fixtures/bfcl-message-api.json'), 'utf8')
+      await readFile(join(projectRoot, 'test/perturbations/fixtures/bfcl-message-api.jsonl'), 'utf8')
     )
       .split('\n')
       .filter((line) => line.trim() !== '')
