@@ -2,12 +2,8 @@
 // "float", "tuple", "any", …); the OpenAI-tools door reads them as the JSON Schema types they stand for and
 // reports what it read, and every door names a type that is still unknown, and the type meant where it can.
 // Internal: not re-exported from the importers' index.
-import traverse from 'json-schema-traverse';
 import type { Issue, JsonPath } from '../issues.js';
-
-// Not tool-fields.ts's isPlainObject: that module imports this one.
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { walkSubschemas } from '../schema-walk.js';
 
 /** The types of JSON Schema. */
 const jsonSchemaTypes = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
@@ -37,38 +33,6 @@ export interface TypeNameRead {
 }
 
 /**
- * Visits every subschema of a schema with its path (json-schema-traverse's keywords, and the 2019-09/2020-12
- * ones it predates, as src/kit/schema-walk.ts does), so that a property named `type` is never taken for
- * the keyword.
- */
-function walkSubschemas(
-  schema: unknown,
-  at: JsonPath,
-  visit: (node: Record<string, unknown>, path: JsonPath) => void,
-): void {
-  if (!isPlainObject(schema)) return;
-  const paths = new Map<object, JsonPath>([[schema, at]]);
-  traverse(schema, {
-    cb: (node, _pointer, _root, _parentPointer, keyword, parent, key) => {
-      const above = parent ? paths.get(parent) : undefined;
-      const path =
-        above && keyword !== undefined ? [...above, keyword, ...(key === undefined ? [] : [key])] : at;
-      paths.set(node, path);
-      visit(node, path);
-      for (const later of ['unevaluatedProperties', 'unevaluatedItems', 'contentSchema'])
-        walkSubschemas(node[later], [...path, later], visit);
-      if (Array.isArray(node.prefixItems))
-        node.prefixItems.forEach((child: unknown, index: number) => {
-          walkSubschemas(child, [...path, 'prefixItems', index], visit);
-        });
-      if (isPlainObject(node.dependentSchemas))
-        for (const [name, child] of Object.entries(node.dependentSchemas))
-          walkSubschemas(child, [...path, 'dependentSchemas', name], visit);
-    },
-  });
-}
-
-/**
  * A copy of a schema whose Python type names are JSON Schema's (`any` drops the `type`), and the names read,
  * in the order of `pythonTypeNames`. Other names are left as they are for `unknownTypeIssues` to report.
  *
@@ -87,7 +51,7 @@ export function readPythonTypeNames(schema: Record<string, unknown>): {
     counts.set(name, (counts.get(name) ?? 0) + 1);
     return pythonTypeNames.get(name);
   };
-  walkSubschemas(copy, [], (node) => {
+  walkSubschemas(copy, (node) => {
     if (Array.isArray(node.type)) {
       const types = node.type.map(jsonType);
       // A list of types holding `any` admits every value; a name and its reading may both be listed.
@@ -127,7 +91,8 @@ function meant(name: string): string {
  */
 export function unknownTypeIssues(schema: unknown, at: JsonPath): Issue[] {
   const issues: Issue[] = [];
-  walkSubschemas(schema, at, (node, path) => {
+  walkSubschemas(schema, (node, { pointer }) => {
+    const path: JsonPath = [...at, ...pointer];
     const types = Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type];
     for (const type of types) {
       if (typeof type === 'string' && jsonSchemaTypes.has(type)) continue;
