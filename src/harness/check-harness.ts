@@ -4,6 +4,7 @@
 
 import { BoundedCache } from './bounded-cache.js';
 import { customParams, type HookCheckRegistry, noHookChecks } from './hook-checks.js';
+import { unknownTypeIssues } from './importers/schema-type-names.js';
 import { HarnessAugmentError, type Issue, quote, valueAtPath } from './issues.js';
 import { compileJsonSchema } from './json-schema-validator.js';
 import { compileLinearPattern } from './linear-pattern.js';
@@ -122,7 +123,11 @@ function toolRules(harness: Harness): Issue[] {
         message: 'tool parameters must be a JSON Schema of type "object"',
       });
     }
-    const compiled = compileJsonSchema(tool.parameters);
+    // A type JSON Schema does not know ("float", "dict") is named at its path, as the importers name it,
+    // not in the metaschema's wording.
+    const unknownTypes = unknownTypeIssues(tool.parameters, ['tools', 'items', index, 'parameters']);
+    issues.push(...unknownTypes);
+    const compiled = unknownTypes.length > 0 ? { ok: true as const } : compileJsonSchema(tool.parameters);
     if (!compiled.ok) {
       issues.push({
         code: 'invalid_json_schema',

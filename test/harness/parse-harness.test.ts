@@ -61,6 +61,26 @@ describe('parseHarness', () => {
     ]);
   });
 
+  // BFCL's vehicle suite writes `"type": "float"` (and `"dict"`) in hand-written harnesses too: `hsa validate`
+  // answered in Ajv's metaschema wording ("must be equal to one of the allowed values … must match a schema in
+  // anyOf"), which never named the type.
+  it('names a type JSON Schema does not know at its path, and the type meant', () => {
+    const input = travelHarnessInput();
+    input.tools.items[0]!.parameters = {
+      type: 'object',
+      properties: { fuelAmount: { type: 'float', description: 'The fuel to add in gallons.' } },
+    };
+    const result = safeParseHarness(input);
+    if (result.success) throw new Error('a float type is no JSON Schema type');
+    expect(result.issues).toEqual([
+      {
+        code: 'invalid_json_schema',
+        path: ['tools', 'items', 0, 'parameters', 'properties', 'fuelAmount', 'type'],
+        message: expect.stringContaining('"float" is Python\'s name for "number"'),
+      },
+    ]);
+  });
+
   it('refuses a tool that shadows the skill loader', () => {
     expect(issuesOf((input) => (input.tools.items[0]!.name = 'load_skill'))).toEqual([
       { code: 'loader_shadowed', path: ['tools', 'items', 0, 'name'] },
@@ -72,6 +92,17 @@ describe('parseHarness', () => {
       issuesOf(
         (input) =>
           (input.tools.items[0]!.parameters = { type: 'object', properties: { a: { type: 'strin' } } }),
+      ),
+    ).toEqual([
+      { code: 'invalid_json_schema', path: ['tools', 'items', 0, 'parameters', 'properties', 'a', 'type'] },
+    ]);
+    expect(
+      issuesOf(
+        (input) =>
+          (input.tools.items[0]!.parameters = {
+            type: 'object',
+            properties: { a: { type: 'object', not: 1 } },
+          }),
       ),
     ).toEqual([{ code: 'invalid_json_schema', path: ['tools', 'items', 0, 'parameters'] }]);
     expect(issuesOf((input) => (input.tools.items[0]!.parameters = { type: 'string' }))).toEqual([
