@@ -39,6 +39,21 @@ describe('--help after an unknown command', () => {
     }
   });
 
+  it('hsa help nosuch and hsa import help nosuch fail as hsa nosuch and hsa import nosuch do', async () => {
+    const cases: Array<{ asked: string[]; plain: string[] }> = [
+      { asked: ['help', 'nosuch'], plain: ['nosuch'] },
+      { asked: ['import', 'help', 'nosuch'], plain: ['import', 'nosuch'] },
+    ];
+    for (const { asked, plain } of cases) {
+      const run = await hsa(asked);
+      expect(run.status, asked.join(' ')).toBe(2);
+      expect(run).toEqual(await hsa(plain));
+    }
+    const known = await hsa(['help', 'import']);
+    expect(known.status).toBe(0);
+    expect(known.stdout).toContain('Usage: hsa import ');
+  });
+
   // BFCL's audit tried `hsa import tools`: the door is `import openai-tools`, which no spelling suggestion finds.
   it("a group's unknown command lists the group's commands", async () => {
     const run = await hsa(['import', 'tools']);
