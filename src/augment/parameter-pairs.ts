@@ -86,7 +86,8 @@ function parameterNodes(harness: Harness, toolIndex: number): ParameterNode[] {
   return nodes;
 }
 
-const keyOf = (path: readonly string[]) => path.join('\u0000');
+/** A parameter path as a map key. */
+export const parameterKey = (path: readonly string[]) => path.join('\u0000');
 
 /**
  * Pairs the parameters of every tool the base and the variant share, through the relabel, in the variant's
@@ -108,11 +109,11 @@ export function pairParameters(base: Harness, variant: Harness, relabel: Relabel
     const source = byVariantTool.get(tool.name);
     if (!source) return;
     const variantNodes = parameterNodes(variant, index);
-    const byPath = new Map(variantNodes.map((node) => [keyOf(node.path), node]));
+    const byPath = new Map(variantNodes.map((node) => [parameterKey(node.path), node]));
     const claimed = new Map<ParameterNode, ParameterNode>();
     const removed: ParameterNode[] = [];
     for (const node of parameterNodes(base, source.baseIndex)) {
-      const other = byPath.get(keyOf(follow(relabel, source.base, node.path).path));
+      const other = byPath.get(parameterKey(follow(relabel, source.base, node.path).path));
       if (other && !claimed.has(other)) claimed.set(other, node);
       else removed.push(node);
     }

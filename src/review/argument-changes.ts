@@ -4,9 +4,15 @@
 // from the schemas, paired through the relabel (`pairParameters`); renames have their own table and
 // descriptions their own parts, so neither is repeated here. Tools are named as the variant names them.
 
-import { formatParameterPath, type ParameterNode, pairParameters } from '../augment/parameter-pairs.js';
+import {
+  formatParameterPath,
+  type ParameterNode,
+  pairParameters,
+  parameterKey,
+} from '../augment/parameter-pairs.js';
 import { canonicalJson } from '../harness/canonical-json.js';
 import type { Harness } from '../harness/schema.js';
+import { isRecord } from '../harness/schema-walk.js';
 import type { Relabel } from '../trajectory/relabel.js';
 
 /** Tools named in full up to this many; beyond, only their count. */
@@ -23,7 +29,7 @@ function ownKeywords(node: ParameterNode): Map<string, string> {
   const own = new Map<string, string>();
   for (const [keyword, value] of Object.entries(node.schema)) {
     if (notOwnKeywords.has(keyword)) continue;
-    if (keyword === 'items' && typeof value === 'object' && value !== null && !Array.isArray(value)) continue;
+    if (keyword === 'items' && isRecord(value)) continue;
     own.set(keyword, canonicalJson(value));
   }
   return own;
@@ -124,26 +130,22 @@ export function argumentChanges(base: Harness, variant: Harness, relabel: Relabe
   return lines;
 }
 
-const keyOf = (path: readonly string[]) => path.join('\u0000');
-
 /** Whether a parameter's own name changed (for the arguments object, its tool's name). */
 const renamed = (before: ParameterNode, after: ParameterNode, tool: { base: string; variant: string }) =>
   before.path.length === 0 ? tool.base !== tool.variant : before.path.at(-1) !== after.path.at(-1);
 
 /** Whether some object lists the properties both sides have in another order than the base (renames followed). */
 function propertiesReordered(pairs: ReadonlyArray<{ base: ParameterNode; variant: ParameterNode }>): boolean {
-  const variantOf = new Map(pairs.map((pair) => [keyOf(pair.base.path), pair.variant]));
+  const variantOf = new Map(pairs.map((pair) => [parameterKey(pair.base.path), pair.variant]));
   return pairs.some(({ base: before, variant: after }) => {
     const names = (node: ParameterNode) =>
-      typeof node.schema.properties === 'object' && node.schema.properties !== null
-        ? Object.keys(node.schema.properties)
-        : [];
+      isRecord(node.schema.properties) ? Object.keys(node.schema.properties) : [];
     const inBaseOrder = names(before).flatMap((key) => {
-      const paired = variantOf.get(keyOf([...before.path, key]));
+      const paired = variantOf.get(parameterKey([...before.path, key]));
       return paired ? [paired.path.at(-1) as string] : [];
     });
     const shared = new Set(inBaseOrder);
     const inVariantOrder = names(after).filter((key) => shared.has(key));
-    return keyOf(inBaseOrder) !== keyOf(inVariantOrder);
+    return parameterKey(inBaseOrder) !== parameterKey(inVariantOrder);
   });
 }
