@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import {
   affectedCount,
+  BoundedCache,
   defineOperator,
   identityRelabel,
   isFullSentence,
@@ -170,10 +171,43 @@ function restyle(body: string, style: RuleListStyle, toolNames: ReadonlySet<stri
   return renderBlocks(blocks);
 }
 
-const fits = (skill: Skill, style: RuleListStyle, toolNames: ReadonlySet<string>) => {
-  const blocks = parseBlocks(skill.body);
-  return blocks.some((_, index) => convertible(blocks, index, style, toolNames));
-};
+/** The styles a body can be written in (`convertible` for some list of it), and each style's rewrite once made. */
+interface BodyStyles {
+  fits: ReadonlySet<RuleListStyle>;
+  restyled: Map<RuleListStyle, string>;
+}
+
+// Pure function of content across runs: a body's styles and rewrites, by the tool names and the body. Most
+// pool entries reach the list step with the base's bodies as written, so each is read once, not per entry.
+const stylesByBody = new BoundedCache<string, BodyStyles>(
+  2 << 20,
+  // The key, and room for a rewrite in each style (filled in after the entry is weighed).
+  (key) => 2 * key.length * (1 + styles.length) + 256,
+);
+
+function bodyStyles(body: string, toolNames: ReadonlySet<string>): BodyStyles {
+  const key = `${[...toolNames].join('\u0000')}\u0001${body}`;
+  const known = stylesByBody.get(key);
+  if (known) return known;
+  const blocks = parseBlocks(body);
+  const fitting = styles.filter((style) =>
+    blocks.some((_, index) => convertible(blocks, index, style, toolNames)),
+  );
+  return stylesByBody.set(key, { fits: new Set(fitting), restyled: new Map() });
+}
+
+const fits = (skill: Skill, style: RuleListStyle, toolNames: ReadonlySet<string>) =>
+  bodyStyles(skill.body, toolNames).fits.has(style);
+
+function restyled(body: string, style: RuleListStyle, toolNames: ReadonlySet<string>): string {
+  const entry = bodyStyles(body, toolNames);
+  let text = entry.restyled.get(style);
+  if (text === undefined) {
+    text = restyle(body, style, toolNames);
+    entry.restyled.set(style, text);
+  }
+  return text;
+}
 
 /**
  * Rewrites the rule lists (top-level Markdown lists of two or more items) of a share (= severity, at least
@@ -231,7 +265,7 @@ export const listStyle = defineOperator({
       const style = draws
         .fork(index)
         .pick(candidates.filter((candidate) => fits(skill, candidate, toolNames)));
-      return { ...skill, body: restyle(skill.body, style, toolNames) };
+      return { ...skill, body: restyled(skill.body, style, toolNames) };
     });
     return { harness: { ...harness, skills: { ...harness.skills, items } }, relabel: identityRelabel };
   },
