@@ -7,6 +7,7 @@ import {
   BoundedCache,
   defineOperator,
   type Harness,
+  harnessSymbols,
   identityRelabel,
   type Random,
   severityBetween,
@@ -138,10 +139,13 @@ const matchesByText = new BoundedCache<string, readonly TextEdit[]>(
  * @example
  * lexiconEdits('Make sure to ask.', harness) // [{ start: 0, end: 9, text: 'Ensure' }]
  */
-export function lexiconEdits(text: string, harness: Harness): TextEdit[] {
+export function lexiconEdits(text: string, harness: Harness): readonly TextEdit[] {
   const candidates = lexiconMatches(text);
   // The protected spans read the harness's identifiers: looked for only where a swap could be made.
   if (candidates.length === 0) return [];
+  const key = `${protectionId(harness)}\u0001${text}`;
+  const known = editsByText.get(key);
+  if (known) return known;
   const protectedSpans = findProtectedSpans(text, harness);
   const edits: TextEdit[] = [];
   let reached = 0;
@@ -151,8 +155,44 @@ export function lexiconEdits(text: string, harness: Harness): TextEdit[] {
     edits.push(candidate);
     reached = candidate.end;
   }
-  return edits;
+  return editsByText.set(key, edits);
 }
+// Pure function of content across runs: a text's allowed swaps, by what its protected spans read of the
+// harness (`protectionId`) and the text. Pool entries meet the same bodies under the same names again.
+const editsByText = new BoundedCache<string, readonly TextEdit[]>(
+  2 << 20,
+  (key, edits) => 2 * key.length + 64 + edits.reduce((sum, edit) => sum + 2 * edit.text.length + 64, 0),
+);
+
+/**
+ * A number for what `findProtectedSpans` reads of a harness besides the text: its identifiers (the mention
+ * scan reads each one's kind, tool and name) and its banned terms. Numbers are never reused, so a number
+ * forgotten here only costs a recomputation.
+ */
+function protectionId(harness: Harness): number {
+  let id = protectionIdOf.get(harness);
+  if (id === undefined) {
+    const key = JSON.stringify([
+      harnessSymbols(harness).map((symbol) => [symbol.kind, symbol.tool ?? '', symbol.name]),
+      [harness.skills.loader.tool, harness.skills.loader.argument],
+      harness.hooks.items.flatMap((hook) =>
+        hook.check.type === 'banned_terms' ? [[hook.check.terms, hook.check.caseSensitive === true]] : [],
+      ),
+    ]);
+    id = protectionIds.get(key);
+    if (id === undefined) {
+      if (protectionIds.size >= 4096) protectionIds.clear();
+      id = ++protectionCount;
+      protectionIds.set(key, id);
+    }
+    protectionIdOf.set(harness, id);
+  }
+  return id;
+}
+// Pure function of content across runs: a harness object's protection number, and the numbers by content.
+const protectionIdOf = new WeakMap<Harness, number>();
+const protectionIds = new Map<string, number>();
+let protectionCount = 0;
 
 /** A paraphrase of a body: each allowed swap with probability `share`, at least one. */
 function paraphrase(body: string, harness: Harness, share: number, rng: Random): string {
