@@ -38,6 +38,15 @@ export function hashHarness(harness: Harness): HarnessHashes {
   const parts = {} as Record<HarnessPartName, string>;
   for (const name of partNames) parts[name] = partHash(harness[name]).hash;
   const { $schema: _editorOnly, ...content } = harness;
+  // Rows of one pool entry differ in a small part (an example's hooks), so most harness objects hold content
+  // hashed before: the parts' hashes and the other members name it without streaming every part again.
+  const key = `${partNames.map((name) => parts[name]).join('')}${canonicalJson(harnessRest(harness))}`;
+  const known = harnessHashByContent.get(key);
+  if (known !== undefined) {
+    const result = { harness: known, ...parts };
+    hashes.set(harness, result);
+    return result;
+  }
   // The canonical JSON of the whole harness, hashed as it streams from the parts' cached canonical bytes:
   // the same bytes as canonicalJson(content), without serialising the parts a variant shares with its base
   // again, nor assembling (and encoding) the whole text for every variant.
@@ -53,9 +62,15 @@ export function hashHarness(harness: Harness): HarnessHashes {
     else digest.update(canonicalJson(value), 'utf8');
   }
   const result = { harness: `sha256:${digest.update('}').digest('hex')}`, ...parts };
+  harnessHashByContent.set(key, result.harness);
   hashes.set(harness, result);
   return result;
 }
+// Pure function of content across runs: a harness's hash, by its parts' hashes and its other members.
+const harnessHashByContent = new BoundedCache<string, string>(
+  1 << 20,
+  (key, hash) => 2 * (key.length + hash.length) + 64,
+);
 
 /**
  * The hashes `hashHarness` has already made of this object, if it has; computes nothing.
@@ -149,12 +164,27 @@ const sha256 = (data: string | Buffer) => `sha256:${createHash('sha256').update(
 function partHash(part: Harness[HarnessPartName]): { hash: string } {
   const known = parts.get(part);
   if (known) return known;
+  // A part written as one seen before (an example's hooks step makes such parts again and again) has its
+  // hash: `JSON.stringify` writes it several times faster than canonical JSON.
+  const written = writtenPartHash(part);
+  const seen = canonicalHashByWritten.get(written);
+  if (seen !== undefined) {
+    const entry = { hash: seen };
+    parts.set(part, entry);
+    return entry;
+  }
   const bytes = Buffer.from(canonicalJson(part), 'utf8');
   const entry = { hash: sha256(bytes) };
   canonicalBytes.set(entry.hash, bytes);
+  canonicalHashByWritten.set(written, entry.hash);
   parts.set(part, entry);
   return entry;
 }
+// Pure function of content across runs: a part's content hash, by its hash as written.
+const canonicalHashByWritten = new BoundedCache<string, string>(
+  1 << 20,
+  (written, hash) => 2 * (written.length + hash.length) + 64,
+);
 
 /** A part's canonical text as UTF-8: from the cache, or serialised again. */
 function partBytes(part: Harness[HarnessPartName]): Buffer {
