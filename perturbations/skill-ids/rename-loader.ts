@@ -53,7 +53,8 @@ export const renameSkillLoader = defineOperator({
   // 6: a plain loader name followed by the word "tool" ("the load tool") is a mention, and is renamed.
   // 7: a plain loader name a text writes bare, in code or in another case is not renamed.
   // 8: a loader that a name pattern of a text matches (`load_*`) is not renamed, and no new name matches one.
-  version: 8,
+  // 9: no `skill_key` for `skill_id` (`nameSynonyms`: no key for id, a key is an API key or a store's key).
+  version: 9,
   dimension: 'skill-ids',
   mode: 'exact',
   description: 'Renames the skill-loading tool and optionally its argument; loads and mentions follow.',

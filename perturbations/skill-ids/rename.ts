@@ -179,7 +179,9 @@ export const renameSkillIds = defineOperator({
   // phrase does not fit an example whose replies name the skill bare (`fitsExample`).
   // 11: no void nor revoke for cancel, no note for message, no remove for delete nor delete for remove, no
   // diff for compare, no account for user (`nameSynonyms`, BFCL's travel and message tools).
-  version: 11,
+  // 12: fewer synonyms, none that names another thing (`nameSynonyms`: no purchase for order, no inventory for
+  // stock, no problem for issue, no summary for report …: BFCL's trading tools, GitHub's MCP server).
+  version: 12,
   dimension: 'skill-ids',
   mode: 'exact',
   description:

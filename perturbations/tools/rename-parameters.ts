@@ -71,7 +71,7 @@ function splitRenames(step: RelabelStep): RelabelStep[] {
  *
  * @example
  * const applied = await applyOperator(renameParameters, harness, { rng: 'seed', severity: 1, params: { style: 'camel' } });
- * // find_flights(origin, destination, …) becomes find_flights(sourceValue, arrival, …); calls follow
+ * // find_flights(origin, destination, …) becomes find_flights(originParam, target, …); calls follow
  */
 export const renameParameters = defineOperator({
   id: 'tools/rename-parameters',
@@ -96,7 +96,9 @@ export const renameParameters = defineOperator({
   // 12: no note for message (`nameSynonyms`: BFCL's `contact_customer_support.message` became `note`; a note
   // annotates a record, a message is sent), no void nor revoke for cancel, no remove for delete nor delete for
   // remove, no diff for compare, no account for user.
-  version: 12,
+  // 13: fewer synonyms, none that names another thing (`nameSynonyms`: BFCL's `order_type` became
+  // `order_category`, `travel_class` `travel_tier`, GitHub's sort `order` `purchase`; no name/label, date/day …).
+  version: 13,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',

@@ -79,7 +79,9 @@ export const renameTools = defineOperator({
   // 10: no void nor revoke for cancel (`nameSynonyms`: BFCL's `cancel_booking` became `void-booking`, and a
   // booking is voided only within its void window), no note for message, no remove for delete nor delete for
   // remove, no diff for compare, no account for user.
-  version: 10,
+  // 11: fewer synonyms, none that names another thing (`nameSynonyms`: BFCL's `get_order_history` became
+  // `get_purchase_history`, GitHub's `list_issue_fields` `list_problem_fields`; no data/info, price/cost …).
+  version: 11,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',

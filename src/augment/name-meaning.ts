@@ -28,7 +28,8 @@
 //     harness's prose uses it at least twice: every text the symbol table reads (skill descriptions and bodies,
 //     the loader's description, tool and parameter descriptions, prompt titles and templates, hook messages),
 //     outside `{{ }}`, code spans and identifier-shaped tokens (holding `_`, `-`, a digit or an inner capital),
-//     a plural counted as its singular (`data` in "data usage", "refuel data" → `get_info_usage` is refused).
+//     a plural counted as its singular (`details` in "order details", "the details of an order" →
+//     `get_order_info` is refused).
 // An opaque code's prefix is held to the last two points only. When in doubt, the word is kept.
 
 import { BoundedCache } from '../harness/bounded-cache.js';
@@ -84,14 +85,34 @@ function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
  * its void window, without fees), cancel/revoke (access and tokens are revoked), message/note (a note
  * annotates a record; a message is sent), delete/remove (removing a sub-issue or a label detaches it,
  * deleting destroys it), compare/diff (a diff is a line-by-line comparison of texts), user/account (a user may
- * hold several accounts).
+ * hold several accounts), order/purchase (a sell order, GitHub's sort `order`), stock/inventory/availability
+ * (shares of a company), class/tier/category (a travel class, a Python class), fare/ticket (a price, not a
+ * document), type/kind/category (Kubernetes' `kind` beside `type`, OAuth's `grant_type`, an aviation flight
+ * category), issue/problem/concern (a GitHub issue), query/text/keywords/terms (a search syntax with
+ * qualifiers, a SQL statement), name/label (a GitHub label, a volume label), message/text (a commit message; a
+ * message holds text), date/day (a card's expiration date has no day), price/cost/pricing (a price per share
+ * is no cost), id/key/ref (an API key, a git ref), count/number (an issue number), seat/place (a place is a
+ * location), origin/source/departure (a departure is a time), limit/cap/maximum (a sell limit price is a
+ * floor), quantity/amount (an amount is money), data/info/details (mobile data), payment/charge (a charge is a
+ * fee), report/summary (to report abuse), summary/overview, document/file (a database's document),
+ * account/profile (a trading account holds money), product/item/goods (an item is one variant of a product),
+ * item/entry (a ledger entry), category/group/section (a user group), customer/client/buyer (OAuth's
+ * `client_id`; a seller is a customer too), shipping/delivery/shipment (shipped is not delivered),
+ * policy/rules/terms (an insurance policy), coupon/discount/voucher (a bond's coupon), variant/option (a
+ * product's options make its variants), weight/mass (a font weight, model weights), fit/cut (to fit a model),
+ * topic/subject/theme (a Kafka topic, a UI theme), email/mail (a mail address is postal), color/shade,
+ * stops/connections/layovers (a direct flight may stop), flights/itineraries (an itinerary holds several
+ * flights), province/region (Italy's regions hold provinces), aspects/dimensions (an image's dimensions),
+ * filters/criteria/constraints (a mail filter holds criteria), sizes/sizing, catalog/listing (a listing is one
+ * offer), promotion/deal (a sales deal), calculate/estimate (an estimate is approximate), explain/describe
+ * (SQL's two commands), show/view (a SQL view), fetch/pull (git fetches without merging).
  *
  * @example
  * nameSynonyms.get // ['fetch', 'retrieve', 'lookup', 'read', 'look_up']
  */
 export const nameSynonyms: Readonly<Record<string, readonly string[]>> = wordTable({
   get: ['fetch', 'retrieve', 'lookup', 'read', 'look_up'],
-  fetch: ['get', 'retrieve', 'load', 'look_up', 'pull_up'],
+  fetch: ['get', 'retrieve', 'load', 'look_up'],
   retrieve: ['get', 'fetch'],
   find: ['search', 'locate', 'lookup', 'search_for', 'look_for'],
   search: ['find', 'query', 'lookup', 'search_through', 'look_through'],
@@ -113,75 +134,27 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = wordTab
   suggest: ['recommend', 'propose'],
   compare: ['contrast'],
   cancel: ['call_off'],
-  calculate: ['compute', 'estimate'],
+  calculate: ['compute'],
   compute: ['calculate'],
-  explain: ['describe'],
-  show: ['display', 'view'],
+  show: ['display'],
   info: ['details'],
   information: ['details', 'info'],
   details: ['info'],
-  data: ['info', 'details'],
-  product: ['item', 'goods'],
-  products: ['items', 'goods'],
-  item: ['product', 'entry'],
-  items: ['products', 'entries'],
-  policy: ['rules', 'terms'],
-  rules: ['policy', 'terms'],
-  price: ['cost', 'pricing'],
-  prices: ['costs', 'pricing'],
-  order: ['purchase'],
-  orders: ['purchases'],
-  customer: ['client', 'buyer'],
-  shipping: ['delivery', 'shipment'],
-  stock: ['inventory', 'availability'],
-  inventory: ['stock'],
-  sizes: ['sizing'],
-  catalog: ['catalogue', 'listing'],
-  promotion: ['promo', 'deal'],
-  coupons: ['vouchers', 'discounts'],
-  coupon: ['voucher', 'discount'],
+  catalog: ['catalogue'],
+  promotion: ['promo'],
   baggage: ['luggage'],
   luggage: ['baggage'],
-  flights: ['itineraries'],
-  seat: ['place'],
   passengers: ['travellers', 'travelers'],
   passenger: ['traveller', 'traveler'],
-  fare: ['ticket'],
-  class: ['tier', 'category'],
-  category: ['group', 'section'],
-  origin: ['source', 'departure'],
   destination: ['target'],
-  date: ['day'],
-  query: ['keywords', 'terms', 'text'],
-  limit: ['cap', 'maximum'],
   max: ['maximum'],
   min: ['minimum'],
-  quantity: ['count', 'qty', 'amount'],
-  count: ['number'],
-  id: ['identifier', 'ref', 'key'],
-  ids: ['identifiers', 'refs', 'keys'],
-  topic: ['subject', 'theme'],
-  aspects: ['criteria', 'dimensions'],
-  issue: ['problem', 'concern'],
-  type: ['kind', 'category'],
-  province: ['region'],
-  filters: ['criteria', 'constraints'],
-  stops: ['connections', 'layovers'],
-  color: ['colour', 'shade'],
-  weight: ['mass'],
-  fit: ['cut'],
-  name: ['label'],
-  variant: ['option'],
-  message: ['text'],
-  email: ['mail'],
-  account: ['profile'],
-  profile: ['account'],
-  payment: ['charge'],
+  quantity: ['count', 'qty'],
+  id: ['identifier'],
+  ids: ['identifiers'],
+  color: ['colour'],
   invoice: ['bill'],
-  document: ['doc', 'file'],
-  file: ['document'],
-  report: ['summary'],
-  summary: ['overview'],
+  document: ['doc'],
 });
 
 /**
@@ -460,8 +433,8 @@ const namespaceSeparator = /::|[./]/;
  * per harness.
  *
  * @example
- * const judge = nameJudge(harness, { kind: 'tool', name: 'get_data_usage' });
- * judge.reason('get_info_usage') // 'replaces the domain term "data" by "info"'
+ * const judge = nameJudge(harness, { kind: 'tool', name: 'send_payment_request' });
+ * judge.reason('dispatch_payment_request') // 'replaces the domain term "send" by "dispatch"'
  */
 export function nameJudge(harness: Harness, identifier: NamedIdentifier): NameJudge {
   return judgeIn(harness, identifier, nameFacts(harness).owners, new Set());
@@ -729,8 +702,8 @@ export function renamesKey(relabel: Relabel): string {
  *
  * @example
  * checkNewNames(base, variant, relabel)
- * // [{ code: 'misleading_name', path: ['tools', 'items', 3, 'name'],
- * //    message: 'tool get_data_usage renamed get_info_usage: replaces the domain term "data" by "info"' }]
+ * // [{ code: 'misleading_name', path: ['tools', 'items', 7, 'name'],
+ * //    message: 'tool send_payment_request renamed dispatch_payment_request: replaces the domain term "send" by "dispatch"' }]
  */
 export function checkNewNames(base: Harness, variant: Harness, relabel: Relabel): Issue[] {
   const key = renamesKey(relabel);

@@ -101,7 +101,7 @@ describe('a certificate over facts computed once', () => {
     const { result, validate, rederive } = await walksOf(() => pool.augment(original, 0));
     if (!('row' in result)) throw new Error(`expected a row: ${JSON.stringify(result)}`);
     expect(result.row.provenance.pool).toMatchObject({ attempt: 0, perExample: 1 });
-    expect(JSON.stringify(result.row.trajectory)).toContain('baggage_rules');
+    expect(JSON.stringify(result.row.trajectory)).toContain('lookup_baggage_policy');
     // The example moved into the entry (1), by the checked step into its variant (1), and the row's
     // inverse (1); the original validated once (1). The step's inverse reads the entry's move of the
     // example instead of walking (`restoresWithoutWalk`). Before: the step's certificate validated its

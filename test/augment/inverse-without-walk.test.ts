@@ -66,7 +66,7 @@ describe("the inverse check over the original's walk", () => {
     const harness = travelHarness();
     const original = parsed(baggageTrajectory(harness), harness);
     const { certificate, scratch, walks } = certified(harness, original, {
-      get_baggage_policy: 'baggage_rules',
+      get_baggage_policy: 'lookup_baggage_policy',
     });
     expect(certificate.certified).toBe(true);
     // Before: the inverse walked the restored trajectory under the base (1).
@@ -78,11 +78,11 @@ describe("the inverse check over the original's walk", () => {
     const harness = travelHarness();
     // The reply already names the new name: the forward move leaves it, the inverse renames it.
     const original = parsed(
-      withReply(harness, 'Standard fare: 8 kg cabin, 23 kg checked (baggage_rules).'),
+      withReply(harness, 'Standard fare: 8 kg cabin, 23 kg checked (lookup_baggage_policy).'),
       harness,
     );
     const { certificate, scratch, walks } = certified(harness, original, {
-      get_baggage_policy: 'baggage_rules',
+      get_baggage_policy: 'lookup_baggage_policy',
     });
     expect(certificate.checks.inverseExact).toBe(false);
     expect(certificate.certified).toBe(false);
@@ -108,7 +108,7 @@ describe("the inverse check over the original's walk", () => {
     const harness = travelHarness();
     const original = structuredClone(parsed(baggageTrajectory(harness), harness));
     const { certificate, scratch, walks } = certified(harness, original, {
-      get_baggage_policy: 'baggage_rules',
+      get_baggage_policy: 'lookup_baggage_policy',
     });
     expect(certificate.certified).toBe(true);
     expect(walks).toBe(1);

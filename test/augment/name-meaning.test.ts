@@ -71,6 +71,10 @@ const github = (): Harness =>
     tools: mcpTools('test/perturbations/fixtures/github-mcp-server-tools-list.json'),
   });
 
+/** The end of the message for a word that is neither the name's nor its description's nor a listed synonym. */
+const notListed =
+  'neither a word of its name or of what its description says it is (its first clause, without conditions or alternatives) nor a listed synonym of one';
+
 /** The messages `checkNewNames` gives for one set of renames applied through the symbol table. */
 function flagged(base: Harness, renames: Parameters<typeof renameSymbols>[1]): string[] {
   const output = renameSymbols(base, renames);
@@ -141,13 +145,17 @@ describe('name meaning', () => {
   it('flags each misleading name reported on the telecom harness', () => {
     const base = telecom();
     expect(flagged(base, { tools: { get_data_usage: 'get_info_usage' } })).toEqual([
-      'tool get_data_usage renamed get_info_usage: replaces the domain term "data" by "info"',
+      `tool get_data_usage renamed get_info_usage: holds "info", ${notListed}`,
     ]);
     expect(flagged(base, { tools: { refuel_data: 'refuel_details' } })).toEqual([
-      'tool refuel_data renamed refuel_details: replaces the domain term "data" by "details"; holds "details", a word of get_details_by_id but not of its own name',
+      'tool refuel_data renamed refuel_details: holds "details", a word of get_details_by_id but not of its own name',
     ]);
     expect(flagged(base, { tools: { get_details_by_id: 'lookup-data-by-key' } })).toEqual([
-      'tool get_details_by_id renamed lookup-data-by-key: replaces the domain term "id" by "key"; holds "data", a word of get_data_usage but not of its own name',
+      `tool get_details_by_id renamed lookup-data-by-key: holds "data", a word of get_data_usage but not of its own name; holds "key", ${notListed}`,
+    ]);
+    // A listed synonym of a word the prose uses as a term ("send" in its texts) is refused too.
+    expect(flagged(base, { tools: { send_payment_request: 'dispatch_payment_request' } })).toEqual([
+      'tool send_payment_request renamed dispatch_payment_request: replaces the domain term "send" by "dispatch"',
     ]);
     const amount = renameSymbols(base, {
       parameters: [{ tool: 'refuel_data', path: ['gb_amount'], to: 'gb-amount-amount' }],
@@ -373,7 +381,7 @@ describe('name meaning', () => {
     const second = renameSymbols(first.harness, { tools: { refuelData: 'refuel_info' } });
     const relabel = { steps: [...first.relabel.steps, ...second.relabel.steps] };
     expect(checkNewNames(base, second.harness, relabel).map((issue) => issue.message)).toEqual([
-      'tool refuel_data renamed refuel_info: replaces the domain term "data" by "info"',
+      `tool refuel_data renamed refuel_info: holds "info", ${notListed}`,
     ]);
     // Content-cached: the same objects give the same array.
     expect(checkNewNames(base, second.harness, relabel)).toBe(checkNewNames(base, second.harness, relabel));
@@ -560,9 +568,9 @@ describe('name meaning on generated identifier sets', () => {
           if (!words.includes(functionWord))
             expect(judge.reason(`${tool.name}_${functionWord}`)).toBeDefined();
           expect(judge.reason(`${tool.name}_${words[0]}`)).toMatch(/repeats/);
-          const once = words.filter((word) => word === 'data').length === 1;
-          if (once && domainTerms(harness).has('data') && !words.includes('info'))
-            expect(judge.reason(tool.name.replace('data', 'info'))).toMatch(/domain term "data"/);
+          const once = words.filter((word) => word === 'details').length === 1;
+          if (once && domainTerms(harness).has('details') && !words.includes('info'))
+            expect(judge.reason(tool.name.replace('details', 'info'))).toMatch(/domain term "details"/);
         },
       ),
       { numRuns: 100 },

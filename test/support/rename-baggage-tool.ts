@@ -11,5 +11,5 @@ export const renameBaggageTool = defineOperator({
   mode: 'exact',
   description: 'Renames get_baggage_policy; calls follow.',
   params: z.object({}),
-  apply: (harness) => renameSymbols(harness, { tools: { get_baggage_policy: 'baggage_rules' } }),
+  apply: (harness) => renameSymbols(harness, { tools: { get_baggage_policy: 'lookup_baggage_policy' } }),
 });

@@ -34,12 +34,12 @@ describe('skill-ids/rename-loader', () => {
       await applyOperator(renameSkillLoader, harness, { rng: 'golden', severity: 1, trajectory }),
     );
     // `load` is a domain term of the travel harness ("load the skill"): the drawn names keep it.
-    expect(result.harness.skills.loader).toMatchObject({ tool: 'loadSkill', argument: 'skill_key' });
+    expect(result.harness.skills.loader).toMatchObject({ tool: 'loadSkill', argument: 'id' });
     const moved = forwardTrajectory(trajectory, result.relabel, result.harness);
     const load = moved.trajectory.messages[2];
     expect(load?.role === 'assistant' && load.tool_calls?.[0]?.function).toEqual({
       name: 'loadSkill',
-      arguments: '{"skill_key":"baggage"}',
+      arguments: '{"id":"baggage"}',
     });
     expect(moved.trajectory.tools?.[0]?.function.name).toBe('loadSkill');
     const feedback = result.harness.hooks.items.find((hook) => hook.id === 'reply_skill')?.onFail;

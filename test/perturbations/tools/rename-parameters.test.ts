@@ -56,19 +56,20 @@ describe('tools/rename-parameters', () => {
         ),
       );
     expect(await run('camel')).toEqual([
-      'hold_seat:passengers.[].name->label',
+      'hold_seat:passengers.[].name->nameValue',
       'hold_seat:flight->flightField',
       'hold_seat:passengers->passengersValue',
       'find_flights:filters.max_stops->maximumStops',
       'find_flights:filters.cabin->cabinParam',
-      'find_flights:origin->source',
+      'find_flights:origin->originParam',
       'find_flights:destination->target',
-      'find_flights:date->day',
-      'find_flights:filters->constraints',
+      'find_flights:date->dateValue',
+      'find_flights:filters->filtersValue',
       'get_baggage_policy:fare_class->fareClassField',
     ]);
-    // "IATA code" ends on another word than `origin`: it names the value's format (destination's too).
-    expect(await run('phrase')).toContain('find_flights:origin->source');
+    // "IATA code" ends on another word than `origin`: it names the value's format (destination's too). A
+    // name is no label, an origin no source, a date no day, filters no constraints (`nameSynonyms`).
+    expect(await run('phrase')).toContain('find_flights:origin->origin_field');
     const opaque = await run('opaque');
     expect(opaque).toHaveLength(10);
     for (const rename of opaque) expect(rename).toMatch(/->(arg|p|param|field)_[0-9a-f]*\d[0-9a-f]*$/);
@@ -83,18 +84,18 @@ describe('tools/rename-parameters', () => {
       }),
     );
     const [findFlights, holdSeat] = result.harness.tools.items;
-    expect(findFlights?.parameters.required).toEqual(['source', 'target', 'day']);
+    expect(findFlights?.parameters.required).toEqual(['originParam', 'target', 'dateValue']);
     expect(
       Object.keys(
-        (findFlights!.parameters.properties as Record<string, { properties: object }>).constraints!
+        (findFlights!.parameters.properties as Record<string, { properties: object }>).filtersValue!
           .properties,
       ),
     ).toEqual(['maximumStops', 'cabinParam']);
     expect(holdSeat?.parameters.properties).toMatchObject({
-      passengersValue: { items: { required: ['label'] } },
+      passengersValue: { items: { required: ['nameValue'] } },
     });
     expect(result.harness.tools.items[0]?.description).toBe(
-      'Find flights between two airports on a date. Pass `source` and `target` as IATA codes.',
+      'Find flights between two airports on a date. Pass `originParam` and `target` as IATA codes.',
     );
     const trajectory = rebookingTrajectory();
     const { rewritten, certificate } = moveAndCertify(result, trajectory);
@@ -103,8 +104,8 @@ describe('tools/rename-parameters', () => {
       message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.function.arguments) : [],
     );
     expect(calls.slice(1)).toEqual([
-      '{"source":"OPO", "target":"LIS","day":"2026-05-02","constraints":{"maximumStops":0,  "cabinParam":"economy"}}',
-      '{ "flightField": "HA 310", "passengersValue": [ {"label": "Ana Souza"} ] }',
+      '{"originParam":"OPO", "target":"LIS","dateValue":"2026-05-02","filtersValue":{"maximumStops":0,  "cabinParam":"economy"}}',
+      '{ "flightField": "HA 310", "passengersValue": [ {"nameValue": "Ana Souza"} ] }',
     ]);
     expect(inverseTrajectory(rewritten, result.relabel, harness).trajectory).toEqual(trajectory);
   });

@@ -51,8 +51,9 @@ describe('tools/rename', () => {
       names(
         applied(await applyOperator(renameTools, harness, { rng: 'golden', severity: 1, params: { style } })),
       );
-    // `seat` and `policy` are domain terms of the travel harness: re-cased or kept, never swapped.
-    expect(await run('snake')).toEqual(['lookup_flights', 'hold_seat_fn', 'lookup_baggage_policy']);
+    // `seat` and `policy` have no listed synonym (a seat is no place, an insurance policy no rules): re-cased
+    // or kept, never swapped.
+    expect(await run('snake')).toEqual(['lookup_flights', 'hold_seat_fn', 'retrieve_baggage_policy']);
     expect(await run('camel')).toEqual(['lookupFlights', 'holdSeat', 'getBaggagePolicy']);
     expect(await run('kebab')).toEqual(['lookup-flights', 'hold-seat', 'get-baggage-policy']);
     expect(await run('opaque')).toEqual(['tool_16', 'func_56', 'api_31']);
