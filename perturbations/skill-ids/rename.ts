@@ -180,7 +180,8 @@ export const renameSkillIds = defineOperator({
   // 11: no void nor revoke for cancel, no note for message, no remove for delete nor delete for remove, no
   // diff for compare, no account for user (`nameSynonyms`, BFCL's travel and message tools).
   // 12: fewer synonyms, none that names another thing (`nameSynonyms`: no purchase for order, no inventory for
-  // stock, no problem for issue, no summary for report …: BFCL's trading tools, GitHub's MCP server).
+  // stock, no problem for issue, no summary for report …: BFCL's trading tools, GitHub's MCP server), and none
+  // for a verb a particle follows (`check_in`).
   version: 12,
   dimension: 'skill-ids',
   mode: 'exact',

@@ -97,7 +97,8 @@ export const renameParameters = defineOperator({
   // annotates a record, a message is sent), no void nor revoke for cancel, no remove for delete nor delete for
   // remove, no diff for compare, no account for user.
   // 13: fewer synonyms, none that names another thing (`nameSynonyms`: BFCL's `order_type` became
-  // `order_category`, `travel_class` `travel_tier`, GitHub's sort `order` `purchase`; no name/label, date/day …).
+  // `order_category`, `travel_class` `travel_tier`, GitHub's sort `order` `purchase`; no name/label, date/day …),
+  // and none for a verb a particle follows (a hotel's `check_in` date is never `verify_in`).
   version: 13,
   dimension: 'tools',
   mode: 'exact',

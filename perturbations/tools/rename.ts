@@ -80,7 +80,8 @@ export const renameTools = defineOperator({
   // booking is voided only within its void window), no note for message, no remove for delete nor delete for
   // remove, no diff for compare, no account for user.
   // 11: fewer synonyms, none that names another thing (`nameSynonyms`: BFCL's `get_order_history` became
-  // `get_purchase_history`, GitHub's `list_issue_fields` `list_problem_fields`; no data/info, price/cost …).
+  // `get_purchase_history`, GitHub's `list_issue_fields` `list_problem_fields`; no data/info, price/cost …),
+  // and none for a verb a particle follows (`check_in` is never `verify_in`).
   version: 11,
   dimension: 'tools',
   mode: 'exact',

@@ -11,7 +11,8 @@
 //     nothing of a clause that offers alternatives or names a value, or that a comma ends before alternatives
 //     (`definingWords`: "Create a new or update an existing issue" gives no word, since `issue_write_create`
 //     says one alternative only, nor does "E-mail address, employee id or username"); or a listed
-//     synonym of a word of its name or of those words (`nameSynonyms`, `look_up` included);
+//     synonym of a word of its name or of those words (`nameSynonyms`, `look_up` included), but of no verb
+//     a particle follows in its name (`check_in`, a hotel's check-in date, is never `verify_in`);
 //   - a noun of its kind (`kindNouns`: `guide` for a skill, `tool` for a tool, `value` for a parameter);
 //   - for labels in another script, translations (name-lexicon.ts) of those words, and a label in another
 //     script for a name written in Latin letters translates EVERY content word of that name (function words
@@ -214,7 +215,8 @@ export interface NameJudge {
   accepts(candidate: string): boolean;
   /**
    * The listed synonyms that may stand for a word of the old name: none that is a function word or a word of
-   * another identifier, and for a domain term only its other spellings (`id` → `identifier`).
+   * another identifier, for a domain term only its other spellings (`id` → `identifier`), and none for a verb
+   * a particle follows in the old name (`check` in `check_in`).
    */
   replacements(word: string): readonly string[];
   /**
@@ -422,6 +424,17 @@ function segments(word: string, labels: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** The particles that make one unit with a verb before them in a name (`check_in`, `send_out`). */
+const phrasalParticles: ReadonlySet<string> = new Set('in out up down off on over back away'.split(' '));
+
+/**
+ * The words of a name that a particle follows there (`check` in `check_in`, `find` in `find_out`): each heads
+ * a phrasal verb, one unit with its particle, which a synonym of the verb alone does not keep (a hotel's
+ * `check_in` date is no `verify_in`, `check_out` no `inspect_out`).
+ */
+const phrasalHeads = (words: readonly string[]) =>
+  new Set(words.filter((_, index) => phrasalParticles.has(words[index + 1] ?? '')));
+
 /** A listed phrasal synonym (`look_up`) holds its particle as a part of one unit. */
 const phrasalParticle = (synonym: string) => synonym.includes('_');
 
@@ -456,7 +469,9 @@ function judgeIn(
   const texts = facts.descriptions.get(`${identifier.kind}\u0000${identifier.name}`) ?? [];
   const described = definingWords(texts);
   const describedSet = new Set(described.map(fold));
-  const sources = [...new Set([...ownWords, ...described])];
+  // A word that heads a phrasal verb of its name (`check_in`) takes no synonym, from the name or the description.
+  const heads = phrasalHeads(ownWords);
+  const sources = [...new Set([...ownWords, ...described])].filter((word) => !heads.has(word));
   const single = new Set<string>();
   const phrases: string[][] = [];
   for (const source of sources)
@@ -586,7 +601,7 @@ function judgeIn(
     reason,
     accepts: (candidate) => reason(candidate) === undefined,
     replacements: (word) =>
-      (nameSynonyms[word] ?? []).filter(
+      (heads.has(word) ? [] : (nameSynonyms[word] ?? [])).filter(
         (synonym) =>
           (!facts.terms.has(fold(word)) || sameWord(synonym, word)) &&
           synonym.split('_').every((part) => !functionWords.has(part) || phrasalParticle(synonym)) &&

@@ -389,12 +389,71 @@ describe('name meaning', () => {
 
   it('gives operators the synonyms a word may take: none for a domain term but its other spellings', () => {
     const base = telecom();
-    expect(nameJudge(base, { kind: 'tool', name: 'get_data_usage' }).replacements('data')).toEqual([]);
+    // "send" is a term of the telecom prose: `dispatch` and `send_out`, listed for it, may not stand for it.
+    expect(nameJudge(base, { kind: 'tool', name: 'send_payment_request' }).replacements('send')).toEqual([]);
     expect(nameJudge(base, { kind: 'tool', name: 'get_data_usage' }).replacements('get')).toContain('fetch');
     expect(nameJudge(base, { kind: 'parameter', name: 'customer_id' }).replacements('id')).toEqual([
       'identifier',
     ]);
   });
+
+  // A hotel's tools (written for this test, in the shape of public booking tools): `check_in` and `check_out`
+  // are dates of a booking and the acts of arriving and leaving, never `verify_in` or `inspect_out`.
+  it('gives no synonym to a verb a particle follows in the name (check_in, check_out)', async () => {
+    const id = { type: 'string' };
+    const hotelTools: Tool[] = [
+      {
+        name: 'create_booking',
+        description: 'Create a confirmed booking for a room and guest.',
+        parameters: {
+          type: 'object',
+          properties: { room_id: id, check_in: { type: 'string' }, check_out: { type: 'string' } },
+          required: ['room_id', 'check_in', 'check_out'],
+        },
+      },
+      {
+        name: 'check_in',
+        description: 'Check in a booking.',
+        parameters: { type: 'object', properties: { booking_id: id }, required: ['booking_id'] },
+      },
+      {
+        name: 'check_status',
+        description: 'Check the status of a booking.',
+        parameters: { type: 'object', properties: { booking_id: id }, required: ['booking_id'] },
+      },
+    ];
+    const hotel = (tools: Tool[]) => skeletonHarness({ id: 'hotel', tools: structuredClone(tools) });
+    // Alone, each tool's prose does not make "check" a term: only the particle keeps its synonyms away.
+    const parameter = nameJudge(hotel([hotelTools[0] as Tool]), { kind: 'parameter', name: 'check_in' });
+    expect(parameter.replacements('check')).toEqual([]);
+    expect(parameter.reason('verify_in')).toMatch(/holds "verify"/);
+    const tool = nameJudge(hotel([hotelTools[1] as Tool]), { kind: 'tool', name: 'check_in' });
+    expect(tool.replacements('check')).toEqual([]);
+    expect(tool.reason('look_at_in')).toBeDefined();
+    // Where no particle follows, `check` keeps its synonyms.
+    expect(
+      nameJudge(hotel([hotelTools[2] as Tool]), { kind: 'tool', name: 'check_status' }).replacements('check'),
+    ).toContain('verify');
+    const drawn: string[] = [];
+    for (const harness of [hotel([hotelTools[0] as Tool]), hotel([hotelTools[1] as Tool])])
+      for (const operator of [renameTools, renameParameters] as unknown as Operator[])
+        for (const style of ['snake', 'phrase', 'mixed'])
+          for (let seed = 0; seed < 12; seed++) {
+            const result = await applyOperator(operator, harness, {
+              rng: `hotel/${seed}`,
+              severity: 1,
+              params: { style },
+            });
+            if ('skip' in result) continue;
+            expect(checkNewNames(harness, result.harness, result.relabel)).toEqual([]);
+            for (const step of result.relabel.steps)
+              if (step.type === 'rename_tools') drawn.push(...Object.values(step.map));
+              else if (step.type === 'rename_arguments')
+                drawn.push(...step.renames.map((rename) => rename.to));
+          }
+    expect(drawn.length).toBeGreaterThan(20);
+    for (const name of drawn) expect(name).not.toMatch(/verify|inspect|query|look.?at|check.?on/iu);
+  }, 120_000);
 
   it('every name the renaming operators draw on the τ²-bench telecom tools passes, and most are words', async () => {
     const { issues, renamed, opaque } = await renameEverything(telecom(), 6);
