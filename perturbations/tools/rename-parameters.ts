@@ -99,7 +99,9 @@ export const renameParameters = defineOperator({
   // 13: fewer synonyms, none that names another thing (`nameSynonyms`: BFCL's `order_type` became
   // `order_category`, `travel_class` `travel_tier`, GitHub's sort `order` `purchase`; no name/label, date/day …),
   // and none for a verb a particle follows (a hotel's `check_in` date is never `verify_in`).
-  version: 13,
+  // 14: no synonym for a verb of a parameter's name, which names a thing (BFCL's `show_type`, `show_date` and
+  // `show_time` of a movie screening became `display_type`, `display_date`, `display_time`: `verbsNotActing`).
+  version: 14,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames tool parameters, nested ones too; arguments, `required` and mentions follow.',

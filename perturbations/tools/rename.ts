@@ -82,7 +82,9 @@ export const renameTools = defineOperator({
   // 11: fewer synonyms, none that names another thing (`nameSynonyms`: BFCL's `get_order_history` became
   // `get_purchase_history`, GitHub's `list_issue_fields` `list_problem_fields`; no data/info, price/cost …),
   // and none for a verb a particle follows (`check_in` is never `verify_in`).
-  version: 11,
+  // 12: no synonym for a verb the name holds as a noun, after its first verb (BFCL's `get_interviewer_list`
+  // became `get_interviewer_enumerate`; `get_book` is never `get_reserve`: `verbsNotActing`).
+  version: 12,
   dimension: 'tools',
   mode: 'exact',
   description: 'Renames registry tools in a naming style; calls, results and mentions follow; schemas stay.',

@@ -12,7 +12,9 @@
 //     (`definingWords`: "Create a new or update an existing issue" gives no word, since `issue_write_create`
 //     says one alternative only, nor does "E-mail address, employee id or username"); or a listed
 //     synonym of a word of its name or of those words (`nameSynonyms`, `look_up` included), but of no verb
-//     a particle follows in its name (`check_in`, a hotel's check-in date, is never `verify_in`);
+//     a particle follows in its name (`check_in`, a hotel's check-in date, is never `verify_in`) and of no
+//     verb the name holds as a noun, after its first verb or in a parameter's name (`get_book` is never
+//     `get_reserve`, BFCL's `show_type` never `display_type`: `verbsNotActing`);
 //   - a noun of its kind (`kindNouns`: `guide` for a skill, `tool` for a tool, `value` for a parameter);
 //   - for labels in another script, translations (name-lexicon.ts) of those words, and a label in another
 //     script for a name written in Latin letters translates EVERY content word of that name (function words
@@ -216,7 +218,8 @@ export interface NameJudge {
   /**
    * The listed synonyms that may stand for a word of the old name: none that is a function word or a word of
    * another identifier, for a domain term only its other spellings (`id` → `identifier`), and none for a verb
-   * a particle follows in the old name (`check` in `check_in`).
+   * a particle follows in the old name (`check` in `check_in`) nor for a verb the old name holds as a noun
+   * (`book` in `get_book`, `list` in `get_interviewer_list`, any verb of a parameter's name).
    */
   replacements(word: string): readonly string[];
   /**
@@ -435,6 +438,49 @@ const phrasalParticles: ReadonlySet<string> = new Set('in out up down off on ove
 const phrasalHeads = (words: readonly string[]) =>
   new Set(words.filter((_, index) => phrasalParticles.has(words[index + 1] ?? '')));
 
+/**
+ * The words of `nameSynonyms` that are verbs: a synonym of one names the same action only where the word is
+ * the name's verb (`verbsNotActing`). A verb added to the table goes here too.
+ */
+const tableVerbs: ReadonlySet<string> = new Set(
+  'get fetch retrieve find search lookup load check verify list create update edit delete remove send hold book reserve recommend suggest compare cancel calculate compute show'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Verbs a tool's or a skill's name may open with that `nameSynonyms` does not list: after one, the table's
+ * verbs in the name are its objects (`deposit_check`, `buy_show_tickets`).
+ */
+const otherLeadingVerbs: ReadonlySet<string> = new Set(
+  'add apply approve assign buy change close convert copy deposit download enable disable export generate import install invite mark move notify open order pay place post print publish purchase put register reject rename reply report request reset run save schedule sell set share sort start stop submit subscribe summarize sync track transfer translate unsubscribe upload validate withdraw write'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The verbs of `nameSynonyms` that a name does not hold as its verb. A tool's or a skill's name says its action
+ * with its first verb, wherever it stands (`get_book`, `reminders_delete`, `Services_1_BookAppointment`);
+ * a verb of the table after it is a noun (`get_interviewer_list`, `get_server_load`, `deposit_check`); a name
+ * with no verb takes its description's opening verb ("Check the stock status …" of `stock_status`); and a
+ * parameter's name names a thing (BFCL's `show_type`, `show_date`, `book_id`), whose verb synonyms would name an
+ * action (`display_type`, `reserve_id`).
+ */
+function verbsNotActing(
+  kind: NamedKind,
+  words: readonly string[],
+  described: readonly string[],
+): Set<string> {
+  const isVerb = (word: string | undefined) =>
+    word !== undefined && (tableVerbs.has(word) || otherLeadingVerbs.has(word));
+  // A name without a verb (`stock_status`) takes its action from its description's opening verb ("Check …").
+  const first =
+    kind === 'parameter'
+      ? undefined
+      : (words.find(isVerb) ?? (isVerb(described[0]) ? described[0] : undefined));
+  return new Set([...tableVerbs].filter((verb) => verb !== first));
+}
+
 /** A listed phrasal synonym (`look_up`) holds its particle as a part of one unit. */
 const phrasalParticle = (synonym: string) => synonym.includes('_');
 
@@ -469,9 +515,13 @@ function judgeIn(
   const texts = facts.descriptions.get(`${identifier.kind}\u0000${identifier.name}`) ?? [];
   const described = definingWords(texts);
   const describedSet = new Set(described.map(fold));
-  // A word that heads a phrasal verb of its name (`check_in`) takes no synonym, from the name or the description.
+  // A word that heads a phrasal verb of its name (`check_in`), or a verb of the table the name holds as
+  // something else than its verb (`book` in `get_book`), takes no synonym, from the name or the description.
   const heads = phrasalHeads(ownWords);
-  const sources = [...new Set([...ownWords, ...described])].filter((word) => !heads.has(word));
+  const nouns = verbsNotActing(identifier.kind, ownWords, described);
+  const sources = [...new Set([...ownWords, ...described])].filter(
+    (word) => !heads.has(word) && !nouns.has(word),
+  );
   const single = new Set<string>();
   const phrases: string[][] = [];
   for (const source of sources)
@@ -601,7 +651,7 @@ function judgeIn(
     reason,
     accepts: (candidate) => reason(candidate) === undefined,
     replacements: (word) =>
-      (heads.has(word) ? [] : (nameSynonyms[word] ?? [])).filter(
+      (heads.has(word) || nouns.has(word) ? [] : (nameSynonyms[word] ?? [])).filter(
         (synonym) =>
           (!facts.terms.has(fold(word)) || sameWord(synonym, word)) &&
           synonym.split('_').every((part) => !functionWords.has(part) || phrasalParticle(synonym)) &&

@@ -455,6 +455,39 @@ describe('name meaning', () => {
     for (const name of drawn) expect(name).not.toMatch(/verify|inspect|query|look.?at|check.?on/iu);
   }, 120_000);
 
+  // Names written for this test in the shape of public ones: a verb of the table is the name's action only as
+  // its first verb; a tool that gets a book, deposits a check or reads a server's load names things with the
+  // words after it, and a parameter's name always names a thing.
+  it('gives no synonym to a verb the name holds as a noun (get_book, deposit_check, list_id)', () => {
+    const tool = (name: string, description: string): Tool => ({
+      name,
+      description,
+      parameters: { type: 'object', properties: { list_id: { type: 'string' } }, required: ['list_id'] },
+    });
+    const harness = skeletonHarness({
+      id: 'nouns',
+      tools: [
+        tool('get_book', 'Look up a library title by its id.'),
+        tool('deposit_check', 'Deposit a paper check into an account.'),
+        tool('get_server_load', 'Report the current load of a server.'),
+        tool('book_flight', 'Reserve a seat on a flight.'),
+        tool('reminders_delete', 'Deletes a reminder.'),
+        tool('stock_status', 'Check the stock status of a product.'),
+      ],
+    });
+    const judge = (kind: 'tool' | 'parameter', name: string) => nameJudge(harness, { kind, name });
+    expect(judge('tool', 'get_book').replacements('book')).toEqual([]);
+    expect(judge('tool', 'get_book').reason('get_reserve')).toMatch(/holds "reserve"/);
+    expect(judge('tool', 'deposit_check').reason('deposit_verify')).toMatch(/holds "verify"/);
+    expect(judge('tool', 'get_server_load').replacements('load')).toEqual([]);
+    expect(judge('parameter', 'list_id').replacements('list')).toEqual([]);
+    expect(judge('parameter', 'list_id').reason('browse_id')).toMatch(/holds "browse"/);
+    // The name's first verb acts, wherever it stands; a name without one takes its description's.
+    expect(judge('tool', 'book_flight').accepts('reserve_flight')).toBe(true);
+    expect(judge('tool', 'reminders_delete').accepts('reminders_drop')).toBe(true);
+    expect(judge('tool', 'stock_status').accepts('verify_stock_status')).toBe(true);
+  });
+
   it('every name the renaming operators draw on the τ²-bench telecom tools passes, and most are words', async () => {
     const { issues, renamed, opaque } = await renameEverything(telecom(), 6);
     expect(issues).toEqual([]);

@@ -122,4 +122,26 @@ describe('listed synonyms on public tools as they ship', () => {
       for (const word of wrong) expect(words.has(word), `${from}: ${names.join(' ')}`).toBe(false);
     }
   }, 120_000);
+
+  // BFCL's live functions: a movie's show date, time and type are nouns (a screening), never an action to
+  // display, and so is an interviewer list; the first verb of a name acts wherever it stands
+  // (`Services_1_BookAppointment`, Slack's `reminders_delete`).
+  it('BFCL live: a verb the name holds as a noun takes no synonym; the name\'s first verb still does', async () => {
+    const drawn = await drawnNames(await bfclTools('bfcl-movies-services.jsonl'));
+    const cases: [string, string[]][] = [
+      ['Movies_1_BuyMovieTickets.show_type', ['display', 'view']],
+      ['Movies_1_BuyMovieTickets.show_date', ['display', 'view']],
+      ['Movies_1_BuyMovieTickets.show_time', ['display', 'view']],
+      ['get_interviewer_list', ['enumerate', 'browse']],
+    ];
+    for (const [from, wrong] of cases) {
+      const { names, words } = wordsOf(drawn, from);
+      expect(names.length, from).toBeGreaterThan(3);
+      for (const word of wrong) expect(words.has(word), `${from}: ${names.join(' ')}`).toBe(false);
+    }
+    const booked = wordsOf(drawn, 'Services_1_BookAppointment');
+    expect(booked.words.has('reserve'), booked.names.join(' ')).toBe(true);
+    const dropped = wordsOf(drawn, 'reminders_delete');
+    expect(dropped.words.has('drop'), dropped.names.join(' ')).toBe(true);
+  }, 120_000);
 });
