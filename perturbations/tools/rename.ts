@@ -82,8 +82,8 @@ export const renameTools = defineOperator({
   // 11: fewer synonyms, none that names another thing (`nameSynonyms`: BFCL's `get_order_history` became
   // `get_purchase_history`, GitHub's `list_issue_fields` `list_problem_fields`; no data/info, price/cost …),
   // and none for a verb a particle follows (`check_in` is never `verify_in`).
-  // 12: no synonym for a verb the name holds as a noun, after its first verb (BFCL's `get_interviewer_list`
-  // became `get_interviewer_enumerate`; `get_book` is never `get_reserve`: `verbsNotActing`).
+  // 12: no synonym for a verb the name holds as a noun, after its first verb (a BFCL tool that gets a list of
+  // people, `get_…_list`, became `get_…_enumerate`; `get_book` is never `get_reserve`: `verbsNotActing`).
   version: 12,
   dimension: 'tools',
   mode: 'exact',

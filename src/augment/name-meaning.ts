@@ -219,7 +219,7 @@ export interface NameJudge {
    * The listed synonyms that may stand for a word of the old name: none that is a function word or a word of
    * another identifier, for a domain term only its other spellings (`id` → `identifier`), and none for a verb
    * a particle follows in the old name (`check` in `check_in`) nor for a verb the old name holds as a noun
-   * (`book` in `get_book`, `list` in `get_interviewer_list`, any verb of a parameter's name).
+   * (`book` in `get_book`, `list` in `get_user_list`, any verb of a parameter's name).
    */
   replacements(word: string): readonly string[];
   /**
@@ -461,7 +461,7 @@ const otherLeadingVerbs: ReadonlySet<string> = new Set(
 /**
  * The verbs of `nameSynonyms` that a name does not hold as its verb. A tool's or a skill's name says its action
  * with its first verb, wherever it stands (`get_book`, `reminders_delete`, `Services_1_BookAppointment`);
- * a verb of the table after it is a noun (`get_interviewer_list`, `get_server_load`, `deposit_check`); a name
+ * a verb of the table after it is a noun (`get_user_list`, `get_server_load`, `deposit_check`); a name
  * with no verb takes its description's opening verb ("Check the stock status …" of `stock_status`); and a
  * parameter's name names a thing (BFCL's `show_type`, `show_date`, `book_id`), whose verb synonyms would name an
  * action (`display_type`, `reserve_id`).

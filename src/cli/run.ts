@@ -2,6 +2,7 @@
 // The codes come from one rule (./exit-codes.ts): 0 done, 1 bad data, 2 usage or I/O, 3 a bug.
 import { CommanderError } from 'commander';
 import { HarnessAugmentError, type Issue, printableLine, truncateText } from '../harness/issues.js';
+import { releaseInputs } from '../harness/output-guard.js';
 import { errorExitCode, exitCodes, isFileSystemError } from './exit-codes.js';
 import { withoutHelpAfterUnknownCommand } from './help-after-unknown-command.js';
 import { describeFileError, errorDocument, outputMode, printIssues, setOutputMode } from './output.js';
@@ -24,6 +25,9 @@ export async function runHsa(argv: string[]): Promise<number> {
     return typeof code === 'number' ? code : exitCodes.ok;
   } catch (error) {
     return report(error);
+  } finally {
+    // The command's inputs are protected while it runs, not after (../harness/output-guard.ts).
+    releaseInputs();
   }
 }
 

@@ -26,8 +26,8 @@ interface ProtectedInput extends NamedInput {
 }
 
 /**
- * The inputs of the command that runs: one process runs one command (the CLI replaces the set per run).
- * Identity only, never content: this is no cache.
+ * The inputs of the command that runs: one process runs one command at a time (the CLI sets them before the
+ * command and releases them after it, `releaseInputs`). Identity only, never content: this is no cache.
  */
 let inputs: ProtectedInput[] = [];
 /** The output folders of the command that runs, as named (absolute) and as real paths. */
@@ -44,6 +44,19 @@ export async function protectInputs(entries: readonly NamedInput[]): Promise<voi
   inputs = [];
   outputFolders = [];
   await addProtectedInputs(entries);
+}
+
+/**
+ * Ends the run's protection: its inputs and output folders are forgotten, so that nothing a later caller in
+ * the same process writes (a library call after an in-process command, a test) is checked against them. A
+ * deleted input's file identity may be reused by a new file; it must not outlive its command.
+ *
+ * @example
+ * try { await program.parseAsync(argv); } finally { releaseInputs(); }
+ */
+export function releaseInputs(): void {
+  inputs = [];
+  outputFolders = [];
 }
 
 /**

@@ -19,6 +19,7 @@ import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createProgram } from '../../src/cli/program.js';
+import { assertOutputAllowed } from '../../src/harness/output-guard.js';
 import { projectRoot } from '../support/run-cli.js';
 import { hsa } from '../support/run-hsa.js';
 
@@ -311,5 +312,18 @@ describe('links inside an output folder (issue 44, item 2)', () => {
     expect(run.status, run.stderr).toBe(2);
     expect(run.stderr).toContain('cannot write through it: a symbolic link inside the output folder');
     expect(existsSync(at('elsewhere-report.md'))).toBe(false);
+  });
+
+  // A command's inputs are protected while it runs, not after: a library call in the same process (a test, a
+  // service that runs commands) writes freely, and an input deleted since then may leave its file identity to
+  // a new file (a false "it is the input" was seen between two test files sharing a process).
+  it("after an in-process command, its inputs and output folders no longer bind the process's writes", async () => {
+    const input = at('released.yaml');
+    cpSync(fixture('livestream/harness.yaml'), input);
+    const during = await hsa(['render', input, '-o', input]);
+    expect(during.status, during.stderr).toBe(2);
+    const run = await hsa(['validate', input]);
+    expect(run.status, run.stderr).toBe(0);
+    await expect(assertOutputAllowed(input)).resolves.toBeUndefined();
   });
 });
