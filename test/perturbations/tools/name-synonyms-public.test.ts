@@ -126,7 +126,7 @@ describe('listed synonyms on public tools as they ship', () => {
   // BFCL's live functions: a movie's show date, time and type are nouns (a screening), never an action to
   // display, and so is an interviewer list; the first verb of a name acts wherever it stands
   // (`Services_1_BookAppointment`, Slack's `reminders_delete`).
-  it('BFCL live: a verb the name holds as a noun takes no synonym; the name\'s first verb still does', async () => {
+  it("BFCL live: a verb the name holds as a noun takes no synonym; the name's first verb still does", async () => {
     const drawn = await drawnNames(await bfclTools('bfcl-movies-services.jsonl'));
     const cases: [string, string[]][] = [
       ['Movies_1_BuyMovieTickets.show_type', ['display', 'view']],
