@@ -182,7 +182,8 @@ export const renameSkillIds = defineOperator({
   // 12: fewer synonyms, none that names another thing (`nameSynonyms`: no purchase for order, no inventory for
   // stock, no problem for issue, no summary for report …: BFCL's trading tools, GitHub's MCP server), and none
   // for a verb a particle follows (`check_in`).
-  // 13: no synonym for a verb the id holds as a noun, after its first verb (`verbsNotActing`).
+  // 13: no synonym for a verb the id holds as a noun, after its first verb (`verbsNotActing`), and none of
+  // the loader's (use, activate, consult) for a skill that loads something (`loaderSynonyms`).
   version: 13,
   dimension: 'skill-ids',
   mode: 'exact',

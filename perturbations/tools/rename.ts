@@ -83,7 +83,8 @@ export const renameTools = defineOperator({
   // `get_purchase_history`, GitHub's `list_issue_fields` `list_problem_fields`; no data/info, price/cost …),
   // and none for a verb a particle follows (`check_in` is never `verify_in`).
   // 12: no synonym for a verb the name holds as a noun, after its first verb (a BFCL tool that gets a list of
-  // people, `get_…_list`, became `get_…_enumerate`; `get_book` is never `get_reserve`: `verbsNotActing`).
+  // people, `get_…_list`, became `get_…_enumerate`; `get_book` is never `get_reserve`: `verbsNotActing`), and
+  // the loader's synonyms (use, activate, consult) for the loader only (`load_data` is never `use_data`).
   version: 12,
   dimension: 'tools',
   mode: 'exact',

@@ -120,7 +120,7 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = wordTab
   find: ['search', 'locate', 'lookup', 'search_for', 'look_for'],
   search: ['find', 'query', 'lookup', 'search_through', 'look_through'],
   lookup: ['find', 'get'],
-  load: ['use', 'get', 'fetch', 'open', 'read', 'activate', 'consult', 'lookup', 'loader'],
+  load: ['get', 'fetch', 'read'],
   check: ['verify', 'inspect', 'query', 'check_on', 'look_at'],
   verify: ['check', 'validate'],
   list: ['enumerate', 'browse'],
@@ -158,6 +158,17 @@ export const nameSynonyms: Readonly<Record<string, readonly string[]>> = wordTab
   color: ['colour'],
   invoice: ['bill'],
   document: ['doc'],
+});
+
+/**
+ * Synonyms that name the skill loader's act (loading a skill's rules: using, activating, consulting it) and
+ * hold for the loader tool only: a `load_data` tool is no `use_data` nor `activate_data`.
+ *
+ * @example
+ * loaderSynonyms.load // ['use', 'get', 'fetch', 'open', 'read', 'activate', 'consult', 'lookup', 'loader']
+ */
+const loaderSynonyms: Readonly<Record<string, readonly string[]>> = wordTable({
+  load: ['use', 'get', 'fetch', 'open', 'read', 'activate', 'consult', 'lookup', 'loader'],
 });
 
 /**
@@ -519,13 +530,17 @@ function judgeIn(
   // something else than its verb (`book` in `get_book`), takes no synonym, from the name or the description.
   const heads = phrasalHeads(ownWords);
   const nouns = verbsNotActing(identifier.kind, ownWords, described);
+  // The loader's act has synonyms of its own (`use_skill`, `activate_skill`), which no other tool takes.
+  const isLoader = identifier.kind === 'tool' && identifier.name === harness.skills.loader.tool;
+  const synonymsOf = (word: string): readonly string[] =>
+    (isLoader ? loaderSynonyms[word] : undefined) ?? nameSynonyms[word] ?? [];
   const sources = [...new Set([...ownWords, ...described])].filter(
     (word) => !heads.has(word) && !nouns.has(word),
   );
   const single = new Set<string>();
   const phrases: string[][] = [];
   for (const source of sources)
-    for (const alternative of nameSynonyms[source] ?? []) {
+    for (const alternative of synonymsOf(source)) {
       const words = alternative.split('_');
       if (words.length === 1) single.add(words[0] as string);
       else phrases.push(words);
@@ -584,7 +599,7 @@ function judgeIn(
     const present = new Set(words.map(fold));
     for (const word of ownWords) {
       if (!facts.terms.has(fold(word)) || present.has(fold(word))) continue;
-      const alternative = (nameSynonyms[word] ?? []).find((synonym) => {
+      const alternative = synonymsOf(word).find((synonym) => {
         const parts = synonym.split('_');
         return (
           !sameWord(synonym, word) &&
@@ -651,7 +666,7 @@ function judgeIn(
     reason,
     accepts: (candidate) => reason(candidate) === undefined,
     replacements: (word) =>
-      (heads.has(word) || nouns.has(word) ? [] : (nameSynonyms[word] ?? [])).filter(
+      (heads.has(word) || nouns.has(word) ? [] : synonymsOf(word)).filter(
         (synonym) =>
           (!facts.terms.has(fold(word)) || sameWord(synonym, word)) &&
           synonym.split('_').every((part) => !functionWords.has(part) || phrasalParticle(synonym)) &&

@@ -488,6 +488,29 @@ describe('name meaning', () => {
     expect(judge('tool', 'stock_status').accepts('verify_stock_status')).toBe(true);
   });
 
+  // The skill loader's act (load a skill's rules: use, activate, consult it) has synonyms of its own; a tool
+  // that loads data takes none of them (written for this test).
+  it('gives the loader its own synonyms, and no other tool (load_data is never use_data)', () => {
+    const harness = skeletonHarness({
+      id: 'loads',
+      tools: [
+        {
+          name: 'load_data',
+          description: 'Read a table into memory.',
+          parameters: { type: 'object', properties: { table: { type: 'string' } }, required: ['table'] },
+        },
+      ],
+    });
+    const data = nameJudge(harness, { kind: 'tool', name: 'load_data' });
+    for (const act of ['use', 'activate', 'consult', 'open', 'loader'])
+      expect(data.replacements('load')).not.toContain(act);
+    expect(data.reason('use_data')).toMatch(/holds "use"/);
+    expect(data.reason('activate_data')).toMatch(/holds "activate"/);
+    const loader = nameJudge(harness, { kind: 'tool', name: harness.skills.loader.tool });
+    for (const name of ['use_skill', 'activate_skill', 'consult_skill'])
+      expect(loader.accepts(name), name).toBe(true);
+  });
+
   it('every name the renaming operators draw on the τ²-bench telecom tools passes, and most are words', async () => {
     const { issues, renamed, opaque } = await renameEverything(telecom(), 6);
     expect(issues).toEqual([]);
