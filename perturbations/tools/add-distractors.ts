@@ -369,8 +369,25 @@ export const capabilityWords: Readonly<Record<string, readonly string[]>> = {
   get_exchange_rate: ['exchange rate', 'currency', 'currencies'],
   lookup_timezone: ['time zone', 'timezone'],
   get_stock_quote: ['stock', 'share price', 'ticker'],
-  calculate_expression: ['calculator', 'arithmetic', 'calculate'],
-  set_reminder: ['reminder', 'remind'],
+  // The operations too: a harness that multiplies or subtracts (BFCL's `multiply`, `sub`) does arithmetic.
+  calculate_expression: [
+    'calculator',
+    'arithmetic',
+    'calculate',
+    'addition',
+    'subtract',
+    'subtraction',
+    'subtracts',
+    'multiply',
+    'multiplies',
+    'multiplication',
+    'divide',
+    'divides',
+    'division',
+    'sum',
+  ],
+  // An alarm notifies the owner at a time as a reminder does (BFCL's `set_alarm` takes a `purpose`).
+  set_reminder: ['reminder', 'remind', 'alarm'],
   get_news_headlines: ['news', 'headline'],
   get_directions: ['directions', 'route', 'navigation'],
   shorten_url: ['short link', 'shorten', 'url shortener'],
@@ -434,7 +451,9 @@ export const addDistractors = defineOperator({
   // tools are checked against each example that draws it: `fitsExample`); a text that says how the agent
   // learns the date ("use the provided tools to see what year it is") rules on time; arguments compared by
   // role (`departure_city` is an origin).
-  version: 4,
+  // 5: a harness that speaks of arithmetic operations ("Performs multiplication of two integers") draws no
+  // `calculate_expression`, one that sets alarms no `set_reminder`.
+  version: 5,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds unused domain-neutral distractor tools at random positions; existing tools stay.',

@@ -94,12 +94,21 @@ const readVerbs = new Set(
 );
 
 /**
+ * A description that says the tool asks the user ("request additional essential information from the user",
+ * BFCL's `getDetails`): its result is the user's answer, not records a locale or a field list could shape.
+ */
+const asksTheUser =
+  /\b(?:ask|asks|prompt|prompts|request|requests|query|queries)\b[^.]*?\b(?:from|of)\s+the\s+user\b/iu;
+
+/**
  * Whether a tool only reads: its MCP annotation says so (`readOnlyHint`), or, without one, its name or its
- * description opens with a verb of reading (`get_order`, "Returns the list of …").
+ * description opens with a verb of reading (`get_order`, "Returns the list of …"), and it does not ask the
+ * user (`asksTheUser`).
  */
 function readsOnly(tool: Tool): boolean {
   const hint = tool.annotations?.readOnlyHint;
   if (typeof hint === 'boolean') return hint;
+  if (asksTheUser.test(tool.description)) return false;
   const [nameVerb] = identifierWords(tool.name);
   const [descriptionVerb] = tool.description.toLowerCase().match(/\p{L}+/u) ?? [];
   return [nameVerb, descriptionVerb].some((word) => word !== undefined && readVerbs.has(word));
@@ -158,8 +167,18 @@ const resultShaping = ['fields', 'response_format', 'include_details', 'verbose'
  * result's text only where a tool reads, a time zone for timestamps only where a tool speaks of times (none
  * on `create_directory`).
  */
-/** A tool that reads and returns fields: what a parameter shaping its result needs. */
-const readsFields = (tool: Tool) => readsOnly(tool) && returnsFields(tool);
+/**
+ * A tool whose description opens with a verb of computing ("Calculates the time headway …", BFCL's
+ * `get_time_headway`): it returns a computed value, not records, whatever its name says or its text speaks of
+ * ("the closest leading object").
+ */
+const computes = (tool: Tool) =>
+  /^\s*(?:calculates?|computes?|estimates?|predicts?|converts?|evaluates?|solves?|determines?)\b/iu.test(
+    tool.description,
+  );
+
+/** A tool that reads and returns fields, and computes no value: what a parameter shaping its result needs. */
+const readsFields = (tool: Tool) => readsOnly(tool) && returnsFields(tool) && !computes(tool);
 const fits: Readonly<Record<string, (tool: Tool) => boolean>> = {
   fields: readsFields,
   response_format: readsFields,
@@ -290,7 +309,10 @@ export const addOptionalParameters = defineOperator({
   // 8: a tool speaks of times through a word for a time or a time filter, not a verb ("a review is created",
   // "log the thought"), its parameters' descriptions read too; no result-shaping parameter on a tool with one
   // of its own (no `include_details` beside `fields`, "Subset of fields to return").
-  version: 8,
+  // 9: one result-shaping parameter per tool at most (BFCL's `fetchPerson` took `fields` and `include_details`,
+  // which contradict); none on a tool that computes ("Calculates the time headway …": BFCL's `get_time_headway`
+  // took `fields`); a tool that asks the user reads nothing (BFCL's `getDetails` took `response_format`).
+  version: 9,
   dimension: 'tools',
   mode: 'exact',
   description: 'Adds optional unused parameters to tools; existing parameters and calls stay.',
@@ -314,7 +336,15 @@ export const addOptionalParameters = defineOperator({
     const items = harness.tools.items.map((tool) => {
       if (!chosen.has(tool.name)) return tool;
       const local = rng.fork(`tool-${tool.name}`);
-      const added = local.sample(free.get(tool.name) ?? [], perTool);
+      // One parameter that shapes the result at most: `fields` ("all fields when omitted") beside
+      // `include_details` ("secondary fields", default false) would contradict it.
+      let shaping = false;
+      const added = local.sample(free.get(tool.name) ?? [], perTool).filter(([name]) => {
+        if (!(resultShaping as readonly string[]).includes(name)) return true;
+        if (shaping) return false;
+        shaping = true;
+        return true;
+      });
       const properties = { ...((tool.parameters.properties as Record<string, unknown> | undefined) ?? {}) };
       // Each new property goes to a random position, so that "extra parameters come last" is not a cue.
       const entries = Object.entries(properties);

@@ -50,6 +50,12 @@ function takesArguments(parameters: Tool['parameters']): boolean {
   return isRecord(properties) && Object.keys(properties).length > 0;
 }
 
+/** Whether a schema lists a required property at its root. */
+const hasRequired = (parameters: Tool['parameters']) => {
+  const { required } = parameters as { required?: unknown };
+  return Array.isArray(required) && required.length > 0;
+};
+
 /**
  * The nested schema: the original one (without `$schema`, `$defs` and `definitions`, which stay at the
  * root so that `#/$defs/…` references still resolve) becomes the only, required property.
@@ -88,7 +94,8 @@ export const nestArguments = defineOperator({
   id: 'tools/nest-arguments',
   // 2: no default wrapper that the harness's texts use as a word ("item options", "mobile data").
   // 3: a tool without properties keeps its schema (no required empty wrapper on `list_allowed_directories`).
-  version: 3,
+  // 4: no `options` wrapper around a required argument (it reads as settings one may leave out).
+  version: 4,
   dimension: 'tools',
   mode: 'exact',
   description: 'Moves tool arguments under one wrapper object; names, values and constraints stay inside it.',
@@ -115,10 +122,17 @@ export const nestArguments = defineOperator({
       return {
         skip: `the wrapper name(s) ${options.join(', ')} are identifiers or words of the harness`,
       };
+    // `options` reads as settings one may leave out: it never wraps a required argument (BFCL's
+    // `delete_apdex_configuration` took `{"options": {"id": …}}`, the configuration to delete).
+    const fittingWrappers = (tool: Tool) =>
+      free.filter(
+        (name) => params.wrapper !== undefined || name !== 'options' || !hasRequired(tool.parameters),
+      );
     const calls = trajectoryCalls(trajectory);
     const candidates = harness.tools.items.filter(
       (tool) =>
         takesArguments(tool.parameters) &&
+        fittingWrappers(tool).length > 0 &&
         refsStayValid(tool.parameters) &&
         calls.every(
           (call) =>
@@ -139,7 +153,8 @@ export const nestArguments = defineOperator({
       if (!chosen.has(tool.name)) return tool;
       // The preferred wrapper most of the time, another free one otherwise.
       const local = rng.fork(`wrapper-${tool.name}`);
-      const wrapper = local.chance(0.5) ? (free[0] as string) : local.pick(free);
+      const fitting = fittingWrappers(tool);
+      const wrapper = local.chance(0.5) ? (fitting[0] as string) : local.pick(fitting);
       steps.push({ type: 'nest_arguments', tool: tool.name, under: wrapper });
       return { ...tool, parameters: nestSchema(tool.parameters, wrapper) };
     });

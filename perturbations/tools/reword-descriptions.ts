@@ -40,6 +40,11 @@ interface PhraseGroup {
   after?: Readonly<Record<string, string>>;
   /** A lookbehind the text before every phrase of the group must pass, where a phrase reads as a verb only there. */
   before?: string;
+  /**
+   * Where a tool's texts (its name and every description) match this, the group's phrases name something
+   * else there and stay: a "product" of a tool that multiplies is a result, no item.
+   */
+  notWhere?: RegExp;
 }
 
 /** A gerund ("before calling"), not a noun in -thing or "string" ("before something happens" is a clause). */
@@ -58,15 +63,37 @@ const verbBefore =
 const notInfinitive =
   '(?!\\s+(?:be|set|use|apply|return|show|display|fetch|get|retrieve|keep|allow|spend|enforce|impose)\\b)';
 
+/**
+ * Not before a unit of measure or time, where "per" makes a rate ("meters per second", "miles per gallon",
+ * "compounded per year"): "for each" there is no unit ("meters for each second squared").
+ */
+const notUnit =
+  '(?!\\s+(?:(?:square|cubic)\\s+)?(?:unit|second|sec|minute|min|hour|hr|day|night|week|fortnight|month|quarter|year|annum|decade|century|time|period|gallon|liter|litre|mile|kilometer|kilometre|km|meter|metre|foot|feet|inch|yard|pound|lb|kilogram|kg|gram|ounce|oz|ton|tonne|cent|capita|se|kwh|kilowatt|watt|cycle|revolution|degree|radian|mole?|serving|dose)s?\\b)';
+
+/**
+ * Not before "the": "Find the roots of a quadratic equation" (BFCL's `solve_quadratic`) computes them, where
+ * "Search for the roots" would look them up; "Find restaurants", "Find a suitable ride" search.
+ */
+const notDefinite = '(?!\\s+the\\b)';
+
+/** Before a clause: "if", "whether" or "that". */
+const clauseNext = '(?=\\s+(?:if|whether|that)\\b)';
+
+/** Words of a tool that does arithmetic: there a "product" is the result of a multiplication. */
+const arithmetic =
+  /(?<![\p{L}\p{N}_])(?:multipl\p{L}*|arithmetic\p{L}*|math\p{L}*|products?\s+of|dot\s+products?|cross\s+products?|scalars?|vectors?|matri(?:x|ces)|factori\p{L}*)(?![\p{L}\p{N}_])/iu;
+
 const lexicon: readonly PhraseGroup[] = [
   { phrases: ['Get', 'Fetch', 'Look up', 'Retrieve'], capitalized: true },
   { phrases: ['Gets', 'Fetches', 'Looks up', 'Retrieves'], capitalized: true },
   { phrases: ['Returns', 'Gives back', 'Responds with'], capitalized: true },
-  { phrases: ['Find', 'Look for', 'Search for'], capitalized: true },
-  { phrases: ['Finds', 'Looks for', 'Searches for'], capitalized: true },
+  { phrases: ['Find', 'Look for', 'Search for'], capitalized: true, after: { Find: notDefinite } },
+  { phrases: ['Finds', 'Looks for', 'Searches for'], capitalized: true, after: { Finds: notDefinite } },
   { phrases: ['Searches', 'Looks through'], capitalized: true },
-  { phrases: ['Check', 'Verify'], capitalized: true },
-  { phrases: ['Checks', 'Verifies'], capitalized: true },
+  // Only before a clause ("Check whether …"): "Check the current status of an order" looks it up, where
+  // "Verify the current status" confirms one already known (BFCL's `order_status_check`).
+  { phrases: ['Check', 'Verify'], capitalized: true, after: { Check: clauseNext, Verify: clauseNext } },
+  { phrases: ['Checks', 'Verifies'], capitalized: true, after: { Checks: clauseNext, Verifies: clauseNext } },
   { phrases: ['Recommend', 'Suggest'], capitalized: true },
   { phrases: ['Recommends', 'Suggests'], capitalized: true },
   { phrases: ['Lists', 'Enumerates'], capitalized: true },
@@ -74,18 +101,18 @@ const lexicon: readonly PhraseGroup[] = [
   { phrases: ['Creates', 'Makes'], capitalized: true, oneWay: true },
   { phrases: ['Updates', 'Modifies'], capitalized: true },
   { phrases: ['Shows', 'Displays'], capitalized: true },
-  { phrases: ['Hold', 'Reserve'], capitalized: true },
-  { phrases: ['Holds', 'Reserves'], capitalized: true },
+  // No "Hold" ↔ "Reserve": a hold is a temporary claim that lapses, a reservation a booking (BFCL's "Reserve a
+  // specified number of hotel rooms" is no "Hold …").
   { phrases: ['Calculate', 'Compute'], capitalized: true },
   { phrases: ['Calculates', 'Computes'], capitalized: true },
   { phrases: ['Explains', 'Describes'], capitalized: true },
   { phrases: ['Number of', 'How many'], capitalized: true },
   { phrases: ['Highest', 'Maximum'], capitalized: true, oneWay: true },
   { phrases: ['Lowest', 'Minimum'], capitalized: true, oneWay: true },
-  { phrases: ['the product', 'the item'], oneWay: true, term: true },
-  { phrases: ['a product', 'an item'], oneWay: true, term: true },
-  { phrases: ['products', 'items'], oneWay: true, term: true },
-  { phrases: ['product', 'item'], oneWay: true, term: true },
+  { phrases: ['the product', 'the item'], oneWay: true, term: true, notWhere: arithmetic },
+  { phrases: ['a product', 'an item'], oneWay: true, term: true, notWhere: arithmetic },
+  { phrases: ['products', 'items'], oneWay: true, term: true, notWhere: arithmetic },
+  { phrases: ['product', 'item'], oneWay: true, term: true, notWhere: arithmetic },
   // No "information" ↔ "details": "details" is plural ("if more details is needed") and "information" makes
   // compounds ("information exchange") that "details" does not (OpenHands' tools).
   { phrases: ['e.g.', 'for example', 'for instance'] },
@@ -103,7 +130,7 @@ const lexicon: readonly PhraseGroup[] = [
   // "Prior to" only before a gerund: "context prior to and after" and "prior to you proceed" do not read.
   { phrases: ['before', 'prior to'], after: { before: gerundNext } },
   { phrases: ['shown', 'displayed'] },
-  { phrases: ['per', 'for each'] },
+  { phrases: ['per', 'for each'], before: '(?<!\\bas\\s+)', after: { per: notUnit, 'for each': notUnit } },
   { phrases: ['email', 'e-mail'] },
   // "ID" is never spelled out: an abbreviation is often a term of art that "identifier" blurs (GitHub's "node
   // ID", "ID is not the same as issue number"; AgentDojo's "ID number", an identity document's).
@@ -316,6 +343,7 @@ function rewordText(text: string, vocabulary: Vocabulary, rng: Random): string {
   let index = 0;
   for (const match of matches) {
     if (match.start < cursor) continue;
+    if (vocabulary.kept.has(match.group)) continue;
     if (blocked.some((span) => match.start < span.end && span.start < match.end)) continue;
     const others = match.group.phrases.filter(
       (phrase) =>
@@ -360,6 +388,18 @@ interface HarnessWords {
 interface Vocabulary {
   protectedWords: readonly WordTrie[];
   termWords: ReadonlySet<string>;
+  /** The groups whose phrases name something else in this tool (`notWhere`): kept as written. */
+  kept: ReadonlySet<PhraseGroup>;
+}
+
+/** The groups whose `notWhere` matches a tool's texts: its name and every description of it. */
+function keptGroups(tool: Tool): Set<PhraseGroup> {
+  const texts = [tool.name, tool.description];
+  walkSchema(tool.parameters, (node) => {
+    if (typeof node.description === 'string') texts.push(node.description);
+  });
+  const text = texts.join('\n');
+  return new Set(lexicon.filter((group) => group.notWhere?.test(text)));
 }
 
 /** A copy of a tool with every description reworded (tool, parameter root and nested parameters). */
@@ -367,6 +407,7 @@ function rewordTool(tool: Tool, harnessWords: HarnessWords, rng: Random): Tool {
   const vocabulary: Vocabulary = {
     protectedWords: [wordTrie(harnessWords.identifiers), wordTrie(enumValues(tool.parameters))],
     termWords: harnessWords.termWords,
+    kept: keptGroups(tool),
   };
   const parameters = structuredClone(tool.parameters);
   let index = 0;
@@ -430,7 +471,11 @@ export const rewordDescriptions = defineOperator({
   // 8: "limit to" ↔ "restrict to" ↔ "narrow to" only as a verb, where it starts a clause or follows "to" or a
   // modal, and not before an infinitive (BFCL's "The budget limit to set in USD" became "The budget narrow to
   // set in USD").
-  version: 8,
+  // 9: no "product" → "item" in a tool that does arithmetic (BFCL's `multiply` "returns the item"); "per" ↔
+  // "for each" not before a unit ("meters for each second"); "Find" not before "the" ("Search for the roots of
+  // a quadratic equation"); no "Hold" ↔ "Reserve" ("Hold a specified number of hotel rooms").
+  // 10: "Check" ↔ "Verify" only before a clause ("Verify the current status of an order" confirms, not looks up).
+  version: 10,
   dimension: 'tools',
   mode: 'exact',
   description:

@@ -60,9 +60,10 @@ describe('tools/nest-arguments', () => {
     );
     expect(inverseTrajectory(moved, output.relabel, harness).trajectory).toEqual(trajectory);
     const all = applied(await applyOperator(nestArguments, harness, { rng: 'golden', severity: 1 }));
-    // `call` is a word of the travel harness's prompt, so the draw is among the others.
+    // `call` is a word of the travel harness's prompt, so the draw is among the others; `options` never
+    // wraps `find_flights`' required `origin`.
     expect(all.relabel.steps.map((step) => step.type === 'nest_arguments' && step.under)).toEqual([
-      'options',
+      'arguments',
       'query',
       'query',
     ]);

@@ -29,7 +29,8 @@ describe('tools/reword-descriptions', () => {
     const result = applied(await applyOperator(rewordDescriptions, harness, { rng: 'golden', severity: 1 }));
     expect(result.harness.tools.items.map((tool) => tool.description)).toEqual([
       'Look for flights between two airports on a date. Pass `origin` and `destination` as IATA codes.',
-      'Reserve a seat on a flight for 20 minutes.',
+      // A hold lapses, a reservation books: "Hold a seat" stays.
+      'Hold a seat on a flight for 20 minutes.',
       'Baggage allowance for a fare class.',
     ]);
     expect(result.relabel.steps).toEqual([]);
@@ -109,7 +110,7 @@ describe('tools/reword-descriptions', () => {
       {
         name: 'get_check_runs',
         description:
-          'Check runs are the individual CI/CD jobs of a commit. Check the status before you merge.',
+          'Check runs are the individual CI/CD jobs of a commit. Check whether they passed before you merge.',
         parameters: { type: 'object', properties: {} },
       },
     ]);
@@ -120,9 +121,9 @@ describe('tools/reword-descriptions', () => {
       const [remove, checks] = result.harness.tools.items.map((tool) => tool.description);
       expect(remove).not.toMatch(/Delete/);
       expect(checks).toMatch(/^Check runs are/);
-      if (checks?.includes('Verify the status')) reworded += 1;
+      if (checks?.includes('Verify whether they passed')) reworded += 1;
     }
-    // The verb "Check" before its object is still reworded.
+    // The verb "Check" before a clause is still reworded.
     expect(reworded).toBeGreaterThan(0);
   });
 
