@@ -2,41 +2,21 @@
 // (test/perturbations/fixtures/README.md: unedited function objects of BFCL v4's live and single-turn sets).
 // A variant is certified as the same task, so none may change what a tool does: `multiply` "returns the
 // product", never "the item"; `solve_quadratic` finds the roots, never searches for them; a velocity is in
-// "meters per second"; a hotel's rooms are reserved, not held; an order's status is checked, not verified; `fetchPerson` takes no two parameters that
-// shape its result one against the other, and `get_time_headway` (which calculates a time) and `getDetails`
-// (which asks the user) none; no
-// calculator beside `multiply` and `sub`, no reminder beside `set_alarm`; no `options` wrapper around the id
-// of the configuration `delete_apdex_configuration` deletes.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// "meters per second"; a hotel's rooms are reserved, not held; an order's status is checked, not verified;
+// `fetchPerson` takes no two parameters that shape its result one against the other, and `get_time_headway`
+// (which calculates a time) and `getDetails` (which asks the user) none; no calculator beside `multiply` and
+// `sub`, no reminder beside `set_alarm`; no `options` wrapper around the id of the configuration
+// `delete_apdex_configuration` deletes.
 import { describe, expect, it } from 'vitest';
 import { addDistractors } from '../../../perturbations/tools/add-distractors.js';
 import { addOptionalParameters } from '../../../perturbations/tools/add-optional-parameters.js';
 import { nestArguments } from '../../../perturbations/tools/nest-arguments.js';
 import { rewordDescriptions } from '../../../perturbations/tools/reword-descriptions.js';
 import { applyOperator } from '../../../src/augment/operator.js';
-import { importOpenAITools } from '../../../src/harness/importers/openai-tools.js';
-import { parseHarness } from '../../../src/harness/parse-harness.js';
 import type { Harness, Tool } from '../../../src/harness/schema.js';
-import { projectRoot } from '../../support/run-cli.js';
-import { travelHarnessInput } from '../../support/travel-harness.js';
+import { bfclTools, toolsHarness as helpedHarness } from '../../support/bfcl-tools.js';
 
-/** The tools of a JSON Lines fixture of BFCL function objects, one a line. */
-async function bfclTools(file: string): Promise<Tool[]> {
-  const text = await readFile(join(projectRoot, 'test/perturbations/fixtures', file), 'utf8');
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
-  return importOpenAITools(lines.map((line) => JSON.parse(line) as unknown));
-}
-
-/** A harness offering these tools (no skill body, prompt or hook that names anything of theirs). */
-function toolsHarness(tools: Tool[]): Harness {
-  const input = travelHarnessInput();
-  input.tools.items = structuredClone(tools);
-  input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: 'Be kind.' }));
-  input.prompt.sections = [{ id: 'role', title: 'Role', template: 'You help.' }];
-  input.hooks.items = [];
-  return parseHarness(input);
-}
+const toolsHarness = (tools: Tool[]) => helpedHarness(tools, 'You help.');
 
 /** Each tool alone, then the named tools together (as one BFCL line offers them). */
 const harnesses = (tools: Tool[], together: readonly string[]) => [

@@ -15,29 +15,12 @@ import { renameParameters } from '../../../perturbations/tools/rename-parameters
 import { identifierWords } from '../../../src/augment/identifier-words.js';
 import { applyOperator } from '../../../src/augment/operator.js';
 import { importMcpTools } from '../../../src/harness/importers/mcp-tools.js';
-import { importOpenAITools } from '../../../src/harness/importers/openai-tools.js';
-import { parseHarness } from '../../../src/harness/parse-harness.js';
-import type { Harness, Tool } from '../../../src/harness/schema.js';
+import type { Tool } from '../../../src/harness/schema.js';
+import { bfclTools, toolsHarness as helpedHarness } from '../../support/bfcl-tools.js';
 import { projectRoot } from '../../support/run-cli.js';
-import { travelHarnessInput } from '../../support/travel-harness.js';
 
 const fixture = (file: string) => readFile(join(projectRoot, 'test/perturbations/fixtures', file), 'utf8');
-
-/** The tools of a JSON Lines fixture of BFCL function objects, one a line. */
-async function bfclTools(file: string): Promise<Tool[]> {
-  const lines = (await fixture(file)).split('\n').filter((line) => line.trim() !== '');
-  return importOpenAITools(lines.map((line) => JSON.parse(line) as unknown));
-}
-
-/** A harness offering these tools (no skill body, prompt or hook that names anything of theirs). */
-function toolsHarness(tools: Tool[]): Harness {
-  const input = travelHarnessInput();
-  input.tools.items = structuredClone(tools);
-  input.skills.items = input.skills.items.map((skill) => ({ ...skill, body: 'Be kind.' }));
-  input.prompt.sections = [{ id: 'role', title: 'Role', template: 'You manage a workspace.' }];
-  input.hooks.items = [];
-  return parseHarness(input);
-}
+const toolsHarness = (tools: Tool[]) => helpedHarness(tools, 'You manage a workspace.');
 
 /**
  * Every new name both renaming operators draw over seeds and styles, for each tool alone and for all tools
@@ -70,6 +53,15 @@ function wordsOf(drawn: Map<string, Set<string>>, from: string): { names: string
   return { names, words: new Set(names.flatMap((name) => identifierWords(name))) };
 }
 
+/** For each (name, words) case: more than three names were drawn for it, and none holds one of the words. */
+function expectNoneOf(drawn: Map<string, Set<string>>, cases: ReadonlyArray<[string, string[]]>): void {
+  for (const [from, wrong] of cases) {
+    const { names, words } = wordsOf(drawn, from);
+    expect(names.length, from).toBeGreaterThan(3);
+    for (const word of wrong) expect(words.has(word), `${from}: ${names.join(' ')}`).toBe(false);
+  }
+}
+
 describe('listed synonyms on public tools as they ship', () => {
   it('trading: an order is no purchase, an order type no category or kind, a price no cost', async () => {
     const drawn = await drawnNames(await bfclTools('bfcl-trading-bot.jsonl'));
@@ -81,11 +73,7 @@ describe('listed synonyms on public tools as they ship', () => {
       ['place_order.order_type', ['category', 'kind', 'purchase']],
       ['place_order.price', ['cost', 'pricing']],
     ];
-    for (const [from, wrong] of cases) {
-      const { names, words } = wordsOf(drawn, from);
-      expect(names.length, from).toBeGreaterThan(3);
-      for (const word of wrong) expect(words.has(word), `${from}: ${names.join(' ')}`).toBe(false);
-    }
+    expectNoneOf(drawn, cases);
   }, 120_000);
 
   it('travel: a class is no tier, a date no day, a name no label, a message no text, a type no kind', async () => {
@@ -99,11 +87,7 @@ describe('listed synonyms on public tools as they ship', () => {
       ['purchase_insurance.insurance_type', ['kind', 'category']],
       ['authenticate_travel.grant_type', ['kind', 'category']],
     ];
-    for (const [from, wrong] of cases) {
-      const { names, words } = wordsOf(drawn, from);
-      expect(names.length, from).toBeGreaterThan(3);
-      for (const word of wrong) expect(words.has(word), `${from}: ${names.join(' ')}`).toBe(false);
-    }
+    expectNoneOf(drawn, cases);
   }, 120_000);
 
   it('GitHub: a sort order is no purchase, a search query no text, a commit message no text', async () => {
@@ -116,11 +100,7 @@ describe('listed synonyms on public tools as they ship', () => {
       ['search_code.query', ['text', 'keywords', 'terms']],
       ['push_files.message', ['text']],
     ];
-    for (const [from, wrong] of cases) {
-      const { names, words } = wordsOf(drawn, from);
-      expect(names.length, from).toBeGreaterThan(3);
-      for (const word of wrong) expect(words.has(word), `${from}: ${names.join(' ')}`).toBe(false);
-    }
+    expectNoneOf(drawn, cases);
   }, 120_000);
 
   // BFCL's live functions: a movie's show date, time and type are nouns (a screening), never an action to
@@ -134,11 +114,7 @@ describe('listed synonyms on public tools as they ship', () => {
       ['Movies_1_BuyMovieTickets.show_time', ['display', 'view']],
       ['get_interviewer_list', ['enumerate', 'browse']],
     ];
-    for (const [from, wrong] of cases) {
-      const { names, words } = wordsOf(drawn, from);
-      expect(names.length, from).toBeGreaterThan(3);
-      for (const word of wrong) expect(words.has(word), `${from}: ${names.join(' ')}`).toBe(false);
-    }
+    expectNoneOf(drawn, cases);
     const booked = wordsOf(drawn, 'Services_1_BookAppointment');
     expect(booked.words.has('reserve'), booked.names.join(' ')).toBe(true);
     const dropped = wordsOf(drawn, 'reminders_delete');
