@@ -7,6 +7,7 @@ import {
   defineOperator,
   type Harness,
   type Hook,
+  type HookDecision,
   type HookStage,
   identityRelabel,
   type RunContext,
@@ -24,7 +25,14 @@ function someStepFailsTwo(
   trajectory: Trajectory,
   stage: HookStage,
   run: RunContext,
+  everyHookOn: () => readonly HookDecision[],
 ): boolean {
+  // Where no hook of the stage fails with every hook on, none fails alone either: the walk stops at a
+  // stage's first failure only, so each hook was evaluated at every step of the stage it runs on, with no
+  // failure counted before it, as it is alone (and the other stages decide as they did). One walk, not one
+  // per hook.
+  if (!everyHookOn().some((decision) => decision.stage === stage && decision.failed !== undefined))
+    return false;
   const enabled = harness.hooks.items.filter((hook) => hook.enabled && hook.stage === stage);
   const failuresAt = new Map<string, number>();
   for (const alone of enabled) {
@@ -72,9 +80,14 @@ export const reorderHooks = defineOperator({
   apply(harness, { rng, severity, trajectory, run }) {
     if (!trajectory) return { skip: 'needs the trajectory to know which hooks fail together' };
     const items = harness.hooks.items;
+    let decisions: readonly HookDecision[] | undefined;
+    const everyHookOn = () => {
+      decisions ??= walkHookDecisions(trajectory, harness, { hookChecks: run.hookChecks });
+      return decisions;
+    };
     const stages = [...new Set(items.map((hook) => hook.stage))]
       .filter((stage) => items.filter((hook) => hook.stage === stage).length >= 2)
-      .filter((stage) => !someStepFailsTwo(harness, trajectory, stage, run));
+      .filter((stage) => !someStepFailsTwo(harness, trajectory, stage, run, everyHookOn));
     if (stages.length === 0) return { skip: 'no stage has two hooks that can be reordered' };
     const next = [...items];
     for (const stage of rng.fork('stages').sample(stages, affectedCount(severity, stages.length))) {
