@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { headingStyle } from '../../../perturbations/prompt/heading-style.js';
 import { applyOperator } from '../../../src/augment/operator.js';
+import { sectionsFromMarkdown } from '../../../src/harness/build/prompt-source.js';
 import { parseHarness } from '../../../src/harness/parse-harness.js';
 import { renderSystemPrompt } from '../../../src/harness/render-prompt.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
@@ -58,5 +60,43 @@ describe('prompt/heading-style', () => {
     await expect(applyOperator(headingStyle, travelHarness(), { params: { style: 'html' } })).rejects.toThrow(
       /invalid params/,
     );
+  });
+
+  it("keeps section headings that bound the subsections of τ-bench's retail policy", async () => {
+    // "## Modify pending order" holds "### Modify payment" and "### Modify items": under "5. Return delivered
+    // order" or "[Return delivered order]", Markdown would read the return rules as part of "Modify items".
+    const policy = readFileSync(new URL('../fixtures/tau-bench-retail-wiki.md', import.meta.url), 'utf8');
+    const input = travelHarnessInput();
+    input.prompt.sections = sectionsFromMarkdown(policy, 'wiki.md').items;
+    const harness = parseHarness(input);
+    for (const style of ['numbered', 'bracketed'] as const) {
+      expect(await applyOperator(headingStyle, harness, { params: { style } })).toEqual({
+        skip: `${style} headings would not bound sections that hold headings of their own`,
+      });
+    }
+    const drawn = new Set<string>();
+    for (let seed = 0; seed < 24; seed++) {
+      const applied = await applyOperator(headingStyle, harness, { rng: `s${seed}`, severity: 1 });
+      if ('skip' in applied) throw new Error(applied.skip);
+      drawn.add(applied.harness.prompt.headingStyle);
+    }
+    expect([...drawn]).toEqual(['xml']);
+    const xml = await applyOperator(headingStyle, harness, { params: { style: 'xml' } });
+    if ('skip' in xml) throw new Error(xml.skip);
+    expect(renderSystemPrompt(xml.harness, travelContext)).toContain(
+      '### Modify items\n\n- This action can only be called once',
+    );
+  });
+
+  it('reads a heading inside fenced code as code', async () => {
+    const input = travelHarnessInput();
+    input.prompt.sections[3] = {
+      ...input.prompt.sections[3]!,
+      template: 'Run:\n```bash\n# list the files\nls\n```',
+    };
+    const applied = await applyOperator(headingStyle, parseHarness(input), {
+      params: { style: 'bracketed' },
+    });
+    expect('skip' in applied ? applied.skip : applied.harness.prompt.headingStyle).toBe('bracketed');
   });
 });
