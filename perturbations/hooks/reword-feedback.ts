@@ -118,7 +118,8 @@ function reworded(hook: Hook, feedback: string, format: FeedbackFormat): string 
  * (`[hook <id>] …`), "Please fix: …", an attempt line, bullets, or JSON
  * (`{"hook":…,"problem":…,…}`). The forms use only the variables every check provides (`hook`, `reason`,
  * `attempt`, `maxRetries`) and the check's own; feedback turns of trajectories are re-derived from them.
- * Severity is the share of retry hooks reworded. Skips when no hook retries.
+ * A feedback whose words render a name or a list takes no JSON form, which would drop them. Severity is
+ * the share of retry hooks reworded. Skips when no hook retries.
  *
  * @example
  * const applied = await applyOperator(rewordFeedback, harness, { rng: 'seed', params: { format: 'tagged' } });
@@ -126,7 +127,8 @@ function reworded(hook: Hook, feedback: string, format: FeedbackFormat): string 
  */
 export const rewordFeedback = defineOperator({
   id: 'hooks/reword-feedback',
-  version: 1,
+  // 2: no JSON form for a feedback whose words render a name or a list: they were dropped, leaving only `reason`.
+  version: 2,
   dimension: 'hooks',
   mode: 'exact',
   description: 'Rewords and reformats the feedback of retry hooks; checks, budgets and outcomes stay.',
@@ -136,7 +138,19 @@ export const rewordFeedback = defineOperator({
       hook.onFail.action === 'retry' ? [index] : [],
     );
     if (retrying.length === 0) return { skip: 'no hook retries with feedback' };
-    const chosen = rng.fork('hooks').sample(retrying, affectedCount(severity, retrying.length));
+    // The JSON form carries the feedback's own words only as its `fix` member, which holds numbers alone
+    // (`asJsonString`): a feedback that renders a name or a list ("Load `{{skill}}` before you call
+    // `cancel_pending_order`.") would lose what it asks the model to do, so it takes another form.
+    const keepsWords = (index: number): boolean => {
+      const hook = harness.hooks.items[index] as Hook;
+      return hook.onFail.action === 'retry' && asJsonString(hook.onFail.feedback.trim()) !== undefined;
+    };
+    const eligible = params.format === 'json' ? retrying.filter(keepsWords) : retrying;
+    if (eligible.length === 0)
+      return {
+        skip: 'the JSON form would drop the words of every retry feedback, which render names or lists',
+      };
+    const chosen = rng.fork('hooks').sample(eligible, affectedCount(severity, eligible.length));
     // Checked while every other part is still the base's own object, so that only the hooks are parsed
     // and checked (`variantHolds`).
     const items = [...harness.hooks.items];
@@ -144,7 +158,10 @@ export const rewordFeedback = defineOperator({
       const hook = items[index] as Hook;
       if (hook.onFail.action !== 'retry') continue;
       const feedback = hook.onFail.feedback;
-      const options = params.format === 'any' ? [...formats] : [params.format];
+      const options =
+        params.format === 'any'
+          ? formats.filter((format) => format !== 'json' || keepsWords(index))
+          : [params.format];
       const format = rng.fork(`format/${index}`).pick(options);
       items[index] = { ...hook, onFail: { ...hook.onFail, feedback: reworded(hook, feedback, format) } };
     }

@@ -36,7 +36,11 @@ describe('entry proofs', () => {
   it('certify pool rows as a certificate without a proof does, and say where each check ran', async () => {
     const base = await loadHarnessFile('fixtures/livestream/harness.yaml');
     const trajectories = (await readTrajectories('fixtures/livestream/trajectories.jsonl')).slice(0, 12);
-    const plan = compilePolicy(parsePolicy(presets.hat as object), registry);
+    // Half the variants take a hooks step only an example can take (`hooks/disable-untriggered` skips
+    // without one), so some rows prove parts for themselves.
+    const policy = structuredClone(presets.hat) as { dimensions: Record<string, unknown> };
+    policy.dimensions.hooks = { probability: 0.5, operators: ['hooks/disable-untriggered'] };
+    const plan = compilePolicy(parsePolicy(policy), registry);
     let proven = 0;
     let perRowParts = 0;
     for await (const row of augment(base, trajectories, {

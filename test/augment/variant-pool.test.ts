@@ -8,6 +8,7 @@ import { builtinOperators } from '../../perturbations/index.js';
 import { type AugmentRow, augment, augmentExample, variantPoolFor } from '../../src/augment/augment.js';
 import { certify } from '../../src/augment/certificate.js';
 import { variantIdOf } from '../../src/augment/certified-row.js';
+import type { Plan } from '../../src/augment/plan.js';
 import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
 import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
@@ -35,11 +36,11 @@ async function fixture(name: string, count: number): Promise<{ harness: Harness;
 async function rowsOf(
   harness: Harness,
   originals: Trajectory[],
-  extra: { shard?: { index: number; count: number }; size?: number } = {},
+  extra: { shard?: { index: number; count: number }; size?: number; plan?: Plan } = {},
 ): Promise<AugmentRow[]> {
   const rows: AugmentRow[] = [];
   for await (const row of augment(harness, originals, {
-    plan,
+    plan: extra.plan ?? plan,
     variants: 3,
     seed: 'pool',
     pool: { size: extra.size ?? 8 },
@@ -132,7 +133,12 @@ describe('drawing from the pool', () => {
   it('gives each row the variant id of its own provenance, whether it took steps of its own or not', async () => {
     // The pool keeps each entry's id once: a row that took steps of its own must not get it.
     const { harness, originals } = await fixture('livestream', 12);
-    const rows = await rowsOf(harness, originals, { size: 16 });
+    // Half the variants take a hooks step only an example can take (`hooks/disable-untriggered` skips
+    // without one).
+    const policy = structuredClone(presets.hat) as { dimensions: Record<string, unknown> };
+    policy.dimensions.hooks = { probability: 0.5, operators: ['hooks/disable-untriggered'] };
+    const deferring = compilePolicy(parsePolicy(policy), createRegistry(builtinOperators));
+    const rows = await rowsOf(harness, originals, { size: 16, plan: deferring });
     const baseHash = hashHarness(harness).harness;
     expect(rows.some((row) => row.provenance.pool?.perExample === 0)).toBe(true);
     const ownSteps = rows.filter((row) => (row.provenance.pool?.perExample ?? 0) > 0);

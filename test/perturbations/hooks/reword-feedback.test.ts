@@ -1,8 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { rewordFeedback } from '../../../perturbations/hooks/reword-feedback.js';
 import { applyOperator } from '../../../src/augment/operator.js';
 import { evaluateHook } from '../../../src/harness/hook-engine.js';
-import { parseHarness } from '../../../src/harness/parse-harness.js';
+import { loadHarnessFile, parseHarness } from '../../../src/harness/parse-harness.js';
 import type { Hook } from '../../../src/harness/schema.js';
 import { checkOperatorLaws } from '../../../src/kit/laws.js';
 import { lawCases } from '../../support/law-cases.js';
@@ -59,9 +60,33 @@ describe('hooks/reword-feedback', () => {
       maxRetries: 2,
       fix: 'Too long (90/80). Attempt 2 of 2.',
     });
-    const banned = applied.harness.hooks.items.find((hook) => hook.id === 'no_guarantees') as Hook;
-    const failed = evaluateHook(banned, { stage: 'pre_reply', text: 'It is "guaranteed"' }, applied.harness);
-    expect(JSON.parse((failed as { feedback: string }).feedback)).toMatchObject({ found: ['guaranteed'] });
+    // "Remove: {{join found ", "}}" renders a list, which no JSON string member can hold: it keeps its words.
+    expect(feedbackOf(applied.harness.hooks.items, 'no_guarantees')).toBe(
+      feedbackOf(harness.hooks.items, 'no_guarantees'),
+    );
+  });
+
+  it('never drops the words of the τ-bench demo feedback for a JSON form', async () => {
+    // "Load `{{skill}}` before you call `cancel_pending_order`." became {"hook", "problem", "kind": null, …}:
+    // the skill to load and the call to make again were gone.
+    const harness = await loadHarnessFile(
+      fileURLToPath(new URL('../../demo/fixtures/tau-bench-retail/harness.yaml', import.meta.url)),
+    );
+    for (let seed = 0; seed < 16; seed++) {
+      const applied = await applyOperator(rewordFeedback, harness, { rng: `s${seed}`, severity: 1 });
+      if ('skip' in applied) throw new Error(applied.skip);
+      for (const hook of applied.harness.hooks.items) {
+        if (hook.onFail.action !== 'retry') continue;
+        const before = feedbackOf(harness.hooks.items, hook.id)!;
+        if (hook.onFail.feedback.startsWith('{')) expect(hook.onFail.feedback).toContain('"fix": ');
+        else expect(hook.onFail.feedback).toContain(before.split('. ')[0]!.split('`')[0]!);
+      }
+    }
+    const json = await applyOperator(rewordFeedback, harness, { params: { format: 'json' }, severity: 1 });
+    if ('skip' in json) throw new Error(json.skip);
+    expect(feedbackOf(json.harness.hooks.items, 'cancel_policy_loaded')).toBe(
+      'Load `{{skill}}` before you call `cancel_pending_order`.',
+    );
   });
 
   it('splits feedback into bullets at sentence ends outside {{ }}', async () => {
