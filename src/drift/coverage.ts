@@ -6,8 +6,8 @@
 // its entries, so it is the distribution `hsa augment` draws from.
 
 import { applyPlanSteps, baseState } from '../augment/apply-plan.js';
-import type { Dimension } from '../augment/operator.js';
-import type { Plan } from '../augment/plan.js';
+import { applyOperator, type Dimension } from '../augment/operator.js';
+import type { Plan, PlannedOperator } from '../augment/plan.js';
 import { type Policy, severityLevels } from '../augment/policy.js';
 import { createRandom } from '../augment/random.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
@@ -86,6 +86,8 @@ export interface SampleOptions {
 export async function sampleVariants(base: Harness, options: SampleOptions): Promise<VariantSample> {
   const kinds: VariantSample['kinds'] = {};
   const needExample = new Set<string>();
+  const applied = new Set<string>();
+  const candidates = new Map<string, PlannedOperator>();
   // The run's facts of the examples are shared by the variants built on them.
   const run = runContextOf(options.run, options.hookChecks);
   for (let index = 0; index < options.size; index++) {
@@ -104,11 +106,29 @@ export async function sampleVariants(base: Harness, options: SampleOptions): Pro
     );
     for (const { step } of built.deferred)
       for (const candidate of [step, ...(step.fallbacks ?? [])]) needExample.add(candidate.operator.id);
+    for (const record of built.ops) applied.add(record.name);
+    for (const step of planned)
+      for (const candidate of [step, ...(step.fallbacks ?? [])])
+        candidates.set(candidate.operator.id, candidate);
     for (const change of describeEdit(base, built.harness)) {
       const seen = kinds[change.kind] ?? { variants: 0, largest: 0 };
       kinds[change.kind] = { variants: seen.variants + 1, largest: Math.max(seen.largest, change.count) };
     }
   }
+  // A fallback behind a candidate that applied was never tried: without examples, one that no sampled
+  // variant applied is tried alone on the base, and one that skips there needs an example too, as a deferred
+  // step's candidates do (a budget hook behind a feedback rewording that applies).
+  if (!options.examples?.length)
+    for (const [id, candidate] of [...candidates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (applied.has(id) || needExample.has(id)) continue;
+      const alone = await applyOperator(candidate.operator, base, {
+        rng: createRandom(`${options.seed}/alone/${id}`),
+        severity: candidate.severity,
+        params: candidate.params,
+        run,
+      });
+      if ('skip' in alone) needExample.add(id);
+    }
   return { size: options.size, kinds, needExample: [...needExample].sort() };
 }
 
