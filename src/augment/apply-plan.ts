@@ -5,13 +5,26 @@
 // the next one is tried. Without an example, a step none of whose candidates applies is deferred (the
 // example's to try); with one, its reasons are recorded as skipped. Paths differ only in which steps they
 // start from, never in how a step is checked.
+//
+// The content check is made once for the steps together: where their whole result keeps the base's
+// protected content, that result stands (the certificate's check is that same check). Only a whole that
+// loses content is applied again with a check after every step, so that the first candidate losing it
+// falls to its fallbacks; the operators' results up to that step are taken from the first pass, not asked
+// for again (a `regenerate` operator's model is called once for them).
 import type { RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardFacts, knownForward, rememberForward } from '../trajectory/facts.js';
 import { composeRelabels, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
 import { checkContentPreservation } from './content-preservation.js';
-import { applyOperator, type Dimension, type OperatorRecord, type RegenerateFunction } from './operator.js';
+import {
+  type AppliedOperator,
+  applyOperator,
+  type Dimension,
+  type OperatorRecord,
+  type OperatorSkip,
+  type RegenerateFunction,
+} from './operator.js';
 import type { PlannedOperator } from './plan.js';
 import type { Random } from './random.js';
 
@@ -75,6 +88,23 @@ export async function applyPlanSteps(
   steps: readonly PlanStep[],
   context: ApplyStepsContext,
 ): Promise<StepsApplied> {
+  const results: AppliedResults = new Map();
+  const together = await applySteps(base, from, steps, context, { checkEachStep: false, results });
+  if (together.applied === 0 || checkContentPreservation(base, together.harness, together.relabel).kept)
+    return together;
+  return applySteps(base, from, steps, context, { checkEachStep: true, results });
+}
+
+/** An operator's answer on one harness, by its step and candidate: a second pass reuses it on the same harness. */
+type AppliedResults = Map<string, { on: Harness; result: AppliedOperator | OperatorSkip }>;
+
+async function applySteps(
+  base: Harness,
+  from: VariantState,
+  steps: readonly PlanStep[],
+  context: ApplyStepsContext,
+  pass: { checkEachStep: boolean; results: AppliedResults },
+): Promise<StepsApplied> {
   let harness = from.harness;
   const relabels = [...from.relabels];
   const ops = [...from.ops];
@@ -99,20 +129,29 @@ export async function applyPlanSteps(
     };
     const reasons: Array<{ name: string; reason: string }> = [];
     let done = false;
-    for (const candidate of [step, ...(step.fallbacks ?? [])] as PlannedOperator[]) {
-      const result = await applyOperator(candidate.operator, harness, {
-        rng: context.rng.fork(`op/${index}`),
-        severity: candidate.severity,
-        params: candidate.params,
-        ...(original ? { trajectory: example } : {}),
-        ...(context.regenerate ? { regenerate: context.regenerate } : {}),
-        run: context.run,
-      });
+    const candidates = [step, ...(step.fallbacks ?? [])] as PlannedOperator[];
+    for (const [position, candidate] of candidates.entries()) {
+      // The same step, candidate and harness give the same answer (the generator is the step's fork).
+      const key = `${index}/${position}`;
+      const known = pass.results.get(key);
+      const result =
+        known?.on === harness
+          ? known.result
+          : await applyOperator(candidate.operator, harness, {
+              rng: context.rng.fork(`op/${index}`),
+              severity: candidate.severity,
+              params: candidate.params,
+              ...(original ? { trajectory: example } : {}),
+              ...(context.regenerate ? { regenerate: context.regenerate } : {}),
+              run: context.run,
+            });
+      pass.results.set(key, { on: harness, result });
       if ('skip' in result) {
         reasons.push({ name: candidate.operator.id, reason: result.skip });
         continue;
       }
       if (
+        pass.checkEachStep &&
         !checkContentPreservation(base, result.harness, composeRelabels(...relabels, result.relabel)).kept
       ) {
         reasons.push({ name: candidate.operator.id, reason: 'changes protected content of the base' });
