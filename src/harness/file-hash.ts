@@ -10,6 +10,8 @@ import { createReadStream } from 'node:fs';
  */
 export async function fileHash(file: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  // 1 MiB reads: a run's manifest hashes every file it wrote (~450 MB for `npm start`), and the stream's
+  // default 64 KiB chunks cost ~40% more CPU in reads and stream overhead than the hashing itself.
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
   return `sha256:${hash.digest('hex')}`;
 }
