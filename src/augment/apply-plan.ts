@@ -95,8 +95,17 @@ export async function applyPlanSteps(
   return applySteps(base, from, steps, context, { checkEachStep: true, results });
 }
 
-/** An operator's answer on one harness, by its step and candidate: a second pass reuses it on the same harness. */
-type AppliedResults = Map<string, { on: Harness; result: AppliedOperator | OperatorSkip }>;
+/**
+ * An operator's answer by its step and candidate, with the harness and relabels it was given: a second pass
+ * reuses it where it gives the same ones (the same objects).
+ */
+type AppliedResults = Map<
+  string,
+  { on: Harness; after: readonly Relabel[]; result: AppliedOperator | OperatorSkip }
+>;
+
+const sameChain = (one: readonly Relabel[], other: readonly Relabel[]) =>
+  one.length === other.length && one.every((relabel, index) => relabel === other[index]);
 
 async function applySteps(
   base: Harness,
@@ -131,11 +140,12 @@ async function applySteps(
     let done = false;
     const candidates = [step, ...(step.fallbacks ?? [])] as PlannedOperator[];
     for (const [position, candidate] of candidates.entries()) {
-      // The same step, candidate and harness give the same answer (the generator is the step's fork).
+      // The same step, candidate, harness and relabels give the same answer (the generator is the step's
+      // fork, the example a fact of the rest).
       const key = `${index}/${position}`;
       const known = pass.results.get(key);
       const result =
-        known?.on === harness
+        known?.on === harness && sameChain(known.after, relabels)
           ? known.result
           : await applyOperator(candidate.operator, harness, {
               rng: context.rng.fork(`op/${index}`),
@@ -145,7 +155,7 @@ async function applySteps(
               ...(context.regenerate ? { regenerate: context.regenerate } : {}),
               run: context.run,
             });
-      pass.results.set(key, { on: harness, result });
+      pass.results.set(key, { on: harness, after: [...relabels], result });
       if ('skip' in result) {
         reasons.push({ name: candidate.operator.id, reason: result.skip });
         continue;
