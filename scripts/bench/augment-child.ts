@@ -3,7 +3,7 @@
 // keeping them, and prints one JSON line: rows, bytes, CPU seconds and peak RSS (resourceUsage().maxRSS).
 //
 //   tsx scripts/bench/augment-child.ts --inputs 10000 --policy identity --variants 1 [--shard 0/2] [--workers 2]
-//     [--by-reference] [--floor] [--skip-digest]
+//     [--by-reference] [--floor] [--skip-digest] [--pool 64]
 //
 // With --workers N (N > 1) the variants run in the CLI's worker threads (`hsa augment --workers N`); the
 // CPU seconds are the whole process's, threads included. With --by-reference the rows are written as
@@ -14,6 +14,8 @@
 // passes (as `npm run bench`'s in-process figure does; a pass right after augmenting can take its GC).
 // With --skip-digest the rows are serialised and counted but not hashed (no `sha256`): the CLI writes rows
 // without hashing them, so a section that times the job, and needs no byte check, leaves the hash out.
+// --pool N sets the variant pool's size (`hsa augment --variant-pool N`; 0 builds every variant for its
+// example), for measuring what the pool trades: its default is the CLI's.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -43,6 +45,7 @@ const { values } = parseArgs({
     'by-reference': { type: 'boolean', default: false },
     floor: { type: 'boolean', default: false },
     'skip-digest': { type: 'boolean', default: false },
+    pool: { type: 'string', default: String(defaultVariantPoolSize) },
   },
 });
 const inputCount = Number(values.inputs);
@@ -70,6 +73,9 @@ function* generated(): Generator<unknown> {
 }
 
 const workers = Number(values.workers);
+const poolSize = Number(values.pool);
+if (!Number.isInteger(poolSize) || poolSize < 0)
+  throw new Error(`--pool must be a whole number ≥ 0, got ${values.pool}`);
 const cpuBefore = process.cpuUsage();
 const threads =
   workers > 1
@@ -79,10 +85,10 @@ const threads =
           policy: values.policy as string,
           seed: 'bench',
           variants,
-          variantPool: defaultVariantPoolSize,
+          variantPool: poolSize,
         },
         workers,
-        variantPoolFor(harness, { plan, seed: 'bench', pool: { size: defaultVariantPoolSize } }),
+        variantPoolFor(harness, { plan, seed: 'bench', pool: { size: poolSize } }),
         // As `hsa augment --workers` runs: the main thread is one of the workers.
         { mainThreadWorks: true },
       )
@@ -99,6 +105,7 @@ for await (const row of augment(harness, generated(), {
   variants,
   seed: 'bench',
   ...(shard ? { shard } : {}),
+  pool: { size: poolSize },
   ...(threads ? { parallel: threads } : {}),
   onReject: () => rejected++,
 })) {
