@@ -155,7 +155,8 @@ async function applySteps(
               ...(context.regenerate ? { regenerate: context.regenerate } : {}),
               run: context.run,
             });
-      pass.results.set(key, { on: harness, after: [...relabels], result });
+      // Only the first pass's answers are read again (by the second).
+      if (!pass.checkEachStep) pass.results.set(key, { on: harness, after: [...relabels], result });
       if ('skip' in result) {
         reasons.push({ name: candidate.operator.id, reason: result.skip });
         continue;
