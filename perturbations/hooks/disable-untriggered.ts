@@ -32,6 +32,7 @@ export const disableUntriggered = defineOperator({
   version: 2,
   dimension: 'hooks',
   mode: 'exact',
+  needsExample: true,
   // Only the trajectory's own decisions stay: for rows from it, never to run episodes.
   enforcement: 'fitted',
   description: 'Disables hooks that never fail on the trajectory; every decision stays.',

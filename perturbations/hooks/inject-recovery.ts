@@ -132,6 +132,7 @@ export const injectRecovery = defineOperator({
   version: 1,
   dimension: 'hooks',
   mode: 'exact',
+  needsExample: true,
   description:
     'Inserts a failed attempt and its hook feedback before a reply; the harness and the original messages stay.',
   params: z.object({}),

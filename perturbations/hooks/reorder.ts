@@ -73,6 +73,7 @@ export const reorderHooks = defineOperator({
   version: 1,
   dimension: 'hooks',
   mode: 'exact',
+  needsExample: true,
   // Only the trajectory's own decisions stay: for rows from it, never to run episodes.
   enforcement: 'fitted',
   description: 'Reorders independent hooks of a stage; which hook fails first, and so every decision, stays.',

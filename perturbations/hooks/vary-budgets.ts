@@ -153,6 +153,7 @@ export const varyBudgets = defineOperator({
   version: 3,
   dimension: 'hooks',
   mode: 'exact',
+  needsExample: true,
   // Only the trajectory's own decisions stay: for rows from it, never to run episodes.
   enforcement: 'fitted',
   description: 'Varies retry budgets and thresholds of hooks within the bounds that keep every decision.',

@@ -338,6 +338,7 @@ export const mergeSkills = defineOperator({
   version: 7,
   dimension: 'skill-content',
   mode: 'exact',
+  needsExample: true,
   description:
     'Merges two skills of the same kind into one with both bodies under subheadings; loads follow, exact inverse.',
   params: z.object({}),

@@ -142,6 +142,7 @@ export const dropUnused = defineOperator({
   version: 5,
   dimension: 'tools',
   mode: 'exact',
+  needsExample: true,
   description: 'Drops registry tools the trajectory never calls and no text mentions; used tools stay.',
   params: z.object({}),
   apply(harness, { rng, severity, trajectory, run }) {

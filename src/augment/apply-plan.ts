@@ -2,8 +2,9 @@
 // a pool entry's build and a pool entry's per-example steps): each step tries its operator, then its
 // fallbacks; a candidate that skips, or whose result loses protected content of the base
 // (`checkContentPreservation`, the part of the certificate that needs no example), counts as skipped and
-// the next one is tried. Without an example, a step none of whose candidates applies is deferred (the
-// example's to try); with one, its reasons are recorded as skipped. Paths differ only in which steps they
+// the next one is tried. Without an example, a step none of whose candidates applies, or whose candidate
+// that needs the example (`needsExample`) is reached, is deferred (the example's to try, from its first
+// candidate); with one, its reasons are recorded as skipped. Paths differ only in which steps they
 // start from, never in how a step is checked.
 //
 // The content check is made once for the steps together: where their whole result keeps the base's
@@ -159,6 +160,9 @@ async function applySteps(
       if (!pass.checkEachStep) pass.results.set(key, { on: harness, after: [...relabels], result });
       if ('skip' in result) {
         reasons.push({ name: candidate.operator.id, reason: result.skip });
+        // Without the example, an operator that decides from it leaves the step to the example: a fallback
+        // applied here would stand in for it in every row of the variant.
+        if (!original && candidate.operator.needsExample) break;
         continue;
       }
       if (

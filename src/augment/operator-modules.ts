@@ -35,6 +35,8 @@ function operatorProblem(value: unknown): string | undefined {
   const params = candidate.params as { safeParse?: unknown } | undefined;
   if (typeof params?.safeParse !== 'function') return 'params: expected a zod schema (z.object({ … }))';
   if (typeof candidate.apply !== 'function') return 'apply: expected a function';
+  if (candidate.needsExample !== undefined && typeof candidate.needsExample !== 'boolean')
+    return 'needsExample: expected true or false';
   return undefined;
 }
 

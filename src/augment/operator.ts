@@ -115,6 +115,12 @@ export interface OperatorSpec<Schema extends z.ZodType> {
    * where the user asks about the weather).
    */
   fitsExample?(input: { base: Harness; variant: Harness; trajectory: Trajectory }): string | undefined;
+  /**
+   * `apply` decides from the example (`context.trajectory`) and skips without one: a variant pool, which
+   * builds its entries without an example, then leaves the step to each example instead of taking one of the
+   * step's example-free fallbacks in its place (`hooks/vary-budgets` reads which budgets the example spends).
+   */
+  needsExample?: boolean;
 }
 
 /** A perturbation operator, as `defineOperator` makes it from an `OperatorSpec`. */

@@ -1,0 +1,133 @@
+// Steps that decide from the example, in a variant pool. An entry is built without an example: an operator
+// that reads the example to decide what to change (`needsExample`) skips there, and its step is left to
+// each example instead of taking an example-free fallback that would stand in for it in every row drawn
+// from the entry (decision 0003).
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { builtinOperators } from '../../perturbations/index.js';
+import { type AugmentRow, augment } from '../../src/augment/augment.js';
+import { applyOperator, defineOperator, type Operator } from '../../src/augment/operator.js';
+import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
+import { presets } from '../../src/augment/presets.js';
+import { createRegistry } from '../../src/augment/registry.js';
+import { loadHarnessFile } from '../../src/harness/parse-harness.js';
+import type { Harness } from '../../src/harness/schema.js';
+import { identityRelabel } from '../../src/trajectory/relabel.js';
+import type { Trajectory } from '../../src/trajectory/schema.js';
+
+async function fixture(name: string, count: number): Promise<{ harness: Harness; originals: Trajectory[] }> {
+  const harness = await loadHarnessFile(`fixtures/${name}/harness.yaml`);
+  const originals = (await readFile(`fixtures/${name}/trajectories.jsonl`, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, count)
+    .map((line) => JSON.parse(line) as Trajectory);
+  return { harness, originals };
+}
+
+async function rowsOf(
+  harness: Harness,
+  originals: Trajectory[],
+  operators: readonly Operator[],
+  policy: Parameters<typeof parsePolicy>[0],
+  size: number,
+): Promise<AugmentRow[]> {
+  const plan = compilePolicy(parsePolicy(policy), createRegistry(operators));
+  const rows: AugmentRow[] = [];
+  for await (const row of augment(harness, originals, {
+    plan,
+    variants: 4,
+    seed: 'example-steps',
+    pool: { size },
+  }))
+    rows.push(row);
+  return rows;
+}
+
+const operatorsOf = (rows: AugmentRow[], dimension: string) =>
+  rows.flatMap((row) => row.provenance.ops.filter((op) => op.dimension === dimension).map((op) => op.name));
+
+describe('a pool entry and the operators that decide from the example', () => {
+  it("leaves hat's hooks step to each example, so every hooks operator applies (not only the example-free one)", async () => {
+    const { harness, originals } = await fixture('livestream', 12);
+    const rows = await rowsOf(harness, originals, builtinOperators, presets.hat, 8);
+    const names = new Set(operatorsOf(rows, 'hooks'));
+    // Before, every hooks step of a pooled row was hooks/reword-feedback.
+    expect([...names].sort()).toEqual([
+      'hooks/disable-untriggered',
+      'hooks/inject-recovery',
+      'hooks/reorder',
+      'hooks/reword-feedback',
+    ]);
+    expect(rows.some((row) => (row.provenance.pool?.perExample ?? 0) > 0)).toBe(true);
+  }, 300_000);
+
+  it('defers a step whose operator needs the example instead of applying its fallback at the entry', async () => {
+    const { harness, originals } = await fixture('livestream', 6);
+    // Reads how many messages the example has; without one it skips.
+    const fromExample = (needsExample: boolean) =>
+      defineOperator({
+        id: 'prompt/note-length',
+        version: 1,
+        dimension: 'prompt',
+        mode: 'exact',
+        ...(needsExample ? { needsExample } : {}),
+        description: 'Adds a section that says how long the example is.',
+        params: z.object({}),
+        apply(base, { trajectory }) {
+          if (!trajectory) return { skip: 'needs the example' };
+          const section = {
+            id: 'length-note',
+            title: 'Length',
+            template: `${trajectory.messages.length} turns.`,
+            pinned: false,
+          };
+          return {
+            harness: { ...base, prompt: { ...base.prompt, sections: [...base.prompt.sections, section] } },
+            relabel: identityRelabel,
+          };
+        },
+      });
+    const fallback = builtinOperators.find(
+      (operator) => operator.id === 'prompt/whitespace-noise',
+    ) as Operator;
+    const policy = {
+      name: 'length-or-noise',
+      dimensions: {
+        prompt: {
+          probability: 1,
+          operators: [{ op: 'prompt/note-length', weight: 1000 }, 'prompt/whitespace-noise'],
+        },
+      },
+    };
+    const undeclared = await rowsOf(harness, originals, [fromExample(false), fallback], policy, 2);
+    const declared = await rowsOf(harness, originals, [fromExample(true), fallback], policy, 2);
+    // Undeclared: the entry applies the fallback and no row ever reads its example.
+    expect(new Set(operatorsOf(undeclared, 'prompt'))).toEqual(new Set(['prompt/whitespace-noise']));
+    // Declared: the step is each example's, and the operator applies with it.
+    expect(operatorsOf(declared, 'prompt').filter((name) => name === 'prompt/note-length').length).toBe(
+      declared.length,
+    );
+  }, 120_000);
+
+  it('is declared by every built-in that skips without an example and applies with one', async () => {
+    const { harness, originals } = await fixture('livestream', 12);
+    const helpdesk = await fixture('helpdesk', 12);
+    const undeclared: string[] = [];
+    for (const operator of builtinOperators) {
+      if (operator.mode !== 'exact') continue;
+      const options = { rng: 'needs-example', severity: 0.8 };
+      for (const { harness: base, originals: examples } of [{ harness, originals }, helpdesk]) {
+        const without = await applyOperator(operator, base, options);
+        if (!('skip' in without)) continue;
+        const withOne = await Promise.all(
+          examples.map((trajectory) => applyOperator(operator, base, { ...options, trajectory })),
+        );
+        if (withOne.some((result) => !('skip' in result)) && !operator.needsExample)
+          undeclared.push(operator.id);
+      }
+    }
+    expect(undeclared).toEqual([]);
+  }, 300_000);
+});
