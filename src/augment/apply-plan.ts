@@ -66,7 +66,23 @@ export interface ApplyStepsContext {
   regenerate?: RegenerateFunction;
   /** The run: its hook checks, and the facts the steps and the row's certificate share. */
   run: RunContext;
+  /**
+   * Answers of candidates that did not read the example, kept across the examples a pool entry applies its
+   * deferred steps for (`exampleFreeAnswers`): such an answer depends only on the step, the candidate, the
+   * harness and relabels it was given and the generator, so another example reuses it. Only for calls
+   * that share one generator seed (the entry's).
+   */
+  exampleFree?: ExampleFreeAnswers;
 }
+
+/**
+ * An empty store of the answers a pool entry's deferred steps gave without reading the example (see
+ * `ApplyStepsContext.exampleFree`).
+ *
+ * @example
+ * const exampleFree = exampleFreeAnswers(); // once per pool entry
+ */
+export const exampleFreeAnswers = (): ExampleFreeAnswers => new Map();
 
 /** The state of the base before any step. */
 export const baseState = (base: Harness): VariantState => ({
@@ -100,10 +116,17 @@ export async function applyPlanSteps(
  * An operator's answer by its step and candidate, with the harness and relabels it was given: a second pass
  * reuses it where it gives the same ones (the same objects).
  */
-type AppliedResults = Map<
-  string,
-  { on: Harness; after: readonly Relabel[]; result: AppliedOperator | OperatorSkip }
->;
+type AppliedResults = Map<string, OperatorAnswer>;
+
+/** The answers a pool entry's deferred steps gave without reading the example, by step and candidate. */
+export type ExampleFreeAnswers = Map<string, OperatorAnswer>;
+
+/** An operator's answer with the harness and relabels it was given. */
+interface OperatorAnswer {
+  on: Harness;
+  after: readonly Relabel[];
+  result: AppliedOperator | OperatorSkip;
+}
 
 const sameChain = (one: readonly Relabel[], other: readonly Relabel[]) =>
   one.length === other.length && one.every((relabel, index) => relabel === other[index]);
@@ -144,18 +167,29 @@ async function applySteps(
       // The same step, candidate, harness and relabels give the same answer (the generator is the step's
       // fork, the example a fact of the rest).
       const key = `${index}/${position}`;
-      const known = pass.results.get(key);
-      const result =
-        known?.on === harness && sameChain(known.after, relabels)
-          ? known.result
-          : await applyOperator(candidate.operator, harness, {
-              rng: context.rng.fork(`op/${index}`),
-              severity: candidate.severity,
-              params: candidate.params,
-              ...(original ? { trajectory: example } : {}),
-              ...(context.regenerate ? { regenerate: context.regenerate } : {}),
-              run: context.run,
-            });
+      const given = (answer: OperatorAnswer | undefined) =>
+        answer?.on === harness && sameChain(answer.after, relabels) ? answer.result : undefined;
+      let result = given(pass.results.get(key)) ?? given(context.exampleFree?.get(key));
+      if (!result) {
+        let readExample = false;
+        result = await applyOperator(candidate.operator, harness, {
+          rng: context.rng.fork(`op/${index}`),
+          severity: candidate.severity,
+          params: candidate.params,
+          ...(original
+            ? {
+                trajectory: () => {
+                  readExample = true;
+                  return example();
+                },
+              }
+            : {}),
+          ...(context.regenerate ? { regenerate: context.regenerate } : {}),
+          run: context.run,
+        });
+        if (original && !readExample)
+          context.exampleFree?.set(key, { on: harness, after: [...relabels], result });
+      }
       // Only the first pass's answers are read again (by the second).
       if (!pass.checkEachStep) pass.results.set(key, { on: harness, after: [...relabels], result });
       if ('skip' in result) {

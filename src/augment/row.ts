@@ -61,7 +61,10 @@ export interface PoolProvenance {
   size: number;
   /** 0 when the drawn entry certified, n when the n-th next one did. */
   attempt: number;
-  /** Operators applied for this example on top of the entry. */
+  /**
+   * Operators applied for this example on top of the entry: the entry's deferred steps, drawn from the
+   * entry's generator (examples that give them the same facts get the same variant).
+   */
   perExample: number;
 }
 

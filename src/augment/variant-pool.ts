@@ -2,14 +2,22 @@
 // examples. Entry j is built from the seed `seed/<label>/j` (label `pool` unless told) without any example;
 // each (example, variant index) draws an entry from its own seed, never from processing order, so shards,
 // worker threads and resumed runs give the same rows. Steps that need the example (they skip without one:
-// hook facts, unused tools, merges) are applied per example on top of the entry; the relabel and the
-// certificate are always per example.
+// hook facts, unused tools, merges) are applied per example on top of the entry, from the entry's own
+// generator: examples that give such a step the same facts get the same variant, and a candidate that
+// answers without reading the example answers once for the entry (`exampleFreeAnswers`). The relabel and
+// the certificate are always per example.
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import { applyPlanSteps, baseState, type PlanStep } from './apply-plan.js';
+import {
+  applyPlanSteps,
+  baseState,
+  type ExampleFreeAnswers,
+  exampleFreeAnswers,
+  type PlanStep,
+} from './apply-plan.js';
 import { type AugmentRun, augmentRunOf } from './augment-run.js';
 import { certifiedRow, variantIdOf } from './certified-row.js';
 import { type EntryProof, proveEntry } from './entry-proof.js';
@@ -100,6 +108,8 @@ interface PoolEntry {
   deferred: PlanStep[];
   /** What the entry proves once for every row drawn from it (`proveEntry`). */
   proof: EntryProof;
+  /** What its deferred steps' candidates answered without reading an example: the same for every example. */
+  exampleFree: ExampleFreeAnswers;
 }
 
 export type { PoolProvenance } from './row.js';
@@ -217,7 +227,14 @@ export function createVariantPool(
       ) as Harness,
     );
     const relabel = deepFreeze(data.relabel);
-    return { ...shared, harness, relabel, deferred, proof: proveEntry(data.seed, base, harness, relabel) };
+    return {
+      ...shared,
+      harness,
+      relabel,
+      deferred,
+      proof: proveEntry(data.seed, base, harness, relabel),
+      exampleFree: exampleFreeAnswers(),
+    };
   }
 
   /** The plan an entry samples (the same in every thread: from the entry's seed alone). */
@@ -252,6 +269,7 @@ export function createVariantPool(
         planned.some((step) => step.operator.dimension === dimension),
       ),
       deferred: built.deferred,
+      exampleFree: exampleFreeAnswers(),
     };
   }
 
@@ -263,14 +281,16 @@ export function createVariantPool(
     attempt: number,
   ): Promise<{ row: AugmentRow } | { issues: Issue[] }> {
     const variantSeed = `${seed}/${original.id}/${variantIndex}`;
-    // The deferred steps, with the example, under the same rule as every other step.
+    // The deferred steps, with the example, under the same rule as every other step, from the entry's
+    // generator (the fork `op/<index>` the entry's build gave the step).
     const variant =
       shared.deferred.length > 0
         ? await applyPlanSteps(base, { ...shared, changed: new Set(shared.changed) }, shared.deferred, {
-            rng: createRandom(variantSeed),
+            rng: createRandom(shared.seed),
             original,
             ...(options.regenerate ? { regenerate: options.regenerate } : {}),
             run,
+            exampleFree: shared.exampleFree,
           })
         : undefined;
     const perExample = variant?.applied ?? 0;
@@ -304,7 +324,12 @@ export function createVariantPool(
     size,
     built: () => entries.size,
     async entryData(index) {
-      const { deferred, proof: _madeAgainWhereTaken, ...shared } = await entry(index);
+      const {
+        deferred,
+        proof: _madeAgainWhereTaken,
+        exampleFree: _keptPerThread,
+        ...shared
+      } = await entry(index);
       const baseParts = Object.keys(shared.harness).filter(
         (part) => shared.harness[part as keyof Harness] === base[part as keyof Harness],
       );

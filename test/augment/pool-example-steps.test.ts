@@ -11,6 +11,7 @@ import { applyOperator, defineOperator, type Operator } from '../../src/augment/
 import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
 import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
+import { hashHarness } from '../../src/harness/hash.js';
 import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import type { Harness } from '../../src/harness/schema.js';
 import { identityRelabel } from '../../src/trajectory/relabel.js';
@@ -109,6 +110,90 @@ describe('a pool entry and the operators that decide from the example', () => {
     expect(operatorsOf(declared, 'prompt').filter((name) => name === 'prompt/note-length').length).toBe(
       declared.length,
     );
+  }, 120_000);
+
+  it("draws a deferred step from the entry's generator: examples that give it the same facts share the variant", async () => {
+    const { harness, originals } = await fixture('livestream', 6);
+    // Reads the example only to know there is one: what it adds comes from the generator alone.
+    const drawnNote = defineOperator({
+      id: 'prompt/drawn-note',
+      version: 1,
+      dimension: 'prompt',
+      mode: 'exact',
+      needsExample: true,
+      description: 'Adds a section with a drawn number.',
+      params: z.object({}),
+      apply(base, context) {
+        if (!context.trajectory) return { skip: 'needs the example' };
+        const section = {
+          id: 'drawn',
+          title: 'Drawn',
+          template: `Note ${context.rng.int(0, 1e9)}.`,
+          pinned: false,
+        };
+        return {
+          harness: { ...base, prompt: { ...base.prompt, sections: [...base.prompt.sections, section] } },
+          relabel: identityRelabel,
+        };
+      },
+    });
+    const policy = {
+      name: 'drawn',
+      dimensions: { prompt: { probability: 1, operators: ['prompt/drawn-note'] } },
+    };
+    const rows = await rowsOf(harness, originals, [drawnNote], policy, 1);
+    expect(rows.length).toBe(originals.length * 4);
+    expect(rows.every((row) => row.provenance.pool?.perExample === 1)).toBe(true);
+    expect(new Set(rows.map((row) => hashHarness(row.harness).harness)).size).toBe(1);
+  }, 120_000);
+
+  it('asks a deferred candidate that does not read the example once per entry, not once per example', async () => {
+    const { harness, originals } = await fixture('livestream', 6);
+    let calls = 0;
+    // Decides from the example and never applies: every example falls to the next candidate.
+    const neverFits = defineOperator({
+      id: 'prompt/never-fits',
+      version: 1,
+      dimension: 'prompt',
+      mode: 'exact',
+      needsExample: true,
+      description: 'Reads the example and skips.',
+      params: z.object({}),
+      apply: (_base, { trajectory }) => ({
+        skip: trajectory ? 'does not fit the example' : 'needs the example',
+      }),
+    });
+    const counted = defineOperator({
+      id: 'prompt/counted-note',
+      version: 1,
+      dimension: 'prompt',
+      mode: 'exact',
+      description: 'Adds a section; counts its calls.',
+      params: z.object({}),
+      apply(base) {
+        calls++;
+        const section = { id: 'counted', title: 'Counted', template: 'A note.', pinned: false };
+        return {
+          harness: { ...base, prompt: { ...base.prompt, sections: [...base.prompt.sections, section] } },
+          relabel: identityRelabel,
+        };
+      },
+    });
+    const policy = {
+      name: 'fits-or-note',
+      dimensions: {
+        prompt: {
+          probability: 1,
+          operators: [{ op: 'prompt/never-fits', weight: 1000 }, 'prompt/counted-note'],
+        },
+      },
+    };
+    const rows = await rowsOf(harness, originals, [neverFits, counted], policy, 1);
+    expect(rows.length).toBe(originals.length * 4);
+    expect(
+      rows.every((row) => row.provenance.ops.map((op) => op.name).join() === 'prompt/counted-note'),
+    ).toBe(true);
+    expect(calls).toBe(1);
   }, 120_000);
 
   it('is declared by every built-in that skips without an example and applies with one', async () => {
