@@ -145,7 +145,36 @@ const describingKeys = new Set(['metadata', 'author', 'version', 'tags']);
  * Describing keys only one sets, and keys both set alike, are kept by the merged skill. A pair where one
  * says it is not for what the other is for (`excludes`) is refused too.
  */
+/** Whether a word is written in a text of the harness: once per harness object. */
+function harnessWords(harness: Harness): (word: string) => boolean {
+  let known = harnessWordsOf.get(harness);
+  if (!known) {
+    known = wordOccurrence(harnessTextLocations(harness).map((location) => location.text));
+    harnessWordsOf.set(harness, known);
+  }
+  return known;
+}
+// Pure function of content across runs: a harness object's words (each example merging in one pool entry
+// asks the entry's).
+const harnessWordsOf = new WeakMap<Harness, (word: string) => boolean>();
+
 function contentConflict(a: Skill, b: Skill): string | undefined {
+  let byOther = conflictsOf.get(a);
+  if (!byOther) {
+    byOther = new WeakMap();
+    conflictsOf.set(a, byOther);
+  }
+  const known = byOther.get(b);
+  if (known !== undefined) return known.conflict;
+  const conflict = findContentConflict(a, b);
+  byOther.set(b, { conflict });
+  return conflict;
+}
+// Pure function of content across runs: the conflict of a pair of skill objects (a pool entry's skills meet
+// the same pairs for every example that merges them).
+const conflictsOf = new WeakMap<Skill, WeakMap<Skill, { conflict: string | undefined }>>();
+
+function findContentConflict(a: Skill, b: Skill): string | undefined {
   const excluded = excludes(a, b) ?? excludes(b, a);
   if (excluded) return excluded;
   const gate = gatesSkills(a) ?? gatesSkills(b);
@@ -416,14 +445,14 @@ export const mergeSkills = defineOperator({
     const sources = new Set(chosen.flat().map((skill) => skill.id));
     const symbols = harnessSymbols(harness);
     const kept = symbols.filter((symbol) => !(symbol.kind === 'skill' && sources.has(symbol.name)));
-    const texts = [
-      ...harnessTextLocations(harness).map((location) => location.text),
-      ...trajectory.messages.flatMap((message) =>
+    const inTrajectory = wordOccurrence(
+      trajectory.messages.flatMap((message) =>
         typeof message.content === 'string' ? [message.content] : [],
       ),
-    ];
+    );
+    const inHarness = harnessWords(harness);
     const taken = new Set([...symbols.map((symbol) => symbol.name), harness.skills.loader.argument]);
-    const written = wordOccurrence(texts);
+    const written = (word: string) => inHarness(word) || inTrajectory(word);
     const fresh = (candidate: string) =>
       !taken.has(candidate) &&
       !written(candidate) &&

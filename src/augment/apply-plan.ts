@@ -67,10 +67,11 @@ export interface ApplyStepsContext {
   /** The run: its hook checks, and the facts the steps and the row's certificate share. */
   run: RunContext;
   /**
-   * Answers of candidates that did not read the example, kept across the examples a pool entry applies its
-   * deferred steps for (`exampleFreeAnswers`): such an answer depends only on the step, the candidate, the
-   * harness and relabels it was given and the generator, so another example reuses it. Only for calls
-   * that share one generator seed (the entry's).
+   * For a pool entry's deferred steps (`exampleFreeAnswers`, one per entry; every call shares the entry's
+   * generator seed): a candidate that does not declare `needsExample` answers first as it does at the
+   * entry, without the example, once for the entry (the answer is kept here for its other examples); only
+   * where that answer is a skip is it asked again with the example. The pool checks such rows against the
+   * example as it checks the entry's (`leavesNamesInReplies`, `fitsExample`).
    */
   exampleFree?: ExampleFreeAnswers;
 }
@@ -169,27 +170,26 @@ async function applySteps(
       const key = `${index}/${position}`;
       const given = (answer: OperatorAnswer | undefined) =>
         answer?.on === harness && sameChain(answer.after, relabels) ? answer.result : undefined;
-      let result = given(pass.results.get(key)) ?? given(context.exampleFree?.get(key));
-      if (!result) {
-        let readExample = false;
-        result = await applyOperator(candidate.operator, harness, {
+      const ask = (withExample: boolean) =>
+        applyOperator(candidate.operator, harness, {
           rng: context.rng.fork(`op/${index}`),
           severity: candidate.severity,
           params: candidate.params,
-          ...(original
-            ? {
-                trajectory: () => {
-                  readExample = true;
-                  return example();
-                },
-              }
-            : {}),
+          ...(withExample && original ? { trajectory: example } : {}),
           ...(context.regenerate ? { regenerate: context.regenerate } : {}),
           run: context.run,
         });
-        if (original && !readExample)
-          context.exampleFree?.set(key, { on: harness, after: [...relabels], result });
+      let result = given(pass.results.get(key));
+      if (!result && original && context.exampleFree && !candidate.operator.needsExample) {
+        // As at the entry, once for it; an operator that skips there may still apply with the example.
+        result = given(context.exampleFree.get(key));
+        if (!result) {
+          result = await ask(false);
+          context.exampleFree.set(key, { on: harness, after: [...relabels], result });
+        }
+        if ('skip' in result) result = await ask(true);
       }
+      result ??= await ask(true);
       // Only the first pass's answers are read again (by the second).
       if (!pass.checkEachStep) pass.results.set(key, { on: harness, after: [...relabels], result });
       if ('skip' in result) {

@@ -3,9 +3,10 @@
 // each (example, variant index) draws an entry from its own seed, never from processing order, so shards,
 // worker threads and resumed runs give the same rows. Steps that need the example (they skip without one:
 // hook facts, unused tools, merges) are applied per example on top of the entry, from the entry's own
-// generator: examples that give such a step the same facts get the same variant, and a candidate that
-// answers without reading the example answers once for the entry (`exampleFreeAnswers`). The relabel and
-// the certificate are always per example.
+// generator. The operators that decide from the example are given it; the others answer as at the entry,
+// once for the entry (`exampleFreeAnswers`), and are given the example only where they skip without it; the
+// row is then checked against the example as an entry's is. Examples that give such a step the same facts
+// get the same variant. The relabel and the certificate are always per example.
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
@@ -176,12 +177,14 @@ export function createVariantPool(
   const entries = new Map<number, Promise<PoolEntry>>();
   // The plan's operators by id: an entry's steps ask theirs whether the entry fits an example.
   const operatorsById = new Map(options.plan.operators.map((operator) => [operator.id, operator]));
-  /** Why an entry's variant does not fit the example, from an operator of its steps (`fitsExample`). */
-  const unfitFor = (shared: PoolEntry, trajectory: Trajectory): string | undefined => {
-    for (const record of shared.ops) {
-      const reason = operatorsById
-        .get(record.name)
-        ?.fitsExample?.({ base, variant: shared.harness, trajectory });
+  /** Why a variant does not fit the example, from an operator of its steps (`fitsExample`). */
+  const unfitFor = (
+    ops: readonly OperatorRecord[],
+    variant: Harness,
+    trajectory: Trajectory,
+  ): string | undefined => {
+    for (const record of ops) {
+      const reason = operatorsById.get(record.name)?.fitsExample?.({ base, variant, trajectory });
       if (reason !== undefined) return reason;
     }
     return undefined;
@@ -345,7 +348,7 @@ export function createVariantPool(
         // true") is not this example's; its own build, which reads the replies, keeps that name.
         if (leavesNamesInReplies(shared.relabel, replies)) continue;
         // So is one whose operators' own example guards refuse it (`Operator.fitsExample`).
-        if (unfitFor(shared, original) !== undefined) continue;
+        if (unfitFor(shared.ops, shared.harness, original) !== undefined) continue;
         // An entry none of whose steps applied, here or for this example, is the base itself: its row would be
         // an unchanged copy (a policy of tools steps on a harness without skills draws such entries), which
         // the next entry may spare. The last resort below may still give one, and an empty plan (`identity`)
@@ -353,7 +356,17 @@ export function createVariantPool(
         const changes = shared.planned.length > 0;
         if (changes && shared.ops.length === 0 && shared.deferred.length === 0) continue;
         const result = await instantiate(shared, original, variantIndex, attempt);
-        if ('row' in result && !(changes && result.row.provenance.ops.length === 0)) return result;
+        if (!('row' in result) || (changes && result.row.provenance.ops.length === 0)) continue;
+        // The steps taken for the example asked the operators that do not decide from it as the entry's
+        // did, without the example (`ApplyStepsContext.exampleFree`): the same guards read what they made.
+        const { row } = result;
+        if (
+          row.provenance.pool?.perExample &&
+          (leavesNamesInReplies(row.relabel, replies) ||
+            unfitFor(row.provenance.ops, row.harness, original) !== undefined)
+        )
+          continue;
+        return result;
       }
       return buildForExample(original, variantIndex);
     },

@@ -196,6 +196,59 @@ describe('a pool entry and the operators that decide from the example', () => {
     expect(calls).toBe(1);
   }, 120_000);
 
+  it('asks the choices that do not decide from the example as at the entry, and checks their rows against it as entries are', async () => {
+    const { harness, originals } = await fixture('livestream', 6);
+    const neverFits = defineOperator({
+      id: 'prompt/never-fits',
+      version: 1,
+      dimension: 'prompt',
+      mode: 'exact',
+      needsExample: true,
+      description: 'Reads the example and skips.',
+      params: z.object({}),
+      apply: (_base, { trajectory }) => ({
+        skip: trajectory ? 'does not fit the example' : 'needs the example',
+      }),
+    });
+    const given: boolean[] = [];
+    // Would read the example if given one; its example guard refuses every example.
+    const guarded = (refuse: boolean) =>
+      defineOperator({
+        id: 'prompt/guarded-note',
+        version: 1,
+        dimension: 'prompt',
+        mode: 'exact',
+        description: 'Adds a section; records whether it was given the example.',
+        params: z.object({}),
+        apply(base, { trajectory }) {
+          given.push(trajectory !== undefined);
+          const section = { id: 'guarded', title: 'Guarded', template: 'A note.', pinned: false };
+          return {
+            harness: { ...base, prompt: { ...base.prompt, sections: [...base.prompt.sections, section] } },
+            relabel: identityRelabel,
+          };
+        },
+        ...(refuse ? { fitsExample: () => 'refused for every example' } : {}),
+      });
+    const policy = {
+      name: 'fits-or-guarded',
+      dimensions: {
+        prompt: {
+          probability: 1,
+          operators: [{ op: 'prompt/never-fits', weight: 1000 }, 'prompt/guarded-note'],
+        },
+      },
+    };
+    const pooled = await rowsOf(harness, originals, [neverFits, guarded(false)], policy, 1);
+    expect(pooled.every((row) => row.provenance.pool?.perExample === 1)).toBe(true);
+    expect(given).toEqual([false]);
+    given.length = 0;
+    // The guard refuses what the step made for each example: every row is the example's own build.
+    const refused = await rowsOf(harness, originals, [neverFits, guarded(true)], policy, 1);
+    expect(refused.length).toBe(originals.length * 4);
+    expect(refused.every((row) => row.provenance.pool === undefined)).toBe(true);
+  }, 120_000);
+
   it('is declared by every built-in that skips without an example and applies with one', async () => {
     const { harness, originals } = await fixture('livestream', 12);
     const helpdesk = await fixture('helpdesk', 12);
