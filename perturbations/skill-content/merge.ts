@@ -14,6 +14,7 @@ import {
   harnessTextLocations,
   identifierWords,
   type JsonPath,
+  occursAsWord,
   parseRawJson,
   type RelabelStep,
   type RunContext,
@@ -445,11 +446,11 @@ export const mergeSkills = defineOperator({
     const sources = new Set(chosen.flat().map((skill) => skill.id));
     const symbols = harnessSymbols(harness);
     const kept = symbols.filter((symbol) => !(symbol.kind === 'skill' && sources.has(symbol.name)));
-    const inTrajectory = wordOccurrence(
-      trajectory.messages.flatMap((message) =>
-        typeof message.content === 'string' ? [message.content] : [],
-      ),
+    // A few ids are asked about: the example's texts are read for each, not indexed.
+    const trajectoryTexts = trajectory.messages.flatMap((message) =>
+      typeof message.content === 'string' ? [message.content] : [],
     );
+    const inTrajectory = (word: string) => trajectoryTexts.some((text) => occursAsWord(text, word));
     const inHarness = harnessWords(harness);
     const taken = new Set([...symbols.map((symbol) => symbol.name), harness.skills.loader.argument]);
     const written = (word: string) => inHarness(word) || inTrajectory(word);

@@ -97,30 +97,55 @@ function registryNamespace(harness: Harness): string | undefined {
  * Dropping such a tool would leave a rule that asks for an action no tool takes any more.
  */
 function describedTools(harness: Harness, freeText: readonly string[]): Set<string> {
-  const sentences: Array<{ words: Set<string>; tool?: number }> = [];
-  const addSentences = (text: string, tool?: number) => {
-    for (const sentence of text.split(/[.!?。！？\n]+/u)) {
-      const written = sentence.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-      const joined = written.slice(1).map((word, index) => `${written[index]}${word}`);
-      const words = new Set([...written, ...joined].map(singularWord));
-      if (words.size > 0) sentences.push({ words, ...(tool === undefined ? {} : { tool }) });
-    }
-  };
-  for (const { path, text } of harnessTextLocations(harness))
-    addSentences(text, path[0] === 'tools' ? (path[2] as number) : undefined);
-  for (const text of freeText) addSentences(text);
-  const namespace = registryNamespace(harness);
-  const described = new Set<string>();
-  harness.tools.items.forEach((tool, index) => {
-    const words = describingWords(tool.name, namespace);
-    if (words.length === 0) return;
-    if (
-      sentences.some((sentence) => sentence.tool !== index && words.every((word) => sentence.words.has(word)))
-    )
-      described.add(tool.name);
-  });
+  const described = new Set(describedByHarness(harness));
+  const sentences: Sentence[] = [];
+  for (const text of freeText) addSentences(sentences, text);
+  for (const name of describedBy(harness, sentences)) described.add(name);
   return described;
 }
+
+/** One sentence's words (and its two-word joins), and the tool whose description holds it. */
+interface Sentence {
+  words: Set<string>;
+  tool?: number;
+}
+
+function addSentences(sentences: Sentence[], text: string, tool?: number): void {
+  for (const sentence of text.split(/[.!?。！？\n]+/u)) {
+    const written = sentence.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const joined = written.slice(1).map((word, index) => `${written[index]}${word}`);
+    const words = new Set([...written, ...joined].map(singularWord));
+    if (words.size > 0) sentences.push({ words, ...(tool === undefined ? {} : { tool }) });
+  }
+}
+
+/** The tools a sentence of these describes (not a sentence of the tool's own description). */
+function describedBy(harness: Harness, sentences: readonly Sentence[]): string[] {
+  const namespace = registryNamespace(harness);
+  return harness.tools.items.flatMap((tool, index) => {
+    const words = describingWords(tool.name, namespace);
+    if (words.length === 0) return [];
+    const found = sentences.some(
+      (sentence) => sentence.tool !== index && words.every((word) => sentence.words.has(word)),
+    );
+    return found ? [tool.name] : [];
+  });
+}
+
+/** The tools the harness's own texts describe: once per harness object (the examples of one pool entry ask the same). */
+function describedByHarness(harness: Harness): readonly string[] {
+  let known = describedByHarnessOf.get(harness);
+  if (!known) {
+    const sentences: Sentence[] = [];
+    for (const { path, text } of harnessTextLocations(harness))
+      addSentences(sentences, text, path[0] === 'tools' ? (path[2] as number) : undefined);
+    known = describedBy(harness, sentences);
+    describedByHarnessOf.set(harness, known);
+  }
+  return known;
+}
+// Pure function of content across runs: the tools a harness object's texts describe.
+const describedByHarnessOf = new WeakMap<Harness, readonly string[]>();
 
 /**
  * Drops a share (= severity, at least one) of the registry tools that the trajectory never calls (rejected
