@@ -2,7 +2,6 @@
 // that reads the example to decide what to change (`needsExample`) skips there, and its step is left to
 // each example instead of taking an example-free fallback that would stand in for it in every row drawn
 // from the entry (decision 0003).
-import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { builtinOperators } from '../../perturbations/index.js';
@@ -12,20 +11,36 @@ import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
 import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
 import { hashHarness } from '../../src/harness/hash.js';
-import { loadHarnessFile } from '../../src/harness/parse-harness.js';
 import type { Harness } from '../../src/harness/schema.js';
 import { identityRelabel } from '../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../src/trajectory/schema.js';
+import { fixtureExamples } from '../support/fixture-examples.js';
 
-async function fixture(name: string, count: number): Promise<{ harness: Harness; originals: Trajectory[] }> {
-  const harness = await loadHarnessFile(`fixtures/${name}/harness.yaml`);
-  const originals = (await readFile(`fixtures/${name}/trajectories.jsonl`, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .slice(0, count)
-    .map((line) => JSON.parse(line) as Trajectory);
-  return { harness, originals };
-}
+const fixture = fixtureExamples;
+
+/** The harness with one more prompt section. */
+const withSection = (base: Harness, id: string, template: string) => ({
+  harness: {
+    ...base,
+    prompt: {
+      ...base.prompt,
+      sections: [...base.prompt.sections, { id, title: id, template, pinned: false }],
+    },
+  },
+  relabel: identityRelabel,
+});
+
+// Decides from the example and never applies: every example falls to the step's next choice.
+const neverFits = defineOperator({
+  id: 'prompt/never-fits',
+  version: 1,
+  dimension: 'prompt',
+  mode: 'exact',
+  needsExample: true,
+  description: 'Reads the example and skips.',
+  params: z.object({}),
+  apply: (_base, { trajectory }) => ({ skip: trajectory ? 'does not fit the example' : 'needs the example' }),
+});
 
 async function rowsOf(
   harness: Harness,
@@ -78,16 +93,7 @@ describe('a pool entry and the operators that decide from the example', () => {
         params: z.object({}),
         apply(base, { trajectory }) {
           if (!trajectory) return { skip: 'needs the example' };
-          const section = {
-            id: 'length-note',
-            title: 'Length',
-            template: `${trajectory.messages.length} turns.`,
-            pinned: false,
-          };
-          return {
-            harness: { ...base, prompt: { ...base.prompt, sections: [...base.prompt.sections, section] } },
-            relabel: identityRelabel,
-          };
+          return withSection(base, 'length-note', `${trajectory.messages.length} turns.`);
         },
       });
     const fallback = builtinOperators.find(
@@ -125,16 +131,7 @@ describe('a pool entry and the operators that decide from the example', () => {
       params: z.object({}),
       apply(base, context) {
         if (!context.trajectory) return { skip: 'needs the example' };
-        const section = {
-          id: 'drawn',
-          title: 'Drawn',
-          template: `Note ${context.rng.int(0, 1e9)}.`,
-          pinned: false,
-        };
-        return {
-          harness: { ...base, prompt: { ...base.prompt, sections: [...base.prompt.sections, section] } },
-          relabel: identityRelabel,
-        };
+        return withSection(base, 'drawn', `Note ${context.rng.int(0, 1e9)}.`);
       },
     });
     const policy = {
@@ -150,19 +147,6 @@ describe('a pool entry and the operators that decide from the example', () => {
   it('asks a deferred candidate that does not read the example once per entry, not once per example', async () => {
     const { harness, originals } = await fixture('livestream', 6);
     let calls = 0;
-    // Decides from the example and never applies: every example falls to the next candidate.
-    const neverFits = defineOperator({
-      id: 'prompt/never-fits',
-      version: 1,
-      dimension: 'prompt',
-      mode: 'exact',
-      needsExample: true,
-      description: 'Reads the example and skips.',
-      params: z.object({}),
-      apply: (_base, { trajectory }) => ({
-        skip: trajectory ? 'does not fit the example' : 'needs the example',
-      }),
-    });
     const counted = defineOperator({
       id: 'prompt/counted-note',
       version: 1,
@@ -172,11 +156,7 @@ describe('a pool entry and the operators that decide from the example', () => {
       params: z.object({}),
       apply(base) {
         calls++;
-        const section = { id: 'counted', title: 'Counted', template: 'A note.', pinned: false };
-        return {
-          harness: { ...base, prompt: { ...base.prompt, sections: [...base.prompt.sections, section] } },
-          relabel: identityRelabel,
-        };
+        return withSection(base, 'counted', 'A note.');
       },
     });
     const policy = {
@@ -198,18 +178,6 @@ describe('a pool entry and the operators that decide from the example', () => {
 
   it('asks the choices that do not decide from the example as at the entry, and checks their rows against it as entries are', async () => {
     const { harness, originals } = await fixture('livestream', 6);
-    const neverFits = defineOperator({
-      id: 'prompt/never-fits',
-      version: 1,
-      dimension: 'prompt',
-      mode: 'exact',
-      needsExample: true,
-      description: 'Reads the example and skips.',
-      params: z.object({}),
-      apply: (_base, { trajectory }) => ({
-        skip: trajectory ? 'does not fit the example' : 'needs the example',
-      }),
-    });
     const given: boolean[] = [];
     // Would read the example if given one; its example guard refuses every example.
     const guarded = (refuse: boolean) =>
@@ -222,11 +190,7 @@ describe('a pool entry and the operators that decide from the example', () => {
         params: z.object({}),
         apply(base, { trajectory }) {
           given.push(trajectory !== undefined);
-          const section = { id: 'guarded', title: 'Guarded', template: 'A note.', pinned: false };
-          return {
-            harness: { ...base, prompt: { ...base.prompt, sections: [...base.prompt.sections, section] } },
-            relabel: identityRelabel,
-          };
+          return withSection(base, 'guarded', 'A note.');
         },
         ...(refuse ? { fitsExample: () => 'refused for every example' } : {}),
       });

@@ -2,7 +2,6 @@
 // own seed. Rows are the same bytes across runs, shard splits and processing orders, on both fixtures; every
 // row's certificate holds when computed again from scratch; where no entry certifies, the example's own
 // build decides.
-import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { builtinOperators } from '../../perturbations/index.js';
 import { type AugmentRow, augment, augmentExample, variantPoolFor } from '../../src/augment/augment.js';
@@ -14,24 +13,17 @@ import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
 import { createVariantPool } from '../../src/augment/variant-pool.js';
 import { hashHarness } from '../../src/harness/hash.js';
-import { loadHarnessFile, parseHarness } from '../../src/harness/parse-harness.js';
+import { parseHarness } from '../../src/harness/parse-harness.js';
 import type { Harness } from '../../src/harness/schema.js';
 import type { Trajectory } from '../../src/trajectory/schema.js';
 import { validateTrajectory } from '../../src/trajectory/validate-trajectory.js';
 import { rebookingTrajectory } from '../perturbations/tools/flight-case.js';
+import { fixtureExamples } from '../support/fixture-examples.js';
 import { travelHarnessInput } from '../support/travel-harness.js';
 
 const plan = compilePolicy(parsePolicy(presets.hat), createRegistry(builtinOperators));
 
-async function fixture(name: string, count: number): Promise<{ harness: Harness; originals: Trajectory[] }> {
-  const harness = await loadHarnessFile(`fixtures/${name}/harness.yaml`);
-  const originals = (await readFile(`fixtures/${name}/trajectories.jsonl`, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .slice(0, count)
-    .map((line) => JSON.parse(line) as Trajectory);
-  return { harness, originals };
-}
+const fixture = fixtureExamples;
 
 async function rowsOf(
   harness: Harness,
