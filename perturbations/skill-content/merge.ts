@@ -138,14 +138,6 @@ const bytesOf = (file: SkillFile) => Buffer.from(file.content, file.encoding ?? 
 /** Front-matter keys that describe a skill rather than govern it: one skill's may stand for both. */
 const describingKeys = new Set(['metadata', 'author', 'version', 'tags']);
 
-/**
- * Why two skills cannot share one folder and one front matter, or undefined when they can: a path both
- * bundle with different bytes, or a front-matter key both set to different values (two `allowed-tools`,
- * two licenses), or a key that governs the skill (`allowed-tools`, `compatibility`, any key but
- * `describingKeys`) that only one sets: in the merged skill it would govern the other's procedure too.
- * Describing keys only one sets, and keys both set alike, are kept by the merged skill. A pair where one
- * says it is not for what the other is for (`excludes`) is refused too.
- */
 /** Whether a word is written in a text of the harness: once per harness object. */
 function harnessWords(harness: Harness): (word: string) => boolean {
   let known = harnessWordsOf.get(harness);
@@ -159,6 +151,14 @@ function harnessWords(harness: Harness): (word: string) => boolean {
 // asks the entry's).
 const harnessWordsOf = new WeakMap<Harness, (word: string) => boolean>();
 
+/**
+ * Why two skills cannot share one folder and one front matter, or undefined when they can: a path both
+ * bundle with different bytes, or a front-matter key both set to different values (two `allowed-tools`,
+ * two licenses), or a key that governs the skill (`allowed-tools`, `compatibility`, any key but
+ * `describingKeys`) that only one sets: in the merged skill it would govern the other's procedure too.
+ * Describing keys only one sets, and keys both set alike, are kept by the merged skill. A pair where one
+ * says it is not for what the other is for (`excludes`) is refused too.
+ */
 function contentConflict(a: Skill, b: Skill): string | undefined {
   let byOther = conflictsOf.get(a);
   if (!byOther) {

@@ -170,24 +170,41 @@ async function applySteps(
       const key = `${index}/${position}`;
       const given = (answer: OperatorAnswer | undefined) =>
         answer?.on === harness && sameChain(answer.after, relabels) ? answer.result : undefined;
+      let readExample = false;
       const ask = (withExample: boolean) =>
         applyOperator(candidate.operator, harness, {
           rng: context.rng.fork(`op/${index}`),
           severity: candidate.severity,
           params: candidate.params,
-          ...(withExample && original ? { trajectory: example } : {}),
+          ...(withExample && original
+            ? {
+                trajectory: () => {
+                  readExample = true;
+                  return example();
+                },
+              }
+            : {}),
           ...(context.regenerate ? { regenerate: context.regenerate } : {}),
           run: context.run,
         });
+      const free = context.exampleFree;
       let result = given(pass.results.get(key));
-      if (!result && original && context.exampleFree && !candidate.operator.needsExample) {
-        // As at the entry, once for it; an operator that skips there may still apply with the example.
-        result = given(context.exampleFree.get(key));
+      if (!result && original && free && !candidate.operator.needsExample) {
+        // As at the entry, once for it. One that skips there may still apply with the example; one that
+        // skipped with an example without reading it skips so for every example.
+        const answer = { on: harness, after: [...relabels] };
+        result = given(free.get(key));
         if (!result) {
           result = await ask(false);
-          context.exampleFree.set(key, { on: harness, after: [...relabels], result });
+          free.set(key, { ...answer, result });
         }
-        if ('skip' in result) result = await ask(true);
+        if ('skip' in result) {
+          result = given(free.get(`${key}/unread`));
+          if (!result) {
+            result = await ask(true);
+            if (!readExample && 'skip' in result) free.set(`${key}/unread`, { ...answer, result });
+          }
+        }
       }
       result ??= await ask(true);
       // Only the first pass's answers are read again (by the second).

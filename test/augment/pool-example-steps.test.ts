@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { builtinOperators } from '../../perturbations/index.js';
-import { type AugmentRow, augment } from '../../src/augment/augment.js';
+import { type AugmentRow, augment, variantPoolFor } from '../../src/augment/augment.js';
 import { applyOperator, defineOperator, type Operator } from '../../src/augment/operator.js';
 import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
 import { presets } from '../../src/augment/presets.js';
@@ -174,6 +174,43 @@ describe('a pool entry and the operators that decide from the example', () => {
       rows.every((row) => row.provenance.ops.map((op) => op.name).join() === 'prompt/counted-note'),
     ).toBe(true);
     expect(calls).toBe(1);
+  }, 120_000);
+
+  it('asks a deferred choice that skips with an example it does not read once with one, not once per example', async () => {
+    const { harness, originals } = await fixture('livestream', 6);
+    let calls = 0;
+    const alwaysSkips = defineOperator({
+      id: 'prompt/always-skips',
+      version: 1,
+      dimension: 'prompt',
+      mode: 'exact',
+      description: 'Skips whatever it is given; counts its calls.',
+      params: z.object({}),
+      apply() {
+        calls++;
+        return { skip: 'nothing to change' };
+      },
+    });
+    const policy = {
+      name: 'fits-or-skips',
+      dimensions: {
+        prompt: {
+          probability: 1,
+          operators: [{ op: 'prompt/never-fits', weight: 1000 }, 'prompt/always-skips'],
+        },
+      },
+    };
+    // No row changes anything: every example ends in its own build, where the operator is asked again.
+    const pool = variantPoolFor(harness, {
+      plan: compilePolicy(parsePolicy(policy), createRegistry([neverFits, alwaysSkips])),
+      seed: 'example-steps',
+      pool: { size: 1, attempts: 1 },
+    });
+    if (!pool) throw new Error('a pool of size 1 exists');
+    for (const original of originals) await pool.augment(original, 0);
+    const fromOwnBuilds = originals.length;
+    // Without the example and with one, once each for the entry.
+    expect(calls - fromOwnBuilds).toBe(2);
   }, 120_000);
 
   it('asks the choices that do not decide from the example as at the entry, and checks their rows against it as entries are', async () => {
