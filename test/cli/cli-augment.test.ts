@@ -241,9 +241,24 @@ describe('hsa operators', () => {
       name: string;
       dimension: string;
       mode: string;
+      needsExample: boolean;
       params: object;
     }>;
     expect(operators.length).toBeGreaterThanOrEqual(24);
+    // The operators that decide from the example, as a pool reads them.
+    expect(
+      operators
+        .filter((operator) => operator.needsExample)
+        .map((operator) => operator.name)
+        .sort(),
+    ).toEqual([
+      'hooks/disable-untriggered',
+      'hooks/inject-recovery',
+      'hooks/reorder',
+      'hooks/vary-budgets',
+      'skill-content/merge',
+      'tools/drop-unused',
+    ]);
     for (const dimension of dimensions)
       expect(
         operators.filter((operator) => operator.dimension === dimension).length,

@@ -5,9 +5,8 @@ import { printResult } from '../output.js';
 
 export function registerOperators(program: Command): void {
   withOperatorsOption(program.command('operators'))
-    .description('list the perturbation operators with their dimension, mode and parameters')
     .description(
-      'list the perturbation operators (with --json: an array of { name, dimension, mode, version, description, params })',
+      'list the perturbation operators (with --json: an array of { name, dimension, mode, version, needsExample, description, params })',
     )
     .action(async (options: { operators?: string[] }) => {
       const operators = (await registryFromOptions(options.operators)).list();
@@ -16,6 +15,7 @@ export function registerOperators(program: Command): void {
         dimension: operator.dimension,
         mode: operator.mode,
         version: operator.version,
+        needsExample: operator.needsExample === true,
         description: operator.description,
         params: z.toJSONSchema(operator.params, { io: 'input' }),
       }));
