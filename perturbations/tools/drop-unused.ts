@@ -111,13 +111,26 @@ interface Sentence {
 }
 
 function addSentences(sentences: Sentence[], text: string, tool?: number): void {
-  for (const sentence of text.split(/[.!?。！？\n]+/u)) {
+  const add = (sentence: string) => {
     const written = sentence.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
     const joined = written.slice(1).map((word, index) => `${written[index]}${word}`);
     const words = new Set([...written, ...joined].map(singularWord));
     if (words.size > 0) sentences.push({ words, ...(tool === undefined ? {} : { tool }) });
+  };
+  for (const sentence of text.split(sentenceEnd)) add(sentence);
+  // A list item continues the sentence that introduces it: "You can look up customer information using:" and
+  // "- Full name with date of birth" describe `get_customer_by_name` together.
+  let leadIn: string | undefined;
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed === '') continue;
+    if (leadIn !== undefined && listItem.test(trimmed)) add(`${leadIn} ${trimmed}`);
+    else leadIn = trimmed.endsWith(':') ? trimmed.split(sentenceEnd).filter(Boolean).pop() : undefined;
   }
 }
+const sentenceEnd = /[.!?。！？\n]+/u;
+/** A bulleted or numbered list item. */
+const listItem = /^(?:[-*+•]|\d+[.)])\s/u;
 
 /** The tools a sentence of these describes (not a sentence of the tool's own description). */
 function describedBy(harness: Harness, sentences: readonly Sentence[]): string[] {
@@ -164,7 +177,9 @@ export const dropUnused = defineOperator({
   // namespace (`git_`) is not the verb, and a word of the name may be two in prose ("check out").
   // 4: a plain name followed by the word "tool" ("the python tool") is mentioned, and stays.
   // 5: so is a plain name a text writes bare, in code or in another case ("call fetch again").
-  version: 5,
+  // 6: a list item is read with the line that introduces it ("look up customer information using:" /
+  // "- Full name with date of birth" describes `get_customer_by_name`).
+  version: 6,
   dimension: 'tools',
   mode: 'exact',
   needsExample: true,

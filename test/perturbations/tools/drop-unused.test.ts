@@ -126,6 +126,28 @@ describe('tools/drop-unused', () => {
     expect(names(result)).not.toContain('get_meal_options');
   });
 
+  it('reads a list item with the line that introduces it, as τ²-bench telecom lists its customer lookups', async () => {
+    const input = travelHarnessInput();
+    input.tools.items.push(
+      extraTool('lookup_subscriber_by_phone', 'Finds a subscriber by phone number.'),
+      extraTool('lookup_subscriber_by_name', 'Searches for subscribers by name and date of birth.'),
+      extraTool('get_meal_options', 'Meals.'),
+    );
+    input.prompt.sections.push({
+      id: 'lookup',
+      title: 'Customer lookup',
+      template:
+        'You can look up subscriber information using:\n- Phone number\n- Full name with date of birth',
+    });
+    const described = parseHarness(input);
+    const trajectory = under(described, baggageTrajectory());
+    const result = applied(await applyOperator(dropUnused, described, { rng: 'p', severity: 1, trajectory }));
+    expect(names(result)).toEqual(
+      expect.arrayContaining(['lookup_subscriber_by_phone', 'lookup_subscriber_by_name']),
+    );
+    expect(names(result)).not.toContain('get_meal_options');
+  });
+
   it('reads past a registry namespace, and a word of the name written as two (the MCP git server)', async () => {
     const input = travelHarnessInput();
     input.tools.items.push(
