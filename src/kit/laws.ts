@@ -1,7 +1,8 @@
 // The laws every operator obeys, as a reusable suite: built-in operators run it, and so can third-party ones.
 // Over random seeds, severities, params and cases (given ones plus random harnesses from other domains):
 // determinism, a valid variant, a passing certificate (valid under the variant, hooks agree, exact inverse),
-// identity at severity zero, and no change outside the operator's dimension.
+// identity at severity zero, no change outside the operator's dimension, and `needsExample` declared by an
+// operator that applies with the example and skips without it.
 // The built-in operators' tests take their fixed cases (the live-stream fixture, the travel harness) from
 // `lawCases()` in test/support/law-cases.ts. fast-check (an optional peer) is loaded when the laws run, so
 // that operators importing the kit never need it.
@@ -177,6 +178,22 @@ export async function checkOperatorLaws(
           return;
         }
         report.applied++;
+        if (!operator.needsExample) {
+          // Applied with the example: one that skips without it decides from it, and a pool's entries (built
+          // without examples) would never apply it unless it says so.
+          const without = await applyOperator(operator, lawCase.harness, {
+            rng: `law/${seed}`,
+            severity,
+            params: paramSets[paramIndex],
+            ...(options.regenerate ? { regenerate: options.regenerate } : {}),
+            ...checks,
+          });
+          if ('skip' in without)
+            throw new LawViolation(
+              'declares needsExample',
+              `it applies with the example and skips without it ("${without.skip}"): declare needsExample: true (${where})`,
+            );
+        }
 
         const parsed = safeParseHarness(first.harness, checks);
         if (!parsed.success) {

@@ -12,9 +12,11 @@ import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
 import { hashHarness } from '../../src/harness/hash.js';
 import type { Harness } from '../../src/harness/schema.js';
+import { checkOperatorLaws } from '../../src/kit/laws.js';
 import { identityRelabel } from '../../src/trajectory/relabel.js';
 import type { Trajectory } from '../../src/trajectory/schema.js';
 import { fixtureExamples } from '../support/fixture-examples.js';
+import { lawCases } from '../support/law-cases.js';
 
 const fixture = fixtureExamples;
 
@@ -248,6 +250,30 @@ describe('a pool entry and the operators that decide from the example', () => {
     const refused = await rowsOf(harness, originals, [neverFits, guarded(true)], policy, 1);
     expect(refused.length).toBe(originals.length * 4);
     expect(refused.every((row) => row.provenance.pool === undefined)).toBe(true);
+  }, 120_000);
+
+  it('is a law of the kit: an operator that applies with the example and skips without it must declare it', async () => {
+    const notes = (needsExample: boolean) =>
+      defineOperator({
+        id: 'prompt/example-note',
+        version: 1,
+        dimension: 'prompt',
+        mode: 'exact',
+        ...(needsExample ? { needsExample } : {}),
+        description: 'Adds a section; only with an example.',
+        params: z.object({}),
+        apply: (base, { trajectory }) =>
+          trajectory ? withSection(base, 'example-note', 'A note.') : { skip: 'needs the example' },
+      });
+    const options = { cases: await lawCases(), randomCases: false, runs: 8 };
+    const broken = await checkOperatorLaws(notes(false), options).then(
+      () => undefined,
+      (error: Error) => `${error.message}\n${(error.cause as Error | undefined)?.message ?? ''}`,
+    );
+    expect(broken).toMatch(
+      /law "declares needsExample" broken: it applies with the example and skips without it/,
+    );
+    expect((await checkOperatorLaws(notes(true), options)).applied).toBeGreaterThan(0);
   }, 120_000);
 
   it('is declared by every built-in that skips without an example and applies with one', async () => {
