@@ -90,7 +90,7 @@ export const commandListing: readonly ListedCommand[] = [
     name: 'operators',
     term: 'operators [options]',
     summary:
-      'list the perturbation operators (with --json: an array of { name, dimension, mode, version, description, params })',
+      'list the perturbation operators (with --json: an array of { name, dimension, mode, version, needsExample, description, params })',
     load: async () => (await import('./commands/operators.js')).registerOperators,
   },
   {
