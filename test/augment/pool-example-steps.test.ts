@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { builtinOperators } from '../../perturbations/index.js';
 import { type AugmentRow, augment, variantPoolFor } from '../../src/augment/augment.js';
-import { applyOperator, defineOperator, type Operator } from '../../src/augment/operator.js';
+import {
+  applyOperator,
+  defineOperator,
+  type Operator,
+  type OperatorSpec,
+} from '../../src/augment/operator.js';
 import { compilePolicy, parsePolicy } from '../../src/augment/policy.js';
 import { presets } from '../../src/augment/presets.js';
 import { createRegistry } from '../../src/augment/registry.js';
@@ -32,15 +37,16 @@ const withSection = (base: Harness, id: string, template: string) => ({
   relabel: identityRelabel,
 });
 
+/** A prompt operator of these tests: version 1, exact, no params. */
+const promptOperator = (
+  spec: Pick<OperatorSpec<z.ZodObject>, 'id' | 'description' | 'apply' | 'needsExample' | 'fitsExample'>,
+) => defineOperator({ version: 1, dimension: 'prompt', mode: 'exact', params: z.object({}), ...spec });
+
 // Decides from the example and never applies: every example falls to the step's next choice.
-const neverFits = defineOperator({
+const neverFits = promptOperator({
   id: 'prompt/never-fits',
-  version: 1,
-  dimension: 'prompt',
-  mode: 'exact',
   needsExample: true,
   description: 'Reads the example and skips.',
-  params: z.object({}),
   apply: (_base, { trajectory }) => ({ skip: trajectory ? 'does not fit the example' : 'needs the example' }),
 });
 
@@ -85,14 +91,10 @@ describe('a pool entry and the operators that decide from the example', () => {
     const { harness, originals } = await fixture('livestream', 6);
     // Reads how many messages the example has; without one it skips.
     const fromExample = (needsExample: boolean) =>
-      defineOperator({
+      promptOperator({
         id: 'prompt/note-length',
-        version: 1,
-        dimension: 'prompt',
-        mode: 'exact',
         ...(needsExample ? { needsExample } : {}),
         description: 'Adds a section that says how long the example is.',
-        params: z.object({}),
         apply(base, { trajectory }) {
           if (!trajectory) return { skip: 'needs the example' };
           return withSection(base, 'length-note', `${trajectory.messages.length} turns.`);
@@ -123,14 +125,10 @@ describe('a pool entry and the operators that decide from the example', () => {
   it("draws a deferred step from the entry's generator: examples that give it the same facts share the variant", async () => {
     const { harness, originals } = await fixture('livestream', 6);
     // Reads the example only to know there is one: what it adds comes from the generator alone.
-    const drawnNote = defineOperator({
+    const drawnNote = promptOperator({
       id: 'prompt/drawn-note',
-      version: 1,
-      dimension: 'prompt',
-      mode: 'exact',
       needsExample: true,
       description: 'Adds a section with a drawn number.',
-      params: z.object({}),
       apply(base, context) {
         if (!context.trajectory) return { skip: 'needs the example' };
         return withSection(base, 'drawn', `Note ${context.rng.int(0, 1e9)}.`);
@@ -149,13 +147,9 @@ describe('a pool entry and the operators that decide from the example', () => {
   it('asks a deferred candidate that does not read the example once per entry, not once per example', async () => {
     const { harness, originals } = await fixture('livestream', 6);
     let calls = 0;
-    const counted = defineOperator({
+    const counted = promptOperator({
       id: 'prompt/counted-note',
-      version: 1,
-      dimension: 'prompt',
-      mode: 'exact',
       description: 'Adds a section; counts its calls.',
-      params: z.object({}),
       apply(base) {
         calls++;
         return withSection(base, 'counted', 'A note.');
@@ -181,13 +175,9 @@ describe('a pool entry and the operators that decide from the example', () => {
   it('asks a deferred choice that skips with an example it does not read once with one, not once per example', async () => {
     const { harness, originals } = await fixture('livestream', 6);
     let calls = 0;
-    const alwaysSkips = defineOperator({
+    const alwaysSkips = promptOperator({
       id: 'prompt/always-skips',
-      version: 1,
-      dimension: 'prompt',
-      mode: 'exact',
       description: 'Skips whatever it is given; counts its calls.',
-      params: z.object({}),
       apply() {
         calls++;
         return { skip: 'nothing to change' };
@@ -220,13 +210,9 @@ describe('a pool entry and the operators that decide from the example', () => {
     const given: boolean[] = [];
     // Would read the example if given one; its example guard refuses every example.
     const guarded = (refuse: boolean) =>
-      defineOperator({
+      promptOperator({
         id: 'prompt/guarded-note',
-        version: 1,
-        dimension: 'prompt',
-        mode: 'exact',
         description: 'Adds a section; records whether it was given the example.',
-        params: z.object({}),
         apply(base, { trajectory }) {
           given.push(trajectory !== undefined);
           return withSection(base, 'guarded', 'A note.');
@@ -254,14 +240,10 @@ describe('a pool entry and the operators that decide from the example', () => {
 
   it('is a law of the kit: an operator that applies with the example and skips without it must declare it', async () => {
     const notes = (needsExample: boolean) =>
-      defineOperator({
+      promptOperator({
         id: 'prompt/example-note',
-        version: 1,
-        dimension: 'prompt',
-        mode: 'exact',
         ...(needsExample ? { needsExample } : {}),
         description: 'Adds a section; only with an example.',
-        params: z.object({}),
         apply: (base, { trajectory }) =>
           trajectory ? withSection(base, 'example-note', 'A note.') : { skip: 'needs the example' },
       });
