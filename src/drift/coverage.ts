@@ -104,8 +104,10 @@ export async function sampleVariants(base: Harness, options: SampleOptions): Pro
         run,
       },
     );
+    // A deferred step's candidates that say they decide from the example; its others are tried alone below.
     for (const { step } of built.deferred)
-      for (const candidate of [step, ...(step.fallbacks ?? [])]) needExample.add(candidate.operator.id);
+      for (const candidate of [step, ...(step.fallbacks ?? [])])
+        if (candidate.operator.needsExample) needExample.add(candidate.operator.id);
     for (const record of built.ops) applied.add(record.name);
     for (const step of planned)
       for (const candidate of [step, ...(step.fallbacks ?? [])])
