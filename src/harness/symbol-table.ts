@@ -296,17 +296,17 @@ export function findMentions(location: TextLocation, symbols: readonly SymbolEnt
   // where the kind asks for it) is reported, never a shorter name at the same position.
   for (let start = 0; start < text.length; start++) {
     if (continuesIdentifier(text, start - 1) || inCode(start)) continue;
-    let node: NameNode | undefined = trie.next.get(text[start] as string);
+    let node: NameNode | undefined = nextNode(trie, text[start] as string);
     if (!node) continue;
     const candidates: NameNode[] = [];
     for (let index = start + 1; node; index++) {
-      if (node.symbols.length > 0 && !continuesIdentifier(text, index)) candidates.push(node);
+      if (node.symbols !== undefined && !continuesIdentifier(text, index)) candidates.push(node);
       if (index >= text.length) break;
-      node = node.next.get(text[index] as string);
+      node = nextNode(node, text[index] as string);
     }
     for (let at = candidates.length - 1; at >= 0; at--) {
       urls ??= urlSpans(text);
-      const symbolsHere = (candidates[at] as NameNode).symbols;
+      const symbolsHere = (candidates[at] as NameNode).symbols as SymbolEntry[];
       const found = mentionsAt(text, start, symbolsHere, path, trie.memberSuffixes, urls);
       if (found.length === 0) continue;
       mentions.push(...found);
@@ -395,10 +395,15 @@ function occurrenceTrie(symbols: readonly SymbolEntry[]): OccurrenceNode {
   return root;
 }
 
-/** A trie node: the symbols whose name ends here, and the next characters. */
+/**
+ * A trie node: the symbols whose name ends here, and the next characters. Most nodes lie on one name only:
+ * their one next character is held in the node (`char`, `child`), and a map is made only where names branch.
+ */
 interface NameNode {
-  next: Map<string, NameNode>;
-  symbols: SymbolEntry[];
+  symbols: SymbolEntry[] | undefined;
+  char: string | undefined;
+  child: NameNode | undefined;
+  next: Map<string, NameNode> | undefined;
 }
 
 /** The root of a name trie, with the `.parameter` suffixes each tool's mention may carry. */
@@ -406,17 +411,46 @@ interface NameTrie extends NameNode {
   memberSuffixes: Map<string, string[]>;
 }
 
+const nameNode = (): NameNode => ({ symbols: undefined, char: undefined, child: undefined, next: undefined });
+
+/** The node after `node` on `character`, or undefined. */
+function nextNode(node: NameNode, character: string): NameNode | undefined {
+  if (node.next) return node.next.get(character);
+  return node.char === character ? node.child : undefined;
+}
+
+/** The node after `node` on `character`, made if there is none; says whether it made a node and a map. */
+function addNode(node: NameNode, character: string): { node: NameNode; nodes: number; maps: number } {
+  const found = nextNode(node, character);
+  if (found) return { node: found, nodes: 0, maps: 0 };
+  const made = nameNode();
+  if (!node.next && node.char === undefined) {
+    node.char = character;
+    node.child = made;
+    return { node: made, nodes: 1, maps: 0 };
+  }
+  let maps = 0;
+  if (!node.next) {
+    node.next = new Map([[node.char as string, node.child as NameNode]]);
+    node.char = undefined;
+    node.child = undefined;
+    maps = 1;
+  }
+  node.next.set(character, made);
+  return { node: made, nodes: 1, maps };
+}
+
 // Callers often build a fresh symbol list per text (the same names each time): tries are cached by list
 // object, then by the list's content in a small bounded map.
 // Pure function of content across runs: the name trie of a symbol list object.
 const tries = new WeakMap<readonly SymbolEntry[], NameTrie>();
-// Weighed by bytes: a trie costs ~300 bytes a node (a Map and an object per character of each name; measured,
-// docs/decisions/0006-caches-bounded-by-bytes.md), and variant harnesses bring their own lists, so 512
-// tries of a large harness held ~40 MB.
+// Weighed by bytes: a node is a small object (~64 bytes), a branch's map ~200 more (a node that held a Map
+// and an array for every character took ~300 bytes: docs/decisions/0006-caches-bounded-by-bytes.md), and
+// variant harnesses bring their own lists.
 // Pure function of content across runs: the name trie of a symbol list, by its names.
-const triesByContent = new BoundedCache<string, { trie: NameTrie; nodes: number }>(
+const triesByContent = new BoundedCache<string, { trie: NameTrie; bytes: number }>(
   8 << 20,
-  (content, entry) => 2 * content.length + 300 * entry.nodes,
+  (content, entry) => 2 * content.length + entry.bytes,
   'symbol-table.triesByContent',
 );
 
@@ -432,7 +466,8 @@ function nameTrie(symbols: readonly SymbolEntry[]): NameTrie {
     return known.trie;
   }
   let nodes = 1;
-  const root: NameTrie = { next: new Map(), symbols: [], memberSuffixes: new Map() };
+  let maps = 1;
+  const root: NameTrie = { ...nameNode(), memberSuffixes: new Map() };
   // `tool.parameter` is one qualified token: the tool's mention may be followed by `.parameter`.
   for (const symbol of symbols) {
     if (symbol.kind !== 'parameter' || symbol.tool === undefined) continue;
@@ -447,19 +482,17 @@ function nameTrie(symbols: readonly SymbolEntry[]): NameTrie {
     if (seen.has(key) || symbol.name === '') continue;
     seen.add(key);
     let node: NameNode = root;
-    for (const character of symbol.name.split('')) {
-      let child = node.next.get(character);
-      if (!child) {
-        child = { next: new Map(), symbols: [] };
-        node.next.set(character, child);
-        nodes++;
-      }
-      node = child;
+    for (let at = 0; at < symbol.name.length; at++) {
+      const added = addNode(node, symbol.name[at] as string);
+      node = added.node;
+      nodes += added.nodes;
+      maps += added.maps;
     }
+    node.symbols ??= [];
     node.symbols.push(symbol);
   }
   tries.set(symbols, root);
-  triesByContent.set(content, { trie: root, nodes });
+  triesByContent.set(content, { trie: root, bytes: 64 * nodes + 200 * maps });
   return root;
 }
 
