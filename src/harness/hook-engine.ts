@@ -9,7 +9,7 @@ import { HarnessAugmentError } from './issues.js';
 import { validateAgainstSchema } from './json-schema-validator.js';
 import { compileLinearPattern } from './linear-pattern.js';
 import { objectMemo } from './object-memo.js';
-import { offeredTools } from './offered-tools.js';
+import { offeredTool } from './offered-tools.js';
 import type { Harness, Hook, HookCheck } from './schema.js';
 import { renderTemplate } from './template-engine.js';
 
@@ -186,7 +186,7 @@ function runCheck(
     case 'tool_arguments': {
       const call = step.call;
       if (!call) return undefined;
-      const tool = offeredTools(harness).find((candidate) => candidate.name === call.name);
+      const tool = offeredTool(harness, call.name);
       if (!tool)
         return {
           reason: `tool "${call.name}" does not exist`,

@@ -37,10 +37,31 @@ export function skillLoaderTool(harness: Pick<Harness, 'skills'>): Tool {
  * @example
  * offeredTools(harness).map((tool) => tool.name) // ['load_skill', 'get_product_info_by_link_id', …]
  */
-export function offeredTools(harness: Harness): Tool[] {
+export function offeredTools(harness: Pick<Harness, 'skills' | 'tools'>): Tool[] {
   if (harness.skills.items.length === 0) return [...harness.tools.items];
   return [loaderOfSkills(harness.skills), ...harness.tools.items];
 }
+
+/**
+ * The offered tool of that name, or undefined: a map per (tools, skills) part objects, so that a hook
+ * checking a call's arguments finds its tool without listing the offered tools again, and variants that
+ * changed other parts share it.
+ *
+ * @example
+ * offeredTool(harness, 'load_skill')?.parameters
+ */
+export function offeredTool(harness: Harness, name: string): Tool | undefined {
+  return byNameFor(harness.tools)(harness.skills).get(name);
+}
+const byNameFor = objectMemo((tools: Harness['tools']) =>
+  objectMemo((skills: Harness['skills']) => {
+    const byName = new Map<string, Tool>();
+    // The first of a name, as a search of the list finds it.
+    for (const tool of offeredTools({ tools, skills }))
+      if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    return byName;
+  }),
+);
 
 /**
  * The skill loader, one object per skills part (what it is made of): harnesses that share their skills (a

@@ -124,20 +124,42 @@ function deriveHarnessData(harness: Harness) {
     loader: harness.skills.loader,
     tools: harness.tools.items,
     hooks: harness.hooks.items.filter((hook) => hook.enabled),
-    skillList: formatList(
-      style,
+    skillList: listOf(harness.skills, style, () =>
       harness.skills.items.map((skill) => ({
         name: skill.id,
         kind: skill.kind,
         description: skill.description,
       })),
     ),
-    toolList: formatList(
-      style,
+    toolList: listOf(harness.tools, style, () =>
       harness.tools.items.map((tool) => ({ name: tool.name, description: tool.description })),
     ),
   };
 }
+
+/**
+ * A part's list in a list style, once per (part object, style): a variant that changed only its hooks or
+ * its prompt's headings holds the skills and tools parts of the harness it came from.
+ */
+function listOf(
+  part: object,
+  style: ListStyle,
+  rows: () => ReadonlyArray<{ name: string; kind?: string; description: string }>,
+): string {
+  let byStyle = listsOf.get(part);
+  if (!byStyle) {
+    byStyle = new Map();
+    listsOf.set(part, byStyle);
+  }
+  let list = byStyle.get(style);
+  if (list === undefined) {
+    list = formatList(style, rows());
+    byStyle.set(style, list);
+  }
+  return list;
+}
+// Pure function of content across runs: a skills or tools part object's list, by list style.
+const listsOf = new WeakMap<object, Map<ListStyle, string>>();
 
 /**
  * Puts a rendered section body under its heading.
