@@ -419,25 +419,25 @@ function nextNode(node: NameNode, character: string): NameNode | undefined {
   return node.char === character ? node.child : undefined;
 }
 
-/** The node after `node` on `character`, made if there is none; says whether it made a node and a map. */
-function addNode(node: NameNode, character: string): { node: NameNode; nodes: number; maps: number } {
+/** The node after `node` on `character`, made if there is none (counted in `made`, with any map it needed). */
+function addNode(node: NameNode, character: string, made: { nodes: number; maps: number }): NameNode {
   const found = nextNode(node, character);
-  if (found) return { node: found, nodes: 0, maps: 0 };
-  const made = nameNode();
+  if (found) return found;
+  const child = nameNode();
+  made.nodes++;
   if (!node.next && node.char === undefined) {
     node.char = character;
-    node.child = made;
-    return { node: made, nodes: 1, maps: 0 };
+    node.child = child;
+    return child;
   }
-  let maps = 0;
   if (!node.next) {
     node.next = new Map([[node.char as string, node.child as NameNode]]);
     node.char = undefined;
     node.child = undefined;
-    maps = 1;
+    made.maps++;
   }
-  node.next.set(character, made);
-  return { node: made, nodes: 1, maps };
+  node.next.set(character, child);
+  return child;
 }
 
 // Callers often build a fresh symbol list per text (the same names each time): tries are cached by list
@@ -465,8 +465,8 @@ function nameTrie(symbols: readonly SymbolEntry[]): NameTrie {
     tries.set(symbols, known.trie);
     return known.trie;
   }
-  let nodes = 1;
-  let maps = 1;
+  // The root, and its map of suffixes.
+  const made = { nodes: 1, maps: 1 };
   const root: NameTrie = { ...nameNode(), memberSuffixes: new Map() };
   // `tool.parameter` is one qualified token: the tool's mention may be followed by `.parameter`.
   for (const symbol of symbols) {
@@ -482,17 +482,12 @@ function nameTrie(symbols: readonly SymbolEntry[]): NameTrie {
     if (seen.has(key) || symbol.name === '') continue;
     seen.add(key);
     let node: NameNode = root;
-    for (let at = 0; at < symbol.name.length; at++) {
-      const added = addNode(node, symbol.name[at] as string);
-      node = added.node;
-      nodes += added.nodes;
-      maps += added.maps;
-    }
+    for (let at = 0; at < symbol.name.length; at++) node = addNode(node, symbol.name[at] as string, made);
     node.symbols ??= [];
     node.symbols.push(symbol);
   }
   tries.set(symbols, root);
-  triesByContent.set(content, { trie: root, bytes: 64 * nodes + 200 * maps });
+  triesByContent.set(content, { trie: root, bytes: 64 * made.nodes + 200 * made.maps });
   return root;
 }
 
