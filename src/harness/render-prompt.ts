@@ -4,6 +4,7 @@
 import { BoundedCache } from './bounded-cache.js';
 import { writtenPartHash } from './hash.js';
 import { HarnessAugmentError } from './issues.js';
+import { objectMemo } from './object-memo.js';
 import { objectNumber } from './object-number.js';
 import type { Harness, HeadingStyle, ListStyle, PromptSection } from './schema.js';
 import { renderTemplate } from './template-engine.js';
@@ -146,11 +147,7 @@ function listOf(
   style: ListStyle,
   rows: () => ReadonlyArray<{ name: string; kind?: string; description: string }>,
 ): string {
-  let byStyle = listsOf.get(part);
-  if (!byStyle) {
-    byStyle = new Map();
-    listsOf.set(part, byStyle);
-  }
+  const byStyle = listsOf(part);
   let list = byStyle.get(style);
   if (list === undefined) {
     list = formatList(style, rows());
@@ -158,8 +155,8 @@ function listOf(
   }
   return list;
 }
-// Pure function of content across runs: a skills or tools part object's list, by list style.
-const listsOf = new WeakMap<object, Map<ListStyle, string>>();
+// A skills or tools part object's lists, by list style (each a pure function of the part's content).
+const listsOf = objectMemo((_part: object) => new Map<ListStyle, string>());
 
 /**
  * Puts a rendered section body under its heading.
