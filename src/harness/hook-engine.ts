@@ -12,6 +12,7 @@ import { objectMemo } from './object-memo.js';
 import { offeredTool } from './offered-tools.js';
 import type { Harness, Hook, HookCheck } from './schema.js';
 import { renderTemplate } from './template-engine.js';
+import { textNumbering } from './text-numbers.js';
 
 export type { HookStep } from './hook-step.js';
 
@@ -108,7 +109,53 @@ export function hookRunsOn(hook: Hook, step: Pick<HookStep, 'stage' | 'call'>): 
   return step.call !== undefined && hook.tools.includes(step.call.name);
 }
 
+/** The checks whose verdict reads the check and the step's text alone (`runTextCheck`). */
+const textOnlyChecks: ReadonlySet<HookCheck['type']> = new Set(['banned_terms', 'regex', 'json_shape']);
+
+/**
+ * A check's content as a number, once per check object: the key of its verdicts (`textVerdicts`). Two check
+ * objects with the same content share verdicts (a variant's hooks are often new objects around the same checks).
+ */
+const checkNumber = objectMemo((check: HookCheck): number => checkContentNumber(canonicalJson(check)));
+const checkContentNumber = textNumbering(1 << 20, 'hook-engine.checkNumbers');
+
 function runCheck(
+  check: HookCheck,
+  step: HookStep,
+  harness: Harness,
+  hookChecks: HookCheckRegistry,
+): Failure | undefined {
+  if (!textOnlyChecks.has(check.type)) return runStepCheck(check, step, harness, hookChecks);
+  // A text check decides the same on the same text wherever it is met: an example and each of its variants
+  // (whose relabel left most replies as they were) and every walk of each are checked once per text.
+  const text = step.text ?? '';
+  const key = `${checkNumber(check)}\u0000${text}`;
+  const known = textVerdicts.get(key);
+  if (known !== undefined) return known ?? undefined;
+  textCheckRuns.count++;
+  const failure = runStepCheck(check, step, harness, hookChecks);
+  textVerdicts.set(key, failure ? Object.freeze(failure) : null);
+  return failure;
+}
+const textCheckRuns = { count: 0 };
+/**
+ * How many times this process has run a text check (`banned_terms`, `regex`, `json_shape`) on a text, rather
+ * than read its verdict (tests count the work of the hook checks with it).
+ *
+ * @example
+ * const before = hookTextCheckRuns(); evaluateHook(hook, step, harness); hookTextCheckRuns() - before // 0 or 1
+ */
+export function hookTextCheckRuns(): number {
+  return textCheckRuns.count;
+}
+// Pure function of content across runs: a text check's failure (null: it passes), by check content and text.
+const textVerdicts = new BoundedCache<string, Failure | null>(
+  4 << 20,
+  (key, failure) => 2 * key.length + 64 + (failure ? 2 * failure.reason.length + 256 : 0),
+  'hook-engine.textVerdicts',
+);
+
+function runStepCheck(
   check: HookCheck,
   step: HookStep,
   harness: Harness,

@@ -345,7 +345,8 @@ function renderPrompt(harness: Harness, context: RequestContext): string {
     sectionBodies.set(harness, bodies);
   }
   const known = bodies;
-  const data = templateData(harness, context);
+  // Made only for a section that renders here: most renders of a variant's prompt find every body.
+  let data: TemplateData | undefined;
   return harness.prompt.sections
     .map((section, index) => {
       let body = known[index];
@@ -360,6 +361,7 @@ function renderPrompt(harness: Harness, context: RequestContext): string {
           // The render is watched (a Proxy sees every property, key and membership lookup). A template
           // that reads nothing of the context renders alike for every context: its only other uses of the
           // object, identity and truthiness, are the same for every context object.
+          data ??= templateData(harness, context);
           const watched = watchedData(data);
           body = renderBody(harness, section, watched.data);
           if (!watched.readContext()) known[index] = body;

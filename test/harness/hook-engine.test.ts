@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluateHook, extractNumbers, runHooks } from '../../src/harness/hook-engine.js';
+import { evaluateHook, extractNumbers, hookTextCheckRuns, runHooks } from '../../src/harness/hook-engine.js';
 import { parseHarness } from '../../src/harness/parse-harness.js';
 import type { HookCheck, HookStage } from '../../src/harness/schema.js';
 import { travelHarness, travelHarnessInput } from '../support/travel-harness.js';
@@ -226,5 +226,46 @@ describe('runHooks', () => {
         loadedSkills: { turn: ['baggage'], conversation: [] },
       }),
     ).toBeUndefined();
+  });
+});
+
+describe('text checks', () => {
+  const checks: HookCheck[] = [
+    { type: 'banned_terms', terms: ['best', '最'], caseSensitive: false },
+    { type: 'regex', pattern: '\\d{3,}', mode: 'must_not' },
+    { type: 'json_shape', schema: { type: 'object', required: ['ok'] } },
+  ] as HookCheck[];
+  const texts = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.constantFrom('the BEST deal', '最好', '12345', '{"ok":true}', '{"no":1}', 'not json'),
+  );
+
+  it('decide on a text as a fresh check with the same content does, however often asked', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...checks), texts, (check, text) => {
+        const first = single('pre_reply', structuredClone(check));
+        const second = single('pre_reply', structuredClone(check));
+        const step = { stage: 'pre_reply' as const, text };
+        const outcome = evaluateHook(first.hook, step, first.harness);
+        expect(evaluateHook(second.hook, step, second.harness)).toEqual(outcome);
+        expect(evaluateHook(first.hook, { ...step }, first.harness)).toEqual(outcome);
+      }),
+    );
+  });
+
+  it('run once per check content and text: the same check in a variant reads the verdict', () => {
+    const text = `a text no other test checks ${Math.PI}, the best`;
+    const first = single('pre_reply', { type: 'banned_terms', terms: ['best'] });
+    const copy = single('pre_reply', { type: 'banned_terms', terms: ['best'] });
+    const before = hookTextCheckRuns();
+    const outcome = evaluateHook(first.hook, { stage: 'pre_reply', text }, first.harness);
+    expect(outcome).toMatchObject({ pass: false, details: { found: ['best'] } });
+    expect(evaluateHook(copy.hook, { stage: 'pre_reply', text }, copy.harness)).toEqual(outcome);
+    expect(hookTextCheckRuns() - before).toBe(1);
+    // Another text, or a check with other content, is run.
+    evaluateHook(first.hook, { stage: 'pre_reply', text: `${text}!` }, first.harness);
+    const other = single('pre_reply', { type: 'banned_terms', terms: ['best', 'cheapest'] });
+    evaluateHook(other.hook, { stage: 'pre_reply', text }, other.harness);
+    expect(hookTextCheckRuns() - before).toBe(3);
   });
 });
