@@ -605,7 +605,7 @@ export function buildSymbolTable(
   if (cached) return cached;
   const symbols = harnessSymbols(harness);
   const mentions = [
-    ...harnessTextLocations(harness).flatMap((location) => findMentions(location, symbols)),
+    ...textParts.flatMap((part) => partMentions(harness, part, symbols)),
     ...hookReferences(harness, hookChecks),
   ];
   const table = { symbols, mentions };
@@ -615,6 +615,45 @@ export function buildSymbolTable(
 
 // Pure function of content across runs: the table of (registry object, harness object), both immutable.
 const tables = new WeakMap<HookCheckRegistry, WeakMap<Harness, SymbolTable>>();
+
+/** The parts in the order `harnessTextLocations` lists their texts. */
+const textParts = ['skills', 'hooks', 'prompt', 'tools'] as const;
+
+/**
+ * The mentions in one part's texts, once per (part object, identifiers): a part's mentions read only its own
+ * texts and the identifiers, so a harness a step made from another (its skills reworded, a hook turned off)
+ * scans only the parts that step changed, while its identifiers stay.
+ */
+function partMentions(harness: Harness, part: HarnessPartName, symbols: readonly SymbolEntry[]): Mention[] {
+  let byIdentifiers = mentionsByPart.get(harness[part]);
+  if (!byIdentifiers) {
+    byIdentifiers = new Map();
+    mentionsByPart.set(harness[part], byIdentifiers);
+  }
+  const key = identifiersKey(symbols);
+  let mentions = byIdentifiers.get(key);
+  if (!mentions) {
+    mentions = partTextLocations(harness, part).flatMap((location) => findMentions(location, symbols));
+    // A few identifier lists a part: one that meets more starts over (a bound, not a rule).
+    if (byIdentifiers.size >= 8) byIdentifiers.clear();
+    byIdentifiers.set(key, mentions);
+  }
+  return mentions;
+}
+// Pure function of content across runs: a part object's mentions, by the identifiers looked for.
+const mentionsByPart = new WeakMap<object, Map<string, Mention[]>>();
+
+/** A symbol list by content (every field `findMentions` may read), once per list object. */
+function identifiersKey(symbols: readonly SymbolEntry[]): string {
+  let key = identifierKeys.get(symbols);
+  if (key === undefined) {
+    key = JSON.stringify(symbols);
+    identifierKeys.set(symbols, key);
+  }
+  return key;
+}
+// Pure function of content across runs: a symbol list object's JSON.
+const identifierKeys = new WeakMap<readonly SymbolEntry[], string>();
 
 /**
  * The mentions of one identifier.

@@ -33,14 +33,44 @@ export { occursAsWord };
  * unresolvedCodeNames(harness).has('height_cm') // true for the live-stream harness
  */
 export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegistry): Set<string> {
-  const { parameterNames, texts } = parameterReading(harness, hookChecks);
-  const unresolved = new Set<string>();
-  for (const { text, reading } of texts)
-    codeOccurrences(text, parameterNames, (name, index) => {
-      if (!reading.recognisedAt(index)) unresolved.add(name);
-    });
-  return unresolved;
+  return new Set(
+    byHarness(unresolvedOf, harness, hookChecks, () => {
+      const { parameterNames, texts } = parameterReading(harness, hookChecks);
+      const unresolved = new Set<string>();
+      for (const { text, reading } of texts)
+        codeOccurrences(text, parameterNames, (name, index) => {
+          if (!reading.recognisedAt(index)) unresolved.add(name);
+        });
+      return unresolved;
+    }),
+  );
 }
+
+/**
+ * What a harness object's texts give under some hook checks, once per (harness, hook checks): every pool
+ * entry's step reads the same harness (the base, for a plan's first tools step). Harnesses are treated as
+ * immutable; callers get copies of what is kept.
+ */
+type PerHarness<T> = WeakMap<Harness, Map<HookCheckRegistry | undefined, T>>;
+function byHarness<T>(
+  memo: PerHarness<T>,
+  harness: Harness,
+  hookChecks: HookCheckRegistry | undefined,
+  derive: () => T,
+): T {
+  let byChecks = memo.get(harness);
+  if (!byChecks) {
+    byChecks = new Map();
+    memo.set(harness, byChecks);
+  }
+  if (!byChecks.has(hookChecks)) byChecks.set(hookChecks, derive());
+  return byChecks.get(hookChecks) as T;
+}
+// Pure functions of content across runs: a harness object's readings under hook checks.
+const unresolvedOf: PerHarness<ReadonlySet<string>> = new WeakMap();
+const namedInTextsOf: PerHarness<ReadonlySet<string>> = new WeakMap();
+const otherToolsOf: PerHarness<ReadonlySet<string>> = new WeakMap();
+const readingOf: PerHarness<ReturnType<typeof deriveParameterReading>> = new WeakMap();
 
 /** Each whole-word occurrence (not inside a longer word) of one of `names` inside a code span of `text`. */
 function codeOccurrences(
@@ -76,6 +106,10 @@ function codeOccurrences(
  * parameterNamesInOtherTools(harness).has('title') // true where send_email's text lists `title` as a key
  */
 export function parameterNamesInOtherTools(harness: Harness): Set<string> {
+  return new Set(byHarness(otherToolsOf, harness, undefined, () => namesInOtherTools(harness)));
+}
+
+function namesInOtherTools(harness: Harness): Set<string> {
   const definedBy = new Map<string, Set<string>>();
   for (const symbol of harnessSymbols(harness))
     if (symbol.kind === 'parameter' && symbol.tool !== undefined && symbol.name !== '')
@@ -108,6 +142,10 @@ const readableTexts = (harness: Harness) =>
  * other text every tool's.
  */
 function parameterReading(harness: Harness, hookChecks?: HookCheckRegistry) {
+  return byHarness(readingOf, harness, hookChecks, () => deriveParameterReading(harness, hookChecks));
+}
+
+function deriveParameterReading(harness: Harness, hookChecks?: HookCheckRegistry) {
   const table = buildSymbolTable(harness, hookChecks);
   const recognised = new Set(
     table.mentions.map((mention) => `${JSON.stringify(mention.path)}\u0000${mention.start}`),
@@ -213,8 +251,13 @@ export function parameterNamesInProse(
 ): Set<string> {
   const { parameterNames: all, texts, values } = parameterReading(harness, hookChecks);
   const parameterNames = all.filter((name) => name !== '');
-  const named = new Set<string>();
-  for (const { text, reading } of texts) readParameterNames(text, parameterNames, named, reading);
+  const named = new Set(
+    byHarness(namedInTextsOf, harness, hookChecks, () => {
+      const inTexts = new Set<string>();
+      for (const { text, reading } of texts) readParameterNames(text, parameterNames, inTexts, reading);
+      return inTexts;
+    }),
+  );
   for (const name of parameterNamesInReplies(freeText, parameterNames, values)) named.add(name);
   return named;
 }
