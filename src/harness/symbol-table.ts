@@ -633,12 +633,25 @@ function partMentions(harness: Harness, part: HarnessPartName, symbols: readonly
   const key = identifiersKey(symbols);
   let mentions = byIdentifiers.get(key);
   if (!mentions) {
-    mentions = partTextLocations(harness, part).flatMap((location) => findMentions(location, symbols));
+    const locations = partTextLocations(harness, part);
+    tableScans.texts += locations.length;
+    mentions = locations.flatMap((location) => findMentions(location, symbols));
     // A few identifier lists a part: one that meets more starts over (a bound, not a rule).
     if (byIdentifiers.size >= 8) byIdentifiers.clear();
     byIdentifiers.set(key, mentions);
   }
   return mentions;
+}
+const tableScans = { texts: 0 };
+/**
+ * How many texts `buildSymbolTable` has scanned for mentions in this process (tests count the work of a
+ * table with it).
+ *
+ * @example
+ * const before = symbolTableScans(); buildSymbolTable(harness); symbolTableScans() - before
+ */
+export function symbolTableScans(): number {
+  return tableScans.texts;
 }
 // Pure function of content across runs: a part object's mentions, by the identifiers looked for.
 const mentionsByPart = new WeakMap<object, Map<string, Mention[]>>();

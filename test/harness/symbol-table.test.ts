@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseHarness } from '../../src/harness/parse-harness.js';
+import type { Harness } from '../../src/harness/schema.js';
 import {
   buildSymbolTable,
   findMentions,
   harnessSymbols,
+  harnessTextLocations,
   mentionsOf,
+  partTextLocations,
   type SymbolEntry,
+  symbolTableScans,
 } from '../../src/harness/symbol-table.js';
 import { travelHarness, travelHarnessInput } from '../support/travel-harness.js';
 
@@ -141,5 +145,38 @@ describe('symbol table', () => {
     input.skills.items[2]!.body = 'Use 行李 政策 after an apology.';
     const mentions = mentionsOf(buildSymbolTable(parseHarness(input)), 'skill', '行李 政策');
     expect(mentions.map((mention) => [mention.start, mention.end])).toEqual([[4, 9]]);
+  });
+});
+
+describe('buildSymbolTable per part', () => {
+  it('scans only the parts a new harness object holds anew, and finds what a whole scan finds', () => {
+    const base = travelHarness();
+    buildSymbolTable(base);
+    // A step that turns a hook off: new hooks, the same skills, prompt and tools, the same identifiers.
+    const variant: Harness = {
+      ...base,
+      hooks: {
+        ...base.hooks,
+        items: base.hooks.items.map((hook, index) => (index === 0 ? { ...hook, enabled: false } : hook)),
+      },
+    };
+    const before = symbolTableScans();
+    const table = buildSymbolTable(variant);
+    expect(symbolTableScans() - before).toBe(partTextLocations(variant, 'hooks').length);
+    const fresh = buildSymbolTable(structuredClone(variant));
+    expect(table.mentions).toEqual(fresh.mentions);
+    // A new identifier reads every part again: a text may mention it.
+    const renamed: Harness = {
+      ...base,
+      tools: {
+        ...base.tools,
+        items: base.tools.items.map((tool, index) =>
+          index === 0 ? { ...tool, name: 'lookup_flights' } : tool,
+        ),
+      },
+    };
+    const again = symbolTableScans();
+    expect(buildSymbolTable(renamed).mentions).toEqual(buildSymbolTable(structuredClone(renamed)).mentions);
+    expect(symbolTableScans() - again).toBe(2 * harnessTextLocations(renamed).length);
   });
 });

@@ -8,7 +8,12 @@ import { applyOperator } from '../../src/augment/operator.js';
 import { namesMatchedByPatterns, plainToolNamesWritten } from '../../src/augment/unfollowable-names.js';
 import { parseHarness } from '../../src/harness/parse-harness.js';
 import type { HarnessInput } from '../../src/harness/schema.js';
-import { parameterNamesInProse, plainToolNamesInText } from '../../src/kit/mentions.js';
+import {
+  parameterNamesInOtherTools,
+  parameterNamesInProse,
+  plainToolNamesInText,
+  unresolvedCodeNames,
+} from '../../src/kit/mentions.js';
 import { travelHarnessInput } from '../support/travel-harness.js';
 
 const tool = (name: string, description: string, properties: Record<string, object> = {}) => ({
@@ -231,5 +236,32 @@ describe('parameterNamesInProse on quotes, lists, types and bare own names', () 
   it('reads a quoted name in a reply as a name of any tool', () => {
     expect(parameterNamesInProse(harness, ["I left 'limit' empty."]).has('limit')).toBe(true);
     expect(parameterNamesInProse(harness, ['I left the limit empty.']).has('limit')).toBe(false);
+  });
+});
+
+describe('the readings kept per harness', () => {
+  it('answer each call with its own set, the same as a fresh harness, and read each reply set anew', () => {
+    const harness = harnessOf(
+      [
+        tool('fetch', "Fetches a URL. Use the 'raw' parameter for the page as is.", {
+          raw: { type: 'boolean' },
+          url: { type: 'string' },
+        }),
+      ],
+      'Call fetch with `max_length` set when the page is long.',
+    );
+    const first = parameterNamesInProse(harness);
+    expect(first).toEqual(new Set(['raw']));
+    first.add('url');
+    first.delete('raw');
+    expect(parameterNamesInProse(harness)).toEqual(new Set(['raw']));
+    expect(parameterNamesInProse(harness, ['set url to the page'])).toEqual(new Set(['raw', 'url']));
+    expect(parameterNamesInProse(harness)).toEqual(parameterNamesInProse(structuredClone(harness)));
+    const unresolved = unresolvedCodeNames(harness);
+    unresolved.add('raw');
+    expect(unresolvedCodeNames(harness)).toEqual(unresolvedCodeNames(structuredClone(harness)));
+    const others = parameterNamesInOtherTools(harness);
+    others.add('raw');
+    expect(parameterNamesInOtherTools(harness)).toEqual(parameterNamesInOtherTools(structuredClone(harness)));
   });
 });
