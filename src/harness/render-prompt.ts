@@ -347,39 +347,44 @@ function renderPrompt(harness: Harness, context: RequestContext): string {
   const known = bodies;
   // Made only for a section that renders here: most renders of a variant's prompt find every body.
   let data: TemplateData | undefined;
-  return harness.prompt.sections
-    .map((section, index) => {
-      let body = known[index];
+  // Sections joined with `+`, not `Array.join`: the engine keeps the result as a rope of the section texts
+  // until something reads its characters. A row written by reference never does (its system message is
+  // marked as the harness's render, told by identity), so each render of a variant's prompt for a new
+  // context costs no copy of the whole prompt.
+  let prompt = '';
+  harness.prompt.sections.forEach((section, index) => {
+    let body = known[index];
+    if (body === undefined) {
+      const readings = templateReadings.get(section.template) ?? [];
+      for (const reading of readings) {
+        const key = readingKey(section.template, reading, harness, context);
+        body = key === undefined ? undefined : bodiesByReading.get(key);
+        if (body !== undefined) break;
+      }
       if (body === undefined) {
-        const readings = templateReadings.get(section.template) ?? [];
-        for (const reading of readings) {
-          const key = readingKey(section.template, reading, harness, context);
-          body = key === undefined ? undefined : bodiesByReading.get(key);
-          if (body !== undefined) break;
-        }
-        if (body === undefined) {
-          // The render is watched (a Proxy sees every property, key and membership lookup). A template
-          // that reads nothing of the context renders alike for every context: its only other uses of the
-          // object, identity and truthiness, are the same for every context object.
-          data ??= templateData(harness, context);
-          const watched = watchedData(data);
-          body = renderBody(harness, section, watched.data);
-          if (!watched.readContext()) known[index] = body;
-          const reading = watched.reading();
-          const key = reading && readingKey(section.template, reading, harness, context);
-          if (reading && key !== undefined) {
-            bodiesByReading.set(key, body);
-            const same = (other: Reading) =>
-              other.context === reading.context &&
-              other.members.join('\u0000') === reading.members.join('\u0000');
-            if (!readings.some(same))
-              templateReadings.set(section.template, [...readings, reading].slice(-readingsPerTemplate));
-          }
+        // The render is watched (a Proxy sees every property, key and membership lookup). A template
+        // that reads nothing of the context renders alike for every context: its only other uses of the
+        // object, identity and truthiness, are the same for every context object.
+        data ??= templateData(harness, context);
+        const watched = watchedData(data);
+        body = renderBody(harness, section, watched.data);
+        if (!watched.readContext()) known[index] = body;
+        const reading = watched.reading();
+        const key = reading && readingKey(section.template, reading, harness, context);
+        if (reading && key !== undefined) {
+          bodiesByReading.set(key, body);
+          const same = (other: Reading) =>
+            other.context === reading.context &&
+            other.members.join('\u0000') === reading.members.join('\u0000');
+          if (!readings.some(same))
+            templateReadings.set(section.template, [...readings, reading].slice(-readingsPerTemplate));
         }
       }
-      return formatSection(harness.prompt.headingStyle, section, index + 1, body);
-    })
-    .join('\n\n');
+    }
+    const text = formatSection(harness.prompt.headingStyle, section, index + 1, body);
+    prompt = index === 0 ? text : `${prompt}\n\n${text}`;
+  });
+  return prompt;
 }
 
 type TemplateData = ReturnType<typeof templateData>;
