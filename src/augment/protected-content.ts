@@ -44,12 +44,22 @@ const quotePatterns: readonly Pattern[] = [
   { pattern: /《[^》\n]{1,120}》/gu, holds: '《' },
   { pattern: /«[^»\n]{1,120}»/gu, holds: '«' },
 ];
+/** The file extensions a path without a `/` ends with (`report.csv`). */
+const fileExtensions =
+  'py|md|js|mjs|ts|json|ya?ml|sh|txt|csv|tsv|xlsx?|docx?|pptx?|pdf|html?|xml|toml|ini|cfg|sql|ipynb|png|jpe?g|svg';
 /**
  * A path: `./x`, `../x`, `/x/y`, `~/x`, a folder `name/`, two or more segments, or segments ending in a
  * file name with an extension (`scripts/init.py`, `reference/forms.md`); or a file name alone.
  */
-const pathPattern =
-  /(?<![\p{L}\p{N}_./~{-])(?:(?:\.{1,2}|~)?\/[\w.-]+(?:\/[\w.-]+)*\/?|[\w-][\w.-]*\/(?:[\w.-]+\/)+[\w.-]*|[\w-][\w.-]*\/[\w-]*\.[A-Za-z][A-Za-z0-9]{0,5}|[\w-][\w-]*\/(?=[\s)`'",;:]|$)|[\w-][\w.-]*\.(?:py|md|js|mjs|ts|json|ya?ml|sh|txt|csv|tsv|xlsx?|docx?|pptx?|pdf|html?|xml|toml|ini|cfg|sql|ipynb|png|jpe?g|svg))(?![\p{L}\p{N}_/-])/gu;
+const pathPattern = new RegExp(
+  `(?<![\\p{L}\\p{N}_./~{-])(?:(?:\\.{1,2}|~)?\\/[\\w.-]+(?:\\/[\\w.-]+)*\\/?|[\\w-][\\w.-]*\\/(?:[\\w.-]+\\/)+[\\w.-]*|[\\w-][\\w.-]*\\/[\\w-]*\\.[A-Za-z][A-Za-z0-9]{0,5}|[\\w-][\\w-]*\\/(?=[\\s)\`'",;:]|$)|[\\w-][\\w.-]*\\.(?:${fileExtensions}))(?![\\p{L}\\p{N}_/-])`,
+  'gu',
+);
+/**
+ * What every path without a `/` holds: an extension of `fileExtensions` where the name ends. A text with
+ * neither cannot hold a path, and is not scanned with the whole pattern (which tries every position).
+ */
+const fileNameEnd = new RegExp(`\\.(?:${fileExtensions})(?![\\p{L}\\p{N}_/-])`, 'u');
 
 const number = '[¥$€£￥]?\\d+(?:[.,:]\\d+)*';
 const latinUnits =
@@ -142,7 +152,10 @@ export function pathSpans(
   const spans: ProtectedContentSpan[] = [];
   // Every form holds a `/` or a `.` (a file name's extension).
   if (!text.includes('/') && !text.includes('.')) return spans;
-  collect(blankSpans(text, urls), [{ pattern: pathPattern, holds: '' }], 'path', spans);
+  const scanned = blankSpans(text, urls);
+  // Every form but a file name holds a `/`; a file name ends with one of the extensions.
+  if (!scanned.includes('/') && !fileNameEnd.test(scanned)) return spans;
+  collect(scanned, [{ pattern: pathPattern, holds: '' }], 'path', spans);
   return spans;
 }
 

@@ -44,6 +44,51 @@ describe('protected content', () => {
     expect(texts(numberSpans(text, { unit: true }))).toEqual(['48 hours', '¥199', '20%', '2', '3号']);
   });
 
+  it('finds a path in a text without a slash only where the whole pattern does', () => {
+    // A text holding a `/` is scanned with the whole pattern; "\n/" after a text adds no path and moves none,
+    // so the text with it is the reference for the text alone, which a text without a `/` may skip.
+    const tokens = fc.constantFrom(
+      'report',
+      '.csv',
+      '.py',
+      '.yaml',
+      '.yml',
+      '.md',
+      '.mdx',
+      '.pyc',
+      'v2',
+      '~',
+      '-',
+      '_',
+      '.',
+      '..',
+      ' ',
+      '\n',
+      'scripts',
+      'init',
+      'a.b',
+      '`',
+      "'",
+      '(',
+      ')',
+      '数据',
+      '.json',
+      '.jpeg',
+      '3',
+      'https:',
+      'x.docx',
+    );
+    fc.assert(
+      fc.property(fc.array(tokens, { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        expect(pathSpans(text)).toEqual(pathSpans(`${text}\n/`));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(texts(pathSpans('Save it as report.csv, then rename it.'))).toEqual(['report.csv']);
+    expect(pathSpans('Version 1.2 is out. See the docs.')).toEqual([]);
+  });
+
   it('finds code, paths and URLs for the protected spans of a paraphrase', () => {
     const text = 'Run `init` from scripts/init.py, then read https://example.com/faq.';
     expect(texts(codeSpans(text))).toEqual(['`init`']);
