@@ -109,7 +109,7 @@ export function hookRunsOn(hook: Hook, step: Pick<HookStep, 'stage' | 'call'>): 
   return step.call !== undefined && hook.tools.includes(step.call.name);
 }
 
-/** The checks whose verdict reads the check and the step's text alone (`runTextCheck`). */
+/** The checks whose verdict reads the check and the step's text alone: `runCheck` keeps their verdicts. */
 const textOnlyChecks: ReadonlySet<HookCheck['type']> = new Set(['banned_terms', 'regex', 'json_shape']);
 
 /**
