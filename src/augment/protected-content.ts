@@ -150,8 +150,6 @@ export function pathSpans(
   urls: ReadonlyArray<readonly [number, number]> = urlSpans(text),
 ): ProtectedContentSpan[] {
   const spans: ProtectedContentSpan[] = [];
-  // Every form holds a `/` or a `.` (a file name's extension).
-  if (!text.includes('/') && !text.includes('.')) return spans;
   const scanned = blankSpans(text, urls);
   // Every form but a file name holds a `/`; a file name ends with one of the extensions.
   if (!scanned.includes('/') && !fileNameEnd.test(scanned)) return spans;

@@ -440,6 +440,22 @@ function addNode(node: NameNode, character: string, made: { nodes: number; maps:
   return child;
 }
 
+/**
+ * What `findMentions` reads of a symbol list, as text: each symbol's kind, tool and name, in order. Its name
+ * trie and a part's mentions are kept by it. Once per list object.
+ */
+function symbolListContent(symbols: readonly SymbolEntry[]): string {
+  let content = listContents.get(symbols);
+  if (content === undefined) {
+    content = symbols.map(symbolContent).join('\u0001');
+    listContents.set(symbols, content);
+  }
+  return content;
+}
+// Pure function of content across runs: a symbol list object's content as `findMentions` reads it.
+const listContents = new WeakMap<readonly SymbolEntry[], string>();
+const symbolContent = (symbol: SymbolEntry) => `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`;
+
 // Callers often build a fresh symbol list per text (the same names each time): tries are cached by list
 // object, then by the list's content in a small bounded map.
 // Pure function of content across runs: the name trie of a symbol list object.
@@ -458,8 +474,7 @@ const triesByContent = new BoundedCache<string, { trie: NameTrie; bytes: number 
 function nameTrie(symbols: readonly SymbolEntry[]): NameTrie {
   const cached = tries.get(symbols);
   if (cached) return cached;
-  const keys = symbols.map((symbol) => `${symbol.kind}\u0000${symbol.tool ?? ''}\u0000${symbol.name}`);
-  const content = keys.join('\u0001');
+  const content = symbolListContent(symbols);
   const known = triesByContent.get(content);
   if (known) {
     tries.set(symbols, known.trie);
@@ -476,9 +491,9 @@ function nameTrie(symbols: readonly SymbolEntry[]): NameTrie {
     root.memberSuffixes.set(symbol.tool, list);
   }
   const seen = new Set<string>();
-  for (const [index, symbol] of symbols.entries()) {
+  for (const symbol of symbols) {
     // The same parameter name may belong to several tools; each occurrence is reported once per owner.
-    const key = keys[index] as string;
+    const key = symbolContent(symbol);
     if (seen.has(key) || symbol.name === '') continue;
     seen.add(key);
     let node: NameNode = root;
@@ -620,8 +635,8 @@ const tables = new WeakMap<HookCheckRegistry, WeakMap<Harness, SymbolTable>>();
 const textParts = ['skills', 'hooks', 'prompt', 'tools'] as const;
 
 /**
- * The mentions in one part's texts, once per (part object, identifiers): a part's mentions read only its own
- * texts and the identifiers, so a harness a step made from another (its skills reworded, a hook turned off)
+ * The mentions in one part's texts, once per (part object, identifiers as `findMentions` reads them): a
+ * part's mentions read only its own texts and the identifiers, so a harness a step made from another (its skills reworded, a hook turned off)
  * scans only the parts that step changed, while its identifiers stay.
  */
 function partMentions(harness: Harness, part: HarnessPartName, symbols: readonly SymbolEntry[]): Mention[] {
@@ -630,7 +645,7 @@ function partMentions(harness: Harness, part: HarnessPartName, symbols: readonly
     byIdentifiers = new Map();
     mentionsByPart.set(harness[part], byIdentifiers);
   }
-  const key = identifiersKey(symbols);
+  const key = symbolListContent(symbols);
   let mentions = byIdentifiers.get(key);
   if (!mentions) {
     const locations = partTextLocations(harness, part);
@@ -655,18 +670,6 @@ export function symbolTableScans(): number {
 }
 // Pure function of content across runs: a part object's mentions, by the identifiers looked for.
 const mentionsByPart = new WeakMap<object, Map<string, Mention[]>>();
-
-/** A symbol list by content (every field `findMentions` may read), once per list object. */
-function identifiersKey(symbols: readonly SymbolEntry[]): string {
-  let key = identifierKeys.get(symbols);
-  if (key === undefined) {
-    key = JSON.stringify(symbols);
-    identifierKeys.set(symbols, key);
-  }
-  return key;
-}
-// Pure function of content across runs: a symbol list object's JSON.
-const identifierKeys = new WeakMap<readonly SymbolEntry[], string>();
 
 /**
  * The mentions of one identifier.

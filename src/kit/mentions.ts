@@ -10,6 +10,7 @@ import {
 } from '../augment/unfollowable-names.js';
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
 import { valueAtPath } from '../harness/issues.js';
+import { objectMemo } from '../harness/object-memo.js';
 import type { Harness } from '../harness/schema.js';
 import { isRecord } from '../harness/schema-walk.js';
 import {
@@ -33,44 +34,42 @@ export { occursAsWord };
  * unresolvedCodeNames(harness).has('height_cm') // true for the live-stream harness
  */
 export function unresolvedCodeNames(harness: Harness, hookChecks?: HookCheckRegistry): Set<string> {
-  return new Set(
-    byHarness(unresolvedOf, harness, hookChecks, () => {
-      const { parameterNames, texts } = parameterReading(harness, hookChecks);
-      const unresolved = new Set<string>();
-      for (const { text, reading } of texts)
-        codeOccurrences(text, parameterNames, (name, index) => {
-          if (!reading.recognisedAt(index)) unresolved.add(name);
-        });
-      return unresolved;
-    }),
-  );
+  const readings = readingsOf(harness, hookChecks);
+  if (!readings.unresolved) {
+    const { parameterNames, texts } = parameterReading(harness, hookChecks);
+    const unresolved = new Set<string>();
+    for (const { text, reading } of texts)
+      codeOccurrences(text, parameterNames, (name, index) => {
+        if (!reading.recognisedAt(index)) unresolved.add(name);
+      });
+    readings.unresolved = unresolved;
+  }
+  return new Set(readings.unresolved);
 }
 
 /**
- * What a harness object's texts give under some hook checks, once per (harness, hook checks): every pool
+ * What a harness object's texts give under some hook checks, each derived on first use and kept: every pool
  * entry's step reads the same harness (the base, for a plan's first tools step). Harnesses are treated as
- * immutable; callers get copies of what is kept.
+ * immutable; callers get copies of the sets.
  */
-type PerHarness<T> = WeakMap<Harness, Map<HookCheckRegistry | undefined, T>>;
-function byHarness<T>(
-  memo: PerHarness<T>,
-  harness: Harness,
-  hookChecks: HookCheckRegistry | undefined,
-  derive: () => T,
-): T {
-  let byChecks = memo.get(harness);
-  if (!byChecks) {
-    byChecks = new Map();
-    memo.set(harness, byChecks);
-  }
-  if (!byChecks.has(hookChecks)) byChecks.set(hookChecks, derive());
-  return byChecks.get(hookChecks) as T;
+interface Readings {
+  parameters?: ReturnType<typeof deriveParameterReading>;
+  unresolved?: ReadonlySet<string>;
+  namedInTexts?: ReadonlySet<string>;
 }
-// Pure functions of content across runs: a harness object's readings under hook checks.
-const unresolvedOf: PerHarness<ReadonlySet<string>> = new WeakMap();
-const namedInTextsOf: PerHarness<ReadonlySet<string>> = new WeakMap();
-const otherToolsOf: PerHarness<ReadonlySet<string>> = new WeakMap();
-const readingOf: PerHarness<ReturnType<typeof deriveParameterReading>> = new WeakMap();
+// Pure function of content across runs: a harness object's readings, by the hook checks they were made under.
+const readingsByChecks = objectMemo(
+  (_harness: Harness) => new Map<HookCheckRegistry | undefined, Readings>(),
+);
+function readingsOf(harness: Harness, hookChecks: HookCheckRegistry | undefined): Readings {
+  const byChecks = readingsByChecks(harness);
+  let readings = byChecks.get(hookChecks);
+  if (!readings) {
+    readings = {};
+    byChecks.set(hookChecks, readings);
+  }
+  return readings;
+}
 
 /** Each whole-word occurrence (not inside a longer word) of one of `names` inside a code span of `text`. */
 function codeOccurrences(
@@ -106,8 +105,11 @@ function codeOccurrences(
  * parameterNamesInOtherTools(harness).has('title') // true where send_email's text lists `title` as a key
  */
 export function parameterNamesInOtherTools(harness: Harness): Set<string> {
-  return new Set(byHarness(otherToolsOf, harness, undefined, () => namesInOtherTools(harness)));
+  return new Set(namesInOtherToolsOf(harness));
 }
+
+// Pure function of content across runs: the names a harness object's tools write of other tools' parameters.
+const namesInOtherToolsOf = objectMemo((harness: Harness): ReadonlySet<string> => namesInOtherTools(harness));
 
 function namesInOtherTools(harness: Harness): Set<string> {
   const definedBy = new Map<string, Set<string>>();
@@ -142,7 +144,9 @@ const readableTexts = (harness: Harness) =>
  * other text every tool's.
  */
 function parameterReading(harness: Harness, hookChecks?: HookCheckRegistry) {
-  return byHarness(readingOf, harness, hookChecks, () => deriveParameterReading(harness, hookChecks));
+  const readings = readingsOf(harness, hookChecks);
+  readings.parameters ??= deriveParameterReading(harness, hookChecks);
+  return readings.parameters;
 }
 
 function deriveParameterReading(harness: Harness, hookChecks?: HookCheckRegistry) {
@@ -251,13 +255,13 @@ export function parameterNamesInProse(
 ): Set<string> {
   const { parameterNames: all, texts, values } = parameterReading(harness, hookChecks);
   const parameterNames = all.filter((name) => name !== '');
-  const named = new Set(
-    byHarness(namedInTextsOf, harness, hookChecks, () => {
-      const inTexts = new Set<string>();
-      for (const { text, reading } of texts) readParameterNames(text, parameterNames, inTexts, reading);
-      return inTexts;
-    }),
-  );
+  const readings = readingsOf(harness, hookChecks);
+  if (!readings.namedInTexts) {
+    const inTexts = new Set<string>();
+    for (const { text, reading } of texts) readParameterNames(text, parameterNames, inTexts, reading);
+    readings.namedInTexts = inTexts;
+  }
+  const named = new Set(readings.namedInTexts);
   for (const name of parameterNamesInReplies(freeText, parameterNames, values)) named.add(name);
   return named;
 }
