@@ -144,6 +144,39 @@ describe('a pool entry and the operators that decide from the example', () => {
     expect(new Set(rows.map((row) => hashHarness(row.harness).harness)).size).toBe(1);
   }, 120_000);
 
+  it("gives the rows whose step answers alike the first answer's harness object, and no other row", async () => {
+    const { harness, originals } = await fixture('livestream', 6);
+    // What it adds reads the example (its first user message's length) and the entry's generator.
+    const exampleNote = promptOperator({
+      id: 'prompt/example-note',
+      needsExample: true,
+      description: 'Adds a section with a drawn number and the length of the first user message.',
+      apply(base, context) {
+        const trajectory = context.trajectory;
+        if (!trajectory) return { skip: 'needs the example' };
+        const first = trajectory.messages.find((message) => message.role === 'user');
+        const length = typeof first?.content === 'string' ? first.content.length : 0;
+        return withSection(base, 'note', `Note ${context.rng.int(0, 1e9)}: ${length}.`);
+      },
+    });
+    const policy = {
+      name: 'example-note',
+      dimensions: { prompt: { probability: 1, operators: ['prompt/example-note'] } },
+    };
+    const rows = await rowsOf(harness, originals, [exampleNote], policy, 1);
+    expect(rows.every((row) => row.provenance.pool?.perExample === 1)).toBe(true);
+    // One harness object for each content: rows that got the same section share the first one's object,
+    // rows that got another section hold another.
+    const byContent = new Map<string, Set<Harness>>();
+    for (const row of rows) {
+      const hash = hashHarness(row.harness).harness;
+      byContent.set(hash, (byContent.get(hash) ?? new Set()).add(row.harness));
+    }
+    expect(byContent.size).toBeGreaterThan(1);
+    expect(byContent.size).toBeLessThan(rows.length);
+    for (const objects of byContent.values()) expect(objects.size).toBe(1);
+  }, 120_000);
+
   it('asks a deferred candidate that does not read the example once per entry, not once per example', async () => {
     const { harness, originals } = await fixture('livestream', 6);
     let calls = 0;
