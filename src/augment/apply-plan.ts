@@ -12,7 +12,6 @@
 // loses content is applied again with a check after every step, so that the first candidate losing it
 // falls to its fallbacks; the operators' results up to that step are taken from the first pass, not asked
 // for again (a `regenerate` operator's model is called once for them).
-import { writtenPartHash } from '../harness/hash.js';
 import type { RunContext } from '../harness/run-context.js';
 import type { Harness } from '../harness/schema.js';
 import { forwardFacts, knownForward, rememberForward } from '../trajectory/facts.js';
@@ -68,39 +67,23 @@ export interface ApplyStepsContext {
   /** The run: its hook checks, and the facts the steps and the row's certificate share. */
   run: RunContext;
   /**
-   * For a pool entry's deferred steps (`entryAnswers`, one per entry; every call shares the entry's
+   * For a pool entry's deferred steps (`exampleFreeAnswers`, one per entry; every call shares the entry's
    * generator seed): a candidate that does not declare `needsExample` answers first as it does at the
    * entry, without the example, once for the entry (the answer is kept here for its other examples); only
    * where that answer is a skip is it asked again with the example. The pool checks such rows against the
-   * example as it checks the entry's (`leavesNamesInReplies`, `fitsExample`). An answer given for an example
-   * that equals, in content, one given for an earlier example of the entry is that earlier answer's objects:
-   * what the row's checks derive of a harness or a relabel object is then read, not derived again.
+   * example as it checks the entry's (`leavesNamesInReplies`, `fitsExample`).
    */
-  entryAnswers?: EntryAnswers;
-}
-
-/** What a pool entry's deferred steps answered, kept for the entry's other examples. */
-export interface EntryAnswers {
-  /** Answers given without reading the example, by step and candidate (and `/unread`: skips that read none). */
-  exampleFree: Map<string, OperatorAnswer>;
-  /** Answers given for examples, by step, candidate and content (at most `maxAnswersByContent` at a time). */
-  byContent: Map<string, OperatorAnswer>;
+  exampleFree?: ExampleFreeAnswers;
 }
 
 /**
- * An empty store of a pool entry's answers (see `ApplyStepsContext.entryAnswers`).
+ * An empty store of the answers a pool entry's deferred steps gave without reading the example (see
+ * `ApplyStepsContext.exampleFree`).
  *
  * @example
- * const answers = entryAnswers(); // once per pool entry
+ * const exampleFree = exampleFreeAnswers(); // once per pool entry
  */
-export const entryAnswers = (): EntryAnswers => ({ exampleFree: new Map(), byContent: new Map() });
-
-/**
- * The answers by content an entry keeps: an entry meets a few outcomes of a step again and again (the same
- * hooks turned off, the same budgets); an outcome that differs for every example (a merge that records the
- * example's loads) is not worth holding for each.
- */
-const maxAnswersByContent = 64;
+export const exampleFreeAnswers = (): ExampleFreeAnswers => new Map();
 
 /** The state of the base before any step. */
 export const baseState = (base: Harness): VariantState => ({
@@ -135,6 +118,9 @@ export async function applyPlanSteps(
  * reuses it where it gives the same ones (the same objects).
  */
 type AppliedResults = Map<string, OperatorAnswer>;
+
+/** The answers a pool entry's deferred steps gave without reading the example, by step and candidate. */
+export type ExampleFreeAnswers = Map<string, OperatorAnswer>;
 
 /** An operator's answer with the harness and relabels it was given. */
 interface OperatorAnswer {
@@ -201,7 +187,7 @@ async function applySteps(
           ...(context.regenerate ? { regenerate: context.regenerate } : {}),
           run: context.run,
         });
-      const free = context.entryAnswers?.exampleFree;
+      const free = context.exampleFree;
       let result = given(pass.results.get(key));
       if (!result && original && free && !candidate.operator.needsExample) {
         // As at the entry, once for it. One that skips there may still apply with the example; one that
@@ -221,8 +207,6 @@ async function applySteps(
         }
       }
       result ??= await ask(true);
-      if (original && context.entryAnswers && !('skip' in result))
-        result = givenBefore(context.entryAnswers, key, harness, relabels, result);
       // Only the first pass's answers are read again (by the second).
       if (!pass.checkEachStep) pass.results.set(key, { on: harness, after: [...relabels], result });
       if ('skip' in result) {
@@ -277,47 +261,3 @@ async function applySteps(
     applied,
   };
 }
-
-/**
- * `result`, or the objects of an answer equal to it in content that the same step and candidate gave on the
- * same input for an earlier example of the entry (`EntryAnswers.byContent`). Equal content: the same
- * harness members but the parts it changed, those parts written alike (`writtenPartHash`), and the same
- * relabel, record and `changed` as JSON. Harnesses and relabels are immutable and every check reads them by
- * content, so the earlier objects answer as this one would.
- */
-function givenBefore(
-  answers: EntryAnswers,
-  key: string,
-  on: Harness,
-  after: readonly Relabel[],
-  result: AppliedOperator,
-): AppliedOperator {
-  const content = answerContent(on, result);
-  if (content === undefined) return result;
-  const found = answers.byContent.get(`${key}\u0000${content}`);
-  if (found && found.on === on && sameChain(found.after, after) && !('skip' in found.result))
-    return found.result;
-  if (!found) {
-    // Full: it starts again, so that an entry holds a bounded number while the outcomes that recur come back.
-    if (answers.byContent.size >= maxAnswersByContent) answers.byContent.clear();
-    answers.byContent.set(`${key}\u0000${content}`, { on, after: [...after], result });
-  }
-  return result;
-}
-
-/** An applied answer's content against its input, as text; undefined when a member but the parts changed. */
-function answerContent(on: Harness, result: AppliedOperator): string | undefined {
-  const variant = result.harness;
-  const members = Object.keys(variant);
-  if (members.length !== Object.keys(on).length) return undefined;
-  let parts = '';
-  for (const member of members) {
-    const value = variant[member as keyof Harness];
-    if (value === on[member as keyof Harness]) continue;
-    if (!(harnessParts as readonly string[]).includes(member) || typeof value !== 'object') return undefined;
-    parts += `${member}:${writtenPartHash(value)},`;
-  }
-  return `${parts}|${JSON.stringify(result.relabel)}|${JSON.stringify(result.record)}|${result.changed}`;
-}
-
-const harnessParts = ['skills', 'hooks', 'prompt', 'tools'] as const;

@@ -4,7 +4,7 @@
 // worker threads and resumed runs give the same rows. Steps that need the example (they skip without one:
 // hook facts, unused tools, merges) are applied per example on top of the entry, from the entry's own
 // generator. The operators that decide from the example are given it; the others answer as at the entry,
-// once for the entry (`entryAnswers`), and are given the example only where they skip without it; the
+// once for the entry (`exampleFreeAnswers`), and are given the example only where they skip without it; the
 // row is then checked against the example as an entry's is. Examples that give such a step the same facts
 // get the same variant. The relabel and the certificate are always per example.
 import type { HookCheckRegistry } from '../harness/hook-checks.js';
@@ -12,7 +12,13 @@ import type { Issue } from '../harness/issues.js';
 import type { Harness } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
-import { applyPlanSteps, baseState, type EntryAnswers, entryAnswers, type PlanStep } from './apply-plan.js';
+import {
+  applyPlanSteps,
+  baseState,
+  type ExampleFreeAnswers,
+  exampleFreeAnswers,
+  type PlanStep,
+} from './apply-plan.js';
 import { type AugmentRun, augmentRunOf } from './augment-run.js';
 import { certifiedRow, variantIdOf } from './certified-row.js';
 import { type EntryProof, proveEntry } from './entry-proof.js';
@@ -103,11 +109,8 @@ interface PoolEntry {
   deferred: PlanStep[];
   /** What the entry proves once for every row drawn from it (`proveEntry`). */
   proof: EntryProof;
-  /**
-   * What its deferred steps' candidates answered without reading an example (the same for every example),
-   * and the answers given for its examples, by content.
-   */
-  answers: EntryAnswers;
+  /** What its deferred steps' candidates answered without reading an example: the same for every example. */
+  exampleFree: ExampleFreeAnswers;
 }
 
 export type { PoolProvenance } from './row.js';
@@ -233,7 +236,7 @@ export function createVariantPool(
       relabel,
       deferred,
       proof: proveEntry(data.seed, base, harness, relabel),
-      answers: entryAnswers(),
+      exampleFree: exampleFreeAnswers(),
     };
   }
 
@@ -269,7 +272,7 @@ export function createVariantPool(
         planned.some((step) => step.operator.dimension === dimension),
       ),
       deferred: built.deferred,
-      answers: entryAnswers(),
+      exampleFree: exampleFreeAnswers(),
     };
   }
 
@@ -290,7 +293,7 @@ export function createVariantPool(
             original,
             ...(options.regenerate ? { regenerate: options.regenerate } : {}),
             run,
-            entryAnswers: shared.answers,
+            exampleFree: shared.exampleFree,
           })
         : undefined;
     const perExample = variant?.applied ?? 0;
@@ -327,7 +330,7 @@ export function createVariantPool(
       const {
         deferred,
         proof: _madeAgainWhereTaken,
-        answers: _keptPerThread,
+        exampleFree: _keptPerThread,
         ...shared
       } = await entry(index);
       const baseParts = Object.keys(shared.harness).filter(
@@ -355,7 +358,7 @@ export function createVariantPool(
         const result = await instantiate(shared, original, variantIndex, attempt);
         if (!('row' in result) || (changes && result.row.provenance.ops.length === 0)) continue;
         // The steps taken for the example asked the operators that do not decide from it as the entry's
-        // did, without the example (`ApplyStepsContext.entryAnswers`): the same guards read what they made.
+        // did, without the example (`ApplyStepsContext.exampleFree`): the same guards read what they made.
         const { row } = result;
         if (
           row.provenance.pool?.perExample &&

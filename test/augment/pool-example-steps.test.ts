@@ -42,29 +42,6 @@ const promptOperator = (
   spec: Pick<OperatorSpec<z.ZodObject>, 'id' | 'description' | 'apply' | 'needsExample' | 'fitsExample'>,
 ) => defineOperator({ version: 1, dimension: 'prompt', mode: 'exact', params: z.object({}), ...spec });
 
-/** A prompt operator that decides from the example: it adds section `section`, its text made by `note`. */
-const exampleSection = (
-  id: string,
-  section: string,
-  note: (context: Parameters<OperatorSpec<z.ZodObject>['apply']>[1], trajectory: Trajectory) => string,
-) =>
-  promptOperator({
-    id,
-    needsExample: true,
-    description: 'Adds a section made from the example.',
-    apply(base, context) {
-      const { trajectory } = context;
-      if (!trajectory) return { skip: 'needs the example' };
-      return withSection(base, section, note(context, trajectory));
-    },
-  });
-
-/** A policy of one prompt operator, always applied. */
-const promptOnly = (operator: string) => ({
-  name: operator,
-  dimensions: { prompt: { probability: 1, operators: [operator] } },
-});
-
 // Decides from the example and never applies: every example falls to the step's next choice.
 const neverFits = promptOperator({
   id: 'prompt/never-fits',
@@ -148,32 +125,23 @@ describe('a pool entry and the operators that decide from the example', () => {
   it("draws a deferred step from the entry's generator: examples that give it the same facts share the variant", async () => {
     const { harness, originals } = await fixture('livestream', 6);
     // Reads the example only to know there is one: what it adds comes from the generator alone.
-    const drawnNote = exampleSection('prompt/drawn-note', 'drawn', ({ rng }) => `Note ${rng.int(0, 1e9)}.`);
-    const rows = await rowsOf(harness, originals, [drawnNote], promptOnly('prompt/drawn-note'), 1);
+    const drawnNote = promptOperator({
+      id: 'prompt/drawn-note',
+      needsExample: true,
+      description: 'Adds a section with a drawn number.',
+      apply(base, context) {
+        if (!context.trajectory) return { skip: 'needs the example' };
+        return withSection(base, 'drawn', `Note ${context.rng.int(0, 1e9)}.`);
+      },
+    });
+    const policy = {
+      name: 'drawn',
+      dimensions: { prompt: { probability: 1, operators: ['prompt/drawn-note'] } },
+    };
+    const rows = await rowsOf(harness, originals, [drawnNote], policy, 1);
     expect(rows.length).toBe(originals.length * 4);
     expect(rows.every((row) => row.provenance.pool?.perExample === 1)).toBe(true);
     expect(new Set(rows.map((row) => hashHarness(row.harness).harness)).size).toBe(1);
-  }, 120_000);
-
-  it("gives the rows whose step answers alike the first answer's harness object, and no other row", async () => {
-    const { harness, originals } = await fixture('livestream', 6);
-    // What it adds reads the example (its first user message's length) and the entry's generator.
-    const exampleNote = exampleSection('prompt/example-note', 'note', ({ rng }, trajectory) => {
-      const first = trajectory.messages.find((message) => message.role === 'user');
-      return `Note ${rng.int(0, 1e9)}: ${typeof first?.content === 'string' ? first.content.length : 0}.`;
-    });
-    const rows = await rowsOf(harness, originals, [exampleNote], promptOnly('prompt/example-note'), 1);
-    expect(rows.every((row) => row.provenance.pool?.perExample === 1)).toBe(true);
-    // One harness object for each content: rows that got the same section share the first one's object,
-    // rows that got another section hold another.
-    const byContent = new Map<string, Set<Harness>>();
-    for (const row of rows) {
-      const hash = hashHarness(row.harness).harness;
-      byContent.set(hash, (byContent.get(hash) ?? new Set()).add(row.harness));
-    }
-    expect(byContent.size).toBeGreaterThan(1);
-    expect(byContent.size).toBeLessThan(rows.length);
-    for (const objects of byContent.values()) expect(objects.size).toBe(1);
   }, 120_000);
 
   it('asks a deferred candidate that does not read the example once per entry, not once per example', async () => {
