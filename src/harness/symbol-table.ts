@@ -636,8 +636,8 @@ const textParts = ['skills', 'hooks', 'prompt', 'tools'] as const;
 
 /**
  * The mentions in one part's texts, once per (part object, identifiers as `findMentions` reads them): a
- * part's mentions read only its own texts and the identifiers, so a harness a step made from another (its skills reworded, a hook turned off)
- * scans only the parts that step changed, while its identifiers stay.
+ * part's mentions read only its own texts and the identifiers, so a harness a step made from another (its
+ * skills reworded, a hook turned off) scans only the parts that step changed, while its identifiers stay.
  */
 function partMentions(harness: Harness, part: HarnessPartName, symbols: readonly SymbolEntry[]): Mention[] {
   let byIdentifiers = mentionsByPart.get(harness[part]);
