@@ -243,4 +243,5 @@ export {
   type ValidateTrajectoryOptions,
   validateTrajectory,
 } from './trajectory/validate-trajectory.js';
+export { proveWalk, type WalkProof } from './trajectory/walk-by-proof.js';
 export { version } from './version.js';

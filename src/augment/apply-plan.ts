@@ -17,6 +17,7 @@ import type { Harness } from '../harness/schema.js';
 import { forwardFacts, knownForward, rememberForward } from '../trajectory/facts.js';
 import { composeRelabels, type Relabel } from '../trajectory/relabel.js';
 import type { Trajectory } from '../trajectory/schema.js';
+import type { WalkProof } from '../trajectory/walk-by-proof.js';
 import { checkContentPreservation } from './content-preservation.js';
 import {
   type AppliedOperator,
@@ -74,6 +75,11 @@ export interface ApplyStepsContext {
    * example as it checks the entry's (`leavesNamesInReplies`, `fitsExample`).
    */
   exampleFree?: ExampleFreeAnswers;
+  /**
+   * The walk proof of the harness and relabels the steps start from (a pool entry's, `proveWalk`): the
+   * example under them is told from its walk under the base where the proof covers it.
+   */
+  walkProof?: WalkProof | undefined;
 }
 
 /**
@@ -157,8 +163,13 @@ async function applySteps(
       trajectory ??=
         harness === base && relabels.length === 0
           ? (original as Trajectory)
-          : forwardFacts(original as Trajectory, composeRelabels(...relabels), harness, context.run)
-              .trajectory;
+          : forwardFacts(
+              original as Trajectory,
+              composeRelabels(...relabels),
+              harness,
+              context.run,
+              context.walkProof,
+            ).trajectory;
       return trajectory;
     };
     const reasons: Array<{ name: string; reason: string }> = [];

@@ -88,13 +88,16 @@ export interface CertifyInput {
    * decisions): the certificate uses them instead of validating `rewritten` again. Its derived content is
    * the variant's by construction, so the two agree; leave it out to validate from scratch.
    */
-  forward?: Pick<Rederived, 'issues' | 'decisions'>;
+  forward?: Pick<Rederived, 'issues' | 'decisions' | 'byProof'>;
   /**
    * The proof of the pool entry the variant was drawn from (`proveEntry`): the parts the variant holds as the
    * entry does take their content and name checks from it, and the certificate says which did.
    */
   proof?: EntryProof;
 }
+
+/** The checks of the walk under the variant. */
+const walkChecks = ['validUnderVariant', 'hooksAgree'];
 
 /** Hook decisions without their positions, leaving out those on inserted (injected) turns. */
 function decisionTrace(trajectory: Trajectory, decisions: readonly HookDecision[]): string[] {
@@ -164,9 +167,14 @@ export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHas
     );
   }
 
-  const before = decisionTrace(original, underBase.decisions);
-  const after = underVariant.trajectory ? decisionTrace(underVariant.trajectory, underVariant.decisions) : [];
-  const hooksAgree = underVariant.valid && before.join('\n') === after.join('\n');
+  // A walk told from the original's (`forwardByProof`) holds its very decisions: the same trace.
+  const sameWalk = underVariant.decisions === underBase.decisions && underVariant.trajectory !== undefined;
+  const before = sameWalk ? [] : decisionTrace(original, underBase.decisions);
+  const after =
+    sameWalk || !underVariant.trajectory
+      ? []
+      : decisionTrace(underVariant.trajectory, underVariant.decisions);
+  const hooksAgree = underVariant.valid && (sameWalk || before.join('\n') === after.join('\n'));
   if (underVariant.valid && !hooksAgree) {
     const at = before.findIndex((decision, index) => decision !== after[index]);
     issues.push({
@@ -193,6 +201,8 @@ export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHas
       });
     }
   }
+  // The walk under the variant, told from the original's walk under the base by the entry's walk proof.
+  const walkByProof = input.forward?.byProof === true;
   // The parts the variant holds as its pool entry does are the entry's proof; the others (and every part of
   // a variant without an entry) are checked here, by content (a step's check is its certificate's).
   const proven = input.proof ? checksByProof(input.proof, base, variant, relabel) : undefined;
@@ -223,8 +233,8 @@ export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHas
       ? {
           proof: {
             entry: input.proof.entry,
-            atEntry: proven.atEntry,
-            perRow: ['validUnderVariant', 'hooksAgree', 'inverseExact', ...proven.perRow],
+            atEntry: [...(walkByProof ? walkChecks : []), ...proven.atEntry],
+            perRow: [...(walkByProof ? [] : walkChecks), 'inverseExact', ...proven.perRow],
           },
         }
       : {}),
@@ -252,7 +262,7 @@ function restoresWithoutWalk(
   const derived = derivedContent(underBase.decisions);
   if (!derived || moved.messages.length !== original.messages.length) return false;
   const messages = [...moved.messages];
-  for (const index of derived) {
+  for (const index of derived.keys()) {
     const message = messages[index];
     const source = original.messages[index];
     if (!message || !source || typeof message.content !== 'string') return false;

@@ -55,7 +55,7 @@ export function certifiedRow(input: CertifiedRowInput): { row: AugmentRow } | { 
   const { base, harness, original, relabel, variantIndex } = input;
   // The example under its variant is a fact the plan's steps may have derived already (the last step's own
   // certificate, or the example the last operator was given): read, not moved again.
-  const forward = forwardFacts(original, relabel, harness, input.run);
+  const forward = forwardFacts(original, relabel, harness, input.run, input.proof?.walk);
   const rewritten = forward.trajectory;
   const certificate = certify({
     base,

@@ -7,6 +7,7 @@
 import { HarnessAugmentError, type Issue } from '../harness/issues.js';
 import type { Harness, HarnessPartName } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
+import { proveWalk, type WalkProof } from '../trajectory/walk-by-proof.js';
 import { identifiersSignature } from './content-facts.js';
 import {
   type ContentPreservation,
@@ -35,6 +36,11 @@ export interface EntryProof {
   readonly parts: ReadonlyMap<HarnessPartName, PartContentCheck>;
   /** The new-name check of the entry's renames. */
   readonly names: readonly Issue[];
+  /**
+   * Where an example's walk under the entry's variant can be told from its walk under the base
+   * (`proveWalk`): a row drawn from the entry as it is is then not walked where its texts allow.
+   */
+  readonly walk?: WalkProof;
 }
 
 /**
@@ -49,6 +55,7 @@ export function proveEntry(entry: string, base: Harness, harness: Harness, relab
   for (const part of contentCheckedParts) {
     if (base[part] !== harness[part]) parts.set(part, checkPartContent(base, harness, relabel, part));
   }
+  const walk = proveWalk(base, harness, relabel);
   return Object.freeze({
     entry,
     base,
@@ -57,6 +64,7 @@ export function proveEntry(entry: string, base: Harness, harness: Harness, relab
     identifiers: identifiersSignature(harness),
     parts,
     names: checkNewNames(base, harness, relabel),
+    ...(walk && 'proof' in walk ? { walk: walk.proof } : {}),
   });
 }
 

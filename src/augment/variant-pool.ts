@@ -294,6 +294,7 @@ export function createVariantPool(
             ...(options.regenerate ? { regenerate: options.regenerate } : {}),
             run,
             exampleFree: shared.exampleFree,
+            walkProof: shared.proof.walk,
           })
         : undefined;
     const perExample = variant?.applied ?? 0;

@@ -138,6 +138,7 @@ export {
   validateTrajectory,
   walkHookDecisions,
 } from '../trajectory/validate-trajectory.js';
+export { forwardByProof } from '../trajectory/walk-by-proof.js';
 export { type CertifiesInput, certifies } from './certify.js';
 export { nameChecker, namePattern, takenNames } from './free-names.js';
 // ── Testing an operator: the law suite (needs fast-check, loaded when it runs) and the golden harness ────

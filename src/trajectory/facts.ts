@@ -25,10 +25,12 @@ import { forwardTrajectory, type Relabel } from './relabel.js';
 import type { Trajectory } from './schema.js';
 import {
   type Rederived,
+  rederiveTrajectory,
   type TrajectoryValidation,
   validateTrajectory,
   validationAtParse,
 } from './validate-trajectory.js';
+import { forwardByProof, type WalkProof } from './walk-by-proof.js';
 
 /** What a certificate reads of a validation. */
 export type ValidationFacts = Pick<TrajectoryValidation, 'valid' | 'issues' | 'decisions' | 'trajectory'>;
@@ -140,14 +142,36 @@ export function forwardFacts(
   relabel: Relabel,
   harness: Harness,
   run: RunContext,
+  /**
+   * A walk proof of the harness and relabel (`proveWalk`, by content): where it covers the trajectory, the
+   * fact is told from the trajectory's walk under the proof's base instead of walked (`forwardByProof`).
+   */
+  proof?: WalkProof,
 ): Rederived {
   const facts = run.cache(forwardCache);
   const key = forwardKey(numberOf(trajectory, run), relabel, harness);
   let forward = facts.get(key);
-  if (!forward) {
-    forward = facts.set(key, forwardTrajectory(trajectory, relabel, harness, hookCheckOptions(run)));
+  // Told by the proof wherever it covers the trajectory, even when a walk without the proof made the fact
+  // first: whether a row's certificate says so depends on the row alone, not on the order in which the run
+  // met its facts (threads, shards). A fact the proof declined says so, and is not offered to it again.
+  const asked =
+    forward?.byProof === undefined &&
+    proof !== undefined &&
+    proof.harness === harness &&
+    relabelKey(proof.relabel) === relabelKey(relabel);
+  const told = asked ? forwardByProof(trajectory, proof, validationFacts(trajectory, proof.base, run)) : {};
+  const proven = told.fact;
+  if (proven || !forward) {
+    // Where the proof declined after relabelling, the walk starts from its messages (`forwardTrajectory`'s).
+    forward =
+      proven ??
+      (told.moved
+        ? rederiveTrajectory({ ...trajectory, messages: told.moved }, harness, hookCheckOptions(run))
+        : forwardTrajectory(trajectory, relabel, harness, hookCheckOptions(run)));
+    if (asked && !proven) forward.byProof = false;
+    facts.set(key, forward);
     rememberValidation(forward.trajectory, harness, forward, run);
-  }
+  } else if (asked) forward.byProof = false;
   return forward;
 }
 

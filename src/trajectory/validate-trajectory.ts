@@ -66,6 +66,12 @@ export interface Rederived {
   /** What is still wrong once the derived content is the harness's: the free content breaks a rule. */
   issues: Issue[];
   decisions: HookDecision[];
+  /**
+   * `true` when the result was told from the trajectory's walk under the base by a walk proof
+   * (`forwardByProof`) instead of a walk of its own (the same result, decided without walking); `false` when
+   * a proof was offered and did not cover it, so it was walked.
+   */
+  byProof?: boolean;
 }
 
 interface PendingCall {
@@ -188,18 +194,22 @@ export function validationAtParse(
 /**
  * Records `validation` as the parse-time validation of `trajectory`, a structured copy of an input another
  * thread validated under the same harness content and hook checks (an augment worker thread gets the
- * validation with the example), so that its facts read it instead of walking the input again.
+ * validation with the example), so that its facts read it instead of walking the input again. `derived` is
+ * what that walk derived (`derivedContent` of its decisions there), which the copy of the decisions does
+ * not carry.
  *
  * @example
- * adoptValidationAtParse(task.trajectory, harness, hookChecks, task.validation)
+ * adoptValidationAtParse(task.trajectory, harness, hookChecks, task.validation, task.derived)
  */
 export function adoptValidationAtParse(
   trajectory: Trajectory,
   harness: Harness,
   hookChecks: HookCheckRegistry | undefined,
   validation: Omit<TrajectoryValidation, 'trajectory'>,
+  derived?: DerivedMessages,
 ): void {
   validatedAtParse.set(trajectory, { harness, hookChecks, validation: { ...validation, trajectory } });
+  if (derived) derivedOfWalk.set(validation.decisions, derived);
 }
 
 /**
@@ -241,7 +251,13 @@ export function rederiveTrajectory(
  * src/augment/certificate.ts, which relies on this).
  */
 // Pure function of content across runs: the derived messages of the walk that made a decision list.
-const derivedOfWalk = new WeakMap<readonly HookDecision[], ReadonlySet<number>>();
+const derivedOfWalk = new WeakMap<readonly HookDecision[], DerivedMessages>();
+
+/**
+ * The messages a walk derives, by index, each with the skill whose body it holds (a skill load's result) or
+ * undefined (the system prompt, a hook turn, a rejected call's result).
+ */
+export type DerivedMessages = ReadonlyMap<number, string | undefined>;
 
 /**
  * The derived messages of the walk that made `decisions` (see `derivedOfWalk`), or undefined for a
@@ -250,7 +266,7 @@ const derivedOfWalk = new WeakMap<readonly HookDecision[], ReadonlySet<number>>(
  * @example
  * derivedContent(validateTrajectory(line, harness).decisions)?.has(0) // the system prompt, when it matches
  */
-export function derivedContent(decisions: readonly HookDecision[]): ReadonlySet<number> | undefined {
+export function derivedContent(decisions: readonly HookDecision[]): DerivedMessages | undefined {
   return derivedOfWalk.get(decisions);
 }
 
@@ -280,6 +296,22 @@ export function walkedHarness(harness: Harness): WalkedHarness {
     walkedHarnesses.set(harness, known);
   }
   return known;
+}
+
+/**
+ * The schema errors of a call's arguments under a harness, as a walk finds them: empty when they validate,
+ * undefined when the harness offers no such tool or the arguments are not JSON.
+ *
+ * @example
+ * callArgumentErrors(variant, 'get_price', '{"item_id":"a1"}') // []
+ */
+export function callArgumentErrors(
+  harness: Harness,
+  name: string,
+  rawArguments: string,
+): readonly string[] | undefined {
+  const tool = walkedHarness(harness).tools.get(name);
+  return tool ? argumentErrors(tool.parameters, rawArguments) : undefined;
 }
 
 /** The skill a loader call's arguments name (a string at `argument`), or undefined. */
@@ -321,8 +353,8 @@ const checkedArguments = new BoundedCache<string, readonly string[] | null>(
 class TrajectoryWalker {
   readonly issues: Issue[] = [];
   readonly decisions: HookDecision[] = [];
-  /** Messages whose content the walk derives and that hold it (`derivedContent`). */
-  readonly derived = new Set<number>();
+  /** Messages whose content the walk derives and that hold it (`derivedContent`), with the skill loaded. */
+  readonly derived = new Map<number, string | undefined>();
   readonly stats: TrajectoryStats;
   private readonly tools: ReadonlyMap<string, Tool>;
   private readonly skills: ReadonlyMap<string, string>;
@@ -404,10 +436,10 @@ class TrajectoryWalker {
       );
       return;
     }
-    if (rendered === first.content) this.derived.add(0);
+    if (rendered === first.content) this.derived.set(0, undefined);
     else if (this.repair) {
       first.content = rendered;
-      this.derived.add(0);
+      this.derived.set(0, undefined);
     } else {
       const at = firstDifference(rendered, first.content);
       this.issue(
@@ -496,10 +528,10 @@ class TrajectoryWalker {
     }
     const message = this.messageAt(path);
     // A null content where the hook renders '' is let through and left as it is: not derived.
-    if (content === expected.content) this.derived.add(path[1] as number);
+    if (content === expected.content) this.derived.set(path[1] as number, undefined);
     else if ((content ?? '') !== expected.content && this.repair && message) {
       message.content = expected.content;
-      this.derived.add(path[1] as number);
+      this.derived.set(path[1] as number, undefined);
     } else if ((content ?? '') !== expected.content) {
       this.issue(
         'hook_outcome_mismatch',
@@ -760,10 +792,10 @@ class TrajectoryWalker {
           `hook "${hook}" rejected this call: its result must be marked as its feedback`,
         );
       } else if (message.content === content) {
-        this.derived.add(path[1] as number);
+        this.derived.set(path[1] as number, undefined);
       } else if (this.repair) {
         message.content = content;
-        this.derived.add(path[1] as number);
+        this.derived.set(path[1] as number, undefined);
       } else {
         this.issue(
           'hook_outcome_mismatch',
@@ -780,10 +812,10 @@ class TrajectoryWalker {
     if (call.skill !== undefined) {
       this.stats.skillLoads++;
       const body = this.skills.get(call.skill) as string;
-      if (message.content === body) this.derived.add(path[1] as number);
+      if (message.content === body) this.derived.set(path[1] as number, call.skill);
       else if (this.repair) {
         message.content = body;
-        this.derived.add(path[1] as number);
+        this.derived.set(path[1] as number, call.skill);
       } else {
         this.issue(
           'skill_body_mismatch',

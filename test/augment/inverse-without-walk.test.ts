@@ -118,13 +118,17 @@ describe("the inverse check over the original's walk", () => {
   it('knows which contents a walk derives: the system prompt and the skill body, by validation or re-derivation', () => {
     const harness = travelHarness();
     const trajectory = baggageTrajectory(harness);
-    expect([...(derivedContent(validateTrajectory(trajectory, harness).decisions) ?? [])]).toEqual([0, 3]);
+    // Each with the skill whose body it holds (a skill load's result).
+    expect([...(derivedContent(validateTrajectory(trajectory, harness).decisions) ?? [])]).toEqual([
+      [0, undefined],
+      [3, 'baggage'],
+    ]);
     // A stale prompt is written by a re-derivation (derived), reported by a validation (not held: not derived).
     const stale = {
       ...trajectory,
       messages: [{ role: 'system' as const, content: 'old' }, ...trajectory.messages.slice(1)],
     };
-    expect([...(derivedContent(rederiveTrajectory(stale, harness).decisions) ?? [])]).toEqual([0, 3]);
-    expect([...(derivedContent(validateTrajectory(stale, harness).decisions) ?? [])]).toEqual([3]);
+    expect([...(derivedContent(rederiveTrajectory(stale, harness).decisions)?.keys() ?? [])]).toEqual([0, 3]);
+    expect([...(derivedContent(validateTrajectory(stale, harness).decisions)?.keys() ?? [])]).toEqual([3]);
   });
 });

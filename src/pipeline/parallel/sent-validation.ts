@@ -8,6 +8,8 @@ import { writtenHarnessKey } from '../../trajectory/facts.js';
 import type { Trajectory } from '../../trajectory/schema.js';
 import {
   adoptValidationAtParse,
+  type DerivedMessages,
+  derivedContent,
   type TrajectoryValidation,
   validationAtParse,
 } from '../../trajectory/validate-trajectory.js';
@@ -17,6 +19,8 @@ export interface SentValidation {
   harness: string;
   hookChecks: boolean;
   validation: Omit<TrajectoryValidation, 'trajectory'>;
+  /** What its walk derived (`derivedContent`): the thread's copy of the decisions does not carry it. */
+  derived?: DerivedMessages;
 }
 
 /** The main thread's validation of `trajectory` to send with it, if it made one. */
@@ -24,10 +28,12 @@ export function sentValidation(trajectory: Trajectory): SentValidation | undefin
   const parsed = validationAtParse(trajectory);
   if (!parsed) return undefined;
   const { trajectory: _trajectory, ...validation } = parsed.validation;
+  const derived = derivedContent(validation.decisions);
   return {
     harness: writtenHarnessKey(parsed.harness),
     hookChecks: parsed.hookChecks !== undefined,
     validation,
+    ...(derived ? { derived } : {}),
   };
 }
 
@@ -44,6 +50,6 @@ export function adoptSentValidation(
     sent.hookChecks !== (run.hookChecks !== undefined)
   )
     return false;
-  adoptValidationAtParse(trajectory, harness, run.hookChecks, sent.validation);
+  adoptValidationAtParse(trajectory, harness, run.hookChecks, sent.validation, sent.derived);
   return true;
 }
