@@ -202,7 +202,7 @@ export function certifiedChecks(input: CertifyInput): Omit<Certificate, 'baseHas
     }
   }
   // The walk under the variant, told from the original's walk under the base by the entry's walk proof.
-  const walkByProof = input.forward?.byProof === true;
+  const walkByProof = input.proof?.walk !== undefined && input.forward?.byProof === input.proof.walk;
   // The parts the variant holds as its pool entry does are the entry's proof; the others (and every part of
   // a variant without an entry) are checked here, by content (a step's check is its certificate's).
   const proven = input.proof ? checksByProof(input.proof, base, variant, relabel) : undefined;

@@ -67,11 +67,12 @@ export interface Rederived {
   issues: Issue[];
   decisions: HookDecision[];
   /**
-   * `true` when the result was told from the trajectory's walk under the base by a walk proof
-   * (`forwardByProof`) instead of a walk of its own (the same result, decided without walking); `false` when
-   * a proof was offered and did not cover it, so it was walked.
+   * The walk proof the result was told by (`forwardByProof`: from the trajectory's walk under the proof's
+   * base, the same result decided without walking); `false` when a proof was offered and did not cover it,
+   * so it was walked. (A `WalkProof`, typed by what it proves between, so that this module does not import
+   * the one that reads it.)
    */
-  byProof?: boolean;
+  byProof?: Readonly<{ base: Harness; harness: Harness }> | false;
 }
 
 interface PendingCall {

@@ -87,6 +87,7 @@ export function proveWalk(
     // A tool whose arguments are renamed has a schema of its own: each row's calls to it are validated.
     if (
       !argumentsRenamed.has(image.name) &&
+      image.parameters !== tool.parameters &&
       validationKey(image.parameters) !== validationKey(tool.parameters)
     )
       return { unproven: `tool ${tool.name}'s parameters validate otherwise` };
@@ -95,7 +96,8 @@ export function proveWalk(
   const { loader } = harness.skills;
   if (loader.argument !== base.skills.loader.argument || loader.tool !== renamed(base.skills.loader.tool))
     return { unproven: 'the skill loader differs' };
-  if (skillKinds(harness.skills) !== skillKinds(base.skills)) return { unproven: 'the skills differ' };
+  if (harness.skills !== base.skills && skillKinds(harness.skills) !== skillKinds(base.skills))
+    return { unproven: 'the skills differ' };
 
   const baseHooks = new Map(base.hooks.items.filter((hook) => hook.enabled).map((hook) => [hook.id, hook]));
   for (const hook of harness.hooks.items) {
@@ -184,7 +186,7 @@ export function forwardByProof(
   }
   const rewritten: Trajectory = { ...trajectory, messages };
   if (rewritten.tools) rewritten.tools = sharedChatCompletionTools(proof.harness);
-  return { fact: { trajectory: rewritten, issues: [], decisions: underBase.decisions, byProof: true } };
+  return { fact: { trajectory: rewritten, issues: [], decisions: underBase.decisions, byProof: proof } };
 }
 
 /**

@@ -301,7 +301,7 @@ describe('walks told from the base walk', () => {
     const run = createRunContext();
     const before = trajectoryWalks().rederive;
     const told = forwardFacts(covered.trajectory, relabel, variant, run, proof);
-    expect(told.byProof).toBe(true);
+    expect(told.byProof).toBe(proof);
     expect(trajectoryWalks().rederive).toBe(before);
     const other: Harness = {
       ...variant,
