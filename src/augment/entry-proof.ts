@@ -2,8 +2,9 @@
 // when the entry is made — the content and meaning of each part it changed, against the base, and its new
 // names. A row drawn from the entry is certified by reference to it for every part its variant holds as the
 // entry does, and runs only the checks its own text can change: the example's validity and hook decisions
-// under the variant, the inverse, and the content of the parts its own steps changed (`certify` records
-// which were which in `Certificate.proof`).
+// under the variant (told from its walk under the base where the entry's walk proof covers it:
+// `proveWalk`), the inverse, and the content of the parts its own steps changed (`certify` records which
+// were which in `Certificate.proof`).
 import { HarnessAugmentError, type Issue } from '../harness/issues.js';
 import type { Harness, HarnessPartName } from '../harness/schema.js';
 import type { Relabel } from '../trajectory/relabel.js';
@@ -64,7 +65,7 @@ export function proveEntry(entry: string, base: Harness, harness: Harness, relab
     identifiers: identifiersSignature(harness),
     parts,
     names: checkNewNames(base, harness, relabel),
-    ...(walk && 'proof' in walk ? { walk: walk.proof } : {}),
+    ...('proof' in walk ? { walk: walk.proof } : {}),
   });
 }
 
