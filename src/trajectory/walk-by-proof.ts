@@ -14,11 +14,12 @@
 //
 // That is proven once per (base, variant, relabel) (`proveWalk`). A row is then told from the example's walk
 // under the base (`forwardByProof`) when that walk is valid with no hook failing and no hook turn, the
-// relabel left every text a hook reads (user messages, replies, tool results) as it was, and every call
-// carries its arguments as they were or validates under the variant: each hook that runs under the variant
-// then runs under the base on the same step and passed there (`tool_arguments` checks the arguments against
-// the schema they validate under), and the messages the walk derives are the system prompt and skill bodies,
-// written from the variant as the walk writes them. Anything else is walked.
+// relabel left every text a hook reads (user messages, replies, tool results) as it was, every call to a tool
+// whose arguments are renamed validates under the variant, and every other call carries its arguments as
+// they were: each hook that runs under the variant then runs under the base on the same step and passed
+// there (`tool_arguments` checks the arguments against the schema they validate under), and the messages the
+// walk derives are the system prompt and skill bodies, written from the variant as the walk writes them.
+// Anything else is walked.
 import { canonicalJson } from '../harness/canonical-json.js';
 import { objectMemo } from '../harness/object-memo.js';
 import { offeredTools, sharedChatCompletionTools } from '../harness/offered-tools.js';
@@ -190,18 +191,19 @@ export function forwardByProof(
 }
 
 /**
- * Whether a moved message's calls validate as the original's did: each carries the original's arguments,
- * text for text, or is a call to a tool whose arguments the relabel renames and validates under the
- * variant. The one check that reads arguments (`tool_arguments`) validates them against the same schema, so
- * it passes where they validate.
+ * Whether a moved message's calls validate as the original's did: a call to a tool whose arguments the
+ * relabel renames validates under the variant (that tool's schema is the variant's own, whether or not
+ * this call's arguments changed); any other carries the original's arguments, text for text. The one check
+ * that reads arguments (`tool_arguments`) validates them against the same schema, so it passes where they
+ * validate.
  */
 function callsValidate(message: Message, before: Message, proof: WalkProof): boolean {
-  if (message === before || message.role !== 'assistant' || !message.tool_calls) return true;
+  if (message.role !== 'assistant' || !message.tool_calls) return true;
   const calls = before.role === 'assistant' ? before.tool_calls : undefined;
   if (calls === undefined || calls.length !== message.tool_calls.length) return false;
   return message.tool_calls.every((call, index) => {
     const { name, arguments: moved } = call.function;
-    if (moved === calls[index]?.function.arguments) return true;
-    return proof.argumentsRenamed.has(name) && callArgumentErrors(proof.harness, name, moved)?.length === 0;
+    if (proof.argumentsRenamed.has(name)) return callArgumentErrors(proof.harness, name, moved)?.length === 0;
+    return moved === calls[index]?.function.arguments;
   });
 }

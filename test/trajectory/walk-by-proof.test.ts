@@ -249,6 +249,44 @@ describe('walks told from the base walk', () => {
     expect(why(custom, { steps: [] })).toMatch(/decides otherwise/);
   });
 
+  it('validates every call to a tool whose arguments are renamed, its own arguments renamed or not', async () => {
+    const base = await loadHarnessFile('fixtures/livestream/harness.yaml');
+    const examples = await validExamples(base, 'fixtures/livestream/trajectories.jsonl', 400);
+    // A call that leaves `quantity` out keeps its arguments' text under a rename of `quantity`; the variant's
+    // schema of the tool is its own all the same (here it asks for one more property).
+    const name = 'get_price_and_coupons';
+    const relabel: Relabel = {
+      steps: [
+        { type: 'rename_arguments', tool: name, renames: [{ path: [], from: 'quantity', to: 'count' }] },
+      ],
+    };
+    const variant = structuredClone(base) as Harness;
+    const tool = variant.tools.items.find((item) => item.name === name);
+    const properties = tool?.parameters.properties as Record<string, unknown> | undefined;
+    if (!tool || !properties?.quantity) throw new Error(`the fixture's ${name} takes a quantity`);
+    properties.count = properties.quantity;
+    delete properties.quantity;
+    properties.store = { type: 'string' };
+    const required = tool.parameters.required;
+    tool.parameters.required = [...(Array.isArray(required) ? required : []), 'store'];
+    const proven = proveWalk(base, variant, relabel);
+    if (!('proof' in proven)) throw new Error(proven.unproven);
+    const calling = examples.filter(({ trajectory }) =>
+      trajectory.messages.some(
+        (message) =>
+          message.role === 'assistant' &&
+          message.tool_calls?.some(
+            (call) => call.function.name === name && !call.function.arguments.includes('quantity'),
+          ),
+      ),
+    );
+    expect(calling.length).toBeGreaterThan(0);
+    for (const { trajectory, underBase } of calling) {
+      expect(forwardTrajectory(trajectory, relabel, variant).issues.length).toBeGreaterThan(0);
+      expect(answersAsTheWalk(trajectory, proven.proof, underBase)).toBe('declined');
+    }
+  });
+
   it('is not reused for a row it does not cover', async () => {
     const base = await loadHarnessFile('fixtures/livestream/harness.yaml');
     const examples = await validExamples(base, 'fixtures/livestream/trajectories.jsonl', 400);
